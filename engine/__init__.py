@@ -1,0 +1,48 @@
+"""dicehall's engine: games as pure folds of immutable events, driven through sessions.
+
+    s = engine.new_session("dicetower", seed=7, options={"start": 100}, players=["Ada"], dice=None)
+    s.commands(); s.play(cmd); s.undo(); s.redo(); s.state; s.events; s.state_at(n); s.outcome
+"""
+from __future__ import annotations
+
+import secrets
+from typing import Iterable, Sequence
+
+from engine.codec import digest
+from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
+from engine.games import CATALOGUE, GAMES, get_game
+from engine.session import Journal, LogError, Mark, Session
+
+__all__ = [
+    "CATALOGUE", "GAMES", "ChanceNeeded", "IllegalCommand", "Journal", "LogError", "Mark", "Outcome",
+    "Player", "Session", "digest", "get_game", "new_seed", "new_session",
+]
+
+VERSION = "0.1.0"
+
+
+def new_seed() -> int:
+    return secrets.randbits(32)
+
+
+def as_players(players: Sequence[Player | str] | None) -> tuple[Player, ...]:
+    return tuple(p if isinstance(p, Player) else Player(str(p)) for p in (players or ()))
+
+
+def new_session(
+    game: str,
+    seed: int | None = None,
+    options: dict | None = None,
+    players: Sequence[Player | str] | None = None,
+    dice: Iterable[int] | None = None,
+    journal: Journal | None = None,
+) -> Session:
+    """Start a game. `dice` (d6 faces in order) replaces the seeded source, as physical dice do."""
+    return Session(
+        get_game(game),
+        seed=new_seed() if seed is None else seed,
+        options=options,
+        players=as_players(players),
+        dice=dice,
+        journal=journal,
+    )

@@ -1,0 +1,36 @@
+"""The games dicehall hosts: one engine module per game, plus the catalogue the launcher shows."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+
+from engine.games import dicetower
+
+
+@dataclass(frozen=True)
+class CatalogueEntry:
+    id: str
+    title: str
+    blurb: str
+    module: ModuleType | None  # None: not built yet
+
+
+CATALOGUE = (
+    CatalogueEntry("dicetower", dicetower.TITLE, dicetower.BLURB, dicetower),
+    CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die, 2-6 players", None),
+    CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "a hard solitaire with cards and a die", None),
+    CatalogueEntry("towers", "Towers", "place and move rooks on an 8x8 board, 2 players", None),
+    CatalogueEntry("bones", "War of Bones", "a dice wargame on a shrinking battlefield", None),
+)
+
+GAMES: dict[str, ModuleType] = {e.id: e.module for e in CATALOGUE if e.module is not None}
+
+
+def get_game(game_id: str) -> ModuleType:
+    """The engine module of a game; ValueError with the choices if there is none."""
+    if game_id in GAMES:
+        return GAMES[game_id]
+    for entry in CATALOGUE:
+        if entry.id == game_id:
+            raise ValueError(f"{entry.title} is coming but not playable yet")
+    raise ValueError(f"unknown game {str(game_id)[:30]!r} (games: {', '.join(e.id for e in CATALOGUE)})")

@@ -1,0 +1,461 @@
+"""Saves: each game in progress is an append-only, fsync'd log of framed records on disk.
+
+File layout: MAGIC, then framed records. A frame is a 4-byte big-endian length, the CRC32 of the
+payload, and the msgpack payload. The first record is the header (format, game, rules version,
+seed, options, players, name, created); the others are session operations: a decision with the
+events it caused, typed dice, an undo, a redo. The session is rebuilt by replaying the operations,
+each checked against the rules and the seed.
+
+A save is held with an exclusive flock while open, so a second dicehall (a second SSH session)
+is told it is in use instead of writing into it.
+"""
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import re
+import struct
+import time
+import zlib
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+import engine
+from engine.codec import DecodeError, decode_event, encode_event
+from engine.core import Player
+from engine.session import LogError, Session
+from engine.text import clean_text
+
+MAGIC = b"DICEHALL-SAVE\n\x00\x00"
+FORMAT = 1
+SUFFIX = ".dhs"
+MAX_RECORD = 4 * 1024 * 1024
+MAX_FILE = 256 * 1024 * 1024
+_FRAME = struct.Struct(">II")
+
+
+class SaveError(Exception):
+    """A save that cannot be used; the message is one line for the player."""
+
+
+class SaveInUse(SaveError):
+    pass
+
+
+class SaveDamaged(SaveError):
+    def __init__(self, message: str, good_records: int):
+        super().__init__(message)
+        self.good_records = good_records
+
+
+def home() -> Path:
+    """dicehall's data folder: $DICEHALL_HOME, else the platform's user data dir."""
+    override = os.environ.get("DICEHALL_HOME")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("dicehall", appauthor=False))
+
+
+def saves_dir() -> Path:
+    folder = home() / "saves"
+    for part in (home(), folder):
+        part.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(part, 0o700)
+    return folder
+
+
+def frame(record: Any) -> bytes:
+    payload = msgpack.packb(record, use_bin_type=True)
+    return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
+
+
+class SaveJournal:
+    """The open, locked file a session appends to; every append is fsync'd before it returns."""
+
+    def __init__(self, path: Path, fd: int):
+        self.path = path
+        self.fd = fd
+
+    def append(self, record: dict) -> None:
+        if self.fd < 0:
+            raise SaveError(f"save {self.path.name} is closed")
+        data = frame(_encode_record(record))
+        view = memoryview(data)
+        while view:
+            written = os.write(self.fd, view)
+            view = view[written:]
+        os.fsync(self.fd)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # closing the descriptor releases the flock
+            self.fd = -1
+
+
+def _encode_record(record: dict) -> dict:
+    if "events" in record:
+        record = dict(record, events=[encode_event(e) for e in record["events"]])
+    return record
+
+
+def _lock(fd: int, path: Path) -> None:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        os.close(fd)
+        if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise SaveInUse(f"save {path.stem} is in use by another dicehall (another terminal or SSH session?)") from None
+        raise
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _slug(name: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return slug[:24] or "save"
+
+
+def new_save(
+    game: str,
+    *,
+    name: str = "",
+    seed: int | None = None,
+    options: dict | None = None,
+    players: list | None = None,
+    dice: list[int] | None = None,
+) -> Session:
+    """Create a save and return its session; every event played on it is appended durably."""
+    module = engine.get_game(game)
+    seed = engine.new_seed() if seed is None else int(seed)
+    probe = engine.new_session(game, seed=seed, options=options, players=players, dice=[] if dice is None else dice)
+    name = clean_text(name) or f"{module.TITLE} {datetime.now():%Y-%m-%d %H:%M}"
+    header = {
+        "format": FORMAT,
+        "dicehall": engine.VERSION,
+        "game": game,
+        "rules": module.RULES_VERSION,
+        "seed": seed,
+        "options": probe.options,
+        "players": [[p.name, p.bot] for p in probe.players],
+        "name": name,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    folder = saves_dir()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for attempt in range(1000):
+        save_id = f"{stamp}-{_slug(name)}" + (f"-{attempt}" if attempt else "")
+        path = folder / (save_id + SUFFIX)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise SaveError("could not find a free file name for the save")
+    _lock(fd, path)
+    os.write(fd, MAGIC + frame(header))
+    os.fsync(fd)
+    _fsync_dir(folder)
+    journal = SaveJournal(path, fd)
+    session = engine.new_session(game, seed=seed, options=probe.options, players=probe.players, dice=dice, journal=journal)
+    session.save_name = name  # type: ignore[attr-defined]
+    session.save_id = save_id  # type: ignore[attr-defined]
+    return session
+
+
+@dataclass
+class ParsedSave:
+    header: dict
+    records: list[Any]
+    good_end: int  # byte offset just past the last good record
+    torn: bool  # the file ends inside a record (cut off while writing)
+    damage: str | None  # a record whose checksum or content is wrong
+    size: int
+
+
+def parse_save(data: bytes, label: str) -> ParsedSave:
+    """Split a save file into header and records, never raising for damage after the header."""
+    if not data.startswith(MAGIC):
+        raise SaveError(f"{label}: not a dicehall save")
+    offset = len(MAGIC)
+    records: list[Any] = []
+    damage = None
+    torn = False
+    header = None
+    good_end = offset
+    index = 0
+    while offset < len(data):
+        if len(data) - offset < _FRAME.size:
+            torn = True
+            break
+        length, crc = _FRAME.unpack_from(data, offset)
+        if length > MAX_RECORD:
+            damage = f"record {index} at byte {offset}: impossible length {length}"
+            break
+        end = offset + _FRAME.size + length
+        if end > len(data):
+            torn = True
+            break
+        payload = data[offset + _FRAME.size : end]
+        if zlib.crc32(payload) != crc:
+            damage = f"record {index} at byte {offset}: checksum does not match"
+            break
+        try:
+            record = msgpack.unpackb(payload, raw=False, use_list=False, strict_map_key=True, ext_hook=_refuse_ext)
+        except Exception:
+            damage = f"record {index} at byte {offset}: not readable"
+            break
+        if header is None:
+            header = record
+        else:
+            records.append(record)
+        offset = good_end = end
+        index += 1
+    if header is None:
+        raise SaveError(f"{label}: the header is damaged or missing")
+    if not isinstance(header, dict):
+        raise SaveError(f"{label}: the header is not readable")
+    return ParsedSave(header, records, good_end, torn, damage, len(data))
+
+
+def _refuse_ext(code: int, data: bytes) -> Any:
+    raise ValueError("msgpack extension types are not used by dicehall")
+
+
+def _header_fields(header: dict, label: str) -> tuple:
+    version = header.get("format")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SaveError(f"{label}: the header has no format version")
+    if version > FORMAT:
+        raise SaveError(f"{label}: made by a newer dicehall (save format {version}); this one reads format {FORMAT}")
+    game = header.get("game")
+    try:
+        module = engine.get_game(game if isinstance(game, str) else "")
+    except ValueError as error:
+        raise SaveError(f"{label}: {error}") from None
+    rules = header.get("rules")
+    if not isinstance(rules, int) or rules > module.RULES_VERSION:
+        raise SaveError(f"{label}: made for newer {module.TITLE} rules (version {rules})")
+    seed = header.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise SaveError(f"{label}: the header has no seed")
+    options = header.get("options")
+    players_raw = header.get("players")
+    if not isinstance(options, dict) or not isinstance(players_raw, (list, tuple)) or len(players_raw) > 16:
+        raise SaveError(f"{label}: the header is not readable")
+    players = []
+    for entry in players_raw:
+        if not isinstance(entry, (list, tuple)) or len(entry) != 2:
+            raise SaveError(f"{label}: a player in the header is not readable")
+        players.append(Player(clean_text(entry[0]), bool(entry[1])))
+    return module, seed, options, tuple(players)
+
+
+def build_session(parsed: ParsedSave, label: str, journal: Any = None) -> Session:
+    """Rebuild the session a save describes, checking every record; SaveDamaged names the first bad one."""
+    module, seed, options, players = _header_fields(parsed.header, label)
+    try:
+        session = Session(module, seed=seed, options=options, players=players, dice=[])
+    except ValueError as error:
+        raise SaveError(f"{label}: {error}") from None
+    session.save_name = clean_text(parsed.header.get("name", "")) or label  # type: ignore[attr-defined]
+    for index, record in enumerate(parsed.records, start=1):
+        try:
+            _replay_record(session, record, module)
+        except (LogError, DecodeError, ValueError) as error:
+            raise SaveDamaged(f"{label}: record {index}: {error}", index - 1) from None
+    session.journal = journal
+    return session
+
+
+def _replay_record(session: Session, record: Any, module: Any) -> None:
+    if not isinstance(record, dict):
+        raise ValueError("not a save record")
+    op = record.get("op")
+    if op == "undo":
+        session.undo()
+    elif op == "redo":
+        session.redo()
+    elif op in ("play", "dice"):
+        raw = record.get("events")
+        if not isinstance(raw, (list, tuple)):
+            raise ValueError("no events in the record")
+        events = [decode_event(e, module.EVENTS) for e in raw]
+        by = record.get("by")
+        if op == "play" and (not isinstance(by, int) or isinstance(by, bool)):
+            raise ValueError("a move with no player")
+        session.replay_batch(events, by if op == "play" else None)
+    else:
+        raise ValueError(f"unknown record {str(op)[:20]!r}")
+
+
+@dataclass
+class SaveInfo:
+    id: str
+    name: str
+    game: str
+    title: str
+    progress: str
+    finished: bool
+    last_played: float
+    path: Path
+    problem: str | None = None
+
+
+def _find(name_or_id: str) -> Path:
+    folder = saves_dir()
+    candidates = sorted(folder.glob("*" + SUFFIX))
+    for path in candidates:
+        if path.stem == name_or_id:
+            return path
+    by_name = [info.path for info in list_saves() if info.name == name_or_id]
+    if len(by_name) == 1:
+        return by_name[0]
+    if len(by_name) > 1:
+        raise SaveError(f"more than one save is named {clean_text(name_or_id)!r}: use its id (dicehall saves)")
+    prefixed = [p for p in candidates if p.stem.startswith(name_or_id)]
+    if len(prefixed) == 1 and name_or_id:
+        return prefixed[0]
+    raise SaveError(f"no save named {clean_text(name_or_id)!r} (dicehall saves lists them)")
+
+
+def _read(path: Path) -> bytes:
+    size = path.stat().st_size
+    if size > MAX_FILE:
+        raise SaveError(f"{path.stem}: the file is too large to be a save ({size} bytes)")
+    return path.read_bytes()
+
+
+def list_saves() -> list[SaveInfo]:
+    """Every save, most recently played first; damaged ones carry a `problem`."""
+    infos = []
+    for path in saves_dir().glob("*" + SUFFIX):
+        mtime = path.stat().st_mtime
+        try:
+            parsed = parse_save(_read(path), path.stem)
+            session = build_session(parsed, path.stem)
+            outcome = session.outcome
+            problem = f"{parsed.size - parsed.good_end} bytes of a cut-off record at the end" if parsed.torn else None
+            infos.append(SaveInfo(path.stem, session.save_name, session.game.ID, session.game.TITLE,  # type: ignore[attr-defined]
+                                  session.game.progress(session.state), outcome is not None, mtime, path, problem))
+        except SaveError as error:
+            header_name = ""
+            infos.append(SaveInfo(path.stem, header_name or path.stem, "?", "?", "damaged", False, mtime, path, str(error)))
+    infos.sort(key=lambda info: info.last_played, reverse=True)
+    return infos
+
+
+def open_save(name_or_id: str) -> Session:
+    """Open a save to play on: locked, checked, a torn last record cut off (with `session.notice`)."""
+    path = _find(name_or_id)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND)
+    _lock(fd, path)
+    try:
+        parsed = parse_save(_read(path), path.stem)
+        if parsed.damage:
+            raise SaveDamaged(f"{path.stem}: {parsed.damage}; the file is kept as it is ('dicehall recover {path.stem}' keeps the good part)", len(parsed.records))
+        session = build_session(parsed, path.stem)
+        notice = None
+        if parsed.torn:
+            os.ftruncate(fd, parsed.good_end)
+            os.fsync(fd)
+            notice = f"the last record of {path.stem} was cut off while writing ({parsed.size - parsed.good_end} bytes); it was removed"
+    except BaseException:
+        os.close(fd)
+        raise
+    session.journal = SaveJournal(path, fd)
+    session.resume_seeded()
+    session.save_id = path.stem  # type: ignore[attr-defined]
+    session.notice = notice  # type: ignore[attr-defined]
+    return session
+
+
+def close_save(session: Session) -> None:
+    journal = session.journal
+    if isinstance(journal, SaveJournal):
+        journal.close()
+
+
+def delete_save(name_or_id: str) -> None:
+    path = _find(name_or_id)
+    fd = os.open(path, os.O_RDWR)
+    _lock(fd, path)  # never delete a save another dicehall is playing
+    try:
+        path.unlink()
+    finally:
+        os.close(fd)
+
+
+def load_readonly(name_or_id: str) -> Session:
+    """The session of a save, for exporting or viewing, without locking or changing the file."""
+    path = _find(name_or_id)
+    parsed = parse_save(_read(path), path.stem)
+    if parsed.damage:
+        raise SaveDamaged(f"{path.stem}: {parsed.damage}", len(parsed.records))
+    session = build_session(parsed, path.stem)
+    session.save_id = path.stem  # type: ignore[attr-defined]
+    return session
+
+
+def export_save(name_or_id: str, target: str | Path | None = None) -> Path:
+    """Write a save as a replay file (.dhr) and return its path."""
+    import replays
+
+    session = load_readonly(name_or_id)
+    path = Path(target) if target else Path.cwd() / f"{session.save_id}.dhr"  # type: ignore[attr-defined]
+    replays.write_replay(session, path)
+    return path
+
+
+def recover_save(name_or_id: str) -> str:
+    """Copy the good records of a damaged save into a new save; the damaged file is kept. Returns the new id."""
+    path = _find(name_or_id)
+    parsed = parse_save(_read(path), path.stem)
+    session = None
+    good = len(parsed.records)
+    while session is None:
+        try:
+            session = build_session(ParsedSave(parsed.header, parsed.records[:good], 0, False, None, 0), path.stem)
+        except SaveDamaged as error:
+            good = error.good_records
+    folder = saves_dir()
+    new_path = folder / f"{path.stem}-recovered{SUFFIX}"
+    header = dict(parsed.header, name=clean_text(f"{session.save_name} (recovered)"))  # type: ignore[attr-defined]
+    data = MAGIC + frame(header) + b"".join(frame(r) for r in parsed.records[:good])
+    fd = os.open(new_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    _fsync_dir(folder)
+    return new_path.stem
+
+
+def branch_save(session: Session, upto: int, name: str = "") -> Session:
+    """A new save that replays `session`'s first `upto` events, ready to be played on from there."""
+    players = [[p.name, p.bot] for p in session.players]
+    new = new_save(session.game.ID, name=name or f"{getattr(session, 'save_name', session.game.TITLE)} (branch)",
+                   seed=session.seed, options=session.options, players=[Player(n, b) for n, b in players], dice=[])
+    marks = [m for m in session.marks if m.start < upto]
+    first = marks[0].start if marks else upto
+    if first:
+        new.replay_batch(list(session.events[:first]), None)
+    bounds = [m.start for m in marks] + [upto]
+    for mark, end in zip(marks, bounds[1:]):
+        new.replay_batch(list(session.events[mark.start : end]), mark.player)
+    new.resume_seeded()  # a pull cut off before its dice gets the same dice it had
+    return new
