@@ -93,6 +93,8 @@ def unpack(data: bytes) -> Any:
     except Exception as error:  # msgpack's own errors name the problem in a sentence
         text = str(error).splitlines()[0][:80] if str(error) else type(error).__name__
         raise ReplayError(f"not a dicehall replay ({text})") from None
+    if not isinstance(document, dict) or "format" not in document or "events" not in document:
+        raise ReplayError("not a dicehall replay")
     rest = len(data) - unpacker.tell()
     if rest:
         raise ReplayError(f"{rest} stray bytes after the replay, at byte {unpacker.tell()}")
@@ -121,8 +123,6 @@ def read_document(path: str | Path) -> dict:
     if not data:
         raise ReplayError("the file is empty")
     document = unpack(data)
-    if not isinstance(document, dict) or "format" not in document or "events" not in document:
-        raise ReplayError("not a dicehall replay")
     version = _need(document, "format", (int,), "a number")
     if version > FORMAT:
         raise ReplayError(f"made by a newer dicehall (format {version}); this one reads format {FORMAT}")

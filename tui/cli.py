@@ -1,0 +1,204 @@
+"""The `dicehall` command. Headless subcommands (verify, sim, saves, export, rules, recover) never import Textual."""
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import datetime
+
+USAGE_EPILOG = """commands:
+  dicehall                         open the launcher
+  dicehall play GAME [--seed N] [--name NAME] [--option KEY=VALUE]
+  dicehall continue [SAVE]         resume a save (the latest unfinished one by default)
+  dicehall saves                   list saves
+  dicehall export SAVE [-o FILE]   write a save as a shareable replay (.dhr)
+  dicehall replay FILE             step through a replay
+  dicehall verify FILE             check a replay against its seed and rules
+  dicehall sim GAME --games N --seed S [--remove-rate P] [--json]
+  dicehall rules GAME              print a game's rules
+  dicehall recover SAVE            copy the good part of a damaged save into a new save
+games: dicetower (wager, troll, towers, bones are coming)"""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line and the usage, never a traceback
+        self.print_usage(sys.stderr)
+        self.exit(2, f"dicehall: {message}\n")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError("must be from 0 to 2**63-1")
+    return value
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError("must be from 0 to 1")
+    return value
+
+
+def _option(text: str) -> tuple[str, int]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
+    try:
+        return key, int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="dicehall", description="A terminal game parlor.", epilog=USAGE_EPILOG,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    play = sub.add_parser("play", help="start a new game")
+    play.add_argument("game")
+    play.add_argument("--seed", type=_seed)
+    play.add_argument("--name", default="")
+    play.add_argument("--option", type=_option, action="append", default=[], metavar="KEY=VALUE")
+    cont = sub.add_parser("continue", help="resume a save")
+    cont.add_argument("save", nargs="?")
+    sub.add_parser("saves", help="list saves")
+    export = sub.add_parser("export", help="write a save as a replay")
+    export.add_argument("save")
+    export.add_argument("-o", "--output")
+    replay = sub.add_parser("replay", help="step through a replay")
+    replay.add_argument("file")
+    verify = sub.add_parser("verify", help="check a replay")
+    verify.add_argument("file")
+    sim = sub.add_parser("sim", help="sample whole games")
+    sim.add_argument("game")
+    sim.add_argument("--games", type=_positive, default=1000)
+    sim.add_argument("--seed", type=_seed, default=1)
+    sim.add_argument("--remove-rate", type=_rate, default=0.0)
+    sim.add_argument("--json", action="store_true")
+    rules = sub.add_parser("rules", help="print a game's rules")
+    rules.add_argument("game")
+    recover = sub.add_parser("recover", help="copy the good part of a damaged save")
+    recover.add_argument("save")
+    return parser
+
+
+def _fail(message: str) -> int:
+    print(f"dicehall: {message}", file=sys.stderr)
+    return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except (ValueError, OSError) as error:  # SaveError, ReplayError and option errors are one-liners
+        return _fail(str(error).splitlines()[0] if str(error) else type(error).__name__)
+    except Exception as error:
+        import saves
+
+        if isinstance(error, saves.SaveError):
+            return _fail(str(error))
+        raise
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    command = args.command
+    if command == "verify":
+        import replays
+
+        try:
+            print(replays.verify(args.file))
+        except replays.ReplayError as error:
+            return _fail(f"{args.file}: {error}")
+        return 0
+    if command == "sim":
+        from tui import sim
+
+        print(sim.run(args.game, args.games, args.seed, args.remove_rate, args.json))
+        return 0
+    if command == "rules":
+        import engine
+
+        print(engine.get_game(args.game).RULES_TEXT)
+        return 0
+    if command == "saves":
+        return _list_saves()
+    if command == "export":
+        import saves
+
+        print(f"wrote {saves.export_save(args.save, args.output)}")
+        return 0
+    if command == "recover":
+        import saves
+
+        print(f"recovered into save {saves.recover_save(args.save)}; the damaged file is kept")
+        return 0
+    return _run_app(args)
+
+
+def _list_saves() -> int:
+    import saves
+
+    infos = saves.list_saves()
+    if not infos:
+        print(f"no saves yet (they live in {saves.saves_dir()})")
+        return 0
+    for info in infos:
+        when = datetime.fromtimestamp(info.last_played).strftime("%Y-%m-%d %H:%M")
+        line = f"{info.id}  {info.title:<12} {info.name[:30]:<30} {info.progress:<24} {when}"
+        print(line + (f"  [{info.problem}]" if info.problem else ""))
+    return 0
+
+
+def _run_app(args: argparse.Namespace) -> int:
+    import engine
+    import saves
+
+    start: dict = {}
+    if args.command == "play":
+        engine.get_game(args.game)  # a bad game name fails here, in one line, before the screen opens
+        session = saves.new_save(args.game, name=args.name, seed=args.seed, options=dict(args.option))
+        start = {"session": session}
+    elif args.command == "continue":
+        name = args.save
+        if name is None:
+            unfinished = [i for i in saves.list_saves() if not i.finished and not i.problem]
+            if not unfinished:
+                return _fail("no unfinished save to continue (dicehall saves lists them)")
+            name = unfinished[0].id
+        start = {"session": saves.open_save(name)}
+    elif args.command == "replay":
+        import replays
+
+        try:
+            start = {"replay": replays.read_replay(args.file)}
+        except replays.ReplayError as error:
+            return _fail(f"{args.file}: {error}")
+    from tui.app import DicehallApp
+
+    app = DicehallApp(**start)
+    app.run()
+    return app.return_code or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
