@@ -191,11 +191,20 @@ def describe(state: TowerState, event: object, reveal: bool = True) -> str:
     if isinstance(event, BlockPulled):
         return f"pull {state.pulls + 1}: " + ("pull and remove a block" if event.remove else "pull a block")
     if isinstance(event, DiceRolled):
-        amount, why = subtraction(state, event.faces)
+        amount, _ = subtraction(state, event.faces)
+        low, high = sorted(event.faces)
+        if event.faces == (3, 3):
+            why = "double threes -6, again"
+        elif state.removing:
+            why = f"removed, both -{amount}"
+        elif state.countdown >= state.advantage_from:
+            why = f"advantage, lower -{amount}"
+        else:
+            why = f"disadvantage, higher -{amount}"
         after = max(0, state.countdown - amount)
-        typed = " (typed)" if event.typed else ""
-        end = ": the tower falls" if after == 0 else ""
-        return f"rolled {event.faces[0]} and {event.faces[1]}{typed}, {why}: {state.countdown} -> {after}{end}"
+        typed = " typed" if event.typed else ""
+        end = ", FALLS" if after == 0 else ""
+        return f"{event.faces[0]} {event.faces[1]}{typed}: {why}: {state.countdown} -> {after}{end}"
     return str(event)
 
 

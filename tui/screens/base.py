@@ -1,0 +1,115 @@
+"""What every game screen shares: the common keys, the status line, and safe command running."""
+from __future__ import annotations
+
+from typing import Callable
+
+from textual import events
+from textual.binding import Binding
+from textual.screen import Screen
+
+from engine import IllegalCommand, Session
+from tui.screens.dialogs import HelpScreen, bindings_help
+from tui.widgets import StatusLine
+
+
+def all_bindings(screen_type: type) -> list[Binding]:
+    """The bindings of a screen class and its bases, the screen's own first."""
+    seen, found = set(), []
+    for cls in screen_type.__mro__:
+        if not cls.__module__.startswith("tui."):
+            continue  # Textual's own focus and copy keys are not game keys
+        for binding in cls.__dict__.get("BINDINGS", []):
+            if binding.key not in seen:
+                seen.add(binding.key)
+                found.append(binding)
+    return found
+
+
+class KeyedScreen(Screen):
+    """A screen with a status line that answers every key, including the ones it does not know."""
+
+    HELP_NOTES = ""
+
+    def status(self, message: str, error: bool = False) -> None:
+        self.query_one(StatusLine).say(message, error)
+
+    def bound_keys(self) -> set[str]:
+        keys = set()
+        for binding in all_bindings(type(self)):
+            keys.update(k.strip() for k in binding.key.split(","))
+        return keys
+
+    def on_key(self, event: events.Key) -> None:
+        if event.is_printable and event.key not in self.bound_keys() and event.character not in self.bound_keys():
+            self.status(f"{event.character!r} does nothing here; press ? for the keys", error=True)
+
+    def action_help(self) -> None:
+        class Proxy:  # HelpScreen lists a class's BINDINGS; give it the merged list
+            BINDINGS = all_bindings(type(self))
+
+        self.app.push_screen(HelpScreen(self.help_title(), bindings_help(Proxy()), self.HELP_NOTES))
+
+    def help_title(self) -> str:
+        return "dicehall"
+
+    def attempt(self, action: Callable[[], object], done: str | None = None) -> bool:
+        """Run an engine call; an IllegalCommand becomes a one-line answer instead of an error."""
+        try:
+            action()
+        except IllegalCommand as error:
+            self.status(str(error), error=True)
+            return False
+        if done:
+            self.status(done)
+        return True
+
+
+class GameScreen(KeyedScreen):
+    """A game being played on a save: undo, redo, review, rules, help and back work the same everywhere."""
+
+    BINDINGS = [
+        Binding("u,ctrl+z", "undo", "Undo"),
+        Binding("ctrl+y", "redo", "Redo", show=False),
+        Binding("v", "review", "Review"),
+        Binding("i", "rules", "Rules", show=False),
+        Binding("question_mark", "help", "Help"),
+        Binding("q,escape", "back", "Back"),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+    def help_title(self) -> str:
+        return self.session.game.TITLE
+
+    def redraw(self) -> None:
+        """Draw the session's current state (each game screen fills this in)."""
+
+    def action_undo(self) -> None:
+        if self.attempt(self.session.undo):
+            self.status(f"undone (undos used in this save: {self.session.undos})")
+        self.redraw()
+
+    def action_redo(self) -> None:
+        if self.attempt(self.session.redo, "redone"):
+            self.redraw()
+
+    def action_review(self) -> None:
+        from tui.screens.viewer import ViewerScreen
+
+        self.app.push_screen(ViewerScreen(self.session, live=True))
+
+    def action_rules(self) -> None:
+        from tui.screens.rules import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.session.game))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def on_unmount(self) -> None:
+        # leaving the screen releases the save for other sessions; every event is already on disk
+        from saves import close_save
+
+        close_save(self.session)

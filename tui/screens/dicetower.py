@@ -1,0 +1,196 @@
+"""The Dice Tower screen: the countdown large, the gauge, the exact odds, and the log of every pull."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer
+
+from engine.games import dicetower
+from engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
+from tui.screens.base import GameScreen
+from tui.screens.dialogs import AskScreen
+from tui.widgets import Plain, StatusLine, big_number
+
+
+def gauge_rows(state: TowerState) -> list[str]:
+    """The seed's analog gauge: ten rows from 100% down, a tick for every point lost."""
+    lost = state.start - state.countdown
+    per_row = state.start / 10
+    rows = []
+    for row in range(10):
+        in_row = min(max(lost - row * per_row, 0), per_row)
+        ticks = round(in_row / per_row * 10)
+        rows.append(f"{100 - row * 10:>4}% " + "|" * ticks + "." * (10 - ticks))
+    return rows
+
+
+def draw_board(state: TowerState, reveal: bool = True) -> Text:
+    """The tower as a player sees it: shared by the game screen and the replay viewer."""
+    text = Text()
+    if state.fell:
+        text.append("THE TOWER HAS FALLEN\n", style="bold reverse")
+        text.append(f"on pull {state.pulls}\n\n")
+    else:
+        text.append("COUNTDOWN\n", style="bold")
+        big = big_number(state.countdown)
+        for row, line in enumerate(big):
+            text.append(f" {line}", style="bold")
+            text.append(f"   of {state.start}\n" if row == 1 else "\n")
+        text.append("\n")
+    for line in gauge_rows(state):
+        text.append(line + "\n")
+    text.append("   0% ----------\n")
+    if not state.fell:
+        if state.countdown >= state.advantage_from:
+            text.append(f"next: advantage\n(lower die, {state.advantage_from} or more)")
+        else:
+            text.append(f"next: disadvantage\n(higher die, under {state.advantage_from})")
+    return text
+
+
+def pull_log(states: list[TowerState], events: list) -> list[str]:
+    """One line per roll: pull number, kind, both dice, why that amount, countdown before and after."""
+    lines = []
+    for state, event in zip(states, events):
+        if isinstance(event, BlockPulled):
+            continue
+        if isinstance(event, DiceRolled):
+            amount, _ = dicetower.subtraction(state, event.faces)
+            a, b = event.faces
+            if event.faces == (3, 3):
+                why = "double 3s: 6, again"
+            elif state.removing:
+                why = f"removed, both: {amount}"
+            elif state.countdown >= state.advantage_from:
+                why = f"advantage, lower: {amount}"
+            else:
+                why = f"disadvantage, higher: {amount}"
+            after = max(0, state.countdown - amount)
+            kind = "remove" if state.removing else "pull"
+            typed = "*" if event.typed else " "
+            lines.append(f"{state.pulls:>3} {kind:<6} {a} {b}{typed} {why:<23} {state.countdown:>3}>{after}")
+    return lines
+
+
+def parse_faces(text: str) -> list[int] | str:
+    """Two die faces typed as '3 5' or '35'; a string says what is wrong."""
+    digits = [c for c in text if not c.isspace() and c not in ",+"]
+    if len(digits) != 2 or not all(c in "123456" for c in digits):
+        return "type the two faces, each 1 to 6, like: 3 5"
+    return [int(c) for c in digits]
+
+
+class DiceTowerScreen(GameScreen):
+    BINDINGS = [
+        Binding("p", "pull(False)", "Pull"),
+        Binding("r", "pull(True)", "Pull+remove"),
+        Binding("t", "toggle_typed", "Typed dice"),
+    ]
+    HELP_NOTES = ("Pull when your game says pull a block; pull and remove when it says remove it.\n"
+                  "With typed dice on, p and r ask for the two faces you rolled on the table.\n"
+                  "In the log, * marks dice you typed.")
+
+    def __init__(self, session) -> None:
+        super().__init__(session)
+        self.typed_dice = False
+
+    def compose(self) -> ComposeResult:
+        yield Plain("", id="title", classes="title")
+        with Horizontal(id="tower-body"):
+            yield Plain("", id="board", classes="board")
+            with Vertical(id="tower-side"):
+                yield Plain("", id="figures")
+                yield Plain("", id="log")
+        yield StatusLine("p: pull   r: pull and remove   ?: all keys")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        notice = getattr(self.session, "notice", None)
+        if notice:
+            self.status(notice)
+        self.redraw()
+
+    def on_resize(self) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:
+        session = self.session
+        state: TowerState = session.state
+        name = getattr(session, "save_name", "")
+        self.query_one("#title", Plain).show(
+            Text(f"Dice Tower: {name}   (seed {session.seed}, undos {session.undos})", style="bold"))
+        self.query_one("#board", Plain).show(draw_board(state))
+        self.query_one("#figures", Plain).show(self.figures(state))
+        log = self.query_one("#log", Plain)
+        lines = pull_log([session.state_at(i) for i in range(len(session.events))], list(session.events))
+        room = max(1, log.size.height - 1) if log.size.height else 10
+        shown = lines[-room:]
+        header = f"LOG ({len(lines)} rolls; v reviews all)" if lines else "LOG: no pulls yet"
+        log.show(Text(header + "\n", style="bold") + Text("\n".join(shown)))
+
+    def figures(self, state: TowerState) -> Text:
+        text = Text()
+        text.append(f"Pulls so far     {state.pulls}\n")
+        if state.fell:
+            text.append("Pulls left       0: the tower fell\n")
+            text.append("Press v to review it, q to go back.\n")
+        else:
+            left = dicetower.expected_pulls(state.countdown, state.advantage_from)
+            fall = dicetower.topple_chance(state.countdown, state.advantage_from)
+            fall_r = dicetower.topple_chance(state.countdown, state.advantage_from, remove=True)
+            text.append(f"Pulls left       {float(left):.2f} expected (exact)\n")
+            text.append(f"Falls next pull  {float(fall) * 100:.2f}%  (remove: {float(fall_r) * 100:.2f}%)\n")
+        mode = "typed by you (t: roll)" if self.typed_dice else "rolled by dicehall (t: type)"
+        text.append(f"Dice             {mode}\n")
+        if self.session.chance_needed is not None:
+            text.append("Waiting for the dice of this pull: press p to type them\n", style="bold")
+        return text
+
+    def action_pull(self, remove: bool) -> None:
+        if self.session.chance_needed is not None:
+            self.ask_faces("Double threes or an unfinished pull: type the next two faces")
+            return
+        if self.session.outcome is not None:
+            self.status(f"the tower has fallen (pull {self.session.state.pulls}): q to go back, v to review", error=True)
+            return
+        if self.typed_dice:
+            what = "pull and remove" if remove else "pull"
+            self.ask_faces(f"{what}: type the two faces you rolled (like 3 5)", remove)
+            return
+        if self.attempt(lambda: self.session.play(PullBlock(remove))):
+            self.after_pull()
+
+    def ask_faces(self, question: str, remove: bool | None = None) -> None:
+        def typed(answer: str | None) -> None:
+            if answer is None:
+                self.status("no dice typed; nothing changed")
+                return
+            faces = parse_faces(answer)
+            assert isinstance(faces, list)
+            if remove is None:
+                ok = self.attempt(lambda: self.session.roll(faces))
+            else:
+                ok = self.attempt(lambda: self.session.play(PullBlock(remove), faces=faces))
+            if ok:
+                self.after_pull()
+
+        self.app.push_screen(AskScreen(question, check=lambda t: p if isinstance(p := parse_faces(t), str) else None), typed)
+
+    def after_pull(self) -> None:
+        self.redraw()
+        state = self.session.state
+        if self.session.chance_needed is not None:
+            self.status("double threes: -6, type the next two faces")
+            self.ask_faces("Double threes! Type the next two faces")
+        elif state.fell:
+            self.status(f"THE TOWER FALLS on pull {state.pulls}. v: review the game, q: back")
+        else:
+            last = pull_log([self.session.state_at(i) for i in range(len(self.session.events))], list(self.session.events))
+            self.status(f"pull {state.pulls}: rolled " + " ".join(last[-1].split()[2:]) if last else "pulled")
+
+    def action_toggle_typed(self) -> None:
+        self.typed_dice = not self.typed_dice
+        self.status("typed dice: p and r will ask for your two faces" if self.typed_dice else "dicehall rolls the dice again")
+        self.redraw()

@@ -1,0 +1,122 @@
+"""The launcher: the five games, Continue (saves), Open replay, Rules."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer, OptionList
+from textual.widgets.option_list import Option
+
+from engine.games import CATALOGUE
+from engine.text import clean_text
+from tui.screens.base import KeyedScreen
+from tui.screens.dialogs import AskScreen
+from tui.widgets import Plain, StatusLine
+
+LOGO = "dicehall - a terminal game parlor"
+
+
+class LauncherScreen(KeyedScreen):
+    BINDINGS = [
+        Binding("enter", "choose", "Open", show=False),
+        Binding("c", "saves", "Continue"),
+        Binding("o", "open_replay", "Open replay"),
+        Binding("i", "rules", "Rules"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q,escape", "quit", "Quit"),
+    ]
+    HELP_NOTES = "Up/Down choose, Enter opens. Games marked (coming) are not playable yet."
+
+    def compose(self) -> ComposeResult:
+        yield Plain(Text(LOGO, style="bold"), classes="title")
+        options = []
+        for entry in CATALOGUE:
+            label = Text()
+            label.append(f"{entry.title:<33}", style="bold" if entry.module else "dim")
+            label.append(entry.blurb if entry.module else f"(coming) {entry.blurb}")
+            options.append(Option(label, id=f"game:{entry.id}"))
+        options.append(None)
+        options.append(Option(Text("Continue a saved game    (c)"), id="saves"))
+        options.append(Option(Text("Open a replay file       (o)"), id="replay"))
+        options.append(Option(Text("Rules                    (i)"), id="rules"))
+        options.append(Option(Text("Quit                     (q)"), id="quit"))
+        yield OptionList(*options, id="menu")
+        yield StatusLine("Up/Down and Enter to choose; ? lists every key")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#menu")
+    def selected(self, event: OptionList.OptionSelected) -> None:
+        choice = event.option.id or ""
+        if choice.startswith("game:"):
+            self.start_game(choice[5:])
+        elif choice == "saves":
+            self.action_saves()
+        elif choice == "replay":
+            self.action_open_replay()
+        elif choice == "rules":
+            self.action_rules()
+        elif choice == "quit":
+            self.app.exit()
+
+    def action_choose(self) -> None:
+        self.query_one(OptionList).action_select()
+
+    def start_game(self, game_id: str) -> None:
+        import saves
+        from engine.games import GAMES
+        from tui.screens.games import game_screen
+
+        if game_id not in GAMES:
+            title = next(e.title for e in CATALOGUE if e.id == game_id)
+            self.status(f"{title} is coming: it cannot be played yet", error=True)
+            return
+        title = GAMES[game_id].TITLE
+
+        def named(name: str | None) -> None:
+            if name is None:
+                return
+            try:
+                session = saves.new_save(game_id, name=clean_text(name))
+            except (saves.SaveError, OSError, ValueError) as error:
+                self.status(str(error), error=True)
+                return
+            self.app.push_screen(game_screen(session))
+
+        default = f"{title} {datetime.now():%Y-%m-%d %H:%M}"
+        self.app.push_screen(AskScreen(f"Name this {title} (each one is a save you can continue):", default), named)
+
+    def action_saves(self) -> None:
+        from tui.screens.saves import SavesScreen
+
+        self.app.push_screen(SavesScreen())
+
+    def action_open_replay(self) -> None:
+        import replays
+        from tui.screens.viewer import ViewerScreen
+
+        def opened(path: str | None) -> None:
+            if not path:
+                return
+            try:
+                session = replays.read_replay(path.strip())
+            except replays.ReplayError as error:
+                self.status(f"{clean_text(path, 30)}: {error}", error=True)
+                return
+            self.app.push_screen(ViewerScreen(session))
+
+        self.app.push_screen(AskScreen("Path of the replay file (.dhr):", placeholder="game.dhr"), opened)
+
+    def action_rules(self) -> None:
+        from engine.games import GAMES
+        from tui.screens.rules import RulesScreen
+
+        self.app.push_screen(RulesScreen(GAMES["dicetower"]))
+
+    def action_quit(self) -> None:
+        self.app.exit()

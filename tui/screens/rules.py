@@ -1,0 +1,38 @@
+"""The rules of a game, as dicehall plays them (including the rulings), scrollable by keyboard."""
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer
+
+from tui.screens.base import KeyedScreen
+from tui.widgets import Plain, StatusLine
+
+
+class RulesScreen(KeyedScreen):
+    BINDINGS = [
+        Binding("up", "scroll(-1)", "Up", show=False),
+        Binding("down", "scroll(1)", "Down", show=False),
+        Binding("pageup", "scroll(-15)", "Page up"),
+        Binding("pagedown,space", "scroll(15)", "Page down"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q,escape", "back", "Back"),
+    ]
+
+    def __init__(self, game) -> None:
+        super().__init__()
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        yield Plain(f"Rules: {self.game.TITLE}", classes="title")
+        with VerticalScroll(id="rules-scroll"):
+            yield Plain(self.game.RULES_TEXT)
+        yield StatusLine("Up/Down, PgUp/PgDn scroll; q goes back")
+        yield Footer()
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#rules-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,200 @@
+"""The replay viewer, for every game: step through a game event by event, see the board as it was,
+and branch a new save from any point ("continue from here")."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
+from textual.widgets import Footer
+
+from engine import Session
+from tui.screens.base import KeyedScreen
+from tui.screens.dialogs import AskScreen
+from tui.screens.games import board_drawer
+from tui.widgets import Plain, StatusLine
+
+SPEEDS = (0.5, 1, 2, 4, 8, 16, 32)  # events per second while autoplaying
+
+
+class EventWindow(Plain):
+    """The events in words around the cursor; only the visible lines are ever described."""
+
+    def draw(self, session: Session, position: int, reveal: bool, cache: dict) -> None:
+        height = max(3, self.size.height or 15)
+        total = len(session.events)
+        current = position - 1  # the last event applied
+        top = min(max(0, current - height // 2), max(0, total - height))
+        text = Text()
+        if position == 0:
+            text.append(">   0 the start of the game\n", style="reverse")
+            top = 0
+            height -= 1
+        for index in range(top, min(total, top + height)):
+            key = (index, reveal)
+            if key not in cache:
+                cache[key] = session.describe(index, reveal)
+            marker = ">" if index == current else " "
+            line = f"{marker}{index + 1:>4} {cache[key]}"
+            text.append(line[: max(10, self.size.width or 80)] + "\n", style="reverse" if index == current else "")
+        self.show(text)
+
+
+class ViewerScreen(KeyedScreen):
+    BINDINGS = [
+        Binding("left", "step(-1)", "Back 1"),
+        Binding("right", "step(1)", "On 1"),
+        Binding("pageup", "turn(-1)", "Turn back"),
+        Binding("pagedown", "turn(1)", "Turn on"),
+        Binding("home", "jump(0)", "Start", show=False),
+        Binding("end", "jump(-1)", "End", show=False),
+        Binding("g", "goto", "Go to", show=False),
+        Binding("space", "autoplay", "Autoplay"),
+        Binding("plus,equals_sign", "speed(1)", "Faster", show=False),
+        Binding("minus", "speed(-1)", "Slower", show=False),
+        Binding("h", "reveal", "Reveal", show=False),
+        Binding("c", "branch", "Continue here"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q,escape", "back", "Back"),
+    ]
+    HELP_NOTES = ("Home/End jump to the start and the end; + and - change the autoplay speed.\n"
+                  "h reveals hidden information (face-down cards, the deck); it is off by default.\n"
+                  "c starts a new save from the position shown, with the same future dice.")
+
+    def __init__(self, session: Session, live: bool = False, position: int | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.live = live  # opened from a game in progress: its events may grow while we are away
+        self.position = len(session.events) if position is None else position
+        self.reveal = False
+        self.speed = 3
+        self.timer: Timer | None = None
+        self.descriptions: dict = {}
+        self.draw_board = board_drawer(session.game.ID)
+
+    def help_title(self) -> str:
+        return f"Replay viewer ({self.session.game.TITLE})"
+
+    def compose(self) -> ComposeResult:
+        yield Plain("", id="title", classes="title")
+        with Horizontal(id="viewer-body"):
+            yield Plain("", id="board", classes="board")
+            with Vertical(id="viewer-side"):
+                yield EventWindow("", id="events")
+                yield Plain("", id="where")
+        yield StatusLine("Left/Right: one event  PgUp/PgDn: one turn  c: continue from here")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+
+    def on_resize(self) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:
+        session = self.session
+        self.position = min(self.position, len(session.events))
+        outcome = session.outcome
+        result = outcome.summary if outcome else "unfinished"
+        players = ", ".join(p.name for p in session.players)
+        name = getattr(session, "save_name", "")
+        self.query_one("#title", Plain).show(Text(f"Replay: {session.game.TITLE}  {name}  ({players}; {result})"[:200], style="bold"))
+        self.query_one("#board", Plain).show(self.draw_board(session.state_at(self.position), self.reveal))
+        self.query_one(EventWindow).draw(session, self.position, self.reveal, self.descriptions)
+        turn = sum(1 for start in session.turn_starts() if start < self.position)
+        auto = f"auto {SPEEDS[self.speed]}/s" if self.timer else "auto off"
+        reveal = "  REVEALED" if self.reveal else ""
+        self.query_one("#where", Plain).show(
+            f"event {self.position}/{len(session.events)}  turn {turn}  {auto}  undos {session.undos}{reveal}")
+
+    def go(self, position: int) -> None:
+        self.position = max(0, min(len(self.session.events), position))
+        self.redraw()
+
+    def action_step(self, delta: int) -> None:
+        target = self.position + delta
+        if not 0 <= target <= len(self.session.events):
+            self.status("already at the " + ("start" if delta < 0 else "end"), error=True)
+            return
+        self.go(target)
+
+    def action_turn(self, delta: int) -> None:
+        starts = self.session.turn_starts() + [len(self.session.events)]
+        if delta > 0:
+            later = [s for s in starts if s > self.position]
+            if not later:
+                self.status("already at the end", error=True)
+                return
+            self.go(later[0])
+        else:
+            earlier = [s for s in [0] + starts if s < self.position]
+            if not earlier:
+                self.status("already at the start", error=True)
+                return
+            self.go(earlier[-1])
+
+    def action_jump(self, where: int) -> None:
+        self.go(len(self.session.events) if where < 0 else where)
+
+    def action_goto(self) -> None:
+        total = len(self.session.events)
+
+        def check(text: str) -> str | None:
+            return None if text.strip().isdigit() and 0 <= int(text) <= total else f"a number from 0 to {total}"
+
+        def chosen(answer: str | None) -> None:
+            if answer is not None:
+                self.go(int(answer))
+
+        self.app.push_screen(AskScreen(f"Go to event number (0 to {total}):", check=check), chosen)
+
+    def action_autoplay(self) -> None:
+        if self.timer:
+            self.timer.stop()
+            self.timer = None
+            self.status("autoplay stopped")
+        else:
+            if self.position >= len(self.session.events):
+                self.position = 0
+            self.timer = self.set_interval(1 / SPEEDS[self.speed], self.autoplay_step)
+            self.status(f"autoplay at {SPEEDS[self.speed]} events a second (+/- to change, space stops)")
+        self.redraw()
+
+    def autoplay_step(self) -> None:
+        if self.position >= len(self.session.events):
+            self.action_autoplay()
+            return
+        self.go(self.position + 1)
+
+    def action_speed(self, delta: int) -> None:
+        self.speed = max(0, min(len(SPEEDS) - 1, self.speed + delta))
+        if self.timer:
+            self.timer.stop()
+            self.timer = self.set_interval(1 / SPEEDS[self.speed], self.autoplay_step)
+        self.status(f"autoplay speed {SPEEDS[self.speed]} events a second")
+        self.redraw()
+
+    def action_reveal(self) -> None:
+        self.reveal = not self.reveal
+        self.status("hidden information shown" if self.reveal else "hidden information hidden")
+        self.redraw()
+
+    def action_branch(self) -> None:
+        import saves
+        from tui.screens.games import game_screen
+
+        if self.timer:
+            self.action_autoplay()
+        try:
+            branch = saves.branch_save(self.session, self.position)
+        except (saves.SaveError, ValueError) as error:
+            self.status(str(error), error=True)
+            return
+        branch.notice = f"a new save branched from event {self.position}: {branch.save_name}"  # type: ignore[attr-defined]
+        self.app.push_screen(game_screen(branch))
+
+    def action_back(self) -> None:
+        if self.timer:
+            self.timer.stop()
+        self.app.pop_screen()

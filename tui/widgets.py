@@ -1,0 +1,49 @@
+"""Small widgets shared by the screens. They draw what they are given and hold no game truth."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+
+class Plain(Static):
+    """A Static whose strings are shown as typed: never parsed as markup (names come from files)."""
+
+    def __init__(self, content: str | Text = "", **kwargs) -> None:
+        super().__init__(content if isinstance(content, Text) else Text(content), markup=False, **kwargs)
+
+    def show(self, content: str | Text) -> None:
+        self.update(content if isinstance(content, Text) else Text(content))
+
+
+class StatusLine(Plain):
+    """One line that answers the last key: what happened, or why it is not allowed now."""
+
+    DEFAULT_CSS = """
+    StatusLine { height: 1; width: 100%; padding: 0 1; background: $panel; }
+    StatusLine.-error { color: $text-error; text-style: bold; }
+    """
+
+    def say(self, message: str, error: bool = False) -> None:
+        self.set_class(error, "-error")
+        # a prefix word, so the meaning does not depend on colour alone
+        self.show(("Not now: " if error else "") + message)
+
+
+BIG_DIGITS = {
+    "0": (" _ ", "| |", "|_|"),
+    "1": ("   ", "  |", "  |"),
+    "2": (" _ ", " _|", "|_ "),
+    "3": (" _ ", " _|", " _|"),
+    "4": ("   ", "|_|", "  |"),
+    "5": (" _ ", "|_ ", " _|"),
+    "6": (" _ ", "|_ ", "|_|"),
+    "7": (" _ ", "  |", "  |"),
+    "8": (" _ ", "|_|", "|_|"),
+    "9": (" _ ", "|_|", " _|"),
+}
+
+
+def big_number(value: int) -> list[str]:
+    """A number three lines tall in plain ASCII (no emoji, no box-drawing width surprises)."""
+    digits = str(value)
+    return [" ".join(BIG_DIGITS[d][row] for d in digits) for row in range(3)]
