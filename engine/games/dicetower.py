@@ -23,7 +23,8 @@ MAX_START = 1000
 RULES_TEXT = """\
 DICE TOWER - a countdown that replaces the block tower of Wretched & Alone games.
 
-The countdown starts at 100. Whenever your game tells you to pull a block, press p
+The countdown starts at 100 (dicehall play dicetower --option start=N changes it, and
+--option advantage_from=N the threshold; the threshold stays 51 unless you set it). Whenever your game tells you to pull a block, press p
 (pull). When it tells you to pull the block and remove it, press r (pull and remove).
 
 Each pull rolls two dice:
@@ -94,7 +95,7 @@ def check_options(options: dict) -> dict:
         raise ValueError(f"start must be a whole number from 1 to {MAX_START}")
     advantage_from = options.get("advantage_from")
     if advantage_from is None:
-        advantage_from = 51 if start == 100 else start // 2 + 1
+        advantage_from = 51  # the ruling's default, whatever the start
     if not isinstance(advantage_from, int) or isinstance(advantage_from, bool) or not 1 <= advantage_from <= MAX_START + 1:
         raise ValueError(f"advantage_from must be a whole number from 1 to {MAX_START + 1}")
     return {"start": start, "advantage_from": advantage_from}

@@ -1,0 +1,11 @@
+"""Shared fixtures: every test gets its own DICEHALL_HOME, so no test touches a real save."""
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    folder = tmp_path / "dicehall-home"
+    monkeypatch.setenv("DICEHALL_HOME", str(folder))
+    return folder

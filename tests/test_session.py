@@ -1,0 +1,107 @@
+"""The session: commands become events, undo/redo as RULINGS decides, state_at, digests."""
+import pytest
+
+import engine
+from engine.games.dicetower import PullBlock
+
+
+def played(pulls=5, seed=7):
+    session = engine.new_session("dicetower", seed=seed, players=["Ada"])
+    for i in range(pulls):
+        session.play(PullBlock(remove=i % 3 == 2))
+    return session
+
+
+def test_new_session_api_shape():
+    session = engine.new_session("dicetower", seed=7, options={"start": 100}, players=["Ada"], dice=None)
+    assert session.players[0].name == "Ada"
+    assert session.outcome is None and session.events == () and session.state_at(0) == session.state
+    assert not session.can_undo and not session.can_redo
+
+
+def test_illegal_command_is_a_value_error_and_appends_nothing():
+    session = played(2)
+    before = session.events
+    with pytest.raises(ValueError):
+        session.play("jump")
+    assert session.events == before
+
+
+def test_undo_takes_back_the_decision_with_its_dice():
+    session = played(3)
+    state_after_two = session.state_at(session.marks[2].start)
+    session.undo()
+    assert session.state == state_after_two
+    assert len(session.marks) == 2
+
+
+def test_undo_cannot_reroll():
+    session = played(3)
+    last_dice = session.events[session.marks[2].start:]
+    session.undo()
+    session.play(PullBlock(remove=True))  # the same decision as before
+    assert session.events[session.marks[2].start:] == last_dice
+
+
+def test_undo_counts_in_the_session():
+    session = played(3)
+    session.undo()
+    session.undo()
+    assert session.undos == 2
+
+
+def test_undo_then_redo_is_the_identity():
+    session = played(4)
+    state, events = session.state, session.events
+    session.undo()
+    session.redo()
+    assert session.state == state and session.events == events
+
+
+def test_new_play_clears_redo():
+    session = played(3)
+    session.undo()
+    session.play(PullBlock())
+    assert not session.can_redo
+    with pytest.raises(engine.IllegalCommand, match="nothing to redo"):
+        session.redo()
+
+
+def test_nothing_to_undo_says_so():
+    with pytest.raises(engine.IllegalCommand, match="nothing to undo"):
+        engine.new_session("dicetower", seed=1).undo()
+
+
+def test_state_at_every_prefix_is_the_fold():
+    session = played(6)
+    from engine.games import dicetower
+
+    state = dicetower.initial_state(session.options, session.players)
+    for n, event in enumerate(session.events, start=1):
+        state = dicetower.evolve(state, event)
+        assert session.state_at(n) == state
+
+
+def test_same_seed_same_game():
+    assert played(8, seed=3).events == played(8, seed=3).events
+    assert played(8, seed=3).events != played(8, seed=4).events
+
+
+def test_digest_is_stable_and_sensitive():
+    a, b = played(5), played(5)
+    assert engine.digest(a.state) == engine.digest(b.state)
+    assert len(engine.digest(a.state)) == 32
+    assert engine.digest(a.state) != engine.digest(a.state_at(3))
+
+
+def test_scripted_dice_replace_the_seed():
+    session = engine.new_session("dicetower", seed=1, dice=[1, 2])
+    session.play(PullBlock())
+    assert session.state.countdown == 99
+    session.play(PullBlock())  # the script ran out: the pull waits for typed dice
+    assert session.chance_needed is not None
+
+
+def test_unknown_game_lists_the_games():
+    with pytest.raises(ValueError, match="dicetower"):
+        engine.new_session("chess")
