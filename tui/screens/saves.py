@@ -53,10 +53,10 @@ class SavesScreen(KeyedScreen):
             line.append(f"{info.name[:26]:<26} ")
             line.append(f"{(info.problem and 'DAMAGED') or info.progress:<23} {when}")
             menu.add_option(Option(line, id=info.id))
-        if not self.infos:
-            self.status(f"no saves yet; they live in {saves.saves_dir()}")
-        elif highlighted is not None:
-            menu.highlighted = min(highlighted, len(self.infos) - 1)
+        title = "Saved games (most recent first)" if self.infos else f"No saved games yet (folder: {saves.saves_dir()})"
+        self.query_one(".title", Plain).show(Text(title, style="bold"))
+        if self.infos:
+            menu.highlighted = min(highlighted or 0, len(self.infos) - 1)
 
     def current(self) -> saves.SaveInfo | None:
         index = self.query_one(OptionList).highlighted
@@ -136,8 +136,8 @@ class SavesScreen(KeyedScreen):
             except saves.SaveError as error:
                 self.status(str(error), error=True)
                 return
-            self.status(f"deleted {info.name}")
             self.reload()
+            self.status(f"deleted {info.name}")
 
         self.app.push_screen(ConfirmScreen(f"Delete the save {info.name!r} for good?"), answered)
 

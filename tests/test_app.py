@@ -1,0 +1,188 @@
+"""The app driven through Pilot at 80x24: play a tower to its fall, undo, review, branch; snapshots."""
+from __future__ import annotations
+
+import saves
+from engine.games.dicetower import PullBlock
+from pathlib import Path
+
+from tests.apphelpers import drive, screen_text
+from tui.app import DicehallApp
+from tui.screens.dicetower import DiceTowerScreen
+from tui.screens.viewer import ViewerScreen
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def test_launcher_lists_the_five_games_and_snapshot(snapshot):
+    async def steps(pilot):
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(), steps)
+    for title in ("Dice Tower", "Dead Man's Wager", "Angry Troll versus Magic Bridge", "Towers", "War of Bones"):
+        assert title in text
+    assert text.count("(coming)") == 4
+    assert "Continue a saved game" in text and "Open a replay file" in text and "Rules" in text
+    snapshot.snapshot_dir = SNAPSHOTS
+    snapshot.assert_match(text, "launcher.txt")
+
+
+def test_coming_game_says_why_it_cannot_open():
+    async def steps(pilot):
+        await pilot.press("down", "enter")
+        return screen_text(pilot.app)
+
+    assert "Not now: Dead Man's Wager is coming: it cannot be played yet" in drive(DicehallApp(), steps)
+
+
+def test_play_a_tower_to_its_fall_undo_review_and_branch():
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("enter")  # Dice Tower is first
+        await pilot.press(*"ctrl+a".split())
+        app.screen.query_one("Input").value = "Night 1"
+        await pilot.press("enter")
+        screen = app.screen
+        assert isinstance(screen, DiceTowerScreen)
+        session = screen.session
+        pulls = 0
+        while session.outcome is None:
+            await pilot.press("p")
+            pulls += 1
+        assert session.state.fell and session.state.pulls == pulls
+        fallen = screen_text(app)
+        assert "THE TOWER HAS FALLEN" in fallen and f"on pull {pulls}" in fallen
+        await pilot.press("p")
+        assert "Not now: the tower has fallen" in screen_text(app)
+        await pilot.press("u")
+        assert not session.state.fell and session.undos == 1
+        assert "undos 1" in screen_text(app) and "THE TOWER HAS FALLEN" not in screen_text(app)
+        await pilot.press("p")  # undo cannot reroll: the same pull falls again
+        assert session.state.fell and session.state.pulls == pulls
+        await pilot.press("v")
+        viewer = app.screen
+        assert isinstance(viewer, ViewerScreen)
+        assert viewer.position == len(session.events)
+        await pilot.press("home")
+        assert viewer.position == 0 and "the start of the game" in screen_text(app)
+        await pilot.press("pagedown", "right")
+        assert viewer.position == 3
+        assert "COUNTDOWN" in screen_text(app)
+        await pilot.press("c")
+        branch_screen = app.screen
+        assert isinstance(branch_screen, DiceTowerScreen) and branch_screen.session is not session
+        branch = branch_screen.session
+        assert branch.events == session.events[:4]  # pull 2's dice completed, as the seed gives them
+        assert "branched from event 3" in screen_text(app)
+        await pilot.press("p")
+        assert branch.events == session.events[:6]  # the same future dice
+        await pilot.press("q")
+        return session.save_id, branch.save_id
+
+    original, branched = drive(DicehallApp(), steps)
+    names = {info.id: info for info in saves.list_saves()}
+    assert names[original].finished and not names[branched].finished
+    assert names[branched].name == "Night 1 (branch)"
+
+
+def test_tower_screen_snapshot_and_gauge(snapshot):
+    session = saves.new_save("dicetower", name="The Wretched, night 3", seed=7)
+
+    async def steps(pilot):
+        for key in "pprpp":
+            await pilot.press(key)
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(session=session), steps)
+    assert f"COUNTDOWN" in text and "of 100" in text
+    assert "100% ||||||||||" in text  # the first ten points are gone
+    assert "Pulls left" in text and "expected (exact)" in text and "Falls next pull" in text
+    assert "advantage, lower: 3" in text and "removed, both: 9" in text
+    snapshot.snapshot_dir = SNAPSHOTS
+    snapshot.assert_match(text, "dicetower.txt")
+
+
+def test_viewer_snapshot(snapshot):
+    session = saves.new_save("dicetower", name="Review me", seed=7)
+    for _ in range(4):
+        session.play(PullBlock())
+
+    async def steps(pilot):
+        await pilot.press("v", "left", "left")
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(session=session), steps)
+    assert "event 6/8" in text and ">   6" in text
+    snapshot.snapshot_dir = SNAPSHOTS
+    snapshot.assert_match(text, "viewer.txt")
+
+
+def test_typed_dice_with_double_threes():
+    session = saves.new_save("dicetower", name="typed", seed=7)
+
+    async def steps(pilot):
+        await pilot.press("t", "p")
+        await pilot.press(*"33", "enter")
+        assert session.chance_needed is not None  # double threes: the dialog asks again
+        assert "Double threes" in screen_text(pilot.app)
+        await pilot.press("9", "9", "enter")
+        assert "Not accepted: type the two faces" in screen_text(pilot.app)
+        await pilot.press("backspace", "backspace", "2", "5", "enter")
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(session=session), steps)
+    assert session.state.countdown == 92 and session.chance_needed is None
+    assert "3 3*" in text  # typed dice are marked in the log, not only coloured
+
+
+def test_markup_in_names_shows_as_typed():
+    evil = "[/bold][@click=app.quit]x"
+    session = saves.new_save("dicetower", name=evil, seed=7)
+
+    async def steps(pilot):
+        await pilot.press("p", "v")
+        viewer = screen_text(pilot.app)
+        await pilot.press("q")
+        return screen_text(pilot.app), viewer
+
+    tower, viewer = drive(DicehallApp(session=session), steps)
+    assert evil in tower and evil in viewer
+
+
+def test_bad_key_says_why_and_help_lists_every_key():
+    session = saves.new_save("dicetower", name="keys", seed=7)
+
+    async def steps(pilot):
+        await pilot.press("x")
+        bad = screen_text(pilot.app)
+        await pilot.press("question_mark")
+        help_text = screen_text(pilot.app)
+        await pilot.press("escape")
+        await pilot.press("ctrl+y")
+        return bad, help_text, screen_text(pilot.app)
+
+    bad, help_text, redo = drive(DicehallApp(session=session), steps)
+    assert "Not now: 'x' does nothing here; press ? for the keys" in bad
+    for line in ("p  Pull", "r  Pull+remove", "t  Typed dice", "u / ctrl+z  Undo", "ctrl+y  Redo", "v  Review", "q / Esc  Back"):
+        assert line in help_text
+    assert "Not now: nothing to redo" in redo
+
+
+def test_saves_screen_continue_and_delete_with_confirmation():
+    first = saves.new_save("dicetower", name="keep me", seed=1)
+    first.play(PullBlock())
+    saves.close_save(first)
+
+    async def steps(pilot):
+        await pilot.press("c")
+        listing = screen_text(pilot.app)
+        await pilot.press("d", "n")
+        assert len(saves.list_saves()) == 1
+        await pilot.press("enter")
+        assert isinstance(pilot.app.screen, DiceTowerScreen)
+        assert pilot.app.screen.session.events == first.events
+        await pilot.press("q", "d", "y")
+        return listing, screen_text(pilot.app)
+
+    listing, after = drive(DicehallApp(), steps)
+    assert "keep me" in listing and "countdown" in listing
+    assert saves.list_saves() == [] and "deleted keep me" in after

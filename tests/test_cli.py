@@ -1,0 +1,112 @@
+"""The dicehall command: usage errors, sim, rules, saves and export, and headless commands without Textual."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import engine
+import replays
+import saves
+from engine.games import dicetower
+from engine.games.dicetower import PullBlock
+from tui.cli import main
+
+
+def run_cli(*args, home=None):
+    env = dict(os.environ)
+    if home:
+        env["DICEHALL_HOME"] = str(home)
+    return subprocess.run([sys.executable, "-m", "tui.cli", *args], capture_output=True, text=True, timeout=120, env=env)
+
+
+@pytest.mark.parametrize("args", [["bogus"], ["sim", "dicetower", "--games", "0"], ["sim", "dicetower", "--seed", "x"],
+                                  ["play"], ["sim", "dicetower", "--remove-rate", "2"], ["play", "dicetower", "--option", "start"]])
+def test_bad_arguments_get_one_line_and_the_usage(args, capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(args)
+    assert caught.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[0].startswith("usage: dicehall") and err[-1].startswith("dicehall: ")
+
+
+def test_unknown_and_coming_games_fail_in_one_line(capsys):
+    assert main(["rules", "chess"]) == 1
+    assert main(["play", "troll"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["dicehall: unknown game 'chess' (games: dicetower, wager, troll, towers, bones)",
+                   "dicehall: Angry Troll versus Magic Bridge is coming but not playable yet"]
+
+
+def test_sim_json_agrees_with_the_exact_figure(capsys):
+    assert main(["sim", "dicetower", "--games", "800", "--seed", "4", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 800
+    assert abs(report["mean"] - float(dicetower.expected_pulls(100))) < 0.6
+    assert report["min"] <= report["percentiles"]["p5"] <= report["percentiles"]["p50"] <= report["percentiles"]["p95"] <= report["max"]
+
+
+def test_sim_text_and_remove_rate(capsys):
+    main(["sim", "dicetower", "--games", "300", "--seed", "4"])
+    plain = capsys.readouterr().out
+    assert "300 games" in plain and "mean" in plain and "exact" in plain and "p50" in plain
+    main(["sim", "dicetower", "--games", "300", "--seed", "4", "--remove-rate", "0.5", "--json"])
+    removing = json.loads(capsys.readouterr().out)
+    assert removing["mean"] < 26  # removing subtracts both dice, so towers fall sooner
+
+
+def test_sim_is_deterministic(capsys):
+    main(["sim", "dicetower", "--games", "50", "--seed", "9", "--json"])
+    first = json.loads(capsys.readouterr().out)
+    main(["sim", "dicetower", "--games", "50", "--seed", "9", "--json"])
+    second = json.loads(capsys.readouterr().out)
+    first.pop("seconds"), second.pop("seconds")
+    assert first == second
+
+
+def test_rules_prints_the_rules(capsys):
+    assert main(["rules", "dicetower"]) == 0
+    assert "Double threes" in capsys.readouterr().out
+
+
+def test_saves_export_and_verify(tmp_path, capsys):
+    session = saves.new_save("dicetower", name="cli night", seed=3)
+    session.play(PullBlock())
+    saves.close_save(session)
+    assert main(["saves"]) == 0
+    assert "cli night" in capsys.readouterr().out
+    out = tmp_path / "night.dhr"
+    assert main(["export", "cli night", "-o", str(out)]) == 0
+    assert replays.read_replay(out).events == session.events
+    assert main(["export", "nothing here"]) == 1
+    assert "no save named 'nothing here'" in capsys.readouterr().err
+
+
+def test_headless_commands_do_not_import_textual(tmp_path):
+    path = replays.write_replay(engine.new_session("dicetower", seed=1), tmp_path / "g.dhr")
+    code = ("import sys; from tui.cli import main; "
+            f"main(['verify', {str(path)!r}]); main(['sim', 'dicetower', '--games', '3']); main(['rules', 'dicetower']); "
+            "main(['saves']); print('TEXTUAL' if 'textual' in sys.modules else 'CLEAN')")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                            env=dict(os.environ, DICEHALL_HOME=str(tmp_path / "h")))
+    assert result.stdout.strip().endswith("CLEAN"), result.stdout + result.stderr
+
+
+def test_continue_with_no_saves_says_so(capsys):
+    assert main(["continue"]) == 1
+    assert "no unfinished save" in capsys.readouterr().err
+
+
+def test_damaged_save_is_one_line(capsys):
+    session = saves.new_save("dicetower", name="broken", seed=3)
+    session.play(PullBlock())
+    saves.close_save(session)
+    data = bytearray(session.journal.path.read_bytes())
+    data[-2] ^= 1
+    session.journal.path.write_bytes(bytes(data))
+    assert main(["continue", "broken"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "checksum does not match" in err[0]
+    assert main(["recover", session.save_id]) == 0
+    assert "recovered into save" in capsys.readouterr().out
