@@ -1,0 +1,84 @@
+"""A dropped SSH link (SIGHUP) or a shutdown (SIGTERM) ends the app cleanly with every event on disk,
+and `continue` resumes the identical state. The app runs for real, in a pseudo-terminal."""
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import sys
+import time
+
+import pytest
+
+import engine
+import saves
+from engine.games.dicetower import PullBlock
+
+
+def read_for(fd: int, seconds: float, until: bytes | None = None) -> bytes:
+    end = time.time() + seconds
+    out = b""
+    while time.time() < end:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                out += os.read(fd, 65536)
+            except OSError:
+                break
+            if until and until in out:
+                break
+    return out
+
+
+def pulls_on_disk(name: str) -> int:
+    try:
+        return saves.load_readonly(name).state.pulls
+    except saves.SaveError:
+        return -1
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
+def test_signal_ends_the_app_and_continue_resumes_identically(home, signum):
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: dicehall in a terminal of its own
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(sys.executable, [sys.executable, "-m", "tui.cli", "play", "dicetower", "--seed", "7", "--name", "link"])
+    try:
+        assert b"COUNTDOWN" in read_for(fd, 60, until=b"COUNTDOWN"), "the app did not draw its screen"
+        for expected in (1, 2, 3):
+            os.write(fd, b"p")
+            deadline = time.time() + 30
+            while pulls_on_disk("link") < expected and time.time() < deadline:
+                read_for(fd, 0.1)
+            assert pulls_on_disk("link") == expected
+        if signum == signal.SIGHUP:
+            os.close(fd)  # the link is gone as well
+            fd = -1
+        os.kill(pid, signum)
+        deadline = time.time() + 15
+        status = None
+        while time.time() < deadline:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if fd >= 0:
+                read_for(fd, 0.05)
+            else:
+                time.sleep(0.05)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail("dicehall did not exit after the signal")
+        assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 128 + signum
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+    expected = engine.new_session("dicetower", seed=7)
+    for _ in range(3):
+        expected.play(PullBlock())
+    resumed = saves.open_save("link")  # the lock was released: continue works at once
+    assert engine.digest(resumed.state) == engine.digest(expected.state)
+    assert resumed.events == expected.events
+    saves.close_save(resumed)
