@@ -1,5 +1,6 @@
 """Every Dice Tower ruling of ../shared/RULINGS.md, and the seed's four worked examples."""
 from fractions import Fraction
+from functools import lru_cache
 
 import pytest
 
@@ -130,6 +131,31 @@ def test_expected_pulls_exact_small_cases():
     # at 6 (disadvantage): falls if the higher die is 6 or on double threes (12 of 36)
     assert dicetower.topple_chance(6) == Fraction(12, 36)
     assert dicetower.topple_chance(1) == 1
+
+
+@lru_cache(maxsize=None)
+def reference_expected(countdown, advantage_from, in_pull=False):
+    """A direct, slow reading of the rules over all 36 rolls, to check the fast chain against."""
+    if countdown <= 0:
+        return Fraction(0)
+    total = Fraction(0)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            if (a, b) == (3, 3):
+                total += Fraction(1, 36) * reference_expected(countdown - 6, advantage_from, True)
+            else:
+                after = countdown - (min(a, b) if countdown >= advantage_from else max(a, b))
+                total += Fraction(1, 36) * reference_expected(after, advantage_from)
+    return total if in_pull else 1 + total
+
+
+def test_expected_pulls_matches_a_direct_reading_of_the_rules():
+    for countdown in range(1, 40):
+        assert dicetower.expected_pulls(countdown, 9) == reference_expected(countdown, 9)
+
+
+def test_float_chain_agrees_with_the_exact_one():
+    assert abs(dicetower.expected_pulls(100, exact=False) - float(dicetower.expected_pulls(100))) < 1e-9
 
 
 def test_expected_pulls_from_100_is_about_thirty():

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 
 from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
 from engine.session import replace
@@ -18,7 +17,8 @@ ID = "dicetower"
 TITLE = "Dice Tower"
 BLURB = "a 2d6 countdown for solo journaling games"
 RULES_VERSION = 1
-MAX_START = 1000
+MAX_START = 10000
+EXACT_UP_TO = 1000  # beyond this, the screen's figures use floats (exact fractions get slow)
 
 RULES_TEXT = """\
 DICE TOWER - a countdown that replaces the block tower of Wretched & Alone games.
@@ -216,48 +216,79 @@ def progress(state: TowerState) -> str:
 
 
 # ----- exact figures: the countdown is a small Markov chain -----
-_FACES = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+_PAIRS = [(a, b) for a in range(1, 7) for b in range(1, 7) if (a, b) != (3, 3)]
 
 
-@lru_cache(maxsize=None)
-def _finish_pull(countdown: int, removing: bool, advantage_from: int) -> tuple[Fraction, Fraction]:
-    """From a pull in progress at `countdown`: (chance it topples, expected plain pulls after it)."""
-    topple = Fraction(0)
-    later = Fraction(0)
-    p = Fraction(1, 36)
-    for faces in _FACES:
-        if faces == (3, 3):
-            after = countdown - 6
-            if after <= 0:
-                topple += p
-            else:
-                t, rest = _finish_pull(after, removing, advantage_from)
-                topple += p * t
-                later += p * rest
-            continue
-        low, high = sorted(faces)
-        amount = low + high if removing else (low if countdown >= advantage_from else high)
-        after = countdown - amount
-        if after <= 0:
-            topple += p
-        else:
-            later += p * expected_pulls(after, advantage_from)
-    return topple, later
+def _amount_counts(rule: str) -> dict[int, int]:
+    """How many of the 35 rolls that are not double threes subtract each amount."""
+    counts: dict[int, int] = {}
+    for a, b in _PAIRS:
+        amount = {"lower": min(a, b), "higher": max(a, b), "both": a + b}[rule]
+        counts[amount] = counts.get(amount, 0) + 1
+    return counts
 
 
-@lru_cache(maxsize=None)
-def expected_pulls(countdown: int, advantage_from: int = 51) -> Fraction:
-    """The exact expected number of plain pulls until the tower falls (0 once it has fallen)."""
+_COUNTS = {rule: _amount_counts(rule) for rule in ("lower", "higher", "both")}
+
+
+class _Chain:
+    """Bottom-up tables for one threshold, in exact fractions (or floats, for quick sampling checks).
+
+    later[r][c]: expected plain pulls still to come after a pull in progress at c (r: removing);
+    falls[r][c]: the chance that this pull in progress knocks the tower over.
+    """
+
+    def __init__(self, advantage_from: int, one):
+        self.advantage_from = advantage_from
+        self.one = one
+        self.expected = [one * 0]
+        self.later = {False: [one * 0], True: [one * 0]}
+        self.falls = {False: [one], True: [one]}
+
+    def extend(self, upto: int) -> None:
+        one = self.one
+        for c in range(len(self.expected), upto + 1):
+            for removing in (False, True):
+                rule = "both" if removing else ("lower" if c >= self.advantage_from else "higher")
+                later = one * 0
+                fall_count = 0
+                for amount, count in _COUNTS[rule].items():
+                    if c - amount > 0:
+                        later += count * self.expected[c - amount]
+                    else:
+                        fall_count += count
+                falls = one * fall_count
+                if c > 6:  # double threes: 6 off, and the same pull rolls again
+                    later += self.later[removing][c - 6]
+                    falls += self.falls[removing][c - 6]
+                else:
+                    falls += one
+                self.later[removing].append(later / 36)
+                self.falls[removing].append(falls / 36)
+            self.expected.append(one + self.later[False][c])
+
+
+_CHAINS: dict[tuple[int, type], _Chain] = {}
+
+
+def _chain(countdown: int, advantage_from: int, one) -> _Chain:
+    key = (advantage_from, type(one))
+    chain = _CHAINS.setdefault(key, _Chain(advantage_from, one))
+    chain.extend(countdown)
+    return chain
+
+
+def expected_pulls(countdown: int, advantage_from: int = 51, exact: bool = True) -> Fraction | float:
+    """The expected number of plain pulls until the tower falls (0 once it has fallen).
+
+    Exact (a Fraction) by default; exact=False computes the same chain in floats."""
     if countdown <= 0:
         return Fraction(0)
-    for c in range(1, countdown):  # fill the cache bottom-up so recursion stays shallow
-        _finish_pull(c, False, advantage_from)
-    return 1 + _finish_pull(countdown, False, advantage_from)[1]
+    return _chain(countdown, advantage_from, Fraction(1) if exact else 1.0).expected[countdown]
 
 
-def topple_chance(countdown: int, advantage_from: int = 51, remove: bool = False) -> Fraction:
-    """The exact chance that the next pull (or pull and remove) knocks the tower over."""
+def topple_chance(countdown: int, advantage_from: int = 51, remove: bool = False, exact: bool = True) -> Fraction | float:
+    """The chance that the next pull (or pull and remove) knocks the tower over; exact by default."""
     if countdown <= 0:
         return Fraction(1)
-    expected_pulls(countdown, advantage_from)
-    return _finish_pull(countdown, remove, advantage_from)[0]
+    return _chain(countdown, advantage_from, Fraction(1) if exact else 1.0).falls[remove][countdown]

@@ -137,10 +137,12 @@ class DiceTowerScreen(GameScreen):
             text.append("Pulls left       0: the tower fell\n")
             text.append("Press v to review it, q to go back.\n")
         else:
-            left = dicetower.expected_pulls(state.countdown, state.advantage_from)
-            fall = dicetower.topple_chance(state.countdown, state.advantage_from)
-            fall_r = dicetower.topple_chance(state.countdown, state.advantage_from, remove=True)
-            text.append(f"Pulls left       {float(left):.2f} expected (exact)\n")
+            exact = state.start <= dicetower.EXACT_UP_TO
+            left = dicetower.expected_pulls(state.countdown, state.advantage_from, exact=exact)
+            fall = dicetower.topple_chance(state.countdown, state.advantage_from, exact=exact)
+            fall_r = dicetower.topple_chance(state.countdown, state.advantage_from, remove=True, exact=exact)
+            how = "exact" if exact else "computed"
+            text.append(f"Pulls left       {float(left):.2f} expected ({how})\n")
             text.append(f"Falls next pull  {float(fall) * 100:.2f}%  (remove: {float(fall_r) * 100:.2f}%)\n")
         mode = "typed by you (t: roll)" if self.typed_dice else "rolled by dicehall (t: type)"
         text.append(f"Dice             {mode}\n")
