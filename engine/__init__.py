@@ -5,7 +5,6 @@
 """
 from __future__ import annotations
 
-import secrets
 from typing import Iterable, Sequence
 
 from engine.codec import digest
@@ -22,6 +21,8 @@ VERSION = "0.1.0"
 
 
 def new_seed() -> int:
+    import secrets  # only new games need it; keeps the app's start fast
+
     return secrets.randbits(32)
 
 

@@ -34,8 +34,10 @@ class DicehallApp(App):
         self.start_replay = replay
         self.signalled: int | None = None
 
+    def get_default_screen(self) -> LauncherScreen:
+        return LauncherScreen()
+
     def on_mount(self) -> None:
-        self.push_screen(LauncherScreen())
         if self.start_session is not None:
             from tui.screens.games import game_screen
 

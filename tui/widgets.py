@@ -11,8 +11,9 @@ class Plain(Static):
     def __init__(self, content: str | Text = "", **kwargs) -> None:
         super().__init__(content if isinstance(content, Text) else Text(content), markup=False, **kwargs)
 
-    def show(self, content: str | Text) -> None:
-        self.update(content if isinstance(content, Text) else Text(content))
+    def show(self, content: str | Text, layout: bool = True) -> None:
+        """Replace the text; layout=False skips relayout for widgets whose size the CSS fixes."""
+        self.update(content if isinstance(content, Text) else Text(content), layout=layout)
 
 
 class StatusLine(Plain):

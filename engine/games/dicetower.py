@@ -7,11 +7,14 @@ countdown is at the advantage threshold or above (51 by default), else the highe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
 from engine.session import replace
 from engine.text import clean_text
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 ID = "dicetower"
 TITLE = "Dice Tower"
@@ -282,6 +285,8 @@ def expected_pulls(countdown: int, advantage_from: int = 51, exact: bool = True)
     """The expected number of plain pulls until the tower falls (0 once it has fallen).
 
     Exact (a Fraction) by default; exact=False computes the same chain in floats."""
+    from fractions import Fraction  # imported here: the app's first frame does not need it
+
     if countdown <= 0:
         return Fraction(0)
     return _chain(countdown, advantage_from, Fraction(1) if exact else 1.0).expected[countdown]
@@ -289,6 +294,8 @@ def expected_pulls(countdown: int, advantage_from: int = 51, exact: bool = True)
 
 def topple_chance(countdown: int, advantage_from: int = 51, remove: bool = False, exact: bool = True) -> Fraction | float:
     """The chance that the next pull (or pull and remove) knocks the tower over; exact by default."""
+    from fractions import Fraction
+
     if countdown <= 0:
         return Fraction(1)
     return _chain(countdown, advantage_from, Fraction(1) if exact else 1.0).falls[remove][countdown]

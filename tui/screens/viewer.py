@@ -2,6 +2,8 @@
 and branch a new save from any point ("continue from here")."""
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -38,7 +40,7 @@ class EventWindow(Plain):
             marker = ">" if index == current else " "
             line = f"{marker}{index + 1:>4} {cache[key]}"
             text.append(line[: max(10, self.size.width or 80)] + "\n", style="reverse" if index == current else "")
-        self.show(text)
+        self.show(text, layout=False)
 
 
 class ViewerScreen(KeyedScreen):
@@ -99,14 +101,15 @@ class ViewerScreen(KeyedScreen):
         result = outcome.summary if outcome else "unfinished"
         players = ", ".join(p.name for p in session.players)
         name = getattr(session, "save_name", "")
-        self.query_one("#title", Plain).show(Text(f"Replay: {session.game.TITLE}  {name}  ({players}; {result})"[:200], style="bold"))
-        self.query_one("#board", Plain).show(self.draw_board(session.state_at(self.position), self.reveal))
+        self.query_one("#title", Plain).show(
+            Text(f"Replay: {session.game.TITLE}  {name}  ({players}; {result})"[:200], style="bold"), layout=False)
+        self.query_one("#board", Plain).show(self.draw_board(session.state_at(self.position), self.reveal), layout=False)
         self.query_one(EventWindow).draw(session, self.position, self.reveal, self.descriptions)
-        turn = sum(1 for start in session.turn_starts() if start < self.position)
+        turn = bisect_left(session.turn_starts(), self.position)
         auto = f"auto {SPEEDS[self.speed]}/s" if self.timer else "auto off"
         reveal = "  REVEALED" if self.reveal else ""
         self.query_one("#where", Plain).show(
-            f"event {self.position}/{len(session.events)}  turn {turn}  {auto}  undos {session.undos}{reveal}")
+            f"event {self.position}/{len(session.events)}  turn {turn}  {auto}  undos {session.undos}{reveal}", layout=False)
 
     def go(self, position: int) -> None:
         self.position = max(0, min(len(self.session.events), position))
