@@ -186,3 +186,64 @@ def test_saves_screen_continue_and_delete_with_confirmation():
     listing, after = drive(DicehallApp(), steps)
     assert "keep me" in listing and "countdown" in listing
     assert saves.list_saves() == [] and "deleted keep me" in after
+
+
+def test_open_a_replay_from_the_launcher_and_step_autoplay_goto(tmp_path):
+    import replays
+
+    session = saves.new_save("dicetower", name="shared game", seed=5)
+    for _ in range(3):
+        session.play(PullBlock())
+    path = replays.write_replay(session, tmp_path / "shared.dhr")
+    (tmp_path / "junk.dhr").write_bytes(b"junk")
+
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("o")
+        app.screen.query_one("Input").value = str(tmp_path / "junk.dhr")
+        await pilot.press("enter")
+        junk = screen_text(app)
+        await pilot.press("o")
+        app.screen.query_one("Input").value = str(path)
+        await pilot.press("enter")
+        viewer = app.screen
+        assert isinstance(viewer, ViewerScreen) and viewer.session.events == session.events
+        await pilot.press("g")
+        app.screen.query_one("Input").value = "99"
+        await pilot.press("enter")
+        refused = screen_text(app)
+        app.screen.query_one("Input").value = "2"
+        await pilot.press("enter")
+        assert viewer.position == 2
+        for _ in range(len(session.events) - 1):
+            await pilot.press("right")
+        assert viewer.position == len(session.events)
+        assert "Not now: already at the end" in screen_text(app)
+        await pilot.press("home", "plus", "plus", "plus", "space")
+        await pilot.pause(1.0)
+        moved = viewer.position
+        await pilot.press("space")
+        return junk, refused, moved
+
+    junk, refused, moved = drive(DicehallApp(), steps)
+    assert "Not now: junk.dhr: not a dicehall replay" in junk
+    assert f"Not accepted: a number from 0 to {len(session.events)}" in refused
+    assert moved > 0  # autoplay stepped on by itself
+
+
+def test_rules_screen_from_the_launcher():
+    async def steps(pilot):
+        await pilot.press("i")
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(), steps)
+    assert "Rules: Dice Tower" in text and "Double threes" in text
+
+
+def test_a_blank_name_gets_a_dated_default():
+    async def steps(pilot):
+        await pilot.press("enter", "enter")
+        return pilot.app.screen.session
+
+    session = drive(DicehallApp(), steps)
+    assert session.save_name.startswith("Dice Tower 20")

@@ -17,10 +17,10 @@ class CatalogueEntry:
 
 CATALOGUE = (
     CatalogueEntry("dicetower", dicetower.TITLE, dicetower.BLURB, dicetower),
-    CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die, 2-6 players", None),
-    CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "a hard solitaire with cards and a die", None),
-    CatalogueEntry("towers", "Towers", "place and move rooks on an 8x8 board, 2 players", None),
-    CatalogueEntry("bones", "War of Bones", "a dice wargame on a shrinking battlefield", None),
+    CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die", None),
+    CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "a hard solitaire", None),
+    CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", None),
+    CatalogueEntry("bones", "War of Bones", "a dice wargame", None),
 )
 
 GAMES: dict[str, ModuleType] = {e.id: e.module for e in CATALOGUE if e.module is not None}

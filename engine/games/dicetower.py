@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 ID = "dicetower"
 TITLE = "Dice Tower"
-BLURB = "a 2d6 countdown for solo journaling games"
+BLURB = "a 2d6 countdown for journaling games"
 RULES_VERSION = 1
 MAX_START = 10000
 EXACT_UP_TO = 1000  # beyond this, the screen's figures use floats (exact fractions get slow)

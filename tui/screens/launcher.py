@@ -78,18 +78,20 @@ class LauncherScreen(KeyedScreen):
             return
         title = GAMES[game_id].TITLE
 
+        default = f"{title} {datetime.now():%Y-%m-%d %H:%M}"
+
         def named(name: str | None) -> None:
             if name is None:
                 return
             try:
-                session = saves.new_save(game_id, name=clean_text(name))
+                session = saves.new_save(game_id, name=clean_text(name) or default)
             except (saves.SaveError, OSError, ValueError) as error:
                 self.status(str(error), error=True)
                 return
             self.app.push_screen(game_screen(session))
 
-        default = f"{title} {datetime.now():%Y-%m-%d %H:%M}"
-        self.app.push_screen(AskScreen(f"Name this {title} (each one is a save you can continue):", default), named)
+        self.app.push_screen(AskScreen(f"Name this {title} (each one is a save you can continue; Enter alone: {default}):",
+                                       placeholder=default), named)
 
     def action_saves(self) -> None:
         from tui.screens.saves import SavesScreen
