@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 
 from rich.text import Text
 from textual import on
@@ -108,7 +109,7 @@ class LauncherScreen(KeyedScreen):
             try:
                 session = replays.read_replay(path.strip())
             except replays.ReplayError as error:
-                self.status(f"{clean_text(path, 30)}: {error}", error=True)
+                self.status(f"{clean_text(Path(path.strip()).name, 40)}: {error}", error=True)
                 return
             self.app.push_screen(ViewerScreen(session))
 
