@@ -348,9 +348,10 @@ def list_saves() -> list[SaveInfo]:
             parsed = parse_save(_read(path), path.stem)
             session = build_session(parsed, path.stem)
             outcome = session.outcome
-            problem = f"{parsed.size - parsed.good_end} bytes of a cut-off record at the end" if parsed.torn else None
+            progress = session.game.progress(session.state) + (" (cut-off tail)" if parsed.torn else "")
+            problem = parsed.damage and f"{path.stem}: {parsed.damage}"
             infos.append(SaveInfo(path.stem, session.save_name, session.game.ID, session.game.TITLE,  # type: ignore[attr-defined]
-                                  session.game.progress(session.state), outcome is not None, mtime, path, problem))
+                                  progress, outcome is not None, mtime, path, problem))
         except SaveError as error:
             header_name = ""
             infos.append(SaveInfo(path.stem, header_name or path.stem, "?", "?", "damaged", False, mtime, path, str(error)))

@@ -166,3 +166,16 @@ def test_not_a_save_is_named():
     path.write_bytes(b"hello")
     [info] = saves.list_saves()
     assert info.problem == "junk: not a dicehall save"
+
+
+def test_list_marks_damaged_saves_and_keeps_torn_ones_playable():
+    torn = make_save(name="torn", pulls=2)
+    with open(torn.journal.path, "ab") as handle:
+        handle.write(b"\x00\x00\x01")
+    flipped = make_save(name="flipped", pulls=2)
+    data = bytearray(flipped.journal.path.read_bytes())
+    data[-2] ^= 8
+    flipped.journal.path.write_bytes(bytes(data))
+    infos = {info.name: info for info in saves.list_saves()}
+    assert infos["torn"].problem is None and infos["torn"].progress.endswith("(cut-off tail)")
+    assert "checksum does not match" in infos["flipped"].problem
