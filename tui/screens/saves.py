@@ -47,11 +47,11 @@ class SavesScreen(KeyedScreen):
         highlighted = menu.highlighted
         menu.clear_options()
         for info in self.infos:
-            when = datetime.fromtimestamp(info.last_played).strftime("%Y-%m-%d %H:%M")
+            when = datetime.fromtimestamp(info.last_played).strftime("%m-%d %H:%M")
             line = Text()
-            line.append(f"{info.title[:11]:<11} ", style="bold")
-            line.append(f"{info.name[:26]:<26} ")
-            line.append(f"{(info.problem and 'DAMAGED') or info.progress:<23} {when}")
+            line.append(f"{info.title[:10]:<10} ", style="bold")
+            line.append(f"{info.name[:24]:<24} ")
+            line.append(f"{((info.problem and 'DAMAGED') or info.progress)[:26]:<26} {when}")
             menu.add_option(Option(line, id=info.id))
         title = "Saved games (most recent first)" if self.infos else f"No saved games yet (folder: {saves.saves_dir()})"
         self.query_one(".title", Plain).show(Text(title, style="bold"))
