@@ -96,7 +96,7 @@ def test_tower_screen_snapshot_and_gauge(snapshot):
     assert f"COUNTDOWN" in text and "of 100" in text
     assert "100% ||||||||||" in text  # the first ten points are gone
     assert "Pulls left" in text and "expected (exact)" in text and "Falls next pull" in text
-    assert "advantage, lower: 3" in text and "removed, both: 9" in text
+    assert "advantage, lower -3" in text and "removed, both -9" in text
     snapshot.snapshot_dir = SNAPSHOTS
     snapshot.assert_match(text, "dicetower.txt")
 

@@ -121,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    from engine.text import clean_text  # a file name from a shared archive may hold escape sequences
+
     command = args.command
     if command == "verify":
         import replays
@@ -128,7 +130,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         try:
             print(replays.verify(args.file))
         except replays.ReplayError as error:
-            return _fail(f"{args.file}: {error}")
+            return _fail(f"{clean_text(args.file, 200)}: {error}")
         return 0
     if command == "sim":
         from tui import sim
@@ -164,7 +166,7 @@ def _list_saves() -> int:
         return 0
     for info in infos:
         when = datetime.fromtimestamp(info.last_played).strftime("%Y-%m-%d %H:%M")
-        line = f"{info.id}  {info.title:<12} {info.name[:30]:<30} {info.progress:<24} {when}"
+        line = f"{clean_text(info.id, 60)}  {info.title:<12} {info.name[:30]:<30} {info.progress:<24} {when}"
         print(line + (f"  [{info.problem}]" if info.problem else ""))
     return 0
 
@@ -172,6 +174,7 @@ def _list_saves() -> int:
 def _run_app(args: argparse.Namespace) -> int:
     import engine
     import saves
+    from engine.text import clean_text
 
     start: dict = {}
     if args.command == "play":
@@ -192,7 +195,7 @@ def _run_app(args: argparse.Namespace) -> int:
         try:
             start = {"replay": replays.read_replay(args.file)}
         except replays.ReplayError as error:
-            return _fail(f"{args.file}: {error}")
+            return _fail(f"{clean_text(args.file, 200)}: {error}")
     from tui.app import DicehallApp
 
     app = DicehallApp(**start)

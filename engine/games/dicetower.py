@@ -157,15 +157,15 @@ def chance_draws(event: DiceRolled) -> tuple[int, ...]:
 
 
 def subtraction(state: TowerState, faces: tuple[int, int]) -> tuple[int, str]:
-    """How much these dice take from the countdown, and why, in words."""
+    """How much these dice take from the countdown, and why, in a few words."""
     low, high = sorted(faces)
     if faces == (3, 3):
-        return 6, "double threes: subtract 6 and roll again"
+        return 6, "double threes, again"
     if state.removing:
-        return low + high, f"removed: subtract both dice, {low + high}"
+        return low + high, "removed, both"
     if state.countdown >= state.advantage_from:
-        return low, f"advantage ({state.countdown} is {state.advantage_from} or more): subtract the lower, {low}"
-    return high, f"disadvantage ({state.countdown} is under {state.advantage_from}): subtract the higher, {high}"
+        return low, "advantage, lower"
+    return high, "disadvantage, higher"
 
 
 def evolve(state: TowerState, event: object) -> TowerState:
@@ -195,20 +195,11 @@ def describe(state: TowerState, event: object, reveal: bool = True) -> str:
     if isinstance(event, BlockPulled):
         return f"pull {state.pulls + 1}: " + ("pull and remove a block" if event.remove else "pull a block")
     if isinstance(event, DiceRolled):
-        amount, _ = subtraction(state, event.faces)
-        low, high = sorted(event.faces)
-        if event.faces == (3, 3):
-            why = "double threes -6, again"
-        elif state.removing:
-            why = f"removed, both -{amount}"
-        elif state.countdown >= state.advantage_from:
-            why = f"advantage, lower -{amount}"
-        else:
-            why = f"disadvantage, higher -{amount}"
+        amount, why = subtraction(state, event.faces)
         after = max(0, state.countdown - amount)
         typed = " typed" if event.typed else ""
         end = ", FALLS" if after == 0 else ""
-        return f"{event.faces[0]} {event.faces[1]}{typed}: {why}: {state.countdown} -> {after}{end}"
+        return f"{event.faces[0]} {event.faces[1]}{typed}: {why} -{amount}: {state.countdown} -> {after}{end}"
     return str(event)
 
 

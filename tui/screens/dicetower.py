@@ -57,16 +57,9 @@ def pull_log(states: list[TowerState], events: list) -> list[str]:
         if isinstance(event, BlockPulled):
             continue
         if isinstance(event, DiceRolled):
-            amount, _ = dicetower.subtraction(state, event.faces)
+            amount, reason = dicetower.subtraction(state, event.faces)
+            why = f"{reason} -{amount}"
             a, b = event.faces
-            if event.faces == (3, 3):
-                why = "double 3s: 6, again"
-            elif state.removing:
-                why = f"removed, both: {amount}"
-            elif state.countdown >= state.advantage_from:
-                why = f"advantage, lower: {amount}"
-            else:
-                why = f"disadvantage, higher: {amount}"
             after = max(0, state.countdown - amount)
             kind = "remove" if state.removing else "pull"
             typed = "*" if event.typed else " "
