@@ -159,6 +159,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def _list_saves() -> int:
     import saves
+    from engine.text import clean_text
 
     infos = saves.list_saves()
     if not infos:
