@@ -123,7 +123,7 @@ class Session:
         state = self.state
         for event in decided:
             state = self.game.evolve(state, event)
-        chance = self._resolve_chance(state, None if faces is None else list(faces), len(decided))
+        chance = self._resolve_chance(state, None if faces is None else list(faces))
         batch = list(decided) + chance
         self._commit({"op": "play", "by": seat, "events": batch}, batch, Mark(len(self._events), seat))
         self._redo.clear()
@@ -137,10 +137,13 @@ class Session:
         self._commit({"op": "dice", "events": batch}, batch, None)
         return tuple(batch)
 
-    def resume_seeded(self) -> tuple:
-        """Draw from the seed from now on (after loading a log), resolving any chance still pending."""
+    def resume_seeded(self, resolve_pending: bool = True) -> tuple:
+        """Draw from the seed from now on (after loading a log).
+
+        resolve_pending: also draw any chance still pending now (a branch cut inside a pull). A
+        save reopened while it waits for typed dice keeps waiting for them instead."""
         self._script = None
-        if self.game.outcome(self.state) is None and self.game.chance_needed(self.state) is not None:
+        if resolve_pending and self.game.outcome(self.state) is None and self.game.chance_needed(self.state) is not None:
             batch = self._resolve_chance(self.state, None)
             self._commit({"op": "dice", "events": batch}, batch, None)
             return tuple(batch)
@@ -239,7 +242,7 @@ class Session:
         return draws
 
     # ----- internals -----
-    def _resolve_chance(self, state: Any, faces: list[int] | None, offset: int = 0) -> list:
+    def _resolve_chance(self, state: Any, faces: list[int] | None) -> list:
         """Draw every chance outcome `state` waits for: typed faces first, then the script or seed."""
         events: list[Any] = []
         used = self._seeded[-1]

@@ -378,7 +378,7 @@ def open_save(name_or_id: str) -> Session:
         os.close(fd)
         raise
     session.journal = SaveJournal(path, fd)
-    session.resume_seeded()
+    session.resume_seeded(resolve_pending=False)
     session.save_id = path.stem  # type: ignore[attr-defined]
     session.notice = notice  # type: ignore[attr-defined]
     return session

@@ -179,3 +179,15 @@ def test_list_marks_damaged_saves_and_keeps_torn_ones_playable():
     infos = {info.name: info for info in saves.list_saves()}
     assert infos["torn"].problem is None and infos["torn"].progress.endswith("(cut-off tail)")
     assert "checksum does not match" in infos["flipped"].problem
+
+
+def test_a_save_waiting_for_typed_dice_still_waits_when_reopened():
+    session = saves.new_save("dicetower", name="table dice", seed=7)
+    session.play(PullBlock(), faces=[3, 3])  # double threes typed: the next two faces are owed
+    saves.close_save(session)
+    loaded = saves.open_save("table dice")
+    assert loaded.chance_needed is not None and loaded.state.countdown == 94
+    loaded.roll([2, 5])
+    assert loaded.state.countdown == 92
+    saves.close_save(loaded)
+    assert saves.load_readonly("table dice").state.countdown == 92
