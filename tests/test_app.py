@@ -247,3 +247,22 @@ def test_a_blank_name_gets_a_dated_default():
 
     session = drive(DicehallApp(), steps)
     assert session.save_name.startswith("Dice Tower 20")
+
+
+def test_replay_command_opens_the_viewer_at_the_end(tmp_path):
+    import replays
+
+    session = saves.new_save("dicetower", name="watch", seed=4)
+    while session.outcome is None:
+        session.play(PullBlock())
+    loaded = replays.read_replay(replays.write_replay(session, tmp_path / "w.dhr"))
+
+    async def steps(pilot):
+        viewer = pilot.app.screen
+        assert isinstance(viewer, ViewerScreen) and viewer.position == len(session.events)
+        await pilot.press("pageup")
+        return viewer.position, screen_text(pilot.app)
+
+    position, text = drive(DicehallApp(replay=loaded), steps)
+    assert position == session.marks[-1].start
+    assert "the tower fell on pull" in text and "THE TOWER HAS FALLEN" not in text
