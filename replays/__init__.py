@@ -78,7 +78,7 @@ def _refuse_ext(code: int, data: bytes) -> Any:
 def unpack(data: bytes) -> Any:
     unpacker = msgpack.Unpacker(
         raw=False, use_list=False, strict_map_key=True, max_buffer_size=MAX_BYTES,
-        max_str_len=1024 * 1024, max_bin_len=0, max_array_len=MAX_EVENTS * 4, max_map_len=64,
+        max_str_len=1024 * 1024, max_bin_len=0, max_array_len=MAX_EVENTS, max_map_len=64,
         max_ext_len=1024, ext_hook=_refuse_ext,
     )
     unpacker.feed(data)
