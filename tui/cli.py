@@ -7,16 +7,17 @@ from datetime import datetime
 
 USAGE_EPILOG = """commands:
   dicehall                         open the launcher
-  dicehall play GAME [--seed N] [--name NAME] [--option KEY=VALUE]
+  dicehall play GAME [--seed N | --daily] [--name NAME] [--option KEY=VALUE]
   dicehall continue [SAVE]         resume a save (the latest unfinished one by default)
   dicehall saves                   list saves
   dicehall export SAVE [-o FILE]   write a save as a shareable replay (.dhr)
   dicehall replay FILE             step through a replay
   dicehall verify FILE             check a replay against its seed and rules
-  dicehall sim GAME --games N --seed S [--remove-rate P] [--json]
+  dicehall sim dicetower --games N --seed S [--remove-rate P] [--json]
+  dicehall sim troll [--difficulty D] [--variant V] [--bot hint|random] --games N --seed S [--json]
   dicehall rules GAME              print a game's rules
   dicehall recover SAVE            copy the good part of a damaged save into a new save
-games: dicetower (wager, troll, towers, bones are coming)"""
+games: dicetower, troll (wager, towers, bones are coming)"""
 
 
 class Parser(argparse.ArgumentParser):
@@ -55,14 +56,16 @@ def _rate(text: str) -> float:
     return value
 
 
-def _option(text: str) -> tuple[str, int]:
+def _option(text: str) -> tuple[str, object]:
+    """KEY=VALUE: whole numbers, true/false, comma-separated lists, or a word."""
     key, sep, value = text.partition("=")
-    if not sep or not key:
+    if not sep or not key or not value:
         raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
-    try:
-        return key, int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    def one(item: str) -> object:
+        if item.lstrip("-").isdigit():
+            return int(item)
+        return {"true": True, "false": False}.get(item.lower(), item)
+    return key, [one(v) for v in value.split(",")] if "," in value else one(value)
 
 
 def build_parser() -> Parser:
@@ -72,6 +75,7 @@ def build_parser() -> Parser:
     play = sub.add_parser("play", help="start a new game")
     play.add_argument("game")
     play.add_argument("--seed", type=_seed)
+    play.add_argument("--daily", action="store_true", help="today's deal, the same for everyone")
     play.add_argument("--name", default="")
     play.add_argument("--option", type=_option, action="append", default=[], metavar="KEY=VALUE")
     cont = sub.add_parser("continue", help="resume a save")
@@ -90,11 +94,21 @@ def build_parser() -> Parser:
     sim.add_argument("--seed", type=_seed, default=1)
     sim.add_argument("--remove-rate", type=_rate, default=0.0)
     sim.add_argument("--json", action="store_true")
+    sim.add_argument("--difficulty", choices=["standard", "sturdy", "tutorial"], default="standard")
+    sim.add_argument("--variant", choices=["starting_card", "reusable_diamond_ace", "club_at_start", "toys"])
+    sim.add_argument("--bot", choices=["hint", "random"], default="hint")
     rules = sub.add_parser("rules", help="print a game's rules")
     rules.add_argument("game")
     recover = sub.add_parser("recover", help="copy the good part of a damaged save")
     recover.add_argument("save")
     return parser
+
+
+def daily_seed(game: str, day: str) -> int:
+    """The same seed for everyone on a date: a hash of the game and the ISO date."""
+    from hashlib import blake2b
+
+    return int.from_bytes(blake2b(f"dicehall daily {game} {day}".encode(), digest_size=4).digest(), "big")
 
 
 def _fail(message: str) -> int:
@@ -135,7 +149,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "sim":
         from tui import sim
 
-        print(sim.run(args.game, args.games, args.seed, args.remove_rate, args.json))
+        print(sim.run(args.game, args.games, args.seed, args.remove_rate, args.json, args.difficulty, args.variant, args.bot))
         return 0
     if command == "rules":
         import engine
@@ -180,7 +194,15 @@ def _run_app(args: argparse.Namespace) -> int:
     start: dict = {}
     if args.command == "play":
         engine.get_game(args.game)  # a bad game name fails here, in one line, before the screen opens
-        session = saves.new_save(args.game, name=args.name, seed=args.seed, options=dict(args.option))
+        seed = args.seed
+        name = args.name
+        if args.daily:
+            if args.seed is not None:
+                return _fail("--daily and --seed do not go together: the daily deal has its own seed")
+            today = datetime.now().date().isoformat()
+            seed = daily_seed(args.game, today)
+            name = name or f"daily {today}"
+        session = saves.new_save(args.game, name=name, seed=seed, options=dict(args.option))
         start = {"session": session}
     elif args.command == "continue":
         name = args.save

@@ -48,6 +48,54 @@ def sim_dicetower(games: int, seed: int, remove_rate: float) -> dict:
     return report
 
 
+def play_troll(seed: int, options: dict, bot: str) -> tuple[str, int, int]:
+    """One whole troll game: (result, score, turns). bot is "hint" (the adviser) or "random"."""
+    from engine.bots import troll as adviser
+
+    session = engine.new_session("troll", seed=seed, options=options)
+    step = 0
+    while session.outcome is None:
+        if bot == "random":
+            commands = session.commands()
+            command = commands[seeded_draw(seed ^ 0x52414E44, step, len(commands))]
+        else:
+            command = adviser.choose(session.state)
+        session.play(command)
+        step += 1
+    outcome = session.outcome
+    result = "perfect" if outcome.summary == "perfect win" else "won" if outcome.winners else "lost"
+    return result, outcome.score or 0, session.state.turn
+
+
+def sim_troll(games: int, seed: int, difficulty: str, variant: str | None, bot: str) -> dict:
+    options: dict = {"difficulty": difficulty}
+    if variant:
+        options[variant] = True
+    engine.new_session("troll", seed=0, options=options)  # bad options fail here, in one line
+    started = time.perf_counter()
+    results = [play_troll(seeded_draw(seed, i, 2**32), options, bot) for i in range(games)]
+    elapsed = time.perf_counter() - started
+    wins = sum(1 for r in results if r[0] != "lost")
+    return {
+        "game": "troll", "games": games, "seed": seed, "difficulty": difficulty, "variant": variant, "bot": bot,
+        "win_rate": wins / games,
+        "perfect_rate": sum(1 for r in results if r[0] == "perfect") / games,
+        "mean_score": sum(r[1] for r in results) / games,
+        "mean_turns": sum(r[2] for r in results) / games,
+        "seconds": round(elapsed, 3),
+    }
+
+
+def format_troll(report: dict) -> str:
+    variant = f", variant {report['variant']}" if report["variant"] else ""
+    return "\n".join([
+        f"troll: {report['games']} games, seed {report['seed']}, {report['difficulty']}{variant}, bot {report['bot']}",
+        f"win rate {report['win_rate']:.1%}, perfect wins {report['perfect_rate']:.1%}",
+        f"mean score {report['mean_score']:.2f} (cards left; lower is better), mean turns {report['mean_turns']:.1f}",
+        f"{report['games'] / max(report['seconds'], 1e-9):.1f} games per second",
+    ])
+
+
 def format_report(report: dict) -> str:
     lines = [f"{report['game']}: {report['games']} games, seed {report['seed']}, remove rate {report['remove_rate']}"]
     exact = f" (exact {report['exact_mean']:.2f})" if "exact_mean" in report else ""
@@ -57,7 +105,11 @@ def format_report(report: dict) -> str:
     return "\n".join(lines)
 
 
-def run(game: str, games: int, seed: int, remove_rate: float, as_json: bool) -> str:
+def run(game: str, games: int, seed: int, remove_rate: float, as_json: bool,
+        difficulty: str = "standard", variant: str | None = None, bot: str = "hint") -> str:
+    if game == "troll":
+        report = sim_troll(games, seed, difficulty, variant, bot)
+        return json.dumps(report) if as_json else format_troll(report)
     if game != "dicetower":
         engine.get_game(game)  # names the problem: unknown, or not built yet
         raise ValueError(f"sim does not know how to play {game} yet")
