@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from engine.games import dicetower
+from engine.games import dicetower, troll
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class CatalogueEntry:
 CATALOGUE = (
     CatalogueEntry("dicetower", dicetower.TITLE, dicetower.BLURB, dicetower),
     CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die", None),
-    CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "a hard solitaire", None),
+    CatalogueEntry("troll", troll.TITLE, troll.BLURB, troll),
     CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", None),
     CatalogueEntry("bones", "War of Bones", "a dice wargame", None),
 )

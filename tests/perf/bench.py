@@ -144,8 +144,41 @@ def sim_speed(games: int = 2000) -> None:
     print(f"sim dicetower: {games / report['seconds']:.0f} games per second ({games} games in {report['seconds']:.2f} s)")
 
 
+def troll_playouts(games: int = 200) -> None:
+    """Whole troll games of random legal moves through the engine, per second."""
+    from tui.sim import play_troll
+
+    started = time.perf_counter()
+    for seed in range(games):
+        play_troll(seed, {"difficulty": "standard"}, "random")
+    elapsed = time.perf_counter() - started
+    print(f"troll random playouts: {games / elapsed:.0f} games per second ({games} standard games)")
+
+
+def troll_hint(games: int = 10) -> None:
+    """The hint's time per turn: the adviser searching every legal pair of actions."""
+    import engine
+    from engine.bots import troll as adviser
+
+    times = []
+    for seed in range(games):
+        for difficulty in ("standard", "sturdy", "tutorial"):
+            session = engine.new_session("troll", seed=seed, options={"difficulty": difficulty})
+            while session.outcome is None:
+                started = time.perf_counter()
+                plan = adviser.best_turn(session.state)
+                times.append(time.perf_counter() - started)
+                session.play(plan.commands[0])
+    times.sort()
+    print(f"troll hint: median {statistics.median(times) * 1000:.1f} ms, 90th percentile "
+          f"{times[int(len(times) * 0.9)] * 1000:.1f} ms, worst {times[-1] * 1000:.1f} ms over {len(times)} turns "
+          f"(goal: median under 200 ms)")
+
+
 if __name__ == "__main__":
     first_frame()
     durable_append()
     viewer_steps()
     sim_speed()
+    troll_playouts()
+    troll_hint()

@@ -5,6 +5,7 @@ from typing import Callable
 
 from textual import events
 from textual.binding import Binding
+from textual.actions import parse as parse_action
 from textual.screen import Screen
 
 from engine import IllegalCommand, Session
@@ -40,8 +41,18 @@ class KeyedScreen(Screen):
         return keys
 
     def on_key(self, event: events.Key) -> None:
-        if event.is_printable and event.key not in self.bound_keys() and event.character not in self.bound_keys():
+        binding = next((b for b in all_bindings(type(self)) if event.key in [k.strip() for k in b.key.split(",")]), None)
+        if binding is not None:
+            _, action, parameters = parse_action(binding.action)
+            if self.check_action(action, parameters) is None:  # greyed out in the footer: say why
+                self.status(self.why_disabled(action, parameters), error=True)
+            return
+        if event.is_printable and event.character not in self.bound_keys():
             self.status(f"{event.character!r} does nothing here; press ? for the keys", error=True)
+
+    def why_disabled(self, action: str, parameters: tuple) -> str:
+        """Why a greyed-out key does nothing now (screens that grey keys out say more)."""
+        return f"{action.replace('_', ' ')} is not possible now"
 
     def action_help(self) -> None:
         class Proxy:  # HelpScreen lists a class's BINDINGS; give it the merged list

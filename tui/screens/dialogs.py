@@ -19,14 +19,12 @@ def key_label(key: str) -> str:
 
 
 def bindings_help(screen) -> list[tuple[str, str]]:
-    """(keys, what they do) for every binding of a screen, merged per action."""
+    """(keys, what they do) for every binding of a screen, merged per description."""
     rows: dict[str, list[str]] = {}
-    labels: dict[str, str] = {}
     for binding in type(screen).BINDINGS:
         keys = [key_label(k.strip()) for k in binding.key.split(",")]
-        rows.setdefault(binding.action, []).extend(keys)
-        labels[binding.action] = binding.description or binding.action
-    return [(" / ".join(rows[a]), labels[a]) for a in rows]
+        rows.setdefault(binding.description or binding.action, []).extend(keys)
+    return [(" / ".join(keys), what) for what, keys in rows.items()]
 
 
 class HelpScreen(ModalScreen[None]):

@@ -5,14 +5,14 @@ from typing import Callable
 
 from rich.text import Text
 
-from tui.screens import dicetower
+from tui.screens import dicetower, troll
 
 
 def game_screen(session):
-    screens = {"dicetower": dicetower.DiceTowerScreen}
+    screens = {"dicetower": dicetower.DiceTowerScreen, "troll": troll.TrollScreen}
     return screens[session.game.ID](session)
 
 
 def board_drawer(game_id: str) -> Callable[..., Text]:
-    boards = {"dicetower": dicetower.draw_board}
+    boards = {"dicetower": dicetower.draw_board, "troll": troll.draw_board}
     return boards[game_id]

@@ -1,0 +1,103 @@
+"""The troll screen driven by keys at 80x24: a whole game played by the keys a person would press
+(following the adviser), the end, the review with reveal, branching, and why a key is refused."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import saves
+from engine.bots import troll as adviser
+from engine.games import troll
+from tests.apphelpers import drive, screen_text
+from tui.app import DicehallApp
+from tui.screens.troll import TrollScreen
+from tui.screens.viewer import ViewerScreen
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+ARROW = {"up": "up", "down": "down", "left": "left", "right": "right"}
+
+
+def keys_for(command) -> list[str]:
+    """The keys a player presses for one troll command."""
+    if isinstance(command, troll.Move):
+        return [ARROW[command.direction]]
+    if isinstance(command, troll.Stomp):
+        return ["s"]
+    if isinstance(command, troll.Wait):
+        return ["w"]
+    if isinstance(command, troll.PickUp):
+        return ["p", ARROW[command.direction]]
+    if isinstance(command, troll.LayDown):
+        return ["l", ARROW[command.direction]]
+    return ["e", ARROW[command.direction]]  # club, diamond or spade: the carried card decides
+
+
+def test_a_whole_game_by_keys_then_review_reveal_and_branch():
+    session = saves.new_save("troll", name="by keys", seed=21, options={"difficulty": "tutorial"})
+
+    async def steps(pilot):
+        app = pilot.app
+        screen = app.screen
+        assert isinstance(screen, TrollScreen)
+        presses = 0
+        while session.outcome is None and presses < 400:
+            command = adviser.choose(session.state)
+            before = len(session.events)
+            await pilot.press(*keys_for(command))
+            presses += 1
+            assert len(session.events) > before, f"{command} was not played by its keys"
+        end = screen_text(app)
+        await pilot.press("s")
+        refused = screen_text(app)
+        await pilot.press("v")
+        viewer = app.screen
+        assert isinstance(viewer, ViewerScreen) and viewer.position == len(session.events)
+        await pilot.press("home", "right")  # after the shuffle
+        hidden = screen_text(app)
+        await pilot.press("h")
+        revealed = screen_text(app)
+        await pilot.press("pagedown", "pagedown", "c")
+        branch = app.screen
+        assert isinstance(branch, TrollScreen) and branch.session is not session
+        assert branch.session.events == session.events[: len(branch.session.events)]
+        return end, refused, hidden, revealed
+
+    end, refused, hidden, revealed = drive(DicehallApp(session=session), steps)
+    assert session.outcome is not None
+    assert session.outcome.summary.upper() in end and f"score {session.outcome.score}" in end
+    assert "Not now: the game is over" in refused
+    assert "deck order:" not in hidden and "##" in hidden
+    assert "deck order:" in revealed
+
+
+def test_bad_keys_say_why_and_aiming_can_be_cancelled():
+    session = saves.new_save("troll", name="keys", seed=5)
+
+    async def steps(pilot):
+        await pilot.press("l")
+        lay = screen_text(pilot.app)
+        await pilot.press("x")
+        unknown = screen_text(pilot.app)
+        await pilot.press("w")
+        wait = screen_text(pilot.app)
+        await pilot.press("h")
+        hint = screen_text(pilot.app)
+        return lay, unknown, wait, hint
+
+    lay, unknown, wait, hint = drive(DicehallApp(session=session), steps)
+    assert "Not now: nothing to lay down now: it carries no dormant card" in lay
+    assert "Not now: 'x' does nothing here" in unknown
+    assert "Not now: the troll can still act" in wait
+    assert "hint: " in hint
+
+
+def test_troll_screen_snapshot(snapshot):
+    session = saves.new_save("troll", name="snapshot", seed=5)
+
+    async def steps(pilot):
+        await pilot.press("left")
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(session=session), steps)
+    assert "LEFT  U" in text and "BANK  L" in text and "river" in text and ">" in text
+    snapshot.snapshot_dir = SNAPSHOTS
+    snapshot.assert_match(text, "troll.txt")

@@ -1,0 +1,224 @@
+"""The Angry Troll screen: the bridge over the river, the troll, the flight stacks, and every phase
+shown as it happens (the last events in words under the bridge)."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Footer
+
+from engine.games import troll
+from engine.games.troll import (COLUMNS, LayDown, Move, PickUp, Stomp, ThrowDiamond, TrollState, UseClub,
+                                UseSpade, Wait)
+from tui.screens.base import GameScreen
+from tui.widgets import Plain, StatusLine
+
+ARROWS = {"up": "up", "down": "down", "left": "left", "right": "right"}
+CELL = 8
+
+
+def card_style(code: str) -> str:
+    return "bold red" if troll.colour_of(code) == "red" else "bold"
+
+
+def cell(state: TrollState, pos, reveal: bool) -> Text:
+    """One bridge position: stack height and top card; awake cards by name, dormant as ##
+    (or in brackets when revealed); the troll's position between > and <."""
+    stack = state.stack(pos)
+    here = state.troll == pos
+    left, right = (">", "<") if here else ("[", "]")
+    text = Text(left, style="bold reverse" if here else "")
+    if not stack:
+        text.append("  .   ")
+    else:
+        top = stack[-1]
+        text.append(f"{len(stack)} ")
+        if top.awake:
+            text.append(f"{top.code:<3}", style=card_style(top.code))
+            text.append("!")
+        elif reveal:
+            text.append(f"{top.code.lower():<3}", style="dim")
+            text.append(" ")
+        else:
+            text.append("##  ", style="dim")
+    text.append(right, style="bold reverse" if here else "")
+    return text
+
+
+def draw_board(state: TrollState, reveal: bool = False) -> Text:
+    """The bridge as a player sees it; shared by the game screen and the replay viewer."""
+    text = Text()
+    text.append("      " + "".join(f"{c:^{CELL}}" for c in COLUMNS) + "\n")
+    for row, label in (("upper", "LEFT  U "), ("lower", "BANK  L ")):
+        text.append(label)
+        for col in COLUMNS:
+            text.append_text(cell(state, (row, col), reveal))
+        text.append(" RIGHT\n" if row == "upper" else " BANK\n")
+    text.append("      " + "~" * (CELL * 6 + 2) + " river\n")
+    for name, stack in (("upper", state.upper_flight), ("lower", state.lower_flight)):
+        top = stack.cards[-1] if stack.cards else "-"
+        text.append(f"{name} flies {stack.colour or '?':<5} ({len(stack.cards):>2}, top ")
+        text.append(f"{top}", style=card_style(top) if stack.cards else "")
+        text.append(")  ")
+    text.append("\n")
+    carried = " ".join(f"{c.code}{'' if c.awake else ' (dormant)'}" for c in state.carried) or "nothing"
+    troll_at = troll.place(state.troll) if state.troll else "not yet placed"
+    text.append(f"troll at {troll_at}, carries {carried}" + (" (THE CLUB)" if state.club_held else "") + "\n")
+    aside = " ".join(state.set_aside) or "none"
+    text.append(f"deck {len(state.deck)}   set aside {aside}")
+    if reveal and state.deck:
+        text.append(f"\ndeck order: {' '.join(state.deck[:12])}{' ...' if len(state.deck) > 12 else ''}", style="dim")
+    return text
+
+
+class TrollScreen(GameScreen):
+    BINDINGS = [
+        Binding("up", "arrow('up')", "Move", show=False),
+        Binding("down", "arrow('down')", "Move", show=False),
+        Binding("left", "arrow('left')", "Move", show=False),
+        Binding("right", "arrow('right')", "Move", show=False),
+        Binding("s", "stomp", "Stomp"),
+        Binding("p", "aim('pick up')", "Pick up"),
+        Binding("e", "aim('use')", "Use"),
+        Binding("l", "aim('lay down')", "Lay down"),
+        Binding("w", "wait", "Wait", show=False),
+        Binding("h", "hint", "Hint"),
+    ]
+    HELP_NOTES = ("Arrows move the troll. p, e and l take an arrow next: which card to pick up, use the\n"
+                  "carried card on (a diamond is thrown that way), or where to lay the card down.\n"
+                  "On the bridge: ## dormant, a name and ! awake, >..< the troll, n the stack height.\n"
+                  "w waits only when no action is possible. h suggests this turn's two actions.")
+
+    def __init__(self, session) -> None:
+        super().__init__(session)
+        self.aiming: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Plain("", id="title", classes="title")
+        with Vertical(id="troll-body"):
+            yield Plain("", id="bridge")
+            yield Plain("", id="troll-log")
+        yield StatusLine("arrows move; s stomp, p pick up, e use, l lay down; h hint; ? all keys")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        notice = getattr(self.session, "notice", None)
+        if notice:
+            self.status(notice)
+        self.redraw()
+
+    def on_resize(self) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:
+        session = self.session
+        state: TrollState = session.state
+        name = getattr(session, "save_name", "")
+        outcome = session.outcome
+        where = outcome.summary.upper() if outcome else f"turn {state.turn}, actions left {state.actions_left}"
+        self.query_one("#title", Plain).show(Text(f"Troll: {name[:28]}  {where}  (undos {session.undos})", style="bold"))
+        self.query_one("#bridge", Plain).show(draw_board(state))
+        log = self.query_one("#troll-log", Plain)
+        room = max(1, (log.size.height or 8) - 1)
+        start = max(0, len(session.events) - room)
+        lines = [session.describe(i, reveal=False) for i in range(start, len(session.events))]
+        header = "WHAT HAPPENED (v reviews every step)" if not outcome else f"GAME OVER: {outcome.summary}, score {outcome.score}; v reviews it"
+        log.show(Text(header + "\n", style="bold") + Text("\n".join(line[:78] for line in lines)))
+        self.refresh_bindings()  # the footer greys out the actions that are not legal now
+
+    def play(self, command) -> None:
+        before = len(self.session.events)
+        if self.attempt(lambda: self.session.play(command)):
+            new = [self.session.describe(i, reveal=False) for i in range(before, len(self.session.events))]
+            self.status(new[0] if new else str(command))
+        self.redraw()
+
+    def action_arrow(self, direction: str) -> None:
+        if self.aiming is None:
+            self.play(Move(direction))
+            return
+        aiming, self.aiming = self.aiming, None
+        if aiming == "pick up":
+            self.play(PickUp(direction))
+        elif aiming == "lay down":
+            self.play(LayDown(direction))
+        else:
+            self.play(self.use_command(direction))
+
+    def use_command(self, direction: str):
+        """The carried card decides what "use" does; the engine says why if it cannot."""
+        legal = [c for c in self.session.commands() if isinstance(c, (UseClub, ThrowDiamond, UseSpade))]
+        for command in legal:
+            if command.direction == direction:
+                return command
+        carried = [c for c in self.session.state.carried if c.awake]
+        suit = carried[0].suit if carried else ""
+        return {"C": UseClub, "D": ThrowDiamond, "S": UseSpade}.get(suit, UseClub)(direction)
+
+    KINDS = {"pick up": (PickUp,), "use": (UseClub, ThrowDiamond, UseSpade), "lay down": (LayDown,),
+             "stomp": (Stomp,), "wait": (Wait,)}
+
+    def offered(self, what: str) -> list:
+        return [c for c in self.session.commands() if isinstance(c, self.KINDS[what])]
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """Grey out the actions that are not legal now (only legal actions are offered)."""
+        what = {"aim": parameters[0] if parameters else "", "stomp": "stomp", "wait": "wait"}.get(action)
+        if what in self.KINDS and not self.offered(what):
+            return None
+        return True
+
+    def why_disabled(self, action: str, parameters: tuple) -> str:
+        what = parameters[0] if action == "aim" else action
+        if self.session.outcome is not None:
+            return f"the game is over: {self.session.outcome.summary}; v reviews it"
+        if self.session.to_act is None:
+            return "the troll is not to act now"
+        if what == "wait":
+            return "the troll can still act: wait is only for when no action is possible"
+        if what == "stomp":
+            top = self.session.state.top(self.session.state.troll)
+            return "the card under the troll is dormant already" if top and not top.awake else "nothing to stomp"
+        return f"nothing to {what} now: " + self.why_not(what)
+
+    def action_aim(self, what: str) -> None:
+        options = self.offered(what)
+        self.aiming = what
+        self.status(f"{what}: which way? " + ", ".join(c.direction for c in options) + " (an arrow; Esc cancels)")
+
+    def why_not(self, what: str) -> str:
+        state: TrollState = self.session.state
+        if what == "pick up":
+            if state.club_held:
+                return "THE CLUB fills the troll's hands"
+            if state.carried:
+                return "the troll's hands are full"
+            return "no awake non-heart card next to it"
+        if what == "lay down":
+            return "it carries no dormant card" if not any(not c.awake for c in state.carried) else "no place"
+        if not any(c.awake for c in state.carried):
+            return "it carries no awake card"
+        return "no awake card it could hit"
+
+    def action_back(self) -> None:
+        if self.aiming:
+            self.aiming = None
+            self.status("cancelled")
+            return
+        super().action_back()
+
+    def action_stomp(self) -> None:
+        self.play(Stomp())
+
+    def action_wait(self) -> None:
+        self.play(Wait())
+
+    def action_hint(self) -> None:
+        from engine.bots import troll as troll_bot
+
+        if self.session.to_act is None:
+            self.status("no hint: the troll is not to act", error=True)
+            return
+        plan = troll_bot.best_turn(self.session.state)
+        self.status("hint: " + " then ".join(str(c) for c in plan.commands) + f" ({plan.reason})")
