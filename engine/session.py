@@ -221,6 +221,16 @@ class Session:
             self._marks.append(Mark(base, by))
         self._redo.clear()
 
+    def settle(self, n: int) -> int:
+        """The first position at or after n that is not inside a decision's own events (an action
+        and its automatic consequences are one step; chance outcomes may follow it)."""
+        for index, mark in enumerate(self._marks):
+            end = self._marks[index + 1].start if index + 1 < len(self._marks) else len(self._events)
+            if mark.start < n < end:
+                decided = self._match_decision(self._states[mark.start], self._events[mark.start:end]) or ()
+                return max(n, mark.start + len(decided))
+        return n
+
     def _match_decision(self, state: Any, events: Sequence[Any]) -> tuple | None:
         if not events:
             return None

@@ -451,6 +451,7 @@ def branch_save(session: Session, upto: int, name: str = "") -> Session:
     players = [[p.name, p.bot] for p in session.players]
     new = new_save(session.game.ID, name=name or f"{getattr(session, 'save_name', session.game.TITLE)} (branch)",
                    seed=session.seed, options=session.options, players=[Player(n, b) for n, b in players], dice=[])
+    upto = session.settle(upto)  # never cut an action from its own consequences
     marks = [m for m in session.marks if m.start < upto]
     first = marks[0].start if marks else upto
     if first:

@@ -101,3 +101,27 @@ def test_troll_screen_snapshot(snapshot):
     assert "LEFT  U" in text and "BANK  L" in text and "river" in text and ">" in text
     snapshot.snapshot_dir = SNAPSHOTS
     snapshot.assert_match(text, "troll.txt")
+
+
+def test_viewer_steps_by_game_turn_and_reveal_shows_the_deck(tmp_path):
+    import replays
+    from engine.bots.troll import choose
+
+    session = saves.new_save("troll", name="turns", seed=8, options={"difficulty": "sturdy"})
+    for _ in range(8):
+        session.play(choose(session.state))
+    turn_starts = [i for i, e in enumerate(session.events) if troll.is_turn_start(e)]
+    path = saves.export_save(session.save_id, tmp_path / "t.dhr")
+    assert replays.verify(path).startswith("ok: Angry Troll versus Magic Bridge")
+
+    async def steps(pilot):
+        await pilot.press("v", "home", "pagedown")
+        first = pilot.app.screen.position
+        await pilot.press("pagedown")
+        second = pilot.app.screen.position
+        await pilot.press("h")
+        return first, second, screen_text(pilot.app)
+
+    first, second, revealed = drive(DicehallApp(session=session), steps)
+    assert (first, second) == (turn_starts[0], turn_starts[1])
+    assert "deck order: " + session.state_at(second).deck[0] in revealed

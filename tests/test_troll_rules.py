@@ -841,3 +841,19 @@ def test_save_then_open_folds_to_the_live_state():
         assert loaded.state == s.state and loaded.events == s.events
     finally:
         saves.close_save(loaded)
+
+
+def test_branching_inside_an_action_keeps_its_consequences_and_future_dice():
+    import saves
+    from engine.bots.troll import choose
+
+    session = engine.new_session("troll", seed=21, options={"difficulty": "tutorial"})
+    while session.outcome is None:
+        session.play(choose(session.state))
+    for cut in range(1, len(session.events)):
+        settled = session.settle(cut)
+        assert settled >= cut
+    flight = next(i for i, e in enumerate(session.events) if isinstance(e, troll.FlightPhase))
+    branch = saves.branch_save(session, flight)  # inside the action's own events
+    assert branch.events == session.events[: len(branch.events)] and len(branch.events) > flight
+    saves.close_save(branch)

@@ -1057,6 +1057,12 @@ def _turn_words(event: TurnBegan) -> str:
     return f"turn {event.turn}: set-aside {' '.join(event.cards)} played"
 
 
+def is_turn_start(event: object) -> bool:
+    """Where the replay viewer's PgUp/PgDn stop: each turn's awakening phase (the troll's placing
+    begins turn 1)."""
+    return isinstance(event, (TurnBegan, TrollPlaced))
+
+
 def progress(state: TrollState) -> str:
     if state.end:
         short = {"won": "won", "perfect": "perfect win", "collapsed": "lost: collapsed",

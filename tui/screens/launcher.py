@@ -29,7 +29,8 @@ class LauncherScreen(KeyedScreen):
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "quit", "Quit"),
     ]
-    HELP_NOTES = "Up/Down choose, Enter opens. Games marked (coming) are not playable yet."
+    HELP_NOTES = ("Up/Down choose, Enter opens. Games marked (coming) are not playable yet.\n"
+                  "i shows the rules of the highlighted game.")
 
     def compose(self) -> ComposeResult:
         yield Plain(Text(LOGO, style="bold"), classes="title")
@@ -116,10 +117,17 @@ class LauncherScreen(KeyedScreen):
         self.app.push_screen(AskScreen("Path of the replay file (.dhr):", placeholder="game.dhr"), opened)
 
     def action_rules(self) -> None:
+        """The rules of the highlighted game (of the first game when the cursor is elsewhere)."""
         from engine.games import GAMES
         from tui.screens.rules import RulesScreen
 
-        self.app.push_screen(RulesScreen(GAMES["dicetower"]))
+        menu = self.query_one(OptionList)
+        option = menu.get_option_at_index(menu.highlighted) if menu.highlighted is not None else None
+        game_id = (option.id or "")[5:] if option is not None and (option.id or "").startswith("game:") else ""
+        if game_id and game_id not in GAMES:
+            self.status("that game is coming: its rules are not written up yet", error=True)
+            return
+        self.app.push_screen(RulesScreen(GAMES.get(game_id) or GAMES["dicetower"]))
 
     def action_quit(self) -> None:
         self.app.exit()

@@ -18,6 +18,7 @@ from tui.screens.games import board_drawer
 from tui.widgets import Plain, StatusLine
 
 SPEEDS = (0.5, 1, 2, 4, 8, 16, 32)  # events per second while autoplaying
+WIDE_BOARDS = {"troll"}
 
 
 class EventWindow(Plain):
@@ -73,6 +74,8 @@ class ViewerScreen(KeyedScreen):
         self.speed = 3
         self.timer: Timer | None = None
         self.descriptions: dict = {}
+        self.starts: list[int] | None = None
+        self.wide = session.game.ID in WIDE_BOARDS
         self.draw_board = board_drawer(session.game.ID)
 
     def help_title(self) -> str:
@@ -80,7 +83,8 @@ class ViewerScreen(KeyedScreen):
 
     def compose(self) -> ComposeResult:
         yield Plain("", id="title", classes="title")
-        with Horizontal(id="viewer-body"):
+        wide = self.wide  # the bridge needs the full width: events go below it
+        with (Vertical if wide else Horizontal)(id="viewer-body", classes="wide" if wide else ""):
             yield Plain("", id="board", classes="board")
             with Vertical(id="viewer-side"):
                 yield EventWindow("", id="events")
@@ -103,9 +107,10 @@ class ViewerScreen(KeyedScreen):
         name = getattr(session, "save_name", "")
         self.query_one("#title", Plain).show(
             Text(f"Replay: {session.game.TITLE}  {name}  ({players}; {result})"[:200], style="bold"), layout=False)
-        self.query_one("#board", Plain).show(self.draw_board(session.state_at(self.position), self.reveal), layout=False)
+        board = self.draw_board(session.state_at(self.position), self.reveal)
+        self.query_one("#board", Plain).show(board, layout=self.wide)  # a wide board's height follows it
         self.query_one(EventWindow).draw(session, self.position, self.reveal, self.descriptions)
-        turn = bisect_left(session.turn_starts(), self.position)
+        turn = bisect_left(self.turn_starts(), self.position)
         auto = f"auto {SPEEDS[self.speed]}/s" if self.timer else "auto off"
         reveal = "  REVEALED" if self.reveal else ""
         self.query_one("#where", Plain).show(
@@ -122,8 +127,18 @@ class ViewerScreen(KeyedScreen):
             return
         self.go(target)
 
+    def turn_starts(self) -> list[int]:
+        """Where each turn begins: the game's own turns if it marks them, else each decision."""
+        if self.starts is None:
+            is_start = getattr(self.session.game, "is_turn_start", None)
+            if is_start is None:
+                self.starts = self.session.turn_starts()
+            else:
+                self.starts = [i for i, event in enumerate(self.session.events) if is_start(event)]
+        return self.starts
+
     def action_turn(self, delta: int) -> None:
-        starts = self.session.turn_starts() + [len(self.session.events)]
+        starts = self.turn_starts() + [len(self.session.events)]
         if delta > 0:
             later = [s for s in starts if s > self.position]
             if not later:
