@@ -110,3 +110,32 @@ def test_damaged_save_is_one_line(capsys):
     assert len(err) == 1 and "checksum does not match" in err[0]
     assert main(["recover", session.save_id]) == 0
     assert "recovered into save" in capsys.readouterr().out
+
+
+def test_daily_deal_is_the_same_for_everyone_on_a_date():
+    from tui.cli import daily_seed
+
+    assert daily_seed("troll", "2026-11-22") == daily_seed("troll", "2026-11-22")
+    assert daily_seed("troll", "2026-11-22") != daily_seed("troll", "2026-11-23")
+    assert daily_seed("troll", "2026-11-22") == 3756386890  # pinned: a daily deal must never change
+
+
+def test_daily_and_seed_together_are_refused(capsys):
+    assert main(["play", "troll", "--daily", "--seed", "4"]) == 1
+    assert "--daily and --seed do not go together" in capsys.readouterr().err
+
+
+def test_options_parse_words_booleans_and_lists():
+    from tui.cli import _option
+
+    assert _option("difficulty=sturdy") == ("difficulty", "sturdy")
+    assert _option("toys=true") == ("toys", True)
+    assert _option("heights=2,2,2,2,2,2") == ("heights", [2, 2, 2, 2, 2, 2])
+    assert _option("start=60") == ("start", 60)
+
+
+def test_sim_troll_reports_rates(capsys):
+    assert main(["sim", "troll", "--difficulty", "tutorial", "--games", "5", "--seed", "3", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 5 and 0 <= report["win_rate"] <= 1 and report["bot"] == "hint"
+    assert report["perfect_rate"] <= report["win_rate"]
