@@ -72,52 +72,55 @@ def evaluate(state: TrollState) -> float:
     return sum(WEIGHTS[name] * value for name, value in features(state).items())
 
 
-def _reason(before: TrollState, after: TrollState, losing_alternatives: bool) -> str:
+def _reason(before: TrollState, events: list, after: TrollState, losing_alternatives: bool) -> str:
+    """A few words on why: what the chosen actions do, from their own events."""
     if after.end in ("won", "perfect"):
         return "this wins" + (" perfectly" if after.end == "perfect" else "")
     if after.end:
-        return "every line loses; this loses last"
-    old, new = features(before), features(after)
+        return "every line loses; this one keeps the most cards"
     words = []
-    calmed = old["awake"] - new["awake"]
-    if calmed > 0:
-        words.append(f"calms {int(calmed)} awake card{'s' if calmed > 1 else ''}")
+    for event in events:
+        if isinstance(event, troll.CardStomped):
+            words.append(f"stomps the {event.card}")
+        elif isinstance(event, troll.ClubUsed):
+            words.append(f"clubs the {event.card}")
+        elif isinstance(event, troll.DiamondThrown) and event.card:
+            words.append(f"hits the {event.card}")
+        elif isinstance(event, troll.SpadeUsed):
+            words.append(f"digs up the {event.card}")
+        elif isinstance(event, troll.CardPickedUp):
+            words.append(f"takes the {event.card} to use")
+        elif isinstance(event, troll.CardLaidDown):
+            words.append(f"fills {event.row} {event.col}")
     if losing_alternatives:
-        words.append("keeps the bridge standing")
-    if old["danger"] and not new["danger"]:
-        words.append("gets the troll off an awake card")
-    elif not new["danger"] and not words:
-        words.append("keeps the troll on a dormant card")
-    if new["weak"] < old["weak"]:
-        words.append("fewer weak spots")
-    if new["tools"] > old["tools"]:
-        words.append("keeps a card to use")
-    return ", ".join(words[:2]) or "the safest bridge after the flight"
+        words.append("other lines collapse the bridge")
+    top = after.top(after.troll) if after.troll else None
+    if not words:
+        words.append("keeps the troll off awake cards" if not (top and top.awake) else "the least bad place to stand")
+    fled = [code for event in events if isinstance(event, troll.FlightPhase)
+            for code, _, _, to in event.moves if to in (troll.LEFT_BANK, troll.RIGHT_BANK)]
+    if fled:
+        words.append(f"{' '.join(fled)} flee{'s' if len(fled) == 1 else ''}")
+    return ", ".join(words[:3])
 
 
 def best_turn(state: TrollState) -> Plan:
     """The best one or two actions left this turn, by searching every legal sequence."""
-    best: Plan | None = None
-    outcomes = []
+    lines = []  # (score, commands, events, final state)
     for first in troll.legal_commands(state):
-        after_first = _fold(state, troll.decide(state, first))
+        first_events = troll.decide(state, first)
+        after_first = _fold(state, first_events)
         if troll.to_act(after_first) == 0 and after_first.turn == state.turn:
             for second in troll.legal_commands(after_first):
-                final = _fold(after_first, troll.decide(after_first, second))
-                score = evaluate(final)
-                outcomes.append(score)
-                if best is None or score > best.score:
-                    best = Plan((first, second), score, "")
-                    best_final = final
+                second_events = troll.decide(after_first, second)
+                final = _fold(after_first, second_events)
+                lines.append((evaluate(final), (first, second), first_events + second_events, final))
         else:
-            score = evaluate(after_first)
-            outcomes.append(score)
-            if best is None or score > best.score:
-                best = Plan((first,), score, "")
-                best_final = after_first
-    assert best is not None, "best_turn needs a state where the troll acts"
-    losing = any(score <= -WIN / 2 for score in outcomes) and best.score > -WIN / 2
-    return Plan(best.commands, best.score, _reason(state, best_final, losing))
+            lines.append((evaluate(after_first), (first,), first_events, after_first))
+    assert lines, "best_turn needs a state where the troll acts"
+    score, commands, events, final = max(lines, key=lambda line: line[0])  # the first of equals
+    losing = score > -WIN / 2 and any(line[0] <= -WIN / 2 for line in lines)
+    return Plan(commands, score, _reason(state, list(events), final, losing))
 
 
 def choose(state: TrollState) -> object:
