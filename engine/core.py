@@ -12,6 +12,21 @@ class IllegalCommand(ValueError):
 class Player:
     name: str
     bot: bool = False
+    style: str = ""  # a bot's playing style, where the game has several ("cautious", "bold", "best")
+
+    def record(self) -> list:
+        """The player as saves and replays store it: [name, bot, style]."""
+        return [self.name, self.bot, self.style]
+
+
+def player_from_record(entry: object, clean) -> Player:
+    """A player from a stored [name, bot] or [name, bot, style]; ValueError if it is neither."""
+    if not isinstance(entry, (list, tuple)) or len(entry) not in (2, 3):
+        raise ValueError("a player entry is not readable")
+    style = entry[2] if len(entry) == 3 else ""
+    if not isinstance(style, str):
+        raise ValueError("a player's style is not text")
+    return Player(clean(entry[0]), entry[1] is True, clean(style, 20))
 
 
 @dataclass(frozen=True)

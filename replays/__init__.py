@@ -15,7 +15,7 @@ import msgpack
 
 import engine
 from engine.codec import DecodeError, decode_event, encode_event
-from engine.core import Player
+from engine.core import player_from_record
 from engine.session import LogError, Session
 from engine.text import clean_text
 
@@ -45,7 +45,7 @@ def replay_document(session: Session) -> dict:
         "rules": session.game.RULES_VERSION,
         "seed": session.seed,
         "options": session.options,
-        "players": [[p.name, p.bot] for p in session.players],
+        "players": [p.record() for p in session.players],
         "name": getattr(session, "save_name", ""),
         "result": outcome.summary if outcome else None,
         "undos": session.undos,
@@ -155,9 +155,10 @@ def session_from_document(document: dict) -> Session:
         raise ReplayError("too many players")
     players = []
     for entry in raw_players:
-        if not isinstance(entry, (list, tuple)) or len(entry) != 2:
-            raise ReplayError("a player entry is not readable")
-        players.append(Player(clean_text(entry[0]), entry[1] is True))
+        try:
+            players.append(player_from_record(entry, clean_text))
+        except ValueError as error:
+            raise ReplayError(str(error)) from None
     raw_events = _need(document, "events", (list, tuple), "a list")
     raw_marks = _need(document, "marks", (list, tuple), "a list")
     undos = document.get("undos", 0)

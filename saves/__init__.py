@@ -27,7 +27,7 @@ import msgpack
 
 import engine
 from engine.codec import DecodeError, decode_event, encode_event
-from engine.core import Player
+from engine.core import player_from_record
 from engine.session import LogError, Session
 from engine.text import clean_text
 
@@ -149,7 +149,7 @@ def new_save(
         "rules": module.RULES_VERSION,
         "seed": seed,
         "options": probe.options,
-        "players": [[p.name, p.bot] for p in probe.players],
+        "players": [p.record() for p in probe.players],
         "name": name,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
@@ -258,9 +258,10 @@ def _header_fields(header: dict, label: str) -> tuple:
         raise SaveError(f"{label}: the header is not readable")
     players = []
     for entry in players_raw:
-        if not isinstance(entry, (list, tuple)) or len(entry) != 2:
-            raise SaveError(f"{label}: a player in the header is not readable")
-        players.append(Player(clean_text(entry[0]), bool(entry[1])))
+        try:
+            players.append(player_from_record(entry, clean_text))
+        except ValueError as error:
+            raise SaveError(f"{label}: {error}") from None
     return module, seed, options, tuple(players)
 
 
@@ -448,9 +449,8 @@ def recover_save(name_or_id: str) -> str:
 
 def branch_save(session: Session, upto: int, name: str = "") -> Session:
     """A new save that replays `session`'s first `upto` events, ready to be played on from there."""
-    players = [[p.name, p.bot] for p in session.players]
     new = new_save(session.game.ID, name=name or f"{getattr(session, 'save_name', session.game.TITLE)} (branch)",
-                   seed=session.seed, options=session.options, players=[Player(n, b) for n, b in players], dice=[])
+                   seed=session.seed, options=session.options, players=list(session.players), dice=[])
     upto = session.settle(upto)  # never cut an action from its own consequences
     marks = [m for m in session.marks if m.start < upto]
     first = marks[0].start if marks else upto
