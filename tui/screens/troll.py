@@ -116,7 +116,8 @@ class TrollScreen(GameScreen):
         state: TrollState = session.state
         name = getattr(session, "save_name", "")
         outcome = session.outcome
-        where = outcome.summary.upper() if outcome else f"turn {state.turn}, actions left {state.actions_left}"
+        phase = {"actions": f"troll's actions, {state.actions_left} left", "awakening": "awakening"}.get(state.phase, state.phase)
+        where = outcome.summary.upper() if outcome else f"turn {state.turn}, {phase}"
         self.query_one("#title", Plain).show(Text(f"Troll: {name[:28]}  {where}  (undos {session.undos})", style="bold"))
         self.query_one("#bridge", Plain).show(draw_board(state))
         log = self.query_one("#troll-log", Plain)
