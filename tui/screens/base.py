@@ -94,6 +94,15 @@ class GameScreen(KeyedScreen):
     def help_title(self) -> str:
         return self.session.game.TITLE
 
+    def on_mount(self) -> None:
+        notice = getattr(self.session, "notice", None)  # e.g. a cut-off record removed, a branch made
+        if notice:
+            self.status(notice)
+        self.redraw()
+
+    def on_resize(self) -> None:
+        self.redraw()
+
     def redraw(self) -> None:
         """Draw the session's current state (each game screen fills this in)."""
 

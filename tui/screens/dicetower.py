@@ -99,15 +99,6 @@ class DiceTowerScreen(GameScreen):
         yield StatusLine("p: pull   r: pull and remove   ?: all keys")
         yield Footer()
 
-    def on_mount(self) -> None:
-        notice = getattr(self.session, "notice", None)
-        if notice:
-            self.status(notice)
-        self.redraw()
-
-    def on_resize(self) -> None:
-        self.redraw()
-
     def redraw(self) -> None:
         session = self.session
         state: TowerState = session.state

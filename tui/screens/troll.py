@@ -102,15 +102,6 @@ class TrollScreen(GameScreen):
         yield StatusLine("arrows move; s stomp, p pick up, e use, l lay down; h hint; ? all keys")
         yield Footer()
 
-    def on_mount(self) -> None:
-        notice = getattr(self.session, "notice", None)
-        if notice:
-            self.status(notice)
-        self.redraw()
-
-    def on_resize(self) -> None:
-        self.redraw()
-
     def redraw(self) -> None:
         session = self.session
         state: TrollState = session.state
