@@ -33,10 +33,10 @@ def test_bad_arguments_get_one_line_and_the_usage(args, capsys):
 
 def test_unknown_and_coming_games_fail_in_one_line(capsys):
     assert main(["rules", "chess"]) == 1
-    assert main(["play", "wager"]) == 1
+    assert main(["play", "towers"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["dicehall: unknown game 'chess' (games: dicetower, wager, troll, towers, bones)",
-                   "dicehall: Dead Man's Wager is coming but not playable yet"]
+                   "dicehall: Towers is coming but not playable yet"]
 
 
 def test_sim_json_agrees_with_the_exact_figure(capsys):

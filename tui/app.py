@@ -15,6 +15,7 @@ from pathlib import Path
 
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
 from engine import Session
 from tui.screens.launcher import LauncherScreen
@@ -28,10 +29,11 @@ class DicehallApp(App):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
 
-    def __init__(self, session: Session | None = None, replay: Session | None = None) -> None:
+    def __init__(self, session: Session | None = None, replay: Session | None = None, setup: Screen | None = None) -> None:
         super().__init__()
         self.start_session = session
         self.start_replay = replay
+        self.start_setup = setup  # a game's setup screen (who plays) to open first
         self.signalled: int | None = None
 
     def get_default_screen(self) -> LauncherScreen:
@@ -42,6 +44,8 @@ class DicehallApp(App):
             from tui.screens.games import game_screen
 
             self.push_screen(game_screen(self.start_session))
+        elif self.start_setup is not None:
+            self.push_screen(self.start_setup)
         elif self.start_replay is not None:
             from tui.screens.viewer import ViewerScreen
 

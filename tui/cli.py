@@ -15,9 +15,10 @@ USAGE_EPILOG = """commands:
   dicehall verify FILE             check a replay against its seed and rules
   dicehall sim dicetower --games N --seed S [--remove-rate P] [--json]
   dicehall sim troll [--difficulty D] [--variant V] [--bot hint|random] --games N --seed S [--json]
+  dicehall sim wager --players N --bots best,cautious,bold --games G --seed S [--json]
   dicehall rules GAME              print a game's rules
   dicehall recover SAVE            copy the good part of a damaged save into a new save
-games: dicetower, troll (wager, towers, bones are coming)"""
+games: dicetower, wager, troll (towers, bones are coming)"""
 
 
 class Parser(argparse.ArgumentParser):
@@ -97,6 +98,8 @@ def build_parser() -> Parser:
     sim.add_argument("--difficulty", choices=["standard", "sturdy", "tutorial"], default="standard")
     sim.add_argument("--variant", choices=["starting_card", "reusable_diamond_ace", "club_at_start", "toys"])
     sim.add_argument("--bot", choices=["hint", "random"], default="hint")
+    sim.add_argument("--players", type=_positive, default=2)
+    sim.add_argument("--bots", default="best,cautious", help="wager: bot styles by seat, comma-separated")
     rules = sub.add_parser("rules", help="print a game's rules")
     rules.add_argument("game")
     recover = sub.add_parser("recover", help="copy the good part of a damaged save")
@@ -149,7 +152,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "sim":
         from tui import sim
 
-        print(sim.run(args.game, args.games, args.seed, args.remove_rate, args.json, args.difficulty, args.variant, args.bot))
+        print(sim.run(args.game, args.games, args.seed, args.remove_rate, args.json, args.difficulty, args.variant,
+                      args.bot, args.players, [s.strip() for s in args.bots.split(",") if s.strip()]))
         return 0
     if command == "rules":
         import engine
@@ -194,6 +198,17 @@ def _run_app(args: argparse.Namespace) -> int:
     start: dict = {}
     if args.command == "play":
         engine.get_game(args.game)  # a bad game name fails here, in one line, before the screen opens
+        if args.game == "wager":  # who plays is chosen on the setup screen
+            from engine.games import wager
+            from tui.app import DicehallApp
+            from tui.screens.wager import WagerSetupScreen
+
+            options = wager.check_options(dict(args.option))
+            if args.daily:
+                return _fail("--daily is for the troll's deal; Dead Man's Wager takes --seed")
+            app = DicehallApp(setup=WagerSetupScreen(seed=args.seed, name=args.name, play_on=options["play_on"]))
+            app.run()
+            return app.return_code or 0
         seed = args.seed
         name = args.name
         if args.daily:

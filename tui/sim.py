@@ -96,6 +96,53 @@ def format_troll(report: dict) -> str:
     ])
 
 
+def sim_wager(players: int, styles: list[str], games: int, seed: int) -> dict:
+    """Bots of the given styles play whole games; the seating rotates every game, so each style
+    sits in each seat equally often. Reports win rates per style and per seat (first-player advantage)."""
+    from engine.bots import wager as bots
+    from engine.core import Player
+
+    if not 2 <= players <= 6:
+        raise ValueError("wager needs 2 to 6 players")
+    unknown = [s for s in styles if s not in bots.STYLES]
+    if unknown or not styles:
+        raise ValueError(f"unknown bot style {unknown[0] if unknown else ''!r} (styles: {', '.join(bots.STYLES)})")
+    lineup = [styles[i % len(styles)] for i in range(players)]
+    style_wins = {style: 0 for style in lineup}
+    style_seats = {style: 0 for style in lineup}
+    seat_wins = [0] * players
+    started = time.perf_counter()
+    for game in range(games):
+        shift = game % players
+        seating = lineup[shift:] + lineup[:shift]
+        session = engine.new_session("wager", seed=seeded_draw(seed, game, 2**32),
+                                     players=[Player(f"{style} {i + 1}", True, style) for i, style in enumerate(seating)])
+        while session.outcome is None:
+            session.play(bots.choose(session.state, seating[session.to_act]))
+        winner = session.outcome.winners[0]
+        seat_wins[winner] += 1
+        style_wins[seating[winner]] += 1
+        for style in seating:
+            style_seats[style] += 1
+    elapsed = time.perf_counter() - started
+    return {
+        "game": "wager", "games": games, "seed": seed, "players": players, "bots": lineup,
+        # a style's wins per seat it took: an even share is 1/players
+        "style_win_rate": {s: style_wins[s] / style_seats[s] for s in style_wins},
+        "seat_win_rate": [w / games for w in seat_wins],
+        "seconds": round(elapsed, 3),
+    }
+
+
+def format_wager(report: dict) -> str:
+    lines = [f"wager: {report['games']} games, seed {report['seed']}, {report['players']} players: "
+             f"{', '.join(report['bots'])} (seating rotated every game)"]
+    lines.append("win rate per seat taken: " + ", ".join(f"{s} {r:.1%}" for s, r in report["style_win_rate"].items()))
+    lines.append("win rate by seat: " + ", ".join(f"seat {i + 1} {r:.1%}" for i, r in enumerate(report["seat_win_rate"])))
+    lines.append(f"{report['games'] / max(report['seconds'], 1e-9):.0f} games per second")
+    return "\n".join(lines)
+
+
 def format_report(report: dict) -> str:
     lines = [f"{report['game']}: {report['games']} games, seed {report['seed']}, remove rate {report['remove_rate']}"]
     exact = f" (exact {report['exact_mean']:.2f})" if "exact_mean" in report else ""
@@ -106,10 +153,14 @@ def format_report(report: dict) -> str:
 
 
 def run(game: str, games: int, seed: int, remove_rate: float, as_json: bool,
-        difficulty: str = "standard", variant: str | None = None, bot: str = "hint") -> str:
+        difficulty: str = "standard", variant: str | None = None, bot: str = "hint",
+        players: int = 2, styles: list[str] | None = None) -> str:
     if game == "troll":
         report = sim_troll(games, seed, difficulty, variant, bot)
         return json.dumps(report) if as_json else format_troll(report)
+    if game == "wager":
+        report = sim_wager(players, styles or ["best", "cautious"], games, seed)
+        return json.dumps(report) if as_json else format_wager(report)
     if game != "dicetower":
         engine.get_game(game)  # names the problem: unknown, or not built yet
         raise ValueError(f"sim does not know how to play {game} yet")

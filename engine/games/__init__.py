@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from engine.games import dicetower, troll
+from engine.games import dicetower, troll, wager
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class CatalogueEntry:
 
 CATALOGUE = (
     CatalogueEntry("dicetower", dicetower.TITLE, dicetower.BLURB, dicetower),
-    CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die", None),
+    CatalogueEntry("wager", wager.TITLE, wager.BLURB, wager),
     CatalogueEntry("troll", troll.TITLE, troll.BLURB, troll),
     CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", None),
     CatalogueEntry("bones", "War of Bones", "a dice wargame", None),

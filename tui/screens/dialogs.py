@@ -44,8 +44,9 @@ class HelpScreen(ModalScreen[None]):
         for keys, what in self.rows:
             text.append(f"{keys:>22}  ", style="bold")
             text.append(f"{what}\n")
-        if self.notes:
-            text.append(f"\n{self.notes}\n")
+        if self.notes:  # notes flow to the box's width: a blank line alone starts a new paragraph
+            flowing = "\n\n".join(" ".join(part.split()) for part in self.notes.split("\n\n"))
+            text.append(f"\n{flowing}\n")
         text.append("\nEsc, q or ? closes this help.")
         with VerticalScroll(id="help-box", classes="dialog"):
             yield Plain(text)

@@ -79,6 +79,11 @@ class LauncherScreen(KeyedScreen):
             self.status(f"{title} is coming: it cannot be played yet", error=True)
             return
         title = GAMES[game_id].TITLE
+        if game_id == "wager":  # a table of players: the setup screen asks who plays
+            from tui.screens.wager import WagerSetupScreen
+
+            self.app.push_screen(WagerSetupScreen())
+            return
 
         default = f"{title} {datetime.now():%Y-%m-%d %H:%M}"
 

@@ -1,0 +1,89 @@
+"""Dead Man's Wager through the keys at 80x24: the setup screen, a game against bots (at their
+pace, skippable), the odds, undo against bots, greyed-out keys that say why, and a snapshot."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import saves
+from engine.core import Player
+from tests.apphelpers import drive, screen_text
+from tui.app import DicehallApp
+from tui.screens.wager import WagerScreen, WagerSetupScreen
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def test_setup_screen_names_seats_bots_and_order():
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("down", "enter")  # Dead Man's Wager in the launcher
+        assert isinstance(app.screen, WagerSetupScreen)
+        await pilot.press("enter")
+        app.screen.query_one("Input").value = "[b]Ada[/b]"
+        await pilot.press("enter")
+        await pilot.press("down", "b")  # seat 2: best -> cautious
+        await pilot.press("a", "b", "b", "b")  # seat 3: best -> cautious -> bold -> human
+        await pilot.press("left_square_bracket")  # the human moves up to seat 2
+        setup = screen_text(app)
+        await pilot.press("s")
+        assert isinstance(app.screen, WagerScreen)
+        return app.screen.session, setup
+
+    session, setup = drive(DicehallApp(), steps)
+    assert [p.name for p in session.players] == ["[b]Ada[/b]", "Bot 3", "Bot 2"]
+    assert [(p.bot, p.style) for p in session.players] == [(False, ""), (False, ""), (True, "cautious")]
+    assert "[b]Ada[/b]" in setup
+
+
+def test_a_game_against_bots_by_keys_with_odds_and_undo():
+    session = saves.new_save("wager", name="table", seed=12,
+                             players=[Player("Ada"), Player("Bolt", True, "bold"), Player("Best", True, "best")])
+
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("w")
+        refused = screen_text(app)
+        await pilot.press("r")
+        state = session.state
+        if state.normal_left:
+            await pilot.press("r")
+        await pilot.press("h")
+        odds = screen_text(app)
+        ended_at = len(session.events)
+        await pilot.press("e", "space")  # end the turn, let the bots finish at once
+        after_bots = len(session.events)
+        assert session.outcome is not None or session.to_act == 0
+        await pilot.press("u")
+        assert len(session.events) == ended_at  # Ada's "end turn" and every bot move after it are gone
+        undone = session.state
+        turns = 0
+        while session.outcome is None and turns < 200:
+            await pilot.press("r")
+            if session.to_act == 0 and session.state.normal_left:
+                await pilot.press("r")
+            if session.to_act == 0:
+                await pilot.press("e")
+            await pilot.press("space")
+            turns += 1
+        return refused, odds, ended_at, after_bots, undone, screen_text(app)
+
+    refused, odds, ended_at, after_bots, undone, end = drive(DicehallApp(session=session), steps)
+    assert "Not now:" in refused
+    assert "your chance of winning: wager" in odds and "stop" in odds
+    assert after_bots > ended_at  # the bots played
+    assert undone.seat == 0 and undone.can_wager  # back at Ada's choice: wager or end the turn
+    assert session.outcome is not None and session.outcome.summary.upper() in end
+
+
+def test_wager_table_snapshot(snapshot):
+    session = saves.new_save("wager", name="snap", seed=3, players=[Player("Hunter"), Player("Garrett"), Player("Barry")])
+
+    async def steps(pilot):
+        for key in "rereree":
+            await pilot.press(key)
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(session=session), steps)
+    assert "Hunter" in text and "Garrett" in text and "Barry" in text and "round" in text
+    snapshot.snapshot_dir = SNAPSHOTS
+    snapshot.assert_match(text, "wager.txt")
