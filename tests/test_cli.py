@@ -139,3 +139,29 @@ def test_sim_troll_reports_rates(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["games"] == 5 and 0 <= report["win_rate"] <= 1 and report["bot"] == "hint"
     assert report["perfect_rate"] <= report["win_rate"]
+
+
+def test_sim_wager_reports_each_style_and_seat_with_the_seating_rotated(capsys):
+    assert main(["sim", "wager", "--players", "3", "--bots", "best,bold", "--games", "6", "--seed", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["bots"] == ["best", "bold", "best"]  # the styles repeat to fill the seats
+    assert report["games"] == 6 and len(report["seat_win_rate"]) == 3
+    assert sum(report["seat_win_rate"]) == pytest.approx(1.0)  # one winner a game
+    assert set(report["style_win_rate"]) == {"best", "bold"}
+    assert main(["sim", "wager", "--players", "2", "--games", "4", "--seed", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "win rate per seat taken: best" in text and "seat 1" in text and "seat 2" in text
+
+
+@pytest.mark.parametrize("args, error", [
+    (["--bots", "best,reckless"], "dicehall: unknown bot style 'reckless' (styles: cautious, bold, best)"),
+    (["--players", "7"], "dicehall: wager needs 2 to 6 players"),
+])
+def test_sim_wager_bad_arguments_fail_in_one_line(args, error, capsys):
+    assert main(["sim", "wager", "--games", "2", *args]) == 1
+    assert capsys.readouterr().err.strip() == error
+
+
+def test_play_wager_rejects_an_unknown_option_before_the_screen_opens(capsys):
+    assert main(["play", "wager", "--option", "speed=3"]) == 1
+    assert capsys.readouterr().err.strip() == "dicehall: unknown option 'speed' (known: play_on)"

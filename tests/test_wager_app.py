@@ -87,3 +87,15 @@ def test_wager_table_snapshot(snapshot):
     assert "Hunter" in text and "Garrett" in text and "Barry" in text and "round" in text
     snapshot.snapshot_dir = SNAPSHOTS
     snapshot.assert_match(text, "wager.txt")
+
+
+def test_play_wager_seed_name_and_play_on_reach_the_save():
+    async def steps(pilot):
+        await pilot.press("o", "s")  # o switches play on back off: the option given was on
+        return pilot.app.screen.session
+
+    app = DicehallApp(setup=WagerSetupScreen(seed=9, name="Friday [b]night[/b]", play_on=True))
+    session = drive(app, steps)
+    assert session.seed == 9 and session.save_name == "Friday [b]night[/b]"
+    assert session.options == {"play_on": False}
+    assert [p.name for p in session.players] == ["Player 1", "Bot 2"]
