@@ -99,3 +99,32 @@ def test_play_wager_seed_name_and_play_on_reach_the_save():
     assert session.seed == 9 and session.save_name == "Friday [b]night[/b]"
     assert session.options == {"play_on": False}
     assert [p.name for p in session.players] == ["Player 1", "Bot 2"]
+
+
+def test_two_sixes_warn_in_words_and_the_mark_of_the_beast_is_announced():
+    session = saves.new_save("wager", name="beast", players=[Player("Ada"), Player("Bo")], dice=[6, 6, 1, 6])
+
+    async def steps(pilot):
+        await pilot.press("r", "w")  # 6, then a wager of 6: two sixes in a row
+        warned = screen_text(pilot.app)
+        await pilot.press("r", "e", "r")  # Bo rolls 1 and stops; Ada's third six
+        return warned, screen_text(pilot.app)
+
+    warned, beast = drive(DicehallApp(session=session), steps)
+    ada = next(line for line in warned.splitlines() if "Ada" in line and "human" in line)
+    assert "6 6" in ada and "! a 6 now: Mark of the Beast" in ada
+    assert "*** MARK OF THE BEAST: three sixes in a row, Ada is out ***" in beast
+    assert "*** Bo wins by default ***" in beast
+    assert session.outcome.winners == (1,) and "BO WINS BY DEFAULT" in beast
+
+
+def test_outrageous_fortune_is_announced():
+    session = saves.new_save("wager", name="luck", players=[Player("Ada"), Player("Bo")], dice=[3, 3, 1, 3])
+
+    async def steps(pilot):
+        await pilot.press("r", "w", "r", "e", "r")
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(session=session), steps)
+    assert "*** OUTRAGEOUS FORTUNE: three threes in a row, Ada wins ***" in text
+    assert session.outcome.summary == "Ada wins by Outrageous Fortune"

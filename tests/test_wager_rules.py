@@ -67,9 +67,9 @@ def test_acceptance_the_seeds_sample_game_barry_wins_with_20():
     assert session.state.scores == (11, 10, 20)
     assert session.outcome == engine.Outcome(winners=(2,), summary="Barry wins with 20", score=None)
     assert sheet(session) == [  # the seed's scoresheet, round by round
-        ["3  W2:0", "6", "4  W6:+6"],
-        ["2  W2:0", "3  W1:0", "1  W2:0"],
-        ["6  W1:0", "5  W4:-4!", "3,1  W5:+5"],
+        ["3 W2:0", "6", "4 W6:+6"],
+        ["2 W2:0", "3 W1:0", "1 W2:0"],
+        ["6 W1:0", "5 W4:-4!", "3,1 W5:+5"],
     ]
     assert session.state.places == (2,) and session.state.round == 3
     rolls = [e for e in session.events if isinstance(e, DieRolled)]
@@ -204,7 +204,7 @@ def test_wager_four_subtracts_four_and_gives_the_bonus_to_the_next_player():
     session = game(("A", "B", "C"), [2, 4], "rw")
     assert session.state.scores == (-2, 0, 0)
     assert session.state.seat == 1 and session.state.bonus and session.state.normal_left == 2
-    assert sheet(session)[0][0] == "2  W4:-4!"
+    assert sheet(session)[0][0] == "2 W4:-4!"
 
 
 def test_the_wager_is_optional_and_ends_the_turn_by_itself():

@@ -25,6 +25,7 @@ The chances are computed, not guessed:
 """
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from hashlib import blake2b
 from operator import itemgetter
@@ -200,10 +201,19 @@ class _Tables:
         return self.T0[self.grid.index(0, 0, 0, 0)]
 
 
+_TABLES_LOCK = threading.Lock()
+
+
 @lru_cache(maxsize=1)
-def tables() -> _Tables:
-    """The exact two-player tables, computed on first use and kept."""
+def _computed_tables() -> _Tables:
     return _Tables()
+
+
+def tables() -> _Tables:
+    """The exact two-player tables, computed on first use and kept. The lock makes a second caller
+    (the screen warms them in a thread while the players sit down) wait instead of computing again."""
+    with _TABLES_LOCK:
+        return _computed_tables()
 
 
 # ----- the styles, as rules over one opponent -----

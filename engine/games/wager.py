@@ -471,7 +471,7 @@ def scoresheet(states, events) -> list[list[str]]:
         elif event.wager:
             gained = points(event.face, True)
             shown = "0" if gained == 0 else f"{gained:+d}" + ("!" if event.face == 4 else "")
-            row[event.seat] += f"  W{event.face}:{shown}"
+            row[event.seat] += f" W{event.face}:{shown}"
         else:
             row[event.seat] += ("," if row[event.seat] else "") + str(event.face)
     return rows

@@ -59,6 +59,7 @@ class WagerSetupScreen(KeyedScreen):
     def on_mount(self) -> None:
         self.redraw()
         self.query_one(OptionList).focus()
+        warm_odds()
 
     def redraw(self, highlight: int | None = None) -> None:
         menu = self.query_one(OptionList)
@@ -138,6 +139,27 @@ class WagerSetupScreen(KeyedScreen):
         self.app.pop_screen()
 
 
+def warm_odds() -> None:
+    """Compute the best bot's tables (about a second) in a thread while people sit down, so the
+    first bot move or `h` does not freeze the screen."""
+    import threading
+
+    from engine.bots import wager as bots
+
+    threading.Thread(target=bots.tables, name="wager-odds", daemon=True).start()
+
+
+def last_rolls(events, seats: int, keep: int = 4) -> list[list[int]]:
+    """Each seat's last few faces, oldest first, read from the event log (normal and wager rolls)."""
+    from engine.games.wager import DieRolled
+
+    rolls: list[list[int]] = [[] for _ in range(seats)]
+    for event in events:
+        if isinstance(event, DieRolled):
+            rolls[event.seat] = (rolls[event.seat] + [event.face])[-keep:]
+    return rolls
+
+
 def draw_board(state, reveal: bool = True) -> Text:
     """The scores and streaks as they stood, for the replay viewer."""
     text = Text(f"ROUND {state.round}\n\n", style="bold")
@@ -153,15 +175,13 @@ def draw_board(state, reveal: bool = True) -> Text:
     return text
 
 
-def run_mark(run: tuple[int, int]) -> str:
-    """A seat's streak in words, with a warning at two sixes or two threes in a row."""
+def run_warning(run: tuple[int, int]) -> str:
+    """A warning at two sixes or two threes in a row (words, not only colour)."""
     face, length = run
     if face == 6 and length >= 2:
-        return "6 6 BEWARE: a third six is the Mark of the Beast"
+        return "! a 6 now: Mark of the Beast"
     if face == 3 and length >= 2:
-        return "3 3 a third three is Outrageous Fortune"
-    if face and length:
-        return " ".join([str(face)] * length)
+        return "! a 3 now: Outrageous Fortune"
     return ""
 
 
@@ -191,6 +211,7 @@ class WagerScreen(GameScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        warm_odds()
         self.schedule_bots()  # GameScreen's on_mount has drawn the table; a bot may be first
 
     def redraw(self) -> None:
@@ -201,16 +222,18 @@ class WagerScreen(GameScreen):
         outcome = session.outcome
         name = getattr(session, "save_name", "")
         head = outcome.summary.upper() if outcome else f"round {state.round}"
-        self.query_one("#title", Plain).show(Text(f"Dead Man's Wager: {name[:30]}  {head}  (undos {session.undos})", style="bold"))
+        self.query_one("#title", Plain).show(Text(f"Dead Man's Wager: {name[:24]}  {head}  (undos {session.undos})"[:78], style="bold"))
         table = Text()
+        rolls = last_rolls(session.events, len(session.players))
+        table.append(f"  {'player':<16} {'score':>5}  {'plays':<13}last rolls\n", style="dim")
         for seat, player in enumerate(session.players):
             acting = seat == state.seat and outcome is None
             marker = ">" if acting else " "
             who = f"bot {player.style}" if player.bot else "human"
             score = "OUT" if state.out[seat] else f"{state.scores[seat]:>3}"
-            table.append(f"{marker} {player.name[:18]:<18} {score:>4}  ", style="bold reverse" if acting else "")
-            table.append(f"{who:<13}")
-            table.append(f"{run_mark(state.runs[seat])}\n", style="bold" if state.runs[seat][1] >= 2 else "")
+            table.append(f"{marker} {player.name[:16]:<16} {score:>5}  ", style="bold reverse" if acting else "")
+            table.append(f"{who:<13}{' '.join(map(str, rolls[seat])):<9}")
+            table.append(f"{run_warning(state.runs[seat])}\n", style="bold")
         if outcome is None and session.to_act is not None:
             player = session.players[state.seat]
             if state.normal_left:
@@ -224,18 +247,27 @@ class WagerScreen(GameScreen):
         self.refresh_bindings()
 
     def banner(self) -> Text:
-        """The last big moment, announced so no one misses it."""
-        for index in range(len(self.session.events) - 1, max(-1, len(self.session.events) - 6), -1):
-            words = self.session.describe(index)
-            for key in ("Mark of the Beast", "Outrageous Fortune"):
-                if key.lower() in words.lower():
-                    return Text(f"*** {words} ***", style="bold reverse")
-        outcome = self.session.outcome
-        if outcome:
-            return Text(f"*** {outcome.summary} ***  v reviews the game, q goes back", style="bold reverse")
-        if self.session.events:
-            return Text(self.session.describe(len(self.session.events) - 1))
-        return Text("")
+        """The big moments, announced so no one misses them: a Mark of the Beast or an Outrageous
+        Fortune in the last few events, and the end of the game."""
+        from engine.games import wager
+
+        session = self.session
+        text = Text()
+        for index in range(max(0, len(session.events) - 6), len(session.events)):
+            event = session.events[index]
+            if isinstance(event, wager.DieRolled):
+                before = session.state_at(index)
+                verdict = wager.judge(before, event)[2]
+                name = before.names[event.seat]
+                if verdict == "beast":
+                    text.append(f"*** MARK OF THE BEAST: three sixes in a row, {name} is out ***\n", style="bold reverse")
+                elif verdict == "fortune":
+                    text.append(f"*** OUTRAGEOUS FORTUNE: three threes in a row, {name} wins ***\n", style="bold reverse")
+        if session.outcome:
+            text.append(f"*** {session.outcome.summary} ***  v reviews the game, q goes back", style="bold reverse")
+        elif session.events:
+            text.append(session.describe(len(session.events) - 1))
+        return text
 
     def sheet(self) -> Text:
         from engine.games import wager
