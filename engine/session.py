@@ -54,12 +54,16 @@ class Session:
         self.players: tuple[Player, ...] = game.check_players(tuple(players))
         self.journal = journal
         self.undos = 0
-        self._script: list[int] | None = None if dice is None else [int(f) for f in dice]
+        # scripted dice are read through a cursor kept per prefix of the log (like the seeded draw
+        # count), so undo puts the faces back: undo cannot reroll with scripted dice either
+        self._script: list[int] | None = None if dice is None else [_face(f) for f in dice]
+        self._script_at: list[int] = [0]
+        self._pending_script: list[tuple[int, int]] = []  # (event index in a batch, scripted faces it used)
         self._events: list[Any] = []
         self._states: list[Any] = [game.initial_state(self.options, self.players)]
         self._seeded: list[int] = [0]  # seeded draws used after each prefix of the log
         self._marks: list[Mark] = []
-        self._redo: list[tuple[list[Any], list[Mark]]] = []
+        self._redo: list[tuple[list[Any], list[Mark], list[int]]] = []
         setup = self._resolve_chance(self.state, None)
         if setup:
             self._commit({"op": "dice", "events": setup}, setup, None)
@@ -157,7 +161,8 @@ class Session:
         start = self._marks[index].start
         if self.journal is not None:
             self.journal.append({"op": "undo"})
-        self._redo.append((self._events[start:], self._marks[index:]))
+        scripted = [b - a for a, b in zip(self._script_at[start:], self._script_at[start + 1:])]
+        self._redo.append((self._events[start:], self._marks[index:], scripted))
         self._truncate(start)
         del self._marks[index:]
         self.undos += 1
@@ -167,9 +172,9 @@ class Session:
             raise IllegalCommand("nothing to redo")
         if self.journal is not None:
             self.journal.append({"op": "redo"})
-        events, marks = self._redo.pop()
-        for event in events:
-            self._apply(event)
+        events, marks, scripted = self._redo.pop()
+        for event, taken in zip(events, scripted):
+            self._apply(event, taken)
         self._marks.extend(marks)
 
     # ----- loading a recorded log -----
@@ -253,9 +258,12 @@ class Session:
 
     # ----- internals -----
     def _resolve_chance(self, state: Any, faces: list[int] | None) -> list:
-        """Draw every chance outcome `state` waits for: typed faces first, then the script or seed."""
+        """Draw every chance outcome `state` waits for: typed faces first, then the script or seed.
+        Each event drawn from the script is remembered with how many scripted faces it took."""
         events: list[Any] = []
+        self._pending_script = []
         used = self._seeded[-1]
+        script_at = self._script_at[-1]
         while self.game.outcome(state) is None:
             need = self.game.chance_needed(state)
             if need is None:
@@ -266,9 +274,12 @@ class Session:
             elif faces is not None:
                 break  # the player's typed dice are used up: wait for more
             elif self._script is not None:
-                if len(self._script) < len(need.spec):
+                left = self._script[script_at:]
+                if len(left) < len(need.spec):
                     break
-                draws = self._take_faces(self._script, need)
+                draws = self._take_faces(left, need)
+                script_at += len(need.spec)
+                self._pending_script.append((len(events), len(need.spec)))
             else:
                 draws = seeded_draws(self.seed, used, need.spec)
                 used += len(need.spec)
@@ -287,20 +298,20 @@ class Session:
         if len(faces) < len(need.spec):
             raise IllegalCommand(f"type {len(need.spec)} dice: {need.prompt}")
         taken = [faces.pop(0) for _ in need.spec]
-        for face in taken:
-            if not (isinstance(face, int) and 1 <= face <= 6):
-                raise IllegalCommand(f"{face} is not a die face (1 to 6)")
-        return tuple(face - 1 for face in taken)
+        return tuple(_face(face) - 1 for face in taken)
 
     def _commit(self, record: dict, batch: list, mark: Mark | None) -> None:
         if self.journal is not None and batch:
             self.journal.append(record)
-        for event in batch:
-            self._apply(event)
+        scripted = dict(self._pending_script)
+        self._pending_script = []
+        for index, event in enumerate(batch):
+            self._apply(event, scripted.get(index, 0))
         if mark is not None and batch:
             self._marks.append(mark)
 
-    def _apply(self, event: Any) -> None:
+    def _apply(self, event: Any, scripted: int = 0) -> None:
+        """Append one event; `scripted` is how many scripted dice faces it used."""
         before = self.state
         need = self.game.chance_needed(before) if self.game.outcome(before) is None else None
         seeded = self._seeded[-1]
@@ -309,11 +320,13 @@ class Session:
         self._states.append(self.game.evolve(before, event))
         self._events.append(event)
         self._seeded.append(seeded)
+        self._script_at.append(self._script_at[-1] + scripted)
 
     def _truncate(self, n: int) -> None:
         del self._events[n:]
         del self._states[n + 1 :]
         del self._seeded[n + 1 :]
+        del self._script_at[n + 1 :]
 
     def _last_human_mark(self) -> int | None:
         for index in range(len(self._marks) - 1, -1, -1):
@@ -329,6 +342,13 @@ class Session:
     def turn_starts(self) -> list[int]:
         """Event indexes where a decision begins, for stepping turn by turn."""
         return [m.start for m in self._marks]
+
+
+def _face(face: Any) -> int:
+    """A die face typed or scripted: a whole number from 1 to 6 (True is not a face)."""
+    if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+        raise IllegalCommand(f"{str(face)[:10]} is not a die face (1 to 6)")
+    return face
 
 
 def replace(obj: Any, **changes: Any) -> Any:

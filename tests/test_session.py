@@ -105,3 +105,24 @@ def test_scripted_dice_replace_the_seed():
 def test_unknown_game_lists_the_games():
     with pytest.raises(ValueError, match="dicetower"):
         engine.new_session("chess")
+
+
+def test_undo_cannot_reroll_scripted_dice_either():
+    s = engine.new_session("dicetower", seed=1, dice=[1, 2, 3, 4, 5, 6])
+    first = s.play(PullBlock())
+    s.undo()
+    assert s.play(PullBlock()) == first  # the same faces (1, 2), not the next ones in the script
+    s.undo()
+    s.redo()
+    assert s.events == first
+    assert s.play(PullBlock())[1].faces == (3, 4)  # the script goes on from where the log stands
+
+
+@pytest.mark.parametrize("face", [True, 0, 7, "3", 2.0])
+def test_a_die_face_is_a_whole_number_from_1_to_6(face):
+    with pytest.raises(engine.IllegalCommand, match="is not a die face"):
+        engine.new_session("dicetower", seed=1, dice=[face, 2])
+    s = engine.new_session("dicetower", seed=1)
+    with pytest.raises(engine.IllegalCommand, match="is not a die face"):
+        s.play(PullBlock(), faces=[face, 2])
+    assert s.events == ()
