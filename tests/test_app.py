@@ -212,7 +212,10 @@ def test_open_a_replay_from_the_launcher_and_step_autoplay_goto(tmp_path):
         app.screen.query_one("Input").value = "99"
         await pilot.press("enter")
         refused = screen_text(app)
-        app.screen.query_one("Input").value = "2"
+        app.screen.query_one("Input").value = "\u00b2"  # a superscript two: isdigit() but not a number
+        await pilot.press("enter")
+        assert "Not accepted: a number from 0" in screen_text(app)
+        app.screen.query_one("Input").value = " 2 "
         await pilot.press("enter")
         assert viewer.position == 2
         for _ in range(len(session.events) - 1):
@@ -266,3 +269,38 @@ def test_replay_command_opens_the_viewer_at_the_end(tmp_path):
     position, text = drive(DicehallApp(replay=loaded), steps)
     assert position == session.marks[-1].start
     assert "the tower fell on pull" in text and "THE TOWER HAS FALLEN" not in text
+
+
+def test_a_standing_tower_never_shows_a_zero_chance_to_fall():
+    from tui.screens.dicetower import percent
+
+    assert percent(1e-25) == "<0.01%" and percent(0.0) == "<0.01%"  # underflow: still possible
+    assert percent(1 / 3) == "33.33%"
+
+
+def test_a_five_digit_countdown_keeps_its_digits_whole():
+    session = saves.new_save("dicetower", name="long night", seed=3, options={"start": 10000})
+
+    async def steps(pilot):
+        return screen_text(pilot.app)
+
+    lines = drive(DicehallApp(session=session), steps).splitlines()
+    row = lines.index(next(line for line in lines if "COUNTDOWN" in line))
+    board = [line.split("\u2502")[0] for line in lines[row + 1:row + 5]]
+    assert board[1].strip() == "| | | | | | | | | |".replace("| | ", "| | ", 1) or "|_|" not in board[1]
+    assert board[3].strip() == "of 10000"  # below the digits: beside them it would wrap
+
+
+def test_escape_on_the_double_threes_prompt_says_the_pull_still_waits():
+    session = saves.new_save("dicetower", name="threes", dice=[3, 3])  # double threes, then the script is empty
+
+    async def steps(pilot):
+        await pilot.press("p")
+        prompt = screen_text(pilot.app)
+        await pilot.press("escape")
+        return prompt, screen_text(pilot.app)
+
+    prompt, after = drive(DicehallApp(session=session), steps)
+    assert "Double threes! Type the next two faces" in prompt
+    assert "this pull still waits for its dice: press p to type them" in after
+    assert session.chance_needed is not None and session.state.countdown == 94

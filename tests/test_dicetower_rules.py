@@ -185,3 +185,9 @@ def test_rules_text_states_the_rulings():
     text = dicetower.RULES_TEXT
     for phrase in ("51 or more", "50 or less", "Double threes", "never goes below 0", "undo cannot reroll"):
         assert phrase in text
+
+
+def test_the_rules_text_quotes_the_exact_mean():
+    from engine.games import dicetower
+
+    assert f"lasts {float(dicetower.expected_pulls(100)):.2f} pulls on average" in dicetower.RULES_TEXT

@@ -46,7 +46,8 @@ the dice come from the tracker's seed: undo cannot reroll. The save counts the u
 
 The figures: "pulls left" is the exact expected number of pulls until the tower falls (all plain
 pulls), and "falls next pull" the exact chance that the next plain pull knocks it over. Both are
-computed from these rules, not sampled. From 100 a tower lasts about 31 pulls on average.
+computed from these rules, not sampled. From 100 a tower lasts 29.95 pulls on average (the
+seed's "about thirty").
 
 Worked examples (from the rules' author): 92, roll 3 and 5: 89. 62, remove, roll 1 and 4: 57.
 75, double threes: 69, then 2 and 5: 67. 14, double threes: 8, double threes: 2, then 1 and 5: 0.

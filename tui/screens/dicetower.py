@@ -14,6 +14,17 @@ from tui.screens.dialogs import AskScreen
 from tui.widgets import Plain, StatusLine, big_number
 
 
+BOARD_TEXT_WIDTH = 26  # the board column (tui/dicehall.tcss .board: 29) less its padding and border
+
+
+def percent(chance: float) -> str:
+    """A standing tower's chance of falling as a percentage. It is never zero (a long enough chain
+    of double threes topples any tower), so a tiny or underflowed figure shows as <0.01%."""
+    if chance < 0.00005:
+        return "<0.01%"
+    return f"{chance * 100:.2f}%"
+
+
 def gauge_rows(state: TowerState) -> list[str]:
     """The seed's analog gauge: ten rows from 100% down, a tick for every point lost."""
     lost = state.start - state.countdown
@@ -35,10 +46,12 @@ def draw_board(state: TowerState, reveal: bool = True) -> Text:
     else:
         text.append("COUNTDOWN\n", style="bold")
         big = big_number(state.countdown)
+        of = f"   of {state.start}"
+        beside = len(big[1]) + 1 + len(of) <= BOARD_TEXT_WIDTH  # "of N" beside the digits, or below them
         for row, line in enumerate(big):
             text.append(f" {line}", style="bold")
-            text.append(f"   of {state.start}\n" if row == 1 else "\n")
-        text.append("\n")
+            text.append(f"{of}\n" if row == 1 and beside else "\n")
+        text.append("\n" if beside else f" of {state.start}\n")
     for line in gauge_rows(state):
         text.append(line + "\n")
     text.append("   0% ----------\n")
@@ -127,7 +140,7 @@ class DiceTowerScreen(GameScreen):
             fall_r = dicetower.topple_chance(state.countdown, state.advantage_from, remove=True, exact=exact)
             how = "exact" if exact else "computed"
             text.append(f"Pulls left       {float(left):.2f} expected ({how})\n")
-            text.append(f"Falls next pull  {float(fall) * 100:.2f}%  (remove: {float(fall_r) * 100:.2f}%)\n")
+            text.append(f"Falls next pull  {percent(float(fall))}  (remove: {percent(float(fall_r))})\n")
         mode = "typed by you (t: roll)" if self.typed_dice else "rolled by dicehall (t: type)"
         text.append(f"Dice             {mode}\n")
         if self.session.chance_needed is not None:
@@ -151,7 +164,10 @@ class DiceTowerScreen(GameScreen):
     def ask_faces(self, question: str, remove: bool | None = None) -> None:
         def typed(answer: str | None) -> None:
             if answer is None:
-                self.status("no dice typed; nothing changed")
+                if self.session.chance_needed is not None:  # the pull is on disk, its dice are not
+                    self.status("this pull still waits for its dice: press p to type them")
+                else:
+                    self.status("no dice typed; nothing changed")
                 return
             faces = parse_faces(answer)
             assert isinstance(faces, list)

@@ -159,11 +159,13 @@ class ViewerScreen(KeyedScreen):
         total = len(self.session.events)
 
         def check(text: str) -> str | None:
-            return None if text.strip().isdigit() and 0 <= int(text) <= total else f"a number from 0 to {total}"
+            number = text.strip()  # isdigit() alone lets "²" through to int()
+            ok = number.isascii() and number.isdecimal() and 0 <= int(number) <= total
+            return None if ok else f"a number from 0 to {total}"
 
         def chosen(answer: str | None) -> None:
             if answer is not None:
-                self.go(int(answer))
+                self.go(int(answer.strip()))
 
         self.app.push_screen(AskScreen(f"Go to event number (0 to {total}):", check=check), chosen)
 
