@@ -9,11 +9,11 @@ from typing import Iterable, Sequence
 
 from engine.codec import digest
 from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
-from engine.games import CATALOGUE, GAMES, get_game
+from engine.games import CATALOGUE, get_game
 from engine.session import Journal, LogError, Mark, Session
 
 __all__ = [
-    "CATALOGUE", "GAMES", "ChanceNeeded", "IllegalCommand", "Journal", "LogError", "Mark", "Outcome",
+    "CATALOGUE", "ChanceNeeded", "IllegalCommand", "Journal", "LogError", "Mark", "Outcome",
     "Player", "Session", "digest", "get_game", "new_seed", "new_session",
 ]
 

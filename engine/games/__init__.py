@@ -1,10 +1,14 @@
-"""The games dicehall hosts: one engine module per game, plus the catalogue the launcher shows."""
+"""The games dicehall hosts: one engine module per game, plus the catalogue the launcher shows.
+
+The catalogue names each game without importing its module: a module is imported the first time
+it is asked for, so the launcher's first frame does not wait for every game's rules to load
+(tests/test_catalogue.py checks that the titles here match the modules' own).
+"""
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from types import ModuleType
-
-from engine.games import dicetower, troll, wager
 
 
 @dataclass(frozen=True)
@@ -12,25 +16,27 @@ class CatalogueEntry:
     id: str
     title: str
     blurb: str
-    module: ModuleType | None  # None: not built yet
+    playable: bool  # False: not built yet ("coming")
+
+    @property
+    def module(self) -> ModuleType | None:
+        return importlib.import_module(f"engine.games.{self.id}") if self.playable else None
 
 
 CATALOGUE = (
-    CatalogueEntry("dicetower", dicetower.TITLE, dicetower.BLURB, dicetower),
-    CatalogueEntry("wager", wager.TITLE, wager.BLURB, wager),
-    CatalogueEntry("troll", troll.TITLE, troll.BLURB, troll),
-    CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", None),
-    CatalogueEntry("bones", "War of Bones", "a dice wargame", None),
+    CatalogueEntry("dicetower", "Dice Tower", "a 2d6 countdown for journaling games", True),
+    CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die", True),
+    CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "calm a bridge of cards as a troll", True),
+    CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", False),
+    CatalogueEntry("bones", "War of Bones", "a dice wargame", False),
 )
-
-GAMES: dict[str, ModuleType] = {e.id: e.module for e in CATALOGUE if e.module is not None}
 
 
 def get_game(game_id: str) -> ModuleType:
     """The engine module of a game; ValueError with the choices if there is none."""
-    if game_id in GAMES:
-        return GAMES[game_id]
     for entry in CATALOGUE:
         if entry.id == game_id:
-            raise ValueError(f"{entry.title} is coming but not playable yet")
+            if not entry.playable:
+                raise ValueError(f"{entry.title} is coming but not playable yet")
+            return entry.module
     raise ValueError(f"unknown game {str(game_id)[:30]!r} (games: {', '.join(e.id for e in CATALOGUE)})")

@@ -37,8 +37,8 @@ class LauncherScreen(KeyedScreen):
         options = []
         for entry in CATALOGUE:
             label = Text()
-            label.append(f"{entry.title:<33}", style="bold" if entry.module else "dim")
-            label.append(entry.blurb if entry.module else f"(coming) {entry.blurb}")
+            label.append(f"{entry.title:<33}", style="bold" if entry.playable else "dim")
+            label.append(entry.blurb if entry.playable else f"(coming) {entry.blurb}")
             options.append(Option(label, id=f"game:{entry.id}"))
         options.append(None)
         options.append(Option(Text("Continue a saved game    (c)"), id="saves"))
@@ -71,14 +71,13 @@ class LauncherScreen(KeyedScreen):
 
     def start_game(self, game_id: str) -> None:
         import saves
-        from engine.games import GAMES
         from tui.screens.games import game_screen
 
-        if game_id not in GAMES:
-            title = next(e.title for e in CATALOGUE if e.id == game_id)
-            self.status(f"{title} is coming: it cannot be played yet", error=True)
+        entry = next(e for e in CATALOGUE if e.id == game_id)
+        if not entry.playable:
+            self.status(f"{entry.title} is coming: it cannot be played yet", error=True)
             return
-        title = GAMES[game_id].TITLE
+        title = entry.title
         if game_id == "wager":  # a table of players: the setup screen asks who plays
             from tui.screens.wager import WagerSetupScreen
 
@@ -123,16 +122,17 @@ class LauncherScreen(KeyedScreen):
 
     def action_rules(self) -> None:
         """The rules of the highlighted game (of the first game when the cursor is elsewhere)."""
-        from engine.games import GAMES
+        from engine.games import get_game
         from tui.screens.rules import RulesScreen
 
         menu = self.query_one(OptionList)
         option = menu.get_option_at_index(menu.highlighted) if menu.highlighted is not None else None
         game_id = (option.id or "")[5:] if option is not None and (option.id or "").startswith("game:") else ""
-        if game_id and game_id not in GAMES:
+        entry = next((e for e in CATALOGUE if e.id == game_id), CATALOGUE[0])
+        if not entry.playable:
             self.status("that game is coming: its rules are not written up yet", error=True)
             return
-        self.app.push_screen(RulesScreen(GAMES.get(game_id) or GAMES["dicetower"]))
+        self.app.push_screen(RulesScreen(get_game(entry.id)))
 
     def action_quit(self) -> None:
         self.app.exit()

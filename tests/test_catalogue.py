@@ -1,0 +1,32 @@
+"""The catalogue names the games without importing them (a faster first frame); its titles and
+blurbs must still be the modules' own."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from engine.games import CATALOGUE, get_game
+
+
+@pytest.mark.parametrize("entry", [e for e in CATALOGUE if e.playable], ids=lambda e: e.id)
+def test_catalogue_titles_and_blurbs_are_the_modules_own(entry):
+    module = get_game(entry.id)
+    assert (module.ID, module.TITLE, module.BLURB) == (entry.id, entry.title, entry.blurb)
+
+
+def test_coming_games_have_no_module_and_say_so():
+    coming = [e for e in CATALOGUE if not e.playable]
+    assert [e.id for e in coming] == ["towers", "bones"]
+    for entry in coming:
+        assert entry.module is None
+        with pytest.raises(ValueError, match=f"{entry.title} is coming but not playable yet"):
+            get_game(entry.id)
+
+
+def test_opening_the_app_imports_no_game_until_one_is_asked_for():
+    code = ("import sys, tui.app, engine; "
+            "print(sorted(m for m in sys.modules if m.startswith('engine.games.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
