@@ -2,6 +2,8 @@
 shown as it happens (the last events in words under the bridge)."""
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,6 +18,26 @@ from tui.widgets import Plain, StatusLine
 
 ARROWS = {"up": "up", "down": "down", "left": "left", "right": "right"}
 CELL = 8
+WIDTH = 78  # the columns inside the screen's padding at 80x24
+
+
+def wrapped(line: str, width: int) -> list[str]:
+    """One line of words cut at word breaks into lines of at most `width` columns; the lines after
+    the first are indented, so a reader sees where each event begins."""
+    return textwrap.wrap(line, max(20, width), subsequent_indent="   ", break_on_hyphens=False) or [""]
+
+
+def title_line(name: str, where: str, undos: int, width: int = WIDTH) -> str:
+    """"Troll: NAME  WHERE  (undos N)" in at most `width` columns: the name gives way first (a name that
+    only repeats the game's title is left out), then the rest is cut."""
+    name = name.removeprefix(troll.TITLE).strip()
+    tail = f"  {where}  (undos {undos})"
+    room = width - len("Troll: ") - len(tail)
+    if name and room >= 10:
+        name = name if len(name) <= room else name[: room - 3] + "..."
+        return f"Troll: {name}{tail}"
+    text = f"Troll:{tail[1:]}"
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def card_style(code: str) -> str:
@@ -108,16 +130,31 @@ class TrollScreen(GameScreen):
         name = getattr(session, "save_name", "")
         outcome = session.outcome
         phase = {"actions": f"troll's actions, {state.actions_left} left", "awakening": "awakening"}.get(state.phase, state.phase)
-        where = outcome.summary.upper() if outcome else f"turn {state.turn}, {phase}"
-        self.query_one("#title", Plain).show(Text(f"Troll: {name[:28]}  {where}  (undos {session.undos})", style="bold"))
+        where = troll.progress(state).upper() if outcome else f"turn {state.turn}, {phase}"
+        self.query_one("#title", Plain).show(Text(title_line(name, where, session.undos), style="bold"))
         self.query_one("#bridge", Plain).show(draw_board(state))
-        log = self.query_one("#troll-log", Plain)
-        room = max(1, (log.size.height or 8) - 1)
-        start = max(0, len(session.events) - room)
-        lines = [session.describe(i, reveal=False) for i in range(start, len(session.events))]
-        header = "WHAT HAPPENED (v reviews every step)" if not outcome else f"GAME OVER: {outcome.summary}, score {outcome.score}; v reviews it"
-        log.show(Text(header + "\n", style="bold") + Text("\n".join(line[:78] for line in lines)))
+        self.draw_log()
         self.refresh_bindings()  # the footer greys out the actions that are not legal now
+
+    def draw_log(self) -> None:
+        """The newest events in words, as many as fit under the header: the header and long lines are
+        wrapped and counted, so the newest line (the one that explains the end) is always shown."""
+        session = self.session
+        outcome = session.outcome
+        log = self.query_one("#troll-log", Plain)
+        width = log.size.width or WIDTH
+        height = log.size.height or 8
+        header = ("WHAT HAPPENED (v reviews every step)" if not outcome
+                  else f"GAME OVER: {outcome.summary}, score {outcome.score}; v reviews it")
+        head = wrapped(header, width)
+        room = max(1, height - len(head))
+        lines: list[str] = []
+        index = len(session.events) - 1
+        while index >= 0 and len(lines) < room:
+            lines[:0] = wrapped(session.describe(index, reveal=False), width)
+            index -= 1
+        lines = lines[-room:]
+        log.show(Text("\n".join(head) + "\n", style="bold") + Text("\n".join(lines)))
 
     def play(self, command) -> None:
         before = len(self.session.events)

@@ -1,0 +1,46 @@
+"""The troll screen at 80x24: what a lost game's end shows, the aim prompt, the phases of a batch."""
+from __future__ import annotations
+
+import saves
+from engine.games import troll
+from tests.apphelpers import drive, screen_text
+from tui.app import DicehallApp
+from tui.screens.troll import title_line, wrapped
+
+# seed 52, standard: the troll ends on upper 2 and the 10D there flies off with it (turn 5)
+FLEW_AWAY = ["move up", "move left", "move down", "move left", "stomp", "move up", "move left", "move left"]
+
+
+def played(name: str, seed: int, commands: list[str], **options):
+    session = saves.new_save("troll", name=name, seed=seed, options=options)
+    for text in commands:
+        session.play(troll.parse_command(text))
+    return session
+
+
+def test_a_lost_game_shows_its_cause_the_newest_line_and_a_whole_title():
+    session = played("", 52, FLEW_AWAY)  # the default name: the game's title and the date
+    assert session.outcome is not None and "flew away" in session.outcome.summary
+    last = session.describe(len(session.events) - 1, reveal=False)
+    assert len(last) > 78  # the line that explains the end is too long for one screen line
+
+    async def steps(pilot):
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(session=session), steps)
+    lines = text.splitlines()
+    for piece in wrapped(last, 78):  # every piece of the newest line is on screen, in order
+        assert piece.strip() in [line.strip() for line in lines], piece
+    header = wrapped(f"GAME OVER: {session.outcome.summary}, score {session.outcome.score}; v reviews it", 78)
+    assert len(header) == 2 and all(piece.strip() in text for piece in header)
+    title = lines[0]
+    assert title.rstrip().endswith("(undos 0)") and "LOST: TROLL FLEW AWAY" in title
+    assert "Angry Troll" not in title  # the default name's repeated game title is left out
+
+
+def test_titles_fit_78_columns_whatever_the_name():
+    for name in ("", "a" * 40, "Angry Troll versus Magic Bridge 2026-05-01 10:00", "x"):
+        for where in ("turn 12, troll's actions, 2 left", "LOST: UNSETTLED, TURN 140, DECK 0"):
+            title = title_line(name, where, 123)
+            assert len(title) <= 78 and title.endswith("(undos 123)") and where in title, title
+    assert "..." in title_line("b" * 60, "turn 1, awakening", 0)
