@@ -24,34 +24,43 @@ MAX_START = 10000
 EXACT_UP_TO = 1000  # beyond this, the screen's figures use floats (exact fractions get slow)
 
 RULES_TEXT = """\
-DICE TOWER - a countdown that replaces the block tower of Wretched & Alone games.
+DICE TOWER - a countdown that replaces the block tower of Wretched & Alone
+games.
 
-The countdown starts at 100 (dicehall play dicetower --option start=N changes it, and
---option advantage_from=N the threshold; the threshold stays 51 unless you set it). Whenever your game tells you to pull a block, press p
-(pull). When it tells you to pull the block and remove it, press r (pull and remove).
+The countdown starts at 100. Whenever your game tells you to pull a block,
+press p (pull). When it tells you to pull the block and remove it, press r
+(pull and remove).
 
 Each pull rolls two dice:
-- Double threes: subtract 6 and roll again, as often as it happens (for both kinds of pull).
+- Double threes: subtract 6 and roll again, as often as it happens (for
+  both kinds of pull).
 - Pull and remove: subtract both dice.
 - Pull, countdown 51 or more: subtract the lower die (advantage).
 - Pull, countdown 50 or less: subtract the higher die (disadvantage).
-  Advantage or disadvantage is judged on the countdown as it stands after any double threes.
+  Advantage or disadvantage is judged on the countdown as it stands after
+  any double threes.
 
-The countdown never goes below 0. Reaching 0 knocks the tower over and ends the game at once,
-also in the middle of a chain of double threes.
+The countdown never goes below 0. Reaching 0 knocks the tower over and
+ends the game at once, also in the middle of a chain of double threes.
 
-Physical dice: press t and type the two faces you rolled instead of letting dicehall roll.
-Undo (u) takes back the last pull with its dice; pulling again gives the same dice, because
-the dice come from the tracker's seed: undo cannot reroll. The save counts the undos.
+Physical dice: press t and type the two faces you rolled instead of
+letting dicehall roll. Undo (u) takes back the last pull with its dice;
+pulling again gives the same dice, because the dice come from the
+tracker's seed: undo cannot reroll. The save counts the undos.
 
-The figures: "pulls left" is the exact expected number of pulls until the tower falls (all plain
-pulls), and "falls next pull" the exact chance that the next plain pull knocks it over. Both are
-computed from these rules, not sampled. From 100 a tower lasts 29.95 pulls on average (the
-seed's "about thirty").
+The figures: "pulls left" is the exact expected number of pulls until the
+tower falls (all plain pulls), and "falls next pull" the exact chance that
+the next plain pull knocks it over. Both are computed from these rules,
+not sampled. From 100 a tower lasts 29.95 pulls on average (the seed's
+"about thirty").
 
-Worked examples (from the rules' author): 92, roll 3 and 5: 89. 62, remove, roll 1 and 4: 57.
-75, double threes: 69, then 2 and 5: 67. 14, double threes: 8, double threes: 2, then 1 and 5: 0.
-"""
+Other starts: dicehall play dicetower --option start=N starts at N, and
+--option advantage_from=N moves the threshold (it stays 51 unless you set
+it).
+
+Worked examples (from the rules' author): 92, roll 3 and 5: 89. 62,
+remove, roll 1 and 4: 57. 75, double threes: 69, then 2 and 5: 67. 14,
+double threes: 8, double threes: 2, then 1 and 5: 0."""
 
 
 @dataclass(frozen=True)

@@ -29,52 +29,60 @@ BEAST, FORTUNE = 6, 3  # the faces whose third in a row decides a player's game
 RULES_TEXT = """\
 DEAD MAN'S WAGER - a race to 20 points with one die, for 2 to 6 players.
 
-Players take turns in seating order (seat 1 starts). Scores start at 0 and may go
-negative. The first player to reach 20 or more wins.
+Players take turns in seating order (seat 1 starts). Scores start at 0 and
+may go negative. The first player to reach 20 or more wins.
 
 A turn:
 - One normal roll: add the face to your score.
-- The bonus: if the player before you lost a wager (see below), you make two normal
-  rolls instead of one.
-- After your normal roll(s) you may invoke the Dead Man's Wager: one more roll.
+- The bonus: if the player before you lost a wager (see below), you make
+  two normal rolls instead of one.
+- After your normal roll(s) you may invoke the Dead Man's Wager: one more
+  roll.
     1 or 2     scores nothing
     3, 5, 6    add the face
-    4          subtract 4 (even below zero), and the next player still in the game
-               gets the bonus
-  Or end the turn without wagering. A turn has at most three rolls (two bonus rolls
-  and a wager).
+    4          subtract 4 (even below zero), and the next player still
+               in the game gets the bonus
+  Or end the turn without wagering. A turn has at most three rolls (two
+  bonus rolls and a wager).
 
-Streaks: every roll you make, normal or wager, counts toward your streaks, across your
-turns. After each roll, in this order:
-1. Your third six in a row is the MARK OF THE BEAST: you are out at once, even if the
-   roll took you to 20.
+Streaks: every roll you make, normal or wager, counts toward your streaks,
+across your turns. After each roll, in this order:
+1. Your third six in a row is the MARK OF THE BEAST: you are out at once,
+   even if the roll took you to 20.
 2. Your third three in a row is OUTRAGEOUS FORTUNE: you win at once.
 3. A score of 20 or more wins at once.
-A player who is out is skipped, and the bonus passes over them to the next player
-still in. When only one player is left in, that player wins by default.
+A player who is out is skipped, and the bonus passes over them to the
+next player still in. When only one player is left in, that player wins
+by default.
 
-Play on for places (option play_on, off by default): after a win the others play on,
-skipping every player whose place is decided, until every place is decided. Players
-put out by the Mark of the Beast rank last, the latest one out first.
+Play on for places (option play_on, off by default): after a win the
+others play on, skipping every player whose place is decided, until every
+place is decided. Players put out by the Mark of the Beast rank last, the
+latest one out first.
 
-Keys: r roll (your normal roll), w wager, e end the turn, h odds (your chance of
-winning if you wager and if you stop, as the best bot computes it).
+Keys: r roll (your normal roll), w wager, e end the turn, h odds (your
+chance of winning if you wager and if you stop, as the best bot computes
+it).
 
 dicehall's decisions (where the seed and the rulings are silent):
-- Streaks are each player's own: only your own rolls extend or break your runs.
-- A roll that wins or puts a player out ends that player's turn at once: a bonus roll
-  still due is not made and no wager follows.
-- The bonus from a lost wager goes to the next player still in the game (not out and,
-  when playing on, not already placed). It is lost if the game ends first.
-- A player with the bonus may wager too; a 4 on that wager passes the bonus on again.
-- When playing on, the player left last among those still in takes the next place by
-  default, at once.
-- A round ends when play passes back to an earlier seat; the scoresheet has one row
-  per round: the normal roll(s), then the wager as W<face>:<points> (! marks a 4 that
-  gave the bonus away).
-- The odds (h): exact for two players still in (computed over every score from -30
-  to 19; a score below -30 counts as -30, which changes the figures by far less than
-  0.1%); sampled for three or more, so they are estimates within a few percent.
+- Streaks are each player's own: only your own rolls extend or break your
+  runs.
+- A roll that wins or puts a player out ends that player's turn at once:
+  a bonus roll still due is not made and no wager follows.
+- The bonus from a lost wager goes to the next player still in the game
+  (not out and, when playing on, not already placed). It is lost if the
+  game ends first.
+- A player with the bonus may wager too; a 4 on that wager passes the
+  bonus on again.
+- When playing on, the player left last among those still in takes the
+  next place by default, at once.
+- A round ends when play passes back to an earlier seat; the scoresheet
+  has one row per round: the normal roll(s), then the wager as
+  W<face>:<points> (! marks a 4 that gave the bonus away).
+- The odds (h): exact for two players still in (computed over every score
+  from -30 to 19; a score below -30 counts as -30, which changes the
+  figures by far less than 0.1%); sampled for three or more, so they are
+  estimates within a few percent.
 """
 
 
