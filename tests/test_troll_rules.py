@@ -188,7 +188,11 @@ def test_progress_and_outcome_summaries_name_the_cause():
     assert troll.outcome(board()) is None
     flew = dataclasses.replace(board(at=("lower", 3)), set_aside=("7H",), end="flew", phase="over")
     assert troll.outcome(flew).summary == "lost: the troll flew away with the 7H at lower 3"
-    assert troll.outcome(dataclasses.replace(board(), end="collapsed")).summary == "lost: the bridge collapsed"
+    fallen = board(upper=["2C", "3C", "", "5C", "6C", "7C"], lower=["2D", "3D", "", "5D", "6D", "7D"], turn=9)
+    assert troll.outcome(dataclasses.replace(fallen, end="collapsed")).summary == "lost: the bridge collapsed"
+    assert troll.end_words(dataclasses.replace(fallen, end="collapsed")) == (
+        "lost: the bridge collapsed on turn 9: no path from bank to bank: "
+        "the left bank's part ends at column 2 (upper 3 and lower 3 empty)")
     won = troll.outcome(dataclasses.replace(board(deck=()), end="won"))
     assert won.winners == (0,) and won.summary == "won" and won.score == 0
     assert troll.outcome(dataclasses.replace(board(deck=()), end="perfect")).summary == "perfect win"
@@ -639,7 +643,19 @@ def test_collapse_when_no_path_of_occupied_positions_joins_position_1_to_positio
     events, state = act(state, Move("up"), Move("left"))  # upper 3's 4C flees left: column 3 is empty
     assert events[-1] == BridgeCollapsed(1) and state.end == "collapsed"
     result = troll.outcome(state)
-    assert result.summary == "lost: the bridge collapsed" and result.score == 5 and result.winners == ()
+    assert result.summary == "lost: the bridge collapsed"  # as replays record it
+    assert troll.end_words(state) == ("lost: the bridge collapsed on turn 1: no path from bank to bank: "
+                              "the left bank's part ends at column 2 (upper 3 and lower 3 empty)")
+    assert result.score == 5 and result.winners == ()
+    assert troll.describe(state, events[-1]).endswith("the left bank's part ends at column 2 (upper 3 and lower 3 empty)")
+
+
+def test_a_collapse_names_where_the_bridge_broke():
+    gap_at_the_bank = board(upper=["", "3C", "4C", "5C", "6C", "7C"], lower=["", "3D", "4D", "5D", "6D", "7D"])
+    assert troll.collapse_cause(gap_at_the_bank) == "no path from bank to bank: upper 1 and lower 1 are empty"
+    # the lower row reaches column 4 through the upper row's steps; only lower 5 stops it
+    zigzag = board(upper=["2C", "3C", "", "", "", "7C"], lower=["", "3D", "4D", "5D", "", "7D"])
+    assert troll.collapse_cause(zigzag).endswith("ends at column 4 (lower 5 empty)")
 
 
 def test_bridge_stands_through_steps_up_and_down():

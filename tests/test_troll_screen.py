@@ -9,6 +9,11 @@ from tui.screens.troll import title_line, wrapped
 
 # seed 52, standard: the troll ends on upper 2 and the 10D there flies off with it (turn 5)
 FLEW_AWAY = ["move up", "move left", "move down", "move left", "stomp", "move up", "move left", "move left"]
+# seed 1, standard: on turn 13 the 7C flees from upper 5 to upper 6 and the bridge falls apart
+COLLAPSED = ["move up", "pick up left", "move down", "move left", "move up", "move left", "move left", "stomp",
+             "stomp", "move down", "move left", "throw diamond right", "move right", "pick up right", "move up",
+             "use club on left", "move left", "pick up left", "move down", "throw diamond right", "move up",
+             "move left", "pick up right", "move down", "move up", "move right"]
 
 
 def played(name: str, seed: int, commands: list[str], **options):
@@ -44,3 +49,16 @@ def test_titles_fit_78_columns_whatever_the_name():
             title = title_line(name, where, 123)
             assert len(title) <= 78 and title.endswith("(undos 123)") and where in title, title
     assert "..." in title_line("b" * 60, "turn 1, awakening", 0)
+
+
+def test_a_collapse_says_which_collapse_on_screen():
+    session = played("fallen", 1, COLLAPSED)
+    assert session.outcome is not None and session.outcome.summary == "lost: the bridge collapsed"
+
+    async def steps(pilot):
+        return screen_text(pilot.app)
+
+    text = " ".join(line.strip() for line in drive(DicehallApp(session=session), steps).splitlines())
+    assert "GAME OVER: lost: the bridge collapsed on turn 13: no path from bank to bank" in text
+    assert "the left bank's part ends at column 4 (upper 5 empty), score 20" in text
+    assert "flight: upper 7C 5>6" in text  # the step that broke it is still in the log

@@ -806,6 +806,26 @@ def bridge_stands(state: TrollState) -> bool:
     return False
 
 
+def collapse_cause(state: TrollState) -> str:
+    """Where a fallen bridge is broken, in words: how far the occupied positions reach from the left
+    bank and which empty positions stop them (derived from the bridge as it stands)."""
+    cells = occupied(state)
+    todo = deque(p for p in cells if p[1] == 1)
+    seen = set(todo)
+    while todo:
+        pos = todo.popleft()
+        for direction in DIRECTIONS:
+            step = neighbour(pos, direction)
+            if step in cells and step not in seen:
+                seen.add(step)
+                todo.append(step)
+    if not seen:
+        return "no path from bank to bank: upper 1 and lower 1 are empty"
+    far = max(col for _, col in seen)
+    gaps = [place((row, far + 1)) for row in ROWS if (row, far) in seen]
+    return f"no path from bank to bank: the left bank's part ends at column {far} ({' and '.join(gaps)} empty)"
+
+
 def calm(state: TrollState) -> bool:
     """No card on the bridge is awake, covered ones included."""
     return not any(card.awake for row in (state.upper, state.lower) for stack in row for card in stack)
@@ -973,12 +993,23 @@ def outcome(state: TrollState) -> Outcome | None:
     if state.end in ("won", "perfect"):
         return Outcome(winners=(0,), summary="perfect win" if state.end == "perfect" else "won", score=score)
     if state.end == "collapsed":
-        summary = "lost: the bridge collapsed"
+        summary = "lost: the bridge collapsed"  # replays record this; end_words gives the cause
     elif state.end == "flew":
         summary = f"lost: the troll flew away with the {state.set_aside[-1]} at {place(state.troll)}"
     else:
         summary = f"lost: the bridge would not settle ({QUIET_LIMIT} quiet turns)"
     return Outcome(winners=(), summary=summary, score=score)
+
+
+def end_words(state: TrollState) -> str:
+    """The end with its cause, for the screen: which collapse, which double awakening. (The outcome's
+    summary stays short and fixed: exported replays record it and `verify` compares it.)"""
+    result = outcome(state)
+    if result is None:
+        return ""
+    if state.end == "collapsed":
+        return f"lost: the bridge collapsed on turn {state.turn}: {collapse_cause(state)}"
+    return result.summary
 
 
 def describe(state: TrollState, event: object, reveal: bool = True) -> str:
@@ -1039,7 +1070,7 @@ def describe(state: TrollState, event: object, reveal: bool = True) -> str:
                 parts.append(f"{row} " + ", ".join(moves))
         return "flight: " + "; ".join(parts)
     if isinstance(event, BridgeCollapsed):
-        return "the bridge no longer joins the banks: it collapses"
+        return f"the bridge collapses: {collapse_cause(state)}"
     if isinstance(event, TrollWon):
         return "the bridge is calm and standing: " + ("a perfect win!" if event.perfect else "the troll wins")
     if isinstance(event, BridgeUnsettled):

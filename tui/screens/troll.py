@@ -145,7 +145,7 @@ class TrollScreen(GameScreen):
         width = log.size.width or WIDTH
         height = log.size.height or 8
         header = ("WHAT HAPPENED (v reviews every step)" if not outcome
-                  else f"GAME OVER: {outcome.summary}, score {outcome.score}; v reviews it")
+                  else f"GAME OVER: {troll.end_words(session.state)}, score {outcome.score}; v reviews it")
         head = wrapped(header, width)
         room = max(1, height - len(head))
         lines: list[str] = []
