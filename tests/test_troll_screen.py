@@ -62,3 +62,20 @@ def test_a_collapse_says_which_collapse_on_screen():
     assert "GAME OVER: lost: the bridge collapsed on turn 13: no path from bank to bank" in text
     assert "the left bank's part ends at column 4 (upper 5 empty), score 20" in text
     assert "flight: upper 7C 5>6" in text  # the step that broke it is still in the log
+
+
+def test_a_buried_awake_card_is_marked_on_the_board():
+    from dataclasses import replace
+
+    from tui.screens.troll import draw_board
+
+    state = played("buried", 5, []).state
+    plain = draw_board(state).plain
+    assert "*" not in plain and "buried" not in plain
+    stack = state.stack(("upper", 1))  # three dormant cards; wake the middle one
+    woken = troll.with_stack(state, ("upper", 1), (stack[0], replace(stack[1], awake=True), stack[2]))
+    assert not troll.calm(woken)  # the game cannot be won while it is there
+    lines = draw_board(woken).plain.splitlines()
+    upper = next(line for line in lines if line.startswith("LEFT  U"))
+    assert upper.startswith("LEFT  U [3*##  ]") and upper.count("*") == 1
+    assert "n*: an awake card is buried there" in lines[-1] and all(len(line) <= 78 for line in lines)

@@ -41,7 +41,8 @@ ANGRY TROLL VERSUS MAGIC BRIDGE - a solitaire for one player, 52 cards and one d
 The bridge: two rows (upper and lower) of six positions, numbered 1 to 6 from the
 left bank to the right bank. Each position holds a stack of cards (bricks); only its
 top card is in play, dormant (face down) or awake (face up). A card under another
-card waits until it is on top again. Cards: A 2 ... 10 J Q K of clubs, diamonds,
+card waits until it is on top again. On the screen a * after a stack's height marks
+a stack with an awake card buried in it: it still counts as awake for the win. Cards: A 2 ... 10 J Q K of clubs, diamonds,
 hearts and spades (AC, 10H, QS). Clubs and spades are black, diamonds and hearts red.
 The ace of clubs (AC) is THE CLUB.
 

@@ -45,8 +45,9 @@ def card_style(code: str) -> str:
 
 
 def cell(state: TrollState, pos, reveal: bool) -> Text:
-    """One bridge position: stack height and top card; awake cards by name, dormant as ##
-    (or in brackets when revealed); the troll's position between > and <."""
+    """One bridge position: stack height (a * after it when an awake card is buried in the stack) and
+    top card; awake cards by name with !, dormant as ## (in lower case when revealed); the troll's
+    position between > and <."""
     stack = state.stack(pos)
     here = state.troll == pos
     left, right = (">", "<") if here else ("[", "]")
@@ -55,7 +56,9 @@ def cell(state: TrollState, pos, reveal: bool) -> Text:
         text.append("  .   ")
     else:
         top = stack[-1]
-        text.append(f"{len(stack)} ")
+        buried = any(card.awake for card in stack[:-1])  # an awake card waiting under others
+        text.append(f"{len(stack)}")
+        text.append("*" if buried else " ", style="bold" if buried else "")
         if top.awake:
             text.append(f"{top.code:<3}", style=card_style(top.code))
             text.append("!")
@@ -89,6 +92,8 @@ def draw_board(state: TrollState, reveal: bool = False) -> Text:
     text.append(f"troll at {troll_at}, carries {carried}" + (" (THE CLUB)" if state.club_held else "") + "\n")
     aside = " ".join(state.set_aside) or "none"
     text.append(f"deck {len(state.deck)}   set aside {aside}")
+    if any(card.awake for row in (state.upper, state.lower) for stack in row for card in stack[:-1]):
+        text.append("   n*: an awake card is buried there", style="bold")
     if reveal and state.deck:
         text.append(f"\ndeck order: {' '.join(state.deck[:12])}{' ...' if len(state.deck) > 12 else ''}", style="dim")
     return text
@@ -109,8 +114,9 @@ class TrollScreen(GameScreen):
     ]
     HELP_NOTES = ("Arrows move the troll. p, e and l take an arrow next: which card to pick up, use the\n"
                   "carried card on (a diamond is thrown that way), or where to lay the card down.\n"
-                  "On the bridge: ## dormant, a name and ! awake, >..< the troll, n the stack height.\n"
-                  "w waits only when no action is possible. h suggests this turn's two actions.")
+                  "On the bridge: ## dormant, a name with ! awake, >..< the troll, the number the\n"
+                  "stack's height; a * after it: an awake card is buried in that stack (no win while\n"
+                  "it is there; it is in play again when the cards above it are gone).\n"                  "w waits only when no action is possible. h suggests this turn's two actions.")
 
     def __init__(self, session) -> None:
         super().__init__(session)
