@@ -42,9 +42,9 @@ The bridge: two rows (upper and lower) of six positions, numbered 1 to 6 from th
 left bank to the right bank. Each position holds a stack of cards (bricks); only its
 top card is in play, dormant (face down) or awake (face up). A card under another
 card waits until it is on top again. On the screen a * after a stack's height marks
-a stack with an awake card buried in it: it still counts as awake for the win. Cards: A 2 ... 10 J Q K of clubs, diamonds,
-hearts and spades (AC, 10H, QS). Clubs and spades are black, diamonds and hearts red.
-The ace of clubs (AC) is THE CLUB.
+a stack with an awake card buried in it: it still counts as awake for the win.
+Cards: A 2 ... 10 J Q K of clubs, diamonds, hearts and spades (AC, 10H, QS). Clubs
+and spades are black, diamonds and hearts red. The ace of clubs (AC) is THE CLUB.
 
 Difficulty (stack heights from position 1 to 6, the same in both rows):
   standard  3 2 1 1 2 3  24 bricks, deck of awakening 28, 27 awakenings at least
