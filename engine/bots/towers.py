@@ -1,0 +1,253 @@
+"""The Towers bot: three levels and a random baseline, all through the engine's commands.
+
+- random: a uniformly random legal command (the baseline for `dicehall sim towers`).
+- easy: looks one move ahead with the evaluation, and two times in five plays a random move
+  instead: a beginner can beat it.
+- medium (the default) and hard: negamax with alpha-beta pruning and iterative deepening, until a
+  node budget is spent (medium NODES["medium"], hard NODES["hard"]); a budget rather than a clock
+  keeps their play the same on a busy machine, and `sim` repeatable. The movement phase has at most
+  16 moves and few of them late, so near its end the search reaches the last move and plays exactly.
+
+The evaluation, from the side to move: its score minus the opponent's as the board stands (the
+final score if no tower moved again), plus MOBILITY for each of its towers that can still move
+minus the opponent's (an unbuilt tower with room can still go where it scores; a pinned one
+cannot). A finished game is worth its exact margin, times TERMINAL so it outranks any estimate.
+"""
+from __future__ import annotations
+
+import time
+
+from engine.chance import seeded_draw
+from engine.games import towers
+from engine.games.towers import BUILT, EMPTY, LINES, SIZE, STEPS, TOWERS_EACH, UNBUILT, Move, Place, TowersState
+
+LEVELS = ("random", "easy", "medium", "hard")
+NODES = {"medium": 4_000, "hard": 40_000}
+EASY_RANDOM = (2, 5)  # easy plays a random move this often (2 in 5)
+MOBILITY = 0.25
+TERMINAL = 100
+TIME_CAP = 5.0  # seconds: a safety net only; the node budget ends the search long before
+
+
+class _OutOfNodes(Exception):
+    pass
+
+
+# neighbours and rays, precomputed: a ray is the squares from a square outward in one direction
+RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple((r + dr * k) * SIZE + (c + dc * k) for k in range(1, SIZE)
+              if 0 <= r + dr * k < SIZE and 0 <= c + dc * k < SIZE)
+        for dr, dc in STEPS
+    )
+    for r in range(SIZE) for c in range(SIZE)
+)
+
+
+def score_difference(board: list[int] | tuple[int, ...], colour: int) -> int:
+    """`colour`'s score minus the other's, as the board stands (the rules' line-of-sight count)."""
+    total = 0
+    for line in LINES:
+        last_position, last_owner = -1, -1
+        for position, square in enumerate(line):
+            cell = board[square]
+            if cell:
+                who = (cell - 1) & 1
+                if who == last_owner:
+                    gap = position - last_position - 1
+                    total += gap if who == colour else -gap
+                last_position, last_owner = position, who
+    return total
+
+
+def mobile_towers(board, colour: int) -> int:
+    """How many of `colour`'s unbuilt towers have at least one square to go to."""
+    mine = UNBUILT[colour]
+    count = 0
+    for square, cell in enumerate(board):
+        if cell == mine:
+            for ray in RAYS[square]:
+                if ray and board[ray[0]] == EMPTY:
+                    count += 1
+                    break
+    return count
+
+
+def evaluate(board, colour: int) -> float:
+    """The position from `colour`'s side (see the module's docstring)."""
+    return score_difference(board, colour) + MOBILITY * (mobile_towers(board, colour) - mobile_towers(board, 1 - colour))
+
+
+def moves_of(board, colour: int) -> list[tuple[int, int]]:
+    """Every rook move of `colour`'s unbuilt towers, as (from, to)."""
+    mine = UNBUILT[colour]
+    found = []
+    for square, cell in enumerate(board):
+        if cell == mine:
+            for ray in RAYS[square]:
+                for target in ray:
+                    if board[target] != EMPTY:
+                        break
+                    found.append((square, target))
+    return found
+
+
+class Search:
+    """Negamax with alpha-beta on a mutable copy of the board. A move is (from, to) in the
+    movement phase and (-1, square) in placement."""
+
+    def __init__(self, state: TowersState, budget: int):
+        self.root_board = list(state.board)
+        self.board = list(state.board)
+        self.cut = False  # did this iteration stop anywhere short of the game's end?
+        self.first_placer = state.first_placer
+        self.budget = budget
+        self.nodes = 0
+        self.deadline = time.perf_counter() + TIME_CAP
+
+    def placed(self) -> int:
+        return sum(1 for cell in self.board if cell != EMPTY)
+
+    def options(self, colour: int, placed: int) -> list[tuple[int, int]]:
+        if placed < 2 * TOWERS_EACH:
+            return [(-1, square) for square, cell in enumerate(self.board) if cell == EMPTY]
+        return moves_of(self.board, colour)
+
+    def play(self, move: tuple[int, int], colour: int) -> None:
+        source, target = move
+        if source < 0:
+            self.board[target] = UNBUILT[colour]
+        else:
+            self.board[source] = EMPTY
+            self.board[target] = BUILT[colour]
+
+    def unplay(self, move: tuple[int, int], colour: int) -> None:
+        source, target = move
+        self.board[target] = EMPTY
+        if source >= 0:
+            self.board[source] = UNBUILT[colour]
+
+    def ordered(self, moves: list[tuple[int, int]], colour: int) -> list[tuple[int, int]]:
+        """Moves most promising first (by the evaluation one move ahead): alpha-beta prunes more."""
+        keyed = []
+        for move in moves:
+            self.play(move, colour)
+            keyed.append((-evaluate(self.board, colour), len(keyed), move))
+            self.unplay(move, colour)
+        keyed.sort()
+        return [move for _, _, move in keyed]
+
+    def negamax(self, colour: int, depth: int, alpha: float, beta: float) -> float:
+        self.nodes += 1
+        if self.nodes > self.budget or (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
+            raise _OutOfNodes
+        placed = self.placed()
+        moves = self.options(colour, placed)
+        if not moves:  # movement phase: skipped, or the game is over
+            if not moves_of(self.board, 1 - colour):
+                return TERMINAL * score_difference(self.board, colour)
+            return -self.negamax(1 - colour, depth, -beta, -alpha)
+        if depth == 0:
+            self.cut = True
+            return evaluate(self.board, colour)
+        if depth >= 2:
+            moves = self.ordered(moves, colour)
+        best = -float("inf")
+        for move in moves:
+            self.play(move, colour)
+            following = self.follower(colour, placed + (1 if move[0] < 0 else 0), move[0] < 0)
+            value = -self.negamax(following, depth - 1, -beta, -alpha) if following != colour else \
+                self.negamax(following, depth - 1, alpha, beta)
+            self.unplay(move, colour)
+            if value > best:
+                best = value
+            if value > alpha:
+                alpha = value
+            if alpha >= beta:
+                break
+        return best
+
+    def follower(self, colour: int, placed: int, placing: bool) -> int:
+        """Who acts next: after the 16th tower is placed, the player who placed second moves first."""
+        if placing and placed == 2 * TOWERS_EACH:
+            return 1 - self.first_placer
+        return 1 - colour
+
+    def best(self, colour: int, root: list[tuple[int, int]]) -> tuple[tuple[int, int], int]:
+        """Iterative deepening: the best root move of the deepest search finished (or of the
+        unfinished one, when its first move, the previous best, was already searched)."""
+        placed = self.placed()
+        order = self.ordered(root, colour)
+        choice, depth_done = order[0], 0
+        depth = 1
+        while depth <= 40:
+            self.cut = False
+            try:
+                best_value, best_move = -float("inf"), order[0]
+                alpha = -float("inf")
+                values = {}
+                for move in order:
+                    self.play(move, colour)
+                    following = self.follower(colour, placed + (1 if move[0] < 0 else 0), move[0] < 0)
+                    if following != colour:
+                        value = -self.negamax(following, depth - 1, -float("inf"), -alpha)
+                    else:
+                        value = self.negamax(following, depth - 1, alpha, float("inf"))
+                    self.unplay(move, colour)
+                    values[move] = value
+                    if value > best_value:
+                        best_value, best_move = value, move
+                        alpha = max(alpha, value)
+            except _OutOfNodes:
+                self.unwind()
+                if values and best_move in values and order[0] in values:
+                    choice = best_move
+                break
+            choice, depth_done = best_move, depth
+            if not self.cut:  # every line reached the end of the game: deeper changes nothing
+                break
+            # the best move first next time, the rest by this depth's values
+            order = sorted(order, key=lambda m: -values.get(m, -float("inf")))
+            depth += 1
+        return choice, depth_done
+
+    def unwind(self) -> None:
+        """After the budget ran out mid-search the board holds half-played moves: restore it."""
+        self.board = list(self.root_board)
+
+
+def _rng(seed: int, nonce: int):
+    draw = 0
+
+    def pick(n: int) -> int:
+        nonlocal draw
+        draw += 1
+        return seeded_draw(seed, nonce * 1_000 + draw, n)
+
+    return pick
+
+
+def choose(state: TowersState, level: str = "medium", seed: int = 0, nonce: int = 0) -> object:
+    """The bot's command for the side to act. `seed` and `nonce` (e.g. the game's seed and the
+    number of events so far) decide its random choices, so a game replays identically."""
+    if towers.to_act(state) is None:
+        raise ValueError("no one is to act now")
+    if level not in LEVELS:
+        raise ValueError(f"a Towers bot plays {', '.join(LEVELS)}, not {str(level)[:20]!r}")
+    colour = state.turn
+    commands = towers.legal_commands(state)
+    pick = _rng(seed, nonce)
+    if level == "random" or (level == "easy" and pick(EASY_RANDOM[1]) < EASY_RANDOM[0]):
+        return commands[pick(len(commands))]
+    search = Search(state, NODES.get(level, 0))
+    root = [(-1, c.square) if isinstance(c, Place) else (c.source, c.target) for c in commands]
+    # a seeded shuffle first: among equally good moves the bot does not always play the same one
+    for i in range(len(root) - 1, 0, -1):
+        j = pick(i + 1)
+        root[i], root[j] = root[j], root[i]
+    if level == "easy":
+        ordered = search.ordered(root, colour)
+        move = ordered[0]
+    else:
+        move, _ = search.best(colour, root)
+    return Place(move[1]) if move[0] < 0 else Move(move[0], move[1])
