@@ -65,8 +65,8 @@ def test_a_whole_game_by_keys_then_review_reveal_and_branch():
     assert session.outcome is not None
     assert session.outcome.summary.upper() in end and f"score {session.outcome.score}" in end
     assert "Not now: the game is over" in refused
-    assert "deck order:" not in hidden and "##" in hidden
-    assert "deck order:" in revealed
+    assert "deck order" not in hidden and "REVEALED" not in hidden and "##" in hidden
+    assert "deck order, top first" in revealed and "REVEALED" in revealed
 
 
 def test_bad_keys_say_why_and_aiming_can_be_cancelled():
@@ -124,4 +124,30 @@ def test_viewer_steps_by_game_turn_and_reveal_shows_the_deck(tmp_path):
 
     first, second, revealed = drive(DicehallApp(session=session), steps)
     assert (first, second) == (turn_starts[0], turn_starts[1])
-    assert "deck order: " + session.state_at(second).deck[0] in revealed
+    deck = session.state_at(second).deck
+    assert f"deck order, top first ({len(deck)}): " + " ".join(deck[:5]) in revealed
+
+
+def test_reveal_shows_every_buried_card_and_the_whole_deck_at_80x24():
+    session = saves.new_save("troll", name="reveal", seed=8)  # standard: 26 cards in the deck
+    state = session.state
+    tokens = lambda text: text.replace("!", " ").split()  # noqa: E731
+
+    async def steps(pilot):
+        await pilot.press("v", "h")
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(session=session), steps)
+    lines = text.splitlines()
+    assert len(lines) <= 24 and "REVEALED stacks, bottom card first" in text
+    for row in troll.ROWS:
+        for col in troll.COLUMNS:  # each stack listed whole, bottom card first
+            label = f"{row[0].upper()}{col}:"
+            line = next(line for line in lines if label in line)
+            listed = tokens(line.split(label)[1])[: len(state.stack((row, col)))]
+            assert listed == [card.code for card in state.stack((row, col))], label
+    deck_lines = text.split("deck order, top first")[1].split("\n")
+    assert f"({len(state.deck)}):" in deck_lines[0]
+    shown = tokens(" ".join(deck_lines[: 1 + len(state.deck) // 15 + 1]).split(":", 1)[1])
+    assert shown[: len(state.deck)] == list(state.deck)  # the whole deck, in order, no "..."
+    assert "h Reveal" in lines[-1]  # the footer offers it

@@ -94,9 +94,49 @@ def draw_board(state: TrollState, reveal: bool = False) -> Text:
     text.append(f"deck {len(state.deck)}   set aside {aside}")
     if any(card.awake for row in (state.upper, state.lower) for stack in row for card in stack[:-1]):
         text.append("   n*: an awake card is buried there", style="bold")
-    if reveal and state.deck:
-        text.append(f"\ndeck order: {' '.join(state.deck[:12])}{' ...' if len(state.deck) > 12 else ''}", style="dim")
+    if reveal:
+        text.append("\n" + "\n".join(reveal_lines(state)), style="dim")
     return text
+
+
+def packed(groups: list[str], width: int, indent: str = "", sep: str = "  ") -> list[str]:
+    """Groups of words side by side, `sep` apart, in lines of at most `width` columns; a group is
+    never split unless it is wider than a line by itself."""
+    lines: list[str] = []
+    current = ""
+    for group in groups:
+        if current and len(current) + len(sep) + len(group) <= width:
+            current += sep + group
+            continue
+        if current:
+            lines.append(current)
+        current = (indent if lines or current else "") + group
+        while len(current) > width:
+            lines.append(current[:width])
+            current = indent + current[width:]
+    if current:
+        lines.append(current)
+    return lines
+
+
+def reveal_lines(state: TrollState, width: int = WIDTH) -> list[str]:
+    """The hidden cards: every stack from its bottom card to its top (! after an awake card) and the
+    whole deck of awakening from its top card, packed into lines of `width` columns."""
+    def named(card) -> str:
+        return card.code + ("!" if card.awake else "")
+
+    lines = ["REVEALED stacks, bottom card first (! awake):"]
+    for row in troll.ROWS:  # each row starts a line of its own
+        stacks = []
+        for col in COLUMNS:
+            cards = state.stack((row, col))
+            stacks.append(f"{row[0].upper()}{col}: " + (" ".join(named(c) for c in cards) if cards else "."))
+        lines += packed(stacks, width)
+    if state.deck:
+        lines += packed([f"deck order, top first ({len(state.deck)}):"] + list(state.deck), width, "  ", " ")
+    else:
+        lines.append("deck order: the deck is empty")
+    return lines
 
 
 class TrollScreen(GameScreen):

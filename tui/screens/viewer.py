@@ -46,20 +46,20 @@ class EventWindow(Plain):
 
 class ViewerScreen(KeyedScreen):
     BINDINGS = [
-        Binding("left", "step(-1)", "Back 1"),
-        Binding("right", "step(1)", "On 1"),
+        Binding("left", "step(-1)", "Back"),
+        Binding("right", "step(1)", "On"),
         Binding("pageup", "turn(-1)", "Turn back"),
         Binding("pagedown", "turn(1)", "Turn on"),
         Binding("home", "jump(0)", "Start", show=False),
         Binding("end", "jump(-1)", "End", show=False),
         Binding("g", "goto", "Go to", show=False),
-        Binding("space", "autoplay", "Autoplay"),
+        Binding("space", "autoplay", "Auto"),
         Binding("plus,equals_sign", "speed(1)", "Faster", show=False),
         Binding("minus", "speed(-1)", "Slower", show=False),
-        Binding("h", "reveal", "Reveal", show=False),
-        Binding("c", "branch", "Continue here"),
-        Binding("question_mark", "help", "Help"),
-        Binding("q,escape", "back", "Back"),
+        Binding("h", "reveal", "Reveal"),
+        Binding("c", "branch", "Continue"),
+        Binding("question_mark", "help", "Help", show=False),  # the status line names it: the footer is full
+        Binding("q,escape", "back", "Back", show=False),
     ]
     HELP_NOTES = ("Home/End jump to the start and the end; + and - change the autoplay speed.\n"
                   "h reveals hidden information (face-down cards, the deck); it is off by default.\n"
@@ -89,7 +89,7 @@ class ViewerScreen(KeyedScreen):
             with Vertical(id="viewer-side"):
                 yield EventWindow("", id="events")
                 yield Plain("", id="where")
-        yield StatusLine("Left/Right: one event  PgUp/PgDn: one turn  c: continue from here")
+        yield StatusLine("Left/Right: one event  PgUp/PgDn: one turn  c: continue here  ?: keys  q: back")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -104,7 +104,7 @@ class ViewerScreen(KeyedScreen):
         outcome = session.outcome
         result = outcome.summary if outcome else "unfinished"
         players = ", ".join(p.name for p in session.players)
-        name = getattr(session, "save_name", "")
+        name = getattr(session, "save_name", "").removeprefix(session.game.TITLE).strip()  # no title twice
         self.query_one("#title", Plain).show(
             Text(f"Replay: {session.game.TITLE}  {name}  ({players}; {result})"[:200], style="bold"), layout=False)
         board = self.draw_board(session.state_at(self.position), self.reveal)
