@@ -79,3 +79,26 @@ def test_a_buried_awake_card_is_marked_on_the_board():
     upper = next(line for line in lines if line.startswith("LEFT  U"))
     assert upper.startswith("LEFT  U [3*##  ]") and upper.count("*") == 1
     assert "n*: an awake card is buried there" in lines[-1] and all(len(line) <= 78 for line in lines)
+
+
+def test_any_other_key_ends_aiming_so_the_next_arrow_moves():
+    session = played("aim", 11, [])  # seed 11: the troll can pick up the card to its right, or move
+    assert troll.PickUp("right") in session.commands() and troll.Move("right") in session.commands()
+
+    async def steps(pilot):
+        screen = pilot.app.screen
+        seen = []
+        for other in ("h", "s", "u", "x", "question_mark"):
+            await pilot.press("p")
+            assert screen.aiming == "pick up" and "pick up: which way?" in screen_text(pilot.app)
+            await pilot.press(other)
+            if other == "question_mark":
+                await pilot.press("escape")  # close the help
+            seen.append(screen.aiming)
+        await pilot.press("right")
+        return seen, screen_text(pilot.app)
+
+    seen, text = drive(DicehallApp(session=session), steps)
+    assert seen == [None] * 5
+    assert isinstance(session.events[-1], troll.TrollMoved) and session.state.carried == ()
+    assert "the troll moves right" in text

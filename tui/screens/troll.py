@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -161,6 +162,13 @@ class TrollScreen(GameScreen):
     def __init__(self, session) -> None:
         super().__init__(session)
         self.aiming: str | None = None
+
+    def on_key(self, event: events.Key) -> None:
+        """Runs before the key's binding: a key other than an arrow or Escape ends aiming, so the
+        next arrow moves the troll, as the status line (which the key's answer replaces) says."""
+        if self.aiming is not None and event.key not in ("up", "down", "left", "right", "escape"):
+            self.aiming = None
+        super().on_key(event)
 
     def compose(self) -> ComposeResult:
         yield Plain("", id="title", classes="title")
