@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import saves
 from engine.bots import troll as adviser
 from engine.games import troll
@@ -14,6 +16,13 @@ from tui.screens.viewer import ViewerScreen
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 ARROW = {"up": "up", "down": "down", "left": "left", "right": "right"}
+
+
+@pytest.fixture(autouse=True)
+def batches_at_once(monkeypatch):
+    """Keys pressed as fast as a test presses them: each batch is drawn whole (the stepping through
+    a batch has its own tests, which turn it back on)."""
+    monkeypatch.setattr(TrollScreen, "STEP_SECONDS", 0)
 
 
 def keys_for(command) -> list[str]:

@@ -1,11 +1,13 @@
 """The troll screen at 80x24: what a lost game's end shows, the aim prompt, the phases of a batch."""
 from __future__ import annotations
 
+import pytest
+
 import saves
 from engine.games import troll
 from tests.apphelpers import drive, screen_text
 from tui.app import DicehallApp
-from tui.screens.troll import title_line, wrapped
+from tui.screens.troll import TrollScreen, title_line, wrapped
 
 # seed 52, standard: the troll ends on upper 2 and the 10D there flies off with it (turn 5)
 FLEW_AWAY = ["move up", "move left", "move down", "move left", "stomp", "move up", "move left", "move left"]
@@ -14,6 +16,13 @@ COLLAPSED = ["move up", "pick up left", "move down", "move left", "move up", "mo
              "stomp", "move down", "move left", "throw diamond right", "move right", "pick up right", "move up",
              "use club on left", "move left", "pick up left", "move down", "throw diamond right", "move up",
              "move left", "pick up right", "move down", "move up", "move right"]
+
+
+@pytest.fixture(autouse=True)
+def batches_at_once(monkeypatch):
+    """Keys pressed as fast as a test presses them: each batch is drawn whole (the stepping through
+    a batch has its own tests, which turn it back on)."""
+    monkeypatch.setattr(TrollScreen, "STEP_SECONDS", 0)
 
 
 def played(name: str, seed: int, commands: list[str], **options):
@@ -34,8 +43,8 @@ def test_a_lost_game_shows_its_cause_the_newest_line_and_a_whole_title():
 
     text = drive(DicehallApp(session=session), steps)
     lines = text.splitlines()
-    for piece in wrapped(last, 78):  # every piece of the newest line is on screen, in order
-        assert piece.strip() in [line.strip() for line in lines], piece
+    for piece in wrapped(last, 76):  # every piece of the newest line is on screen (after the > mark)
+        assert piece.strip() in [line.strip().removeprefix("> ") for line in lines], piece
     header = wrapped(f"GAME OVER: {session.outcome.summary}, score {session.outcome.score}; v reviews it", 78)
     assert len(header) == 2 and all(piece.strip() in text for piece in header)
     title = lines[0]
@@ -102,3 +111,59 @@ def test_any_other_key_ends_aiming_so_the_next_arrow_moves():
     assert seen == [None] * 5
     assert isinstance(session.events[-1], troll.TrollMoved) and session.state.carried == ()
     assert "the troll moves right" in text
+
+
+def test_a_batch_is_shown_step_by_step_and_a_key_shows_the_rest(monkeypatch):
+    monkeypatch.setattr(TrollScreen, "STEP_SECONDS", 60)  # no step comes from the timer in this test
+    session = played("steps", 11, ["move up"])  # seed 11: the second action ends turn 1
+
+    async def steps(pilot):
+        await pilot.press("left")
+        during = screen_text(pilot.app)
+        events = len(session.events)
+        await pilot.press("x")  # any key: the rest at once, and nothing else
+        after = screen_text(pilot.app)
+        assert len(session.events) == events and pilot.app.screen.stepper is None
+        return during, after
+
+    during, after = drive(DicehallApp(session=session), steps)
+    batch = session.events[session.turn_starts()[-1]:]
+    words = [session.describe(i, reveal=False) for i in range(session.turn_starts()[-1], len(session.events))]
+    assert len(batch) == 4 and isinstance(batch[1], troll.FlightPhase)
+    # while stepping, the board is the one after the action alone: the flight's words are not shown yet
+    assert "step 1 of 4 (a key shows all): " + words[0] in during
+    assert f"> {words[0]}" in during and words[1] not in during
+    assert "turn 1, troll's actions, 0 left" in during and "2 AC !" in during  # the AC has not fled yet
+    # after the key: every line of the batch in order, each marked with >, and the board that follows
+    lines = after.splitlines()
+    marked = [line.strip()[2:] for line in lines if line.strip().startswith("> ")]
+    assert marked == words
+    assert "4 steps (the > lines above)" in after and "'x' does nothing" not in after
+    assert "turn 2, troll's actions, 2 left" in after and "4 AC !" in after
+
+
+def test_the_steps_come_one_by_one_on_their_own(monkeypatch):
+    monkeypatch.setattr(TrollScreen, "STEP_SECONDS", 0.02)
+    session = played("timer", 11, ["move up"])
+    drawn = []  # how many events each redraw showed, and whether its log ended with that event
+    original = TrollScreen.redraw
+
+    def redraw(screen):
+        original(screen)
+        count = screen.shown_count()
+        log = str(screen.query_one("#troll-log").render())
+        drawn.append((count, session.describe(count - 1, reveal=False)[:60] in log))
+
+    monkeypatch.setattr(TrollScreen, "redraw", redraw)
+
+    async def steps(pilot):
+        await pilot.press("left")
+        await pilot.pause(0.5)
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(session=session), steps)
+    start = session.turn_starts()[-1]
+    counts = [count for count, _ in drawn if count > start]
+    assert sorted(set(counts)) == list(range(start + 1, len(session.events) + 1))  # each step drawn, in order
+    assert counts == sorted(counts) and all(words for _, words in drawn)  # never the board without its words
+    assert "4 steps (the > lines above)" in text

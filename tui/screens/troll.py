@@ -9,6 +9,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.timer import Timer
 from textual.widgets import Footer
 
 from engine.games import troll
@@ -26,6 +27,11 @@ def wrapped(line: str, width: int) -> list[str]:
     """One line of words cut at word breaks into lines of at most `width` columns; the lines after
     the first are indented, so a reader sees where each event begins."""
     return textwrap.wrap(line, max(20, width), subsequent_indent="   ", break_on_hyphens=False) or [""]
+
+
+def clip(text: str, width: int = WIDTH) -> str:
+    """One status line: cut at `width` columns with "..." (the log above has the whole text)."""
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def title_line(name: str, where: str, undos: int, width: int = WIDTH) -> str:
@@ -157,18 +163,34 @@ class TrollScreen(GameScreen):
                   "carried card on (a diamond is thrown that way), or where to lay the card down.\n"
                   "On the bridge: ## dormant, a name with ! awake, >..< the troll, the number the\n"
                   "stack's height; a * after it: an awake card is buried in that stack (no win while\n"
-                  "it is there; it is in play again when the cards above it are gone).\n"                  "w waits only when no action is possible. h suggests this turn's two actions.")
+                  "it is there; it is in play again when the cards above it are gone).\n"
+                  "After an action the screen steps through what follows (the flight, the checks,\n"
+                  "each awakening) one line at a time; any key shows the rest at once. The log marks\n"
+                  "the lines of the last action with >.\n"
+                  "w waits only when no action is possible. h suggests this turn's two actions.")
+
+    STEP_SECONDS = 0.7  # the pause between the steps of a batch (0: show a batch at once)
 
     def __init__(self, session) -> None:
         super().__init__(session)
         self.aiming: str | None = None
+        self.shown: int | None = None  # while stepping through a batch: how many events are drawn
+        self.stepper: Timer | None = None
 
     def on_key(self, event: events.Key) -> None:
-        """Runs before the key's binding: a key other than an arrow or Escape ends aiming, so the
-        next arrow moves the troll, as the status line (which the key's answer replaces) says."""
+        """Runs before the key's binding. While a batch is being stepped through, any key shows the
+        rest at once and does nothing else (the player acts on a board they have seen). A key other
+        than an arrow or Escape ends aiming, so the next arrow moves the troll."""
+        if self.stepper is not None:
+            self.finish_steps()
+            event.stop()
+            event.prevent_default()
+            return
         if self.aiming is not None and event.key not in ("up", "down", "left", "right", "escape"):
             self.aiming = None
         super().on_key(event)
+        if event.key == "w" and self.check_action("wait", ()) is False:  # hidden from the footer
+            self.status(self.why_disabled("wait", ()), error=True)
 
     def compose(self) -> ComposeResult:
         yield Plain("", id="title", classes="title")
@@ -178,34 +200,48 @@ class TrollScreen(GameScreen):
         yield StatusLine("arrows move; s stomp, p pick up, e use, l lay down; h hint; ? all keys")
         yield Footer()
 
+    def shown_count(self) -> int:
+        return len(self.session.events) if self.shown is None else self.shown
+
+    def batch_start(self) -> int:
+        """Where the last action's events begin (with everything that followed it)."""
+        starts = self.session.turn_starts()
+        return starts[-1] if starts else 0
+
     def redraw(self) -> None:
         session = self.session
-        state: TrollState = session.state
+        count = self.shown_count()
+        state: TrollState = session.state_at(count)  # while stepping: as far as the words go
         name = getattr(session, "save_name", "")
-        outcome = session.outcome
-        phase = {"actions": f"troll's actions, {state.actions_left} left", "awakening": "awakening"}.get(state.phase, state.phase)
+        outcome = troll.outcome(state)
+        phase = {"actions": f"troll's actions, {state.actions_left} left", "awakening": "awakening",
+                 "checks": "flight done, checks"}.get(state.phase, state.phase)
         where = troll.progress(state).upper() if outcome else f"turn {state.turn}, {phase}"
         self.query_one("#title", Plain).show(Text(title_line(name, where, session.undos), style="bold"))
         self.query_one("#bridge", Plain).show(draw_board(state))
-        self.draw_log()
+        self.draw_log(count, state)
         self.refresh_bindings()  # the footer greys out the actions that are not legal now
 
-    def draw_log(self) -> None:
-        """The newest events in words, as many as fit under the header: the header and long lines are
-        wrapped and counted, so the newest line (the one that explains the end) is always shown."""
+    def draw_log(self, count: int, state: TrollState) -> None:
+        """The newest events in words, as many as fit under the header; the last action's lines are
+        marked with >. The header and long lines are wrapped and counted, so the newest line (the
+        one that explains the end) is always shown."""
         session = self.session
-        outcome = session.outcome
+        outcome = troll.outcome(state)
         log = self.query_one("#troll-log", Plain)
         width = log.size.width or WIDTH
         height = log.size.height or 8
-        header = ("WHAT HAPPENED (v reviews every step)" if not outcome
-                  else f"GAME OVER: {troll.end_words(session.state)}, score {outcome.score}; v reviews it")
+        header = ("WHAT HAPPENED (> the last action and what followed; v reviews every step)" if not outcome
+                  else f"GAME OVER: {troll.end_words(state)}, score {outcome.score}; v reviews it")
         head = wrapped(header, width)
         room = max(1, height - len(head))
+        batch = self.batch_start()
         lines: list[str] = []
-        index = len(session.events) - 1
+        index = count - 1
         while index >= 0 and len(lines) < room:
-            lines[:0] = wrapped(session.describe(index, reveal=False), width)
+            mark = "> " if index >= batch else "  "
+            pieces = wrapped(session.describe(index, reveal=False), width - 2)
+            lines[:0] = [mark + pieces[0]] + ["  " + piece for piece in pieces[1:]]
             index -= 1
         lines = lines[-room:]
         log.show(Text("\n".join(head) + "\n", style="bold") + Text("\n".join(lines)))
@@ -213,9 +249,46 @@ class TrollScreen(GameScreen):
     def play(self, command) -> None:
         before = len(self.session.events)
         if self.attempt(lambda: self.session.play(command)):
-            new = [self.session.describe(i, reveal=False) for i in range(before, len(self.session.events))]
-            self.status(new[0] if new else str(command))
+            if len(self.session.events) - before > 1 and self.STEP_SECONDS > 0:
+                self.shown = before + 1  # the action first; the timer adds what follows, line by line
+                self.stepper = self.set_interval(self.STEP_SECONDS, self.step)
+                self.say_step()
+            else:
+                self.say_batch()
         self.redraw()
+
+    def step(self) -> None:
+        if self.shown is None or self.shown + 1 >= len(self.session.events):
+            self.finish_steps()
+            return
+        self.shown += 1
+        self.say_step()
+        self.redraw()
+
+    def finish_steps(self) -> None:
+        if self.stepper is not None:
+            self.stepper.stop()
+            self.stepper = None
+        self.shown = None
+        self.say_batch()
+        self.redraw()
+
+    def say_step(self) -> None:
+        count = self.shown_count()
+        first = self.batch_start()
+        text = self.session.describe(count - 1, reveal=False)
+        self.status(clip(f"step {count - first} of {len(self.session.events) - first} (a key shows all): {text}"))
+
+    def say_batch(self) -> None:
+        """The status after an action: the action alone, or how many steps followed it and the last."""
+        first, total = self.batch_start(), len(self.session.events)
+        if total == 0:
+            return
+        last = self.session.describe(total - 1, reveal=False)
+        if total - first <= 1:
+            self.status(clip(last))
+        else:
+            self.status(clip(f"{total - first} steps (the > lines above), the last: {last}"))
 
     def action_arrow(self, direction: str) -> None:
         if self.aiming is None:
