@@ -125,15 +125,23 @@ def test_viewer_steps_by_game_turn_and_reveal_shows_the_deck(tmp_path):
 
     async def steps(pilot):
         await pilot.press("v", "home", "pagedown")
-        first = pilot.app.screen.position
+        first = pilot.app.screen.position, screen_text(pilot.app)
         await pilot.press("pagedown")
-        second = pilot.app.screen.position
+        second = pilot.app.screen.position, screen_text(pilot.app)
+        await pilot.press("pagedown", "pageup")
+        back = pilot.app.screen.position, screen_text(pilot.app)
         await pilot.press("h")
-        return first, second, screen_text(pilot.app)
+        return first, second, back, screen_text(pilot.app)
 
-    first, second, revealed = drive(DicehallApp(session=session), steps)
-    assert (first, second) == (turn_starts[0], turn_starts[1])
-    deck = session.state_at(second).deck
+    (first, first_text), (second, second_text), (back, back_text), revealed = drive(DicehallApp(session=session), steps)
+    # PgDn lands on each turn's first event: it is the highlighted (>) line and the status names its turn
+    assert (first, second, back) == (turn_starts[0] + 1, turn_starts[1] + 1, turn_starts[1] + 1)
+    for position, text, turn in ((first, first_text, 1), (second, second_text, 2), (back, back_text, 2)):
+        current = next(line for line in text.splitlines() if line.startswith(" >"))
+        assert f"{position:>4} " in current and f"turn {turn}: " in current
+        assert f"turn {turn}  " in text and f"event {position}/" in text
+    assert "Not now" not in second_text and f"turn 2: {session.describe(second - 1, False)[:40]}" in second_text
+    deck = session.state_at(back).deck
     assert f"deck order, top first ({len(deck)}): " + " ".join(deck[:5]) in revealed
 
 

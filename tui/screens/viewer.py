@@ -137,20 +137,35 @@ class ViewerScreen(KeyedScreen):
                 self.starts = [i for i, event in enumerate(self.session.events) if is_start(event)]
         return self.starts
 
+    def turn_stops(self) -> list[int]:
+        """The positions PgUp/PgDn go to. A game that marks its turns' first events stops just after
+        each of them, so that event is the highlighted one and the status names its turn; otherwise at
+        each decision's start."""
+        if getattr(self.session.game, "is_turn_start", None) is None:
+            return self.turn_starts()
+        return [start + 1 for start in self.turn_starts()]
+
     def action_turn(self, delta: int) -> None:
-        starts = self.turn_starts() + [len(self.session.events)]
+        stops = self.turn_stops()
         if delta > 0:
-            later = [s for s in starts if s > self.position]
+            later = [s for s in stops + [len(self.session.events)] if s > self.position]
             if not later:
                 self.status("already at the end", error=True)
                 return
             self.go(later[0])
         else:
-            earlier = [s for s in [0] + starts if s < self.position]
+            earlier = [s for s in [0] + stops if s < self.position]
             if not earlier:
                 self.status("already at the start", error=True)
                 return
             self.go(earlier[-1])
+        turn = bisect_left(self.turn_starts(), self.position)
+        if self.position == 0:
+            self.status("the start of the game")
+        elif self.position in stops:
+            self.status(f"turn {turn}: " + self.session.describe(self.position - 1, self.reveal)[:60])
+        else:
+            self.status(f"the end, in turn {turn}")
 
     def action_jump(self, where: int) -> None:
         self.go(len(self.session.events) if where < 0 else where)
