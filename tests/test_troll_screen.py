@@ -167,3 +167,53 @@ def test_the_steps_come_one_by_one_on_their_own(monkeypatch):
     assert sorted(set(counts)) == list(range(start + 1, len(session.events) + 1))  # each step drawn, in order
     assert counts == sorted(counts) and all(words for _, words in drawn)  # never the board without its words
     assert "4 steps (the > lines above)" in text
+
+
+def test_wait_is_in_the_footer_only_when_it_is_the_one_thing_to_do(monkeypatch):
+    # A troll left alone on a dormant card after the awakening phase flew its neighbours away is
+    # rare in play; the screen's part is what it offers for the session's legal commands.
+    session = played("wait", 5, [])
+    assert troll.Wait() not in session.commands()
+
+    async def steps(pilot):
+        normal = screen_text(pilot.app).splitlines()[-1]
+        await pilot.press("w")
+        refused = screen_text(pilot.app)
+        monkeypatch.setattr(session, "commands", lambda: [troll.Wait()])
+        pilot.app.screen.redraw()
+        await pilot.pause()
+        return normal, refused, screen_text(pilot.app).splitlines()[-1]
+
+    normal, refused, only_wait = drive(DicehallApp(session=session), steps)
+    assert "w Wait" not in normal and "s Stomp" in normal
+    assert "Not now: the troll can still act: wait is only for when no action is possible" in refused
+    assert "w Wait" in only_wait
+
+
+def test_options_name_preset_heights_and_explain_the_card_limit():
+    import pytest as _pytest
+
+    assert troll.check_options({"heights": [4, 3, 2, 2, 3, 4]})["difficulty"] == "sturdy"
+    assert troll.check_options({"difficulty": "tutorial", "heights": [3, 2, 1, 1, 2, 3]})["difficulty"] == "standard"
+    assert troll.check_options({"heights": [4, 3, 2, 2, 3, 5]})["difficulty"] == "custom"
+    assert troll.check_options({"heights": [12, 5, 1, 1, 5, 1]})["heights"] == [12, 5, 1, 1, 5, 1]  # 50 fit
+    with _pytest.raises(ValueError, match=r"would take 52 of the 52 cards to deal; at most 50 \(25 per row\)"):
+        troll.check_options({"heights": [12, 5, 1, 1, 5, 2]})
+    assert troll.check_options({"toys": True, "heights": [5, 5, 5, 5, 3, 1]})  # 48 with both aces held
+    with _pytest.raises(ValueError, match=r"50 of the 50 cards to deal; at most 48 \(24 per row\)"):
+        troll.check_options({"toys": True, "heights": [5, 5, 5, 5, 4, 1]})
+
+
+def test_an_explicit_deal_names_its_first_card_and_the_rows_colours():
+    import engine
+
+    order = list(reversed(troll.FULL_DECK))  # no shuffle: the log starts with the troll's placing
+    session = engine.new_session("troll", seed=1, options={"deck": order}, dice=[2, 1])
+    first = order[24]
+    colour = troll.colour_of(first)
+    assert not isinstance(session.events[0], troll.DeckShuffled)
+    assert session.describe(0).startswith(f"first card {first}: lower row {colour}; rolled 2 (typed): troll on lower 2")
+    shuffled = engine.new_session("troll", seed=1)
+    text = shuffled.describe(1)
+    first = shuffled.state.lower_flight.cards[0]
+    assert text.startswith(f"first card {first}: lower row {troll.colour_of(first)}; rolled ")

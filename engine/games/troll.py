@@ -50,7 +50,9 @@ Difficulty (stack heights from position 1 to 6, the same in both rows):
   standard  3 2 1 1 2 3  24 bricks, deck of awakening 28, 27 awakenings at least
   sturdy    4 3 2 2 3 4  36 bricks, deck 16, 15 awakenings at least
   tutorial  5 4 3 3 4 5  48 bricks, deck 4, 3 awakenings at least
-  custom    option heights: six numbers of 1 or more, at most 51 bricks in all
+  custom    option heights: six numbers of 1 or more, at most 25 per row (50 bricks:
+            one card must be left to turn up first; 24 per row with THE CLUB or
+            both aces held from the start); preset heights keep the preset's name
 
 Setup: the deck is shuffled and the bridge dealt face down: upper 1 to 6, then lower
 1 to 6, each stack from its bottom card up. The rest is the deck of awakening. Its top
@@ -523,8 +525,8 @@ def check_options(options: dict) -> dict:
         ):
             raise ValueError("heights must be six whole numbers of 1 or more")
         heights = tuple(raw)
-        if PRESETS.get(difficulty) != heights:
-            difficulty = "custom"  # heights override the difficulty
+        if PRESETS.get(difficulty) != heights:  # heights override the difficulty; a preset's keep its name
+            difficulty = next((name for name, preset in PRESETS.items() if preset == heights), "custom")
     toys = _flag(options, "toys")
     # toys: both aces reusable and held from the start, so it implies the two other variants
     reusable_ad = _flag(options, "reusable_diamond_ace") or toys
@@ -533,8 +535,10 @@ def check_options(options: dict) -> dict:
     if starting_card and club_at_start:
         raise ValueError("starting_card cannot go with club_at_start or toys: the troll's hands are full")
     held = 2 if toys else 1 if club_at_start else 0
-    if 2 * sum(heights) > 51 - held:
-        raise ValueError(f"the bridge holds {2 * sum(heights)} cards; at most {51 - held} leave one for the deck")
+    if 2 * sum(heights) > 51 - held:  # one card must be left to turn up first (it gives the rows' colours)
+        most = (51 - held) // 2  # both rows have the same heights
+        raise ValueError(f"the bridge would take {2 * sum(heights)} of the {52 - held} cards to deal; at most "
+                         f"{2 * most} ({most} per row) can go in, so that one is left to turn up first")
     normal = {
         "difficulty": difficulty, "heights": list(heights), "starting_card": starting_card,
         "reusable_diamond_ace": reusable_ad, "club_at_start": club_at_start, "toys": toys,
@@ -1017,16 +1021,18 @@ def describe(state: TrollState, event: object, reveal: bool = True) -> str:
     typed = " (typed)" if getattr(event, "typed", False) else ""
     if isinstance(event, DeckShuffled):
         after = deal(state, tuple(event.order))
-        other = after.upper_flight.colour
-        text = f"shuffled and dealt; {after.lower_flight.cards[0]}: lower row {after.lower_colour}, upper {other}"
-        if after.carried and not state.held_at_start:
-            text += f"; troll carries {after.carried[0].code}"
+        text = f"shuffled and dealt: {2 * sum(after.heights)} bricks face down"
         if reveal:  # the deck of awakening is face down
             text += f" [deck: {' '.join(after.deck[:5])} ...]"
         return text
     if isinstance(event, TrollPlaced):
+        # the first card and the roll are the setup's end whether the deck was shuffled or dealt as given
+        first = state.lower_flight.cards[0]
+        text = f"first card {first}: lower row {state.lower_colour}; "
+        if state.carried and not state.held_at_start:
+            text += f"troll carries {state.carried[0].code}; "
         begins = next_turn(replace(state, troll=("lower", event.face)))
-        return f"rolled {event.face}{typed}: troll on lower {event.face}; " + _turn_words(begins)
+        return text + f"rolled {event.face}{typed}: troll on lower {event.face}; " + _turn_words(begins)
     if isinstance(event, AwakeningRolled):
         text = f"{event.card} calls the {event.row} row, rolled {event.face}{typed}: "
         if event.col == 0:

@@ -156,7 +156,7 @@ class TrollScreen(GameScreen):
         Binding("p", "aim('pick up')", "Pick up"),
         Binding("e", "aim('use')", "Use"),
         Binding("l", "aim('lay down')", "Lay down"),
-        Binding("w", "wait", "Wait", show=False),
+        Binding("w", "wait", "Wait"),  # in the footer only when it is the one thing the troll can do
         Binding("h", "hint", "Hint"),
     ]
     HELP_NOTES = ("Arrows move the troll. p, e and l take an arrow next: which card to pick up, use the\n"
@@ -322,7 +322,7 @@ class TrollScreen(GameScreen):
         """Grey out the actions that are not legal now (only legal actions are offered)."""
         what = {"aim": parameters[0] if parameters else "", "stomp": "stomp", "wait": "wait"}.get(action)
         if what in self.KINDS and not self.offered(what):
-            return None
+            return False if what == "wait" else None  # wait is hidden, not greyed: it is rarely possible
         return True
 
     def why_disabled(self, action: str, parameters: tuple) -> str:

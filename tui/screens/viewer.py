@@ -26,21 +26,37 @@ class EventWindow(Plain):
 
     def draw(self, session: Session, position: int, reveal: bool, cache: dict) -> None:
         height = max(3, self.size.height or 15)
+        width = max(10, self.size.width or 80)
         total = len(session.events)
         current = position - 1  # the last event applied
-        top = min(max(0, current - height // 2), max(0, total - height))
+        extra = 0  # the highlighted event's lines beyond its first
+        if current >= 0:
+            if (current, reveal) not in cache:
+                cache[(current, reveal)] = session.describe(current, reveal)
+            extra = -(-max(0, 6 + len(cache[(current, reveal)]) - width) // (width - 6))
+        top = min(max(0, current - (height - extra) // 2), max(0, total - (height - extra)))
         text = Text()
         if position == 0:
             text.append(">   0 the start of the game\n", style="reverse")
             top = 0
             height -= 1
-        for index in range(top, min(total, top + height)):
+        rows = 0
+        for index in range(top, total):
             key = (index, reveal)
             if key not in cache:
                 cache[key] = session.describe(index, reveal)
             marker = ">" if index == current else " "
             line = f"{marker}{index + 1:>4} {cache[key]}"
-            text.append(line[: max(10, self.size.width or 80)] + "\n", style="reverse" if index == current else "")
+            # the highlighted event is shown whole (wrapped under itself); the others are cut at the edge
+            pieces = [line[:width]]
+            if index == current and len(line) > width:
+                rest = line[width:]
+                pieces += ["      " + rest[i:i + width - 6] for i in range(0, len(rest), width - 6)]
+            if rows + len(pieces) > height:
+                break
+            rows += len(pieces)
+            for piece in pieces:
+                text.append(piece + "\n", style="reverse" if index == current else "")
         self.show(text, layout=False)
 
 
