@@ -128,3 +128,24 @@ def test_choose_refuses_a_finished_game_and_unknown_levels():
         bot.choose(over)
     with pytest.raises(ValueError, match="random, easy, medium, hard"):
         bot.choose(position(ENDGAME), "genius")
+
+
+def test_the_searchs_running_tallies_match_a_full_count():
+    rng = random.Random(8)
+    s = engine.new_session("towers", seed=8)
+    for _ in range(20):
+        s.play(rng.choice(s.commands()))
+    search = bot.Search(s.state, 0)
+    played = []
+    colour = s.state.turn
+    for _ in range(8):  # play moves on the search's board, checking the tallies, then take them back
+        move = rng.choice(search.options(colour, search.placed()))
+        search.play(move, colour)
+        played.append((move, colour))
+        assert search.evaluate(LIGHT) == pytest.approx(bot.evaluate(search.board, LIGHT))
+        colour = 1 - colour
+        if not search.options(colour, search.placed()):
+            break
+    for move, who in reversed(played):
+        search.unplay(move, who)
+    assert search.board == list(s.state.board) and search.evaluate(DARK) == pytest.approx(bot.evaluate(s.state.board, DARK))

@@ -78,6 +78,20 @@ def evaluate(board, colour: int) -> float:
     return score_difference(board, colour) + MOBILITY * (mobile_towers(board, colour) - mobile_towers(board, 1 - colour))
 
 
+def line_score(board, line: tuple[int, ...]) -> tuple[int, int]:
+    """(Light, Dark) points of one row or column."""
+    points = [0, 0]
+    last_position, last_owner = -1, -1
+    for position, square in enumerate(line):
+        cell = board[square]
+        if cell:
+            who = (cell - 1) & 1
+            if who == last_owner:
+                points[who] += position - last_position - 1
+            last_position, last_owner = position, who
+    return points[0], points[1]
+
+
 def moves_of(board, colour: int) -> list[tuple[int, int]]:
     """Every rook move of `colour`'s unbuilt towers, as (from, to)."""
     mine = UNBUILT[colour]
@@ -104,35 +118,92 @@ class Search:
         self.budget = budget
         self.nodes = 0
         self.deadline = time.perf_counter() + TIME_CAP
+        self.count = sum(1 for cell in self.board if cell != EMPTY)
+        # kept up to date move by move, so the evaluation does not rescan the board: each line's
+        # score per colour, their sums, and where the unbuilt towers of each colour stand
+        self.line_scores = [line_score(self.board, line) for line in LINES]
+        self.totals = [sum(ls[0] for ls in self.line_scores), sum(ls[1] for ls in self.line_scores)]
+        self.unbuilt = [{sq for sq, c in enumerate(self.board) if c == UNBUILT[colour]} for colour in (0, 1)]
 
     def placed(self) -> int:
-        return sum(1 for cell in self.board if cell != EMPTY)
+        return self.count
 
     def options(self, colour: int, placed: int) -> list[tuple[int, int]]:
         if placed < 2 * TOWERS_EACH:
             return [(-1, square) for square, cell in enumerate(self.board) if cell == EMPTY]
-        return moves_of(self.board, colour)
+        board = self.board
+        found = []
+        for square in self.unbuilt[colour]:
+            for ray in RAYS[square]:
+                for target in ray:
+                    if board[target] != EMPTY:
+                        break
+                    found.append((square, target))
+        found.sort()  # sets have no fixed order; the search must be repeatable
+        return found
+
+    def _rescore(self, squares: tuple[int, ...]) -> None:
+        lines = set()
+        for square in squares:
+            lines.add(square // SIZE)
+            lines.add(SIZE + square % SIZE)
+        for index in lines:
+            old = self.line_scores[index]
+            new = line_score(self.board, LINES[index])
+            self.line_scores[index] = new
+            self.totals[0] += new[0] - old[0]
+            self.totals[1] += new[1] - old[1]
 
     def play(self, move: tuple[int, int], colour: int) -> None:
         source, target = move
         if source < 0:
             self.board[target] = UNBUILT[colour]
+            self.unbuilt[colour].add(target)
+            self.count += 1
+            self._rescore((target,))
         else:
             self.board[source] = EMPTY
             self.board[target] = BUILT[colour]
+            self.unbuilt[colour].discard(source)
+            self._rescore((source, target))
 
     def unplay(self, move: tuple[int, int], colour: int) -> None:
         source, target = move
         self.board[target] = EMPTY
         if source >= 0:
             self.board[source] = UNBUILT[colour]
+            self.unbuilt[colour].add(source)
+            self._rescore((source, target))
+        else:
+            self.unbuilt[colour].discard(target)
+            self.count -= 1
+            self._rescore((target,))
+
+    def mobile(self, colour: int) -> int:
+        board = self.board
+        count = 0
+        for square in self.unbuilt[colour]:
+            for ray in RAYS[square]:
+                if ray and board[ray[0]] == EMPTY:
+                    count += 1
+                    break
+        return count
+
+    def evaluate(self, colour: int) -> float:
+        """The same value as the module's evaluate(board, colour), from the kept-up-to-date tallies."""
+        return (self.totals[colour] - self.totals[1 - colour]
+                + MOBILITY * (self.mobile(colour) - self.mobile(1 - colour)))
+
+    def has_moves(self, colour: int) -> bool:
+        board = self.board
+        return any(ray and board[ray[0]] == EMPTY for square in self.unbuilt[colour] for ray in RAYS[square])
 
     def ordered(self, moves: list[tuple[int, int]], colour: int) -> list[tuple[int, int]]:
         """Moves most promising first (by the evaluation one move ahead): alpha-beta prunes more."""
         keyed = []
         for move in moves:
             self.play(move, colour)
-            keyed.append((-evaluate(self.board, colour), len(keyed), move))
+            keyed.append((-self.evaluate(colour), len(keyed), move))
             self.unplay(move, colour)
         keyed.sort()
         return [move for _, _, move in keyed]
@@ -144,12 +215,12 @@ class Search:
         placed = self.placed()
         moves = self.options(colour, placed)
         if not moves:  # movement phase: skipped, or the game is over
-            if not moves_of(self.board, 1 - colour):
-                return TERMINAL * score_difference(self.board, colour)
+            if not self.has_moves(1 - colour):
+                return TERMINAL * (self.totals[colour] - self.totals[1 - colour])
             return -self.negamax(1 - colour, depth, -beta, -alpha)
         if depth == 0:
             self.cut = True
-            return evaluate(self.board, colour)
+            return self.evaluate(colour)
         if depth >= 2:
             moves = self.ordered(moves, colour)
         best = -float("inf")
@@ -212,8 +283,10 @@ class Search:
         return choice, depth_done
 
     def unwind(self) -> None:
-        """After the budget ran out mid-search the board holds half-played moves: restore it."""
-        self.board = list(self.root_board)
+        """After the budget ran out mid-search the board holds half-played moves: start afresh."""
+        budget, nodes = self.budget, self.nodes
+        self.__init__(TowersState(("", ""), tuple(self.root_board), self.first_placer, 0), budget)
+        self.nodes = nodes
 
 
 def _rng(seed: int, nonce: int):

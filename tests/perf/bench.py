@@ -175,6 +175,26 @@ def troll_hint(games: int = 10) -> None:
           f"(goal: median under 200 ms)")
 
 
+def towers_bot(games: int = 2) -> None:
+    """The Towers bot's time per answer at each searching level, over whole games against itself
+    (goal: within 1 s at the default level, medium, on this 2-core machine)."""
+    import engine
+    from engine.bots import towers as bot
+
+    for level in ("medium", "hard"):
+        times = []
+        for seed in range(games):
+            session = engine.new_session("towers", seed=seed)
+            while session.outcome is None:
+                started = time.perf_counter()
+                command = bot.choose(session.state, level, seed, len(session.events))
+                times.append(time.perf_counter() - started)
+                session.play(command)
+        times.sort()
+        print(f"towers bot, {level}: median {statistics.median(times) * 1000:.0f} ms, worst {times[-1] * 1000:.0f} ms "
+              f"over {len(times)} answers" + (" (goal: within 1 s)" if level == "medium" else ""))
+
+
 if __name__ == "__main__":
     first_frame()
     durable_append()
@@ -182,3 +202,4 @@ if __name__ == "__main__":
     sim_speed()
     troll_playouts()
     troll_hint()
+    towers_bot()
