@@ -1,8 +1,16 @@
 """The troll's adviser: searches every legal pair of actions this turn and judges where each leaves
 the bridge after the flight phase. Used by the `h` hint and by `dicehall sim troll`.
 
+The judgement (WEIGHTS) looks one awakening phase ahead: the chance that the next awakenings fly the
+troll away (its card hit while awake, from the cards to be played, the die's six faces and the
+search toward the nearer bank), the chance that they open a gap the bridge cannot lose, the awake
+cards the troll cannot reach next turn (they will flee; worse at the ends of the bridge and on
+single-card positions the bridge needs), and the bridge itself: occupied positions, positions whose
+loss would collapse it, awake cards on top and covered, cards set aside, tools in hand.
+
 It sees what a player sees: the bridge, the flight stacks, the set-aside cards, the deck's size.
-It never looks at face-down cards or the deck order.
+It never looks at face-down cards or the deck order: an unseen card's colour is judged from the
+cards seen so far.
 """
 from __future__ import annotations
 
@@ -27,49 +35,140 @@ def _fold(state: TrollState, events) -> TrollState:
     return state
 
 
-def _articulations(state: TrollState, cells: set) -> int:
-    """How many occupied positions the bridge could not lose without collapsing."""
-    count = 0
-    for pos in cells:
-        stack = state.stack(pos)
-        if len(stack) == 1:  # a deeper stack keeps the position occupied if its top flees
-            if not troll.bridge_stands(troll.with_stack(state, pos, ())):
-                count += 1
-    return count
+def red_odds(state: TrollState) -> float:
+    """The chance that an unseen card is red, from the cards a player has seen face up: the flight
+    stacks, the set-aside cards, the troll's awake cards and the awake cards on the bridge."""
+    seen = list(state.upper_flight.cards) + list(state.lower_flight.cards) + list(state.set_aside)
+    seen += [c.code for c in state.carried] + list(state.held_at_start)
+    seen += [card.code for row in (state.upper, state.lower) for stack in row for card in stack if card.awake]
+    seen = set(seen)
+    unseen = 52 - len(seen)
+    if unseen <= 0:
+        return 0.5
+    return (26 - sum(1 for code in seen if troll.colour_of(code) == "red")) / unseen
 
 
-def features(state: TrollState) -> dict[str, float]:
+def awakenings_ahead(state: TrollState, from_deck: bool) -> list[tuple[float, float]]:
+    """The next awakening phase as (chance it calls the upper row, chance it calls the lower row) per
+    card. Set-aside cards are known; a card from the deck is not: only the colours' odds are."""
+    queue = list(state.awakening) + list(state.set_aside)
+    if from_deck or (not queue and state.deck):
+        red = red_odds(state)
+        lower = red if state.lower_colour == "red" else 1 - red
+        return [(1 - lower, lower)]
+    return [((0.0, 1.0) if troll.row_of(state, code) == "lower" else (1.0, 0.0)) for code in queue]
+
+
+def hit_chance(state: TrollState, pos) -> tuple[float, float]:
+    """The chance that one awakening in pos's row lands on pos (the die's faces, the search toward the
+    nearer bank for an empty position), for the upper and for the lower row."""
+    row, col = pos
+    hits = sum(1 for face in COLUMNS if troll.awakening_target(state, row, face) == col) / 6
+    return (hits, 0.0) if row == "upper" else (0.0, hits)
+
+
+def flight_risk(state: TrollState, from_deck: bool) -> float:
+    """The chance that the next awakening phase makes the troll fly away: its card is hit while awake
+    (already awake, or woken by an earlier card of the same phase)."""
+    if state.troll is None or not state.stack(state.troll):
+        return 0.0
+    upper_hit, lower_hit = hit_chance(state, state.troll)
+    awake = 1.0 if state.top(state.troll).awake else 0.0
+    lost = 0.0
+    for upper, lower in awakenings_ahead(state, from_deck):
+        q = upper * upper_hit + lower * lower_hit
+        lost += awake * q
+        awake = awake * (1 - q) + (1 - awake - lost) * q
+    return lost
+
+
+def _reach(state: TrollState) -> set:
+    """The positions whose awake top card the troll could calm next turn: its own and the ones next
+    to it (move there and stomp), two steps away too when it carries a club or a spade (step, then
+    use), and any in line when it carries a diamond."""
+    troll_at = state.troll
+    near = {troll_at} | {troll.neighbour(troll_at, d) for d in troll.DIRECTIONS}
+    tools = {c.suit for c in state.carried if c.awake}
+    if tools & {"C", "S"}:
+        for pos in list(near):
+            if pos is not None and state.stack(pos):
+                near |= {troll.neighbour(pos, d) for d in troll.DIRECTIONS}
+    if "D" in tools:
+        for direction in troll.DIRECTIONS:
+            near |= set(troll.line(troll_at, direction))
+    near.discard(None)
+    return near
+
+
+def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
     cells = troll.occupied(state)
-    awake_top = awake_covered = 0
+    awake_top = awake_covered = far = fleeing = breaking = 0
+    reach = _reach(state) if state.troll else set()
+    cut = _cut_positions(state, cells) if cells else set()
     for row in ROWS:
         for col in COLUMNS:
-            stack = state.stack((row, col))
-            if stack:
-                awake_top += stack[-1].awake
-                awake_covered += sum(card.awake for card in stack[:-1])
-    coming = max(1, len(state.set_aside)) if (state.set_aside or state.deck) else 0
-    troll_top = state.top(state.troll) if state.troll else None
-    in_danger = bool(troll_top and troll_top.awake)
+            pos = (row, col)
+            stack = state.stack(pos)
+            if not stack:
+                continue
+            awake_covered += sum(card.awake for card in stack[:-1])
+            if not stack[-1].awake:
+                continue
+            awake_top += 1
+            if pos == state.troll or pos in reach:
+                continue
+            far += 1  # it will flee in the next flight phase unless an awakening flies it first
+            fleeing += col in (1, 6)  # at the end of the bridge: it leaves the bridge and wakes another
+            breaking += len(stack) == 1 and pos in cut  # its flight leaves a gap that splits the bridge
+    exposed = 0.0  # the chance that the next awakenings open a gap that splits the bridge
+    if cut:
+        chances = awakenings_ahead(state, from_deck)
+        for row_index, row in enumerate(ROWS):
+            calls = sum(chance[row_index] for chance in chances)
+            if not calls:
+                continue
+            for face in COLUMNS:
+                col = troll.awakening_target(state, row, face)
+                pos = (row, col)
+                if col and pos in cut and (state.top(pos).awake or pos not in reach) and pos != state.troll:
+                    exposed += calls / 6
     return {
+        "exposed": exposed,
         "occupied": len(cells),
-        "weak": _articulations(state, cells) if cells else 0,
+        "weak": len(cut),
         "awake": awake_top,
         "covered": awake_covered,
-        "aside": len(state.set_aside),
-        "danger": in_danger * min(1.0, coming / 6 * 1.5),
+        "aside": len(state.set_aside) + len(state.awakening) - (1 if from_deck and state.awakening else 0),
+        "danger": flight_risk(state, from_deck),
         "tools": sum(1 for c in state.carried if c.awake),
+        "far": far,
+        "fleeing": fleeing,
+        "breaking": breaking,
     }
 
 
-WEIGHTS = {"occupied": 3.0, "weak": -4.0, "awake": -6.0, "covered": -20.0, "aside": -2.5, "danger": -60.0, "tools": 2.0}
+def _cut_positions(state: TrollState, cells: set) -> set:
+    """The single-card positions the bridge could not lose without collapsing."""
+    return {pos for pos in cells if len(state.stack(pos)) == 1
+            and not troll.bridge_stands(troll.with_stack(state, pos, ()))}
 
 
-def evaluate(state: TrollState) -> float:
+WEIGHTS = {
+    "occupied": 3.0, "weak": -4.0, "awake": -6.0, "covered": -20.0, "aside": -2.5, "tools": 2.0,
+    "danger": -300.0,  # the chance that the troll flies away in the next awakening phase (the game is lost)
+    "exposed": -60.0,  # the chance that the next awakening opens a gap that splits the bridge
+    "far": -4.0,  # awake cards the troll cannot reach next turn: they will flee
+    "fleeing": -4.0,  # ... from the end of the bridge: they leave it and wake another card
+    "breaking": -30.0,  # ... from a single-card position the bridge cannot lose
+}
+
+
+def evaluate(state: TrollState, from_deck: bool = True) -> float:
     if state.end in ("won", "perfect"):
         return WIN + (1000 if state.end == "perfect" else 0)
     if state.end:
         return -WIN - len(state.deck)  # losing later (fewer cards left) is better
-    return sum(WEIGHTS[name] * value for name, value in features(state).items())
+    return sum(WEIGHTS[name] * value for name, value in features(state, from_deck).items())
 
 
 def _reason(before: TrollState, events: list, after: TrollState, losing_alternatives: bool) -> str:
@@ -104,6 +203,12 @@ def _reason(before: TrollState, events: list, after: TrollState, losing_alternat
     return ", ".join(words[:3])
 
 
+def _from_deck(events) -> bool:
+    """Whether the next awakening phase plays the deck's (unseen) top card."""
+    begins = [e for e in events if isinstance(e, troll.TurnBegan)]
+    return bool(begins and begins[-1].from_deck)
+
+
 def best_turn(state: TrollState) -> Plan:
     """The best one or two actions left this turn, by searching every legal sequence."""
     lines = []  # (score, commands, events, final state)
@@ -114,9 +219,10 @@ def best_turn(state: TrollState) -> Plan:
             for second in troll.legal_commands(after_first):
                 second_events = troll.decide(after_first, second)
                 final = _fold(after_first, second_events)
-                lines.append((evaluate(final), (first, second), first_events + second_events, final))
+                lines.append((evaluate(final, _from_deck(second_events)), (first, second),
+                              first_events + second_events, final))
         else:
-            lines.append((evaluate(after_first), (first,), first_events, after_first))
+            lines.append((evaluate(after_first, _from_deck(first_events)), (first,), first_events, after_first))
     assert lines, "best_turn needs a state where the troll acts"
     score, commands, events, final = max(lines, key=lambda line: line[0])  # the first of equals
     losing = score > -WIN / 2 and any(line[0] <= -WIN / 2 for line in lines)
