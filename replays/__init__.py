@@ -3,9 +3,13 @@
 Every file read here is untrusted: it is size-capped before reading, unpacked with msgpack limits
 and no extension types, its text is cleaned, and every event is checked against the rules and the
 seed while it is refolded. Failures raise ReplayError with one line saying what and where.
+
+Format history: 1 stored players as [name, bot]; 2 stores [name, bot, style] and requires the state
+digests (at least the final one). Older documents are upcast one step at a time by UPCASTS.
 """
 from __future__ import annotations
 
+import errno
 import os
 from datetime import datetime, timezone
 from pathlib import Path
@@ -19,14 +23,26 @@ from engine.core import player_from_record
 from engine.session import LogError, Session
 from engine.text import clean_text
 
-FORMAT = 1
+FORMAT = 2
 MAX_BYTES = 16 * 1024 * 1024
 MAX_EVENTS = 200_000
 DIGEST_EVERY = 100
 SUFFIX = ".dhr"
 
+
+
+def _upcast_1(document: dict) -> dict:
+    """Format 1 stored a player as [name, bot]; format 2 as [name, bot, style] (no style: "").
+    Replays written between the style's arrival and format 2 already hold [name, bot, style]."""
+    players = document.get("players")
+    if isinstance(players, (list, tuple)):
+        players = [[entry[0], entry[1], ""] if isinstance(entry, (list, tuple)) and len(entry) == 2 else entry
+                   for entry in players]
+    return dict(document, format=2, players=players)
+
+
 # Older formats are upcast one step at a time: UPCASTS[n] turns a format-n document into format n+1.
-UPCASTS: dict[int, Callable[[dict], dict]] = {}
+UPCASTS: dict[int, Callable[[dict], dict]] = {1: _upcast_1}
 
 
 class ReplayError(ValueError):
@@ -56,19 +72,56 @@ def replay_document(session: Session) -> dict:
     }
 
 
-def write_replay(session: Session, path: str | Path) -> Path:
-    """Write atomically: a temporary file, fsync'd, then renamed over the target."""
+def write_replay(session: Session, path: str | Path, overwrite: bool = True) -> Path:
+    """Write atomically: a temporary file next to the target, fsync'd, then renamed over it.
+
+    With overwrite=False an existing target is never replaced: FileExistsError instead. On any
+    failure the temporary file is removed."""
     path = Path(path)
     data = msgpack.packb(replay_document(session), use_bin_type=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    for attempt in range(100):
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{attempt}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(errno.EEXIST, "no free name for a temporary file", str(path.parent))
     try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            _place_new(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return path
+
+
+def _place_new(tmp: Path, path: Path) -> None:
+    """Move `tmp` to `path` only if nothing is there (FileExistsError otherwise)."""
+    try:
+        os.link(tmp, path)  # atomic, and fails if the target exists
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links: reserve the name, then rename over our own empty file
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        os.close(fd)
+        try:
+            os.replace(tmp, path)
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
+        return
+    tmp.unlink()
 
 
 def _refuse_ext(code: int, data: bytes) -> Any:
@@ -155,6 +208,8 @@ def session_from_document(document: dict) -> Session:
         raise ReplayError("too many players")
     players = []
     for entry in raw_players:
+        if not isinstance(entry, (list, tuple)) or len(entry) != 3:
+            raise ReplayError("a player entry is not readable")
         try:
             players.append(player_from_record(entry, clean_text))
         except ValueError as error:
@@ -188,7 +243,7 @@ def session_from_document(document: dict) -> Session:
             session.replay_batch(events[start:end], player)
     except LogError as error:
         raise ReplayError(str(error)) from None
-    _check_digests(session, document.get("digests", ()))
+    _check_digests(session, document.get("digests"))
     session.undos = undos if isinstance(undos, int) and not isinstance(undos, bool) and undos >= 0 else 0
     session.save_name = clean_text(document.get("name", ""))  # type: ignore[attr-defined]
     session.recorded_result = clean_text(document.get("result") or "", 120)  # type: ignore[attr-defined]
@@ -196,14 +251,20 @@ def session_from_document(document: dict) -> Session:
 
 
 def _check_digests(session: Session, digests: Any) -> int:
+    """Every digest must match the refolded state; a replay with events must carry at least the final one."""
+    if digests is None:
+        raise ReplayError("the state digests are missing")
     if not isinstance(digests, (list, tuple)):
         raise ReplayError("the state digests are not a list")
+    final = len(session.events)
     for entry in digests:
-        if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and isinstance(entry[0], int) and isinstance(entry[1], str)):
+        if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and type(entry[0]) is int and isinstance(entry[1], str)):
             raise ReplayError("a state digest is not readable")
-        n, expected = entry
-        if not 0 <= n <= len(session.events):
-            raise ReplayError(f"a state digest names event {n}, past the end")
+        if not 0 <= entry[0] <= final:
+            raise ReplayError(f"a state digest names event {entry[0]}, past the end")
+    if final and not any(n == final for n, _ in digests):
+        raise ReplayError(f"the final state digest (after event {final - 1}) is missing")
+    for n, expected in digests:
         if engine.digest(session.state_at(n)) != expected:
             raise ReplayError(f"event {n}: the state digest does not match (the file was changed)")
     return len(digests)

@@ -165,7 +165,7 @@ def test_missing_file_and_folder(tmp_path):
 
 def test_names_from_files_are_data(tmp_path):
     doc = document()
-    doc["players"] = [["[/bold]\x1b[2J[@click=app.quit]evil\x07" + "x" * 100, False]]
+    doc["players"] = [["[/bold]\x1b[2J[@click=app.quit]evil\x07" + "x" * 100, False, ""]]
     session = replays.read_replay(write(tmp_path, doc))
     name = session.players[0].name
     assert "\x1b" not in name and "\x07" not in name and len(name) <= 40
