@@ -8,6 +8,14 @@ each checked against the rules and the seed.
 
 A save is held with an exclusive flock while open, so a second dicehall (a second SSH session)
 is told it is in use instead of writing into it.
+
+A frame whose declared end runs past the end of the file is a torn tail (the last append was cut
+off) only when nothing after it could be a whole record; otherwise its length field is damaged and
+the load stops, as for a checksum failure. A torn tail is copied aside (`<save>.dhs.torn`) before it
+is cut off, so no byte is thrown away unseen.
+
+Format history: 1 stored players as [name, bot]; 2 stores [name, bot, style]. Older headers are
+upcast one step at a time by UPCASTS.
 """
 from __future__ import annotations
 
@@ -32,10 +40,12 @@ from engine.session import LogError, Session
 from engine.text import clean_text
 
 MAGIC = b"DICEHALL-SAVE\n\x00\x00"
-FORMAT = 1
+FORMAT = 2
 SUFFIX = ".dhs"
+TORN_SUFFIX = ".torn"
 MAX_RECORD = 4 * 1024 * 1024
 MAX_FILE = 256 * 1024 * 1024
+TORN_SCAN_BUDGET = 64 * 1024 * 1024  # bytes checksummed while deciding whether a tail is torn
 _FRAME = struct.Struct(">II")
 
 
@@ -53,6 +63,23 @@ class SaveDamaged(SaveError):
         self.good_records = good_records
 
 
+class ExportExists(SaveError):
+    """export_save would replace an existing file; `path` names it. Ask, then pass overwrite=True."""
+
+    def __init__(self, message: str, path: Path):
+        super().__init__(message)
+        self.path = path
+
+
+def save_label(path: Path) -> str:
+    """A save file's id as dicehall shows it: the file name without .dhs, control characters removed."""
+    return clean_text(path.stem, 120)
+
+
+def _shown(path: Path | str) -> str:
+    return clean_text(str(path), 200)
+
+
 def home() -> Path:
     """dicehall's data folder: $DICEHALL_HOME, else the platform's user data dir."""
     override = os.environ.get("DICEHALL_HOME")
@@ -63,11 +90,24 @@ def home() -> Path:
     return Path(platformdirs.user_data_dir("dicehall", appauthor=False))
 
 
+def _make_private_dirs(folder: Path) -> None:
+    """Create `folder` and its missing parents with mode 0700; folders that already exist are left alone."""
+    missing = []
+    part = folder
+    while not os.path.lexists(part) and part.parent != part:
+        missing.append(part)
+        part = part.parent
+    for part in reversed(missing):
+        try:
+            part.mkdir(mode=0o700)
+        except FileExistsError:
+            continue  # made by someone else meanwhile: not ours to change
+        os.chmod(part, 0o700)  # mkdir's mode is reduced by the umask
+
+
 def saves_dir() -> Path:
     folder = home() / "saves"
-    for part in (home(), folder):
-        part.mkdir(mode=0o700, parents=True, exist_ok=True)
-        os.chmod(part, 0o700)
+    _make_private_dirs(folder)
     return folder
 
 
@@ -85,7 +125,7 @@ class SaveJournal:
 
     def append(self, record: dict) -> None:
         if self.fd < 0:
-            raise SaveError(f"save {self.path.name} is closed")
+            raise SaveError(f"save {save_label(self.path)} is closed")
         data = frame(_encode_record(record))
         view = memoryview(data)
         while view:
@@ -111,7 +151,7 @@ def _lock(fd: int, path: Path) -> None:
     except OSError as error:
         os.close(fd)
         if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-            raise SaveInUse(f"save {path.stem} is in use by another dicehall (another terminal or SSH session?)") from None
+            raise SaveInUse(f"save {save_label(path)} is in use by another dicehall (another terminal or SSH session?)") from None
         raise
 
 
@@ -207,7 +247,14 @@ def parse_save(data: bytes, label: str) -> ParsedSave:
             break
         end = offset + _FRAME.size + length
         if end > len(data):
-            torn = True
+            later = _later_frame(data, offset + _FRAME.size + 1)
+            if later is None:
+                torn = True
+            elif later < 0:
+                damage = f"record {index} at byte {offset}: length {length} runs past the end of the file"
+            else:
+                damage = (f"record {index} at byte {offset}: length {length} runs past the end of the file, "
+                          f"but a whole record follows at byte {later}")
             break
         payload = data[offset + _FRAME.size : end]
         if zlib.crc32(payload) != crc:
@@ -231,16 +278,65 @@ def parse_save(data: bytes, label: str) -> ParsedSave:
     return ParsedSave(header, records, good_end, torn, damage, len(data))
 
 
+def _later_frame(data: bytes, start: int) -> int | None:
+    """The offset of a whole frame (a length of 1 to MAX_RECORD and a matching CRC32) at or after
+    `start`; None if there is none, so the bytes from before `start` are a torn tail; -1 if telling
+    would cost more than TORN_SCAN_BUDGET bytes of checksumming (then the caller calls it damage)."""
+    view = memoryview(data)
+    budget = TORN_SCAN_BUDGET
+    last = len(data) - _FRAME.size - 1  # a frame holds at least one payload byte
+    offset = start
+    while offset <= last:
+        offset = data.find(b"\x00", offset, last + 1)  # every length up to MAX_RECORD starts with a zero byte
+        if offset < 0:
+            return None
+        length, crc = _FRAME.unpack_from(data, offset)
+        end = offset + _FRAME.size + length
+        if 1 <= length <= MAX_RECORD and end <= len(data):
+            budget -= length
+            if budget < 0:
+                return -1
+            if zlib.crc32(view[offset + _FRAME.size : end]) == crc:
+                return offset
+        offset += 1
+    return None
+
+
 def _refuse_ext(code: int, data: bytes) -> Any:
     raise ValueError("msgpack extension types are not used by dicehall")
 
 
-def _header_fields(header: dict, label: str) -> tuple:
+def _upcast_1(header: dict) -> dict:
+    """Format 1 stored a player as [name, bot], read with bool(bot); format 2 as [name, bot, style].
+    (Saves written between the style's arrival and format 2 already hold [name, bot, style].)"""
+    players = header.get("players")
+    if isinstance(players, (list, tuple)):
+        players = [[entry[0], bool(entry[1]), ""] if isinstance(entry, (list, tuple)) and len(entry) == 2 else entry
+                   for entry in players]
+    return dict(header, format=2, players=players)
+
+
+# Older save headers are upcast one step at a time: UPCASTS[n] turns a format-n header into format n+1.
+UPCASTS: dict[int, Any] = {1: _upcast_1}
+
+
+def upcast_header(header: dict, label: str) -> dict:
+    """The header in the current format, or SaveError naming a format this dicehall cannot read."""
     version = header.get("format")
     if not isinstance(version, int) or isinstance(version, bool):
         raise SaveError(f"{label}: the header has no format version")
     if version > FORMAT:
         raise SaveError(f"{label}: made by a newer dicehall (save format {version}); this one reads format {FORMAT}")
+    while version < FORMAT:
+        if version not in UPCASTS:
+            raise SaveError(f"{label}: save format {version} is too old to read")
+        header = UPCASTS[version](dict(header))
+        version = header["format"]
+    return header
+
+
+def _header_fields(header: dict, label: str) -> tuple:
+    header = upcast_header(header, label)
     game = header.get("game")
     try:
         module = engine.get_game(game if isinstance(game, str) else "")
@@ -258,6 +354,8 @@ def _header_fields(header: dict, label: str) -> tuple:
         raise SaveError(f"{label}: the header is not readable")
     players = []
     for entry in players_raw:
+        if not isinstance(entry, (list, tuple)) or len(entry) != 3:
+            raise SaveError(f"{label}: a player in the header is not readable")
         try:
             players.append(player_from_record(entry, clean_text))
         except ValueError as error:
@@ -322,6 +420,11 @@ def _find(name_or_id: str) -> Path:
     for path in candidates:
         if path.stem == name_or_id:
             return path
+    by_label = [path for path in candidates if save_label(path) == name_or_id]  # the id as listed
+    if len(by_label) == 1:
+        return by_label[0]
+    if len(by_label) > 1:
+        raise SaveError(f"more than one save file is listed as {clean_text(name_or_id, 120)!r}: rename one of them in {_shown(folder)}")
     by_name = [info.path for info in list_saves() if info.name == name_or_id]
     if len(by_name) == 1:
         return by_name[0]
@@ -336,51 +439,88 @@ def _find(name_or_id: str) -> Path:
 def _read(path: Path) -> bytes:
     size = path.stat().st_size
     if size > MAX_FILE:
-        raise SaveError(f"{path.stem}: the file is too large to be a save ({size} bytes)")
+        raise SaveError(f"{save_label(path)}: the file is too large to be a save ({size} bytes)")
     return path.read_bytes()
 
 
 def list_saves() -> list[SaveInfo]:
-    """Every save, most recently played first; damaged ones carry a `problem`."""
+    """Every save, most recently played first; damaged ones carry a `problem`. Every text field is
+    cleaned of control characters, whatever the file is called or holds."""
     infos = []
     for path in saves_dir().glob("*" + SUFFIX):
-        mtime = path.stat().st_mtime
+        shown = save_label(path)
         try:
-            parsed = parse_save(_read(path), path.stem)
-            session = build_session(parsed, path.stem)
+            mtime = path.stat().st_mtime
+        except FileNotFoundError:
+            continue  # deleted while we were listing
+        try:
+            parsed = parse_save(_read(path), shown)
+            session = build_session(parsed, shown)
             outcome = session.outcome
             progress = session.game.progress(session.state) + (" (cut-off tail)" if parsed.torn else "")
-            problem = parsed.damage and f"{path.stem}: {parsed.damage}"
-            infos.append(SaveInfo(path.stem, session.save_name, session.game.ID, session.game.TITLE,  # type: ignore[attr-defined]
+            problem = parsed.damage and clean_text(f"{shown}: {parsed.damage}", 300)
+            infos.append(SaveInfo(shown, session.save_name, session.game.ID, session.game.TITLE,  # type: ignore[attr-defined]
                                   progress, outcome is not None, mtime, path, problem))
-        except SaveError as error:
-            header_name = ""
-            infos.append(SaveInfo(path.stem, header_name or path.stem, "?", "?", "damaged", False, mtime, path, str(error)))
+        except (SaveError, OSError) as error:
+            problem = str(error) if isinstance(error, SaveError) else f"{shown}: cannot read it ({error.strerror})"
+            infos.append(SaveInfo(shown, shown, "?", "?", "damaged", False, mtime, path, clean_text(problem, 300)))
     infos.sort(key=lambda info: info.last_played, reverse=True)
     return infos
 
 
+def _keep_torn(path: Path, tail: bytes) -> Path:
+    """Copy a torn tail into a new file next to the save (never over an existing one); returns its path."""
+    for attempt in range(1, 1000):
+        aside = path.with_name(path.name + TORN_SUFFIX + (f".{attempt}" if attempt > 1 else ""))
+        try:
+            fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        try:
+            view = memoryview(tail)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        except BaseException:
+            os.close(fd)
+            aside.unlink(missing_ok=True)
+            raise
+        os.close(fd)
+        _fsync_dir(path.parent)
+        return aside
+    raise SaveError(f"{save_label(path)}: no free file name to keep its cut-off tail in")
+
+
 def open_save(name_or_id: str) -> Session:
-    """Open a save to play on: locked, checked, a torn last record cut off (with `session.notice`)."""
+    """Open a save to play on: locked, checked, a torn last record cut off (with `session.notice`)
+    after its bytes are copied to `<save>.dhs.torn`."""
     path = _find(name_or_id)
+    shown = save_label(path)
     fd = os.open(path, os.O_RDWR | os.O_APPEND)
     _lock(fd, path)
     try:
-        parsed = parse_save(_read(path), path.stem)
+        data = _read(path)
+        parsed = parse_save(data, shown)
         if parsed.damage:
-            raise SaveDamaged(f"{path.stem}: {parsed.damage}; the file is kept as it is ('dicehall recover {path.stem}' keeps the good part)", len(parsed.records))
-        session = build_session(parsed, path.stem)
+            raise SaveDamaged(f"{shown}: {parsed.damage}; the file is kept as it is ('dicehall recover {shown}' keeps the good part)", len(parsed.records))
+        session = build_session(parsed, shown)
         notice = None
         if parsed.torn:
+            try:
+                aside = _keep_torn(path, data[parsed.good_end :])
+            except OSError as error:
+                raise SaveError(f"{shown}: its last record was cut off while writing, and the cut-off bytes could not be "
+                                f"kept aside ({error.strerror}); the file is left as it is") from None
             os.ftruncate(fd, parsed.good_end)
             os.fsync(fd)
-            notice = f"the last record of {path.stem} was cut off while writing ({parsed.size - parsed.good_end} bytes); it was removed"
+            notice = (f"the last record of {shown} was cut off while writing ({parsed.size - parsed.good_end} bytes); "
+                      f"it was removed, and its bytes kept in {clean_text(aside.name, 160)}")
     except BaseException:
         os.close(fd)
         raise
     session.journal = SaveJournal(path, fd)
     session.resume_seeded(resolve_pending=False)
-    session.save_id = path.stem  # type: ignore[attr-defined]
+    session.save_id = shown  # type: ignore[attr-defined]
     session.notice = notice  # type: ignore[attr-defined]
     return session
 
@@ -404,45 +544,73 @@ def delete_save(name_or_id: str) -> None:
 def load_readonly(name_or_id: str) -> Session:
     """The session of a save, for exporting or viewing, without locking or changing the file."""
     path = _find(name_or_id)
-    parsed = parse_save(_read(path), path.stem)
+    shown = save_label(path)
+    parsed = parse_save(_read(path), shown)
     if parsed.damage:
-        raise SaveDamaged(f"{path.stem}: {parsed.damage}", len(parsed.records))
-    session = build_session(parsed, path.stem)
-    session.save_id = path.stem  # type: ignore[attr-defined]
+        raise SaveDamaged(f"{shown}: {parsed.damage}", len(parsed.records))
+    session = build_session(parsed, shown)
+    session.save_id = shown  # type: ignore[attr-defined]
     return session
 
 
-def export_save(name_or_id: str, target: str | Path | None = None) -> Path:
-    """Write a save as a replay file (.dhr) and return its path."""
+def export_save(name_or_id: str, target: str | Path | None = None, overwrite: bool = False) -> Path:
+    """Write a save as a replay file (.dhr) and return its path.
+
+    `target` may be a file or a folder (then the file is `<folder>/<save id>.dhr`); without it, the
+    current folder. An existing file is never replaced unless `overwrite` is true: ExportExists
+    (a SaveError whose `path` names the file) is raised instead, so the caller can ask first.
+    Other failures raise SaveError with one line; no temporary file is left behind."""
     import replays
 
     session = load_readonly(name_or_id)
-    path = Path(target) if target else Path.cwd() / f"{session.save_id}.dhr"  # type: ignore[attr-defined]
-    replays.write_replay(session, path)
+    default = f"{session.save_id}{replays.SUFFIX}"  # type: ignore[attr-defined]
+    path = Path(target) if target else Path.cwd() / default
+    if path.is_dir():
+        path = path / default
+    try:
+        replays.write_replay(session, path, overwrite=overwrite)
+    except FileExistsError:
+        raise ExportExists(f"{_shown(path)} already exists", path) from None
+    except OSError as error:
+        raise SaveError(f"cannot write {_shown(path)}: {error.strerror or type(error).__name__}") from None
     return path
 
 
 def recover_save(name_or_id: str) -> str:
     """Copy the good records of a damaged save into a new save; the damaged file is kept. Returns the new id."""
     path = _find(name_or_id)
-    parsed = parse_save(_read(path), path.stem)
+    shown = save_label(path)
+    parsed = parse_save(_read(path), shown)
     session = None
     good = len(parsed.records)
     while session is None:
         try:
-            session = build_session(ParsedSave(parsed.header, parsed.records[:good], 0, False, None, 0), path.stem)
+            session = build_session(ParsedSave(parsed.header, parsed.records[:good], 0, False, None, 0), shown)
         except SaveDamaged as error:
             good = error.good_records
     folder = saves_dir()
-    new_path = folder / f"{path.stem}-recovered{SUFFIX}"
     header = dict(parsed.header, name=clean_text(f"{session.save_name} (recovered)"))  # type: ignore[attr-defined]
     data = MAGIC + frame(header) + b"".join(frame(r) for r in parsed.records[:good])
-    fd = os.open(new_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    base = _slug(shown) if shown != path.stem else shown  # a file name with control characters is not copied
+    for attempt in range(1000):
+        new_path = folder / f"{base}-recovered{f'-{attempt + 1}' if attempt else ''}{SUFFIX}"
+        try:
+            fd = os.open(new_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise SaveError(f"{shown}: no free file name for the recovered save")
     try:
-        os.write(fd, data)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
         os.fsync(fd)
-    finally:
+    except BaseException:
         os.close(fd)
+        new_path.unlink(missing_ok=True)  # never leave half a save behind
+        raise
+    os.close(fd)
     _fsync_dir(folder)
     return new_path.stem
 

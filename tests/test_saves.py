@@ -191,3 +191,213 @@ def test_a_save_waiting_for_typed_dice_still_waits_when_reopened():
     assert loaded.state.countdown == 92
     saves.close_save(loaded)
     assert saves.load_readonly("table dice").state.countdown == 92
+
+
+# --- a damaged length field is damage, not a torn tail ---------------------------------------------
+
+def frame_offsets(data):
+    """The byte offset of every frame in a save file."""
+    offsets, offset = [], len(saves.MAGIC)
+    while offset < len(data):
+        offsets.append(offset)
+        offset += 8 + int.from_bytes(data[offset:offset + 4], "big")
+    return offsets
+
+
+def flip_length(path, record, bit=20):
+    data = bytearray(path.read_bytes())
+    offset = frame_offsets(bytes(data))[record]
+    data[offset:offset + 4] = (int.from_bytes(data[offset:offset + 4], "big") | 1 << bit).to_bytes(4, "big")
+    path.write_bytes(bytes(data))
+    return offset, bytes(data)
+
+
+def test_a_flipped_length_that_runs_past_the_end_is_damage_when_records_follow():
+    session = make_save(name="lengthy", pulls=4)
+    path = session.journal.path
+    offset, data = flip_length(path, 2)  # 1 MiB: past the end of the file, under the record limit
+    assert offset + 8 + (1 << 20) > len(data)
+    with pytest.raises(saves.SaveDamaged, match=f"record 2 at byte {offset}: length .* runs past the end of the file, "
+                                                f"but a whole record follows at byte "):
+        saves.open_save(session.save_id)
+    assert path.read_bytes() == data  # nothing cut: the later, fsync'd records are still there
+    assert not path.with_name(path.name + ".torn").exists()
+    [info] = saves.list_saves()
+    assert "runs past the end of the file" in info.problem and "cut-off tail" not in info.progress
+    new_id = saves.recover_save(session.save_id)  # recover works as for a checksum failure
+    assert saves.load_readonly(new_id).state == session.state_at(session.marks[1].start)
+    assert path.read_bytes() == data
+
+
+def test_a_length_over_the_record_limit_is_damage_even_on_the_last_record():
+    session = make_save(name="huge", pulls=2)
+    path = session.journal.path
+    offset, data = flip_length(path, 2, bit=30)
+    with pytest.raises(saves.SaveDamaged, match=f"record 2 at byte {offset}: impossible length"):
+        saves.open_save(session.save_id)
+    assert path.read_bytes() == data
+
+
+def test_when_telling_a_torn_tail_costs_too_much_it_is_called_damage(monkeypatch):
+    session = make_save(name="costly", pulls=4)
+    path = session.journal.path
+    offset, data = flip_length(path, 2)
+    monkeypatch.setattr(saves, "TORN_SCAN_BUDGET", 0)
+    with pytest.raises(saves.SaveDamaged, match=f"record 2 at byte {offset}: length .* runs past the end of the file$"):
+        saves.load_readonly(session.save_id)
+    with pytest.raises(saves.SaveDamaged):
+        saves.open_save(session.save_id)
+    assert path.read_bytes() == data
+
+
+def test_a_torn_tail_is_copied_aside_before_it_is_cut():
+    session = make_save(name="aside", pulls=3)
+    path = session.journal.path
+    good = path.read_bytes()
+    tail = saves.frame({"op": "play", "by": 0, "events": []})[:11]
+    path.write_bytes(good + tail)
+    loaded = saves.open_save(session.save_id)
+    aside = path.with_name(path.name + ".torn")
+    assert f"kept in {aside.name}" in loaded.notice
+    saves.close_save(loaded)
+    assert path.read_bytes() == good and aside.read_bytes() == tail
+    assert stat.S_IMODE(aside.stat().st_mode) == 0o600
+    path.write_bytes(good + tail[:5])  # torn again: the first copy is never overwritten
+    loaded = saves.open_save(session.save_id)
+    assert "kept in " + aside.name + ".2" in loaded.notice
+    saves.close_save(loaded)
+    assert aside.read_bytes() == tail and path.with_name(aside.name + ".2").read_bytes() == tail[:5]
+
+
+def test_a_flipped_length_on_the_last_record_loses_nothing():
+    """With no record after it, a damaged last length cannot be told from a torn tail; its bytes are kept."""
+    session = make_save(name="last", pulls=3)
+    path = session.journal.path
+    offset, data = flip_length(path, 3)
+    loaded = saves.open_save(session.save_id)
+    assert "cut off" in loaded.notice
+    saves.close_save(loaded)
+    assert path.read_bytes() + path.with_name(path.name + ".torn").read_bytes() == data
+
+
+# --- file names are data ------------------------------------------------------------------------
+
+EVIL_STEM = "x\x1b[31mRED\x1b]0;pwned\x07"
+
+
+def test_file_names_with_control_characters_are_cleaned_everywhere():
+    session = make_save(name="evil file", pulls=2)
+    evil = session.journal.path.with_name(EVIL_STEM + ".dhs")
+    session.journal.path.rename(evil)
+    (evil.parent / "y\x1b[2J\x07.dhs").write_bytes(b"junk")
+    infos = {info.game: info for info in saves.list_saves()}
+    for info in infos.values():
+        for text in (info.id, info.name, info.progress, info.problem or ""):
+            assert not any(ord(ch) < 32 or ch == "\x7f" for ch in text), repr(text)
+    assert infos["dicetower"].id == "x[31mRED]0;pwned"
+    assert (infos["?"].id, infos["?"].name, infos["?"].problem) == ("y[2J", "y[2J", "y[2J: not a dicehall save")
+    loaded = saves.open_save(infos["dicetower"].id)  # the listed id still opens the file
+    assert loaded.state == session.state and loaded.save_id == "x[31mRED]0;pwned"
+    with pytest.raises(saves.SaveInUse) as caught:
+        saves.delete_save(infos["dicetower"].id)
+    assert "\x1b" not in str(caught.value) and "\x07" not in str(caught.value)
+    saves.close_save(loaded)
+    with pytest.raises(saves.SaveError) as caught:
+        saves.open_save("y[2J")
+    assert str(caught.value) == "y[2J: not a dicehall save"
+    new_id = saves.recover_save(infos["dicetower"].id)
+    assert new_id == "x-31mred-0-pwned-recovered"  # the new file's name has no control characters
+
+
+def test_dicehall_saves_prints_no_control_characters(home):
+    session = make_save(name="evil\x1b[31m name", pulls=2)
+    session.journal.path.rename(session.journal.path.with_name(EVIL_STEM + ".dhs"))
+    (home / "saves" / "y\x1b[2J\x07.dhs").write_bytes(b"junk")
+    damaged = make_save(name="z", pulls=2)
+    damaged.journal.path.rename(damaged.journal.path.with_name("z\x1b[5m\x9b.dhs"))
+    path = damaged.journal.path.with_name("z\x1b[5m\x9b.dhs")
+    data = bytearray(path.read_bytes())
+    data[-2] ^= 1
+    path.write_bytes(bytes(data))
+    result = subprocess.run([sys.executable, "-m", "tui.cli", "saves"], capture_output=True, timeout=60,
+                            env=dict(os.environ, DICEHALL_HOME=str(home)))
+    assert result.returncode == 0 and len(result.stdout.splitlines()) == 3
+    assert b"\x1b" not in result.stdout + result.stderr and b"\x07" not in result.stdout + result.stderr
+    text = result.stdout.decode()
+    assert not any(ord(ch) < 32 and ch != "\n" or 0x7f <= ord(ch) < 0xa0 for ch in text), repr(text)
+    assert "x[31mRED]0;pwned" in text and "checksum does not match" in text
+
+
+# --- folders: only those dicehall makes are made private ---------------------------------------
+
+def test_an_existing_home_keeps_its_mode(tmp_path, monkeypatch):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    os.chmod(mine, 0o755)
+    monkeypatch.setenv("DICEHALL_HOME", str(mine))
+    folder = saves.saves_dir()
+    assert stat.S_IMODE(mine.stat().st_mode) == 0o755  # the user's folder, not dicehall's
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    os.chmod(folder, 0o750)
+    saves.saves_dir()
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o750  # once made, the user may loosen it
+
+
+def test_missing_parents_of_home_are_made_private(tmp_path, monkeypatch):
+    os.chmod(tmp_path, 0o755)
+    monkeypatch.setenv("DICEHALL_HOME", str(tmp_path / "a" / "b"))
+    old = os.umask(0o022)
+    try:
+        saves.saves_dir()
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(tmp_path.stat().st_mode) == 0o755
+    for part in (tmp_path / "a", tmp_path / "a" / "b", tmp_path / "a" / "b" / "saves"):
+        assert stat.S_IMODE(part.stat().st_mode) == 0o700, part
+
+
+# --- export never overwrites unless asked --------------------------------------------------------
+
+def test_export_refuses_to_replace_a_file_unless_asked(tmp_path):
+    session = make_save(name="shared")
+    target = tmp_path / "mine.dhr"
+    target.write_bytes(b"my precious file")
+    with pytest.raises(saves.ExportExists, match="mine.dhr already exists") as caught:
+        saves.export_save("shared", target)
+    assert caught.value.path == target and target.read_bytes() == b"my precious file"
+    assert saves.export_save("shared", target, overwrite=True) == target
+    assert replays.read_replay(target).state == session.state
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dicehall-home", "mine.dhr"]
+
+
+def test_export_into_a_folder_names_the_file_after_the_save(tmp_path):
+    session = make_save(name="foldered")
+    out = tmp_path / "out"
+    out.mkdir()
+    written = saves.export_save("foldered", out)
+    assert written == out / f"{session.save_id}.dhr"
+    assert replays.read_replay(written).events == session.events
+    with pytest.raises(saves.ExportExists):
+        saves.export_save("foldered", out)
+    assert os.listdir(out) == [written.name]
+
+
+def test_a_failed_export_leaves_no_temporary_file(tmp_path, monkeypatch):
+    make_save(name="failing")
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def broken_fsync(fd):
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(replays.os, "fsync", broken_fsync)
+        with pytest.raises(saves.SaveError, match="cannot write .*failing.dhr: No space left on device"):
+            saves.export_save("failing", out / "failing.dhr")
+    assert os.listdir(out) == []
+    with pytest.raises(saves.SaveError, match="No such file or directory"):
+        saves.export_save("failing", out / "missing" / "x.dhr")
+    session = saves.load_readonly("failing")
+    with pytest.raises(IsADirectoryError):  # the old bug: a folder as the target left .out.NNN.tmp behind
+        replays.write_replay(session, out)
+    assert os.listdir(tmp_path) == ["dicehall-home", "out"] and os.listdir(out) == []
