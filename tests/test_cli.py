@@ -31,12 +31,51 @@ def test_bad_arguments_get_one_line_and_the_usage(args, capsys):
     assert err[0].startswith("usage: dicehall") and err[-1].startswith("dicehall: ")
 
 
-def test_unknown_and_coming_games_fail_in_one_line(capsys):
-    assert main(["rules", "chess"]) == 1
-    assert main(["play", "towers"]) == 1
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["dicehall: unknown game 'chess' (games: dicetower, wager, troll, towers, bones)",
-                   "dicehall: Towers is coming but not playable yet"]
+def usage_error(args, capsys, usage=None):
+    """Run the command expecting an argument error: the command's usage, then exactly one error line."""
+    with pytest.raises(SystemExit) as caught:
+        main(args)
+    assert caught.value.code == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert captured.out == "" and err[0].startswith(usage or f"usage: dicehall {args[0]} ")
+    assert [line for line in err if line.startswith("dicehall: ")] == [err[-1]]
+    assert "Traceback" not in captured.err and "\x1b" not in captured.err
+    return err[-1]
+
+
+@pytest.mark.parametrize("args, error", [
+    (["rules", "chess"], "dicehall: unknown game 'chess' (games: dicetower, wager, troll, towers, bones)"),
+    (["rules", "nope"], "dicehall: unknown game 'nope' (games: dicetower, wager, troll, towers, bones)"),
+    (["play", "nope"], "dicehall: unknown game 'nope' (games: dicetower, wager, troll, towers, bones)"),
+    (["sim", "nope"], "dicehall: unknown game 'nope' (games: dicetower, wager, troll, towers, bones)"),
+    (["play", "dicetower", "--option", "start=0"], "dicehall: start must be a whole number from 1 to 10000"),
+    (["play", "dicetower", "--option", "start=\u00b9"], "dicehall: start must be a whole number from 1 to 10000"),
+    (["play", "dicetower", "--option", "start=--5"], "dicehall: start must be a whole number from 1 to 10000"),
+    (["play", "dicetower", "--option", "colour=red"], "dicehall: unknown option 'colour' (known: start, advantage_from)"),
+    (["play", "troll", "--option", "difficulty=impossible"], "dicehall: difficulty must be standard, sturdy, tutorial or custom"),
+])
+def test_unknown_games_and_bad_options_get_the_usage_and_one_line(args, error, capsys):
+    assert usage_error(args, capsys) == error
+    assert saves.list_saves() == []  # nothing was written
+
+
+def test_a_game_that_is_coming_gets_the_usage_and_one_line(capsys):
+    coming = []
+    for entry in engine.CATALOGUE:
+        try:
+            engine.get_game(entry.id)
+        except ValueError:
+            coming.append(entry)
+    if not coming:
+        pytest.skip("every game is playable now")
+    for command in ("play", "rules", "sim"):
+        assert usage_error([command, coming[0].id], capsys) == f"dicehall: {coming[0].title} is coming but not playable yet"
+
+
+def test_control_characters_in_arguments_never_reach_the_terminal(capsys):
+    assert "unrecognized arguments: [2J" in usage_error(["saves", "\x1b[2J\x07"], capsys, "usage: dicehall [-h] COMMAND")
+    assert usage_error(["play", "\x1b[31mred"], capsys).startswith("dicehall: unknown game '\\x1b[31mred'")
 
 
 def test_sim_json_agrees_with_the_exact_figure(capsys):
@@ -121,8 +160,8 @@ def test_daily_deal_is_the_same_for_everyone_on_a_date():
 
 
 def test_daily_and_seed_together_are_refused(capsys):
-    assert main(["play", "troll", "--daily", "--seed", "4"]) == 1
-    assert "--daily and --seed do not go together" in capsys.readouterr().err
+    assert "--daily and --seed do not go together" in usage_error(["play", "troll", "--daily", "--seed", "4"], capsys)
+    assert "--daily is for the troll's deal" in usage_error(["play", "wager", "--daily"], capsys)
 
 
 def test_options_parse_words_booleans_and_lists():
@@ -158,10 +197,50 @@ def test_sim_wager_reports_each_style_and_seat_with_the_seating_rotated(capsys):
     (["--players", "7"], "dicehall: wager needs 2 to 6 players"),
 ])
 def test_sim_wager_bad_arguments_fail_in_one_line(args, error, capsys):
-    assert main(["sim", "wager", "--games", "2", *args]) == 1
-    assert capsys.readouterr().err.strip() == error
+    assert usage_error(["sim", "wager", "--games", "2", *args], capsys) == error
 
 
 def test_play_wager_rejects_an_unknown_option_before_the_screen_opens(capsys):
-    assert main(["play", "wager", "--option", "speed=3"]) == 1
-    assert capsys.readouterr().err.strip() == "dicehall: unknown option 'speed' (known: play_on)"
+    assert usage_error(["play", "wager", "--option", "speed=3"], capsys) == "dicehall: unknown option 'speed' (known: play_on)"
+
+
+def test_errors_that_are_not_about_arguments_stay_one_line_with_exit_1(tmp_path, capsys):
+    assert main(["continue", "no such save"]) == 1
+    assert main(["verify", str(tmp_path / "missing.dhr")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and not any(line.startswith("usage:") for line in err)
+    assert err[0] == "dicehall: no save named 'no such save' (dicehall saves lists them)"
+    assert err[1].startswith("dicehall: ") and "cannot read" in err[1]
+
+
+def export_fixture():
+    session = saves.new_save("dicetower", name="exported", seed=3)
+    session.play(PullBlock())
+    saves.close_save(session)
+    return session
+
+
+def test_export_never_overwrites_without_force(tmp_path, capsys):
+    session = export_fixture()
+    target = tmp_path / "taken.dhr"
+    target.write_bytes(b"someone else's file")
+    assert main(["export", "exported", "-o", str(target)]) == 1
+    assert capsys.readouterr().err.strip() == f"dicehall: {target} already exists; add --force to replace it"
+    assert target.read_bytes() == b"someone else's file"
+    assert main(["export", "exported", "-o", str(target), "--force"]) == 0
+    assert capsys.readouterr().out.strip() == f"wrote {target}"
+    assert replays.read_replay(target).events == session.events
+    assert sorted(os.listdir(tmp_path)) == ["dicehall-home", "taken.dhr"]  # no temporary file left
+
+
+def test_export_to_a_folder_writes_the_save_id(tmp_path, capsys):
+    session = export_fixture()
+    folder = tmp_path / "outdir"
+    folder.mkdir()
+    assert main(["export", "exported", "-o", str(folder)]) == 0
+    written = folder / f"{session.save_id}.dhr"
+    assert capsys.readouterr().out.strip() == f"wrote {written}"
+    assert replays.read_replay(written).events == session.events
+    assert main(["export", "exported", "-o", str(folder)]) == 1
+    assert "already exists; add --force" in capsys.readouterr().err
+    assert os.listdir(folder) == [written.name] and sorted(os.listdir(tmp_path)) == ["dicehall-home", "outdir"]

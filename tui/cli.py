@@ -2,15 +2,19 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from datetime import datetime
+
+from engine.text import clean_text  # text from files and arguments is data: no escape sequence reaches the terminal
 
 USAGE_EPILOG = """commands:
   dicehall                         open the launcher
   dicehall play GAME [--seed N | --daily] [--name NAME] [--option KEY=VALUE]
   dicehall continue [SAVE]         resume a save (the latest unfinished one by default)
   dicehall saves                   list saves
-  dicehall export SAVE [-o FILE]   write a save as a shareable replay (.dhr)
+  dicehall export SAVE [-o FILE|FOLDER] [--force]
+                                   write a save as a shareable replay (.dhr)
   dicehall replay FILE             step through a replay
   dicehall verify FILE             check a replay against its seed and rules
   dicehall sim dicetower --games N --seed S [--remove-rate P] [--json]
@@ -24,7 +28,11 @@ games: dicetower, wager, troll (towers, bones are coming)"""
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line and the usage, never a traceback
         self.print_usage(sys.stderr)
-        self.exit(2, f"dicehall: {message}\n")
+        self.exit(2, f"dicehall: {clean_text(message, 400)}\n")  # argparse quotes unknown arguments raw
+
+
+class UsageError(ValueError):
+    """An argument the parser accepted but the command cannot use: reported like argparse's own errors."""
 
 
 def _positive(text: str) -> int:
@@ -63,8 +71,10 @@ def _option(text: str) -> tuple[str, object]:
     if not sep or not key or not value:
         raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
     def one(item: str) -> object:
-        if item.lstrip("-").isdigit():
+        if re.fullmatch(r"-?[0-9]{1,30}", item):  # ASCII digits only: "¹".isdigit() is true but int() refuses it
             return int(item)
+        if re.fullmatch(r"-?[0-9]+", item):
+            raise argparse.ArgumentTypeError(f"{key}: the number {item[:12]}... is too long")
         return {"true": True, "false": False}.get(item.lower(), item)
     return key, [one(v) for v in value.split(",")] if "," in value else one(value)
 
@@ -73,6 +83,7 @@ def build_parser() -> Parser:
     parser = Parser(prog="dicehall", description="A terminal game parlor.", epilog=USAGE_EPILOG,
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    parser.commands = sub.choices  # type: ignore[attr-defined]  # each command's parser, for its usage line
     play = sub.add_parser("play", help="start a new game")
     play.add_argument("game")
     play.add_argument("--seed", type=_seed)
@@ -84,7 +95,8 @@ def build_parser() -> Parser:
     sub.add_parser("saves", help="list saves")
     export = sub.add_parser("export", help="write a save as a replay")
     export.add_argument("save")
-    export.add_argument("-o", "--output")
+    export.add_argument("-o", "--output", metavar="FILE|FOLDER", help="the replay file, or a folder for SAVE_ID.dhr")
+    export.add_argument("--force", action="store_true", help="replace the file if it exists")
     replay = sub.add_parser("replay", help="step through a replay")
     replay.add_argument("file")
     verify = sub.add_parser("verify", help="check a replay")
@@ -115,14 +127,18 @@ def daily_seed(game: str, day: str) -> int:
 
 
 def _fail(message: str) -> int:
-    print(f"dicehall: {message}", file=sys.stderr)
+    print(f"dicehall: {clean_text(message, 400)}", file=sys.stderr)
     return 1
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         return _dispatch(args)
+    except UsageError as error:  # the usage of the command, then one line; exit 2, as argparse does
+        parser.commands.get(args.command, parser).error(str(error))  # type: ignore[attr-defined]
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -137,9 +153,17 @@ def main(argv: list[str] | None = None) -> int:
         raise
 
 
-def _dispatch(args: argparse.Namespace) -> int:
-    from engine.text import clean_text  # a file name from a shared archive may hold escape sequences
+def _game(game: str):
+    """The engine module of GAME; an unknown or unplayable game is an argument error."""
+    import engine
 
+    try:
+        return engine.get_game(game)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     command = args.command
     if command == "verify":
         import replays
@@ -150,22 +174,32 @@ def _dispatch(args: argparse.Namespace) -> int:
             return _fail(f"{clean_text(args.file, 200)}: {error}")
         return 0
     if command == "sim":
+        import engine
         from tui import sim
 
-        print(sim.run(args.game, args.games, args.seed, args.remove_rate, args.json, args.difficulty, args.variant,
-                      args.bot, args.players, [s.strip() for s in args.bots.split(",") if s.strip()]))
+        _game(args.game)
+        try:
+            report = sim.run(args.game, args.games, args.seed, args.remove_rate, args.json, args.difficulty, args.variant,
+                             args.bot, args.players, [s.strip() for s in args.bots.split(",") if s.strip()])
+        except (engine.IllegalCommand, engine.LogError):
+            raise  # a bug, not a bad argument
+        except ValueError as error:  # sim checks its arguments before it plays: unknown game, players, bot styles
+            raise UsageError(str(error)) from None
+        print(report)
         return 0
     if command == "rules":
-        import engine
-
-        print(engine.get_game(args.game).RULES_TEXT)
+        print(_game(args.game).RULES_TEXT)
         return 0
     if command == "saves":
         return _list_saves()
     if command == "export":
         import saves
 
-        print(f"wrote {saves.export_save(args.save, args.output)}")
+        try:
+            written = saves.export_save(args.save, args.output, overwrite=args.force)
+        except saves.ExportExists as error:
+            return _fail(f"{error}; add --force to replace it")
+        print(f"wrote {clean_text(str(written), 300)}")
         return 0
     if command == "recover":
         import saves
@@ -177,35 +211,38 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def _list_saves() -> int:
     import saves
-    from engine.text import clean_text
 
     infos = saves.list_saves()
     if not infos:
-        print(f"no saves yet (they live in {saves.saves_dir()})")
+        print(f"no saves yet (they live in {clean_text(str(saves.saves_dir()), 300)})")
         return 0
-    for info in infos:
+    for info in infos:  # SaveInfo is cleaned already; cleaned again here so no file can reach the terminal
         when = datetime.fromtimestamp(info.last_played).strftime("%Y-%m-%d %H:%M")
-        line = f"{clean_text(info.id, 60)}  {info.title:<12} {info.name[:30]:<30} {info.progress:<24} {when}"
-        print(line + (f"  [{info.problem}]" if info.problem else ""))
+        line = (f"{clean_text(info.id, 60)}  {clean_text(info.title, 12):<12} {clean_text(info.name, 30):<30} "
+                f"{clean_text(info.progress, 24):<24} {when}")
+        print(line + (f"  [{clean_text(info.problem, 300)}]" if info.problem else ""))
     return 0
 
 
 def _run_app(args: argparse.Namespace) -> int:
     import engine
     import saves
-    from engine.text import clean_text
 
     start: dict = {}
     if args.command == "play":
-        engine.get_game(args.game)  # a bad game name fails here, in one line, before the screen opens
+        _game(args.game)  # a bad game name fails here, before the screen opens
         if args.game == "wager":  # who plays is chosen on the setup screen
             from engine.games import wager
+
+            try:
+                options = wager.check_options(dict(args.option))
+            except ValueError as error:
+                raise UsageError(str(error)) from None
+            if args.daily:
+                raise UsageError("--daily is for the troll's deal; Dead Man's Wager takes --seed")
             from tui.app import DicehallApp
             from tui.screens.wager import WagerSetupScreen
 
-            options = wager.check_options(dict(args.option))
-            if args.daily:
-                return _fail("--daily is for the troll's deal; Dead Man's Wager takes --seed")
             app = DicehallApp(setup=WagerSetupScreen(seed=args.seed, name=args.name, play_on=options["play_on"]))
             app.run()
             return app.return_code or 0
@@ -213,10 +250,14 @@ def _run_app(args: argparse.Namespace) -> int:
         name = args.name
         if args.daily:
             if args.seed is not None:
-                return _fail("--daily and --seed do not go together: the daily deal has its own seed")
+                raise UsageError("--daily and --seed do not go together: the daily deal has its own seed")
             today = datetime.now().date().isoformat()
             seed = daily_seed(args.game, today)
             name = name or f"daily {today}"
+        try:  # the options are checked before anything is written
+            engine.new_session(args.game, seed=0 if seed is None else seed, options=dict(args.option), dice=[])
+        except ValueError as error:
+            raise UsageError(str(error)) from None
         session = saves.new_save(args.game, name=name, seed=seed, options=dict(args.option))
         start = {"session": session}
     elif args.command == "continue":
