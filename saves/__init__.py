@@ -278,27 +278,31 @@ def parse_save(data: bytes, label: str) -> ParsedSave:
     return ParsedSave(header, records, good_end, torn, damage, len(data))
 
 
+# Where a later frame could start: a length under MAX_RECORD (so its first byte is 0 and its second at
+# most 0x40), any CRC, then a payload that opens as every dicehall record does: a small map (fixmap)
+# whose first key is short text (fixstr). A regular expression finds these in C, overlapping.
+_FRAME_START = re.compile(rb"(?=\x00[\x00-\x40][\x00-\xff]{6}[\x81-\x8f][\xa0-\xbf])", re.DOTALL)
+assert MAX_RECORD <= 0x40FFFFFF
+
+
 def _later_frame(data: bytes, start: int) -> int | None:
-    """The offset of a whole frame (a length of 1 to MAX_RECORD and a matching CRC32) at or after
-    `start`; None if there is none, so the bytes from before `start` are a torn tail; -1 if telling
-    would cost more than TORN_SCAN_BUDGET bytes of checksumming (then the caller calls it damage)."""
+    """The offset of a whole frame (a length of 2 to MAX_RECORD, a matching CRC32, a record's first
+    bytes) at or after `start`; None if there is none, so the bytes before `start` are a torn tail;
+    -1 if telling would cost more than TORN_SCAN_BUDGET bytes of checksumming (the caller then calls
+    it damage: the file is kept, never cut on a guess)."""
     view = memoryview(data)
     budget = TORN_SCAN_BUDGET
-    last = len(data) - _FRAME.size - 1  # a frame holds at least one payload byte
-    offset = start
-    while offset <= last:
-        offset = data.find(b"\x00", offset, last + 1)  # every length up to MAX_RECORD starts with a zero byte
-        if offset < 0:
-            return None
+    for match in _FRAME_START.finditer(data, start):
+        offset = match.start()
         length, crc = _FRAME.unpack_from(data, offset)
         end = offset + _FRAME.size + length
-        if 1 <= length <= MAX_RECORD and end <= len(data):
-            budget -= length
-            if budget < 0:
-                return -1
-            if zlib.crc32(view[offset + _FRAME.size : end]) == crc:
-                return offset
-        offset += 1
+        if length > MAX_RECORD or end > len(data):
+            continue
+        budget -= length
+        if budget < 0:
+            return -1
+        if zlib.crc32(view[offset + _FRAME.size : end]) == crc:
+            return offset
     return None
 
 

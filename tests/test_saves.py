@@ -229,6 +229,21 @@ def test_a_flipped_length_that_runs_past_the_end_is_damage_when_records_follow()
     assert path.read_bytes() == data
 
 
+def test_every_cut_of_the_last_record_is_a_torn_tail_and_every_length_flip_before_it_is_damage():
+    session = make_save(name="cuts", pulls=5)
+    data = session.journal.path.read_bytes()
+    offsets = frame_offsets(data)
+    for cut in range(offsets[-1] + 1, len(data)):
+        parsed = saves.parse_save(data[:cut], "x")
+        assert parsed.torn and parsed.damage is None and parsed.good_end == offsets[-1], cut
+    for record in range(1, len(offsets) - 1):
+        for bit in range(32):
+            flipped = bytearray(data)
+            flipped[offsets[record] + 3 - bit // 8] ^= 1 << bit % 8
+            parsed = saves.parse_save(bytes(flipped), "x")
+            assert parsed.damage and f"record {record} at byte {offsets[record]}" in parsed.damage and not parsed.torn, (record, bit)
+
+
 def test_a_length_over_the_record_limit_is_damage_even_on_the_last_record():
     session = make_save(name="huge", pulls=2)
     path = session.journal.path
