@@ -244,3 +244,24 @@ def test_export_to_a_folder_writes_the_save_id(tmp_path, capsys):
     assert main(["export", "exported", "-o", str(folder)]) == 1
     assert "already exists; add --force" in capsys.readouterr().err
     assert os.listdir(folder) == [written.name] and sorted(os.listdir(tmp_path)) == ["dicehall-home", "outdir"]
+
+
+def test_sim_towers_plays_two_levels_with_colours_alternated(capsys):
+    assert main(["sim", "towers", "--bots", "easy,random", "--games", "4", "--seed", "3", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 4 and report["bots"] == ["easy", "random"]
+    total = sum(report["win_rate"].values()) + report["draw_rate"]
+    assert total == pytest.approx(1.0)
+    assert main(["sim", "towers", "--games", "2", "--seed", "3", "--bots", "random,random"]) == 0
+    assert "random (first)" in capsys.readouterr().out
+
+
+def test_sim_towers_and_play_towers_refuse_bad_arguments_with_the_usage(capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["sim", "towers", "--bots", "hard,genius", "--games", "1"])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == \
+        "dicehall: unknown Towers level 'genius' (levels: random, easy, medium, hard)"
+    with pytest.raises(SystemExit):
+        main(["play", "towers", "--option", "first=red"])
+    assert capsys.readouterr().err.strip().splitlines()[-1] == "dicehall: first must be light or dark (who places the first tower)"

@@ -20,9 +20,10 @@ USAGE_EPILOG = """commands:
   dicehall sim dicetower --games N --seed S [--remove-rate P] [--json]
   dicehall sim troll [--difficulty D] [--variant V] [--bot hint|random] --games N --seed S [--json]
   dicehall sim wager --players N --bots best,cautious,bold --games G --seed S [--json]
+  dicehall sim towers --bots L1,L2 --games N --seed S [--json]   (levels: random, easy, medium, hard)
   dicehall rules GAME              print a game's rules
   dicehall recover SAVE            copy the good part of a damaged save into a new save
-games: dicetower, wager, troll (towers, bones are coming)"""
+games: dicetower, wager, troll, towers (bones is coming)"""
 
 
 class Parser(argparse.ArgumentParser):
@@ -111,7 +112,7 @@ def build_parser() -> Parser:
     sim.add_argument("--variant", choices=["starting_card", "reusable_diamond_ace", "club_at_start", "toys"])
     sim.add_argument("--bot", choices=["hint", "random"], default="hint")
     sim.add_argument("--players", type=_positive, default=2)
-    sim.add_argument("--bots", default="best,cautious", help="wager: bot styles by seat, comma-separated")
+    sim.add_argument("--bots", help="wager: bot styles by seat (default best,cautious); towers: two levels (default hard,easy)")
     rules = sub.add_parser("rules", help="print a game's rules")
     rules.add_argument("game")
     recover = sub.add_parser("recover", help="copy the good part of a damaged save")
@@ -180,7 +181,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         _game(args.game)
         try:
             report = sim.run(args.game, args.games, args.seed, args.remove_rate, args.json, args.difficulty, args.variant,
-                             args.bot, args.players, [s.strip() for s in args.bots.split(",") if s.strip()])
+                             args.bot, args.players,
+                             [s.strip() for s in args.bots.split(",") if s.strip()] if args.bots else None)
         except (engine.IllegalCommand, engine.LogError):
             raise  # a bug, not a bad argument
         except ValueError as error:  # sim checks its arguments before it plays: unknown game, players, bot styles
@@ -231,19 +233,18 @@ def _run_app(args: argparse.Namespace) -> int:
     start: dict = {}
     if args.command == "play":
         _game(args.game)  # a bad game name fails here, before the screen opens
-        if args.game == "wager":  # who plays is chosen on the setup screen
-            from engine.games import wager
-
+        if args.game in ("wager", "towers"):  # games of several players: the setup screen asks who plays
+            module = engine.get_game(args.game)
             try:
-                options = wager.check_options(dict(args.option))
+                options = module.check_options(dict(args.option))
             except ValueError as error:
                 raise UsageError(str(error)) from None
             if args.daily:
-                raise UsageError("--daily is for the troll's deal; Dead Man's Wager takes --seed")
+                raise UsageError(f"--daily is for the troll's deal; {module.TITLE} takes --seed")
             from tui.app import DicehallApp
-            from tui.screens.wager import WagerSetupScreen
+            from tui.screens.games import setup_screen
 
-            app = DicehallApp(setup=WagerSetupScreen(seed=args.seed, name=args.name, play_on=options["play_on"]))
+            app = DicehallApp(setup=setup_screen(args.game, seed=args.seed, name=args.name, **options))
             app.run()
             return app.return_code or 0
         seed = args.seed

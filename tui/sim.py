@@ -143,6 +143,61 @@ def format_wager(report: dict) -> str:
     return "\n".join(lines)
 
 
+def sim_towers(levels: list[str], games: int, seed: int) -> dict:
+    """Two bot levels play `games` games, colours alternated (the first level is Light in the even
+    games), Light placing first. Reports each level's wins, the draws, and the slowest answer."""
+    from engine.bots import towers as bots
+    from engine.core import Player
+
+    if len(levels) != 2:
+        raise ValueError("towers: --bots takes two levels, like --bots hard,easy")
+    unknown = [level for level in levels if level not in bots.LEVELS]
+    if unknown:
+        raise ValueError(f"unknown Towers level {unknown[0]!r} (levels: {', '.join(bots.LEVELS)})")
+    wins = {0: 0, 1: 0}  # by the level's position in `levels`
+    draws = 0
+    slowest = 0.0
+    margins = []
+    started = time.perf_counter()
+    for game in range(games):
+        seats = (0, 1) if game % 2 == 0 else (1, 0)  # seats[colour] = which level plays that colour
+        game_seed = seeded_draw(seed, game, 2**32)
+        session = engine.new_session("towers", seed=game_seed, players=[
+            Player(levels[seats[c]], True, "easy" if levels[seats[c]] == "random" else levels[seats[c]]) for c in (0, 1)])
+        while session.outcome is None:
+            began = time.perf_counter()
+            command = bots.choose(session.state, levels[seats[session.state.turn]], game_seed, len(session.events))
+            slowest = max(slowest, time.perf_counter() - began)
+            session.play(command)
+        light, dark = session.state.results[-1]
+        margins.append((light - dark) if seats[0] == 0 else (dark - light))
+        if light == dark:
+            draws += 1
+        else:
+            wins[seats[0] if light > dark else seats[1]] += 1
+    elapsed = time.perf_counter() - started
+    return {
+        "game": "towers", "games": games, "seed": seed, "bots": levels,
+        "win_rate": {levels[0]: wins[0] / games, levels[1]: wins[1] / games} if levels[0] != levels[1]
+        else {f"{levels[0]} (first)": wins[0] / games, f"{levels[1]} (second)": wins[1] / games},
+        "draw_rate": draws / games,
+        "mean_margin": sum(margins) / games,  # for the first level
+        "slowest_answer_s": round(slowest, 3),
+        "seconds": round(elapsed, 3),
+    }
+
+
+def format_towers(report: dict) -> str:
+    first, second = report["bots"]
+    rates = ", ".join(f"{level} {rate:.1%}" for level, rate in report["win_rate"].items())
+    return "\n".join([
+        f"towers: {report['games']} games, seed {report['seed']}, {first} against {second} (colours alternated)",
+        f"wins: {rates}; draws {report['draw_rate']:.1%}",
+        f"mean margin for {first}: {report['mean_margin']:+.2f}",
+        f"slowest answer {report['slowest_answer_s']:.2f} s; {report['seconds'] / report['games']:.2f} s a game",
+    ])
+
+
 def format_report(report: dict) -> str:
     lines = [f"{report['game']}: {report['games']} games, seed {report['seed']}, remove rate {report['remove_rate']}"]
     exact = f" (exact {report['exact_mean']:.2f})" if "exact_mean" in report else ""
@@ -161,6 +216,9 @@ def run(game: str, games: int, seed: int, remove_rate: float, as_json: bool,
     if game == "wager":
         report = sim_wager(players, styles or ["best", "cautious"], games, seed)
         return json.dumps(report) if as_json else format_wager(report)
+    if game == "towers":
+        report = sim_towers(styles or ["hard", "easy"], games, seed)
+        return json.dumps(report) if as_json else format_towers(report)
     if game != "dicetower":
         engine.get_game(game)  # names the problem: unknown, or not built yet
         raise ValueError(f"sim does not know how to play {game} yet")

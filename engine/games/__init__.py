@@ -27,7 +27,7 @@ CATALOGUE = (
     CatalogueEntry("dicetower", "Dice Tower", "a 2d6 countdown for journaling games", True),
     CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die", True),
     CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "calm a bridge of cards as a troll", True),
-    CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", False),
+    CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", True),
     CatalogueEntry("bones", "War of Bones", "a dice wargame", False),
 )
 

@@ -1,18 +1,32 @@
-"""Which screen plays each game and which function draws its board in the replay viewer."""
+"""Which screen plays each game, which asks who plays it first, and which function draws its board
+in the replay viewer."""
 from __future__ import annotations
 
 from typing import Callable
 
 from rich.text import Text
+from textual.screen import Screen
 
-from tui.screens import dicetower, troll, wager
+from tui.screens import dicetower, towers, troll, wager
 
 
 def game_screen(session):
-    screens = {"dicetower": dicetower.DiceTowerScreen, "troll": troll.TrollScreen, "wager": wager.WagerScreen}
+    screens = {"dicetower": dicetower.DiceTowerScreen, "troll": troll.TrollScreen, "wager": wager.WagerScreen,
+               "towers": towers.TowersScreen}
     return screens[session.game.ID](session)
 
 
+def setup_screen(game_id: str, **choices) -> Screen | None:
+    """The screen that asks who plays, for games of several players (None: a solo game, named only).
+    `choices` are the command line's: seed, name and the game's options."""
+    if game_id == "wager":
+        return wager.WagerSetupScreen(**choices)
+    if game_id == "towers":
+        return towers.TowersSetupScreen(**choices)
+    return None
+
+
 def board_drawer(game_id: str) -> Callable[..., Text]:
-    boards = {"dicetower": dicetower.draw_board, "troll": troll.draw_board, "wager": wager.draw_board}
+    boards = {"dicetower": dicetower.draw_board, "troll": troll.draw_board, "wager": wager.draw_board,
+              "towers": towers.draw_board}
     return boards[game_id]

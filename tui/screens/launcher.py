@@ -71,17 +71,16 @@ class LauncherScreen(KeyedScreen):
 
     def start_game(self, game_id: str) -> None:
         import saves
-        from tui.screens.games import game_screen
+        from tui.screens.games import game_screen, setup_screen
 
         entry = next(e for e in CATALOGUE if e.id == game_id)
         if not entry.playable:
             self.status(f"{entry.title} is coming: it cannot be played yet", error=True)
             return
         title = entry.title
-        if game_id == "wager":  # a table of players: the setup screen asks who plays
-            from tui.screens.wager import WagerSetupScreen
-
-            self.app.push_screen(WagerSetupScreen())
+        setup = setup_screen(game_id)
+        if setup is not None:  # a game of several players: its setup screen asks who plays
+            self.app.push_screen(setup)
             return
 
         default = f"{title} {datetime.now():%Y-%m-%d %H:%M}"

@@ -1,0 +1,129 @@
+"""Towers through the keys at 80x24: setup, placing and moving with the cursor, the bot thinking in
+a worker, undo against the bot, reasons for refused keys, and a snapshot."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import saves
+from engine.core import Player
+from engine.games import towers
+from engine.games.towers import DARK, LIGHT, Place, parse_square
+from tests.apphelpers import drive, screen_text
+from tui.app import DicehallApp
+from tui.screens.towers import TowersScreen, TowersSetupScreen
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+PLACEMENT = [f"{f}{r}" for r in range(1, 5) for f in "afch"]  # Light a and c files, Dark f and h
+
+
+async def bot_done(pilot):
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_setup_then_place_against_the_bot_which_answers_in_a_worker():
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("down", "down", "down", "enter")  # the launcher: Towers is the fourth game
+        assert isinstance(app.screen, TowersSetupScreen)
+        await pilot.press("down", "down", "right")  # bot level: medium -> hard
+        setup = screen_text(app)
+        await pilot.press("s")
+        screen = app.screen
+        assert isinstance(screen, TowersScreen)
+        await pilot.press("enter")  # the cursor starts on d5
+        await bot_done(pilot)
+        return screen.session, setup, screen_text(app)
+
+    session, setup, after = drive(DicehallApp(), steps)
+    assert "Bot level:      hard" in setup
+    assert [(p.name, p.bot, p.style) for p in session.players] == [("You", False, ""), ("Bot", True, "hard")]
+    assert session.state.board[parse_square("d5")] == towers.UNBUILT[LIGHT]
+    assert session.state.placed == 2 and session.state.turn == LIGHT  # the bot placed its first tower
+    assert "Bot (Dark) places tower 1 of 8" in after
+
+
+def test_two_people_move_by_cursor_with_destinations_shown_and_reasons_for_refusals(snapshot):
+    session = saves.new_save("towers", name="table", players=[Player("Ada"), Player("Bo")])
+    for name in PLACEMENT:
+        session.play(Place(parse_square(name)))
+    assert session.state.phase == "movement" and session.state.turn == DARK  # Light placed first
+
+    async def steps(pilot):
+        screen = pilot.app.screen
+        screen.cursor = parse_square("a1")
+        await pilot.press("enter")  # Dark to move: a1 is Light's
+        refused = screen_text(pilot.app)
+        screen.cursor = parse_square("h4")
+        await pilot.press("enter")  # pick h4: it can go up the h file, or left to g4
+        picked = screen_text(pilot.app)
+        targets = {towers.square_name(sq) for sq in screen.targets()}
+        await pilot.press("k", "k", "k")  # up to h7
+        await pilot.press("space")
+        moved = screen_text(pilot.app)
+        return refused, picked, targets, moved
+
+    refused, picked, targets, moved = drive(DicehallApp(session=session), steps)
+    assert "Not now: the tower on a1 is Light's: pick one of yours" in refused
+    assert targets == {"h5", "h6", "h7", "h8", "g4"}
+    board = [line.split("\u2502")[0] for line in picked.splitlines()]
+    rank = {line.split()[0]: line for line in board if line.strip()[:1].isdigit()}
+    assert rank["8"].rstrip().endswith("*") and rank["4"].count("*") == 1  # h8 and g4 marked
+    assert "picked h4" in picked
+    assert session.state.board[parse_square("h7")] == towers.BUILT[DARK]
+    assert "Bo (Dark) moves h4-h7" in moved and "[D]" in moved
+    snapshot.snapshot_dir = SNAPSHOTS
+    snapshot.assert_match(moved, "towers.txt")
+
+
+def test_escape_drops_the_pick_and_a_built_tower_cannot_be_picked():
+    session = saves.new_save("towers", name="built", players=[Player("Ada"), Player("Bo")])
+    for name in PLACEMENT:
+        session.play(Place(parse_square(name)))
+
+    async def steps(pilot):
+        screen = pilot.app.screen
+        screen.cursor = parse_square("h4")
+        await pilot.press("enter", "escape")
+        dropped = screen.selected
+        await pilot.press("enter", "up", "enter")  # h4-h5, now built; Ada (Light) to move
+        screen.cursor = parse_square("h5")
+        await pilot.press("enter")
+        return dropped, screen_text(pilot.app)
+
+    dropped, text = drive(DicehallApp(session=session), steps)
+    assert dropped is None
+    assert "Not now: the tower on h5 is Dark's: pick one of yours" in text
+
+
+def test_undo_against_the_bot_takes_back_the_move_and_its_answer():
+    session = saves.new_save("towers", name="undo", players=[Player("Ada"), Player("Bot", True, "easy")])
+
+    async def steps(pilot):
+        await pilot.press("enter")
+        await bot_done(pilot)
+        placed = session.state.placed
+        await pilot.press("u")
+        await bot_done(pilot)
+        return placed
+
+    placed = drive(DicehallApp(session=session), steps)
+    assert placed == 2
+    assert session.state.placed == 0 and session.undos == 1 and session.state.turn == LIGHT
+
+
+def test_keys_are_refused_with_reasons_at_the_edge_and_when_the_game_is_over():
+    session = saves.new_save("towers", name="edge", players=[Player("Ada"), Player("Bo")])
+    while session.outcome is None:
+        session.play(session.commands()[0])
+
+    async def steps(pilot):
+        pilot.app.screen.cursor = 0
+        await pilot.press("up")
+        edge = screen_text(pilot.app)
+        await pilot.press("enter")
+        return edge, screen_text(pilot.app)
+
+    edge, over = drive(DicehallApp(session=session), steps)
+    assert "Not now: the edge of the board" in edge
+    assert f"Not now: the game is over: {session.outcome.summary}" in over

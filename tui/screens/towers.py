@@ -1,0 +1,434 @@
+"""Towers: the setup (who plays, colours, first placer, bot level, one game or a match) and the board
+(a cursor, the picked tower's destinations, the lines of sight that score, live scores). The bot
+thinks in a worker thread, so the screen keeps answering keys while it does."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, OptionList
+from textual.widgets.option_list import Option
+
+from engine.core import Player
+from engine.games import towers
+from engine.games.towers import COLOURS, DARK, EMPTY, LIGHT, SIZE, Move, Place, TowersState
+from engine.text import clean_text
+from tui.screens.base import GameScreen, KeyedScreen
+from tui.screens.dialogs import AskScreen
+from tui.widgets import Plain, StatusLine
+
+STYLE = ("bold cyan", "bold yellow")  # Light, Dark: the letters L and D say it without colour
+HORIZONTAL = ("-", "=")  # Light's and Dark's lines of sight
+VERTICAL = ("|", ":")
+FILES = "abcdefgh"
+
+
+def sight_marks(state: TowersState) -> dict[int, list[tuple[str, int]]]:
+    """For every empty square on a scoring line: [(direction "h" or "v", colour)]."""
+    marks: dict[int, list[tuple[str, int]]] = {}
+    for colour, first, second, _ in towers.sight_lines(state.board):
+        step = 1 if first // SIZE == second // SIZE else SIZE
+        for square in range(first + step, second, step):
+            marks.setdefault(square, []).append(("h" if step == 1 else "v", colour))
+    return marks
+
+
+def cell_text(state: TowersState, square: int, marks: dict, targets: set[int], width: int) -> tuple[str, str]:
+    """What one square shows, `width` (3 or 5) characters, and its style."""
+    cell = state.board[square]
+    pad = (width - 3) // 2
+    if cell != EMPTY:
+        colour = towers.owner(cell)
+        letter = "LD"[colour]
+        body = f"[{letter}]" if towers.is_built(cell) else f" {letter} "
+        return " " * pad + body + " " * pad, STYLE[colour]
+    if square in targets:
+        return " " * pad + " * " + " " * pad, "bold"
+    lines = marks.get(square, [])
+    across = next((c for d, c in lines if d == "h"), None)
+    down = next((c for d, c in lines if d == "v"), None)
+    if across is not None:
+        centre = VERTICAL[down] if down is not None else HORIZONTAL[across]
+        text = HORIZONTAL[across] * (width // 2) + centre + HORIZONTAL[across] * (width // 2)
+        return text, STYLE[across]
+    if down is not None:
+        return " " * (width // 2) + VERTICAL[down] + " " * (width // 2), STYLE[down]
+    return " " * (width // 2) + "." + " " * (width // 2), "dim"
+
+
+def draw_board(state: TowersState, reveal: bool = True, cursor: int | None = None, selected: int | None = None,
+               targets: set[int] | frozenset = frozenset(), wide: bool = False) -> Text:
+    """The board: rank 8 at the top. Wide (for the game screen): 5 columns a square and a row
+    between ranks where vertical lines of sight continue; narrow (the replay viewer): 3 columns."""
+    width = 5 if wide else 3
+    marks = sight_marks(state)
+    text = Text("   " + "".join(f"{f:^{width}}" for f in FILES) + "\n")
+    for row in range(SIZE):
+        text.append(f" {SIZE - row} ")
+        for col in range(SIZE):
+            square = row * SIZE + col
+            body, style = cell_text(state, square, marks, set(targets), width)
+            if square == selected:
+                body = "(" + body[1:-1] + ")"
+            if square == cursor:
+                body = ">" + body[1:-1] + "<"
+                style = f"{style} reverse"
+            text.append(body, style=style)
+        text.append("\n" if wide else f" {SIZE - row}\n")
+        if wide and row < SIZE - 1:  # the rows between ranks carry vertical lines on
+            text.append("   ")
+            for col in range(SIZE):
+                above, below = row * SIZE + col, (row + 1) * SIZE + col
+                colour = _vertical_between(state, marks, above, below)
+                mark = VERTICAL[colour] if colour is not None else " "
+                text.append(f"  {mark}  ", style=STYLE[colour] if colour is not None else "")
+            text.append("\n")
+    if not wide:
+        text.append("   " + "".join(f"{f:^{width}}" for f in FILES))
+    return text
+
+
+def _vertical_between(state: TowersState, marks: dict, above: int, below: int) -> int | None:
+    """The colour of a vertical line of sight that passes between two squares of one column."""
+    for square in (above, below):
+        for direction, colour in marks.get(square, []):
+            if direction == "v":
+                other = below if square == above else above
+                if state.board[other] != EMPTY or any(d == "v" and c == colour for d, c in marks.get(other, [])):
+                    return colour
+    return None
+
+
+def player_line(state: TowersState, players, colour: int) -> str:
+    player = players[colour]
+    who = f"bot {player.style}" if player.bot else "human"
+    return f"{COLOURS[colour]:<5} {player.name[:14]} ({who})"
+
+
+class TowersScreen(GameScreen):
+    BINDINGS = [
+        Binding("up,k", "cursor(0,-1)", "Up", show=False),
+        Binding("down,j", "cursor(0,1)", "Down", show=False),
+        Binding("left,h", "cursor(-1,0)", "Left", show=False),
+        Binding("right,l", "cursor(1,0)", "Right", show=False),
+        Binding("enter,space", "act", "Place/pick/move"),
+        Binding("escape", "cancel", "Drop the pick / back"),
+    ]
+    HELP_NOTES = ("Arrows or h j k l move the cursor. In the placement phase Enter or Space places a "
+                  "tower on the square under the cursor. In the movement phase Enter or Space picks one "
+                  "of your unbuilt towers (its destinations show *), then moves it to the square under "
+                  "the cursor; Escape drops the pick. L and D are unbuilt towers, [L] and [D] built ones; "
+                  "- and | are Light's lines of sight, = and : Dark's. Against the bot, u takes back your "
+                  "move and its answer.")
+
+    def __init__(self, session) -> None:
+        super().__init__(session)
+        self.cursor = 3 * SIZE + 3  # d5, near the middle
+        self.selected: int | None = None
+        self.thinking = 0  # which bot search is current: a result for an older one is dropped
+
+    def compose(self) -> ComposeResult:
+        yield Plain("", id="title", classes="title")
+        with Horizontal(id="towers-body"):
+            yield Plain("", id="towers-board")
+            with Vertical(id="towers-side"):
+                yield Plain("", id="towers-info")
+                yield Plain("", id="towers-log")
+        yield StatusLine("arrows: cursor   Enter: place / pick / move   ?: all keys")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.schedule_bot()
+
+    # ----- drawing -----
+    def targets(self) -> set[int]:
+        if self.selected is None:
+            return set()
+        return set(towers.destinations(self.session.state.board, self.selected))
+
+    def redraw(self) -> None:
+        session = self.session
+        state: TowersState = session.state
+        outcome = session.outcome
+        name = getattr(session, "save_name", "")
+        head = outcome.summary if outcome else (f"game {state.game} of 2" if state.match else "")
+        title = f"Towers: {name[:30]}  " + (f"{head}  " if head else "") + f"(undos {session.undos})"
+        self.query_one("#title", Plain).show(Text(title[:78], style="bold"))
+        self.query_one("#towers-board", Plain).show(
+            draw_board(state, cursor=self.cursor, selected=self.selected, targets=self.targets(), wide=True))
+        self.query_one("#towers-info", Plain).show(self.info(state))
+        self.query_one("#towers-log", Plain).show(self.log_text())
+        self.refresh_bindings()
+
+    def info(self, state: TowersState) -> Text:
+        session = self.session
+        text = Text()
+        for colour in (LIGHT, DARK):
+            marker = ">" if session.to_act == colour else " "
+            text.append(f"{marker} {player_line(state, session.players, colour)}\n", style=STYLE[colour])
+        light, dark = towers.scores(state.board)
+        text.append(f"\nScore now  Light {light}, Dark {dark}\n", style="bold")
+        if state.phase == "placement":
+            text.append(f"Placement: {state.placed} of 16 placed\n")
+        elif state.phase == "movement":
+            left = [sum(1 for c in state.board if c == towers.UNBUILT[col]) for col in (LIGHT, DARK)]
+            text.append(f"Moving: unbuilt Light {left[0]}, Dark {left[1]}\n")
+        else:
+            text.append("Game over\n", style="bold")
+        if state.match:
+            played = ", ".join(f"game {n}: {a}-{b}" for n, (a, b) in enumerate(state.results, start=1))
+            text.append(f"Match: {played or 'game 1 in play'}\n")
+            if state.results:
+                text.append(f"Margin so far: Light {towers.margin(state):+d}\n")
+        if session.outcome is not None:
+            text.append(f"\n{session.outcome.summary}\nv reviews the game, q goes back\n", style="bold reverse")
+        elif self.bot_to_act():
+            text.append(f"\n{session.players[session.to_act].name} is thinking...\n", style="bold")
+        elif session.to_act is not None:
+            what = "place a tower" if state.phase == "placement" else (
+                "pick a tower to move" if self.selected is None else "choose where it goes (* marks)")
+            text.append(f"\n{session.players[session.to_act].name}: {what}\n", style="bold")
+        return text
+
+    def log_text(self) -> Text:
+        """The last events in words, newest last, wrapped to the side panel and cut from the top."""
+        import textwrap
+
+        session = self.session
+        log = self.query_one("#towers-log", Plain)
+        width = max(20, log.size.width or 32)
+        lines: list[str] = []
+        for index in range(max(0, len(session.events) - 6), len(session.events)):
+            lines += textwrap.wrap(session.describe(index), width, subsequent_indent="  ")
+        room = max(1, log.size.height or 6)
+        return Text("\n".join(lines[-room:]), style="dim")
+
+    # ----- keys -----
+    def action_cursor(self, dx: int, dy: int) -> None:
+        row, col = divmod(self.cursor, SIZE)
+        row, col = row + dy, col + dx
+        if not (0 <= row < SIZE and 0 <= col < SIZE):
+            self.status("the edge of the board", error=True)
+            return
+        self.cursor = row * SIZE + col
+        self.redraw()
+
+    def action_act(self) -> None:
+        session = self.session
+        state: TowersState = session.state
+        if session.outcome is not None:
+            self.status(f"the game is over: {session.outcome.summary}", error=True)
+            return
+        if self.bot_to_act():
+            self.status(f"{session.players[session.to_act].name} (the bot) is thinking", error=True)
+            return
+        square = self.cursor
+        if state.phase == "placement":
+            self.play(Place(square))
+            return
+        cell = state.board[square]
+        if self.selected is None or (cell != EMPTY and towers.owner(cell) == state.turn and not towers.is_built(cell)):
+            self.pick(square)
+            return
+        self.play(Move(self.selected, square))
+
+    def pick(self, square: int) -> None:
+        state = self.session.state
+        cell = state.board[square]
+        name = towers.square_name(square)
+        if cell == EMPTY:
+            self.status(f"{name} is empty: pick one of your unbuilt towers to move", error=True)
+        elif towers.owner(cell) != state.turn:
+            self.status(f"the tower on {name} is {COLOURS[towers.owner(cell)]}'s: pick one of yours", error=True)
+        elif towers.is_built(cell):
+            self.status(f"the tower on {name} is built: it never moves again", error=True)
+        elif not towers.destinations(state.board, square):
+            self.status(f"the tower on {name} is hemmed in: it has nowhere to go", error=True)
+        else:
+            self.selected = square
+            self.status(f"picked {name}: move the cursor to a * and press Enter (Escape drops it)")
+        self.redraw()
+
+    def play(self, command) -> None:
+        before = len(self.session.events)
+        if self.attempt(lambda: self.session.play(command)):
+            self.selected = None
+            self.status("; ".join(self.session.describe(i) for i in range(before, len(self.session.events))))
+        self.redraw()
+        self.schedule_bot()
+
+    def action_cancel(self) -> None:
+        if self.selected is not None:
+            self.selected = None
+            self.status("pick dropped")
+            self.redraw()
+        else:
+            self.action_back()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "act" and (self.session.outcome is not None or self.bot_to_act()):
+            return None  # greyed out: the game is over or the bot is to play
+        return True
+
+    def why_disabled(self, action: str, parameters: tuple) -> str:
+        if self.session.outcome is not None:
+            return f"the game is over: {self.session.outcome.summary}"
+        return f"{self.session.players[self.session.to_act].name} (the bot) is thinking"
+
+    def action_undo(self) -> None:
+        self.thinking += 1  # a search under way answers a position that is being taken back
+        self.selected = None
+        super().action_undo()
+        self.schedule_bot()
+
+    def action_redo(self) -> None:
+        self.thinking += 1
+        self.selected = None
+        super().action_redo()
+        self.schedule_bot()
+
+    # ----- the bot -----
+    def bot_to_act(self) -> bool:
+        seat = self.session.to_act
+        return seat is not None and self.session.players[seat].bot
+
+    def schedule_bot(self) -> None:
+        if not self.bot_to_act():
+            return
+        self.thinking += 1
+        ticket = self.thinking
+        state = self.session.state
+        level = self.session.players[self.session.to_act].style or "medium"
+        seed, nonce = self.session.seed, len(self.session.events)
+        self.redraw()
+
+        def think() -> None:
+            from engine.bots import towers as bot
+
+            command = bot.choose(state, level, seed, nonce)
+            self.app.call_from_thread(self.bot_answered, ticket, state, command)
+
+        self.run_worker(think, thread=True, group="towers-bot", exit_on_error=False)
+
+    def bot_answered(self, ticket: int, state: TowersState, command) -> None:
+        if ticket != self.thinking or self.session.state is not state or not self.bot_to_act():
+            return  # undone, redone or left while it thought: that answer is for another position
+        name = self.session.players[self.session.to_act].name
+        before = len(self.session.events)
+        self.session.play(command)
+        self.status(f"{name} (bot): " + "; ".join(self.session.describe(i) for i in range(before, len(self.session.events))))
+        self.redraw()
+        self.schedule_bot()
+
+
+SEAT_KINDS = ("bot", "two")
+
+
+class TowersSetupScreen(KeyedScreen):
+    """Who plays: you against the bot (your colour, its level) or two people; who places first;
+    one game or a match of two."""
+
+    BINDINGS = [
+        Binding("enter,space", "change", "Change"),
+        Binding("left", "change(-1)", "Previous", show=False),
+        Binding("right", "change(1)", "Next", show=False),
+        Binding("s", "start", "Start"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q,escape", "back", "Back"),
+    ]
+    HELP_NOTES = ("Up/Down pick a line; Enter, Space or Left/Right change it (Enter on a name asks for "
+                  "it). s starts the game.")
+
+    def __init__(self, seed: int | None = None, name: str = "", first: str = "light", match: bool = False) -> None:
+        super().__init__()
+        self.seed = seed
+        self.save_name = clean_text(name)
+        self.choices = {"mode": "bot", "you": "light", "first": first, "level": "medium", "match": match,
+                        "light_name": "", "dark_name": ""}
+
+    def help_title(self) -> str:
+        return "Towers: setup"
+
+    def compose(self) -> ComposeResult:
+        yield Plain(Text("Towers: who plays?", style="bold"), classes="title")
+        yield OptionList(id="towers-setup")
+        yield StatusLine("Up/Down: line   Enter or Left/Right: change   s: start")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+        self.query_one(OptionList).focus()
+
+    def rows(self) -> list[tuple[str, str]]:
+        c = self.choices
+        rows = [("mode", "Players:        " + ("you against the bot" if c["mode"] == "bot" else "two people at this keyboard"))]
+        if c["mode"] == "bot":
+            rows.append(("you", f"You play:       {c['you'].title()}"))
+            rows.append(("level", f"Bot level:      {c['level']}"))
+        rows.append(("first", f"First to place: {c['first'].title()}"))
+        rows.append(("match", "Length:         " + ("a match of two games (first placer switched)" if c["match"] else "one game")))
+        for colour in ("light", "dark"):
+            if c["mode"] == "two" or c["you"] == colour:
+                rows.append((f"{colour}_name", f"{colour.title()}'s name:   {c[colour + '_name'] or '(' + colour.title() + ')'}"))
+        rows.append(("start", "Start the game (s)"))
+        return rows
+
+    def redraw(self, keep: int | None = None) -> None:
+        menu = self.query_one(OptionList)
+        highlighted = menu.highlighted if keep is None else keep
+        menu.clear_options()
+        for key, label in self.rows():
+            menu.add_option(Option(Text(label), id=key))
+        menu.highlighted = min(highlighted or 0, menu.option_count - 1)
+
+    def current(self) -> str:
+        menu = self.query_one(OptionList)
+        return menu.get_option_at_index(menu.highlighted or 0).id or ""
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_change()
+
+    def action_change(self, step: int = 1) -> None:
+        key, c = self.current(), self.choices
+        cycles = {"mode": ("bot", "two"), "you": ("light", "dark"), "first": ("light", "dark"),
+                  "level": ("easy", "medium", "hard"), "match": (False, True)}
+        if key in cycles:
+            values = cycles[key]
+            c[key] = values[(values.index(c[key]) + step) % len(values)]
+            self.redraw()
+        elif key.endswith("_name"):
+            def named(text: str | None) -> None:
+                if text is not None:
+                    c[key] = clean_text(text)
+                    self.redraw()
+
+            colour = key.removesuffix("_name")
+            self.app.push_screen(AskScreen(f"{colour.title()}'s name:", c[key]), named)
+        elif key == "start":
+            self.action_start()
+
+    def players(self) -> list[Player]:
+        c = self.choices
+        names = [c["light_name"] or "Light", c["dark_name"] or "Dark"]
+        if c["mode"] == "two":
+            return [Player(names[0]), Player(names[1])]
+        you = 0 if c["you"] == "light" else 1
+        seats = [Player(names[you] if names[you] != COLOURS[you] else "You"), Player("Bot", True, c["level"])]
+        return seats if you == 0 else seats[::-1]
+
+    def action_start(self) -> None:
+        import saves
+
+        players = self.players()
+        name = self.save_name or f"{players[0].name} v {players[1].name}"
+        try:
+            session = saves.new_save("towers", name=name, seed=self.seed, players=players,
+                                     options={"first": self.choices["first"], "match": self.choices["match"]})
+        except (saves.SaveError, ValueError, OSError) as error:
+            self.status(str(error), error=True)
+            return
+        self.app.switch_screen(TowersScreen(session))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
