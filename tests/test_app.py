@@ -306,3 +306,32 @@ def test_escape_on_the_double_threes_prompt_says_the_pull_still_waits():
     assert "Double threes! Type the next two faces" in prompt
     assert "this pull still waits for its dice: press p to type them" in after
     assert session.chance_needed is not None and session.state.countdown == 94
+
+
+def test_saves_screen_export_asks_before_replacing_a_file(tmp_path):
+    session = saves.new_save("dicetower", name="share me", seed=1)
+    session.play(PullBlock())
+    saves.close_save(session)
+    target = tmp_path / "shared.dhr"
+    target.write_bytes(b"someone else's file")
+
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("c", "e")
+        app.screen.query_one("Input").value = str(target)
+        await pilot.press("enter")
+        asked = screen_text(app)
+        await pilot.press("n")
+        kept = target.read_bytes()
+        await pilot.press("e")
+        app.screen.query_one("Input").value = str(target)
+        await pilot.press("enter", "y")
+        return asked, kept, screen_text(app)
+
+    asked, kept, done = drive(DicehallApp(), steps)
+    assert "exists. Replace it?" in asked
+    assert kept == b"someone else's file"
+    assert "exported to" in done
+    import replays
+
+    assert replays.read_replay(target).events == session.events

@@ -11,6 +11,7 @@ from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
 import saves
+from engine.text import clean_text
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen, ConfirmScreen
 from tui.widgets import Plain, StatusLine
@@ -53,7 +54,7 @@ class SavesScreen(KeyedScreen):
             line.append(f"{info.name[:24]:<24} ")
             line.append(f"{((info.problem and 'DAMAGED') or info.progress)[:26]:<26} {when}")
             menu.add_option(Option(line, id=info.id))
-        title = "Saved games (most recent first)" if self.infos else f"No saved games yet (folder: {saves.saves_dir()})"
+        title = "Saved games (most recent first)" if self.infos else f"No saved games yet (folder: {clean_text(str(saves.saves_dir()), 60)})"
         self.query_one(".title", Plain).show(Text(title, style="bold"))
         if self.infos:
             menu.highlighted = min(highlighted or 0, len(self.infos) - 1)
@@ -65,7 +66,19 @@ class SavesScreen(KeyedScreen):
             return None
         return self.infos[index]
 
+    pending_notice: str | None = None  # a result to keep on the status line through a list reload
+
+    def say_after_reload(self, message: str) -> None:
+        """Say this now and again when the list, reloaded as the dialog closes, re-announces its row."""
+        self.pending_notice = message
+        self.status(message)
+
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        notice = self.pending_notice
+        if notice:
+            self.pending_notice = None
+            self.status(notice)
+            return
         info = self.infos[event.option_index] if event.option_index < len(self.infos) else None
         if info and info.problem:
             self.status(info.problem[:150], error=True)
@@ -110,15 +123,26 @@ class SavesScreen(KeyedScreen):
         if info is None:
             return
 
-        def chosen(path: str | None) -> None:
-            if not path:
-                return
+        def export(target: Path, overwrite: bool) -> None:
             try:
-                written = saves.export_save(info.id, Path(path.strip()).expanduser())
-            except (saves.SaveError, OSError) as error:
-                self.status(f"not exported: {error}", error=True)
+                written = saves.export_save(info.id, target, overwrite=overwrite)
+            except saves.ExportExists as exists:  # never replace a file without asking
+                def replace(yes: bool | None) -> None:
+                    if yes:
+                        export(target, True)
+                    else:
+                        self.say_after_reload("not exported: the file is kept as it was")
+
+                self.app.push_screen(ConfirmScreen(f"{clean_text(str(exists.path), 200)} exists. Replace it?"), replace)
                 return
-            self.status(f"exported to {written}")
+            except (saves.SaveError, OSError) as error:
+                self.status(f"not exported: {clean_text(str(error), 200)}", error=True)
+                return
+            self.say_after_reload(f"exported to {clean_text(str(written), 200)}")
+
+        def chosen(path: str | None) -> None:
+            if path and path.strip():
+                export(Path(path.strip()).expanduser(), False)
 
         self.app.push_screen(AskScreen("Export as a replay file:", f"{info.id}.dhr"), chosen)
 
