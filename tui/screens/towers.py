@@ -62,10 +62,11 @@ def draw_board(state: TowersState, reveal: bool = True, cursor: int | None = Non
     """The board: rank 8 at the top. Wide (for the game screen): 5 columns a square and a row
     between ranks where vertical lines of sight continue; narrow (the replay viewer): 3 columns."""
     width = 5 if wide else 3
+    margin = 3 if wide else 2  # the narrow board fits the viewer's 26 columns
     marks = sight_marks(state)
-    text = Text("   " + "".join(f"{f:^{width}}" for f in FILES) + "\n")
+    text = Text(" " * margin + "".join(f"{f:^{width}}" for f in FILES) + "\n")
     for row in range(SIZE):
-        text.append(f" {SIZE - row} ")
+        text.append(f" {SIZE - row} " if wide else f"{SIZE - row} ")
         for col in range(SIZE):
             square = row * SIZE + col
             body, style = cell_text(state, square, marks, set(targets), width)
@@ -75,7 +76,7 @@ def draw_board(state: TowersState, reveal: bool = True, cursor: int | None = Non
                 body = ">" + body[1:-1] + "<"
                 style = f"{style} reverse"
             text.append(body, style=style)
-        text.append("\n" if wide else f" {SIZE - row}\n")
+        text.append("\n")
         if wide and row < SIZE - 1:  # the rows between ranks carry vertical lines on
             text.append("   ")
             for col in range(SIZE):
@@ -84,8 +85,6 @@ def draw_board(state: TowersState, reveal: bool = True, cursor: int | None = Non
                 mark = VERTICAL[colour] if colour is not None else " "
                 text.append(f"  {mark}  ", style=STYLE[colour] if colour is not None else "")
             text.append("\n")
-    if not wide:
-        text.append("   " + "".join(f"{f:^{width}}" for f in FILES))
     return text
 
 
