@@ -127,3 +127,17 @@ def test_keys_are_refused_with_reasons_at_the_edge_and_when_the_game_is_over():
     edge, over = drive(DicehallApp(session=session), steps)
     assert "Not now: the edge of the board" in edge
     assert f"Not now: the game is over: {session.outcome.summary}" in over
+
+
+def test_both_boards_fit_their_columns_and_show_lines_of_sight():
+    from tui.screens.towers import draw_board
+
+    session = saves.new_save("towers", name="fit", players=[Player("Ada"), Player("Bo")])
+    for name in PLACEMENT:
+        session.play(Place(parse_square(name)))
+    narrow = draw_board(session.state).plain.splitlines()
+    wide = draw_board(session.state, cursor=0, wide=True).plain.splitlines()
+    assert max(map(len, narrow)) <= 26 and len(narrow) == 9  # the replay viewer's board column
+    assert max(map(len, wide)) <= 43 and len(wide) == 16  # the game screen's, at 80x24
+    rank1 = next(line for line in narrow if line.startswith("1 "))
+    assert rank1 == "1  L --- L  .  .  D === D "  # a1-c1 Light (1 point), f1-h1 Dark (1 point)
