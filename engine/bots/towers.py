@@ -46,31 +46,23 @@ RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 
 def score_difference(board: list[int] | tuple[int, ...], colour: int) -> int:
     """`colour`'s score minus the other's, as the board stands (the rules' line-of-sight count)."""
-    total = 0
+    light = dark = 0
     for line in LINES:
-        last_position, last_owner = -1, -1
-        for position, square in enumerate(line):
-            cell = board[square]
-            if cell:
-                who = (cell - 1) & 1
-                if who == last_owner:
-                    gap = position - last_position - 1
-                    total += gap if who == colour else -gap
-                last_position, last_owner = position, who
-    return total
+        points = line_score(board, line)
+        light, dark = light + points[0], dark + points[1]
+    return light - dark if colour == 0 else dark - light
 
 
-def mobile_towers(board, colour: int) -> int:
-    """How many of `colour`'s unbuilt towers have at least one square to go to."""
-    mine = UNBUILT[colour]
-    count = 0
-    for square, cell in enumerate(board):
-        if cell == mine:
-            for ray in RAYS[square]:
-                if ray and board[ray[0]] == EMPTY:
-                    count += 1
-                    break
-    return count
+def has_room(board, square: int) -> bool:
+    """Does the tower on `square` have at least one square next to it to move to?"""
+    return any(ray and board[ray[0]] == EMPTY for ray in RAYS[square])
+
+
+def mobile_towers(board, colour: int, unbuilt=None) -> int:
+    """How many of `colour`'s unbuilt towers (at the squares `unbuilt`, if known) can move."""
+    if unbuilt is None:
+        unbuilt = [square for square, cell in enumerate(board) if cell == UNBUILT[colour]]
+    return sum(1 for square in unbuilt if has_room(board, square))
 
 
 def evaluate(board, colour: int) -> float:
@@ -92,17 +84,15 @@ def line_score(board, line: tuple[int, ...]) -> tuple[int, int]:
     return points[0], points[1]
 
 
-def moves_of(board, colour: int) -> list[tuple[int, int]]:
-    """Every rook move of `colour`'s unbuilt towers, as (from, to)."""
-    mine = UNBUILT[colour]
+def rook_moves(board, squares) -> list[tuple[int, int]]:
+    """Every rook move, as (from, to), of the towers on `squares`: through empty squares only."""
     found = []
-    for square, cell in enumerate(board):
-        if cell == mine:
-            for ray in RAYS[square]:
-                for target in ray:
-                    if board[target] != EMPTY:
-                        break
-                    found.append((square, target))
+    for square in squares:
+        for ray in RAYS[square]:
+            for target in ray:
+                if board[target] != EMPTY:
+                    break
+                found.append((square, target))
     return found
 
 
@@ -131,16 +121,7 @@ class Search:
     def options(self, colour: int, placed: int) -> list[tuple[int, int]]:
         if placed < 2 * TOWERS_EACH:
             return [(-1, square) for square, cell in enumerate(self.board) if cell == EMPTY]
-        board = self.board
-        found = []
-        for square in self.unbuilt[colour]:
-            for ray in RAYS[square]:
-                for target in ray:
-                    if board[target] != EMPTY:
-                        break
-                    found.append((square, target))
-        found.sort()  # sets have no fixed order; the search must be repeatable
-        return found
+        return sorted(rook_moves(self.board, self.unbuilt[colour]))  # sorted: sets have no fixed order
 
     def _rescore(self, squares: tuple[int, ...]) -> None:
         lines = set()
@@ -179,24 +160,14 @@ class Search:
             self.count -= 1
             self._rescore((target,))
 
-    def mobile(self, colour: int) -> int:
-        board = self.board
-        count = 0
-        for square in self.unbuilt[colour]:
-            for ray in RAYS[square]:
-                if ray and board[ray[0]] == EMPTY:
-                    count += 1
-                    break
-        return count
-
     def evaluate(self, colour: int) -> float:
         """The same value as the module's evaluate(board, colour), from the kept-up-to-date tallies."""
-        return (self.totals[colour] - self.totals[1 - colour]
-                + MOBILITY * (self.mobile(colour) - self.mobile(1 - colour)))
+        mobility = (mobile_towers(self.board, colour, self.unbuilt[colour])
+                    - mobile_towers(self.board, 1 - colour, self.unbuilt[1 - colour]))
+        return self.totals[colour] - self.totals[1 - colour] + MOBILITY * mobility
 
     def has_moves(self, colour: int) -> bool:
-        board = self.board
-        return any(ray and board[ray[0]] == EMPTY for square in self.unbuilt[colour] for ray in RAYS[square])
+        return any(has_room(self.board, square) for square in self.unbuilt[colour])
 
     def ordered(self, moves: list[tuple[int, int]], colour: int) -> list[tuple[int, int]]:
         """Moves most promising first (by the evaluation one move ahead): alpha-beta prunes more."""
