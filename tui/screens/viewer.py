@@ -121,8 +121,13 @@ class ViewerScreen(KeyedScreen):
         result = outcome.summary if outcome else "unfinished"
         players = ", ".join(p.name for p in session.players)
         name = getattr(session, "save_name", "").removeprefix(session.game.TITLE).strip()  # no title twice
-        self.query_one("#title", Plain).show(
-            Text(f"Replay: {session.game.TITLE}  {name}  ({players}; {result})"[:200], style="bold"), layout=False)
+        width = max(20, (self.query_one("#title", Plain).size.width or 78))
+        title = f"Replay: {session.game.TITLE}  {name}  ({players}; {result})"
+        if len(title) > width:  # the result matters more than the game's title, which the board shows
+            title = f"Replay: {name or session.game.TITLE}  ({players}; {result})"
+        if len(title) > width:
+            title = title[: width - 3] + "..."
+        self.query_one("#title", Plain).show(Text(title, style="bold"), layout=False)
         board = self.draw_board(session.state_at(self.position), self.reveal)
         self.query_one("#board", Plain).show(board, layout=self.wide)  # a wide board's height follows it
         self.query_one(EventWindow).draw(session, self.position, self.reveal, self.descriptions)
@@ -179,7 +184,9 @@ class ViewerScreen(KeyedScreen):
         if self.position == 0:
             self.status("the start of the game")
         elif self.position in stops:
-            self.status(f"turn {turn}: " + self.session.describe(self.position - 1, self.reveal)[:60])
+            words = self.session.describe(self.position - 1, self.reveal)
+            words = words if words.startswith(f"turn {turn}") else f"turn {turn}: {words}"
+            self.status(words if len(words) <= 78 else words[:75] + "...")
         else:
             self.status(f"the end, in turn {turn}")
 
