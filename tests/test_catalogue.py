@@ -30,3 +30,10 @@ def test_opening_the_app_imports_no_game_until_one_is_asked_for():
             "print(sorted(m for m in sys.modules if m.startswith('engine.games.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("entry", [e for e in CATALOGUE if e.playable], ids=lambda e: e.id)
+def test_rules_texts_fit_the_rules_screen_at_80_columns(entry):
+    # the rules screen shows 74 columns at 80x24: a longer line would wrap and leave orphan words
+    long = [line for line in get_game(entry.id).RULES_TEXT.splitlines() if len(line) > 74]
+    assert long == []
