@@ -141,3 +141,25 @@ def test_both_boards_fit_their_columns_and_show_lines_of_sight():
     assert max(map(len, wide)) <= 43 and len(wide) == 16  # the game screen's, at 80x24
     rank1 = next(line for line in narrow if line.startswith("1 "))
     assert rank1 == "1  L --- L  .  .  D === D "  # a1-c1 Light (1 point), f1-h1 Dark (1 point)
+
+
+def test_leaving_while_the_bot_thinks_drops_its_answer(monkeypatch):
+    import threading
+
+    from engine.bots import towers as bot
+
+    session = saves.new_save("towers", name="leave", players=[Player("Ada"), Player("Bot", True, "hard")])
+    leave = threading.Event()
+    think = bot.choose
+    monkeypatch.setattr(bot, "choose", lambda *args: leave.wait(10) and think(*args))  # thinks until we have left
+
+    async def steps(pilot):
+        await pilot.press("enter", "q")  # place, then leave while the bot searches
+        leave.set()
+        await bot_done(pilot)
+        return len(session.events)
+
+    assert drive(DicehallApp(session=session), steps) == 1  # only Ada's placement: nothing written after leaving
+    reopened = saves.open_save(session.save_id)
+    assert len(reopened.events) == 1
+    saves.close_save(reopened)

@@ -310,6 +310,9 @@ class TowersScreen(GameScreen):
 
         self.run_worker(think, thread=True, group="towers-bot", exit_on_error=False)
 
+    def on_unmount(self) -> None:
+        self.thinking += 1  # left while the bot thought: its answer must not touch the closed save
+
     def bot_answered(self, ticket: int, state: TowersState, command) -> None:
         if ticket != self.thinking or self.session.state is not state or not self.bot_to_act():
             return  # undone, redone or left while it thought: that answer is for another position
