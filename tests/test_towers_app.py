@@ -149,17 +149,21 @@ def test_leaving_while_the_bot_thinks_drops_its_answer(monkeypatch):
     from engine.bots import towers as bot
 
     session = saves.new_save("towers", name="leave", players=[Player("Ada"), Player("Bot", True, "hard")])
-    leave = threading.Event()
+    release = threading.Event()
     think = bot.choose
-    monkeypatch.setattr(bot, "choose", lambda *args: leave.wait(10) and think(*args))  # thinks until we have left
+    monkeypatch.setattr(bot, "choose", lambda *args: release.wait(10) and think(*args))  # thinks until released
 
     async def steps(pilot):
-        await pilot.press("enter", "q")  # place, then leave while the bot searches
-        leave.set()
+        await pilot.press("enter")
+        screen = pilot.app.screen
+        ticket, state = screen.thinking, session.state  # the search under way
+        await pilot.press("q")  # leave while it searches: the save is closed
+        screen.bot_answered(ticket, state, Place(parse_square("a1")))  # its answer arrives late
+        release.set()
         await bot_done(pilot)
         return len(session.events)
 
-    assert drive(DicehallApp(session=session), steps) == 1  # only Ada's placement: nothing written after leaving
+    assert drive(DicehallApp(session=session), steps) == 1  # only Ada's placement: nothing after leaving
     reopened = saves.open_save(session.save_id)
     assert len(reopened.events) == 1
     saves.close_save(reopened)
