@@ -170,3 +170,34 @@ def test_reveal_shows_every_buried_card_and_the_whole_deck_at_80x24():
     shown = tokens(" ".join(deck_lines[: 1 + len(state.deck) // 15 + 1]).split(":", 1)[1])
     assert shown[: len(state.deck)] == list(state.deck)  # the whole deck, in order, no "..."
     assert "h Reveal" in lines[-1]  # the footer offers it
+
+
+def test_the_launcher_asks_difficulty_variant_and_deal():
+    from datetime import date
+
+    from tui.cli import daily_seed
+    from tui.screens.troll import TrollSetupScreen
+
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("down", "down", "enter")  # the launcher: the troll is the third game
+        assert isinstance(app.screen, TrollSetupScreen)
+        await pilot.press("right")  # difficulty: standard -> sturdy
+        await pilot.press("down", "left")  # variant: none -> toys (backwards)
+        await pilot.press("down", "enter")  # deal: today's
+        setup = screen_text(app)
+        await pilot.press("s")
+        assert isinstance(app.screen, TrollScreen)
+        return app.screen.session, setup, screen_text(app)
+
+    session, setup, screen = drive(DicehallApp(), steps)
+    assert "Difficulty: sturdy" in setup and "Variant:    toys" in setup and "Deal:       today's deal" in setup
+    assert session.options["difficulty"] == "sturdy" and session.options["toys"] is True
+    assert session.seed == daily_seed("troll", date.today().isoformat())
+    assert "sturdy, toys: turn 1" in screen  # the title says which game this is
+
+
+def test_game_label_names_difficulty_variants_and_custom_heights():
+    assert troll.game_label(troll.check_options({})) == "standard"
+    assert troll.game_label(troll.check_options({"difficulty": "tutorial", "starting_card": True})) == "tutorial, starting card"
+    assert troll.game_label(troll.check_options({"heights": [2, 2, 2, 2, 2, 2]})) == "custom 222222"

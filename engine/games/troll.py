@@ -527,6 +527,21 @@ def _card_code(value: object) -> str:
     return code
 
 
+VARIANTS = ("starting_card", "reusable_diamond_ace", "club_at_start", "toys")
+
+
+def game_label(options: dict) -> str:
+    """The difficulty and variants of a game's checked options, in a few words: "sturdy, toys"."""
+    difficulty = options.get("difficulty", "standard")
+    if difficulty == "custom":
+        difficulty = "custom " + "".join(str(h) for h in options.get("heights", ()))
+    variants = [v.replace("_", " ") for v in VARIANTS if options.get(v)]
+    if options.get("toys"):  # toys implies the two held aces: say it once
+        variants = ["toys"]
+    deal = ["dealt deck"] if options.get("deck") is not None else []
+    return ", ".join([difficulty] + variants + deal)
+
+
 def check_options(options: dict) -> dict:
     known = ("difficulty", "heights", "starting_card", "reusable_diamond_ace", "club_at_start", "toys", "deck")
     for key in options:

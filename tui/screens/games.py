@@ -17,12 +17,15 @@ def game_screen(session):
 
 
 def setup_screen(game_id: str, **choices) -> Screen | None:
-    """The screen that asks who plays, for games of several players (None: a solo game, named only).
+    """The screen that asks who plays and how, for games with choices to make before the first move
+    (None: the game is only named).
     `choices` are the command line's: seed, name and the game's options."""
     if game_id == "wager":
         return wager.WagerSetupScreen(**choices)
     if game_id == "towers":
         return towers.TowersSetupScreen(**choices)
+    if game_id == "troll":
+        return troll.TrollSetupScreen(**choices)
     return None
 
 

@@ -3,6 +3,7 @@ shown as it happens (the last events in words under the bridge)."""
 from __future__ import annotations
 
 import textwrap
+from datetime import datetime
 
 from rich.text import Text
 from textual import events
@@ -10,12 +11,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.timer import Timer
-from textual.widgets import Footer
+from textual.widgets import Footer, OptionList
+from textual.widgets.option_list import Option
 
 from engine.games import troll
 from engine.games.troll import (COLUMNS, LayDown, Move, PickUp, Stomp, ThrowDiamond, TrollState, UseClub,
                                 UseSpade, Wait)
-from tui.screens.base import GameScreen
+from engine.text import clean_text
+from tui.screens.base import GameScreen, KeyedScreen
 from tui.widgets import Plain, StatusLine
 
 ARROWS = {"up": "up", "down": "down", "left": "left", "right": "right"}
@@ -216,7 +219,8 @@ class TrollScreen(GameScreen):
         outcome = troll.outcome(state)
         phase = {"actions": f"troll's actions, {state.actions_left} left", "awakening": "awakening",
                  "checks": "flight done, checks"}.get(state.phase, state.phase)
-        where = troll.progress(state).upper() if outcome else f"turn {state.turn}, {phase}"
+        label = troll.game_label(session.options)
+        where = troll.progress(state).upper() if outcome else f"{label}: turn {state.turn}, {phase}"
         self.query_one("#title", Plain).show(Text(title_line(name, where, session.undos), style="bold"))
         self.query_one("#bridge", Plain).show(draw_board(state))
         self.draw_log(count, state)
@@ -378,3 +382,89 @@ class TrollScreen(GameScreen):
             return
         plan = troll_bot.best_turn(self.session.state)
         self.status("hint: " + " then ".join(str(c) for c in plan.commands) + f" ({plan.reason})")
+
+
+class TrollSetupScreen(KeyedScreen):
+    """A new troll game: difficulty, variant and deal (a fresh shuffle or the day's deal)."""
+
+    BINDINGS = [
+        Binding("enter,space", "change", "Change"),
+        Binding("left", "change(-1)", "Previous", show=False),
+        Binding("right", "change(1)", "Next", show=False),
+        Binding("s", "start", "Start"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q,escape", "back", "Back"),
+    ]
+    HELP_NOTES = ("Up/Down pick a line; Enter, Space or Left/Right change it. standard is the game as "
+                  "designed (rarely won); sturdy and tutorial have taller stacks. The day's deal is the "
+                  "same for everyone on that date. s starts the game.")
+    CHOICES = {"difficulty": ("standard", "sturdy", "tutorial"), "variant": ("none",) + troll.VARIANTS,
+               "deal": ("a new shuffle", "today's deal")}
+
+    def __init__(self, seed: int | None = None, name: str = "", **options) -> None:
+        super().__init__()
+        self.seed = seed
+        self.save_name = clean_text(name)
+        variant = next((v for v in troll.VARIANTS if options.get(v)), "none")
+        self.values = {"difficulty": options.get("difficulty", "standard"), "variant": variant, "deal": "a new shuffle"}
+
+    def help_title(self) -> str:
+        return "Angry Troll: a new game"
+
+    def compose(self) -> ComposeResult:
+        yield Plain(Text("Angry Troll versus Magic Bridge: a new game", style="bold"), classes="title")
+        yield OptionList(id="troll-setup")
+        yield StatusLine("Up/Down: line   Enter or Left/Right: change   s: start")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+        self.query_one(OptionList).focus()
+
+    def redraw(self) -> None:
+        menu = self.query_one(OptionList)
+        keep = menu.highlighted or 0
+        menu.clear_options()
+        for key, title in (("difficulty", "Difficulty"), ("variant", "Variant"), ("deal", "Deal")):
+            menu.add_option(Option(Text(f"{title + ':':<12}{self.values[key].replace('_', ' ')}"), id=key))
+        menu.add_option(Option(Text("Start the game (s)"), id="start"))
+        menu.highlighted = min(keep, menu.option_count - 1)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_change()
+
+    def action_change(self, step: int = 1) -> None:
+        menu = self.query_one(OptionList)
+        key = menu.get_option_at_index(menu.highlighted or 0).id or ""
+        if key == "start":
+            self.action_start()
+            return
+        values = self.CHOICES[key]
+        self.values[key] = values[(values.index(self.values[key]) + step) % len(values)]
+        self.redraw()
+
+    def options(self) -> dict:
+        options = {"difficulty": self.values["difficulty"]}
+        if self.values["variant"] != "none":
+            options[self.values["variant"]] = True
+        return options
+
+    def action_start(self) -> None:
+        import saves
+        from tui.cli import daily_seed
+
+        seed, name = self.seed, self.save_name
+        if self.values["deal"] == "today's deal":
+            today = datetime.now().date().isoformat()
+            seed, name = daily_seed("troll", today), name or f"daily {today}"
+        options = self.options()
+        name = name or f"{troll.game_label(troll.check_options(options))} {datetime.now():%Y-%m-%d %H:%M}"
+        try:
+            session = saves.new_save("troll", name=name, seed=seed, options=options)
+        except (saves.SaveError, ValueError, OSError) as error:
+            self.status(str(error), error=True)
+            return
+        self.app.switch_screen(TrollScreen(session))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
