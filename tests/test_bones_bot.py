@@ -1,0 +1,117 @@
+"""The War of Bones bot: legal in every role, repeatable, exact where it says so, and far stronger than chance."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from engine.bots import bones as bot
+from engine.core import Player
+from engine.games import bones
+from engine.games.bones import Assign, Attack, Keep, Reinforce, Reroll, RollIn
+from engine.session import Session
+from tests.test_bones_rules import A, B, battlefield, duel, play, reinforcing
+from tui import sim
+
+
+def bot_game(first: str, second: str, seed: int) -> Session:
+    levels = (first, second)
+    s = Session(bones, seed=seed, players=[Player(first, True, first), Player(second, True, second)])
+    while s.outcome is None and s.state.turn < 3000:
+        command = bot.choose(s.state, levels[s.to_act], seed, len(s.events))
+        bones.decide(s.state, command)  # legal
+        s.play(command)
+    return s
+
+
+@pytest.mark.parametrize("level", bot.LEVELS)
+def test_every_level_plays_legal_commands_to_the_end_in_both_roles(level):
+    s = bot_game(level, "random", seed=4)
+    assert s.outcome is not None
+    roles = {type(e).__name__ for e in s.events}
+    assert "AttackDeclared" in roles
+
+
+def test_the_same_seed_gives_the_same_game():
+    assert bot_game("general", "random", 9).events == bot_game("general", "random", 9).events
+    assert bot_game("random", "random", 1).events != bot_game("random", "random", 2).events
+
+
+def test_the_general_plays_only_offered_commands_so_replays_can_match_them():
+    s = Session(bones, seed=3, players=[Player("g", True, "general"), Player("r", True, "random")])
+    levels = ("general", "random")
+    for _ in range(200):
+        if s.outcome is not None:
+            break
+        command = bot.choose(s.state, levels[s.to_act], 3, len(s.events))
+        assert command in s.commands()
+        s.play(command)
+
+
+def test_assignment_is_the_defenders_least_loss_over_every_permutation():
+    rng = random.Random(7)
+    for _ in range(300):
+        count = rng.randint(1, 5)
+        strengths = tuple(rng.randint(1, 3) for _ in range(count))
+        rolls = tuple(rng.randint(1, 6) for _ in range(count))
+        defence = tuple(rng.randint(1, 6) for _ in range(count))
+        firepower = rng.randint(1, 6)
+        brute = min(bot.loss_of(firepower, tuple(bot.effect(s, r, defence[d], firepower)
+                                                  for s, r, d in zip(strengths, rolls, order)))
+                    for order in itertools.permutations(range(count)))
+        loss, order = bot.best_assignment(strengths, rolls, defence, firepower)
+        assert loss == brute and sorted(order) == list(range(count))
+
+
+def test_the_general_defends_by_assigning_its_dice_to_survive():
+    state, _ = play(duel(a_face=4, b_face=2), Attack(0, ((0, 3), (0, 1))), (6, 2), (6, 1))
+    assert bot.choose(state, "general") == Assign((0, 1))  # the 6 against the 9: damaged, not slain
+
+
+def test_single_attack_odds_are_exact():
+    # strength 6 against firepower 1: slain unless roll + 6 - (die + 1) < 1... always at least damage;
+    # slain when roll - die >= -4: every pair but (1, 6): 35/36
+    loss, kill = bot.attack_value((6,), 1)
+    assert kill == pytest.approx(35 / 36) and loss == pytest.approx(35 / 36 * bot.worth(1))
+
+
+def test_the_general_rerolls_a_bad_attack_die_with_supply_and_keeps_a_good_one():
+    state, _ = play(duel(a_face=4, b_face=2, supply=(2, 0)), Attack(0, ((0, 4),)), (1,))
+    assert bot.choose(state, "general") == Reroll(0)
+    state, _ = play(duel(a_face=4, b_face=2, supply=(2, 0)), Attack(0, ((0, 4),)), (6,))
+    assert bot.choose(state, "general") == Keep()
+
+
+def test_the_general_rerolls_a_bad_defence_die():
+    state, _ = play(duel(a_face=4, b_face=2, supply=(0, 2)), Attack(0, ((0, 4),)), (3,), (1,))
+    assert state.stage == "defence_reroll"
+    assert bot.choose(state, "general") == Reroll(0)  # 7 against 3 slays; a reroll may save it
+
+
+def test_the_general_takes_a_likely_kill_of_the_biggest_threat():
+    # A1 (6) can hit B1 (1, far from A's troops) or B2 (2, in range of A2)
+    state = battlefield({0: (400, 400, 6), 1: (700, 400, 5)}, {0: (150, 400, 1), 1: (600, 400, 2)})
+    command = bot.choose(state, "general")
+    assert isinstance(command, Attack) and command.troop == 0 and 1 in [t for t, _ in command.attacks]
+
+
+def test_the_general_rolls_a_weak_troop_back_in_and_takes_the_extra_troop():
+    state, _ = play(reinforcing(a_face=1, count=3), Reinforce(0), (6,))
+    assert bot.choose(state, "general") == RollIn(True, True)
+
+
+def test_the_general_beats_random_at_least_nine_games_in_ten_and_answers_fast():
+    report = sim.sim_bones(["general", "random"], 40, seed=1)
+    assert report["win_rate"]["general"] >= 0.9
+    assert report["slowest_answer_s"] < 1.0
+    assert report["unfinished"] == 0 and report["mean_turns"] > 0
+    text = sim.format_bones(report)
+    assert text.startswith("bones: 40 games, seed 1, general against random") and "wins: general" in text
+
+
+def test_sim_bones_refuses_unknown_bots():
+    with pytest.raises(ValueError, match="unknown War of Bones bot"):
+        sim.sim_bones(["general", "genius"], 1, seed=1)
+    with pytest.raises(ValueError, match="two styles"):
+        sim.sim_bones(["general"], 1, seed=1)
