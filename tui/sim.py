@@ -198,6 +198,66 @@ def format_towers(report: dict) -> str:
     ])
 
 
+def sim_bones(levels: list[str], games: int, seed: int, turn_limit: int = 2000) -> dict:
+    """Two War of Bones bot styles play `games` games, seats alternated (the first style is A in the
+    even games). Reports each style's win rate, the draws (a game past `turn_limit` turns counts as
+    unfinished), the mean turns and the slowest answer."""
+    from engine.bots import bones as bots
+    from engine.core import Player
+    from engine.games import bones
+    from engine.session import Session
+
+    if len(levels) != 2:
+        raise ValueError("bones: --bots takes two styles, like --bots general,random")
+    unknown = [level for level in levels if level not in bots.LEVELS]
+    if unknown:
+        raise ValueError(f"unknown War of Bones bot {unknown[0]!r} (bots: {', '.join(bots.LEVELS)})")
+    wins = {0: 0, 1: 0}  # by the style's position in `levels`
+    draws = unfinished = 0
+    turns = []
+    slowest = 0.0
+    started = time.perf_counter()
+    for game in range(games):
+        seats = (0, 1) if game % 2 == 0 else (1, 0)  # seats[seat] = which style plays that seat
+        game_seed = seeded_draw(seed, game, 2**32)
+        session = Session(bones, seed=game_seed, players=[Player(levels[seats[s]], True, levels[seats[s]]) for s in (0, 1)])
+        while session.outcome is None and session.state.turn <= turn_limit:
+            began = time.perf_counter()
+            command = bots.choose(session.state, levels[seats[session.to_act]], game_seed, len(session.events))
+            slowest = max(slowest, time.perf_counter() - began)
+            session.play(command)
+        turns.append(session.state.turn)
+        if session.outcome is None:
+            unfinished += 1
+        elif session.outcome.winners:
+            wins[seats[session.outcome.winners[0]]] += 1
+        else:
+            draws += 1
+    elapsed = time.perf_counter() - started
+    return {
+        "game": "bones", "games": games, "seed": seed, "bots": levels,
+        "win_rate": {levels[0]: wins[0] / games, levels[1]: wins[1] / games} if levels[0] != levels[1]
+        else {f"{levels[0]} (first)": wins[0] / games, f"{levels[1]} (second)": wins[1] / games},
+        "draw_rate": draws / games,
+        "unfinished": unfinished,
+        "mean_turns": sum(turns) / games if games else 0.0,
+        "slowest_answer_s": round(slowest, 3),
+        "seconds": round(elapsed, 3),
+    }
+
+
+def format_bones(report: dict) -> str:
+    first, second = report["bots"]
+    rates = ", ".join(f"{level} {rate:.1%}" for level, rate in report["win_rate"].items())
+    unfinished = f"; {report['unfinished']} unfinished" if report["unfinished"] else ""
+    return "\n".join([
+        f"bones: {report['games']} games, seed {report['seed']}, {first} against {second} (seats alternated)",
+        f"wins: {rates}; draws {report['draw_rate']:.1%}{unfinished}",
+        f"mean turns {report['mean_turns']:.1f}",
+        f"slowest answer {report['slowest_answer_s']:.2f} s; {report['seconds'] / max(report['games'], 1):.2f} s a game",
+    ])
+
+
 def format_report(report: dict) -> str:
     lines = [f"{report['game']}: {report['games']} games, seed {report['seed']}, remove rate {report['remove_rate']}"]
     exact = f" (exact {report['exact_mean']:.2f})" if "exact_mean" in report else ""
@@ -219,6 +279,9 @@ def run(game: str, games: int, seed: int, remove_rate: float, as_json: bool,
     if game == "towers":
         report = sim_towers(styles or ["hard", "easy"], games, seed)
         return json.dumps(report) if as_json else format_towers(report)
+    if game == "bones":
+        report = sim_bones(styles or ["general", "random"], games, seed)
+        return json.dumps(report) if as_json else format_bones(report)
     if game != "dicetower":
         engine.get_game(game)  # names the problem: unknown, or not built yet
         raise ValueError(f"sim does not know how to play {game} yet")
