@@ -239,8 +239,17 @@ class Session:
     def _match_decision(self, state: Any, events: Sequence[Any]) -> tuple | None:
         if not events:
             return None
-        for command in self.game.legal_commands(state):
-            decided = tuple(self.game.decide(state, command))
+        # a game whose decisions are too many to list (War of Bones' attack splits) says which
+        # command an event records; the command is still checked by decide
+        command_of = getattr(self.game, "command_of", None)
+        candidates = [command_of(events[0])] if command_of is not None else []
+        for command in candidates + [c for c in self.game.legal_commands(state) if c not in candidates]:
+            if command is None:
+                continue
+            try:
+                decided = tuple(self.game.decide(state, command))
+            except IllegalCommand:
+                continue
             if tuple(events[: len(decided)]) == decided:
                 return decided
         return None
@@ -269,7 +278,15 @@ class Session:
             if need is None:
                 break
             typed = True
-            if faces:
+            scripting = self._script is not None and script_at < len(self._script)
+            if not need.dice and (faces is not None or scripting):
+                # what no one can roll by hand (a landing spot, a shuffle) comes from the seed even
+                # while the dice are typed or scripted (an empty script, as when a log is loaded,
+                # still waits: the log brings its own outcomes)
+                draws = seeded_draws(self.seed, used, need.spec)
+                used += len(need.spec)
+                typed = False
+            elif faces:
                 draws = self._take_faces(faces, need)
             elif faces is not None:
                 break  # the player's typed dice are used up: wait for more

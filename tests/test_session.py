@@ -126,3 +126,32 @@ def test_a_die_face_is_a_whole_number_from_1_to_6(face):
     with pytest.raises(engine.IllegalCommand, match="is not a die face"):
         s.play(PullBlock(), faces=[face, 2])
     assert s.events == ()
+
+
+def test_scripted_dice_leave_what_no_hand_can_roll_to_the_seed():
+    # the troll's shuffle is not a die: a scripted game still shuffles from the seed, then uses the
+    # script for the die that places the troll
+    scripted = engine.new_session("troll", seed=5, dice=[4])
+    seeded = engine.new_session("troll", seed=5)
+    assert scripted.events[0] == seeded.events[0] and not scripted.events[0].typed  # the same shuffle
+    assert scripted.state.troll == ("lower", 4) and scripted.events[1].typed  # the scripted die
+    assert scripted.chance_needed is not None and scripted.chance_needed.dice  # the script ran out: it waits
+
+
+def test_a_recorded_decision_is_matched_through_the_games_command_of():
+    from engine.games import bones
+    from engine.session import Session
+
+    live = Session(bones, seed=3, players=[engine.Player("A"), engine.Player("B")])
+    while live.state.stage != "action":
+        live.play(live.commands()[0])
+    state = live.state
+    troop = next(n for n, t in enumerate(state.troops[state.player]) if t is not None and bones.targets_of(state, state.player, n))
+    target = bones.targets_of(state, state.player, troop)[0]
+    face = state.troops[state.player][troop].face
+    unusual = bones.Attack(troop, ((target, face),))
+    recorded = live.play(unusual)
+    copy = Session(bones, seed=3, players=[engine.Player("A"), engine.Player("B")])
+    for start, end in zip([m.start for m in live.marks], [m.start for m in live.marks[1:]] + [len(live.events)]):
+        copy.replay_batch(live.events[start:end], live.marks[[m.start for m in live.marks].index(start)].player)
+    assert copy.state == live.state and recorded
