@@ -168,7 +168,8 @@ class BonesScreen(GameScreen):
         "The map: the area to scale, 1/4 inch a column and 1/2 inch a row, in a frame at its current "
         "edge (it shrinks after a completed converge). a5 is one of A's troops showing 5, B5 one of B's "
         "(l shows troop numbers instead of faces). [ ] marks the chosen troop, dots its range, * an "
-        "enemy in range; in the attack builder > < is the target being set and ( ) the other targets.\n\n"
+        "enemy in range; in the attack builder > < is the target being set and ( ) the other targets; in "
+        "Reengage + marks a picked troop; > < also marks a troop that has just landed.\n\n"
         "Your turn: Tab / Shift+Tab or the arrows choose a troop (an arrow picks the nearest troop that "
         "way). a opens the attack builder: Up/Down change the target of the line, Left/Right its "
         "strength, Tab adds a line with the strength left over (or goes to the next line), Enter "
@@ -285,7 +286,7 @@ class BonesScreen(GameScreen):
                 return marks, None
         if state.stage == "reengage" and self.human() is not None and self.shown is None:
             for key in self.picks:
-                marks[key] = ("", "*", "underline")
+                marks[key] = ("", "+", "underline")
             if self.selected is not None:
                 marks[self.selected] = ("[", "]", "reverse")
             return marks, None
@@ -503,7 +504,10 @@ class BonesScreen(GameScreen):
         lines: list[str] = []
         index = count - 1
         while index >= 0 and len(lines) < room:
-            lines[:0] = textwrap.wrap(session.describe(index, reveal=False), width, subsequent_indent="  ")
+            pieces = textwrap.wrap(session.describe(index, reveal=False), width, subsequent_indent="  ")
+            if lines and len(lines) + len(pieces) > room:
+                break  # whole events only (the newest is cut at the bottom if it alone is too long)
+            lines[:0] = pieces
             index -= 1
         return Text("Log:\n", style="bold") + Text("\n".join(lines[-room:]), style="dim")
 
