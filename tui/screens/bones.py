@@ -812,7 +812,7 @@ class BonesScreen(GameScreen):
             theirs = tuple(sorted(t for s, t in self.picks if s != seat))
             self.play(Reengage(own, theirs))
         else:
-            self.refuse("nothing to confirm: a attacks, r reinforces, s resupplies, c converges")
+            self.refuse("nothing to confirm: press a, r, s or c first")
 
     def action_keep(self) -> None:
         state = self.session.state
