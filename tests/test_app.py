@@ -20,18 +20,36 @@ def test_launcher_lists_the_five_games_and_snapshot(snapshot):
     text = drive(DicehallApp(), steps)
     for title in ("Dice Tower", "Dead Man's Wager", "Angry Troll versus Magic Bridge", "Towers", "War of Bones"):
         assert title in text
-    assert text.count("(coming)") == 1
+    assert text.count("(coming)") == 0  # all five are playable
     assert "Continue a saved game" in text and "Open a replay file" in text and "Rules" in text
     snapshot.snapshot_dir = SNAPSHOTS
     snapshot.assert_match(text, "launcher.txt")
 
 
-def test_coming_game_says_why_it_cannot_open():
+def test_coming_game_says_why_it_cannot_open(monkeypatch):
+    import engine.games
+    import tui.screens.launcher
+
+    coming = engine.games.CatalogueEntry("chess", "Chess", "a board game", False)
+    monkeypatch.setattr(tui.screens.launcher, "CATALOGUE", engine.games.CATALOGUE + (coming,))
+
     async def steps(pilot):
-        await pilot.press("down", "down", "down", "down", "enter")
+        await pilot.press(*["down"] * 5, "enter")
         return screen_text(pilot.app)
 
-    assert "Not now: War of Bones is coming: it cannot be played yet" in drive(DicehallApp(), steps)
+    text = drive(DicehallApp(), steps)
+    assert "(coming) a board game" in text
+    assert "Not now: Chess is coming: it cannot be played yet" in text
+
+
+def test_the_launcher_opens_war_of_bones_at_its_setup():
+    from tui.screens.bones import BonesSetupScreen
+
+    async def steps(pilot):
+        await pilot.press(*["down"] * 4, "enter")
+        return pilot.app.screen
+
+    assert isinstance(drive(DicehallApp(), steps), BonesSetupScreen)
 
 
 def test_play_a_tower_to_its_fall_undo_review_and_branch():

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-import engine
 import saves
 from engine.bots import bones as bot
 from engine.core import Player
@@ -25,9 +24,7 @@ AGAINST_BOT = [Player("Ada"), Player("Bot", True, "general")]
 
 @pytest.fixture(autouse=True)
 def bones_playable(monkeypatch):
-    """The catalogue still says "coming": make saves and sessions find the module; no pacing."""
-    original = engine.get_game
-    monkeypatch.setattr(engine, "get_game", lambda gid: bones if gid == "bones" else original(gid))
+    """Keys pressed as fast as a test presses them: no pacing of rolls or bots."""
     monkeypatch.setattr(BonesScreen, "STEP_SECONDS", 0)
     monkeypatch.setattr(BonesScreen, "BOT_PACE", 0)
 

@@ -60,17 +60,14 @@ def test_unknown_games_and_bad_options_get_the_usage_and_one_line(args, error, c
     assert saves.list_saves() == []  # nothing was written
 
 
-def test_a_game_that_is_coming_gets_the_usage_and_one_line(capsys):
-    coming = []
-    for entry in engine.CATALOGUE:
-        try:
-            engine.get_game(entry.id)
-        except ValueError:
-            coming.append(entry)
-    if not coming:
-        pytest.skip("every game is playable now")
+def test_a_game_that_is_coming_gets_the_usage_and_one_line(capsys, monkeypatch):
+    import engine.games
+
+    # every game is playable now: a catalogue entry not built yet stands in for the next one
+    coming = engine.games.CatalogueEntry("chess", "Chess", "a board game", False)
+    monkeypatch.setattr(engine.games, "CATALOGUE", engine.games.CATALOGUE + (coming,))
     for command in ("play", "rules", "sim"):
-        assert usage_error([command, coming[0].id], capsys) == f"dicehall: {coming[0].title} is coming but not playable yet"
+        assert usage_error([command, "chess"], capsys) == "dicehall: Chess is coming but not playable yet"
 
 
 def test_control_characters_in_arguments_never_reach_the_terminal(capsys):

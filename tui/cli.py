@@ -21,9 +21,10 @@ USAGE_EPILOG = """commands:
   dicehall sim troll [--difficulty D] [--variant V] [--bot hint|random] --games N --seed S [--json]
   dicehall sim wager --players N --bots best,cautious,bold --games G --seed S [--json]
   dicehall sim towers --bots L1,L2 --games N --seed S [--json]   (levels: random, easy, medium, hard)
+  dicehall sim bones --bots A,B --games N --seed S [--json]      (levels: general, random)
   dicehall rules GAME              print a game's rules
   dicehall recover SAVE            copy the good part of a damaged save into a new save
-games: dicetower, wager, troll, towers (bones is coming)"""
+games: dicetower, wager, troll, towers, bones"""
 
 
 class Parser(argparse.ArgumentParser):
@@ -112,7 +113,8 @@ def build_parser() -> Parser:
     sim.add_argument("--variant", choices=["starting_card", "reusable_diamond_ace", "club_at_start", "toys"])
     sim.add_argument("--bot", choices=["hint", "random"], default="hint")
     sim.add_argument("--players", type=_positive, default=2)
-    sim.add_argument("--bots", help="wager: bot styles by seat (default best,cautious); towers: two levels (default hard,easy)")
+    sim.add_argument("--bots", help="wager: bot styles by seat (default best,cautious); towers: two levels (default hard,easy); "
+                          "bones: two levels (default general,random)")
     rules = sub.add_parser("rules", help="print a game's rules")
     rules.add_argument("game")
     recover = sub.add_parser("recover", help="copy the good part of a damaged save")
@@ -233,7 +235,7 @@ def _run_app(args: argparse.Namespace) -> int:
     start: dict = {}
     if args.command == "play":
         _game(args.game)  # a bad game name fails here, before the screen opens
-        if args.game in ("wager", "towers"):  # games of several players: the setup screen asks who plays
+        if args.game in ("wager", "towers", "bones"):  # games of several players: the setup screen asks who plays
             module = engine.get_game(args.game)
             try:
                 options = module.check_options(dict(args.option))

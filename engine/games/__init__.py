@@ -28,7 +28,7 @@ CATALOGUE = (
     CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die", True),
     CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "calm a bridge of cards as a troll", True),
     CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", True),
-    CatalogueEntry("bones", "War of Bones", "a dice wargame", False),
+    CatalogueEntry("bones", "War of Bones", "a dice wargame", True),
 )
 
 

@@ -7,12 +7,12 @@ from typing import Callable
 from rich.text import Text
 from textual.screen import Screen
 
-from tui.screens import dicetower, towers, troll, wager
+from tui.screens import bones, dicetower, towers, troll, wager
 
 
 def game_screen(session):
     screens = {"dicetower": dicetower.DiceTowerScreen, "troll": troll.TrollScreen, "wager": wager.WagerScreen,
-               "towers": towers.TowersScreen}
+               "towers": towers.TowersScreen, "bones": bones.BonesScreen}
     return screens[session.game.ID](session)
 
 
@@ -26,10 +26,12 @@ def setup_screen(game_id: str, **choices) -> Screen | None:
         return towers.TowersSetupScreen(**choices)
     if game_id == "troll":
         return troll.TrollSetupScreen(**choices)
+    if game_id == "bones":
+        return bones.BonesSetupScreen(**choices)
     return None
 
 
 def board_drawer(game_id: str) -> Callable[..., Text]:
     boards = {"dicetower": dicetower.draw_board, "troll": troll.draw_board, "wager": wager.draw_board,
-              "towers": towers.draw_board}
+              "towers": towers.draw_board, "bones": bones.draw_board}
     return boards[game_id]
