@@ -335,3 +335,17 @@ def test_snapshot_of_the_attack_builder(snapshot):
     assert board.count("[a") == 1 and board.count(">B") == 1  # the chosen troop and the line's target
     snapshot.snapshot_dir = SNAPSHOTS
     snapshot.assert_match(text, "bones.txt")
+
+
+def test_review_opens_the_viewer_with_the_area_drawn():
+    from tui.screens.viewer import ViewerScreen
+
+    session = ready(5, [Player("Ada"), Player("Bot", True, "general")])
+
+    async def steps(pilot):
+        await pilot.press("v")
+        return pilot.app.screen, screen_text(pilot.app)
+
+    screen, text = drive(DicehallApp(session=session), steps)
+    assert isinstance(screen, ViewerScreen)
+    assert "+------------------------+" in text and "supply" in text

@@ -262,3 +262,10 @@ def test_sim_towers_and_play_towers_refuse_bad_arguments_with_the_usage(capsys):
     with pytest.raises(SystemExit):
         main(["play", "towers", "--option", "first=red"])
     assert capsys.readouterr().err.strip().splitlines()[-1] == "dicehall: first must be light or dark (who places the first tower)"
+
+
+def test_sim_bones_plays_the_general_against_random_play(capsys):
+    assert main(["sim", "bones", "--bots", "general,random", "--games", "4", "--seed", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 4 and report["bots"] == ["general", "random"]
+    assert report["win_rate"]["general"] >= 0.75  # 100% over 200 games in the README
