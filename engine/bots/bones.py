@@ -28,6 +28,7 @@ from __future__ import annotations
 import itertools
 import random
 from functools import lru_cache
+from hashlib import blake2b
 
 from engine.chance import seeded_draw
 from engine.games import bones
@@ -101,10 +102,10 @@ def _defended_loss(strengths: tuple[int, ...], rolls: tuple[int, ...], firepower
             killed += loss == worth(firepower)
         n = 6 ** count
         return total / n, killed / n
-    rng = random.Random(hash((strengths, rolls, firepower)) & 0xFFFF)
+    rng = random.Random(_stable_seed((strengths, rolls, firepower)))
     total = killed = 0.0
     for _ in range(SAMPLES // 4):
-        defence = tuple(rng.randint(1, 6) for _ in range(count))
+        defence = tuple(_die(rng) for _ in range(count))
         loss, _ = best_assignment(strengths, rolls, defence, firepower)
         total += loss
         killed += loss == worth(firepower)
@@ -125,15 +126,25 @@ def attack_value(strengths: tuple[int, ...], firepower: int) -> tuple[float, flo
             killed += kill
         n = 6 ** count
         return total / n, killed / n
-    rng = random.Random(count * 1000 + sum(strengths) * 10 + firepower)
+    rng = random.Random(_stable_seed((strengths, firepower)))
     total = killed = 0.0
     for _ in range(SAMPLES):
-        rolls = tuple(rng.randint(1, 6) for _ in range(count))
-        defence = tuple(rng.randint(1, 6) for _ in range(count))
+        rolls = tuple(_die(rng) for _ in range(count))
+        defence = tuple(_die(rng) for _ in range(count))
         loss, _ = best_assignment(strengths, rolls, defence, firepower)
         total += loss
         killed += loss == worth(firepower)
     return total / SAMPLES, killed / SAMPLES
+
+
+def _stable_seed(key: tuple) -> int:
+    """A seed from a tuple of ints that is the same on every Python version (hash() need not be)."""
+    return int.from_bytes(blake2b(repr(key).encode(), digest_size=8).digest(), "big")
+
+
+def _die(rng: random.Random) -> int:
+    """A sampled d6 face from random(), the one method Python promises to keep the same."""
+    return 1 + int(rng.random() * 6)
 
 
 # ----- reading the battlefield -----
@@ -332,6 +343,7 @@ def choose(state: BonesState, level: str = "general", seed: int = 0, nonce: int 
     if stage == "reinforce_choice":
         return reinforce_choice(state)
     # an action: shuffle first (seeded), so equal scores do not always pick the same command
-    rng = random.Random(seeded_draw(seed, nonce, 2**32))
-    rng.shuffle(commands)
+    for i in range(len(commands) - 1, 0, -1):
+        j = seeded_draw(seed, nonce * 1_000 + i, i + 1)
+        commands[i], commands[j] = commands[j], commands[i]
     return act(state, seat, commands)
