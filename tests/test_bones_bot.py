@@ -115,3 +115,53 @@ def test_sim_bones_refuses_unknown_bots():
         sim.sim_bones(["general", "genius"], 1, seed=1)
     with pytest.raises(ValueError, match="two styles"):
         sim.sim_bones(["general"], 1, seed=1)
+
+
+# ----- the general uses supply, rerolls and converges, so its games end -----
+def general_game_counts(seed: int) -> tuple[int, dict[str, int]]:
+    s = bot_game("general", "general", seed)
+    counts: dict[str, int] = {}
+    for event in s.events:
+        counts[type(event).__name__] = counts.get(type(event).__name__, 0) + 1
+    return s.state.turn, counts
+
+
+def test_general_against_general_resupplies_rerolls_converges_and_finishes():
+    totals: dict[str, int] = {}
+    for seed in (1, 2, 4):
+        turns, counts = general_game_counts(seed)
+        assert turns < 400, f"seed {seed} took {turns} turns"
+        for name, count in counts.items():
+            totals[name] = totals.get(name, 0) + count
+    assert totals.get("Resupplied", 0) >= 1
+    assert totals.get("RerollCalled", 0) >= 1
+    assert totals.get("Converged", 0) >= 2
+
+
+def test_a_face_six_with_every_troop_in_play_is_not_reinforced():
+    # all eight of A's troops in play: a 6 can neither roll back in nor bring an extra troop
+    a = {t: (60 + 100 * t, 80, 6) for t in range(8)}
+    state = battlefield(a, {0: (450, 850, 3)})
+    assert bot.score_reinforce(state, A, 0) < 0
+
+
+def test_supply_is_worth_more_when_an_attack_is_in_range_and_an_idle_weak_troop_is_resupplied():
+    # A1 (5) is close to B1 (3); A2 (2) far in a corner with nothing in range
+    engaged = battlefield({0: (400, 400, 5), 1: (20, 880, 2)}, {0: (500, 400, 3)})
+    far = battlefield({0: (20, 20, 5), 1: (20, 880, 2)}, {0: (880, 880, 3)})
+    assert bot.point_value(engaged, A) > bot.point_value(far, A) > 0
+    # with many troops in play, an idle 5 in a corner is worth more as supply than where it stands
+    a = {t: (40 + 110 * t, 40, 6) for t in range(7)}
+    a[7] = (880, 880, 5)
+    state = battlefield(a, {0: (450, 450, 1)})
+    assert bot.idle(state, A, 7)
+    assert bot.score_resupply(state, A, 7) > 0
+    assert bot.score_resupply(state, A, 7) > bot.score_reinforce(state, A, 7)
+
+
+def test_a_first_converge_scores_what_the_shrink_would_bring():
+    # both sides' troops idle and far apart in the middle: shrinking pulls them into the fight
+    state = battlefield({0: (300, 450, 2)}, {0: (600, 450, 2)})
+    assert bot.idle(state, A, 0) and state.converge_by is None
+    assert bot.score_converge(state, A) > 0
+    assert bot.score_converge(state, A) == pytest.approx(0.5 * bot.shrink_value(state, A) - bot.WASTED)

@@ -11,9 +11,12 @@
     rare and cheap). From that it subtracts the risk it leaves: the best expected loss any enemy
     troop can inflict on one of ours next turn, weighted by the chance that troop survives this
     attack. Reinforce scores the expected gain of rolling a weak or idle (nothing in range) troop
-    back in and of the extra troop on a 6; resupply the supply gained against the troop lost;
-    converge the expected change of every troop that would be rolled back in (only when it answers
-    the opponent's converge; a first converge scores nothing, like a pass).
+    back in and of the extra troop on a 6 (a 6 with no extra troop to hope for is a wasted turn);
+    resupply the supply gained (each point worth the rerolls it buys: more with an attack in range,
+    less for every point already held) against the troop lost (its life worth less while many
+    are in play, its firepower half while nothing is in its range); converge the expected change
+    of every troop that would be rolled back in plus a bonus for every idle troop the smaller area
+    brings closer to the fight (a first converge scores half that: it needs an answer).
   * Defending, it assigns the defence dice exactly: every permutation, the least loss.
   * Rerolls: after each of its rolls (attack, defence or reinforce) it compares the expected
     result of keeping the dice with that of rerolling each die (exact over the die's six faces and
@@ -41,6 +44,10 @@ SUPPLY_VALUE = 0.35
 NEW_TROOP = 2 + 3.5  # the value of a troop rolled in with a random face
 IDLE_BONUS = 1.0  # a troop with nothing in range gains this much by being rolled in elsewhere
 SAMPLES = 400
+WASTED = 0.05  # a turn that changes nothing
+POINT_BASE = 1.0  # a supply point's worth for the rerolls it buys later in the game
+POINT_DECAY = 0.8  # each point held makes the next worth less
+ENGAGE = 0.4  # an idle troop brought closer to the fight by a converge
 FACES = range(1, 7)
 
 
@@ -195,29 +202,82 @@ def score_reinforce(state: BonesState, seat: int, troop: int) -> float:
     bonus = IDLE_BONUS if idle(state, seat, troop) else 0.0
     back = max(0.0, NEW_TROOP - worth(face) + bonus)
     extra = NEW_TROOP if len(state.in_play(seat)) < bones.TROOPS else 0.0
-    return sum((back if roll > face else 0.0) + (extra if roll == 6 else 0.0) for roll in FACES) / 6
+    value = sum((back if roll > face else 0.0) + (extra if roll == 6 else 0.0) for roll in FACES) / 6
+    # a 6 never rolls back in: with no extra troop to hope for, reinforcing it is a wasted turn
+    return value if value > 0 else -WASTED
+
+
+def _attack_reroll_gain(strength: int, firepower: int) -> float:
+    """The expected gain of one attack-die reroll offer (taken only when worth it)."""
+    total = 0.0
+    mean = sum(_defended_loss((strength,), (f,), firepower)[0] for f in FACES) / 6
+    for roll in FACES:
+        gain = mean - _defended_loss((strength,), (roll,), firepower)[0]
+        total += gain if gain > SUPPLY_VALUE else 0.0
+    return total / 6
+
+
+def point_value(state: BonesState, seat: int) -> float:
+    """What one more point of supply is worth here: the rerolls it makes possible. A base for the
+    rerolls it buys over the game, plus the best gain one reroll brings to an attack now in range."""
+    best = 0.0
+    enemy = state.troops[1 - seat]
+    for t in state.in_play(seat):
+        mine = state.troops[seat][t]
+        for other in enemy:
+            if other is not None and in_range(mine, other, mine.face):
+                best = max(best, _attack_reroll_gain(mine.face, other.face))
+    return POINT_BASE + best
+
+
+def supply_value(state: BonesState, seat: int, gained: int) -> float:
+    """The value of `gained` more supply points: each point worth less than the one before."""
+    per = point_value(state, seat)
+    have = state.supply[seat]
+    return sum(per * POINT_DECAY ** (have + k) for k in range(gained))
 
 
 def score_resupply(state: BonesState, seat: int, troop: int) -> float:
     face = state.troops[seat][troop].face
-    gained = min(bones.MAX_SUPPLY, state.supply[seat] + face) - state.supply[seat]
-    if len(state.in_play(seat)) == 1:
+    count = len(state.in_play(seat))
+    if count == 1:
         return -1000.0  # the last troop: resupplying it loses the game
-    return SUPPLY_VALUE * gained - worth(face) + (IDLE_BONUS if idle(state, seat, troop) else 0.0)
+    gained = min(bones.MAX_SUPPLY, state.supply[seat] + face) - state.supply[seat]
+    # the troop's cost: a life (worth less while many are in play) and its firepower (worth half
+    # while nothing is in its range)
+    life = (worth(face) - face) * min(1.0, 3 / count)
+    firepower = face * (0.5 if idle(state, seat, troop) else 1.0)
+    return supply_value(state, seat, gained) - life - firepower
 
 
-def score_converge(state: BonesState, seat: int) -> float:
-    if state.converge_by != 1 - seat or state.side <= bones.SMALLEST:
+def shrink_value(state: BonesState, seat: int) -> float:
+    """The expected change for `seat` if the area shrank now: every troop outside the smaller area is
+    rolled back in (ours gain or lose, theirs the opposite), and every idle troop comes closer to
+    the fight (good for both sides: a stalled game moves on)."""
+    if state.side <= bones.SMALLEST:
         return 0.0
     low = (bones.FULL - state.side + bones.SHRINK) // 2
     high = low + state.side - bones.SHRINK
     total = 0.0
     for side in (0, 1):
         for t, troop in enumerate(state.troops[side]):
-            if troop is not None and not (low <= troop.x <= high and low <= troop.y <= high):
-                change = NEW_TROOP - worth(troop.face) + (IDLE_BONUS if idle(state, side, t) else 0.0)
+            if troop is None:
+                continue
+            lazy = idle(state, side, t)
+            total += ENGAGE if lazy else 0.0
+            if not (low <= troop.x <= high and low <= troop.y <= high):
+                change = NEW_TROOP - worth(troop.face) + (IDLE_BONUS if lazy else 0.0)
                 total += change if side == seat else -change
     return total
+
+
+def score_converge(state: BonesState, seat: int) -> float:
+    if state.side <= bones.SMALLEST:
+        return -WASTED  # nothing can happen
+    if state.converge_by == 1 - seat:
+        return shrink_value(state, seat)
+    # a first converge: worth what the shrink would bring, if the opponent answers (half the time)
+    return 0.5 * shrink_value(state, seat) - WASTED
 
 
 def act(state: BonesState, seat: int, commands: list) -> object:
