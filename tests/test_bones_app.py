@@ -349,3 +349,16 @@ def test_review_opens_the_viewer_with_the_area_drawn():
     screen, text = drive(DicehallApp(session=session), steps)
     assert isinstance(screen, ViewerScreen)
     assert "+------------------------+" in text and "supply" in text
+
+
+def test_an_arrow_prefers_a_troop_within_45_degrees_over_a_nearer_one_mostly_sideways():
+    from tests.test_bones_rules import battlefield
+    from tui.screens.bones import nearest_troop
+    # A1 at (4", 4"); A2 a little right but further down (sideways more than ahead); A3 straight right
+    state = battlefield({0: (400, 400, 3), 1: (500, 520, 3), 2: (800, 400, 3)}, {0: (100, 850, 1)})
+    troops = [(0, 0), (0, 1), (0, 2)]
+    assert nearest_troop(state, (0, 0), troops, "right") == (0, 2)
+    assert nearest_troop(state, (0, 0), troops, "down") == (0, 1)  # 120 down, 100 across: inside
+    # with no troop inside the 45 degrees, the wider set still answers
+    assert nearest_troop(state, (0, 0), [(0, 0), (0, 1)], "right") == (0, 1)
+    assert nearest_troop(state, (0, 0), troops, "left") is None

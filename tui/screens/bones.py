@@ -146,6 +146,27 @@ def player_line(players, seat: int) -> str:
 
 
 # ----- the game screen -----
+def nearest_troop(state: BonesState, here_key: tuple[int, int], troops: list, direction: str) -> tuple[int, int] | None:
+    """The troop an arrow moves to from `here_key`: the nearest one ahead, preferring troops within
+    45 degrees of the direction (sideways no more than ahead); only when there is none, the nearest
+    of the rest further that way."""
+    here = state.troops[here_key[0]][here_key[1]]
+    best = {True: (None, None), False: (None, None)}  # within 45 degrees or not: (key, score)
+    for key in troops:
+        if key == here_key:
+            continue
+        other = state.troops[key[0]][key[1]]
+        dx, dy = other.x - here.x, other.y - here.y
+        along, across = {"right": (dx, dy), "left": (-dx, dy), "down": (dy, dx), "up": (-dy, dx)}[direction]
+        if along <= 0:
+            continue
+        cone = abs(across) <= along
+        value = along + 2 * abs(across)
+        if best[cone][1] is None or value < best[cone][1]:
+            best[cone] = (key, value)
+    return best[True][0] if best[True][0] is not None else best[False][0]
+
+
 class BonesScreen(GameScreen):
     BINDINGS = [
         Binding("tab", "cycle(1)", "Next troop", show=False),
@@ -673,19 +694,7 @@ class BonesScreen(GameScreen):
                 self.selected = troops[0]
                 self.redraw()
             return
-        here = state.troops[self.selected[0]][self.selected[1]]
-        best, score = None, None
-        for key in troops:
-            if key == self.selected:
-                continue
-            other = state.troops[key[0]][key[1]]
-            dx, dy = other.x - here.x, other.y - here.y
-            along, across = {"right": (dx, dy), "left": (-dx, dy), "down": (dy, dx), "up": (-dy, dx)}[direction]
-            if along <= 0:
-                continue
-            value = along + 2 * abs(across)
-            if score is None or value < score:
-                best, score = key, value
+        best = nearest_troop(state, self.selected, troops, direction)
         if best is None:
             self.refuse(f"no troop further {direction} of {troop_name(*self.selected)}")
             return
