@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.text import Text
+
 import pytest
 
 import saves
@@ -362,3 +364,91 @@ def test_an_arrow_prefers_a_troop_within_45_degrees_over_a_nearer_one_mostly_sid
     # with no troop inside the 45 degrees, the wider set still answers
     assert nearest_troop(state, (0, 0), [(0, 0), (0, 1)], "right") == (0, 1)
     assert nearest_troop(state, (0, 0), troops, "left") is None
+
+
+def no_premeasure_ready(seed: int) -> object:
+    session = saves.new_save("bones", name="test", seed=seed, players=PEOPLE, options={"no_premeasure": True})
+    while session.state.stage in ("choose", "reengage"):
+        session.play(Choose("first strike") if session.state.stage == "choose" else Reengage())
+    return session
+
+
+def test_no_premeasure_hides_coordinates_and_orders_targets_by_number():
+    def mixed(session):
+        """Ada to act with a troop whose enemies by distance are not in number order."""
+        state = session.state
+        if session.to_act != 0:
+            return None
+        for troop in state.in_play(0):
+            mine = state.troops[0][troop]
+            enemies = state.in_play(1)
+            if sorted(enemies, key=lambda t: bones.distance(mine, state.troops[1][t])) != list(enemies):
+                return troop
+        return None
+
+    for seed in range(1, 100):
+        session = no_premeasure_ready(seed)
+        troop = mixed(session)
+        if troop is not None:
+            break
+        saves.close_save(session)
+    state = session.state
+    assert state.no_premeasure
+
+    async def steps(pilot):
+        screen = pilot.app.screen
+        await choose_troop(pilot, (0, troop))
+        chosen = screen_text(pilot.app)
+        words = [screen.words(i) for i in range(len(session.events))]
+        await pilot.press("a")
+        ordered = screen.builder_targets()
+        first = screen.lines[0][0]
+        targets = []
+        for _ in range(len(ordered)):
+            targets.append(screen.lines[0][0])
+            await pilot.press("down")
+        return chosen, words, ordered, first, targets
+
+    chosen, words, ordered, first, targets = drive(DicehallApp(setup=BonesScreen(session)), steps)
+    assert f"Chosen: A{troop + 1}, face {state.troops[0][troop].face}" in chosen
+    assert '", ' not in chosen  # no coordinates in inches anywhere on the screen
+    landed = [w for w, e in zip(words, session.events) if isinstance(e, (bones.TroopLanded, bones.LandingMissed))]
+    assert landed and all("(" not in w and '"' not in w for w in landed)
+    assert any(" lands in the area showing " in w for w in landed)
+    assert ordered == sorted(state.in_play(1)) and first == ordered[0] and targets == ordered
+    # the replay keeps the coordinates
+    assert any(" lands at (" in session.describe(i) for i in range(len(session.events)))
+
+
+def test_missed_landings_are_not_stepped_through_and_collapse_into_one_log_line(monkeypatch):
+    monkeypatch.setattr(BonesScreen, "STEP_SECONDS", 30)  # stepping on, driven by hand below
+    session = ready(74, PEOPLE)
+    events = session.events
+    run = next(i for i in range(len(events) - 2) if all(isinstance(e, bones.LandingMissed) for e in events[i:i + 3]))
+    end = run
+    while isinstance(events[end], bones.LandingMissed):
+        end += 1
+    assert isinstance(events[end], bones.TroopLanded) and end - run >= 3
+
+    async def steps(pilot):
+        screen = pilot.app.screen
+        screen.hurry = False
+        seen = []
+        screen.after_change(run - 1, None)  # as if these events had just been played
+        seen.append(screen.shown)
+        while screen.shown is not None:
+            screen.step()
+            seen.append(screen.shown)
+        screen.shown = end + 1  # the log as it stands once the landing after the misses is shown
+        log = screen.log_text(Text("")).plain
+        screen.shown = None
+        return seen, log
+
+    seen, log = drive(DicehallApp(setup=BonesScreen(session)), steps)
+    shown = [s for s in seen if s is not None]
+    assert shown[0] == run and shown[1] == end + 1  # the event before the run, then straight to the landing
+    assert not any(isinstance(events[s - 1], bones.LandingMissed) for s in shown[1:])
+    name = bones.troop_name(events[run].seat, events[run].troop)
+    flat = " ".join(line.strip() for line in log.splitlines())
+    landing = session.describe(end, reveal=False)
+    assert flat.endswith(f"{name} lands on another die (... rolled again {end - run} times) {landing}")

@@ -5,6 +5,7 @@ the area stepped through at a readable pace). Bots think in a worker thread."""
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 
 from rich.text import Text
@@ -438,7 +439,8 @@ class BonesScreen(GameScreen):
             return lines + ["c converges (no troop to act with)"]
         mine, number = self.selected
         troop = state.troops[mine][number]
-        lines.append(f"Chosen: {troop_name(mine, number)}, face {troop.face}, at ({inches(troop.x)}, {inches(troop.y)})")
+        where = "" if state.no_premeasure else f", at ({inches(troop.x)}, {inches(troop.y)})"
+        lines.append(f"Chosen: {troop_name(mine, number)}, face {troop.face}{where}")
         if not state.no_premeasure:
             targets = bones.targets_of(state, mine, number)
             lines.append("In range: " + (" ".join(self.troop_words(state, 1 - mine, t) for t in targets) or "none"))
@@ -525,7 +527,16 @@ class BonesScreen(GameScreen):
         lines: list[str] = []
         index = count - 1
         while index >= 0 and len(lines) < room:
-            pieces = textwrap.wrap(session.describe(index, reveal=False), width, subsequent_indent="  ")
+            words = self.words(index)
+            if isinstance(session.events[index], bones.LandingMissed):
+                first = index
+                while first > 0 and isinstance(session.events[first - 1], bones.LandingMissed):
+                    first -= 1
+                if index > first:
+                    words = f"{troop_name(session.events[index].seat, session.events[index].troop)} lands on " \
+                            f"another die (... rolled again {index - first + 1} times)"
+                index = first
+            pieces = textwrap.wrap(words, width, subsequent_indent="  ")
             if lines and len(lines) + len(pieces) > room:
                 break  # whole events only (the newest is cut at the bottom if it alone is too long)
             lines[:0] = pieces
@@ -548,6 +559,7 @@ class BonesScreen(GameScreen):
         self.mode = ""
         if total - before > 1 and self.STEP_SECONDS > 0 and not self.hurry:
             self.shown = before + 1
+            self.skip_misses()
             self.stepper = self.set_interval(self.STEP_SECONDS, self.step)
             self.say_step()
         else:
@@ -561,6 +573,7 @@ class BonesScreen(GameScreen):
             self.finish_steps()
             return
         self.shown += 1
+        self.skip_misses()
         self.say_step()
         self.redraw()
 
@@ -577,8 +590,22 @@ class BonesScreen(GameScreen):
         starts = self.session.turn_starts()
         return starts[-1] if starts else 0
 
+    def words(self, index: int) -> str:
+        """Event `index` in the on-screen words: with no_premeasure, landings without their
+        coordinates (the replay keeps them), so the screen cannot be used to measure."""
+        text = self.session.describe(index, reveal=False)
+        if self.session.state.no_premeasure and isinstance(self.session.events[index], (TroopLanded, bones.LandingMissed)):
+            text = re.sub(r" at \([^)]*\)", "", text).replace(" lands showing", " lands in the area showing")
+        return text
+
+    def skip_misses(self) -> None:
+        """Steps are not paused on missed landings: straight on to the next event that is not one."""
+        events = self.session.events
+        while self.shown < len(events) and isinstance(events[self.shown - 1], bones.LandingMissed):
+            self.shown += 1
+
     def say_step(self) -> None:
-        text = self.session.describe(self.shown - 1, reveal=False)
+        text = self.words(self.shown - 1)
         self.status(self.clip(f"{text} (a key shows the rest)"))
 
     def say_batch(self, before: int) -> None:
@@ -587,7 +614,7 @@ class BonesScreen(GameScreen):
             return
         events = self.session.events
         landed = sum(1 for i in range(before, total) if isinstance(events[i], TroopLanded))
-        words = [self.session.describe(i, reveal=False) for i in range(before, total)
+        words = [self.words(i) for i in range(before, total)
                  if not isinstance(events[i], (bones.LandingMissed, TroopLanded)) or landed == 1]
         if landed > 1:
             words.insert(1 if words and before in self.session.turn_starts() else 0,
@@ -714,7 +741,7 @@ class BonesScreen(GameScreen):
             self.refuse(f"no enemy troop is in range of {self.troop_words(state, seat, number)}: choose another troop")
             return
         troop = state.troops[seat][number]
-        ordered = sorted(targets, key=lambda t: bones.distance(troop, state.troops[1 - seat][t]))
+        ordered = self.builder_targets()
         self.mode = "builder"
         self.lines = [[ordered[0], troop.face]]
         self.line = 0
@@ -725,7 +752,10 @@ class BonesScreen(GameScreen):
         state = self.session.state
         seat, number = self.selected
         troop = state.troops[seat][number]
-        return sorted(bones.targets_of(state, seat, number), key=lambda t: bones.distance(troop, state.troops[1 - seat][t]))
+        targets = bones.targets_of(state, seat, number)
+        if state.no_premeasure:
+            return sorted(targets)  # by number: an order by distance would measure for the player
+        return sorted(targets, key=lambda t: bones.distance(troop, state.troops[1 - seat][t]))
 
     def builder_arrow(self, vertical: bool, sign: int) -> None:
         state = self.session.state
