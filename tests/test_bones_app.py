@@ -306,7 +306,7 @@ def test_the_setup_screen_starts_two_bots_and_space_lets_them_play_on_at_once():
     setup, session, turn, count = drive(DicehallApp(setup=BonesSetupScreen(seed=11)), steps)
     assert "Players:          two bots (watch)" in setup and "Side B's bot:     random" in setup
     assert [(p.name, p.bot, p.style) for p in session.players] == [
-        ("Bot A (random)", True, "random"), ("Bot B (random)", True, "random")]
+        ("Bot A", True, "random"), ("Bot B", True, "random")]
     assert turn >= 8 or session.outcome is not None
     assert len(session.events) == count
     reopened = saves.open_save(session.save_id)
@@ -452,3 +452,10 @@ def test_missed_landings_are_not_stepped_through_and_collapse_into_one_log_line(
     flat = " ".join(line.strip() for line in log.splitlines())
     landing = session.describe(end, reveal=False)
     assert flat.endswith(f"{name} lands on another die (... rolled again {end - run} times) {landing}")
+
+
+def test_the_rolls_line_sets_attack_values_against_defence_die_plus_firepower():
+    from tests.test_bones_rules import duel, play
+    state, _ = play(duel(a_face=4, b_face=2), bones.Attack(0, ((0, 3), (0, 1))), (6, 2), (6, 1))
+    assert state.stage == "assign" and state.troops[1][0].face == 2
+    assert BonesScreen.rolls_line(None, state) == "Rolls on B1: 9 3 v 6+2 1+2"

@@ -390,7 +390,9 @@ class BonesScreen(GameScreen):
             target = troop_name(1 - state.player, attack.target)
             line = f"Rolls on {target}: " + " ".join(str(r + s) for r, s in zip(attack.rolls, attack.strengths))
             if attack.defence:
-                line += " v " + " ".join(map(str, attack.defence))
+                defender = state.troops[1 - state.player][attack.target]
+                power = f"+{defender.face}" if defender is not None else ""
+                line += " v " + " ".join(f"{d}{power}" for d in attack.defence)  # die + the defender's firepower
             return line
         if state.stage in ("reinforce_reroll", "reinforce_choice"):
             return f"Reinforce roll: {state.reinforce_face}"
@@ -1074,7 +1076,8 @@ class BonesSetupScreen(KeyedScreen):
     def players(self) -> list[Player]:
         c = self.choices
         if c["mode"] == "watch":
-            return [Player(f"Bot A ({c['level']})", True, c["level"]), Player(f"Bot B ({c['level_b']})", True, c["level_b"])]
+            # the level shows beside the name already ("(bot general)"): the names stay short
+            return [Player(c["a_name"] or "Bot A", True, c["level"]), Player(c["b_name"] or "Bot B", True, c["level_b"])]
         names = [c["a_name"] or self.default_name("A"), c["b_name"] or self.default_name("B")]
         if c["mode"] == "two":
             return [Player(names[0]), Player(names[1])]
