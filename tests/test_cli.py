@@ -192,6 +192,7 @@ def test_sim_wager_reports_each_style_and_seat_with_the_seating_rotated(capsys):
 @pytest.mark.parametrize("args, error", [
     (["--bots", "best,reckless"], "dicehall: unknown bot style 'reckless' (styles: cautious, bold, best)"),
     (["--players", "7"], "dicehall: wager needs 2 to 6 players"),
+    (["--players", "2", "--bots", "best,cautious,bold"], "dicehall: 3 bot styles for 2 players: give --players 3 or fewer styles"),
 ])
 def test_sim_wager_bad_arguments_fail_in_one_line(args, error, capsys):
     assert usage_error(["sim", "wager", "--games", "2", *args], capsys) == error

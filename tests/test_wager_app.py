@@ -30,7 +30,7 @@ def test_setup_screen_names_seats_bots_and_order():
         return app.screen.session, setup
 
     session, setup = drive(DicehallApp(), steps)
-    assert [p.name for p in session.players] == ["[b]Ada[/b]", "Bot 3", "Bot 2"]
+    assert [p.name for p in session.players] == ["[b]Ada[/b]", "Player 3", "Bot 2"]  # a default name follows the kind
     assert [(p.bot, p.style) for p in session.players] == [(False, ""), (False, ""), (True, "cautious")]
     assert "[b]Ada[/b]" in setup
 
@@ -128,3 +128,30 @@ def test_outrageous_fortune_is_announced():
     text = drive(DicehallApp(session=session), steps)
     assert "*** OUTRAGEOUS FORTUNE: three threes in a row, Ada wins ***" in text
     assert session.outcome.summary == "Ada wins by Outrageous Fortune"
+
+
+def test_a_bonus_turn_says_so_until_it_ends():
+    # Ada wagers a 4: Bo's turn is a bonus turn, for both normal rolls and the wager choice
+    session = saves.new_save("wager", name="bonus", players=[Player("Ada"), Player("Bo")], dice=[2, 4, 1, 1])
+
+    async def steps(pilot):
+        await pilot.press("r", "w")
+        first = screen_text(pilot.app)
+        await pilot.press("r")
+        second = screen_text(pilot.app)
+        await pilot.press("r")
+        return first, second, screen_text(pilot.app)
+
+    first, second, choice = drive(DicehallApp(session=session), steps)
+    assert "Bo (bonus turn): 2 normal rolls to make (r), then wager (w) or not (e)" in first
+    assert "Bo (bonus turn): 1 normal roll to make (r), then wager (w) or not (e)" in second
+    assert "Bo (bonus turn): wager (w) or end the turn (e)" in choice
+
+
+def test_setup_help_shows_the_bracket_keys_as_typed():
+    async def steps(pilot):
+        await pilot.press("down", "enter", "question_mark")
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(), steps)
+    assert "[  Seat up" in text and "]  Seat down" in text and "square_bracket" not in text

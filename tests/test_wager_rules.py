@@ -246,7 +246,7 @@ def test_mark_of_the_beast_third_six_in_a_row_puts_the_player_out_at_once():
     assert state.out == (True, False, False) and state.eliminated == (0,)
     assert state.seat == 1 and session.outcome is None  # play goes on without A
     assert "Mark of the Beast: A is out" in session.describe(len(session.events) - 1)
-    assert sheet(session)[1][0] == "OUT"
+    assert sheet(session)[1][0] == "6 OUT"  # the round-2 roll stays on the sheet
 
 
 def test_mark_of_the_beast_beats_a_roll_that_reached_20():
@@ -266,7 +266,7 @@ def test_outrageous_fortune_third_three_in_a_row_wins_at_once():
     assert session.outcome == engine.Outcome(winners=(0,), summary="Ann wins by Outrageous Fortune")
     assert session.state.scores[0] == 9 and session.state.places == (0,)
     assert "Outrageous Fortune: Ann wins" in session.describe(len(session.events) - 1)
-    assert sheet(session)[1][0] == "3 3 3 FORTUNE"
+    assert sheet(session)[1][0] == "3 FORTUNE"
 
 
 def test_outrageous_fortune_on_the_first_bonus_roll_ends_the_turn_at_once():
@@ -337,6 +337,9 @@ def test_play_on_for_places_continues_until_every_place_is_decided():
     play(session, "rw re rw")  # B: 11, C: 2, B: 21; C, left alone, takes third place
     assert session.state.places == (0, 1, 2) and session.state.ways == ("score", "score", "default")
     assert session.outcome == engine.Outcome(winners=(0,), summary="A wins with 20; places: A, B, C")
+    words = [session.describe(i) for i in range(len(session.events))]
+    assert any("A wins with 20" in w for w in words)
+    assert any(w.endswith("B takes place 2 with 21; C takes place 3 by default") for w in words)  # not "wins"
 
 
 def test_play_on_eliminated_players_rank_last_latest_elimination_first():

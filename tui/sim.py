@@ -107,6 +107,8 @@ def sim_wager(players: int, styles: list[str], games: int, seed: int) -> dict:
     unknown = [s for s in styles if s not in bots.STYLES]
     if unknown or not styles:
         raise ValueError(f"unknown bot style {unknown[0] if unknown else ''!r} (styles: {', '.join(bots.STYLES)})")
+    if len(styles) > players:
+        raise ValueError(f"{len(styles)} bot styles for {players} players: give --players {len(styles)} or fewer styles")
     lineup = [styles[i % len(styles)] for i in range(players)]
     style_wins = {style: 0 for style in lineup}
     style_seats = {style: 0 for style in lineup}

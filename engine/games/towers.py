@@ -58,8 +58,9 @@ the margins decides (a draw if it is 0).
 
 On the board: L and D are unbuilt towers, [L] and [D] built ones. Between
 two towers that score, Light's line of sight is drawn - or |, Dark's = or
-:, and + where two lines cross. When you pick a tower to move, its legal
-destinations show *.
+:; where two lines cross, the vertical line's mark sits in the horizontal
+one (--:-- is Light's row crossing Dark's column). When you pick a tower
+to move, its legal destinations show *.
 
 Keys: arrows or h j k l move the cursor; Enter or Space places a tower,
 picks one of yours to move, or moves the picked tower to the cursor;

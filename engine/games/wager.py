@@ -424,6 +424,8 @@ def _roll_words(state: WagerState, event: DieRolled) -> str:
     if decided == "fortune":
         return text + f"; the third three in a row is Outrageous Fortune: {name} wins" + _aftermath(state, event)
     if decided == "score":
+        if state.places:  # playing on for places: a later place, not a win
+            return text + f"; {name} takes place {len(state.places) + 1} with {score}" + _aftermath(state, event)
         return text + f"; {name} wins with {score}" + _aftermath(state, event)
     if event.wager and event.face == 4:
         after = evolve(state, event)
@@ -461,8 +463,8 @@ def scoresheet(states, events) -> list[list[str]]:
     """The game as a scoresheet, like the seed's: one row per round, one cell per seat.
 
     A cell is the normal roll(s) ("3" or "3,1"), then the wager as W<face>:<points> ("W2:0",
-    "W5:+5", "W4:-4!" where ! marks the bonus given away); "OUT" for a turn that ended in the
-    Mark of the Beast, "3 3 3 FORTUNE" for Outrageous Fortune, "" where the seat did not play.
+    "W5:+5", "W4:-4!" where ! marks the bonus given away), then " OUT" after the roll that was
+    the Mark of the Beast or " FORTUNE" after Outrageous Fortune; "" where the seat did not play.
     `states[i]` is the state before `events[i]`."""
     rows: list[list[str]] = []
     for state, event in zip(states, events):
@@ -472,14 +474,12 @@ def scoresheet(states, events) -> list[list[str]]:
             rows.append([""] * len(state.names))
         row = rows[state.round - 1]
         _, _, decided = judge(state, event)
-        if decided == "beast":
-            row[event.seat] = "OUT"
-        elif decided == "fortune":
-            row[event.seat] = "3 3 3 FORTUNE"
-        elif event.wager:
+        if event.wager:
             gained = points(event.face, True)
             shown = "0" if gained == 0 else f"{gained:+d}" + ("!" if event.face == 4 else "")
             row[event.seat] += f" W{event.face}:{shown}"
         else:
             row[event.seat] += ("," if row[event.seat] else "") + str(event.face)
+        if decided in ("beast", "fortune"):  # the roll stays on the sheet, with what it decided
+            row[event.seat] += " OUT" if decided == "beast" else " FORTUNE"
     return rows

@@ -15,7 +15,8 @@ from tui.widgets import Plain
 def key_label(key: str) -> str:
     return {"question_mark": "?", "escape": "Esc", "left": "Left", "right": "Right", "pageup": "PgUp",
             "pagedown": "PgDn", "home": "Home", "end": "End", "enter": "Enter", "space": "Space",
-            "plus": "+", "minus": "-", "up": "Up", "down": "Down", "tab": "Tab"}.get(key, key)
+            "plus": "+", "minus": "-", "up": "Up", "down": "Down", "tab": "Tab", "left_square_bracket": "[",
+            "right_square_bracket": "]"}.get(key, key)
 
 
 def bindings_help(screen) -> list[tuple[str, str]]:

@@ -372,7 +372,8 @@ class TowersSetupScreen(KeyedScreen):
         rows.append(("match", "Length:         " + ("a match of two games (first placer switched)" if c["match"] else "one game")))
         for colour in ("light", "dark"):
             if c["mode"] == "two" or c["you"] == colour:
-                rows.append((f"{colour}_name", f"{colour.title()}'s name:   {c[colour + '_name'] or '(' + colour.title() + ')'}"))
+                label = f"{colour.title()}'s name:"
+                rows.append((f"{colour}_name", f"{label:<16}{c[colour + '_name'] or '(' + colour.title() + ')'}"))
         rows.append(("start", "Start the game (s)"))
         return rows
 

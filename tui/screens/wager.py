@@ -28,8 +28,8 @@ class WagerSetupScreen(KeyedScreen):
         Binding("b", "kind", "Human/bot"),
         Binding("a", "add", "Add"),
         Binding("d", "remove", "Remove"),
-        Binding("left_square_bracket", "shift(-1)", "Seat up", show=False),
-        Binding("right_square_bracket", "shift(1)", "Seat down", show=False),
+        Binding("left_square_bracket", "shift(-1)", "Seat up", show=False, key_display="["),
+        Binding("right_square_bracket", "shift(1)", "Seat down", show=False, key_display="]"),
         Binding("o", "play_on", "Places", show=False),
         Binding("s", "start", "Start"),
         Binding("question_mark", "help", "Help"),
@@ -89,8 +89,13 @@ class WagerSetupScreen(KeyedScreen):
         self.action_rename()
 
     def action_kind(self) -> None:
-        seat = self.seats[self.current()]
+        index = self.current()
+        seat = self.seats[index]
         seat[1] = KINDS[(KINDS.index(seat[1]) + 1) % len(KINDS)]
+        # a default name follows the seat's kind; a name someone typed is kept
+        defaults = {f"Player {index + 1}", f"Bot {index + 1}"}
+        if seat[0] in defaults:
+            seat[0] = f"Player {index + 1}" if seat[1] == "human" else f"Bot {index + 1}"
         self.redraw()
 
     def action_add(self) -> None:
@@ -236,11 +241,12 @@ class WagerScreen(GameScreen):
             table.append(f"{run_warning(state.runs[seat])}\n", style="bold")
         if outcome is None and session.to_act is not None:
             player = session.players[state.seat]
+            who = player.name[:16] + (" (bonus turn)" if state.bonus else "")
             if state.normal_left:
-                rolls = "two normal rolls (the bonus)" if state.bonus and state.normal_left == 2 else f"{state.normal_left} normal roll"
-                table.append(f"{player.name}: {rolls} to make (r)")
+                rolls = f"{state.normal_left} normal roll{'s' if state.normal_left > 1 else ''}"
+                table.append(f"{who}: {rolls} to make (r), then wager (w) or not (e)")
             elif state.can_wager:
-                table.append(f"{player.name}: wager (w) or end the turn (e)")
+                table.append(f"{who}: wager (w) or end the turn (e)")
         self.query_one("#table", Plain).show(table)
         self.query_one("#banner", Plain).show(self.banner())
         self.query_one("#sheet", Plain).show(self.sheet())
