@@ -3,14 +3,18 @@ from __future__ import annotations
 
 from typing import Callable
 
+from rich.text import Text
 from textual import events
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.actions import parse as parse_action
 from textual.screen import Screen
+from textual.widgets import Footer, OptionList
+from textual.widgets.option_list import Option
 
 from engine import IllegalCommand, Session
 from tui.screens.dialogs import HelpScreen, bindings_help
-from tui.widgets import StatusLine
+from tui.widgets import Plain, StatusLine
 
 
 def all_bindings(screen_type: type) -> list[Binding]:
@@ -73,6 +77,59 @@ class KeyedScreen(Screen):
         if done:
             self.status(done)
         return True
+
+
+class SetupScreen(KeyedScreen):
+    """A game's choices before its first move, a line each: Up/Down pick a line; Enter, Space or
+    Left/Right change it; s starts. A game's setup gives HEADING, LIST_ID, rows(), action_change()
+    and action_start()."""
+
+    BINDINGS = [
+        Binding("enter,space", "change", "Change"),
+        Binding("left", "change(-1)", "Previous", show=False),
+        Binding("right", "change(1)", "Next", show=False),
+        Binding("s", "start", "Start"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q,escape", "back", "Back"),
+    ]
+    HEADING = ""
+    LIST_ID = "setup"
+
+    def compose(self) -> ComposeResult:
+        yield Plain(Text(self.HEADING, style="bold"), classes="title")
+        yield OptionList(id=self.LIST_ID)
+        yield StatusLine("Up/Down: line   Enter or Left/Right: change   s: start")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+        self.query_one(OptionList).focus()
+
+    def rows(self) -> list[tuple[str, str]]:
+        """(key, label) for every line, in order."""
+        raise NotImplementedError
+
+    def redraw(self, keep: int | None = None) -> None:
+        menu = self.query_one(OptionList)
+        highlighted = menu.highlighted if keep is None else keep
+        menu.clear_options()
+        for key, label in self.rows():
+            menu.add_option(Option(Text(label), id=key))
+        menu.highlighted = min(highlighted or 0, menu.option_count - 1)
+
+    def current(self) -> str:
+        """The key of the highlighted line."""
+        menu = self.query_one(OptionList)
+        return menu.get_option_at_index(menu.highlighted or 0).id or ""
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_change()
+
+    def action_change(self, step: int = 1) -> None:
+        raise NotImplementedError
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
 
 
 class GameScreen(KeyedScreen):

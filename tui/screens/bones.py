@@ -14,15 +14,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, OptionList
-from textual.widgets.option_list import Option
+from textual.widgets import Footer
 
 from engine.core import Player
 from engine.games import bones
 from engine.games.bones import (DIE, FULL, SIDES, Assign, Attack, BonesState, Choose, Converge, Keep, Reengage,
                                 Reinforce, Reroll, Resupply, RollIn, TroopLanded, area_bounds, troop_name)
 from engine.text import clean_text
-from tui.screens.base import GameScreen, KeyedScreen
+from tui.screens.base import GameScreen, SetupScreen
 from tui.screens.dialogs import AskScreen
 from tui.widgets import Plain, StatusLine
 
@@ -981,18 +980,12 @@ class BonesScreen(GameScreen):
 MODES = ("bot", "two", "watch")
 
 
-class BonesSetupScreen(KeyedScreen):
+class BonesSetupScreen(SetupScreen):
     """Who plays: you against the bot (your side, its level), two people, or two bots to watch;
     and the no pre-measuring option."""
 
-    BINDINGS = [
-        Binding("enter,space", "change", "Change"),
-        Binding("left", "change(-1)", "Previous", show=False),
-        Binding("right", "change(1)", "Next", show=False),
-        Binding("s", "start", "Start"),
-        Binding("question_mark", "help", "Help"),
-        Binding("q,escape", "back", "Back"),
-    ]
+    HEADING = "War of Bones: who plays?"
+    LIST_ID = "bones-setup"
     HELP_NOTES = ("Up/Down pick a line; Enter, Space or Left/Right change it (Enter on a name asks for "
                   "it). s starts the game. Side A's troops are a1..a8 on the map, B's B1..B8. With no "
                   "pre-measuring, ranges are not shown and an attack may aim at any enemy troop; one out "
@@ -1007,16 +1000,6 @@ class BonesSetupScreen(KeyedScreen):
 
     def help_title(self) -> str:
         return "War of Bones: setup"
-
-    def compose(self) -> ComposeResult:
-        yield Plain(Text("War of Bones: who plays?", style="bold"), classes="title")
-        yield OptionList(id="bones-setup")
-        yield StatusLine("Up/Down: line   Enter or Left/Right: change   s: start")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.redraw()
-        self.query_one(OptionList).focus()
 
     def rows(self) -> list[tuple[str, str]]:
         c = self.choices
@@ -1039,21 +1022,6 @@ class BonesSetupScreen(KeyedScreen):
 
     def default_name(self, side: str) -> str:
         return "You" if self.choices["mode"] == "bot" else f"Player {side}"
-
-    def redraw(self, keep: int | None = None) -> None:
-        menu = self.query_one(OptionList)
-        highlighted = menu.highlighted if keep is None else keep
-        menu.clear_options()
-        for key, label in self.rows():
-            menu.add_option(Option(Text(label), id=key))
-        menu.highlighted = min(highlighted or 0, menu.option_count - 1)
-
-    def current(self) -> str:
-        menu = self.query_one(OptionList)
-        return menu.get_option_at_index(menu.highlighted or 0).id or ""
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.action_change()
 
     def action_change(self, step: int = 1) -> None:
         key, c = self.current(), self.choices
@@ -1097,6 +1065,3 @@ class BonesSetupScreen(KeyedScreen):
             self.status(str(error), error=True)
             return
         self.app.switch_screen(BonesScreen(session))
-
-    def action_back(self) -> None:
-        self.app.pop_screen()

@@ -7,14 +7,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, OptionList
-from textual.widgets.option_list import Option
+from textual.widgets import Footer
 
 from engine.core import Player
 from engine.games import towers
 from engine.games.towers import COLOURS, DARK, EMPTY, LIGHT, SIZE, Move, Place, TowersState
 from engine.text import clean_text
-from tui.screens.base import GameScreen, KeyedScreen
+from tui.screens.base import GameScreen, SetupScreen
 from tui.screens.dialogs import AskScreen
 from tui.widgets import Plain, StatusLine
 
@@ -327,18 +326,12 @@ class TowersScreen(GameScreen):
 SEAT_KINDS = ("bot", "two")
 
 
-class TowersSetupScreen(KeyedScreen):
+class TowersSetupScreen(SetupScreen):
     """Who plays: you against the bot (your colour, its level) or two people; who places first;
     one game or a match of two."""
 
-    BINDINGS = [
-        Binding("enter,space", "change", "Change"),
-        Binding("left", "change(-1)", "Previous", show=False),
-        Binding("right", "change(1)", "Next", show=False),
-        Binding("s", "start", "Start"),
-        Binding("question_mark", "help", "Help"),
-        Binding("q,escape", "back", "Back"),
-    ]
+    HEADING = "Towers: who plays?"
+    LIST_ID = "towers-setup"
     HELP_NOTES = ("Up/Down pick a line; Enter, Space or Left/Right change it (Enter on a name asks for "
                   "it). s starts the game.")
 
@@ -351,16 +344,6 @@ class TowersSetupScreen(KeyedScreen):
 
     def help_title(self) -> str:
         return "Towers: setup"
-
-    def compose(self) -> ComposeResult:
-        yield Plain(Text("Towers: who plays?", style="bold"), classes="title")
-        yield OptionList(id="towers-setup")
-        yield StatusLine("Up/Down: line   Enter or Left/Right: change   s: start")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.redraw()
-        self.query_one(OptionList).focus()
 
     def rows(self) -> list[tuple[str, str]]:
         c = self.choices
@@ -376,21 +359,6 @@ class TowersSetupScreen(KeyedScreen):
                 rows.append((f"{colour}_name", f"{label:<16}{c[colour + '_name'] or '(' + colour.title() + ')'}"))
         rows.append(("start", "Start the game (s)"))
         return rows
-
-    def redraw(self, keep: int | None = None) -> None:
-        menu = self.query_one(OptionList)
-        highlighted = menu.highlighted if keep is None else keep
-        menu.clear_options()
-        for key, label in self.rows():
-            menu.add_option(Option(Text(label), id=key))
-        menu.highlighted = min(highlighted or 0, menu.option_count - 1)
-
-    def current(self) -> str:
-        menu = self.query_one(OptionList)
-        return menu.get_option_at_index(menu.highlighted or 0).id or ""
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.action_change()
 
     def action_change(self, step: int = 1) -> None:
         key, c = self.current(), self.choices
@@ -432,6 +400,3 @@ class TowersSetupScreen(KeyedScreen):
             self.status(str(error), error=True)
             return
         self.app.switch_screen(TowersScreen(session))
-
-    def action_back(self) -> None:
-        self.app.pop_screen()

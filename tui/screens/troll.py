@@ -11,14 +11,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, OptionList
-from textual.widgets.option_list import Option
+from textual.widgets import Footer
 
 from engine.games import troll
 from engine.games.troll import (COLUMNS, LayDown, Move, PickUp, Stomp, ThrowDiamond, TrollState, UseClub,
                                 UseSpade, Wait)
 from engine.text import clean_text
-from tui.screens.base import GameScreen, KeyedScreen
+from tui.screens.base import GameScreen, SetupScreen
 from tui.widgets import Plain, StatusLine
 
 ARROWS = {"up": "up", "down": "down", "left": "left", "right": "right"}
@@ -384,17 +383,11 @@ class TrollScreen(GameScreen):
         self.status("hint: " + " then ".join(str(c) for c in plan.commands) + f" ({plan.reason})")
 
 
-class TrollSetupScreen(KeyedScreen):
+class TrollSetupScreen(SetupScreen):
     """A new troll game: difficulty, variant and deal (a fresh shuffle or the day's deal)."""
 
-    BINDINGS = [
-        Binding("enter,space", "change", "Change"),
-        Binding("left", "change(-1)", "Previous", show=False),
-        Binding("right", "change(1)", "Next", show=False),
-        Binding("s", "start", "Start"),
-        Binding("question_mark", "help", "Help"),
-        Binding("q,escape", "back", "Back"),
-    ]
+    HEADING = "Angry Troll versus Magic Bridge: a new game"
+    LIST_ID = "troll-setup"
     HELP_NOTES = ("Up/Down pick a line; Enter, Space or Left/Right change it. standard is the game as "
                   "designed (rarely won); sturdy and tutorial have taller stacks. The day's deal is the "
                   "same for everyone on that date. s starts the game.")
@@ -411,31 +404,13 @@ class TrollSetupScreen(KeyedScreen):
     def help_title(self) -> str:
         return "Angry Troll: a new game"
 
-    def compose(self) -> ComposeResult:
-        yield Plain(Text("Angry Troll versus Magic Bridge: a new game", style="bold"), classes="title")
-        yield OptionList(id="troll-setup")
-        yield StatusLine("Up/Down: line   Enter or Left/Right: change   s: start")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.redraw()
-        self.query_one(OptionList).focus()
-
-    def redraw(self) -> None:
-        menu = self.query_one(OptionList)
-        keep = menu.highlighted or 0
-        menu.clear_options()
-        for key, title in (("difficulty", "Difficulty"), ("variant", "Variant"), ("deal", "Deal")):
-            menu.add_option(Option(Text(f"{title + ':':<12}{self.values[key].replace('_', ' ')}"), id=key))
-        menu.add_option(Option(Text("Start the game (s)"), id="start"))
-        menu.highlighted = min(keep, menu.option_count - 1)
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.action_change()
+    def rows(self) -> list[tuple[str, str]]:
+        rows = [(key, f"{title + ':':<12}{self.values[key].replace('_', ' ')}")
+                for key, title in (("difficulty", "Difficulty"), ("variant", "Variant"), ("deal", "Deal"))]
+        return rows + [("start", "Start the game (s)")]
 
     def action_change(self, step: int = 1) -> None:
-        menu = self.query_one(OptionList)
-        key = menu.get_option_at_index(menu.highlighted or 0).id or ""
+        key = self.current()
         if key == "start":
             self.action_start()
             return
@@ -465,6 +440,3 @@ class TrollSetupScreen(KeyedScreen):
             self.status(str(error), error=True)
             return
         self.app.switch_screen(TrollScreen(session))
-
-    def action_back(self) -> None:
-        self.app.pop_screen()
