@@ -145,17 +145,22 @@ def format_wager(report: dict) -> str:
     return "\n".join(lines)
 
 
+def check_two_bots(levels: list[str], known: tuple[str, ...], usage: str, what: str, plural: str) -> None:
+    """A two-player sim's --bots: exactly two names, each one the game's bot knows."""
+    if len(levels) != 2:
+        raise ValueError(usage)
+    unknown = [level for level in levels if level not in known]
+    if unknown:
+        raise ValueError(f"unknown {what} {unknown[0]!r} ({plural}: {', '.join(known)})")
+
+
 def sim_towers(levels: list[str], games: int, seed: int) -> dict:
     """Two bot levels play `games` games, colours alternated (the first level is Light in the even
     games), Light placing first. Reports each level's wins, the draws, and the slowest answer."""
     from engine.bots import towers as bots
     from engine.core import Player
 
-    if len(levels) != 2:
-        raise ValueError("towers: --bots takes two levels, like --bots hard,easy")
-    unknown = [level for level in levels if level not in bots.LEVELS]
-    if unknown:
-        raise ValueError(f"unknown Towers level {unknown[0]!r} (levels: {', '.join(bots.LEVELS)})")
+    check_two_bots(levels, bots.LEVELS, "towers: --bots takes two levels, like --bots hard,easy", "Towers level", "levels")
     wins = {0: 0, 1: 0}  # by the level's position in `levels`
     draws = 0
     slowest = 0.0
@@ -209,11 +214,8 @@ def sim_bones(levels: list[str], games: int, seed: int, turn_limit: int = 2000) 
     from engine.games import bones
     from engine.session import Session
 
-    if len(levels) != 2:
-        raise ValueError("bones: --bots takes two styles, like --bots general,random")
-    unknown = [level for level in levels if level not in bots.LEVELS]
-    if unknown:
-        raise ValueError(f"unknown War of Bones bot {unknown[0]!r} (bots: {', '.join(bots.LEVELS)})")
+    check_two_bots(levels, bots.LEVELS, "bones: --bots takes two styles, like --bots general,random",
+                   "War of Bones bot", "bots")
     wins = {0: 0, 1: 0}  # by the style's position in `levels`
     draws = unfinished = 0
     turns = []

@@ -29,7 +29,7 @@ class LauncherScreen(KeyedScreen):
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "quit", "Quit"),
     ]
-    HELP_NOTES = ("Up/Down choose, Enter opens. Games marked (coming) are not playable yet.\n"
+    HELP_NOTES = ("Up/Down choose, Enter opens (a game marked (coming) cannot be played yet). "
                   "i shows the rules of the highlighted game.")
 
     def compose(self) -> ComposeResult:
