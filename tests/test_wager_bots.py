@@ -1,7 +1,6 @@
 """Dead Man's Wager bots: legal play in every style, each style's character, the odds (exact for two
 players, sampled for more) and best beating cautious and bold."""
 import dataclasses
-import time
 
 import pytest
 
@@ -100,17 +99,12 @@ def test_the_table_floor_barely_matters_and_the_first_player_is_favoured():
     assert 0.55 < bots.tables().start() < 0.62
 
 
-def test_decisions_are_fast_after_the_precomputation():
-    bots.tables()
-    state = decision((7, 11), runs=((6, 1), (3, 2)))
-    started = time.perf_counter()
-    bots.choose(state, "best")
-    assert time.perf_counter() - started < 0.2
+def test_sampled_odds_are_repeatable_probabilities():
+    # (their speed is measured in tests/perf/bench.py, not here)
     crowd = decision((7, 11, 3, 14, 0, 9), seat=2)
-    started = time.perf_counter()
     chances = bots.win_chances(crowd)
-    assert time.perf_counter() - started < 1.0  # about 0.05 s; sampled, so allow a slow machine
-    assert chances == bots.win_chances(crowd)  # the same position always gets the same figures
+    bots._sampled.cache_clear()
+    assert chances == bots.win_chances(crowd)  # the same position always gets the same figures, even recomputed
     assert all(0.0 <= p <= 1.0 for p in chances.values())
 
 

@@ -178,6 +178,30 @@ def troll_hint(games: int = 10) -> None:
           f"(goal: median under 200 ms)")
 
 
+def wager_odds() -> None:
+    """The wager's odds behind `h` and the best bot: the exact two-player tables once, then one
+    question exact (two players) and one sampled (six players)."""
+    from engine.bots import wager as bots
+    from engine.games.wager import WagerState
+
+    def decision(scores, seat=0):
+        count = len(scores)
+        return WagerState(names=tuple(f"P{i}" for i in range(count)), play_on=False, scores=tuple(scores),
+                          out=(False,) * count, runs=((0, 0),) * count, seat=seat, normal_left=0, can_wager=True)
+
+    started = time.perf_counter()
+    bots.tables()
+    built = time.perf_counter() - started
+    started = time.perf_counter()
+    bots.win_chances(decision((7, 11)))
+    exact = time.perf_counter() - started
+    started = time.perf_counter()
+    bots.win_chances(decision((7, 11, 3, 14, 0, 9), seat=2))
+    sampled = time.perf_counter() - started
+    print(f"wager odds: tables {built:.2f} s once, then {exact * 1000:.2f} ms exact (2 players), "
+          f"{sampled * 1000:.0f} ms sampled (6 players)")
+
+
 def towers_bot(games: int = 2) -> None:
     """The Towers bot's time per answer at each searching level, over whole games against itself
     (goal: within 1 s at the default level, medium, on this 2-core machine)."""
@@ -205,4 +229,5 @@ if __name__ == "__main__":
     sim_speed()
     troll_playouts()
     troll_hint()
+    wager_odds()
     towers_bot()
