@@ -143,6 +143,8 @@ def unpack(data: bytes) -> Any:
         raise
     except RecursionError:
         raise ReplayError("nested too deeply to be a dicehall replay") from None
+    except UnicodeDecodeError:  # a flipped byte inside a name or a label, say
+        raise ReplayError("damaged: a piece of text in it is not valid UTF-8") from None
     except Exception as error:  # msgpack's own errors name the problem in a sentence
         text = str(error).splitlines()[0][:80] if str(error) else type(error).__name__
         raise ReplayError(f"not a dicehall replay ({text})") from None

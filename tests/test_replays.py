@@ -201,3 +201,12 @@ def test_verify_command_prints_one_line_and_never_a_traceback(tmp_path):
     good = replays.write_replay(finished_game(), tmp_path / "good.dhr")
     result = subprocess.run([sys.executable, "-m", "tui.cli", "verify", str(good)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and result.stdout.startswith("ok: ")
+
+
+def test_a_damaged_text_field_says_damaged_in_one_line(tmp_path):
+    import msgpack
+
+    path = tmp_path / "bad.dhr"
+    path.write_bytes(msgpack.packb({"format": 2, "events": []})[:-1] + b"\xa1\x9a")  # a 1-byte string, not UTF-8
+    with pytest.raises(replays.ReplayError, match=r"^damaged: a piece of text in it is not valid UTF-8$"):
+        replays.read_replay(path)
