@@ -21,7 +21,7 @@ from engine.games import bones
 from engine.games.bones import (DIE, FULL, SIDES, Assign, Attack, BonesState, Choose, Converge, Keep, Reengage,
                                 Reinforce, Reroll, Resupply, RollIn, TroopLanded, area_bounds, troop_name)
 from engine.text import clean_text
-from tui.screens.base import GameScreen, SetupScreen
+from tui.screens.base import GameScreen, SetupScreen, SteppedBatches
 from tui.screens.dialogs import AskScreen
 from tui.widgets import Plain, StatusLine
 
@@ -167,7 +167,7 @@ def nearest_troop(state: BonesState, here_key: tuple[int, int], troops: list, di
     return best[True][0] if best[True][0] is not None else best[False][0]
 
 
-class BonesScreen(GameScreen):
+class BonesScreen(SteppedBatches, GameScreen):
     BINDINGS = [
         Binding("tab", "cycle(1)", "Next troop", show=False),
         Binding("shift+tab", "cycle(-1)", "Previous troop", show=False),
@@ -222,8 +222,6 @@ class BonesScreen(GameScreen):
         self.assign: list[int] = []  # the defence die per attack
         self.row = 0
         self.ui_state = None  # the state the choices above were made for
-        self.shown: int | None = None  # while stepping: how many events are drawn
-        self.stepper: Timer | None = None
         self.bot_timer: Timer | None = None
         self.thinking = 0  # the current bot ticket: an answer for an older one is dropped
         self.hurry = False
@@ -252,12 +250,9 @@ class BonesScreen(GameScreen):
     def on_key(self, event: events.Key) -> None:
         """While a batch is stepped through, any key shows the rest at once (Space also hurries the
         bots); it does nothing else, so no one acts on a battlefield they have not seen."""
-        if self.stepper is not None:
-            if event.key == "space":
-                self.hurry = True
-            self.finish_steps()
-            event.stop()
-            event.prevent_default()
+        if self.stepper is not None and event.key == "space":
+            self.hurry = True
+        if self.key_while_stepping(event):
             return
         super().on_key(event)
 
@@ -559,30 +554,14 @@ class BonesScreen(GameScreen):
         total = len(self.session.events)
         self.mode = ""
         if total - before > 1 and self.STEP_SECONDS > 0 and not self.hurry:
-            self.shown = before + 1
-            self.skip_misses()
-            self.stepper = self.set_interval(self.STEP_SECONDS, self.step)
-            self.say_step()
+            self.start_steps(before + 1)
         else:
             self.say_batch(before)
         self.redraw()
         if self.stepper is None:
             self.schedule_bot()
 
-    def step(self) -> None:
-        if self.shown is None or self.shown + 1 >= len(self.session.events):
-            self.finish_steps()
-            return
-        self.shown += 1
-        self.skip_misses()
-        self.say_step()
-        self.redraw()
-
-    def finish_steps(self) -> None:
-        if self.stepper is not None:
-            self.stepper.stop()
-            self.stepper = None
-        self.shown = None
+    def steps_done(self) -> None:
         self.say_batch(self.batch_start())
         self.redraw()
         self.schedule_bot()
@@ -599,7 +578,7 @@ class BonesScreen(GameScreen):
             text = re.sub(r" at \([^)]*\)", "", text).replace(" lands showing", " lands in the area showing")
         return text
 
-    def skip_misses(self) -> None:
+    def next_shown(self) -> None:
         """Steps are not paused on missed landings: straight on to the next event that is not one."""
         events = self.session.events
         while self.shown < len(events) and isinstance(events[self.shown - 1], bones.LandingMissed):

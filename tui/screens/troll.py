@@ -10,14 +10,13 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.timer import Timer
 from textual.widgets import Footer
 
 from engine.games import troll
 from engine.games.troll import (COLUMNS, LayDown, Move, PickUp, Stomp, ThrowDiamond, TrollState, UseClub,
                                 UseSpade, Wait)
 from engine.text import clean_text
-from tui.screens.base import GameScreen, SetupScreen
+from tui.screens.base import GameScreen, SetupScreen, SteppedBatches
 from tui.widgets import Plain, StatusLine
 
 ARROWS = {"up": "up", "down": "down", "left": "left", "right": "right"}
@@ -148,7 +147,7 @@ def reveal_lines(state: TrollState, width: int = WIDTH) -> list[str]:
     return lines
 
 
-class TrollScreen(GameScreen):
+class TrollScreen(SteppedBatches, GameScreen):
     BINDINGS = [
         Binding("up", "arrow('up')", "Move", show=False),
         Binding("down", "arrow('down')", "Move", show=False),
@@ -176,17 +175,12 @@ class TrollScreen(GameScreen):
     def __init__(self, session) -> None:
         super().__init__(session)
         self.aiming: str | None = None
-        self.shown: int | None = None  # while stepping through a batch: how many events are drawn
-        self.stepper: Timer | None = None
 
     def on_key(self, event: events.Key) -> None:
         """Runs before the key's binding. While a batch is being stepped through, any key shows the
         rest at once and does nothing else (the player acts on a board they have seen). A key other
         than an arrow or Escape ends aiming, so the next arrow moves the troll."""
-        if self.stepper is not None:
-            self.finish_steps()
-            event.stop()
-            event.prevent_default()
+        if self.key_while_stepping(event):
             return
         if self.aiming is not None and event.key not in ("up", "down", "left", "right", "escape"):
             self.aiming = None
@@ -253,26 +247,12 @@ class TrollScreen(GameScreen):
         before = len(self.session.events)
         if self.attempt(lambda: self.session.play(command)):
             if len(self.session.events) - before > 1 and self.STEP_SECONDS > 0:
-                self.shown = before + 1  # the action first; the timer adds what follows, line by line
-                self.stepper = self.set_interval(self.STEP_SECONDS, self.step)
-                self.say_step()
+                self.start_steps(before + 1)  # the action first; the timer adds what follows, line by line
             else:
                 self.say_batch()
         self.redraw()
 
-    def step(self) -> None:
-        if self.shown is None or self.shown + 1 >= len(self.session.events):
-            self.finish_steps()
-            return
-        self.shown += 1
-        self.say_step()
-        self.redraw()
-
-    def finish_steps(self) -> None:
-        if self.stepper is not None:
-            self.stepper.stop()
-            self.stepper = None
-        self.shown = None
+    def steps_done(self) -> None:
         self.say_batch()
         self.redraw()
 
