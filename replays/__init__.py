@@ -77,6 +77,8 @@ def write_replay(session: Session, path: str | Path, overwrite: bool = True) -> 
 
     With overwrite=False an existing target is never replaced: FileExistsError instead. On any
     failure the temporary file is removed."""
+    from saves import write_durably
+
     path = Path(path)
     data = msgpack.packb(replay_document(session), use_bin_type=True)
     for attempt in range(100):
@@ -90,10 +92,7 @@ def write_replay(session: Session, path: str | Path, overwrite: bool = True) -> 
         raise FileExistsError(errno.EEXIST, "no free name for a temporary file", str(path.parent))
     try:
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
+            write_durably(fd, data)
         finally:
             os.close(fd)
         if overwrite:

@@ -116,6 +116,15 @@ def frame(record: Any) -> bytes:
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
 
 
+def write_durably(fd: int, data: bytes) -> None:
+    """Write all of `data` to `fd` (a write may take only part of it) and fsync: on disk when this
+    returns. Saves, torn tails kept aside, recovered saves and replays all write this way."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.fsync(fd)
+
+
 class SaveJournal:
     """The open, locked file a session appends to; every append is fsync'd before it returns."""
 
@@ -126,12 +135,7 @@ class SaveJournal:
     def append(self, record: dict) -> None:
         if self.fd < 0:
             raise SaveError(f"save {save_label(self.path)} is closed")
-        data = frame(_encode_record(record))
-        view = memoryview(data)
-        while view:
-            written = os.write(self.fd, view)
-            view = view[written:]
-        os.fsync(self.fd)
+        write_durably(self.fd, frame(_encode_record(record)))
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -481,10 +485,7 @@ def _keep_torn(path: Path, tail: bytes) -> Path:
         except FileExistsError:
             continue
         try:
-            view = memoryview(tail)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
+            write_durably(fd, tail)
         except BaseException:
             os.close(fd)
             aside.unlink(missing_ok=True)
@@ -606,10 +607,7 @@ def recover_save(name_or_id: str) -> str:
     else:
         raise SaveError(f"{shown}: no free file name for the recovered save")
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
+        write_durably(fd, data)
     except BaseException:
         os.close(fd)
         new_path.unlink(missing_ok=True)  # never leave half a save behind
