@@ -48,4 +48,3 @@ def big_number(value: int) -> list[str]:
     """A number three lines tall in plain ASCII (no emoji, no box-drawing width surprises)."""
     digits = str(value)
     return [" ".join(BIG_DIGITS[d][row] for d in digits) for row in range(3)]
-
