@@ -2,16 +2,25 @@
 
 An event is encoded as [type name, {field: value}]; values are ints, bools, strings, None and
 tuples of them. Decoding never runs code from the file: it looks the type up in the game's own
-list of event classes and checks the field names; whether the event could really happen is checked
-later, by the session, against the rules.
+list of event classes, checks the field names, and checks every value against the type its event
+class declares (so a new game's events are checked without code of their own); whether the event
+could really happen is checked later, by the session, against the rules.
 """
 from __future__ import annotations
 
 import dataclasses
+import functools
+import types
+import typing
 from hashlib import blake2b
 from typing import Any
 
 import msgpack
+
+# No genuine save record or replay nests deeper than about 7 levels; a hostile one could nest
+# ~1,000 (msgpack's own limit), deep enough to make any recursive code (repr, decoders) fail.
+MAX_NESTING = 32
+MAX_FIELD_TEXT = 100  # no event's text field comes near it (card codes, directions, die kinds)
 
 
 class DecodeError(ValueError):
@@ -36,6 +45,22 @@ def digest(state: Any) -> str:
     return blake2b(msgpack.packb(_plain(state), use_bin_type=True), digest_size=16).hexdigest()
 
 
+def check_nesting(value: Any, limit: int = MAX_NESTING) -> None:
+    """DecodeError if lists and maps in `value` (as read from a file) nest deeper than `limit`.
+    Walks one level at a time, never recursing, so any depth msgpack accepts is measured safely.
+    (Map keys are never lists: both readers unpack with strict_map_key.)"""
+    level = [value] if isinstance(value, (list, tuple, dict)) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            raise DecodeError(f"lists nested more than {limit} levels deep")
+        inside: list = []
+        for item in level:
+            inside.extend(item.values() if isinstance(item, dict) else item)
+        level = [child for child in inside if isinstance(child, (list, tuple, dict))]
+
+
 def encode_event(event: Any) -> list:
     fields = {f.name: _to_wire(getattr(event, f.name)) for f in dataclasses.fields(event)}
     return [type(event).__name__, fields]
@@ -47,23 +72,89 @@ def _to_wire(value: Any) -> Any:
     return value
 
 
-def _from_wire(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_from_wire(v) for v in value)
-    return value
+class _WrongType(Exception):
+    pass
+
+
+@functools.cache
+def field_types(cls: type) -> dict[str, Any]:
+    """The declared type of each field of an event class, resolved from its annotations."""
+    hints = typing.get_type_hints(cls)
+    for field in dataclasses.fields(cls):
+        _check_supported(hints[field.name], f"{cls.__name__}.{field.name}")
+    return {field.name: hints[field.name] for field in dataclasses.fields(cls)}
+
+
+def _check_supported(hint: Any, where: str) -> None:
+    """A TypeError at first use for an annotation the decoder cannot check, so a new game's
+    event with such a field fails its tests instead of being read unchecked."""
+    if hint in (int, bool, str, type(None)):
+        return
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union) or origin is tuple:
+        for arg in args:
+            if arg is not Ellipsis:
+                _check_supported(arg, where)
+        return
+    raise TypeError(f"{where}: the event decoder cannot check values of type {hint!r}")
+
+
+def _typed(value: Any, hint: Any) -> Any:
+    """`value` as `hint` declares it (lists become tuples); _WrongType if it is not of that type.
+    A bool is never an int here: a die face True is not 1."""
+    if hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif hint is bool or hint is type(None):
+        if isinstance(value, hint):
+            return value
+    elif hint is str:
+        if isinstance(value, str) and len(value) <= MAX_FIELD_TEXT:
+            return value
+    elif typing.get_origin(hint) is tuple:
+        args = typing.get_args(hint)
+        if isinstance(value, (list, tuple)):
+            if len(args) == 2 and args[1] is Ellipsis:
+                return tuple(_typed(v, args[0]) for v in value)
+            if len(value) == len(args):
+                return tuple(_typed(v, arg) for v, arg in zip(value, args))
+    else:  # a union such as `int | None`
+        for arg in typing.get_args(hint):
+            try:
+                return _typed(value, arg)
+            except _WrongType:
+                continue
+    raise _WrongType
+
+
+def _type_name(hint: Any) -> str:
+    return hint.__name__ if isinstance(hint, type) and not typing.get_args(hint) else repr(hint).replace("NoneType", "None")
+
+
+def _shown(value: Any) -> str:
+    """A short, safe rendering of a name read from a file, for an error message."""
+    text = value if isinstance(value, str) else type(value).__name__
+    return repr("".join(ch if ch.isprintable() else "?" for ch in text[:30]))
 
 
 def decode_event(data: Any, event_types: dict[str, type]) -> Any:
-    """Rebuild an event from [name, {field: value}]; raises DecodeError with a short reason."""
+    """Rebuild an event from [name, {field: value}]; raises DecodeError with a short reason
+    naming the event type and the field that is wrong."""
     if not isinstance(data, (list, tuple)) or len(data) != 2:
         raise DecodeError("not an event record")
     name, fields = data
     if not isinstance(name, str) or name not in event_types:
-        raise DecodeError(f"unknown event type {str(name)[:30]!r}")
+        raise DecodeError(f"unknown event type {_shown(name)}")
     if not isinstance(fields, dict):
         raise DecodeError(f"{name}: fields are not a map")
     cls = event_types[name]
-    expected = {f.name for f in dataclasses.fields(cls)}
-    if set(fields) != expected:
+    declared = field_types(cls)
+    if set(fields) != set(declared):
         raise DecodeError(f"{name}: fields do not match")
-    return cls(**{k: _from_wire(v) for k, v in fields.items()})
+    values = {}
+    for field, hint in declared.items():
+        try:
+            values[field] = _typed(fields[field], hint)
+        except _WrongType:
+            raise DecodeError(f"{name}: field {field} is not {_type_name(hint)}") from None
+    return cls(**values)

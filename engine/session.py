@@ -29,10 +29,11 @@ class Mark:
 
 
 class LogError(ValueError):
-    """An event log that the rules could not have produced; `index` is the first bad event."""
+    """An event log that the rules could not have produced; `index` is the first bad event (0-based).
+    The message numbers events from 1, as the replay viewer does: "event 70" is where `g 70` goes."""
 
     def __init__(self, index: int, reason: str):
-        super().__init__(f"event {index}: {reason}")
+        super().__init__(f"event {index + 1}: {reason}")
         self.index = index
         self.reason = reason
 
@@ -200,6 +201,7 @@ class Session:
             position = len(decided)
         checked = list(events[:position])
         used = self._seeded[-1]
+        typed_here = []  # (index, event, state before, seeded draws before) of this batch's typed events
         for i in range(position, len(events)):
             event = events[i]
             need = self.game.chance_needed(state) if self.game.outcome(state) is None else None
@@ -208,10 +210,11 @@ class Session:
             typed = bool(getattr(event, "typed", False))
             if typed:
                 draws = self._typed_draws(need, event, base + i)
+                typed_here.append((base + i, event, state, used))
             else:
                 draws = seeded_draws(self.seed, used, need.spec)
                 if self.game.chance_event(state, draws, False) != event:
-                    raise LogError(base + i, "the dice do not match the seed")
+                    raise self._seed_mismatch(base + i, event, state, used, need, typed_here)
                 used += len(need.spec)
             expected = self.game.chance_event(state, draws, typed)
             if expected != event:
@@ -254,7 +257,22 @@ class Session:
                 return decided
         return None
 
+    def _seed_mismatch(self, index: int, event: Any, state: Any, used: int, need: ChanceNeeded, typed_here: list) -> LogError:
+        """The error for a seeded event that does not match the seed. A seeded outcome re-marked
+        as typed moves every later seeded draw, so the first seeded event after it fails: when an
+        earlier typed event holds exactly the seed's own outcome and counting it as seeded makes
+        this one match, that is the changed event, and the error names it."""
+        earlier = [(i, e, self._states[i], self._seeded[i]) for i, e in enumerate(self._events) if getattr(e, "typed", False)]
+        for at, typed_event, before, drawn in reversed(earlier + typed_here):
+            spec = self.game.chance_needed(before).spec
+            seeds_own = self.game.chance_event(before, seeded_draws(self.seed, drawn, spec), True) == typed_event
+            if seeds_own and self.game.chance_event(state, seeded_draws(self.seed, used + len(spec), need.spec), False) == event:
+                return LogError(at, "marked as typed, but these are the seed's own dice (the mark was changed)")
+        return LogError(index, "the dice do not match the seed")
+
     def _typed_draws(self, need: ChanceNeeded, event: Any, index: int) -> tuple[int, ...]:
+        if not need.dice:  # a shuffle or a landing spot always comes from the seed
+            raise LogError(index, "marked as typed, but only dice can be typed")
         try:
             draws = tuple(self.game.chance_draws(event))
         except Exception:

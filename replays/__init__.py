@@ -5,7 +5,14 @@ and no extension types, its text is cleaned, and every event is checked against 
 seed while it is refolded. Failures raise ReplayError with one line saying what and where.
 
 Format history: 1 stored players as [name, bot]; 2 stores [name, bot, style] and requires the state
-digests (at least the final one). Older documents are upcast one step at a time by UPCASTS.
+digests (at least the final one); 3 adds the header digest, a BLAKE2b over every field but the
+events, turn marks and state digests, so no header field can change unseen. Older documents are
+upcast one step at a time by UPCASTS; an upcast format 2 document says its header was not checked.
+
+What a file can make dicehall do is bounded by what the game itself takes: nesting is capped, every
+event field is type-checked as it is decoded, events are decoded one turn at a time as they are
+refolded (so junk after a bad event is never decoded), and turn marks and state digests must name
+positions in strictly increasing order, at most one each.
 """
 from __future__ import annotations
 
@@ -13,22 +20,26 @@ import errno
 import os
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import msgpack
 
 import engine
-from engine.codec import DecodeError, decode_event, encode_event
+from engine.codec import DecodeError, check_nesting, decode_event, encode_event
 from engine.core import player_from_record
 from engine.session import LogError, Session
 from engine.text import clean_text
 
-FORMAT = 2
+FORMAT = 3
 MAX_BYTES = 16 * 1024 * 1024
 MAX_EVENTS = 200_000
 DIGEST_EVERY = 100
 SUFFIX = ".dhr"
-
+BODY = ("events", "marks", "digests")  # what the rules and the state digests check; the rest is the header
+HEADER_DIGEST = "header_digest"
+# What a replay says that the events cannot prove; `verify` names them. The header digest shows
+# they were not damaged, but anyone can write a replay with a digest that fits what they wrote.
+CLAIMS = "the name, the players' names, the undo count, when it was made and by which dicehall"
 
 
 def _upcast_1(document: dict) -> dict:
@@ -41,8 +52,24 @@ def _upcast_1(document: dict) -> dict:
     return dict(document, format=2, players=players)
 
 
+def _upcast_2(document: dict) -> dict:
+    """Format 2 had no header digest: the upcast document carries None in its place, and `verify`
+    says that its header was not checked."""
+    return dict(document, format=3, **{HEADER_DIGEST: None})
+
+
 # Older formats are upcast one step at a time: UPCASTS[n] turns a format-n document into format n+1.
-UPCASTS: dict[int, Callable[[dict], dict]] = {1: _upcast_1}
+UPCASTS: dict[int, Callable[[dict], dict]] = {1: _upcast_1, 2: _upcast_2}
+
+
+def header_digest(document: dict) -> str:
+    """The digest of every field of a document except the body and the header digest itself."""
+    return engine.digest({key: value for key, value in document.items() if key not in BODY and key != HEADER_DIGEST})
+
+
+def seal(document: dict) -> dict:
+    """The document with its header digest set, as it is written."""
+    return dict(document, **{HEADER_DIGEST: header_digest(document)})
 
 
 class ReplayError(ValueError):
@@ -54,7 +81,7 @@ def replay_document(session: Session) -> dict:
     events = session.events
     digests = [[n, engine.digest(session.state_at(n))] for n in range(DIGEST_EVERY, len(events), DIGEST_EVERY)]
     digests.append([len(events), engine.digest(session.state)])
-    return {
+    return seal({
         "format": FORMAT,
         "dicehall": engine.VERSION,
         "game": session.game.ID,
@@ -69,7 +96,7 @@ def replay_document(session: Session) -> dict:
         "events": [encode_event(e) for e in events],
         "marks": [[m.start, m.player] for m in session.marks],
         "digests": digests,
-    }
+    })
 
 
 def write_replay(session: Session, path: str | Path, overwrite: bool = True) -> Path:
@@ -147,6 +174,10 @@ def unpack(data: bytes) -> Any:
     except Exception as error:  # msgpack's own errors name the problem in a sentence
         text = str(error).splitlines()[0][:80] if str(error) else type(error).__name__
         raise ReplayError(f"not a dicehall replay ({text})") from None
+    try:
+        check_nesting(document)  # before anything reads it: str() or a decoder would recurse through it
+    except DecodeError as error:
+        raise ReplayError(f"not a dicehall replay ({error})") from None
     if not isinstance(document, dict) or "format" not in document or "events" not in document:
         raise ReplayError("not a dicehall replay")
     rest = len(data) - unpacker.tell()
@@ -180,6 +211,12 @@ def read_document(path: str | Path) -> dict:
     version = _need(document, "format", (int,), "a number")
     if version > FORMAT:
         raise ReplayError(f"made by a newer dicehall (format {version}); this one reads format {FORMAT}")
+    if version == FORMAT or HEADER_DIGEST in document:  # a format flipped down still carries its digest
+        recorded = document.get(HEADER_DIGEST)
+        if not isinstance(recorded, str):
+            raise ReplayError("the header digest is missing")
+        if recorded != header_digest(document):
+            raise ReplayError("damaged or changed: the header does not match its digest")
     while version < FORMAT:
         if version not in UPCASTS:
             raise ReplayError(f"format {version} is too old to read")
@@ -215,64 +252,101 @@ def session_from_document(document: dict) -> Session:
             players.append(player_from_record(entry, clean_text))
         except ValueError as error:
             raise ReplayError(str(error)) from None
+    undos = _need(document, "undos", (int,), "a number")
+    if undos < 0:
+        raise ReplayError("the header's undos is missing or not a number")
+    for key in ("name", "created", "dicehall"):
+        _need(document, key, (str,), "text")
+    if document.get("result") is not None:
+        _need(document, "result", (str,), "text")
     raw_events = _need(document, "events", (list, tuple), "a list")
     raw_marks = _need(document, "marks", (list, tuple), "a list")
-    undos = document.get("undos", 0)
     try:
         session = Session(module, seed=seed, options=dict(options), players=players, dice=[])
     except ValueError as error:
         raise ReplayError(f"the header does not fit {module.TITLE}: {error}") from None
-    events = []
-    for index, raw in enumerate(raw_events):
-        try:
-            events.append(decode_event(raw, module.EVENTS))
-        except DecodeError as error:
-            raise ReplayError(f"event {index}: {error}") from None
-    marks = []
-    for raw in raw_marks:
-        if not (isinstance(raw, (list, tuple)) and len(raw) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in raw)):
-            raise ReplayError("a turn mark is not readable")
-        marks.append((raw[0], raw[1]))
-    starts = [m[0] for m in marks]
-    if starts != sorted(set(starts)) or (starts and (starts[0] < 0 or starts[-1] >= max(len(events), 1))):
-        raise ReplayError("the turn marks are out of order")
-    bounds = starts + [len(events)]
+    starts = _positions(raw_marks, "turn mark", len(raw_events) - 1)
+    bounds = [0] + starts + [len(raw_events)]
+    if not all(type(raw[1]) is int for raw in raw_marks):
+        raise ReplayError("a turn mark is not readable")
+    seats = [None] + [raw[1] for raw in raw_marks]  # the events before the first mark are chance only
     try:
-        if starts and starts[0] > 0 or not starts and events:
-            session.replay_batch(events[: bounds[0]], None)
-        for (start, player), end in zip(marks, bounds[1:]):
-            session.replay_batch(events[start:end], player)
+        for start, end, seat in zip(bounds, bounds[1:], seats):
+            if start < end:
+                session.replay_batch(_DecodedAsRead(raw_events, start, end, module), seat)
     except LogError as error:
         raise ReplayError(str(error)) from None
     _check_digests(session, document.get("digests"))
-    session.undos = undos if isinstance(undos, int) and not isinstance(undos, bool) and undos >= 0 else 0
-    session.save_name = clean_text(document.get("name", ""))  # type: ignore[attr-defined]
+    session.undos = undos
+    session.save_name = clean_text(document["name"])  # type: ignore[attr-defined]
     session.recorded_result = clean_text(document.get("result") or "", 120)  # type: ignore[attr-defined]
     return session
 
 
+class _DecodedAsRead(Sequence):
+    """A turn's events, each decoded when the refold first reads it: a file cannot buy the decoding
+    of events past the first one the rules refuse."""
+
+    def __init__(self, raw_events: Any, start: int, end: int, module: Any):
+        self.raw_events, self.start, self.end, self.module = raw_events, start, end, module
+        self.decoded: dict[int, Any] = {}
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        if index not in self.decoded:
+            at = self.start + index
+            try:
+                self.decoded[index] = decode_event(self.raw_events[at], self.module.EVENTS)
+            except DecodeError as error:
+                raise ReplayError(f"event {at + 1}: {error}") from None  # numbered from 1, as the viewer does
+        return self.decoded[index]
+
+
+def _positions(entries: Any, what: str, last: int) -> list[int]:
+    """The positions [position, value] entries name, checked to be whole numbers from 0 to `last`
+    in strictly increasing order, so a file can hold at most one per position: it cannot make
+    dicehall do more work than the game's own length."""
+    positions = []
+    for entry in entries:
+        if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and type(entry[0]) is int):
+            raise ReplayError(f"a {what} is not readable")
+        position = entry[0]
+        if not 0 <= position <= last:
+            raise ReplayError(f"a {what} names position {position}, past the end")
+        if positions and position <= positions[-1]:
+            raise ReplayError(f"the {what}s are out of order (position {position} after {positions[-1]})")
+        positions.append(position)
+    return positions
+
+
 def _check_digests(session: Session, digests: Any) -> int:
-    """Every digest must match the refolded state; a replay with events must carry at least the final one."""
+    """Every digest must match the refolded state; a replay with events must carry at least the
+    final one. A digest at position n is of the state after event n, the viewer's position n."""
     if digests is None:
         raise ReplayError("the state digests are missing")
     if not isinstance(digests, (list, tuple)):
         raise ReplayError("the state digests are not a list")
     final = len(session.events)
-    for entry in digests:
-        if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and type(entry[0]) is int and isinstance(entry[1], str)):
-            raise ReplayError("a state digest is not readable")
-        if not 0 <= entry[0] <= final:
-            raise ReplayError(f"a state digest names event {entry[0]}, past the end")
-    if final and not any(n == final for n, _ in digests):
-        raise ReplayError(f"the final state digest (after event {final - 1}) is missing")
+    positions = _positions(digests, "state digest", final)
+    if not all(isinstance(expected, str) for _, expected in digests):
+        raise ReplayError("a state digest is not readable")
+    if final and (not positions or positions[-1] != final):
+        raise ReplayError(f"the final state digest (after event {final}) is missing")
     for n, expected in digests:
         if engine.digest(session.state_at(n)) != expected:
-            raise ReplayError(f"event {n}: the state digest does not match (the file was changed)")
+            raise ReplayError(f"after event {n}: the state digest does not match (the file was changed)")
     return len(digests)
 
 
 def verify(path: str | Path) -> str:
-    """Check a replay completely; returns a one-line summary or raises ReplayError."""
+    """Check a replay completely; returns a summary line and a line saying how far its header can
+    be trusted, or raises ReplayError."""
     document = read_document(path)
     session = session_from_document(document)
     typed = sum(1 for e in session.events if getattr(e, "typed", False))
@@ -283,5 +357,8 @@ def verify(path: str | Path) -> str:
         raise ReplayError(f"the recorded result ({clean_text(recorded, 60)}) is not what the events give ({result})")
     dice = f", {typed} typed dice outcomes (not from the seed)" if typed else ""
     players = ", ".join(p.name for p in session.players)
+    header = ("header intact (it matches its digest)" if document[HEADER_DIGEST] is not None
+              else "header not checked (a format 2 replay has no header digest)")
     return (f"ok: {session.game.TITLE}, seed {session.seed}, {players}, {len(session.events)} events, "
-            f"{len(document.get('digests', ()))} digests checked, {session.undos} undos, {result}{dice}")
+            f"{len(document['digests'])} digests checked, {session.undos} undos, {result}{dice}\n"
+            f"{header}; only claimed, no replay can prove them: {CLAIMS}")

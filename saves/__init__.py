@@ -34,7 +34,7 @@ from typing import Any
 import msgpack
 
 import engine
-from engine.codec import DecodeError, decode_event, encode_event
+from engine.codec import DecodeError, check_nesting, decode_event, encode_event
 from engine.core import player_from_record
 from engine.session import LogError, Session
 from engine.text import clean_text
@@ -266,6 +266,7 @@ def parse_save(data: bytes, label: str) -> ParsedSave:
             break
         try:
             record = msgpack.unpackb(payload, raw=False, use_list=False, strict_map_key=True, ext_hook=_refuse_ext)
+            check_nesting(record)  # a record nested 600 deep would make str() and the checks recurse until they fail
         except Exception:
             damage = f"record {index} at byte {offset}: not readable"
             break

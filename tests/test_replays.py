@@ -73,7 +73,8 @@ def tampered_dice(doc):
 
 def test_dice_that_do_not_match_the_seed_are_named(tmp_path):
     doc, index = tampered_dice(document(finished_game(seed=5)))
-    with pytest.raises(replays.ReplayError, match=f"event {index}: the dice do not match the seed"):
+    # events are numbered from 1, as the viewer numbers them: events[index] is "event index + 1"
+    with pytest.raises(replays.ReplayError, match=f"^event {index + 1}: the dice do not match the seed$"):
         replays.verify(write(tmp_path, doc))
 
 
@@ -102,22 +103,23 @@ def test_hostile_bytes_get_one_line(tmp_path, name):
 
 
 def mutate(doc, **changes):
-    return dict(doc, **changes)
+    """The document changed as a hostile writer would: with a header digest that fits the change."""
+    return replays.seal(dict(doc, **changes))
 
 
 DOC_CASES = {
-    "newer format": (lambda d: mutate(d, format=3), "made by a newer dicehall (format 3)"),
+    "newer format": (lambda d: mutate(d, format=4), "made by a newer dicehall (format 4)"),
     "unknown game": (lambda d: mutate(d, game="chess"), "unknown game"),
     "game not a string": (lambda d: mutate(d, game=5), "game"),
     "newer rules": (lambda d: mutate(d, rules=99), "newer Dice Tower rules"),
     "seed a string": (lambda d: mutate(d, seed="7"), "seed"),
     "bad options": (lambda d: mutate(d, options={"start": -5}), "start must be"),
-    "unknown event": (lambda d: mutate(d, events=[["Exploded", {}]] + list(d["events"])), "event 0: unknown event type"),
-    "event fields": (lambda d: mutate(d, events=[["BlockPulled", {"remove": False, "x": 1}]]), "event 0: BlockPulled: fields do not match"),
-    "event not a list": (lambda d: mutate(d, events=[7]), "event 0: not an event record"),
+    "unknown event": (lambda d: mutate(d, events=[["Exploded", {}]] + list(d["events"])), "event 1: unknown event type"),
+    "event fields": (lambda d: mutate(d, events=[["BlockPulled", {"remove": False, "x": 1}]], marks=[[0, 0]]), "event 1: BlockPulled: fields do not match"),
+    "event not a list": (lambda d: mutate(d, events=[7], marks=[[0, 0]]), "event 1: not an event record"),
     "events not a list": (lambda d: mutate(d, events=5), "events"),
     "marks out of order": (lambda d: mutate(d, marks=[[4, 0], [2, 0]]), "turn marks"),
-    "wrong player": (lambda d: mutate(d, marks=[[m[0], 3] for m in d["marks"]]), "event 0: a move by a player whose turn it is not"),
+    "wrong player": (lambda d: mutate(d, marks=[[m[0], 3] for m in d["marks"]]), "event 1: a move by a player whose turn it is not"),
     "changed digest": (lambda d: mutate(d, digests=[[n, "0" * 32] for n, _ in d["digests"]]), "state digest does not match"),
     "digest past the end": (lambda d: mutate(d, digests=[[10**6, "0" * 32]]), "past the end"),
     "result changed": (lambda d: mutate(d, result="I won"), "recorded result"),
@@ -166,6 +168,7 @@ def test_missing_file_and_folder(tmp_path):
 def test_names_from_files_are_data(tmp_path):
     doc = document()
     doc["players"] = [["[/bold]\x1b[2J[@click=app.quit]evil\x07" + "x" * 100, False, ""]]
+    doc = replays.seal(doc)
     session = replays.read_replay(write(tmp_path, doc))
     name = session.players[0].name
     assert "\x1b" not in name and "\x07" not in name and len(name) <= 40
@@ -175,7 +178,7 @@ def test_names_from_files_are_data(tmp_path):
 def test_older_formats_are_upcast_by_registered_functions(tmp_path, monkeypatch):
     doc = document()
     old = dict(doc, format=0, events_v0=doc["events"])
-    del old["events"]
+    del old["events"], old["header_digest"]
     old["events"] = []  # format 0 (a made-up older layout for this test) kept events elsewhere
 
     def upcast_v0_v1(d):

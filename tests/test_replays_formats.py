@@ -21,8 +21,11 @@ def test_the_fixture_really_is_format_1_with_two_field_players():
 
 def test_a_format_1_replay_is_upcast_and_verifies():
     summary = replays.verify(FIXTURE)
-    assert summary == ("ok: Dice Tower, seed 5, Ada, 13 events, 1 digests checked, 1 undos, the tower fell on pull 6, "
-                       "1 typed dice outcomes (not from the seed)")
+    assert summary.splitlines() == [
+        "ok: Dice Tower, seed 5, Ada, 13 events, 1 digests checked, 1 undos, the tower fell on pull 6, "
+        "1 typed dice outcomes (not from the seed)",
+        "header not checked (a format 2 replay has no header digest); only claimed, no replay can prove them: "
+        "the name, the players' names, the undo count, when it was made and by which dicehall"]
     session = replays.read_replay(FIXTURE)
     expected = engine.new_session("dicetower", seed=5, options={"start": 30}, players=["Ada"])
     expected.play(PullBlock())
@@ -60,26 +63,27 @@ def write(tmp_path, document):
     return path
 
 
-def test_new_replays_are_format_2_with_three_field_players():
+def test_new_replays_are_format_3_with_three_field_players_and_a_header_digest():
     document = replays.replay_document(session_with_events())
-    assert replays.FORMAT == 2 and document["format"] == 2 and document["players"] == [["Ada", False, ""]]
+    assert replays.FORMAT == 3 and document["format"] == 3 and document["players"] == [["Ada", False, ""]]
+    assert document["header_digest"] == replays.header_digest(document)
 
 
-def test_format_2_needs_three_field_players(tmp_path):
-    document = dict(replays.replay_document(session_with_events()), players=[["Ada", False]])
+def test_three_field_players_are_needed(tmp_path):
+    document = replays.seal(dict(replays.replay_document(session_with_events()), players=[["Ada", False]]))
     with pytest.raises(replays.ReplayError, match="a player entry is not readable"):
         replays.verify(write(tmp_path, document))
 
 
 def test_a_newer_format_is_refused_with_its_version(tmp_path):
-    document = dict(replays.replay_document(session_with_events()), format=3)
-    with pytest.raises(replays.ReplayError, match=r"^made by a newer dicehall \(format 3\); this one reads format 2$"):
+    document = dict(replays.replay_document(session_with_events()), format=4)
+    with pytest.raises(replays.ReplayError, match=r"^made by a newer dicehall \(format 4\); this one reads format 3$"):
         replays.verify(write(tmp_path, document))
 
 
 @pytest.mark.parametrize("digests, expected", [
     (None, "the state digests are missing"),
-    ([], "the final state digest (after event 5) is missing"),
+    ([], "the final state digest (after event 6) is missing"),
     ("nope", "the state digests are not a list"),
 ])
 def test_digests_are_required(tmp_path, digests, expected):
@@ -101,7 +105,7 @@ def test_the_final_digest_is_required_even_when_others_are_there(tmp_path):
     final = len(session.events)
     assert final > 100 and [n for n, _ in document["digests"]] == [100, final]
     document["digests"] = document["digests"][:1]
-    with pytest.raises(replays.ReplayError, match=rf"^the final state digest \(after event {final - 1}\) is missing$"):
+    with pytest.raises(replays.ReplayError, match=rf"^the final state digest \(after event {final}\) is missing$"):
         replays.verify(write(tmp_path, document))
 
 

@@ -92,7 +92,7 @@ def test_a_record_that_breaks_the_rules_is_named():
     session = make_save(pulls=1)
     with open(session.journal.path, "ab") as handle:
         handle.write(saves.frame({"op": "play", "by": 0, "events": [["DiceRolled", {"faces": [1, 1], "typed": False}]]}))
-    with pytest.raises(saves.SaveDamaged, match="record 2: event 2: not a legal move here"):
+    with pytest.raises(saves.SaveDamaged, match="record 2: event 3: not a legal move here"):
         saves.open_save(session.save_id)
 
 
