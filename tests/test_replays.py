@@ -67,7 +67,7 @@ def tampered_dice(doc):
         if name == "DiceRolled" and index > 30:
             a, b = fields["faces"]
             events[index] = [name, dict(fields, faces=[a % 6 + 1, b])]
-            return dict(doc, events=events), index
+            return replays.seal(dict(doc, events=events)), index
     raise AssertionError("no dice to tamper with")
 
 
@@ -178,7 +178,7 @@ def test_names_from_files_are_data(tmp_path):
 def test_older_formats_are_upcast_by_registered_functions(tmp_path, monkeypatch):
     doc = document()
     old = dict(doc, format=0, events_v0=doc["events"])
-    del old["events"], old["header_digest"]
+    del old["events"], old["file_digest"]
     old["events"] = []  # format 0 (a made-up older layout for this test) kept events elsewhere
 
     def upcast_v0_v1(d):

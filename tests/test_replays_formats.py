@@ -24,7 +24,7 @@ def test_a_format_1_replay_is_upcast_and_verifies():
     assert summary.splitlines() == [
         "ok: Dice Tower, seed 5, Ada, 13 events, 1 digests checked, 1 undos, the tower fell on pull 6, "
         "1 typed dice outcomes (not from the seed)",
-        "header not checked (a format 2 replay has no header digest); only claimed, no replay can prove them: "
+        "header not checked (a format 2 replay has no file digest); only claimed, no replay can prove them: "
         "the name, the players' names, the undo count, when it was made and by which dicehall"]
     session = replays.read_replay(FIXTURE)
     expected = engine.new_session("dicetower", seed=5, options={"start": 30}, players=["Ada"])
@@ -58,19 +58,22 @@ def session_with_events():
 
 
 def write(tmp_path, document):
+    """The document as a file, its file digest fitting whatever the test changed."""
     path = tmp_path / "r.dhr"
+    if document.get("format") == replays.FORMAT:
+        document = replays.seal(document)
     path.write_bytes(msgpack.packb(document, use_bin_type=True))
     return path
 
 
-def test_new_replays_are_format_3_with_three_field_players_and_a_header_digest():
+def test_new_replays_are_format_3_with_three_field_players_and_a_file_digest():
     document = replays.replay_document(session_with_events())
     assert replays.FORMAT == 3 and document["format"] == 3 and document["players"] == [["Ada", False, ""]]
-    assert document["header_digest"] == replays.header_digest(document)
+    assert list(document)[-1] == "file_digest" and document["file_digest"] == replays.file_digest(document)
 
 
 def test_three_field_players_are_needed(tmp_path):
-    document = replays.seal(dict(replays.replay_document(session_with_events()), players=[["Ada", False]]))
+    document = dict(replays.replay_document(session_with_events()), players=[["Ada", False]])
     with pytest.raises(replays.ReplayError, match="a player entry is not readable"):
         replays.verify(write(tmp_path, document))
 
