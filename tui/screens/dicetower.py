@@ -9,9 +9,10 @@ from textual.widgets import Footer
 
 from engine.games import dicetower
 from engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
+from engine.words import counted
 from tui.screens.base import GameScreen
 from tui.screens.dialogs import AskScreen
-from tui.widgets import Plain, StatusLine, big_number
+from tui.widgets import Plain, StatusLine, big_number, title_line
 
 
 BOARD_TEXT_WIDTH = 26  # the board column (tui/dicehall.tcss .board: 29) less its padding and border
@@ -116,15 +117,15 @@ class DiceTowerScreen(GameScreen):
         session = self.session
         state: TowerState = session.state
         name = getattr(session, "save_name", "")
-        self.query_one("#title", Plain).show(
-            Text(f"Dice Tower: {name}   (seed {session.seed}, undos {session.undos})", style="bold"))
+        title = title_line("Dice Tower: ", name, f"   (seed {session.seed}, undos {session.undos})", self.size.width - 2)
+        self.query_one("#title", Plain).show(Text(title, style="bold"))
         self.query_one("#board", Plain).show(draw_board(state))
         self.query_one("#figures", Plain).show(self.figures(state))
         log = self.query_one("#log", Plain)
         lines = pull_log([session.state_at(i) for i in range(len(session.events))], list(session.events))
         room = max(1, log.size.height - 1) if log.size.height else 10
         shown = lines[-room:]
-        header = f"LOG ({len(lines)} rolls; v reviews all)" if lines else "LOG: no pulls yet"
+        header = f"LOG ({counted(len(lines), 'roll')}; v reviews all)" if lines else "LOG: no pulls yet"
         log.show(Text(header + "\n", style="bold") + Text("\n".join(shown)))
 
     def figures(self, state: TowerState) -> Text:
