@@ -195,7 +195,7 @@ def new_save(
     module = engine.get_game(game)
     seed = engine.new_seed() if seed is None else int(seed)
     probe = engine.new_session(game, seed=seed, options=options, players=players, dice=[] if dice is None else dice)
-    name = distinct_name(clean_text(name) or default_name(module, probe.options, probe.players))
+    name = distinct_name(short_name(name) or default_name(module, probe.options, probe.players))
     header = {
         "format": FORMAT,
         "dicehall": engine.VERSION,
@@ -232,12 +232,18 @@ def new_save(
     return session
 
 
+def short_name(name: str) -> str:
+    """A save's name cleaned and at most NAME_LIMIT long, ending in "..." where it was cut."""
+    name = clean_text(name, 4 * NAME_LIMIT)
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 3] + "..."
+
+
 def default_name(module: Any, options: dict, players: Any) -> str:
     """A new save's name when the player gives none: who plays ("Ann v Bot"), else the game's
     options in a few words ("tower from 100", "sturdy, toys"), else the game's title."""
     people = [p.name for p in players]
     if len(people) > 1:
-        return clean_text(" v ".join(people))
+        return short_name(" v ".join(people))
     label = getattr(module, "game_label", None)
     if label is None:
         return module.TITLE
@@ -688,7 +694,7 @@ def rename_save(name_or_id: str, new_name: str) -> str:
     with the same records into a new file that replaces the old one at once (never half a save).
     Refused while another dicehall plays it, for an empty name, and for a name another save has."""
     path = _find(name_or_id)
-    new_name = clean_text(new_name)
+    new_name = short_name(new_name)
     if not new_name:
         raise SaveError("a save needs a name")
     if new_name in names_in_use(besides=path):

@@ -87,7 +87,7 @@ class LauncherScreen(KeyedScreen):
         default = saves.distinct_name(saves.default_name(module, module.check_options({}), ()))
 
         def taken(name: str) -> str | None:
-            name = clean_text(name)
+            name = saves.short_name(name)
             return f"another save is named {name!r} already" if name and name in saves.names_in_use() else None
 
         def named(name: str | None) -> None:
@@ -95,7 +95,7 @@ class LauncherScreen(KeyedScreen):
                 self.status(f"no new {title}: nothing was saved")
                 return
             try:
-                session = saves.new_save(game_id, name=clean_text(name) or default)
+                session = saves.new_save(game_id, name=saves.short_name(name) or default)
             except (saves.SaveError, OSError, ValueError) as error:
                 self.status(str(error), error=True)
                 return

@@ -20,7 +20,7 @@ from tui.widgets import Plain, StatusLine
 
 TITLE_WIDTH = 16  # "Dead Man's Wager"; longer titles are cut to their first two words
 NAME_WIDTH = 40  # engine.text.NAME_LIMIT: every name fits whole
-COLUMNS = f"{'GAME':<{TITLE_WIDTH}}  {'NAME':<{NAME_WIDTH}}  LAST PLAYED"
+COLUMNS = f"  {'GAME':<{TITLE_WIDTH}}  {'NAME':<{NAME_WIDTH}}  LAST PLAYED"  # over the rows, inside the list's frame
 
 
 def short_title(title: str) -> str:
@@ -174,8 +174,11 @@ class SavesScreen(KeyedScreen):
                 export(saves.replays_dir() / Path(path.strip()).expanduser(), False)  # a relative path: in the replays folder
 
         default = saves.replays_dir() / f"{info.id}.dhr"
-        self.app.push_screen(AskScreen("Export as a replay file (Enter writes it here; edit the path to choose):",
-                                       clean_text(str(default), 200)), chosen)
+        shown = str(default)
+        if default.is_relative_to(Path.home()):  # shorter to read: the input shows only so much
+            shown = "~/" + str(default.relative_to(Path.home()))
+        self.app.push_screen(AskScreen("Export as a replay file. Enter writes it into the replays folder; "
+                                       "edit the path to write it elsewhere:", clean_text(shown, 200)), chosen)
 
     def action_rename(self) -> None:
         info = self.current()
@@ -195,7 +198,7 @@ class SavesScreen(KeyedScreen):
             self.status(f"renamed to {new_name}")
 
         self.app.push_screen(AskScreen("New name for this save:", info.name,
-                                       check=lambda text: None if clean_text(text) else "a save needs a name"), named)
+                                       check=lambda text: None if saves.short_name(text) else "a save needs a name"), named)
 
     def action_delete(self) -> None:
         info = self.current()
