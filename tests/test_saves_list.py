@@ -283,3 +283,35 @@ def test_the_saves_command_still_imports_no_textual(tmp_path):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                             env=dict(os.environ, DICEHALL_HOME=str(tmp_path / "h")))
     assert result.stdout.strip().endswith("CLEAN"), result.stdout + result.stderr
+
+
+def test_the_rules_screen_says_how_far_the_reader_is_and_where_they_end():
+    async def steps(pilot):
+        await pilot.press("i")
+        await pilot.pause()
+        start = screen_text(pilot.app)
+        await pilot.press(*["pagedown"] * 6)
+        await pilot.pause()
+        return start, screen_text(pilot.app)
+
+    start, end = drive(DicehallApp(), steps)
+    assert "% read: PgDn or Space for more" in start
+    assert "the end of the rules: PgUp or Up goes back up, q leaves" in end
+
+
+def test_wager_names_too_long_for_a_column_end_in_a_mark():
+    from tui.screens.wager import WagerScreen
+
+    long = "Alexandra the Great of Macedon"
+    session = saves.new_save("wager", seed=3, players=[Player(long), Player("Bot 2", True, "best")])
+
+    async def steps(pilot):
+        pilot.app.push_screen(WagerScreen(session))
+        await pilot.pause()
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(), steps)
+    assert "> Alexandra the...  " in text  # the table's 16 columns
+    assert "round Alexandra the Great  Bot 2" not in text and "round Alexandra the Gr..." in text
+    title = text.splitlines()[0]
+    assert title.startswith(" Dead Man's Wager: Alexandra the Great of Macedon v Bot 2") and title.endswith("(undos 0)")

@@ -283,12 +283,12 @@ class WagerScreen(GameScreen):
         session = self.session
         states = [session.state_at(i) for i in range(len(session.events))]
         rows = wager.scoresheet(states, list(session.events))
-        width = max(8, min(14, 70 // max(1, len(session.players))))
-        text = Text("round " + "".join(f"{p.name[:width - 1]:<{width}}" for p in session.players) + "\n", style="bold")
+        width = max(8, min(20, 72 // max(1, len(session.players))))  # "round " and every column in 78
+        text = Text("round " + "".join(f"{ellipsis(p.name, width - 1):<{width}}" for p in session.players) + "\n", style="bold")
         room = max(1, (self.query_one("#sheet", Plain).size.height or 8) - 1)
         first = max(0, len(rows) - room)
         for number, row in enumerate(rows[first:], start=first + 1):
-            text.append(f"{number:>5} " + "".join(f"{cell[:width - 1]:<{width}}" for cell in row) + "\n")
+            text.append(f"{number:>5} " + "".join(f"{ellipsis(cell, width - 1):<{width}}" for cell in row) + "\n")
         return text
 
     # ----- keys -----
