@@ -315,3 +315,26 @@ def test_wager_names_too_long_for_a_column_end_in_a_mark():
     assert "round Alexandra the Great  Bot 2" not in text and "round Alexandra the Gr..." in text
     title = text.splitlines()[0]
     assert title.startswith(" Dead Man's Wager: Alexandra the Great of Macedon v Bot 2") and title.endswith("(undos 0)")
+
+
+def test_saves_list_snapshot(snapshot):
+    from datetime import datetime
+
+    from tests.test_app import SNAPSHOTS
+
+    sessions = two_towers_and_a_branch()
+    wager = saves.new_save("wager", seed=5, players=[Player("Ann"), Player("Bot 2", True, "best")])
+    saves.close_save(wager)
+    for minute, (session, stem) in enumerate(zip((*sessions, wager), ("tower-a", "tower-b", "tower-a-branch", "wager"))):
+        path = saves.saves_dir() / f"{session.save_id}.dhs"
+        fixed = path.with_name(f"{stem}.dhs")  # ids hold the time they were made: fixed ones for the snapshot
+        path.rename(fixed)
+        stamp = datetime(2026, 11, 23, 9, 41 + minute).timestamp()
+        os.utime(fixed, (stamp, stamp))
+
+    async def steps(pilot):
+        await pilot.press("c")
+        return screen_text(pilot.app)
+
+    snapshot.snapshot_dir = SNAPSHOTS
+    snapshot.assert_match(drive(DicehallApp(), steps), "saves.txt")
