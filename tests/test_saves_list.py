@@ -338,3 +338,17 @@ def test_saves_list_snapshot(snapshot):
 
     snapshot.snapshot_dir = SNAPSHOTS
     snapshot.assert_match(drive(DicehallApp(), steps), "saves.txt")
+
+
+def test_a_tower_of_thousands_keeps_each_log_line_on_one_line():
+    session = saves.new_save("dicetower", seed=3, options={"start": 10000})
+    for _ in range(3):
+        session.play(PullBlock(True))
+
+    async def steps(pilot):
+        return screen_text(pilot.app)
+
+    text = drive(DicehallApp(session=session), steps)
+    log = [line.split("│", 1)[1].strip() for line in text.splitlines() if "│" in line]
+    rolls = [line for line in log if line[:1].isdigit()]
+    assert len(rolls) == 3 and rolls[0].startswith("1 remove") and ">" in rolls[0] and rolls[0].split(">")[0].endswith("10000")
