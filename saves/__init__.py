@@ -240,7 +240,7 @@ def short_name(name: str) -> str:
 
 def default_name(module: Any, options: dict, players: Any) -> str:
     """A new save's name when the player gives none: who plays ("Ann v Bot"), else the game's
-    options in a few words ("tower from 100", "sturdy, toys"), else the game's title."""
+    options in a few words ("Tower from 100", "Sturdy, toys"), else the game's title."""
     people = [p.name for p in players]
     if len(people) > 1:
         return short_name(" v ".join(people))
