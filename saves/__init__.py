@@ -37,7 +37,8 @@ import engine
 from engine.codec import DecodeError, check_nesting, decode_event, encode_event
 from engine.core import player_from_record
 from engine.session import LogError, Session
-from engine.text import clean_text
+from engine.text import NAME_LIMIT, clean_text
+from engine.words import counted
 
 MAGIC = b"DICEHALL-SAVE\n\x00\x00"
 FORMAT = 2
@@ -111,6 +112,13 @@ def saves_dir() -> Path:
     return folder
 
 
+def replays_dir() -> Path:
+    """Where the saves list exports replays unless told otherwise: `replays` beside `saves`."""
+    folder = home() / "replays"
+    _make_private_dirs(folder)
+    return folder
+
+
 def frame(record: Any) -> bytes:
     payload = msgpack.packb(record, use_bin_type=True)
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
@@ -180,12 +188,14 @@ def new_save(
     options: dict | None = None,
     players: list | None = None,
     dice: list[int] | None = None,
+    branch_of: dict | None = None,
 ) -> Session:
-    """Create a save and return its session; every event played on it is appended durably."""
+    """Create a save and return its session; every event played on it is appended durably.
+    Without a name it is named after its players or options; a name another save has gets a number."""
     module = engine.get_game(game)
     seed = engine.new_seed() if seed is None else int(seed)
     probe = engine.new_session(game, seed=seed, options=options, players=players, dice=[] if dice is None else dice)
-    name = clean_text(name) or f"{module.TITLE} {datetime.now():%Y-%m-%d %H:%M}"
+    name = distinct_name(short_name(name) or default_name(module, probe.options, probe.players))
     header = {
         "format": FORMAT,
         "dicehall": engine.VERSION,
@@ -197,6 +207,8 @@ def new_save(
         "name": name,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
+    if branch_of:
+        header["branch_of"] = branch_of
     folder = saves_dir()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     for attempt in range(1000):
@@ -218,6 +230,65 @@ def new_save(
     session.save_name = name  # type: ignore[attr-defined]
     session.save_id = save_id  # type: ignore[attr-defined]
     return session
+
+
+def short_name(name: str) -> str:
+    """A save's name cleaned and at most NAME_LIMIT long, ending in "..." where it was cut."""
+    name = clean_text(name, 4 * NAME_LIMIT)
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 3] + "..."
+
+
+def default_name(module: Any, options: dict, players: Any) -> str:
+    """A new save's name when the player gives none: who plays ("Ann v Bot"), else the game's
+    options in a few words ("Tower from 100", "Sturdy, toys"), else the game's title."""
+    people = [p.name for p in players]
+    if len(people) > 1:
+        return short_name(" v ".join(people))
+    label = getattr(module, "game_label", None)
+    if label is None:
+        return module.TITLE
+    words = clean_text(label(options))
+    return words[:1].upper() + words[1:]
+
+
+def read_header(path: Path) -> dict | None:
+    """The header record of a save file, read alone (the names in use need no more); None if unreadable."""
+    try:
+        with open(path, "rb") as file:
+            start = file.read(len(MAGIC) + _FRAME.size)
+            if len(start) < len(MAGIC) + _FRAME.size or not start.startswith(MAGIC):
+                return None
+            length, crc = _FRAME.unpack_from(start, len(MAGIC))
+            payload = file.read(min(length, MAX_RECORD))
+        if len(payload) != length or zlib.crc32(payload) != crc:
+            return None
+        header = msgpack.unpackb(payload, raw=False, strict_map_key=True, ext_hook=_refuse_ext)
+    except (OSError, ValueError, msgpack.UnpackException):
+        return None
+    return header if isinstance(header, dict) else None
+
+
+def names_in_use(besides: Path | None = None) -> set[str]:
+    """The names of every save (but `besides`), as the list shows them."""
+    names = set()
+    for path in saves_dir().glob("*" + SUFFIX):
+        header = read_header(path) if path != besides else None
+        if header is not None:
+            names.add(clean_text(header.get("name", "")) or save_label(path))
+    return names
+
+
+def distinct_name(name: str, besides: Path | None = None) -> str:
+    """`name`, or `name (2)`, `name (3)`...: the first that no other save has, so saves can be told apart."""
+    taken = names_in_use(besides)
+    if name not in taken:
+        return name
+    for number in range(2, 10_000):
+        suffix = f" ({number})"
+        candidate = name[: NAME_LIMIT - len(suffix)] + suffix
+        if candidate not in taken:
+            return candidate
+    return name
 
 
 @dataclass
@@ -421,6 +492,7 @@ class SaveInfo:
     last_played: float
     path: Path
     problem: str | None = None
+    branch_of: str = ""  # "branch of NAME at event N" for a save made by continuing from a replay
 
 
 def _find(name_or_id: str) -> Path:
@@ -469,7 +541,7 @@ def list_saves() -> list[SaveInfo]:
             progress = session.game.progress(session.state) + (" (cut-off tail)" if parsed.torn else "")
             problem = parsed.damage and clean_text(f"{shown}: {parsed.damage}", 300)
             infos.append(SaveInfo(shown, session.save_name, session.game.ID, session.game.TITLE,  # type: ignore[attr-defined]
-                                  progress, outcome is not None, mtime, path, problem))
+                                  progress, outcome is not None, mtime, path, problem, branch_text(parsed.header)))
         except (SaveError, OSError) as error:
             problem = str(error) if isinstance(error, SaveError) else f"{shown}: cannot read it ({error.strerror})"
             infos.append(SaveInfo(shown, shown, "?", "?", "damaged", False, mtime, path, clean_text(problem, 300)))
@@ -519,7 +591,7 @@ def open_save(name_or_id: str) -> Session:
                                 f"kept aside ({error.strerror}); the file is left as it is") from None
             os.ftruncate(fd, parsed.good_end)
             os.fsync(fd)
-            notice = (f"the last record of {shown} was cut off while writing ({parsed.size - parsed.good_end} bytes); "
+            notice = (f"the last record of {shown} was cut off while writing ({counted(parsed.size - parsed.good_end, 'byte')}); "
                       f"it was removed, and its bytes kept in {clean_text(aside.name, 160)}")
     except BaseException:
         os.close(fd)
@@ -618,9 +690,60 @@ def recover_save(name_or_id: str) -> str:
     return new_path.stem
 
 
+def rename_save(name_or_id: str, new_name: str) -> str:
+    """Give a save a new name and return it. The file keeps its id; only the header changes, written
+    with the same records into a new file that replaces the old one at once (never half a save).
+    Refused while another dicehall plays it, for an empty name, and for a name another save has."""
+    path = _find(name_or_id)
+    new_name = short_name(new_name)
+    if not new_name:
+        raise SaveError("a save needs a name")
+    if new_name in names_in_use(besides=path):
+        raise SaveError(f"another save is named {new_name!r} already")
+    fd = os.open(path, os.O_RDWR)
+    _lock(fd, path)  # never rename under another dicehall's feet
+    try:
+        data = _read(path)
+        header = read_header(path)
+        if header is None:
+            raise SaveError(f"{save_label(path)}: the header is damaged or missing")
+        length = _FRAME.unpack_from(data, len(MAGIC))[0]
+        rest = data[len(MAGIC) + _FRAME.size + length :]  # every record after the header, byte for byte
+        temporary = path.with_name(path.name + ".renaming")
+        out = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            try:
+                write_durably(out, MAGIC + frame(dict(header, name=new_name)) + rest)
+            finally:
+                os.close(out)
+            os.replace(temporary, path)
+        except BaseException:
+            temporary.unlink(missing_ok=True)  # never leave half a save behind
+            raise
+        _fsync_dir(path.parent)
+    finally:
+        os.close(fd)
+    return new_name
+
+
+def branch_text(header: dict) -> str:
+    """What a save branched from, in words, from its header ("" for a save started afresh)."""
+    branch = header.get("branch_of")
+    if not isinstance(branch, dict):
+        return ""
+    event = branch.get("event")
+    at = f" at event {event}" if isinstance(event, int) and not isinstance(event, bool) else ""
+    return f"branch of {clean_text(branch.get('name', '')) or 'a replay'}{at}"
+
+
 def branch_save(session: Session, upto: int, name: str = "") -> Session:
-    """A new save that replays `session`'s first `upto` events, ready to be played on from there."""
-    new = new_save(session.game.ID, name=name or f"{getattr(session, 'save_name', session.game.TITLE)} (branch)",
+    """A new save that replays `session`'s first `upto` events, ready to be played on from there.
+    Its header names the save it branched from (`branch_of`), so the saves list can say so."""
+    parent = getattr(session, "save_name", "") or session.game.TITLE
+    branch_of = {"name": parent, "event": upto}
+    if getattr(session, "save_id", None):
+        branch_of["save"] = session.save_id  # type: ignore[attr-defined]
+    new = new_save(session.game.ID, name=name or f"{parent[: NAME_LIMIT - 9]} (branch)", branch_of=branch_of,
                    seed=session.seed, options=session.options, players=list(session.players), dice=[])
     upto = session.settle(upto)  # never cut an action from its own consequences
     marks = [m for m in session.marks if m.start < upto]

@@ -263,13 +263,16 @@ def test_rules_screen_from_the_launcher():
     assert "Rules: Dice Tower" in text and "Double threes" in text
 
 
-def test_a_blank_name_gets_a_dated_default():
+def test_a_blank_name_gets_a_distinct_default():
     async def steps(pilot):
         await pilot.press("enter", "enter")
-        return pilot.app.screen.session
+        first = pilot.app.screen.session
+        await pilot.press("q", "enter", "enter")
+        return first, pilot.app.screen.session
 
-    session = drive(DicehallApp(), steps)
-    assert session.save_name.startswith("Dice Tower 20")
+    first, second = drive(DicehallApp(), steps)
+    assert first.save_name == "Tower from 100"
+    assert second.save_name == "Tower from 100 (2)"  # two towers can be told apart in the saves list
 
 
 def test_replay_command_opens_the_viewer_at_the_end(tmp_path):

@@ -6,13 +6,15 @@ import re
 import sys
 from datetime import datetime
 
+from engine.words import counted
 from engine.text import clean_text  # text from files and arguments is data: no escape sequence reaches the terminal
 
 USAGE_EPILOG = """commands:
   dicehall                         open the launcher
   dicehall play GAME [--seed N | --daily] [--name NAME] [--option KEY=VALUE]
   dicehall continue [SAVE]         resume a save (the latest unfinished one by default)
-  dicehall saves                   list saves
+  dicehall saves                   list saves: last played, game, name, progress, id
+  dicehall --version               print dicehall's version
   dicehall export SAVE [-o FILE|FOLDER] [--force]
                                    write a save as a shareable replay (.dhr)
   dicehall replay FILE             step through a replay
@@ -86,6 +88,9 @@ def build_parser() -> Parser:
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     parser.commands = sub.choices  # type: ignore[attr-defined]  # each command's parser, for its usage line
+    from engine import VERSION
+
+    parser.add_argument("--version", action="version", version=f"dicehall {VERSION}")
     play = sub.add_parser("play", help="start a new game")
     play.add_argument("game")
     play.add_argument("--seed", type=_seed)
@@ -214,17 +219,32 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def _list_saves() -> int:
+    """Every save as a block of lines under a header row: when it was last played, its game and whole
+    name; below them its progress (or what is wrong with it), what it branched from, and its id, the
+    handle `continue`, `export` and `recover` take. Long text wraps; nothing is cut."""
+    import textwrap
+
     import saves
 
     infos = saves.list_saves()
+    folder = clean_text(str(saves.saves_dir()), 300)
     if not infos:
-        print(f"no saves yet (they live in {clean_text(str(saves.saves_dir()), 300)})")
+        print(f"no saves yet (they live in {folder})")
         return 0
+    print(f"{counted(len(infos), 'save')} in {folder}, most recently played first\n")
+    when_width, game_width = 16, 10
+    indent = " " * (when_width + 2 + game_width + 2)
+    print(f"{'LAST PLAYED':<{when_width}}  {'GAME':<{game_width}}  NAME, then progress, branch and id")
     for info in infos:  # SaveInfo is cleaned already; cleaned again here so no file can reach the terminal
         when = datetime.fromtimestamp(info.last_played).strftime("%Y-%m-%d %H:%M")
-        line = (f"{clean_text(info.id, 60)}  {clean_text(info.title, 12):<12} {clean_text(info.name, 30):<30} "
-                f"{clean_text(info.progress, 24):<24} {when}")
-        print(line + (f"  [{clean_text(info.problem, 300)}]" if info.problem else ""))
+        first = f"{when:<{when_width}}  {clean_text(info.game, game_width):<{game_width}}  {clean_text(info.name)}"
+        details = [f"DAMAGED: {clean_text(info.problem, 300)}" if info.problem else clean_text(info.progress, 300)]
+        if info.branch_of:
+            details.append(clean_text(info.branch_of, 200))
+        details.append(f"id {clean_text(info.id, 200)}")
+        print(first)
+        for detail in details:
+            print(textwrap.fill(detail, 79, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False))
     return 0
 
 

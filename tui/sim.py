@@ -8,6 +8,7 @@ import time
 import engine
 from engine.chance import seeded_draw
 from engine.games import dicetower
+from engine.words import counted
 
 
 def percentile(sorted_values: list[int], p: float) -> int:
@@ -89,7 +90,7 @@ def sim_troll(games: int, seed: int, difficulty: str, variant: str | None, bot: 
 def format_troll(report: dict) -> str:
     variant = f", variant {report['variant']}" if report["variant"] else ""
     return "\n".join([
-        f"troll: {report['games']} games, seed {report['seed']}, {report['difficulty']}{variant}, bot {report['bot']}",
+        f"troll: {counted(report['games'], 'game')}, seed {report['seed']}, {report['difficulty']}{variant}, bot {report['bot']}",
         f"win rate {report['win_rate']:.1%}, perfect wins {report['perfect_rate']:.1%}",
         f"mean score {report['mean_score']:.2f} (cards left; lower is better), mean turns {report['mean_turns']:.1f}",
         f"{report['games'] / max(report['seconds'], 1e-9):.1f} games per second",
@@ -137,7 +138,7 @@ def sim_wager(players: int, styles: list[str], games: int, seed: int) -> dict:
 
 
 def format_wager(report: dict) -> str:
-    lines = [f"wager: {report['games']} games, seed {report['seed']}, {report['players']} players: "
+    lines = [f"wager: {counted(report['games'], 'game')}, seed {report['seed']}, {counted(report['players'], 'player')}: "
              f"{', '.join(report['bots'])} (seating rotated every game)"]
     lines.append("win rate per seat taken: " + ", ".join(f"{s} {r:.1%}" for s, r in report["style_win_rate"].items()))
     lines.append("win rate by seat: " + ", ".join(f"seat {i + 1} {r:.1%}" for i, r in enumerate(report["seat_win_rate"])))
@@ -198,7 +199,7 @@ def format_towers(report: dict) -> str:
     first, second = report["bots"]
     rates = ", ".join(f"{level} {rate:.1%}" for level, rate in report["win_rate"].items())
     return "\n".join([
-        f"towers: {report['games']} games, seed {report['seed']}, {first} against {second} (colours alternated)",
+        f"towers: {counted(report['games'], 'game')}, seed {report['seed']}, {first} against {second} (colours alternated)",
         f"wins: {rates}; draws {report['draw_rate']:.1%}",
         f"mean margin for {first}: {report['mean_margin']:+.2f}",
         f"slowest answer {report['slowest_answer_s']:.2f} s; {report['seconds'] / report['games']:.2f} s a game",
@@ -255,7 +256,7 @@ def format_bones(report: dict) -> str:
     rates = ", ".join(f"{level} {rate:.1%}" for level, rate in report["win_rate"].items())
     unfinished = f"; {report['unfinished']} unfinished" if report["unfinished"] else ""
     return "\n".join([
-        f"bones: {report['games']} games, seed {report['seed']}, {first} against {second} (seats alternated)",
+        f"bones: {counted(report['games'], 'game')}, seed {report['seed']}, {first} against {second} (seats alternated)",
         f"wins: {rates}; draws {report['draw_rate']:.1%}{unfinished}",
         f"mean turns {report['mean_turns']:.1f}",
         f"slowest answer {report['slowest_answer_s']:.2f} s; {report['seconds'] / max(report['games'], 1):.2f} s a game",
@@ -263,7 +264,7 @@ def format_bones(report: dict) -> str:
 
 
 def format_report(report: dict) -> str:
-    lines = [f"{report['game']}: {report['games']} games, seed {report['seed']}, remove rate {report['remove_rate']}"]
+    lines = [f"{report['game']}: {counted(report['games'], 'game')}, seed {report['seed']}, remove rate {report['remove_rate']}"]
     exact = f" (exact {report['exact_mean']:.2f})" if "exact_mean" in report else ""
     lines.append(f"pulls: mean {report['mean']:.2f}{exact}, min {report['min']}, max {report['max']}")
     lines.append("percentiles: " + ", ".join(f"{k} {v}" for k, v in report["percentiles"].items()))

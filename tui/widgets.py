@@ -17,17 +17,56 @@ class Plain(Static):
 
 
 class StatusLine(Plain):
-    """One line that answers the last key: what happened, or why it is not allowed now."""
+    """The answer to the last key: what happened, or why it is not allowed now. A message wraps to
+    a second line; one longer than that ends in a mark, and `?` (the help) shows it whole."""
 
     DEFAULT_CSS = """
-    StatusLine { height: 1; width: 100%; padding: 0 1; background: $panel; }
+    StatusLine { height: auto; max-height: 2; width: 100%; padding: 0 1; background: $panel; }
     StatusLine.-error { color: $text-error; text-style: bold; }
     """
+    MAX_LINES = 2
+    CUT_MARK = " ... (? shows all)"
+
+    def __init__(self, message: str = "", **kwargs) -> None:
+        super().__init__(message, **kwargs)
+        self.message = message  # the last message whole, whatever the line could show of it
+        self.cut = False
 
     def say(self, message: str, error: bool = False) -> None:
         self.set_class(error, "-error")
         # a prefix word, so the meaning does not depend on colour alone
-        self.show(("Not now: " if error else "") + message)
+        self.message = ("Not now: " if error else "") + message
+        self.fit()
+
+    def on_resize(self) -> None:
+        self.fit()
+
+    def fit(self) -> None:
+        """Show the message in at most MAX_LINES lines of the current width, marked where it is cut."""
+        width = self.content_size.width
+        text = Text(self.message)
+        lines = text.wrap(self.app.console, width) if width > len(self.CUT_MARK) else [text]
+        self.cut = len(lines) > self.MAX_LINES
+        if self.cut:
+            last = lines[self.MAX_LINES - 1]
+            last.rstrip()
+            last.truncate(width - len(self.CUT_MARK))
+            lines = list(lines[: self.MAX_LINES - 1]) + [last + self.CUT_MARK]
+        self.show(Text("\n").join(lines))
+
+
+def ellipsis(text: str, width: int) -> str:
+    """`text` in at most `width` columns, ending in "..." where it is cut, so a cut is never silent."""
+    return text if len(text) <= width else text[: max(0, width - 3)] + "..."
+
+
+def title_line(head: str, name: str, tail: str, width: int = 78) -> str:
+    """A screen's title, "HEAD NAME TAIL" in at most `width` columns: the name (a player's, any
+    length) gives way first and ends in "..."; if the rest is still too long, it is cut the same way."""
+    room = width - len(head) - len(tail)
+    if room >= 8:
+        return head + ellipsis(name, room) + tail
+    return ellipsis(head + tail.lstrip(), width)
 
 
 BIG_DIGITS = {

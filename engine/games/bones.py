@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
 from engine.session import replace
 from engine.text import clean_text
+from engine.words import counted
 
 ID = "bones"
 TITLE = "War of Bones"
@@ -1081,8 +1082,7 @@ def outcome(state: BonesState) -> Outcome | None:
         return Outcome((), f"a draw: neither side has a troop left after turn {state.turn}")
     winner = state.result[0]
     left = len(state.in_play(winner))
-    return Outcome((winner,), f"{label(state, winner)} wins on turn {state.turn} with {left} "
-                   f"troop{'s' if left != 1 else ''} left", left)
+    return Outcome((winner,), f"{label(state, winner)} wins on turn {state.turn} with {counted(left, 'troop')} left", left)
 
 
 def label(state: BonesState, seat: int) -> str:
@@ -1174,7 +1174,7 @@ def progress(state: BonesState) -> str:
         return result.summary
     if state.turn == 0:
         return "setup"
-    counts = " ".join(f"{SIDES[s]} {len(state.in_play(s))} troops, supply {state.supply[s]};" for s in (0, 1))
+    counts = " ".join(f"{SIDES[s]} {counted(len(state.in_play(s)), 'troop')}, supply {state.supply[s]};" for s in (0, 1))
     return f"turn {state.turn}: {counts} area {state.side // 100} in"
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
 from engine.session import replace
 from engine.text import clean_text
+from engine.words import counted
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -213,10 +214,17 @@ def describe(state: TowerState, event: object, reveal: bool = True) -> str:
     return str(event)
 
 
+def game_label(options: dict) -> str:
+    """A tower's options in a few words, for a save's default name: "tower from 100"."""
+    label = f"tower from {options.get('start', 100)}"
+    advantage_from = options.get("advantage_from", 51)
+    return label if advantage_from in (None, 51) else f"{label}, advantage from {advantage_from}"
+
+
 def progress(state: TowerState) -> str:
     if state.fell:
         return f"fell on pull {state.pulls}"
-    return f"countdown {state.countdown}, {state.pulls} pulls"
+    return f"countdown {state.countdown}, {counted(state.pulls, 'pull')}"
 
 
 # ----- exact figures: the countdown is a small Markov chain -----

@@ -63,7 +63,11 @@ class KeyedScreen(Screen):
         class Proxy:  # HelpScreen lists a class's BINDINGS; give it the merged list
             BINDINGS = all_bindings(type(self))
 
-        self.app.push_screen(HelpScreen(self.help_title(), bindings_help(Proxy()), self.HELP_NOTES))
+        notes = self.HELP_NOTES
+        status = self.query(StatusLine)
+        if status and status.first().cut:  # the status line ended in "? shows all": here it is
+            notes = f"The last message, whole: {status.first().message}\n\n{notes}"
+        self.app.push_screen(HelpScreen(self.help_title(), bindings_help(Proxy()), notes))
 
     def help_title(self) -> str:
         return "dicehall"

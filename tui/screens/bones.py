@@ -21,6 +21,7 @@ from engine.games import bones
 from engine.games.bones import (DIE, FULL, SIDES, Assign, Attack, BonesState, Choose, Converge, Keep, Reengage,
                                 Reinforce, Reroll, Resupply, RollIn, TroopLanded, area_bounds, troop_name)
 from engine.text import clean_text
+from engine.words import counted
 from tui.screens.base import GameScreen, SetupScreen, SteppedBatches
 from tui.screens.dialogs import AskScreen
 from tui.widgets import Plain, StatusLine
@@ -530,7 +531,7 @@ class BonesScreen(SteppedBatches, GameScreen):
                     first -= 1
                 if index > first:
                     words = f"{troop_name(session.events[index].seat, session.events[index].troop)} lands on " \
-                            f"another die (... rolled again {index - first + 1} times)"
+                            f"another die (... rolled again {counted(index - first + 1, 'time')})"
                 index = first
             pieces = textwrap.wrap(words, width, subsequent_indent="  ")
             if lines and len(lines) + len(pieces) > room:
@@ -598,7 +599,7 @@ class BonesScreen(SteppedBatches, GameScreen):
                  if not isinstance(events[i], (bones.LandingMissed, TroopLanded)) or landed == 1]
         if landed > 1:
             words.insert(1 if words and before in self.session.turn_starts() else 0,
-                         f"{landed} troops rolled into the area (the log says where)")
+                         f"{counted(landed, 'troop')} rolled into the area (the log says where)")
         self.status(self.clip("; ".join(words)))
 
     @staticmethod

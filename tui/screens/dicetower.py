@@ -9,9 +9,10 @@ from textual.widgets import Footer
 
 from engine.games import dicetower
 from engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
+from engine.words import counted
 from tui.screens.base import GameScreen
 from tui.screens.dialogs import AskScreen
-from tui.widgets import Plain, StatusLine, big_number
+from tui.widgets import Plain, StatusLine, big_number, title_line
 
 
 BOARD_TEXT_WIDTH = 26  # the board column (tui/dicehall.tcss .board: 29) less its padding and border
@@ -63,8 +64,9 @@ def draw_board(state: TowerState, reveal: bool = True) -> Text:
     return text
 
 
-def pull_log(states: list[TowerState], events: list) -> list[str]:
-    """One line per roll: pull number, kind, both dice, why that amount, countdown before and after."""
+def pull_log(states: list[TowerState], events: list, width: int = 0) -> list[str]:
+    """One line per roll: pull number, kind, both dice, why that amount, countdown before and after.
+    A line longer than `width` (a tower of thousands) drops its column padding rather than wrap."""
     lines = []
     for state, event in zip(states, events):
         if isinstance(event, BlockPulled):
@@ -76,7 +78,10 @@ def pull_log(states: list[TowerState], events: list) -> list[str]:
             after = max(0, state.countdown - amount)
             kind = "remove" if state.removing else "pull"
             typed = "*" if event.typed else " "
-            lines.append(f"{state.pulls:>3} {kind:<6} {a} {b}{typed} {why:<23} {state.countdown:>3}>{after}")
+            line = f"{state.pulls:>3} {kind:<6} {a} {b}{typed} {why:<23} {state.countdown:>3}>{after}"
+            if width and len(line) > width:
+                line = f"{state.pulls} {kind} {a} {b}{typed} {why} {state.countdown}>{after}"
+            lines.append(line)
     return lines
 
 
@@ -116,15 +121,15 @@ class DiceTowerScreen(GameScreen):
         session = self.session
         state: TowerState = session.state
         name = getattr(session, "save_name", "")
-        self.query_one("#title", Plain).show(
-            Text(f"Dice Tower: {name}   (seed {session.seed}, undos {session.undos})", style="bold"))
+        title = title_line("Dice Tower: ", name, f"   (seed {session.seed}, undos {session.undos})", self.size.width - 2)
+        self.query_one("#title", Plain).show(Text(title, style="bold"))
         self.query_one("#board", Plain).show(draw_board(state))
         self.query_one("#figures", Plain).show(self.figures(state))
         log = self.query_one("#log", Plain)
-        lines = pull_log([session.state_at(i) for i in range(len(session.events))], list(session.events))
+        lines = pull_log([session.state_at(i) for i in range(len(session.events))], list(session.events), log.size.width)
         room = max(1, log.size.height - 1) if log.size.height else 10
         shown = lines[-room:]
-        header = f"LOG ({len(lines)} rolls; v reviews all)" if lines else "LOG: no pulls yet"
+        header = f"LOG ({counted(len(lines), 'roll')}; v reviews all)" if lines else "LOG: no pulls yet"
         log.show(Text(header + "\n", style="bold") + Text("\n".join(shown)))
 
     def figures(self, state: TowerState) -> Text:

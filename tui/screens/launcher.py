@@ -1,7 +1,6 @@
 """The launcher: the five games, Continue (saves), Open replay, Rules."""
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 from rich.text import Text
@@ -14,7 +13,7 @@ from textual.widgets.option_list import Option
 from engine.games import CATALOGUE
 from engine.text import clean_text
 from tui.screens.base import KeyedScreen
-from tui.screens.dialogs import AskScreen
+from tui.screens.dialogs import AskScreen, ConfirmScreen
 from tui.widgets import Plain, StatusLine
 
 LOGO = "dicehall - a terminal game parlor"
@@ -27,10 +26,11 @@ class LauncherScreen(KeyedScreen):
         Binding("o", "open_replay", "Open replay"),
         Binding("i", "rules", "Rules"),
         Binding("question_mark", "help", "Help"),
-        Binding("q,escape", "quit", "Quit"),
+        Binding("q", "quit", "Quit"),
+        Binding("escape", "ask_quit", "Quit (asks first)", show=False),
     ]
-    HELP_NOTES = ("Up/Down choose, Enter opens (a game marked (coming) cannot be played yet). "
-                  "i shows the rules of the highlighted game.")
+    HELP_NOTES = ("Up/Down choose, Enter opens. i shows the rules of the highlighted game. "
+                  "q leaves dicehall; Esc asks first, so an Esc too many on the way back does not end it.")
 
     def compose(self) -> ComposeResult:
         yield Plain(Text(LOGO, style="bold"), classes="title")
@@ -83,20 +83,27 @@ class LauncherScreen(KeyedScreen):
             self.app.push_screen(setup)
             return
 
-        default = f"{title} {datetime.now():%Y-%m-%d %H:%M}"
+        module = entry.module
+        default = saves.distinct_name(saves.default_name(module, module.check_options({}), ()))
+
+        def taken(name: str) -> str | None:
+            name = saves.short_name(name)
+            return f"another save is named {name!r} already" if name and name in saves.names_in_use() else None
 
         def named(name: str | None) -> None:
             if name is None:
+                self.status(f"no new {title}: nothing was saved")
                 return
             try:
-                session = saves.new_save(game_id, name=clean_text(name) or default)
+                session = saves.new_save(game_id, name=saves.short_name(name) or default)
             except (saves.SaveError, OSError, ValueError) as error:
                 self.status(str(error), error=True)
                 return
             self.app.push_screen(game_screen(session))
 
-        self.app.push_screen(AskScreen(f"Name this {title} (each one is a save you can continue; Enter alone: {default}):",
-                                       placeholder=default), named)
+        self.app.push_screen(AskScreen(f"Name this {title}: each one is a save you can continue (n renames it in "
+                                       f"the saves list). Enter alone names it {default}.",
+                                       placeholder=default, check=taken), named)
 
     def action_saves(self) -> None:
         from tui.screens.saves import SavesScreen
@@ -135,3 +142,12 @@ class LauncherScreen(KeyedScreen):
 
     def action_quit(self) -> None:
         self.app.exit()
+
+    def action_ask_quit(self) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+            else:
+                self.status("still here: q leaves at once")
+
+        self.app.push_screen(ConfirmScreen("Leave dicehall?"), answered)

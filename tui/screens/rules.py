@@ -31,6 +31,22 @@ class RulesScreen(KeyedScreen):
         yield StatusLine("Up/Down, PgUp/PgDn scroll; q goes back")
         yield Footer()
 
+    def on_mount(self) -> None:
+        scroll = self.query_one("#rules-scroll", VerticalScroll)
+        self.watch(scroll, "scroll_y", self.say_where, init=False)
+        self.call_after_refresh(self.say_where)
+
+    def say_where(self, *_: object) -> None:
+        """Where the reader is, so the end of the rules is never a key that silently does nothing."""
+        scroll = self.query_one("#rules-scroll", VerticalScroll)
+        if scroll.max_scroll_y <= 0:
+            self.status("the rules fit on the screen; q goes back")
+        elif scroll.scroll_y >= scroll.max_scroll_y:
+            self.status("the end of the rules: PgUp or Up goes back up, q leaves")
+        else:
+            shown = round(100 * (scroll.scroll_y + scroll.size.height) / (scroll.max_scroll_y + scroll.size.height))
+            self.status(f"{shown}% read: PgDn or Space for more, Up/Down a line, q goes back")
+
     def action_scroll(self, lines: int) -> None:
         self.query_one("#rules-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
 

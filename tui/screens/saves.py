@@ -1,4 +1,4 @@
-"""The saves list: game, name, progress, last played; continue, view, export, delete, recover."""
+"""The saves list: game, name, last played, progress; continue, view, export, rename, delete, recover."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -12,9 +12,35 @@ from textual.widgets.option_list import Option
 
 import saves
 from engine.text import clean_text
+from engine.words import counted
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen, ConfirmScreen
 from tui.widgets import Plain, StatusLine
+
+
+TITLE_WIDTH = 16  # "Dead Man's Wager"; longer titles are cut to their first two words
+NAME_WIDTH = 40  # engine.text.NAME_LIMIT: every name fits whole
+COLUMNS = f"  {'GAME':<{TITLE_WIDTH}}  {'NAME':<{NAME_WIDTH}}  LAST PLAYED"  # over the rows, inside the list's frame
+
+
+def short_title(title: str) -> str:
+    """A game's title in the list's game column: "Angry Troll versus Magic Bridge" is "Angry Troll"."""
+    return title if len(title) <= TITLE_WIDTH else " ".join(title.split()[:2])[:TITLE_WIDTH]
+
+
+def save_row(info: saves.SaveInfo) -> Text:
+    """A save in two lines: its game, whole name and when it was last played; then its progress,
+    what it branched from, or what is wrong with it. Together they tell saves of one game apart."""
+    when = datetime.fromtimestamp(info.last_played).strftime("%Y-%m-%d %H:%M")
+    row = Text()
+    row.append(f"{short_title(info.title):<{TITLE_WIDTH}}  ", style="bold")
+    row.append(f"{clean_text(info.name, NAME_WIDTH):<{NAME_WIDTH}}  {when}\n")
+    if info.problem:
+        row.append("  DAMAGED", style="bold")
+        row.append(" (r recovers the good part; the status line says what is wrong)")
+    else:
+        row.append(f"  {info.progress}" + (f"; {info.branch_of}" if info.branch_of else ""))
+    return row
 
 
 class SavesScreen(KeyedScreen):
@@ -22,15 +48,20 @@ class SavesScreen(KeyedScreen):
         Binding("enter", "continue_save", "Continue"),
         Binding("v", "view", "View"),
         Binding("e", "export", "Export"),
+        Binding("n", "rename", "Rename"),
         Binding("d", "delete", "Delete"),
         Binding("r", "recover", "Recover"),
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "back", "Back"),
     ]
-    HELP_NOTES = "A damaged save can be recovered (r): its good part is copied into a new save."
+    HELP_NOTES = ("Each save shows its game, its name and when it was last played, then how far it has got "
+                  "(and, for a branch, where it branched from). n renames a save. e exports it as a replay "
+                  "file, by default into the replays folder beside the saves. A damaged save can be "
+                  "recovered (r): its good part is copied into a new save.")
 
     def compose(self) -> ComposeResult:
-        yield Plain(Text("Saved games (most recent first)", style="bold"), classes="title")
+        yield Plain(Text("Saved games, most recently played first", style="bold"), classes="title")
+        yield Plain(COLUMNS, id="saves-columns")
         yield OptionList(id="saves-list")
         yield StatusLine("Enter continues the save under the cursor")
         yield Footer()
@@ -38,26 +69,29 @@ class SavesScreen(KeyedScreen):
     def on_mount(self) -> None:
         self.reload()
         self.query_one(OptionList).focus()
+        if self.infos:
+            self.announce(self.infos[0])
 
     def on_screen_resume(self) -> None:
         self.reload()
 
+    announced: str | None = None  # the save whose keys the status line last named
+
     def reload(self) -> None:
-        self.infos = saves.list_saves()
+        """Read the list again, keeping the cursor on the same save (wherever the list put it)."""
         menu = self.query_one(OptionList)
-        highlighted = menu.highlighted
+        current = menu.highlighted_option.id if menu.highlighted_option is not None else None
+        self.infos = saves.list_saves()
         menu.clear_options()
         for info in self.infos:
-            when = datetime.fromtimestamp(info.last_played).strftime("%m-%d %H:%M")
-            line = Text()
-            line.append(f"{info.title[:10]:<10} ", style="bold")
-            line.append(f"{info.name[:24]:<24} ")
-            line.append(f"{((info.problem and 'DAMAGED') or info.progress)[:26]:<26} {when}")
-            menu.add_option(Option(line, id=info.id))
-        title = "Saved games (most recent first)" if self.infos else f"No saved games yet (folder: {clean_text(str(saves.saves_dir()), 60)})"
+            menu.add_option(Option(save_row(info), id=info.id))
+        title = (f"Saved games, most recently played first ({counted(len(self.infos), 'save')})" if self.infos
+                 else f"No saved games yet (folder: {clean_text(str(saves.saves_dir()), 60)})")
         self.query_one(".title", Plain).show(Text(title, style="bold"))
-        if self.infos:
-            menu.highlighted = min(highlighted or 0, len(self.infos) - 1)
+        ids = [info.id for info in self.infos]
+        if ids:
+            menu.highlighted = ids.index(current) if current in ids else 0
+            self.announced = ids[menu.highlighted]  # a reload is not a move: the status line keeps its answer
 
     def current(self) -> saves.SaveInfo | None:
         index = self.query_one(OptionList).highlighted
@@ -66,24 +100,19 @@ class SavesScreen(KeyedScreen):
             return None
         return self.infos[index]
 
-    pending_notice: str | None = None  # a result to keep on the status line through a list reload
-
-    def say_after_reload(self, message: str) -> None:
-        """Say this now and again when the list, reloaded as the dialog closes, re-announces its row."""
-        self.pending_notice = message
-        self.status(message)
-
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        notice = self.pending_notice
-        if notice:
-            self.pending_notice = None
-            self.status(notice)
-            return
+        """Name the keys when the cursor moves to another save. A reload that leaves the cursor where
+        it was says nothing, so the answer to the last key (a refusal, a result) stays readable."""
         info = self.infos[event.option_index] if event.option_index < len(self.infos) else None
-        if info and info.problem:
-            self.status(info.problem[:150], error=True)
-        elif info:
-            self.status(f"{info.id}: Enter continues, v views, e exports, d deletes")
+        if info is not None and info.id != self.announced:
+            self.announce(info)
+
+    def announce(self, info: saves.SaveInfo) -> None:
+        self.announced = info.id
+        if info.problem:
+            self.status(info.problem, error=True)
+        else:
+            self.status(f"{info.id}: Enter continues, v views, e exports, n renames, d deletes")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_continue_save()
@@ -131,20 +160,45 @@ class SavesScreen(KeyedScreen):
                     if yes:
                         export(target, True)
                     else:
-                        self.say_after_reload("not exported: the file is kept as it was")
+                        self.status("not exported: the file is kept as it was")
 
                 self.app.push_screen(ConfirmScreen(f"{clean_text(str(exists.path), 200)} exists. Replace it?"), replace)
                 return
             except (saves.SaveError, OSError) as error:
                 self.status(f"not exported: {clean_text(str(error), 200)}", error=True)
                 return
-            self.say_after_reload(f"exported to {clean_text(str(written), 200)}")
+            self.status(f"exported to {clean_text(str(written), 200)}")
 
         def chosen(path: str | None) -> None:
             if path and path.strip():
-                export(Path(path.strip()).expanduser(), False)
+                export(saves.replays_dir() / Path(path.strip()).expanduser(), False)  # a relative path: in the replays folder
 
-        self.app.push_screen(AskScreen("Export as a replay file:", f"{info.id}.dhr"), chosen)
+        default = saves.replays_dir() / f"{info.id}.dhr"
+        shown = str(default)
+        if default.is_relative_to(Path.home()):  # shorter to read: the input shows only so much
+            shown = "~/" + str(default.relative_to(Path.home()))
+        self.app.push_screen(AskScreen("Export as a replay file. Enter writes it into the replays folder; "
+                                       "edit the path to write it elsewhere:", clean_text(shown, 200)), chosen)
+
+    def action_rename(self) -> None:
+        info = self.current()
+        if info is None:
+            return
+
+        def named(name: str | None) -> None:
+            if name is None:
+                self.status("the name is kept")
+                return
+            try:
+                new_name = saves.rename_save(info.id, name)
+            except saves.SaveError as error:
+                self.status(str(error), error=True)
+                return
+            self.reload()
+            self.status(f"renamed to {new_name}")
+
+        self.app.push_screen(AskScreen("New name for this save:", info.name,
+                                       check=lambda text: None if saves.short_name(text) else "a save needs a name"), named)
 
     def action_delete(self) -> None:
         info = self.current()
@@ -157,8 +211,8 @@ class SavesScreen(KeyedScreen):
                 return
             try:
                 saves.delete_save(info.id)
-            except saves.SaveError as error:
-                self.status(str(error), error=True)
+            except saves.SaveError as error:  # e.g. played in another terminal: say why it is still here
+                self.status(f"not deleted: {error}", error=True)
                 return
             self.reload()
             self.status(f"deleted {info.name}")

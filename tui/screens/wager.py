@@ -12,9 +12,10 @@ from textual.widgets.option_list import Option
 
 from engine.core import Player
 from engine.text import clean_text
+from engine.words import counted
 from tui.screens.base import GameScreen, KeyedScreen
 from tui.screens.dialogs import AskScreen
-from tui.widgets import Plain, StatusLine
+from tui.widgets import Plain, StatusLine, ellipsis, title_line
 
 KINDS = ("human", "best", "cautious", "bold")  # a seat is a human or a bot of one style
 BOT_PACE = 0.7  # seconds between a bot's moves, so people can follow them
@@ -171,7 +172,7 @@ def draw_board(state, reveal: bool = True) -> Text:
     for seat, name in enumerate(state.names):
         score = "OUT" if state.out[seat] else str(state.scores[seat])
         marker = ">" if seat == state.seat else " "
-        text.append(f"{marker} {name[:14]:<14} {score:>4}\n", style="bold" if seat == state.seat else "")
+        text.append(f"{marker} {ellipsis(name, 14):<14} {score:>4}\n", style="bold" if seat == state.seat else "")
         face, length = state.runs[seat]
         if face in (3, 6) and length >= 2:
             text.append(f"    {face} {face} in a row\n", style="bold")
@@ -227,7 +228,8 @@ class WagerScreen(GameScreen):
         outcome = session.outcome
         name = getattr(session, "save_name", "")
         head = outcome.summary.upper() if outcome else f"round {state.round}"
-        self.query_one("#title", Plain).show(Text(f"Dead Man's Wager: {name[:24]}  {head}  (undos {session.undos})"[:78], style="bold"))
+        title = title_line("Dead Man's Wager: ", name, f"  {head}  (undos {session.undos})", self.size.width - 2)
+        self.query_one("#title", Plain).show(Text(title, style="bold"))
         table = Text()
         rolls = last_rolls(session.events, len(session.players))
         table.append(f"  {'player':<16} {'score':>5}  {'plays':<13}last rolls\n", style="dim")
@@ -236,14 +238,14 @@ class WagerScreen(GameScreen):
             marker = ">" if acting else " "
             who = f"bot {player.style}" if player.bot else "human"
             score = "OUT" if state.out[seat] else f"{state.scores[seat]:>3}"
-            table.append(f"{marker} {player.name[:16]:<16} {score:>5}  ", style="bold reverse" if acting else "")
+            table.append(f"{marker} {ellipsis(player.name, 16):<16} {score:>5}  ", style="bold reverse" if acting else "")
             table.append(f"{who:<13}{' '.join(map(str, rolls[seat])):<9}")
             table.append(f"{run_warning(state.runs[seat])}\n", style="bold")
         if outcome is None and session.to_act is not None:
             player = session.players[state.seat]
-            who = player.name[:16] + (" (bonus turn)" if state.bonus else "")
+            who = ellipsis(player.name, 16) + (" (bonus turn)" if state.bonus else "")
             if state.normal_left:
-                rolls = f"{state.normal_left} normal roll{'s' if state.normal_left > 1 else ''}"
+                rolls = counted(state.normal_left, "normal roll")
                 table.append(f"{who}: {rolls} to make (r), then wager (w) or not (e)")
             elif state.can_wager:
                 table.append(f"{who}: wager (w) or end the turn (e)")
@@ -281,12 +283,12 @@ class WagerScreen(GameScreen):
         session = self.session
         states = [session.state_at(i) for i in range(len(session.events))]
         rows = wager.scoresheet(states, list(session.events))
-        width = max(8, min(14, 70 // max(1, len(session.players))))
-        text = Text("round " + "".join(f"{p.name[:width - 1]:<{width}}" for p in session.players) + "\n", style="bold")
+        width = max(8, min(20, 72 // max(1, len(session.players))))  # "round " and every column in 78
+        text = Text("round " + "".join(f"{ellipsis(p.name, width - 1):<{width}}" for p in session.players) + "\n", style="bold")
         room = max(1, (self.query_one("#sheet", Plain).size.height or 8) - 1)
         first = max(0, len(rows) - room)
         for number, row in enumerate(rows[first:], start=first + 1):
-            text.append(f"{number:>5} " + "".join(f"{cell[:width - 1]:<{width}}" for cell in row) + "\n")
+            text.append(f"{number:>5} " + "".join(f"{ellipsis(cell, width - 1):<{width}}" for cell in row) + "\n")
         return text
 
     # ----- keys -----
