@@ -185,7 +185,7 @@ def test_wait_is_in_the_footer_only_when_it_is_the_one_thing_to_do(monkeypatch):
         return normal, refused, screen_text(pilot.app).splitlines()[-1]
 
     normal, refused, only_wait = drive(DicehallApp(session=session), steps)
-    assert "w Wait" not in normal and "s Stomp" in normal
+    assert "w Wait" not in normal and "h Hint" in normal
     assert "Not now: the troll can still act: wait is only for when no action is possible" in refused
     assert "w Wait" in only_wait
 
@@ -217,3 +217,29 @@ def test_an_explicit_deal_names_its_first_card_and_the_rows_colours():
     text = shuffled.describe(1)
     first = shuffled.state.lower_flight.cards[0]
     assert text.startswith(f"first card {first}: lower row {troll.colour_of(first)}; rolled ")
+
+
+def test_a_hint_longer_than_a_line_is_shown_whole_until_the_bridge_changes():
+    from engine.bots import troll as adviser
+
+    session = saves.new_save("troll", name="hint", seed=7)  # the playtest: follow the hint to turn 6
+    while session.state.turn < 6:
+        session.play(adviser.choose(session.state))
+    plan = adviser.best_turn(session.state)
+    hint = f"HINT: {' then '.join(str(c) for c in plan.commands)} ({plan.reason})"
+    assert len(hint) > 78  # longer than the status line: it used to be cut there
+
+    async def steps(pilot):
+        await pilot.press("h")
+        shown = screen_text(pilot.app)
+        await pilot.press("u")  # the bridge changes: the hint no longer answers it
+        return shown, screen_text(pilot.app)
+
+    shown, after = drive(DicehallApp(session=session), steps)
+    lines = [line.strip() for line in shown.splitlines()]
+    assert all(len(line) <= 78 for line in lines)
+    first = next(i for i, line in enumerate(lines) if line.startswith("HINT: "))
+    last = next(i for i, line in enumerate(lines) if line.startswith("WHAT HAPPENED"))
+    assert " ".join(lines[first:last]) == hint  # every word, wrapped, nothing cut
+    assert lines[-2].startswith("hint: ") and lines[-2].endswith("(why: under the bridge)")
+    assert "HINT: " not in after
