@@ -54,10 +54,13 @@ def test_a_lost_game_shows_its_cause_the_newest_line_and_a_whole_title():
 
 def test_titles_fit_78_columns_whatever_the_name():
     for name in ("", "a" * 40, "Angry Troll versus Magic Bridge 2026-05-01 10:00", "x"):
-        for where in ("turn 12, troll's actions, 2 left", "LOST: UNSETTLED, TURN 140, DECK 0"):
+        for where in ("turn 12, 2 actions left", "LOST: UNSETTLED, TURN 140, DECK 0"):
             title = title_line(name, where, 123)
             assert len(title) <= 78 and title.endswith("(undos 123)") and where in title, title
     assert "..." in title_line("b" * 60, "turn 1, awakening", 0)
+    # a branch's name is whole beside a long label and a late turn
+    assert title_line("troll game (branch 2)", "standard: turn 31, 2 actions left", 0) == (
+        "Troll: troll game (branch 2)  standard: turn 31, 2 actions left  (undos 0)")
 
 
 def test_a_collapse_says_which_collapse_on_screen():
@@ -133,13 +136,13 @@ def test_a_batch_is_shown_step_by_step_and_a_key_shows_the_rest(monkeypatch):
     # while stepping, the board is the one after the action alone: the flight's words are not shown yet
     assert "step 1 of 4 (a key shows all): " + words[0] in during
     assert f"> {words[0]}" in during and words[1] not in during
-    assert "turn 1, troll's actions, 0 left" in during and "2 AC !" in during  # the AC has not fled yet
+    assert "turn 1, 0 actions left" in during and "2 AC !" in during  # the AC has not fled yet
     # after the key: every line of the batch in order, each marked with >, and the board that follows
     lines = after.splitlines()
     marked = [line.strip()[2:] for line in lines if line.strip().startswith("> ")]
     assert marked == words
     assert "4 steps (the > lines above)" in after and "'x' does nothing" not in after
-    assert "turn 2, troll's actions, 2 left" in after and "4 AC !" in after
+    assert "turn 2, 2 actions left" in after and "4 AC !" in after
 
 
 def test_the_steps_come_one_by_one_on_their_own(monkeypatch):

@@ -214,16 +214,19 @@ def test_reveal_is_r_asks_first_and_is_offered_only_where_something_is_hidden():
         await pilot.press("r")
         dialog = pilot.app.screen
         question = dialog.question if isinstance(dialog, ConfirmScreen) else ""
+        await pilot.press("x")  # no answer: the dialog says which keys answer, and stays
+        other = str(dialog.query_one("#confirm-keys").content), pilot.app.screen is dialog
         await pilot.press("n")
         kept = pilot.app.screen.reveal
         await pilot.press("r", "y")
-        return h_key, question, kept, pilot.app.screen.reveal, screen_text(pilot.app)
+        return h_key, (question, other), kept, pilot.app.screen.reveal, screen_text(pilot.app)
 
     async def tower_steps(pilot):
         await pilot.press("v", "r")
         return pilot.app.screen.reveal, screen_text(pilot.app)
 
-    h_key, question, kept, revealed, shown = drive(DicehallApp(session=troll_game), troll_steps)
+    h_key, (question, (other, stayed)), kept, revealed, shown = drive(DicehallApp(session=troll_game), troll_steps)
+    assert stayed and other.startswith("Not now: 'x' is no answer; y: yes")
     assert "Not now: 'h' does nothing here" in h_key  # h is the game's hint, never a spoiler here
     assert "That is a spoiler" in question and "the whole deck order" in question
     assert kept is False and revealed is True and "deck order, top first" in shown

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -113,7 +113,12 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog ask"):
             yield Plain(self.question)
-            yield Plain("y: yes    n or Esc: no")
+            yield Plain("y: yes    n or Esc: no", id="confirm-keys")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key not in ("y", "n", "escape"):  # any other key: say which ones answer
+            self.query_one("#confirm-keys", Plain).show(
+                Text(f"Not now: {event.key!r} is no answer; y: yes    n or Esc: no", style="bold"))
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)

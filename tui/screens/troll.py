@@ -200,7 +200,8 @@ class TrollScreen(SteppedBatches, GameScreen):
         state: TrollState = session.state_at(count)  # while stepping: as far as the words go
         name = getattr(session, "save_name", "")
         outcome = troll.outcome(state)
-        phase = {"actions": f"troll's actions, {state.actions_left} left", "awakening": "awakening",
+        actions = f"{state.actions_left} action{'' if state.actions_left == 1 else 's'} left"  # short: the name needs room
+        phase = {"actions": actions, "awakening": "awakening",
                  "checks": "flight done, checks"}.get(state.phase, state.phase)
         label = troll.game_label(session.options)
         where = troll.progress(state).upper() if outcome else f"{label}: turn {state.turn}, {phase}"
