@@ -182,7 +182,8 @@ def test_bad_key_says_why_and_help_lists_every_key():
 
     bad, help_text, redo = drive(DicehallApp(session=session), steps)
     assert "Not now: 'x' does nothing here; press ? for the keys" in bad
-    for line in ("p  Pull", "r  Pull+remove", "t  Typed dice", "u / ctrl+z  Undo", "ctrl+y  Redo", "v  Review", "q / Esc  Back"):
+    for line in ("p  Pull", "r  Pull+remove", "t  Typed dice", "u / ctrl+z  undo your last move (not now)",
+                 "ctrl+y  redo what was undone (not now)", "v  review this game", "q / Esc  leave the game"):
         assert line in help_text
     assert "Not now: nothing to redo" in redo
 

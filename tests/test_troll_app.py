@@ -62,7 +62,7 @@ def test_a_whole_game_by_keys_then_review_reveal_and_branch():
         assert isinstance(viewer, ViewerScreen) and viewer.position == len(session.events)
         await pilot.press("home", "right")  # after the shuffle
         hidden = screen_text(app)
-        await pilot.press("h")
+        await pilot.press("r", "y")  # reveal asks first: it is a spoiler
         revealed = screen_text(app)
         await pilot.press("pagedown", "pagedown", "c")
         branch = app.screen
@@ -130,18 +130,23 @@ def test_viewer_steps_by_game_turn_and_reveal_shows_the_deck(tmp_path):
         second = pilot.app.screen.position, screen_text(pilot.app)
         await pilot.press("pagedown", "pageup")
         back = pilot.app.screen.position, screen_text(pilot.app)
-        await pilot.press("h")
+        await pilot.press("r", "y")
         return first, second, back, screen_text(pilot.app)
 
     (first, first_text), (second, second_text), (back, back_text), revealed = drive(DicehallApp(session=session), steps)
-    # PgDn lands on each turn's first event: it is the highlighted (>) line and the status names its turn
-    assert (first, second, back) == (turn_starts[0] + 1, turn_starts[1] + 1, turn_starts[1] + 1)
+    # PgDn lands where the player decides: after the turn's awakening, before its first action
+    decisions = session.turn_starts()
+    wanted = [next(d for d in decisions if d > start) for start in turn_starts[:2]]
+    assert (first, second, back) == (wanted[0], wanted[1], wanted[1])
     for position, text, turn in ((first, first_text, 1), (second, second_text, 2), (back, back_text, 2)):
+        assert session.game.to_act(session.state_at(position)) == 0 and session.state_at(position).phase == "actions"
+        assert not troll.is_turn_start(session.events[position - 1])  # the awakening is behind, not ahead
         current = next(line for line in text.splitlines() if line.startswith(" >"))
-        assert f"{position:>4} " in current and f"turn {turn}: " in current
+        assert f"{position:>4} " in current  # the awakening that led here is the highlighted line
         assert f"turn {turn}  " in text and f"event {position}/" in text
     status = second_text.splitlines()[-2].strip()
-    assert status.startswith("turn 2: ") and session.describe(second - 1, False)[:40] in status
+    assert status.startswith("turn 2: Player to decide, after: ")
+    assert session.describe(second - 1, False)[:30] in status
     deck = session.state_at(back).deck
     assert f"deck order, top first ({len(deck)}): " + " ".join(deck[:5]) in revealed
 
@@ -152,7 +157,7 @@ def test_reveal_shows_every_buried_card_and_the_whole_deck_at_80x24():
     tokens = lambda text: text.replace("!", " ").split()  # noqa: E731
 
     async def steps(pilot):
-        await pilot.press("v", "h")
+        await pilot.press("v", "r", "y")
         return screen_text(pilot.app)
 
     text = drive(DicehallApp(session=session), steps)
@@ -169,7 +174,7 @@ def test_reveal_shows_every_buried_card_and_the_whole_deck_at_80x24():
     assert f"({len(state.deck)}):" in deck_lines[0]
     shown = tokens(" ".join(deck_lines[: 1 + len(state.deck) // 15 + 1]).split(":", 1)[1])
     assert shown[: len(state.deck)] == list(state.deck)  # the whole deck, in order, no "..."
-    assert "h Reveal" in lines[-1]  # the footer offers it
+    assert "r Reveal (spoiler)" in lines[-1]  # the footer offers it, and says what it is
 
 
 def test_the_launcher_asks_difficulty_variant_and_deal():

@@ -54,10 +54,13 @@ def test_a_lost_game_shows_its_cause_the_newest_line_and_a_whole_title():
 
 def test_titles_fit_78_columns_whatever_the_name():
     for name in ("", "a" * 40, "Angry Troll versus Magic Bridge 2026-05-01 10:00", "x"):
-        for where in ("turn 12, troll's actions, 2 left", "LOST: UNSETTLED, TURN 140, DECK 0"):
+        for where in ("turn 12, 2 actions left", "LOST: UNSETTLED, TURN 140, DECK 0"):
             title = title_line(name, where, 123)
             assert len(title) <= 78 and title.endswith("(undos 123)") and where in title, title
     assert "..." in title_line("b" * 60, "turn 1, awakening", 0)
+    # a branch's name is whole beside a long label and a late turn
+    assert title_line("troll game (branch 2)", "standard: turn 31, 2 actions left", 0) == (
+        "Troll: troll game (branch 2)  standard: turn 31, 2 actions left  (undos 0)")
 
 
 def test_a_collapse_says_which_collapse_on_screen():
@@ -133,13 +136,13 @@ def test_a_batch_is_shown_step_by_step_and_a_key_shows_the_rest(monkeypatch):
     # while stepping, the board is the one after the action alone: the flight's words are not shown yet
     assert "step 1 of 4 (a key shows all): " + words[0] in during
     assert f"> {words[0]}" in during and words[1] not in during
-    assert "turn 1, troll's actions, 0 left" in during and "2 AC !" in during  # the AC has not fled yet
+    assert "turn 1, 0 actions left" in during and "2 AC !" in during  # the AC has not fled yet
     # after the key: every line of the batch in order, each marked with >, and the board that follows
     lines = after.splitlines()
     marked = [line.strip()[2:] for line in lines if line.strip().startswith("> ")]
     assert marked == words
     assert "4 steps (the > lines above)" in after and "'x' does nothing" not in after
-    assert "turn 2, troll's actions, 2 left" in after and "4 AC !" in after
+    assert "turn 2, 2 actions left" in after and "4 AC !" in after
 
 
 def test_the_steps_come_one_by_one_on_their_own(monkeypatch):
@@ -185,7 +188,7 @@ def test_wait_is_in_the_footer_only_when_it_is_the_one_thing_to_do(monkeypatch):
         return normal, refused, screen_text(pilot.app).splitlines()[-1]
 
     normal, refused, only_wait = drive(DicehallApp(session=session), steps)
-    assert "w Wait" not in normal and "s Stomp" in normal
+    assert "w Wait" not in normal and "h Hint" in normal
     assert "Not now: the troll can still act: wait is only for when no action is possible" in refused
     assert "w Wait" in only_wait
 
@@ -217,3 +220,29 @@ def test_an_explicit_deal_names_its_first_card_and_the_rows_colours():
     text = shuffled.describe(1)
     first = shuffled.state.lower_flight.cards[0]
     assert text.startswith(f"first card {first}: lower row {troll.colour_of(first)}; rolled ")
+
+
+def test_a_hint_longer_than_a_line_is_shown_whole_until_the_bridge_changes():
+    from engine.bots import troll as adviser
+
+    session = saves.new_save("troll", name="hint", seed=7)  # the playtest: follow the hint to turn 6
+    while session.state.turn < 6:
+        session.play(adviser.choose(session.state))
+    plan = adviser.best_turn(session.state)
+    hint = f"HINT: {' then '.join(str(c) for c in plan.commands)} ({plan.reason})"
+    assert len(hint) > 78  # longer than the status line: it used to be cut there
+
+    async def steps(pilot):
+        await pilot.press("h")
+        shown = screen_text(pilot.app)
+        await pilot.press("u")  # the bridge changes: the hint no longer answers it
+        return shown, screen_text(pilot.app)
+
+    shown, after = drive(DicehallApp(session=session), steps)
+    lines = [line.strip() for line in shown.splitlines()]
+    assert all(len(line) <= 78 for line in lines)
+    first = next(i for i, line in enumerate(lines) if line.startswith("HINT: "))
+    last = next(i for i, line in enumerate(lines) if line.startswith("WHAT HAPPENED"))
+    assert " ".join(lines[first:last]) == hint  # every word, wrapped, nothing cut
+    assert lines[-2].startswith("hint: ") and lines[-2].endswith("(why: under the bridge)")
+    assert "HINT: " not in after

@@ -87,3 +87,9 @@ def big_number(value: int) -> list[str]:
     """A number three lines tall in plain ASCII (no emoji, no box-drawing width surprises)."""
     digits = str(value)
     return [" ".join(BIG_DIGITS[d][row] for d in digits) for row in range(3)]
+
+
+def clip(text: str, width: int = 78) -> str:
+    """One line of at most `width` columns (78: inside the padding at 80x24), cut with "..." so a
+    reader sees that there is more."""
+    return text if len(text) <= width else text[: max(0, width - 3)] + "..."

@@ -32,7 +32,13 @@ def all_bindings(screen_type: type) -> list[Binding]:
 
 
 class KeyedScreen(Screen):
-    """A screen with a status line that answers every key, including the ones it does not know."""
+    """A screen with a status line that answers every key, including the ones it does not know.
+
+    The footer lists only the keys that do something now. A key that is not possible now is left
+    out of it, not greyed (colour alone must never carry a meaning); pressing it says why, and ?
+    lists every key with the ones not possible now marked "(not now)". A screen says what is not
+    possible now with check_action (None), or possible_now for keys the footer should drop without
+    blocking them."""
 
     HELP_NOTES = ""
 
@@ -45,29 +51,48 @@ class KeyedScreen(Screen):
             keys.update(k.strip() for k in binding.key.split(","))
         return keys
 
+    def possible_now(self, action: str, parameters: tuple) -> bool:
+        """Whether a key's action does something now (what the footer shows and ? marks)."""
+        return bool(self.check_action(action, parameters))
+
+    def binding_possible(self, binding: Binding) -> bool:
+        _, action, parameters = parse_action(binding.action)
+        return self.possible_now(action, parameters)
+
+    @property
+    def active_bindings(self) -> dict:
+        """What the footer shows: the keys possible now (Textual would grey the others out)."""
+        return {key: active for key, active in super().active_bindings.items()
+                if active.enabled and self.binding_possible(active.binding)}
+
     def on_key(self, event: events.Key) -> None:
         binding = next((b for b in all_bindings(type(self)) if event.key in [k.strip() for k in b.key.split(",")]), None)
         if binding is not None:
-            _, action, parameters = parse_action(binding.action)
-            if self.check_action(action, parameters) is None:  # greyed out in the footer: say why
-                self.status(self.why_disabled(action, parameters), error=True)
+            if not self.binding_possible(binding):  # left out of the footer: say why, and do nothing
+                self.status(self.refusal(*parse_action(binding.action)[1:]), error=True)
+                event.stop()  # the binding is not run
+                event.prevent_default()
             return
         if event.is_printable and event.character not in self.bound_keys():
             self.status(f"{event.character!r} does nothing here; press ? for the keys", error=True)
 
+    def refusal(self, action: str, parameters: tuple) -> str:
+        """The answer to a key that is not possible now."""
+        return self.why_disabled(action, parameters)
+
     def why_disabled(self, action: str, parameters: tuple) -> str:
-        """Why a greyed-out key does nothing now (screens that grey keys out say more)."""
+        """Why a key that is not possible now does nothing (screens that have such keys say more)."""
         return f"{action.replace('_', ' ')} is not possible now"
 
     def action_help(self) -> None:
-        class Proxy:  # HelpScreen lists a class's BINDINGS; give it the merged list
-            BINDINGS = all_bindings(type(self))
-
+        rows = bindings_help(all_bindings(type(self)), self.binding_possible)
         notes = self.HELP_NOTES
         status = self.query(StatusLine)
         if status and status.first().cut:  # the status line ended in "? shows all": here it is
-            notes = f"The last message, whole: {status.first().message}\n\n{notes}"
-        self.app.push_screen(HelpScreen(self.help_title(), bindings_help(Proxy()), notes))
+            notes = f"The last message, whole: {status.first().message}
+
+{notes}"
+        self.app.push_screen(HelpScreen(self.help_title(), rows, notes))
 
     def help_title(self) -> str:
         return "dicehall"
@@ -79,6 +104,8 @@ class KeyedScreen(Screen):
         except IllegalCommand as error:
             self.status(str(error), error=True)
             return False
+        finally:
+            self.refresh_bindings()  # the footer follows what is possible now (undo, actions)
         if done:
             self.status(done)
         return True
@@ -186,12 +213,12 @@ class GameScreen(KeyedScreen):
     """A game being played on a save: undo, redo, review, rules, help and back work the same everywhere."""
 
     BINDINGS = [
-        Binding("u,ctrl+z", "undo", "Undo"),
-        Binding("ctrl+y", "redo", "Redo", show=False),
-        Binding("v", "review", "Review"),
-        Binding("i", "rules", "Rules", show=False),
-        Binding("question_mark", "help", "Help"),
-        Binding("q,escape", "back", "Back"),
+        Binding("u,ctrl+z", "undo", "Undo", tooltip="undo your last move"),
+        Binding("ctrl+y", "redo", "Redo", show=False, tooltip="redo what was undone"),
+        Binding("v", "review", "Review", tooltip="review this game in the replay viewer"),
+        Binding("i", "rules", "Rules", show=False, tooltip="the rules"),
+        Binding("question_mark", "help", "Help", tooltip="this help"),
+        Binding("q,escape", "back", "Back", tooltip="leave the game (it is saved as you play)"),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -200,6 +227,20 @@ class GameScreen(KeyedScreen):
 
     def help_title(self) -> str:
         return self.session.game.TITLE
+
+    def possible_now(self, action: str, parameters: tuple) -> bool:
+        if action == "undo":
+            return self.session.can_undo
+        if action == "redo":
+            return self.session.can_redo
+        return super().possible_now(action, parameters)
+
+    def refusal(self, action: str, parameters: tuple) -> str:
+        if action == "undo":
+            return "nothing to undo: no move of yours is left to take back"
+        if action == "redo":
+            return "nothing to redo: redo follows an undo"
+        return super().refusal(action, parameters)
 
     def on_mount(self) -> None:
         notice = getattr(self.session, "notice", None)  # e.g. a cut-off record removed, a branch made

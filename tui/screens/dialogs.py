@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -15,17 +15,30 @@ from tui.widgets import Plain
 def key_label(key: str) -> str:
     return {"question_mark": "?", "escape": "Esc", "left": "Left", "right": "Right", "pageup": "PgUp",
             "pagedown": "PgDn", "home": "Home", "end": "End", "enter": "Enter", "space": "Space",
-            "plus": "+", "minus": "-", "up": "Up", "down": "Down", "tab": "Tab", "left_square_bracket": "[",
-            "right_square_bracket": "]"}.get(key, key)
+            "plus": "+", "minus": "-", "equals_sign": "=", "up": "Up", "down": "Down", "tab": "Tab",
+            "shift+tab": "Shift+Tab", "left_square_bracket": "[", "right_square_bracket": "]"}.get(key, key)
 
 
-def bindings_help(screen) -> list[tuple[str, str]]:
-    """(keys, what they do) for every binding of a screen, merged per description."""
-    rows: dict[str, list[str]] = {}
-    for binding in type(screen).BINDINGS:
+ARROW_KEYS = sorted(["Up", "Down", "Left", "Right"])
+
+
+def bindings_help(bindings: list[Binding], possible=lambda binding: True) -> list[tuple[str, str]]:
+    """(keys, what they do) for every binding, merged per description (a footer group's keys share
+    a line; a binding's tooltip, where it has one, says more than its footer word); what is not
+    possible now (`possible` says) is marked so in words."""
+    rows: dict[str, tuple[list[str], list[str], bool]] = {}
+    for binding in bindings:
         keys = [key_label(k.strip()) for k in binding.key.split(",")]
-        rows.setdefault(binding.description or binding.action, []).extend(keys)
-    return [(" / ".join(keys), what) for what, keys in rows.items()]
+        what = binding.description or binding.action
+        what = binding.tooltip or what  # a footer's word can be short: the help may say more
+        line = f"group:{binding.group.description}" if binding.group else what
+        row_keys, whats, now = rows.setdefault(line, ([], [], False))
+        row_keys.extend(keys)
+        if what not in whats:
+            whats.append(what)
+        rows[line] = (row_keys, whats, now or possible(binding))
+    return [("Arrows" if sorted(keys) == ARROW_KEYS else " / ".join(keys), " / ".join(whats) + ("" if now else " (not now)"))
+            for keys, whats, now in rows.values()]
 
 
 class HelpScreen(ModalScreen[None]):
@@ -41,14 +54,15 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         text = Text()
-        text.append(f"{self.title_text}: keys\n\n", style="bold")
+        text.append(f"{self.title_text}: keys", style="bold")
+        text.append("  (Esc closes)\n")
+        width = max(len(keys) for keys, _ in self.rows) if self.rows else 0
         for keys, what in self.rows:
-            text.append(f"{keys:>22}  ", style="bold")
+            text.append(f"{keys:>{width + 1}}  ", style="bold")
             text.append(f"{what}\n")
         if self.notes:  # notes flow to the box's width: a blank line alone starts a new paragraph
             flowing = "\n\n".join(" ".join(part.split()) for part in self.notes.split("\n\n"))
-            text.append(f"\n{flowing}\n")
-        text.append("\nEsc, q or ? closes this help.")
+            text.append(f"\n{flowing}")
         with VerticalScroll(id="help-box", classes="dialog"):
             yield Plain(text)
 
@@ -99,7 +113,12 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog ask"):
             yield Plain(self.question)
-            yield Plain("y: yes    n or Esc: no")
+            yield Plain("y: yes    n or Esc: no", id="confirm-keys")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key not in ("y", "n", "escape"):  # any other key: say which ones answer
+            self.query_one("#confirm-keys", Plain).show(
+                Text(f"Not now: {event.key!r} is no answer; y: yes    n or Esc: no", style="bold"))
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)

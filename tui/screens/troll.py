@@ -17,7 +17,7 @@ from engine.games.troll import (COLUMNS, LayDown, Move, PickUp, Stomp, ThrowDiam
                                 UseSpade, Wait)
 from engine.text import clean_text
 from tui.screens.base import GameScreen, SetupScreen, SteppedBatches
-from tui.widgets import Plain, StatusLine
+from tui.widgets import Plain, StatusLine, clip
 
 ARROWS = {"up": "up", "down": "down", "left": "left", "right": "right"}
 CELL = 8
@@ -28,11 +28,6 @@ def wrapped(line: str, width: int) -> list[str]:
     """One line of words cut at word breaks into lines of at most `width` columns; the lines after
     the first are indented, so a reader sees where each event begins."""
     return textwrap.wrap(line, max(20, width), subsequent_indent="   ", break_on_hyphens=False) or [""]
-
-
-def clip(text: str, width: int = WIDTH) -> str:
-    """One status line: cut at `width` columns with "..." (the log above has the whole text)."""
-    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def title_line(name: str, where: str, undos: int, width: int = WIDTH) -> str:
@@ -149,32 +144,29 @@ def reveal_lines(state: TrollState, width: int = WIDTH) -> list[str]:
 
 class TrollScreen(SteppedBatches, GameScreen):
     BINDINGS = [
-        Binding("up", "arrow('up')", "Move", show=False),
-        Binding("down", "arrow('down')", "Move", show=False),
-        Binding("left", "arrow('left')", "Move", show=False),
-        Binding("right", "arrow('right')", "Move", show=False),
-        Binding("s", "stomp", "Stomp"),
-        Binding("p", "aim('pick up')", "Pick up"),
-        Binding("e", "aim('use')", "Use"),
-        Binding("l", "aim('lay down')", "Lay down"),
-        Binding("w", "wait", "Wait"),  # in the footer only when it is the one thing the troll can do
-        Binding("h", "hint", "Hint"),
+        Binding("up", "arrow('up')", "Move", show=False, tooltip="move the troll (or aim p, e, l)"),
+        Binding("down", "arrow('down')", "Move", show=False, tooltip="move the troll (or aim p, e, l)"),
+        Binding("left", "arrow('left')", "Move", show=False, tooltip="move the troll (or aim p, e, l)"),
+        Binding("right", "arrow('right')", "Move", show=False, tooltip="move the troll (or aim p, e, l)"),
+        Binding("s", "stomp", "Stomp", tooltip="stomp the awake card under the troll"),
+        Binding("p", "aim('pick up')", "Pick up", tooltip="pick up, then an arrow: which card"),
+        Binding("e", "aim('use')", "Use", tooltip="use the carried card, then an arrow: on which card"),
+        Binding("l", "aim('lay down')", "Lay down", tooltip="lay down the carried card, then an arrow: where"),
+        Binding("w", "wait", "Wait", tooltip="wait: only when no action is possible"),  # rarely in the footer
+        Binding("h", "hint", "Hint", tooltip="hint: this turn's best two actions, and why"),
     ]
-    HELP_NOTES = ("Arrows move the troll. p, e and l take an arrow next: which card to pick up, use the\n"
-                  "carried card on (a diamond is thrown that way), or where to lay the card down.\n"
-                  "On the bridge: ## dormant, a name with ! awake, >..< the troll, the number the\n"
-                  "stack's height; a * after it: an awake card is buried in that stack (no win while\n"
-                  "it is there; it is in play again when the cards above it are gone).\n"
-                  "After an action the screen steps through what follows (the flight, the checks,\n"
-                  "each awakening) one line at a time; any key shows the rest at once. The log marks\n"
-                  "the lines of the last action with >.\n"
-                  "w waits only when no action is possible. h suggests this turn's two actions.")
+    HELP_NOTES = ("On the bridge: ## dormant, a name with ! awake, >..< the troll, the number the "
+                  "stack's height; a * after it: an awake card is buried in that stack (no win while "
+                  "it is there). After an action the screen steps through what follows (the flight, "
+                  "the checks, each awakening) one line at a time; any key shows the rest at once. "
+                  "The log marks the last action's lines with >.")
 
     STEP_SECONDS = 0.7  # the pause between the steps of a batch (0: show a batch at once)
 
     def __init__(self, session) -> None:
         super().__init__(session)
         self.aiming: str | None = None
+        self.hint: tuple[TrollState, str] | None = None  # the state a hint answers, and the hint in words
 
     def on_key(self, event: events.Key) -> None:
         """Runs before the key's binding. While a batch is being stepped through, any key shows the
@@ -185,8 +177,6 @@ class TrollScreen(SteppedBatches, GameScreen):
         if self.aiming is not None and event.key not in ("up", "down", "left", "right", "escape"):
             self.aiming = None
         super().on_key(event)
-        if event.key == "w" and self.check_action("wait", ()) is False:  # hidden from the footer
-            self.status(self.why_disabled("wait", ()), error=True)
 
     def compose(self) -> ComposeResult:
         yield Plain("", id="title", classes="title")
@@ -210,7 +200,8 @@ class TrollScreen(SteppedBatches, GameScreen):
         state: TrollState = session.state_at(count)  # while stepping: as far as the words go
         name = getattr(session, "save_name", "")
         outcome = troll.outcome(state)
-        phase = {"actions": f"troll's actions, {state.actions_left} left", "awakening": "awakening",
+        actions = f"{state.actions_left} action{'' if state.actions_left == 1 else 's'} left"  # short: the name needs room
+        phase = {"actions": actions, "awakening": "awakening",
                  "checks": "flight done, checks"}.get(state.phase, state.phase)
         label = troll.game_label(session.options)
         where = troll.progress(state).upper() if outcome else f"{label}: turn {state.turn}, {phase}"
@@ -231,6 +222,8 @@ class TrollScreen(SteppedBatches, GameScreen):
         header = ("WHAT HAPPENED (> the last action and what followed; v reviews every step)" if not outcome
                   else f"GAME OVER: {troll.end_words(state)}, score {outcome.score}; v reviews it")
         head = wrapped(header, width)
+        if self.hint is not None and self.hint[0] is state:  # shown whole, until the bridge changes
+            head = wrapped(self.hint[1], width) + head
         room = max(1, height - len(head))
         batch = self.batch_start()
         lines: list[str] = []
@@ -302,10 +295,10 @@ class TrollScreen(SteppedBatches, GameScreen):
         return [c for c in self.session.commands() if isinstance(c, self.KINDS[what])]
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """Grey out the actions that are not legal now (only legal actions are offered)."""
+        """The actions that are not legal now are left out of the footer (only legal ones are offered)."""
         what = {"aim": parameters[0] if parameters else "", "stomp": "stomp", "wait": "wait"}.get(action)
         if what in self.KINDS and not self.offered(what):
-            return False if what == "wait" else None  # wait is hidden, not greyed: it is rarely possible
+            return None
         return True
 
     def why_disabled(self, action: str, parameters: tuple) -> str:
@@ -360,7 +353,11 @@ class TrollScreen(SteppedBatches, GameScreen):
             self.status("no hint: the troll is not to act", error=True)
             return
         plan = troll_bot.best_turn(self.session.state)
-        self.status("hint: " + " then ".join(str(c) for c in plan.commands) + f" ({plan.reason})")
+        actions = " then ".join(str(c) for c in plan.commands)
+        # the reason can be longer than a line: the whole hint goes above the log, wrapped
+        self.hint = (self.session.state, f"HINT: {actions} ({plan.reason})")
+        self.status(clip(f"hint: {actions} (why: under the bridge)"))
+        self.redraw()
 
 
 class TrollSetupScreen(SetupScreen):

@@ -2,7 +2,8 @@
 and branch a new save from any point ("continue from here")."""
 from __future__ import annotations
 
-from bisect import bisect_left
+import re
+from bisect import bisect_left, bisect_right
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,12 +14,29 @@ from textual.widgets import Footer
 
 from engine import Session
 from tui.screens.base import KeyedScreen
-from tui.screens.dialogs import AskScreen
+from tui.screens.dialogs import AskScreen, ConfirmScreen
 from tui.screens.games import board_drawer
-from tui.widgets import Plain, StatusLine
+from tui.widgets import Plain, StatusLine, clip
 
 SPEEDS = (0.5, 1, 2, 4, 8, 16, 32)  # events per second while autoplaying
 WIDE_BOARDS = {"troll"}
+HIDDEN = {"troll": "every face-down card and the whole deck order"}  # what reveal shows, per game
+EVENT_KEYS = Binding.Group("Event", compact=True)
+TURN_KEYS = Binding.Group("Turn")
+
+
+def replay_title(game_title: str, name: str, players: str, result: str, width: int) -> str:
+    """"Replay: GAME  NAME  (PLAYERS; RESULT)" in at most `width` columns: the save's name gives way
+    first (cut with "..."), then the players; the game and the result stay."""
+    name = name.removeprefix(game_title).strip()  # no title twice
+    head, tail = f"Replay: {game_title}", f"({players}; {result})"
+    room = width - len(head) - len(tail) - 4
+    if name and room >= 8:
+        return f"{head}  {clip(name, room)}  {tail}"
+    room = width - len(head) - len(f"  (; {result})")
+    if room >= 8:
+        return f"{head}  ({clip(players, room)}; {result})"
+    return clip(f"{head}  {tail}", width)
 
 
 class EventWindow(Plain):
@@ -47,8 +65,8 @@ class EventWindow(Plain):
                 cache[key] = session.describe(index, reveal)
             marker = ">" if index == current else " "
             line = f"{marker}{index + 1:>4} {cache[key]}"
-            # the highlighted event is shown whole (wrapped under itself); the others are cut at the edge
-            pieces = [line[:width]]
+            # the highlighted event is shown whole (wrapped under itself); the others end in "..."
+            pieces = [line[:width] if index == current else clip(line, width)]
             if index == current and len(line) > width:
                 rest = line[width:]
                 pieces += ["      " + rest[i:i + width - 6] for i in range(0, len(rest), width - 6)]
@@ -62,24 +80,25 @@ class EventWindow(Plain):
 
 class ViewerScreen(KeyedScreen):
     BINDINGS = [
-        Binding("left", "step(-1)", "Back"),
-        Binding("right", "step(1)", "On"),
-        Binding("pageup", "turn(-1)", "Turn back"),
-        Binding("pagedown", "turn(1)", "Turn on"),
-        Binding("home", "jump(0)", "Start", show=False),
-        Binding("end", "jump(-1)", "End", show=False),
-        Binding("g", "goto", "Go to", show=False),
-        Binding("space", "autoplay", "Auto"),
-        Binding("plus,equals_sign", "speed(1)", "Faster", show=False),
-        Binding("minus", "speed(-1)", "Slower", show=False),
-        Binding("h", "reveal", "Reveal"),
-        Binding("c", "branch", "Continue"),
-        Binding("question_mark", "help", "Help", show=False),  # the status line names it: the footer is full
-        Binding("q,escape", "back", "Back", show=False),
+        Binding("left", "step(-1)", "one event back", group=EVENT_KEYS),
+        Binding("right", "step(1)", "one event on", group=EVENT_KEYS),
+        Binding("pageup", "turn(-1)", "one turn back", group=TURN_KEYS),
+        Binding("pagedown", "turn(1)", "one turn on", group=TURN_KEYS),
+        Binding("home", "jump(0)", "the start", show=False),
+        Binding("end", "jump(-1)", "the end", show=False),
+        Binding("g", "goto", "go to an event number", show=False),
+        Binding("space", "autoplay", "Auto", tooltip="autoplay on or off"),
+        Binding("plus,equals_sign", "speed(1)", "autoplay faster", show=False),
+        Binding("minus", "speed(-1)", "autoplay slower", show=False),
+        Binding("r", "reveal", "Reveal (spoiler)", tooltip="reveal the hidden cards (a spoiler: it asks first)"),
+        Binding("c", "branch", "Continue", tooltip="continue from here: a new save, played on at once"),
+        Binding("question_mark", "help", "Help", tooltip="this help"),
+        Binding("q,escape", "back", "Leave", show=False, tooltip="leave the viewer"),  # the status line names it
     ]
-    HELP_NOTES = ("Home/End jump to the start and the end; + and - change the autoplay speed.\n"
-                  "h reveals hidden information (face-down cards, the deck); it is off by default.\n"
-                  "c starts a new save from the position shown, with the same future dice.")
+    HELP_NOTES = ("PgUp/PgDn land where the player decides, after the turn's own events (a troll "
+                  "turn's awakening, say). r reveals what the players could not see (a spoiler; it "
+                  "asks first). c starts a new save from the position shown, with the same future "
+                  "dice, and plays it.")
 
     def __init__(self, session: Session, live: bool = False, position: int | None = None) -> None:
         super().__init__()
@@ -91,6 +110,7 @@ class ViewerScreen(KeyedScreen):
         self.timer: Timer | None = None
         self.descriptions: dict = {}
         self.starts: list[int] | None = None
+        self.stops: list[int] | None = None
         self.wide = session.game.ID in WIDE_BOARDS
         self.draw_board = board_drawer(session.game.ID)
 
@@ -105,7 +125,7 @@ class ViewerScreen(KeyedScreen):
             with Vertical(id="viewer-side"):
                 yield EventWindow("", id="events")
                 yield Plain("", id="where")
-        yield StatusLine("Left/Right: one event  PgUp/PgDn: one turn  c: continue here  ?: keys  q: back")
+        yield StatusLine("Left/Right: an event  PgUp/PgDn: a turn  c: continue here  ?: keys  q: leave")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -118,24 +138,21 @@ class ViewerScreen(KeyedScreen):
         session = self.session
         self.position = min(self.position, len(session.events))
         outcome = session.outcome
-        result = outcome.summary if outcome else "unfinished"
         players = ", ".join(p.name for p in session.players)
-        name = getattr(session, "save_name", "").removeprefix(session.game.TITLE).strip()  # no title twice
-        width = max(20, (self.query_one("#title", Plain).size.width or 78))
-        title = f"Replay: {session.game.TITLE}  {name}  ({players}; {result})"
-        if len(title) > width:  # the result matters more than the game's title, which the board shows
-            title = f"Replay: {name or session.game.TITLE}  ({players}; {result})"
-        if len(title) > width:
-            title = title[: width - 3] + "..."
-        self.query_one("#title", Plain).show(Text(title, style="bold"), layout=False)
+        title = self.query_one("#title", Plain)
+        width = max(20, (title.size.width or 80) - 2)  # inside the padding
+        text = replay_title(session.game.TITLE, getattr(session, "save_name", ""), players,
+                            outcome.summary if outcome else "unfinished", width)
+        title.show(Text(text, style="bold"), layout=False)
         board = self.draw_board(session.state_at(self.position), self.reveal)
         self.query_one("#board", Plain).show(board, layout=self.wide)  # a wide board's height follows it
         self.query_one(EventWindow).draw(session, self.position, self.reveal, self.descriptions)
-        turn = bisect_left(self.turn_starts(), self.position)
         auto = f"auto {SPEEDS[self.speed]}/s" if self.timer else "auto off"
         reveal = "  REVEALED" if self.reveal else ""
-        self.query_one("#where", Plain).show(
-            f"event {self.position}/{len(session.events)}  turn {turn}  {auto}  undos {session.undos}{reveal}", layout=False)
+        where = self.query_one("#where", Plain)
+        line = (f"event {self.position}/{len(session.events)}  turn {self.turn_at(self.position)}  {auto}  "
+                f"undos {session.undos}{reveal}")
+        where.show(clip(line, where.size.width or 48), layout=False)
 
     def go(self, position: int) -> None:
         self.position = max(0, min(len(self.session.events), position))
@@ -159,12 +176,27 @@ class ViewerScreen(KeyedScreen):
         return self.starts
 
     def turn_stops(self) -> list[int]:
-        """The positions PgUp/PgDn go to. A game that marks its turns' first events stops just after
-        each of them, so that event is the highlighted one and the status names its turn; otherwise at
-        each decision's start."""
-        if getattr(self.session.game, "is_turn_start", None) is None:
-            return self.turn_starts()
-        return [start + 1 for start in self.turn_starts()]
+        """The positions PgUp/PgDn go to: where the player decides. A game that marks its turns stops
+        at each turn's first decision, after the events that open the turn (the troll's awakening);
+        a turn with no decision in it (the game ended first) stops at its end."""
+        if self.stops is None:
+            decisions = self.session.turn_starts()
+            if getattr(self.session.game, "is_turn_start", None) is None:
+                self.stops = decisions
+            else:
+                starts = self.turn_starts()
+                ends = starts[1:] + [len(self.session.events)]
+                stops = set()
+                for start, end in zip(starts, ends):
+                    first = bisect_left(decisions, start)
+                    stops.add(decisions[first] if first < len(decisions) and decisions[first] < end else end)
+                self.stops = sorted(stops)
+        return self.stops
+
+    def turn_at(self, position: int) -> int:
+        """The turn shown at a position: the turn whose events are applied, or, where its player
+        decides its first move, the turn about to be played."""
+        return max(bisect_left(self.turn_starts(), position), bisect_right(self.turn_stops(), position))
 
     def action_turn(self, delta: int) -> None:
         stops = self.turn_stops()
@@ -180,13 +212,14 @@ class ViewerScreen(KeyedScreen):
                 self.status("already at the start", error=True)
                 return
             self.go(earlier[-1])
-        turn = bisect_left(self.turn_starts(), self.position)
+        turn = self.turn_at(self.position)
         if self.position == 0:
             self.status("the start of the game")
-        elif self.position in stops:
-            words = self.session.describe(self.position - 1, self.reveal)
-            words = words if words.startswith(f"turn {turn}") else f"turn {turn}: {words}"
-            self.status(words if len(words) <= 78 else words[:75] + "...")
+        elif self.position in stops and self.position < len(self.session.events):
+            seat = self.session.game.to_act(self.session.state_at(self.position))
+            who = self.session.players[seat].name if seat is not None and seat < len(self.session.players) else "the player"
+            after = self.session.describe(self.position - 1, self.reveal)
+            self.status(clip(f"turn {turn}: {who} to decide, after: {after}"))
         else:
             self.status(f"the end, in turn {turn}")
 
@@ -233,26 +266,72 @@ class ViewerScreen(KeyedScreen):
         self.status(f"autoplay speed {SPEEDS[self.speed]} events a second")
         self.redraw()
 
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "reveal" and self.session.game.ID not in HIDDEN:
+            return None  # nothing is hidden in this game: the key is left out of the footer
+        return True
+
+    def why_disabled(self, action: str, parameters: tuple) -> str:
+        if action == "reveal":
+            return f"nothing is hidden in {self.session.game.TITLE}: the viewer shows it all"
+        return super().why_disabled(action, parameters)
+
     def action_reveal(self) -> None:
-        self.reveal = not self.reveal
-        self.status("hidden information shown" if self.reveal else "hidden information hidden")
+        if self.reveal:
+            self.show_hidden(False)
+            return
+        question = (f"Reveal {HIDDEN[self.session.game.ID]}? That is a spoiler: the players could not "
+                    "see it, and it tells what comes next.")
+        self.app.push_screen(ConfirmScreen(question), lambda yes: self.show_hidden(True) if yes else None)
+
+    def show_hidden(self, shown: bool) -> None:
+        self.reveal = shown
+        self.status("REVEALED: hidden information shown (r hides it)" if shown else "hidden information hidden again")
         self.redraw()
 
     def action_branch(self) -> None:
+        """A new save from the position shown, opened at once; a name already taken asks first."""
         import saves
-        from tui.screens.games import game_screen
 
         if self.timer:
             self.action_autoplay()
+        base = getattr(self.session, "save_name", "") or self.session.game.TITLE
+        base = re.sub(r" \(branch(?: \d+)?\)$", "", base)  # a branch of a branch counts on, not nests
         try:
-            branch = saves.branch_save(self.session, self.position)
-        except (saves.SaveError, ValueError) as error:
+            taken = {info.name for info in saves.list_saves()}
+        except (saves.SaveError, OSError) as error:
             self.status(str(error), error=True)
             return
-        branch.notice = f"a new save branched from event {self.position}: {branch.save_name}"  # type: ignore[attr-defined]
+        name, number = f"{base} (branch)", 2
+        if name not in taken:
+            self.make_branch(name)
+            return
+        while f"{base} (branch {number})" in taken:
+            number += 1
+        question = (f'A save named "{name}" exists already. Make another branch, from event '
+                    f'{self.position}, named "{base} (branch {number})"?')
+        self.app.push_screen(ConfirmScreen(question),
+                             lambda yes: self.make_branch(f"{base} (branch {number})") if yes else self.status("no branch made"))
+
+    def make_branch(self, name: str) -> None:
+        import saves
+        from tui.screens.games import game_screen
+
+        try:
+            branch = saves.branch_save(self.session, self.position, name=name)
+        except (saves.SaveError, ValueError, OSError) as error:
+            self.status(str(error), error=True)
+            return
+        branch.notice = clip(f"a new save branched from event {self.position}: {branch.save_name}")  # type: ignore[attr-defined]
+        # the branch is a game of its own: leaving it goes back to the game list, not to this viewer
+        while len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
         self.app.push_screen(game_screen(branch))
 
     def action_back(self) -> None:
         if self.timer:
             self.timer.stop()
+        if getattr(self.app, "start_replay", None) is self.session:
+            self.app.exit()  # `dicehall replay FILE`: leaving the replay leaves the program
+            return
         self.app.pop_screen()

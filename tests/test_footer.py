@@ -1,0 +1,76 @@
+"""The footer of every game screen at 80x24: it lists only the keys that do something now, so no
+key is told apart by its colour alone (the README's promise); Undo appears once there is a move to
+take back; a key left out says why when pressed, and ? marks it "(not now)"."""
+from __future__ import annotations
+
+import pytest
+from textual.actions import parse as parse_action
+from textual.widgets._footer import FooterKey
+
+import saves
+from engine.core import Player
+from tests.apphelpers import drive, screen_text
+from tui.app import DicehallApp
+from tui.screens.bones import BonesScreen
+from tui.screens.troll import TrollScreen
+
+PEOPLE = [Player("Ada"), Player("Bo")]
+GAMES = {"dicetower": None, "troll": None, "wager": PEOPLE, "towers": PEOPLE, "bones": PEOPLE}
+
+
+@pytest.fixture(autouse=True)
+def no_pacing(monkeypatch):
+    monkeypatch.setattr(TrollScreen, "STEP_SECONDS", 0)
+    monkeypatch.setattr(BonesScreen, "STEP_SECONDS", 0)
+
+
+def footer_keys(screen) -> list[FooterKey]:
+    return list(screen.query(FooterKey))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_footer_shows_only_keys_possible_now_and_undo_once_there_is_a_move(game):
+    session = saves.new_save(game, name="footer", seed=3, players=GAMES[game])
+    assert not session.can_undo
+
+    async def steps(pilot):
+        screen = pilot.app.screen
+        keys = footer_keys(screen)
+        shown = [(key.key, screen.possible_now(*parse_action(key.action)[1:])) for key in keys]
+        greyed = [key.key for key in keys if key.has_class("-disabled")]
+        footer = screen_text(pilot.app).splitlines()[-1]
+        await pilot.press("u")
+        refused = screen_text(pilot.app).splitlines()[-2]
+        await pilot.press("question_mark")
+        help_text = screen_text(pilot.app)
+        await pilot.press("escape")
+        # one legal move by the session's first command, then the footer follows
+        session.play(session.commands()[0])
+        screen.refresh_bindings()
+        await pilot.pause()
+        return shown, greyed, footer, refused, help_text, screen_text(pilot.app).splitlines()[-1]
+
+    shown, greyed, footer, refused, help_text, after = drive(DicehallApp(session=session), steps)
+    assert shown and all(possible for _, possible in shown), shown  # everything listed works now
+    assert greyed == []  # nothing is left for colour alone to tell apart
+    assert "u Undo" not in footer and "v Review" in footer
+    assert "Not now: nothing to undo" in refused
+    assert "u / ctrl+z  undo your last move (not now)" in help_text
+    assert session.can_undo and "u Undo" in after
+
+
+def test_undo_leaves_the_footer_when_everything_is_undone():
+    session = saves.new_save("dicetower", name="undo", seed=3)
+
+    async def steps(pilot):
+        await pilot.press("p")
+        pulled = screen_text(pilot.app).splitlines()[-1]
+        await pilot.press("u")
+        undone = screen_text(pilot.app).splitlines()[-1]
+        await pilot.press("u")
+        return pulled, undone, screen_text(pilot.app).splitlines()[-2]
+
+    pulled, undone, again = drive(DicehallApp(session=session), steps)
+    assert not session.can_undo and session.undos == 1
+    assert "u Undo" in pulled and "u Undo" not in undone
+    assert "Not now: nothing to undo" in again
