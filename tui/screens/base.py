@@ -89,9 +89,7 @@ class KeyedScreen(Screen):
         notes = self.HELP_NOTES
         status = self.query(StatusLine)
         if status and status.first().cut:  # the status line ended in "? shows all": here it is
-            notes = f"The last message, whole: {status.first().message}
-
-{notes}"
+            notes = f"The last message, whole: {status.first().message}\n\n{notes}"
         self.app.push_screen(HelpScreen(self.help_title(), rows, notes))
 
     def help_title(self) -> str:
