@@ -200,3 +200,24 @@ def test_dicehall_under_term_vt100_writes_no_colour_and_no_box_drawing(home):
     colour_codes = [p for params in re.findall(r"\x1b\[([0-9;]*)m", text) for p in params.split(";")
                     if p and (30 <= int(p) <= 38 or 40 <= int(p) <= 48 or 90 <= int(p) <= 107)]
     assert colour_codes == []
+
+
+def test_dicehall_does_not_take_the_mouse(home):
+    """Keyboard only, everywhere alike: the app never turns on mouse reporting, so no menu, board or
+    footer key pretends to take a click, and the terminal keeps its own selection."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(sys.executable, [sys.executable, "-m", "tui.cli"])
+    try:
+        out = read_for(fd, 60, until=b"Dice Tower")
+        out += read_for(fd, 1.0)
+    finally:
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.time() + 15
+        while time.time() < deadline and os.waitpid(pid, os.WNOHANG)[0] == 0:
+            read_for(fd, 0.05)
+        os.close(fd)
+    assert b"Dice Tower" in out, "the launcher did not draw"
+    for mouse_on in (b"\x1b[?1000h", b"\x1b[?1003h", b"\x1b[?1006h"):
+        assert mouse_on not in out

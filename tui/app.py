@@ -126,6 +126,9 @@ class DicehallApp(App):
         # a real terminal is asked what it can do; tests (headless, run_test) say it themselves
         if not self.terminal_given and not kwargs.get("headless"):
             self.use_terminal(detect_terminal())
+        # keyboard only: the menus took clicks and the boards did not, so nothing takes them; the
+        # terminal keeps the mouse for its own selecting and copying, over SSH too
+        kwargs.setdefault("mouse", False)
         return super().run(*args, **kwargs)
 
     def use_terminal(self, terminal: Terminal) -> None:
