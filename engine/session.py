@@ -122,7 +122,8 @@ class Session:
             raise IllegalCommand(f"the game is over: {self.outcome.summary}")
         need = self.chance_needed
         if need is not None:
-            raise IllegalCommand(f"waiting for dice: {need.prompt}")
+            ran_out = " (the scripted dice ran out: type them with roll())" if self._script else ""
+            raise IllegalCommand(f"waiting for dice: {need.prompt}{ran_out}")
         seat = self.game.to_act(self.state)
         decided = tuple(self.game.decide(self.state, command))
         state = self.state
@@ -296,11 +297,11 @@ class Session:
             if need is None:
                 break
             typed = True
-            scripting = self._script is not None and script_at < len(self._script)
-            if not need.dice and (faces is not None or scripting):
+            if not need.dice and (faces is not None or self._script):
                 # what no one can roll by hand (a landing spot, a shuffle) comes from the seed even
-                # while the dice are typed or scripted (an empty script, as when a log is loaded,
-                # still waits: the log brings its own outcomes)
+                # while the dice are typed or scripted, also once a script has run out (else a game
+                # would wait for a landing nobody can type); only a script empty from the start, as
+                # when a log is loaded, waits: the log brings its own outcomes
                 draws = seeded_draws(self.seed, used, need.spec)
                 used += len(need.spec)
                 typed = False

@@ -115,7 +115,7 @@ def test_an_attack_built_with_the_builder_is_resolved_against_the_bot_defender(m
 
     built, builder, attacked = drive(DicehallApp(setup=BonesScreen(session)), steps)
     assert built[0] == (near, face - 2) and built[2] == (near, 1) and built[1][1] == 1
-    assert f"Attack with A{troop + 1} ({face}): 0 left to place" in builder
+    assert f"Attack with A#{troop + 1} ({face}): 0 left to place" in builder
     assert "> 1 at B" in builder
     declared = session.events[before]
     assert declared == AttackDeclared(0, troop, bones.canonical(tuple(built)))
@@ -130,7 +130,7 @@ def test_an_attack_built_with_the_builder_is_resolved_against_the_bot_defender(m
     assert session.state_at(end).resolved == resolved + len(targets)  # both targets judged before B acts
     assert session.state_at(end).player == 1 or session.state_at(end).stage == "over"
     assert session.outcome is not None or session.state.turn >= turn + 2  # the bot took its turn too
-    assert f"Ada (A) attacks with A{troop + 1}:" in attacked.replace("\n", " ")
+    assert f"Ada (A) attacks with A#{troop + 1}:" in attacked.replace("\n", " ")
 
 
 def test_a_human_defender_assigns_the_defence_dice():
@@ -206,8 +206,8 @@ def test_resupply_converge_and_a_reroll_offer_by_keys():
         return no_target, asked, converge, offer, stage
 
     no_target, asked, converge, offer, stage = drive(DicehallApp(setup=BonesScreen(session)), steps)
-    assert f"Not now: no enemy troop is in range of A{idle + 1} ({face})" in no_target
-    assert f"Resupply with A{idle + 1}: it leaves play, supply 0 -> {face}" in asked
+    assert f"Not now: no enemy troop is in range of A#{idle + 1} ({face})" in no_target
+    assert f"Resupply with A#{idle + 1}: it leaves play, supply 0 -> {face}" in asked
     assert Resupplied(0, idle, face) in session.events
     assert "Converge: nothing now; if A converges next, the area shrinks" in converge
     assert stage == "attack_reroll"
@@ -411,7 +411,7 @@ def test_no_premeasure_hides_coordinates_and_orders_targets_by_number():
         return chosen, words, ordered, first, targets
 
     chosen, words, ordered, first, targets = drive(DicehallApp(setup=BonesScreen(session)), steps)
-    assert f"Chosen: A{troop + 1}, face {state.troops[0][troop].face}" in chosen
+    assert f"Chosen: A#{troop + 1}, face {state.troops[0][troop].face}" in chosen
     assert '", ' not in chosen  # no coordinates in inches anywhere on the screen
     landed = [w for w, e in zip(words, session.events) if isinstance(e, (bones.TroopLanded, bones.LandingMissed))]
     assert landed and all("(" not in w and '"' not in w for w in landed)
@@ -459,4 +459,37 @@ def test_the_rolls_line_sets_attack_values_against_defence_die_plus_firepower():
     from tests.test_bones_rules import duel, play
     state, _ = play(duel(a_face=4, b_face=2), bones.Attack(0, ((0, 3), (0, 1))), (6, 2), (6, 1))
     assert state.stage == "assign" and state.troops[1][0].face == 2
-    assert BonesScreen.rolls_line(None, state) == "Rolls on B1: 9 3 v 6+2 1+2"
+    assert BonesScreen.rolls_line(None, state) == "Rolls on B#1: 9 3 v 6+2 1+2"
+
+
+def test_one_notation_a_face_on_the_map_a_number_with_a_hash_in_words():
+    """B5 on the map is a B troop showing 5; B#5 in words is B's troop number 5 (issue #10, item 5)."""
+    import re
+
+    session, troop = first_seed(PEOPLE, ada_can_split)
+    state = session.state
+
+    async def steps(pilot):
+        await choose_troop(pilot, (0, troop))
+        faces = screen_text(pilot.app)
+        await pilot.press("l")
+        numbers = screen_text(pilot.app)
+        await pilot.press("question_mark")
+        from tui.screens.dialogs import HelpScreen
+        from tui.widgets import Plain
+
+        assert isinstance(pilot.app.screen, HelpScreen)
+        return faces, numbers, str(pilot.app.screen.query_one(Plain).render())
+
+    faces, numbers, help_text = drive(DicehallApp(setup=BonesScreen(session)), steps)
+    map_of = lambda text: "\n".join(line.split("\u2502")[0] for line in text.splitlines()[1:21])
+    in_range = re.findall(r"B#(\d) \((\d)\)", next(line for line in faces.splitlines() if "In range:" in line))
+    assert in_range and {int(n) - 1 for n, _ in in_range} == set(bones.targets_of(state, 0, troop))
+    for number, face in in_range:
+        assert state.troops[1][int(number) - 1].face == int(face)
+        assert f"B{face}" in map_of(faces)  # the map draws that troop by its face
+    assert "#" not in map_of(faces)
+    glyphs = re.findall(r"[aB]#?\d", map_of(numbers))
+    expected = {f"a#{n + 1}" for n in state.in_play(0)} | {f"B#{n + 1}" for n in state.in_play(1)}
+    assert set(glyphs) == expected and len(glyphs) == 16  # every troop by its number, none by a face
+    assert "B#5 is B's troop number 5" in " ".join(help_text.split())

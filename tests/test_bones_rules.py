@@ -121,7 +121,7 @@ def test_range_gap_at_most_firepower_die_widths(firepower):
 def test_range_targets_out_of_range_are_refused_with_the_reason():
     state = battlefield({0: (100, 100, 2)}, {0: (100, 288, 3), 1: (100, 287, 3)})
     assert bones.targets_of(state, A, 0) == (1,)
-    with pytest.raises(IllegalCommand, match="B1 is out of range of A1"):
+    with pytest.raises(IllegalCommand, match="B#1 is out of range of A#1"):
         bones.decide(state, Attack(0, ((0, 2),)))
 
 
@@ -415,7 +415,7 @@ def test_no_premeasure_an_attack_on_a_target_out_of_range_is_allowed_but_misses(
     state = duel(no_premeasure=True)
     assert 2 in bones.targets_of(state, A, 0)
     state, events = play(state, Attack(0, ((0, 2), (2, 2))), (6,), (1,))
-    assert "out of range, missed: B3" in bones.describe(duel(no_premeasure=True), events[0])
+    assert "out of range, missed: B#3" in bones.describe(duel(no_premeasure=True), events[0])
     assert face(state, B, 2) == 6 and face(state, B, 0) is None and state.player == B
     alone, events = play(duel(no_premeasure=True), Attack(0, ((2, 4),)))
     assert len(events) == 1 and alone.player == B

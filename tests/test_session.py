@@ -155,3 +155,44 @@ def test_a_recorded_decision_is_matched_through_the_games_command_of():
     for start, end in zip([m.start for m in live.marks], [m.start for m in live.marks[1:]] + [len(live.events)]):
         copy.replay_batch(live.events[start:end], live.marks[[m.start for m in live.marks].index(start)].player)
     assert copy.state == live.state and recorded
+
+
+def test_a_script_that_runs_out_before_a_landing_lands_from_the_seed():
+    # War of Bones: the script ends with a reinforce roll of 6; the troop rolling back in is a
+    # landing, which no one can type, so it comes from the seed instead of stalling the game
+    from engine.games import bones
+
+    s = engine.new_session("bones", seed=3, players=["A", "B"], dice=[6, 1, 6])  # roll-off 6 v 1, then the reinforce
+    s.play(bones.Choose("first strike"))
+    s.play(bones.Reengage((), ()))
+    weakest = min(s.state.in_play(0), key=lambda n: s.state.troops[0][n].face)
+    s.play(bones.Reinforce(weakest))
+    assert s.state.stage == "reinforce_choice"
+    landed = s.play(bones.RollIn(troop=True, extra=False))
+    assert isinstance(landed[-1], bones.TroopLanded) and landed[-1].troop == weakest
+    assert s.chance_needed is None and s.to_act == 1 and s.commands()  # B can act: nothing waits
+    # the next die is not in the script: the game waits for it to be typed, and says so
+    s.play(bones.Reinforce(s.state.in_play(1)[0]))
+    assert s.chance_needed is not None and s.chance_needed.dice and s.commands() == []
+    with pytest.raises(engine.IllegalCommand, match="scripted dice ran out"):
+        s.play(bones.Converge())
+    rolled = s.roll([2])
+    assert rolled[0] == bones.ReinforceRolled(1, 2, True)
+
+
+def test_a_script_that_runs_out_in_a_converge_lands_the_troops_outside_from_the_seed():
+    from engine.games import bones
+
+    s = engine.new_session("bones", seed=3, players=["A", "B"], dice=[6, 1])
+    s.play(bones.Choose("first strike"))
+    s.play(bones.Reengage((), ()))
+    s.play(bones.Converge())
+    answered = s.play(bones.Converge())  # the area shrinks: troops outside it roll back in
+    assert any(isinstance(e, bones.TroopLanded) for e in answered)
+    assert s.state.side == 700 and s.chance_needed is None and s.commands()
+
+
+def test_an_empty_script_still_waits_for_a_recorded_log():
+    # saves and replays rebuild a game from its log: the log brings the setup's landings itself
+    s = engine.new_session("bones", seed=3, players=["A", "B"], dice=[])
+    assert s.events == () and s.chance_needed is not None and not s.chance_needed.dice

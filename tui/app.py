@@ -13,14 +13,95 @@ import signal
 import threading
 from pathlib import Path
 
-from textual.app import App
+from textual import events
+from textual.app import App, ComposeResult
+from rich.segment import Segment
 from textual.binding import Binding
+from textual.color import Color
+from textual.filter import LineFilter, Monochrome, NoColor
+from textual.geometry import Size
 from textual.screen import Screen
 
 from engine import Session
 from tui.screens.launcher import LauncherScreen
+from tui.terminal import FULL, Terminal, detect_terminal
+from tui.widgets import Plain
 
 EXIT_WATCHDOG_SECONDS = 3.0
+MIN_SIZE = (80, 24)  # what every screen needs unless it says otherwise with its own MIN_SIZE
+
+
+class TooSmallScreen(Screen):
+    """Covers everything while the terminal is smaller than the screen beneath needs: a screen cut
+    off at its edges hides troops, wraps labels into things that look like menu items, and keys
+    would act on what cannot be seen. Every key waits (ctrl+q still quits); a resize lifts it."""
+
+    BINDINGS = [Binding("ctrl+q", "app.quit", "Quit", show=False, priority=True)]
+    DEFAULT_CSS = """
+    TooSmallScreen { align: center middle; }
+    TooSmallScreen > Plain { width: 100%; height: auto; content-align: center middle; text-align: center; }
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        yield Plain(self.message, id="too-small")
+
+    def say(self, message: str) -> None:
+        self.message = message
+        self.query_one("#too-small", Plain).show(message)
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+
+
+def _ascii_table() -> dict[int, str]:
+    """Box-drawing and block characters (U+2500..U+259F), arrows and the ellipsis, each as one ASCII
+    character, so every cell keeps its width; any other character (a player's name) is left alone."""
+    import unicodedata
+
+    table = {}
+    for code in range(0x2500, 0x25A0):
+        name = unicodedata.name(chr(code), "").removeprefix("BOX DRAWINGS ")
+        if code >= 0x2580:  # blocks: the tall borders' edges and the scrollbars' partial cells
+            line = name in ("UPPER ONE EIGHTH BLOCK", "LOWER ONE EIGHTH BLOCK")
+            table[code] = "-" if line else "|" if "LEFT" in name or "RIGHT" in name else " "
+        elif "DIAGONAL" in name:
+            table[code] = "/" if "UPPER RIGHT TO LOWER LEFT" in name else "\\" if "TO" in name else "X"
+        elif " AND " in name or "ARC" in name:
+            table[code] = "+"  # corners and junctions
+        elif "HORIZONTAL" in name or "LEFT" in name or "RIGHT" in name:
+            table[code] = "-"
+        else:
+            table[code] = "|"  # vertical lines, up and down halves
+    table.update({ord("\u2190"): "<", ord("\u2192"): ">", ord("\u2191"): "^", ord("\u2193"): "v",
+                  ord("\u23ce"): "<", ord("\u2026"): "."})
+    return table
+
+
+class AsciiLines(LineFilter):
+    """Draws every line of every screen in ASCII, for a terminal without box-drawing characters:
+    borders, rules, the scrollbars and Textual's own separators alike."""
+
+    TABLE = _ascii_table()
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        table = self.TABLE
+        return [segment if segment.text.isascii() else Segment(segment.text.translate(table), segment.style, segment.control)
+                for segment in segments]
+
+
+def size_notice(size: Size, screen: Screen) -> str | None:
+    """What to say while `size` is smaller than `screen` needs (None: it fits)."""
+    width, height = getattr(screen, "MIN_SIZE", MIN_SIZE)
+    if size.width >= width and size.height >= height:
+        return None
+    title = screen.help_title() if hasattr(screen, "help_title") else "dicehall"
+    return (f"The terminal is {size.width}x{size.height}; {title.split(':')[0]} needs {width}x{height}.\n"
+            f"Make the window larger to go on (ctrl+q quits).")
 
 
 class DicehallApp(App):
@@ -29,12 +110,38 @@ class DicehallApp(App):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
 
-    def __init__(self, session: Session | None = None, replay: Session | None = None, setup: Screen | None = None) -> None:
+    def __init__(self, session: Session | None = None, replay: Session | None = None, setup: Screen | None = None,
+                 terminal: Terminal | None = None) -> None:
         super().__init__()
         self.start_session = session
         self.start_replay = replay
         self.start_setup = setup  # a game's setup screen (who plays) to open first
         self.signalled: int | None = None
+        self.terminal = FULL
+        if terminal is not None:
+            self.use_terminal(terminal)
+        self.terminal_given = terminal is not None
+
+    def run(self, *args, **kwargs):
+        # a real terminal is asked what it can do; tests (headless, run_test) say it themselves
+        if not self.terminal_given and not kwargs.get("headless"):
+            self.use_terminal(detect_terminal())
+        # keyboard only: the menus took clicks and the boards did not, so nothing takes them; the
+        # terminal keeps the mouse for its own selecting and copying, over SSH too
+        kwargs.setdefault("mouse", False)
+        return super().run(*args, **kwargs)
+
+    def use_terminal(self, terminal: Terminal) -> None:
+        """Draw for this terminal: without colour (Textual's NO_COLOR filter makes greys, which are
+        colours still; this one leaves only bold, reverse, underline and dim) and with ASCII lines."""
+        self.terminal = terminal
+        self.no_color = not terminal.colour  # also the :nocolor pseudo-class of every widget
+        self._filters = [f for f in self._filters if not isinstance(f, (Monochrome, NoColor, AsciiLines))]
+        if not terminal.colour:
+            self._filters.append(NoColor())
+        if not terminal.box_lines:
+            self._filters.append(AsciiLines())
+        self.set_class(not terminal.box_lines, "-ascii")  # dicehall.tcss picks ASCII border types
 
     def get_default_screen(self) -> LauncherScreen:
         return LauncherScreen()
@@ -50,10 +157,37 @@ class DicehallApp(App):
             from tui.screens.viewer import ViewerScreen
 
             self.push_screen(ViewerScreen(self.start_replay))
+        self.call_after_refresh(self.fit_size_notice, self.size)
         if not self.is_headless:
             loop = asyncio.get_running_loop()
             for signum in (signal.SIGHUP, signal.SIGTERM):
                 loop.add_signal_handler(signum, self.end_on_signal, signum)
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        if self.terminal.box_lines or shown.isascii():
+            return shown
+        from tui.screens.dialogs import key_label  # words for the arrows and the Enter sign
+
+        modifiers, key = binding.parse_key()
+        return "+".join(modifiers + [key_label(key).title() if len(key) > 1 else key])
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit_size_notice(event.size)
+
+    def fit_size_notice(self, size: Size) -> None:
+        """Cover the screen with a notice while the terminal is too small for it; lift it once it fits."""
+        notice = self.screen if isinstance(self.screen, TooSmallScreen) else None
+        beneath = next((s for s in reversed(self.screen_stack) if not isinstance(s, TooSmallScreen)
+                        and hasattr(s, "help_title")), self.screen)
+        message = size_notice(size, beneath)
+        if message is None:
+            if notice is not None:
+                self.pop_screen()
+        elif notice is not None:
+            notice.say(message)
+        else:
+            self.push_screen(TooSmallScreen(message))
 
     def end_on_signal(self, signum: int) -> None:
         """The link dropped or the box is going down: release every save and leave."""

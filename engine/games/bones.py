@@ -4,8 +4,9 @@ Rules as ../shared/RULINGS.md decides. Each player has 8 troops (dice in the are
 troop's firepower and its range), 3 rollers and a supply of rerolls. A turn is one action: attack,
 reinforce, resupply or converge. A player with no troops in the area at the end of a turn loses.
 
-Seat 0 is side A, seat 1 side B; troops are numbered 0..7 inside the engine and named A1..A8,
-B1..B8 in words. Positions are the troop's centre in hundredths of an inch, x from the left and y
+Seat 0 is side A, seat 1 side B; troops are numbered 0..7 inside the engine and named A#1..A#8,
+B#1..B#8 in words (the # keeps a troop's number apart from a face: the map draws a troop of B
+showing 5 as B5). Positions are the troop's centre in hundredths of an inch, x from the left and y
 from the top edge of the original 9" area (0..900); the area is always centred, so its edges are
 `area_bounds(state)`.
 
@@ -103,11 +104,14 @@ misses (no dice are rolled for it).
 Keys: see ? on the game screen.
 
 dicehall's decisions (where the seed and the rulings are silent):
-- Troops are named A1..A8 (first player) and B1..B8. A landing point is
-  uniform over the area's 1/100 inch grid, edges included; only the
-  centre must be inside. "Closer than one die width" means a centre
-  distance under 0.625 inch; exactly 0.625 is allowed. Rollers are
-  rolled outside the area and are not obstacles.
+- Troops are named by side and number, A#1..A#8 (first player) and
+  B#1..B#8; the number never changes, the face does. On the map a troop
+  is drawn as its side and its face (a5: an A troop showing 5; B5: a B
+  troop showing 5), so "B#5" is troop number 5 and "B5" a face.
+- A landing point is uniform over the area's 1/100 inch grid, edges
+  included; only the centre must be inside. "Closer than one die width"
+  means a centre distance under 0.625 inch; exactly 0.625 is allowed.
+  Rollers are rolled outside the area and are not obstacles.
 - Dice rolled in together (setup, Reengage, a converge, a reinforcement
   with its extra troop) land one at a time, each avoiding all dice
   already in the area: A's troops before B's, lower numbers first (in
@@ -175,7 +179,7 @@ def overlaps(x: int, y: int, other: Troop) -> bool:
 
 
 def troop_name(seat: int, troop: int) -> str:
-    return f"{SIDES[seat]}{troop + 1}"
+    return f"{SIDES[seat]}#{troop + 1}"
 
 
 # ----- commands -----

@@ -48,9 +48,10 @@ def inches(hundredths: float) -> str:
 def draw_area(state: BonesState, cols: int, rows: int, *, names: bool = False, marks: dict | None = None,
               range_of: tuple[int, int] | None = None) -> Text:
     """The area to scale: `cols` x `rows` cells for the 9 inches, in a frame drawn at the area's
-    current edge. A troop is two characters: its side's letter (a for A, B for B) and its face
-    (or its number when `names`). `marks` maps (seat, troop) to (left, right, style): characters
-    drawn beside the troop where there is room. `range_of` (seat, troop): the cells within that
+    current edge. A troop is its side's letter (a for A, B for B) and its face: a5, B5; with
+    `names`, its number as the words name it: a#5, B#5 (three characters, so a number is never
+    read as a face). `marks` maps (seat, troop) to (left, right, style): characters drawn beside
+    the troop where there is room. `range_of` (seat, troop): the cells within that
     troop's range are dotted."""
     marks = marks or {}
     sx, sy = FULL / cols, FULL / rows
@@ -86,23 +87,23 @@ def draw_area(state: BonesState, cols: int, rows: int, *, names: bool = False, m
         for number, troop in enumerate(state.troops[seat]):
             if troop is None:
                 continue
+            label = LETTER[seat] + (f"#{number + 1}" if names else str(troop.face))
             row = min(max(int(troop.y / sy), top), bottom)
-            start = min(max(round(troop.x / sx) - 1, left), right - 1)
-            spot = _free_spot(glyph, row + 1, start + 1, left + 1, right, top + 1, bottom + 1)
+            start = min(max(round(troop.x / sx) - 1, left), right + 1 - len(label))
+            spot = _free_spot(glyph, row + 1, start + 1, left + 1, right + 1 - len(label), top + 1, bottom + 1, len(label))
             r, c = spot
-            label = str(number + 1) if names else str(troop.face)
-            for offset, ch in enumerate((LETTER[seat], label)):
+            for offset, ch in enumerate(label):
                 chars[r][c + offset] = ch
                 styles[r][c + offset] = STYLE[seat]
                 glyph[r][c + offset] = True
-            placed[(seat, number)] = spot
+            placed[(seat, number)] = (r, c, len(label))
     for key, (before, after, style) in marks.items():
         if key not in placed:
             continue
-        r, c = placed[key]
-        for offset in (0, 1):
+        r, c, width = placed[key]
+        for offset in range(width):
             styles[r][c + offset] = f"{styles[r][c + offset]} {style}".strip()
-        for ch, col in ((before, c - 1), (after, c + 2)):
+        for ch, col in ((before, c - 1), (after, c + width)):
             if ch and 0 <= col < cols + 2 and not glyph[r][col] and chars[r][col] in " .":
                 chars[r][col] = ch
                 styles[r][col] = "bold"
@@ -115,15 +116,17 @@ def draw_area(state: BonesState, cols: int, rows: int, *, names: bool = False, m
     return text
 
 
-def _free_spot(glyph, row: int, col: int, first_col: int, last_col: int, first_row: int, last_row: int) -> tuple[int, int]:
-    """Two free cells for a troop nearest (row, col): dice closer than a cell apart push each other aside."""
+def _free_spot(glyph, row: int, col: int, first_col: int, last_col: int, first_row: int, last_row: int,
+               width: int = 2) -> tuple[int, int]:
+    """`width` free cells for a troop nearest (row, col), starting at most at `last_col`: dice closer
+    than a cell apart push each other aside."""
     for apart in (True, False):  # a blank between two troops if there is room, else side by side
         for dr in (0, 1, -1):
             for dc in (0, 1, -1, 2, -2, 3, -3):
                 r, c = row + dr, col + dc
-                if not (first_row <= r <= last_row and first_col <= c < last_col) or glyph[r][c] or glyph[r][c + 1]:
+                if not (first_row <= r <= last_row and first_col <= c <= last_col) or any(glyph[r][c:c + width]):
                     continue
-                if apart and (glyph[r][c - 1] or glyph[r][c + 2]):
+                if apart and (glyph[r][c - 1] or glyph[r][c + width]):
                     continue
                 return r, c
     return row, col
@@ -187,9 +190,12 @@ class BonesScreen(SteppedBatches, GameScreen):
         Binding("escape", "cancel", "Cancel / back", show=False),
     ]
     HELP_NOTES = (
+        "Faces and numbers: on the map a troop is its side and its face: a5 is one of A's troops "
+        "showing 5, B5 one of B's showing 5. In words (the log, the lists, this panel) a troop is "
+        "named by its side and its number, which never changes: B#5 is B's troop number 5, and "
+        "B#5 (3) that troop showing 3. l switches the map to numbers (a#5, B#5) and back.\n\n"
         "The map: the area to scale, 1/4 inch a column and 1/2 inch a row, in a frame at its current "
-        "edge (it shrinks after a completed converge). a5 is one of A's troops showing 5, B5 one of B's "
-        "(l shows troop numbers instead of faces). [ ] marks the chosen troop, dots its range, * an "
+        "edge (it shrinks after a completed converge). [ ] marks the chosen troop, dots its range, * an "
         "enemy in range; in the attack builder > < is the target being set and ( ) the other targets; in "
         "Reengage + marks a picked troop; > < also marks a troop that has just landed.\n\n"
         "Your turn: Tab / Shift+Tab or the arrows choose a troop (an arrow picks the nearest troop that "
@@ -866,7 +872,8 @@ class BonesScreen(SteppedBatches, GameScreen):
 
     def action_labels(self) -> None:
         self.names = not self.names
-        self.status("the map shows troop numbers" if self.names else "the map shows faces")
+        self.status("the map shows troop numbers (B#5: B's troop number 5)" if self.names
+                    else "the map shows faces (B5: a B troop showing 5)")
         self.redraw()
 
     def action_cancel(self) -> None:
@@ -967,7 +974,8 @@ class BonesSetupScreen(SetupScreen):
     HEADING = "War of Bones: who plays?"
     LIST_ID = "bones-setup"
     HELP_NOTES = ("Up/Down pick a line; Enter, Space or Left/Right change it (Enter on a name asks for "
-                  "it). s starts the game. Side A's troops are a1..a8 on the map, B's B1..B8. With no "
+                  "it). s starts the game. Troops are named A#1..A#8 and B#1..B#8; on the map each shows its "
+                  "side and face (a5, B5: side A's lower case), l shows the numbers. With no "
                   "pre-measuring, ranges are not shown and an attack may aim at any enemy troop; one out "
                   "of range misses.")
 
