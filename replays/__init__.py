@@ -31,6 +31,7 @@ from engine.codec import DecodeError, check_nesting, decode_event, encode_event
 from engine.core import player_from_record
 from engine.session import LogError, Session
 from engine.text import clean_text
+from engine.words import counted
 
 FORMAT = 3
 MAX_BYTES = 16 * 1024 * 1024
@@ -359,10 +360,10 @@ def verify(path: str | Path) -> str:
     recorded = document.get("result")
     if recorded is not None and recorded != (outcome.summary if outcome else None):
         raise ReplayError(f"the recorded result ({clean_text(recorded, 60)}) is not what the events give ({result})")
-    dice = f", {typed} typed dice outcomes (not from the seed)" if typed else ""
+    dice = f", {counted(typed, 'typed dice outcome')} (not from the seed)" if typed else ""
     players = ", ".join(p.name for p in session.players)
     header = ("header intact (the file matches its digest)" if document[FILE_DIGEST] is not None
               else "header not checked (a format 2 replay has no file digest)")
-    return (f"ok: {session.game.TITLE}, seed {session.seed}, {players}, {len(session.events)} events, "
-            f"{len(document['digests'])} digests checked, {session.undos} undos, {result}{dice}\n"
+    return (f"ok: {session.game.TITLE}, seed {session.seed}, {players}, {counted(len(session.events), 'event')}, "
+            f"{counted(len(document['digests']), 'digest')} checked, {counted(session.undos, 'undo')}, {result}{dice}\n"
             f"{header}; only claimed, no replay can prove them: {CLAIMS}")

@@ -396,8 +396,8 @@ FORMAT_2 = __import__("pathlib").Path(__file__).parent / "fixtures" / "format2-d
 def test_a_format_2_replay_is_upcast_and_says_its_header_is_unchecked():
     assert msgpack.unpackb(FORMAT_2.read_bytes())["format"] == 2
     lines = replays.verify(FORMAT_2).splitlines()
-    assert lines[0] == ("ok: Dice Tower, seed 21, Bea, 12 events, 1 digests checked, 1 undos, the tower fell on pull 6, "
-                        "1 typed dice outcomes (not from the seed)")
+    assert lines[0] == ("ok: Dice Tower, seed 21, Bea, 12 events, 1 digest checked, 1 undo, the tower fell on pull 6, "
+                        "1 typed dice outcome (not from the seed)")
     assert lines[1].startswith("header not checked (a format 2 replay has no file digest); only claimed")
     assert replays.UPCASTS[2]({"format": 2, "name": "x"}) == {"format": 3, "name": "x", "file_digest": None}
 

@@ -22,8 +22,8 @@ def test_the_fixture_really_is_format_1_with_two_field_players():
 def test_a_format_1_replay_is_upcast_and_verifies():
     summary = replays.verify(FIXTURE)
     assert summary.splitlines() == [
-        "ok: Dice Tower, seed 5, Ada, 13 events, 1 digests checked, 1 undos, the tower fell on pull 6, "
-        "1 typed dice outcomes (not from the seed)",
+        "ok: Dice Tower, seed 5, Ada, 13 events, 1 digest checked, 1 undo, the tower fell on pull 6, "
+        "1 typed dice outcome (not from the seed)",
         "header not checked (a format 2 replay has no file digest); only claimed, no replay can prove them: "
         "the name, the players' names, the undo count, when it was made and by which dicehall"]
     session = replays.read_replay(FIXTURE)

@@ -200,7 +200,7 @@ def test_a_long_status_message_wraps_and_one_too_long_says_so_and_shows_whole_in
 
 
 def test_the_status_line_refits_when_the_terminal_is_resized():
-    message = "x" * 100
+    message = "z" * 200  # more than two lines at 80 columns, less than two at 120
 
     async def steps(pilot):
         pilot.app.screen.status(message)
@@ -211,14 +211,14 @@ def test_the_status_line_refits_when_the_terminal_is_resized():
         return narrow, pilot.app.screen.query_one(StatusLine).cut, screen_text(pilot.app)
 
     async def run():
-        async with DicehallApp().run_test(size=(40, 24)) as pilot:
+        async with DicehallApp().run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             return await steps(pilot)
 
     import asyncio
 
     narrow_cut, wide_cut, text = asyncio.run(run())
-    assert narrow_cut and not wide_cut and message in text
+    assert narrow_cut and not wide_cut and text.count("z") == len(message) and "? shows all" not in text
 
 
 def test_a_screen_title_gives_way_with_a_mark():
