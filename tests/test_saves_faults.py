@@ -289,3 +289,35 @@ def test_a_save_over_the_size_cap_is_one_line(home):
     infos = {info.id: info for info in saves.list_saves()}
     assert infos["huge"].problem == f"huge: the file is too large to be a save ({saves.MAX_FILE + 1} bytes)"
     assert infos[good.save_id].problem is None
+
+
+def test_a_towers_bot_answer_that_cannot_be_saved_waits_for_enter(monkeypatch):
+    from engine.games.towers import Place, parse_square
+    from tui.screens.towers import TowersScreen
+
+    players = [Player("You"), Player("Bot", True, "easy")]
+    session = saves.new_save("towers", name="bot full", seed=2, players=players)
+    probe = engine.new_session("towers", seed=2, players=players)
+    mine = list(probe.play(Place(parse_square("d5"))))
+    disk = FullDisk(room=len(saves.frame(saves._encode_record({"op": "play", "by": 0, "events": mine}))))
+
+    async def steps(pilot):
+        monkeypatch.setattr(saves, "os", disk)
+        screen = pilot.app.screen
+        assert isinstance(screen, TowersScreen)
+        await pilot.press("enter")  # the cursor starts on d5: that move fits, the bot's answer does not
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        stalled = screen_text(pilot.app)
+        assert session.state.placed == 1 and screen.bot_to_act()
+        disk.room = 1 << 20
+        await pilot.press("enter")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        return stalled
+
+    stalled = drive(DicehallApp(session=session), steps)
+    assert "Not now: disk full: the bot's move was not saved; make room, then press Enter" in stalled
+    assert session.state.placed == 2
+    monkeypatch.setattr(saves, "os", os)
+    assert saves.load_readonly(session.save_id).events == session.events

@@ -956,7 +956,7 @@ class BonesScreen(SteppedBatches, GameScreen):
             self.session.play(command)
         except JournalError as error:  # the save could not be written: the bot's move is not made
             self.hurry = False
-            self.refuse(f"{error.reason}: the bot's move was not saved; make room, then Space asks it again")
+            self.refuse(f"{error.reason}: the bot's move was not saved; make room, then press Space")
             return
         self.after_change(before, None)
 

@@ -272,8 +272,8 @@ class TowersScreen(GameScreen):
             self.action_back()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action == "act" and (self.session.outcome is not None or self.bot_to_act()):
-            return None  # greyed out: the game is over or the bot is to play
+        if action == "act" and (self.session.outcome is not None or (self.bot_to_act() and not self.bot_stalled)):
+            return None  # greyed out: the game is over or the bot is to play (unless its answer could not be saved)
         return True
 
     def why_disabled(self, action: str, parameters: tuple) -> str:
@@ -328,7 +328,7 @@ class TowersScreen(GameScreen):
             self.session.play(command)
         except JournalError as error:  # the save could not be written: the bot's move is not made
             self.bot_stalled = True
-            self.status(f"{error.reason}: the bot's move was not saved; make room, then Enter asks it again", error=True)
+            self.status(f"{error.reason}: the bot's move was not saved; make room, then press Enter", error=True)
             return
         self.status(f"{name} (bot): " + "; ".join(self.session.describe(i) for i in range(before, len(self.session.events))))
         self.redraw()
