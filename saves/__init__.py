@@ -166,8 +166,8 @@ class SaveJournal:
 
     def append(self, record: dict) -> None:
         label = save_label(self.path)
-        if self.fd < 0:
-            raise SaveError(f"save {label} is closed")
+        if self.fd < 0:  # a JournalError, so a game screen says it in one line
+            raise SaveWriteFailed(f"save {label} is closed: leave the game and continue it", "save closed")
         data = frame(_encode_record(record))
         try:
             write_durably(self.fd, data)
@@ -798,10 +798,15 @@ def branch_save(session: Session, upto: int, name: str = "") -> Session:
     upto = session.settle(upto)  # never cut an action from its own consequences
     marks = [m for m in session.marks if m.start < upto]
     first = marks[0].start if marks else upto
-    if first:
-        new.replay_batch(list(session.events[:first]), None)
-    bounds = [m.start for m in marks] + [upto]
-    for mark, end in zip(marks, bounds[1:]):
-        new.replay_batch(list(session.events[mark.start : end]), mark.player)
-    new.resume_seeded()  # a pull cut off before its dice gets the same dice it had
+    try:
+        if first:
+            new.replay_batch(list(session.events[:first]), None)
+        bounds = [m.start for m in marks] + [upto]
+        for mark, end in zip(marks, bounds[1:]):
+            new.replay_batch(list(session.events[mark.start : end]), mark.player)
+        new.resume_seeded()  # a pull cut off before its dice gets the same dice it had
+    except SaveWriteFailed as error:  # a full disk: no half-made branch is left behind
+        close_save(new)
+        new.journal.path.unlink(missing_ok=True)
+        raise SaveError(f"could not make the branch ({error.reason}); no file was left behind") from None
     return new
