@@ -10,10 +10,10 @@ from typing import Iterable, Sequence
 from engine.codec import digest
 from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
 from engine.games import CATALOGUE, get_game
-from engine.session import Journal, LogError, Mark, Session
+from engine.session import Journal, JournalError, LogError, Mark, Session
 
 __all__ = [
-    "CATALOGUE", "ChanceNeeded", "IllegalCommand", "Journal", "LogError", "Mark", "Outcome",
+    "CATALOGUE", "ChanceNeeded", "IllegalCommand", "Journal", "JournalError", "LogError", "Mark", "Outcome",
     "Player", "Session", "digest", "get_game", "new_seed", "new_session",
 ]
 

@@ -20,6 +20,16 @@ class Journal(Protocol):
     def append(self, record: dict) -> None: ...
 
 
+class JournalError(Exception):
+    """The journal could not record a batch (a full disk): it was not committed, so the session is
+    exactly as it was before the call. The message is one line for the player; `reason` is the
+    short cause ("disk full")."""
+
+    def __init__(self, message: str, reason: str = ""):
+        super().__init__(message)
+        self.reason = reason or message
+
+
 @dataclass(frozen=True)
 class Mark:
     """Where a decision starts in the event log, and whose it was."""

@@ -10,9 +10,13 @@ A save is held with an exclusive flock while open, so a second dicehall (a secon
 is told it is in use instead of writing into it.
 
 A frame whose declared end runs past the end of the file is a torn tail (the last append was cut
-off) only when nothing after it could be a whole record; otherwise its length field is damaged and
-the load stops, as for a checksum failure. A torn tail is copied aside (`<save>.dhs.torn`) before it
+off) only when the bytes that are there are less than a whole record: a torn write is shorter than
+its length says. If the rest of the file is exactly one whole record (its checksum matches those
+bytes), or a whole record follows later, the length field is damaged: the load stops, as for a
+checksum failure, and the record is kept. A torn tail is copied aside (`<save>.dhs.torn`) before it
 is cut off, so no byte is thrown away unseen.
+
+A save is read as a stream, one record at a time, so memory follows the game, not the file's size.
 
 Format history: 1 stored players as [name, bot]; 2 stores [name, bot, style]. Older headers are
 upcast one step at a time by UPCASTS.
@@ -21,11 +25,13 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import io
 import os
 import re
 import struct
 import time
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,7 +42,7 @@ import msgpack
 import engine
 from engine.codec import DecodeError, check_nesting, decode_event, encode_event
 from engine.core import player_from_record
-from engine.session import LogError, Session
+from engine.session import JournalError, LogError, Session
 from engine.text import NAME_LIMIT, clean_text
 from engine.words import counted
 
@@ -45,8 +51,9 @@ FORMAT = 2
 SUFFIX = ".dhs"
 TORN_SUFFIX = ".torn"
 MAX_RECORD = 4 * 1024 * 1024
-MAX_FILE = 256 * 1024 * 1024
+MAX_FILE = 64 * 1024 * 1024  # far above any real game; it bounds the time a hostile file can cost a list
 TORN_SCAN_BUDGET = 64 * 1024 * 1024  # bytes checksummed while deciding whether a tail is torn
+READ_CHUNK = 1024 * 1024  # a save is read this much at a time
 _FRAME = struct.Struct(">II")
 
 
@@ -62,6 +69,15 @@ class SaveDamaged(SaveError):
     def __init__(self, message: str, good_records: int):
         super().__init__(message)
         self.good_records = good_records
+
+
+class SaveHealthy(SaveError):
+    """recover_save was asked to recover a save that has nothing wrong with it; nothing was written."""
+
+
+class SaveWriteFailed(SaveError, JournalError):
+    """An append could not be written (a full disk): the file was cut back to its last whole record
+    and the session was not changed, so play can go on once the disk has room again."""
 
 
 class ExportExists(SaveError):
@@ -124,26 +140,56 @@ def frame(record: Any) -> bytes:
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
 
 
-def write_durably(fd: int, data: bytes) -> None:
-    """Write all of `data` to `fd` (a write may take only part of it) and fsync: on disk when this
-    returns. Saves, torn tails kept aside, recovered saves and replays all write this way."""
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of `data` to `fd`: a write may take only part of it."""
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
+
+
+def write_durably(fd: int, data: bytes) -> None:
+    """Write all of `data` to `fd` and fsync: on disk when this returns. Saves, torn tails kept
+    aside, recovered saves and replays all write this way."""
+    write_all(fd, data)
     os.fsync(fd)
 
 
+def _reason(error: OSError) -> str:
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "disk full"
+    return error.strerror or type(error).__name__
+
+
 class SaveJournal:
-    """The open, locked file a session appends to; every append is fsync'd before it returns."""
+    """The open, locked file a session appends to; every append is fsync'd before it returns.
+
+    An append that fails (a full disk) cuts the file back to its last whole record and raises
+    SaveWriteFailed before the session changes, so no fragment is left for later records to land
+    after, and play goes on once the disk has room."""
 
     def __init__(self, path: Path, fd: int):
         self.path = path
         self.fd = fd
+        self.size = os.fstat(fd).st_size  # the end of the last whole record
 
     def append(self, record: dict) -> None:
-        if self.fd < 0:
-            raise SaveError(f"save {save_label(self.path)} is closed")
-        write_durably(self.fd, frame(_encode_record(record)))
+        label = save_label(self.path)
+        if self.fd < 0:  # a JournalError, so a game screen says it in one line
+            raise SaveWriteFailed(f"save {label} is closed: leave the game and continue it", "save closed")
+        data = frame(_encode_record(record))
+        try:
+            write_durably(self.fd, data)
+        except OSError as error:
+            reason = _reason(error)
+            try:
+                os.ftruncate(self.fd, self.size)
+                os.fsync(self.fd)
+            except OSError:
+                self.close()  # never append after a fragment; reopening the save cuts its end off
+                raise SaveWriteFailed(f"{reason}: nothing was saved or changed; leave, make room, continue {label}",
+                                      reason) from None
+            raise SaveWriteFailed(f"{reason}: nothing was saved or changed; make room and try again", reason) from None
+        self.size += len(data)
 
     def close(self) -> None:
         if self.fd >= 0:
@@ -222,11 +268,16 @@ def new_save(
     else:
         raise SaveError("could not find a free file name for the save")
     _lock(fd, path)
-    os.write(fd, MAGIC + frame(header))
-    os.fsync(fd)
-    _fsync_dir(folder)
-    journal = SaveJournal(path, fd)
-    session = engine.new_session(game, seed=seed, options=probe.options, players=probe.players, dice=dice, journal=journal)
+    try:
+        write_durably(fd, MAGIC + frame(header))
+        _fsync_dir(folder)
+        journal = SaveJournal(path, fd)
+        session = engine.new_session(game, seed=seed, options=probe.options, players=probe.players, dice=dice, journal=journal)
+    except (OSError, SaveError) as error:  # a full disk: leave no empty or half-written save behind
+        os.close(fd)
+        path.unlink(missing_ok=True)
+        reason = _reason(error) if isinstance(error, OSError) else getattr(error, "reason", str(error))
+        raise SaveError(f"could not create the save ({reason}); no file was left behind") from None
     session.save_name = name  # type: ignore[attr-defined]
     session.save_id = save_id  # type: ignore[attr-defined]
     return session
@@ -255,17 +306,9 @@ def read_header(path: Path) -> dict | None:
     """The header record of a save file, read alone (the names in use need no more); None if unreadable."""
     try:
         with open(path, "rb") as file:
-            start = file.read(len(MAGIC) + _FRAME.size)
-            if len(start) < len(MAGIC) + _FRAME.size or not start.startswith(MAGIC):
-                return None
-            length, crc = _FRAME.unpack_from(start, len(MAGIC))
-            payload = file.read(min(length, MAX_RECORD))
-        if len(payload) != length or zlib.crc32(payload) != crc:
-            return None
-        header = msgpack.unpackb(payload, raw=False, strict_map_key=True, ext_hook=_refuse_ext)
-    except (OSError, ValueError, msgpack.UnpackException):
+            return SaveScan(file, save_label(path), 0).header
+    except Exception:  # any damage: this file's name is simply not in use
         return None
-    return header if isinstance(header, dict) else None
 
 
 def names_in_use(besides: Path | None = None) -> set[str]:
@@ -301,57 +344,137 @@ class ParsedSave:
     size: int
 
 
-def parse_save(data: bytes, label: str) -> ParsedSave:
-    """Split a save file into header and records, never raising for damage after the header."""
-    if not data.startswith(MAGIC):
-        raise SaveError(f"{label}: not a dicehall save")
-    offset = len(MAGIC)
-    records: list[Any] = []
-    damage = None
-    torn = False
-    header = None
-    good_end = offset
-    index = 0
-    while offset < len(data):
-        if len(data) - offset < _FRAME.size:
-            torn = True
-            break
-        length, crc = _FRAME.unpack_from(data, offset)
-        if length > MAX_RECORD:
-            damage = f"record {index} at byte {offset}: impossible length {length}"
-            break
-        end = offset + _FRAME.size + length
-        if end > len(data):
-            later = _later_frame(data, offset + _FRAME.size + 1)
-            if later is None:
-                torn = True
-            elif later < 0:
-                damage = f"record {index} at byte {offset}: length {length} runs past the end of the file"
-            else:
-                damage = (f"record {index} at byte {offset}: length {length} runs past the end of the file, "
-                          f"but a whole record follows at byte {later}")
-            break
-        payload = data[offset + _FRAME.size : end]
-        if zlib.crc32(payload) != crc:
-            damage = f"record {index} at byte {offset}: checksum does not match"
-            break
+class SaveScan:
+    """A save's records read from an open binary file one at a time, never the whole file at once.
+
+    `header` is read when the scan is made (SaveError if there is none). Iterating `records` gives
+    the later records; when it stops, `torn`, `damage` and `good_end` say why, as for parse_save.
+    A record whose length field alone is damaged (its bytes are all there and match its checksum)
+    is still given, after `damage` is set, so a recovered save keeps that move."""
+
+    def __init__(self, handle: Any, label: str, size: int):
+        self.handle = handle
+        self.label = label
+        self.size = size
+        self.buffer = b""
+        self.pos = 0  # where the next frame starts in `buffer`
+        self.offset = len(MAGIC)  # where it starts in the file
+        self.good_end = self.offset
+        self.torn = False
+        self.damage: str | None = None
+        self.index = 0
+        if handle.read(len(MAGIC)) != MAGIC:
+            raise SaveError(f"{label}: not a dicehall save")
+        header = next(self._frames(), None)
+        if header is None:
+            raise SaveError(f"{label}: the header is damaged or missing")
+        if not isinstance(header, dict):
+            raise SaveError(f"{label}: the header is not readable")
+        self.header = header
+        self.records = self._frames()
+
+    def _have(self, count: int) -> bool:
+        """Make sure `count` bytes from the next frame on are in the buffer; False at the end of the file."""
+        if len(self.buffer) - self.pos >= count:
+            return True
+        parts = [self.buffer[self.pos :]]
+        have = len(parts[0])
+        while have < count:
+            try:
+                more = self.handle.read(max(count - have, READ_CHUNK))
+            except OSError as error:
+                raise SaveError(f"{self.label}: cannot read it ({_reason(error)})") from None
+            if not more:
+                break
+            parts.append(more)
+            have += len(more)
+        self.buffer = b"".join(parts)
+        self.pos = 0
+        return have >= count
+
+    def _rest(self) -> bytes:
+        """The rest of the file from the next frame on, when it is no longer than one record can be; else b""."""
+        if self._have(_FRAME.size + MAX_RECORD + 1):
+            return b""
+        return self.buffer[self.pos :]
+
+    def _frames(self):
+        while self.damage is None and self._have(1):
+            at = f"record {self.index} at byte {self.offset}"
+            if not self._have(_FRAME.size):
+                self.torn = True
+                return
+            length, crc = _FRAME.unpack_from(self.buffer, self.pos)
+            if length > MAX_RECORD:
+                self.damage = f"{at}: impossible length {length}"
+                return
+            if not self._have(_FRAME.size + length):
+                tail = self.buffer[self.pos :]
+                self.damage, whole = _past_the_end(tail, crc, at, length, self.offset)
+                self.torn = self.damage is None
+                if whole:
+                    yield from self._unpacked(tail[_FRAME.size :], at)
+                return
+            end = self.pos + _FRAME.size + length
+            payload = self.buffer[self.pos + _FRAME.size : end]
+            if zlib.crc32(payload) != crc:
+                rest = self._rest()[_FRAME.size :]
+                if rest and zlib.crc32(rest) == crc:  # the last record, whole, with a wrong length
+                    self.damage = (f"{at}: length {length} is wrong: the {len(rest)} bytes to the end of the file "
+                                   f"are the whole record (they match its checksum)")
+                    yield from self._unpacked(rest, at)
+                else:
+                    self.damage = f"{at}: checksum does not match"
+                return
+            record = self._unpack(payload, at)
+            if self.damage is not None:
+                return
+            self.pos = end
+            self.offset += _FRAME.size + length
+            self.good_end = self.offset
+            self.index += 1
+            yield record
+
+    def _unpack(self, payload: bytes, at: str) -> Any:
         try:
             record = msgpack.unpackb(payload, raw=False, use_list=False, strict_map_key=True, ext_hook=_refuse_ext)
             check_nesting(record)  # a record nested 600 deep would make str() and the checks recurse until they fail
+            return record
         except Exception:
-            damage = f"record {index} at byte {offset}: not readable"
-            break
-        if header is None:
-            header = record
-        else:
-            records.append(record)
-        offset = good_end = end
-        index += 1
-    if header is None:
-        raise SaveError(f"{label}: the header is damaged or missing")
-    if not isinstance(header, dict):
-        raise SaveError(f"{label}: the header is not readable")
-    return ParsedSave(header, records, good_end, torn, damage, len(data))
+            self.damage = f"{at}: not readable"
+            return None
+
+    def _unpacked(self, payload: bytes, at: str):
+        """A record whose length alone is damaged: given once if it can be read at all."""
+        damage = self.damage
+        record = self._unpack(payload, at)
+        if self.damage == damage:
+            yield record
+
+
+def _past_the_end(tail: bytes, crc: int, at: str, length: int, offset: int) -> tuple[str | None, bool]:
+    """Why a frame whose length runs past the end of the file (`tail` is the file from the frame
+    on) is damage, or None for a torn tail; and whether the rest of the file is that whole record.
+
+    A torn write is shorter than its length says: the bytes that are there are a cut-off record.
+    If they are a whole record (they match its checksum), or a whole record follows them, the
+    length is what is damaged."""
+    if zlib.crc32(memoryview(tail)[_FRAME.size :]) == crc:
+        return (f"{at}: length {length} runs past the end of the file, but the {len(tail) - _FRAME.size} bytes there "
+                f"are the whole record (they match its checksum)"), True
+    later = _later_frame(tail, _FRAME.size + 1)
+    if later is None:
+        return None, False
+    if later < 0:
+        return f"{at}: length {length} runs past the end of the file", False
+    return f"{at}: length {length} runs past the end of the file, but a whole record follows at byte {offset + later}", False
+
+
+def parse_save(data: bytes, label: str) -> ParsedSave:
+    """Split a save held in memory into header and records, never raising for damage after the header."""
+    scan = SaveScan(io.BytesIO(data), label, len(data))
+    records = list(scan.records)
+    return ParsedSave(scan.header, records, scan.good_end, scan.torn, scan.damage, len(data))
 
 
 # Where a later frame could start: a length under MAX_RECORD (so its first byte is 0 and its second at
@@ -443,21 +566,35 @@ def _header_fields(header: dict, label: str) -> tuple:
     return module, seed, options, tuple(players)
 
 
-def build_session(parsed: ParsedSave, label: str, journal: Any = None) -> Session:
-    """Rebuild the session a save describes, checking every record; SaveDamaged names the first bad one."""
-    module, seed, options, players = _header_fields(parsed.header, label)
+def build_session(parsed: ParsedSave | SaveScan, label: str, journal: Any = None) -> Session:
+    """Rebuild the session a save describes, checking every record; SaveDamaged names the first bad one.
+
+    Whatever a record holds, the only errors are SaveError and SaveDamaged, one line each: an
+    exception from a record the checks let through is that record's damage, so one bad file can
+    never take down a list of saves or a command."""
     try:
+        module, seed, options, players = _header_fields(parsed.header, label)
         session = Session(module, seed=seed, options=options, players=players, dice=[])
+    except SaveError:
+        raise
     except ValueError as error:
         raise SaveError(f"{label}: {error}") from None
-    session.save_name = clean_text(parsed.header.get("name", "")) or label  # type: ignore[attr-defined]
+    except Exception as error:
+        raise SaveError(f"{label}: the header is not readable ({type(error).__name__})") from None
+    session.save_name = _save_name(parsed.header, label)  # type: ignore[attr-defined]
     for index, record in enumerate(parsed.records, start=1):
         try:
             _replay_record(session, record, module)
         except (LogError, DecodeError, ValueError) as error:
             raise SaveDamaged(f"{label}: record {index}: {error}", index - 1) from None
+        except Exception as error:  # a wrongly typed field the decoder let through
+            raise SaveDamaged(f"{label}: record {index}: not a valid record ({type(error).__name__})", index - 1) from None
     session.journal = journal
     return session
+
+
+def _save_name(header: dict, label: str) -> str:
+    return clean_text(header.get("name", "")) or label
 
 
 def _replay_record(session: Session, record: Any, module: Any) -> None:
@@ -517,16 +654,24 @@ def _find(name_or_id: str) -> Path:
     raise SaveError(f"no save named {clean_text(name_or_id)!r} (dicehall saves lists them)")
 
 
-def _read(path: Path) -> bytes:
-    size = path.stat().st_size
-    if size > MAX_FILE:
-        raise SaveError(f"{save_label(path)}: the file is too large to be a save ({size} bytes)")
-    return path.read_bytes()
+@contextmanager
+def _scanning(path: Path, label: str):
+    """A SaveScan of the save at `path`, read a chunk at a time; an OSError becomes one SaveError line."""
+    try:
+        handle = open(path, "rb")
+        size = os.fstat(handle.fileno()).st_size
+    except OSError as error:
+        raise SaveError(f"{label}: cannot read it ({_reason(error)})") from None
+    with handle:
+        if size > MAX_FILE:
+            raise SaveError(f"{label}: the file is too large to be a save ({size} bytes)")
+        yield SaveScan(handle, label, size)
 
 
 def list_saves() -> list[SaveInfo]:
     """Every save, most recently played first; damaged ones carry a `problem`. Every text field is
-    cleaned of control characters, whatever the file is called or holds."""
+    cleaned of control characters, whatever the file is called or holds. Whatever goes wrong with
+    one file is that file's one-line problem: the others are listed as usual."""
     infos = []
     for path in saves_dir().glob("*" + SUFFIX):
         shown = save_label(path)
@@ -535,18 +680,22 @@ def list_saves() -> list[SaveInfo]:
         except FileNotFoundError:
             continue  # deleted while we were listing
         try:
-            parsed = parse_save(_read(path), shown)
-            session = build_session(parsed, shown)
-            outcome = session.outcome
-            progress = session.game.progress(session.state) + (" (cut-off tail)" if parsed.torn else "")
-            problem = parsed.damage and clean_text(f"{shown}: {parsed.damage}", 300)
+            with _scanning(path, shown) as scan:
+                session = build_session(scan, shown)
+                outcome = session.outcome
+                progress = session.game.progress(session.state) + (" (cut-off tail)" if scan.torn else "")
+                problem = scan.damage and clean_text(f"{shown}: {scan.damage}", 300)
             infos.append(SaveInfo(shown, session.save_name, session.game.ID, session.game.TITLE,  # type: ignore[attr-defined]
-                                  progress, outcome is not None, mtime, path, problem, branch_text(parsed.header)))
-        except (SaveError, OSError) as error:
-            problem = str(error) if isinstance(error, SaveError) else f"{shown}: cannot read it ({error.strerror})"
+                                  progress, outcome is not None, mtime, path, problem, branch_text(scan.header)))
+        except Exception as error:  # the per-file boundary: SaveError is one line already
+            problem = str(error) if isinstance(error, SaveError) else f"{shown}: cannot be read ({type(error).__name__})"
             infos.append(SaveInfo(shown, shown, "?", "?", "damaged", False, mtime, path, clean_text(problem, 300)))
     infos.sort(key=lambda info: info.last_played, reverse=True)
     return infos
+
+
+def _recover_hint(label: str) -> str:
+    return f"the file is kept as it is ('dicehall recover {label}' keeps the good part)"
 
 
 def _keep_torn(path: Path, tail: bytes) -> Path:
@@ -574,24 +723,29 @@ def open_save(name_or_id: str) -> Session:
     after its bytes are copied to `<save>.dhs.torn`."""
     path = _find(name_or_id)
     shown = save_label(path)
-    fd = os.open(path, os.O_RDWR | os.O_APPEND)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND)
+    except OSError as error:
+        raise SaveError(f"{shown}: cannot open it ({_reason(error)})") from None
     _lock(fd, path)
     try:
-        data = _read(path)
-        parsed = parse_save(data, shown)
-        if parsed.damage:
-            raise SaveDamaged(f"{shown}: {parsed.damage}; the file is kept as it is ('dicehall recover {shown}' keeps the good part)", len(parsed.records))
-        session = build_session(parsed, shown)
-        notice = None
-        if parsed.torn:
+        with _scanning(path, shown) as scan:
             try:
-                aside = _keep_torn(path, data[parsed.good_end :])
+                session = build_session(scan, shown)
+            except SaveDamaged as error:
+                raise SaveDamaged(f"{error}; {_recover_hint(shown)}", error.good_records) from None
+            if scan.damage:
+                raise SaveDamaged(f"{shown}: {scan.damage}; {_recover_hint(shown)}", scan.index - 1)
+        notice = None
+        if scan.torn:
+            try:
+                aside = _keep_torn(path, os.pread(fd, scan.size - scan.good_end, scan.good_end))
+                os.ftruncate(fd, scan.good_end)
+                os.fsync(fd)
             except OSError as error:
                 raise SaveError(f"{shown}: its last record was cut off while writing, and the cut-off bytes could not be "
-                                f"kept aside ({error.strerror}); the file is left as it is") from None
-            os.ftruncate(fd, parsed.good_end)
-            os.fsync(fd)
-            notice = (f"the last record of {shown} was cut off while writing ({counted(parsed.size - parsed.good_end, 'byte')}); "
+                                f"kept aside ({_reason(error)}); the file is left as it is") from None
+            notice = (f"the last record of {shown} was cut off while writing ({counted(scan.size - scan.good_end, 'byte')}); "
                       f"it was removed, and its bytes kept in {clean_text(aside.name, 160)}")
     except BaseException:
         os.close(fd)
@@ -623,10 +777,10 @@ def load_readonly(name_or_id: str) -> Session:
     """The session of a save, for exporting or viewing, without locking or changing the file."""
     path = _find(name_or_id)
     shown = save_label(path)
-    parsed = parse_save(_read(path), shown)
-    if parsed.damage:
-        raise SaveDamaged(f"{shown}: {parsed.damage}", len(parsed.records))
-    session = build_session(parsed, shown)
+    with _scanning(path, shown) as scan:
+        session = build_session(scan, shown)
+        if scan.damage:
+            raise SaveDamaged(f"{shown}: {scan.damage}", scan.index - 1)
     session.save_id = shown  # type: ignore[attr-defined]
     return session
 
@@ -655,20 +809,22 @@ def export_save(name_or_id: str, target: str | Path | None = None, overwrite: bo
 
 
 def recover_save(name_or_id: str) -> str:
-    """Copy the good records of a damaged save into a new save; the damaged file is kept. Returns the new id."""
+    """Copy the good records of a damaged save into a new save; the damaged file is kept. Returns the
+    new id. A save with nothing wrong raises SaveHealthy and nothing is written. The file is read
+    twice, a record at a time: once to find where the good part ends, once to copy it."""
     path = _find(name_or_id)
     shown = save_label(path)
-    parsed = parse_save(_read(path), shown)
-    session = None
-    good = len(parsed.records)
-    while session is None:
+    with _scanning(path, shown) as scan:
+        good = None  # how many records after the header to copy; None: all that can be read
         try:
-            session = build_session(ParsedSave(parsed.header, parsed.records[:good], 0, False, None, 0), shown)
+            build_session(scan, shown)
         except SaveDamaged as error:
             good = error.good_records
+        header = scan.header
+        if good is None and not scan.damage and not scan.torn:
+            raise SaveHealthy(f"{shown} is not damaged: nothing to recover ('dicehall continue {shown}' opens it)")
     folder = saves_dir()
-    header = dict(parsed.header, name=clean_text(f"{session.save_name} (recovered)"))  # type: ignore[attr-defined]
-    data = MAGIC + frame(header) + b"".join(frame(r) for r in parsed.records[:good])
+    header = dict(header, name=clean_text(f"{_save_name(header, shown)} (recovered)"))
     base = _slug(shown) if shown != path.stem else shown  # a file name with control characters is not copied
     for attempt in range(1000):
         new_path = folder / f"{base}-recovered{f'-{attempt + 1}' if attempt else ''}{SUFFIX}"
@@ -680,10 +836,21 @@ def recover_save(name_or_id: str) -> str:
     else:
         raise SaveError(f"{shown}: no free file name for the recovered save")
     try:
-        write_durably(fd, data)
-    except BaseException:
+        with _scanning(path, shown) as scan:
+            chunk = bytearray(MAGIC + frame(header))
+            for index, record in enumerate(scan.records):
+                if good is not None and index >= good:
+                    break
+                chunk += frame(record)
+                if len(chunk) >= READ_CHUNK:
+                    write_all(fd, chunk)
+                    chunk.clear()
+            write_durably(fd, chunk)
+    except BaseException as error:
         os.close(fd)
         new_path.unlink(missing_ok=True)  # never leave half a save behind
+        if isinstance(error, OSError):
+            raise SaveError(f"could not write the recovered save ({_reason(error)}); nothing was written") from None
         raise
     os.close(fd)
     _fsync_dir(folder)
@@ -748,10 +915,15 @@ def branch_save(session: Session, upto: int, name: str = "") -> Session:
     upto = session.settle(upto)  # never cut an action from its own consequences
     marks = [m for m in session.marks if m.start < upto]
     first = marks[0].start if marks else upto
-    if first:
-        new.replay_batch(list(session.events[:first]), None)
-    bounds = [m.start for m in marks] + [upto]
-    for mark, end in zip(marks, bounds[1:]):
-        new.replay_batch(list(session.events[mark.start : end]), mark.player)
-    new.resume_seeded()  # a pull cut off before its dice gets the same dice it had
+    try:
+        if first:
+            new.replay_batch(list(session.events[:first]), None)
+        bounds = [m.start for m in marks] + [upto]
+        for mark, end in zip(marks, bounds[1:]):
+            new.replay_batch(list(session.events[mark.start : end]), mark.player)
+        new.resume_seeded()  # a pull cut off before its dice gets the same dice it had
+    except SaveWriteFailed as error:  # a full disk: no half-made branch is left behind
+        close_save(new)
+        new.journal.path.unlink(missing_ok=True)
+        raise SaveError(f"could not make the branch ({error.reason}); no file was left behind") from None
     return new

@@ -270,3 +270,62 @@ def test_sim_bones_plays_the_general_against_random_play(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["games"] == 4 and report["bots"] == ["general", "random"]
     assert report["win_rate"]["general"] >= 0.75  # 100% over 200 games in the README
+
+
+# --- command-line leftovers: nothing silently ignored ---------------------------------------------
+
+@pytest.mark.parametrize("args, error", [
+    (["sim", "wager", "--bots", ",,,"], "dicehall: --bots ',,,' names no bot"),
+    (["sim", "towers", "--bots", " , "], "dicehall: --bots ',' names no bot"),
+    (["sim", "dicetower", "--bots", "best,bold"], "dicehall: sim dicetower does not take --bots (it takes --remove-rate)"),
+    (["sim", "troll", "--players", "4"], "dicehall: sim troll does not take --players (it takes --difficulty, --variant, --bot)"),
+    (["sim", "wager", "--difficulty", "sturdy"], "dicehall: sim wager does not take --difficulty (it takes --players, --bots)"),
+    (["sim", "bones", "--remove-rate", "0.5"], "dicehall: sim bones does not take --remove-rate (it takes --bots)"),
+    (["sim", "towers", "--players", "2"], "dicehall: sim towers does not take --players (it takes --bots)"),
+    (["verify", ""], "dicehall: verify needs the name of a replay file (.dhr)"),
+    (["replay", " "], "dicehall: replay needs the name of a replay file (.dhr)"),
+])
+def test_options_that_mean_nothing_here_are_refused_with_the_usage(args, error, capsys):
+    assert usage_error(args, capsys) == error
+
+
+def test_sim_games_is_capped(capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["sim", "dicetower", "--games", str(10**12)])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == "dicehall: argument --games: must be at most 1,000,000"
+
+
+def test_a_long_sim_shows_its_progress_on_a_terminal_and_clears_it(monkeypatch, capsys):
+    from tui import sim
+
+    class Terminal:
+        def __init__(self):
+            self.text = ""
+
+        def isatty(self):
+            return True
+
+        def write(self, text):
+            self.text += text
+
+        def flush(self):
+            pass
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setattr(sim, "PROGRESS_SECONDS", 0)
+    assert main(["sim", "dicetower", "--games", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 3  # stdout is the report alone
+    assert "\rsim: 1 of 3 games" in terminal.text and "\rsim: 2 of 3 games" in terminal.text
+    assert terminal.text.endswith("\r")  # the progress line is cleared
+
+
+def test_recover_on_a_healthy_save_says_so_and_writes_nothing(capsys):
+    session = saves.new_save("dicetower", name="healthy", seed=3)
+    session.play(PullBlock())
+    saves.close_save(session)
+    assert main(["recover", session.save_id]) == 0
+    out = capsys.readouterr().out.strip()
+    assert out == f"{session.save_id} is not damaged: nothing to recover ('dicehall continue {session.save_id}' opens it)"
+    assert [info.id for info in saves.list_saves()] == [session.save_id]

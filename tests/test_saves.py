@@ -284,15 +284,33 @@ def test_a_torn_tail_is_copied_aside_before_it_is_cut():
     assert aside.read_bytes() == tail and path.with_name(aside.name + ".2").read_bytes() == tail[:5]
 
 
-def test_a_flipped_length_on_the_last_record_loses_nothing():
-    """With no record after it, a damaged last length cannot be told from a torn tail; its bytes are kept."""
+def test_a_flipped_length_on_the_last_record_is_damage_and_the_move_is_kept():
+    """A torn write is shorter than its length says; a last record whose bytes are all there (they
+    match its checksum) has a damaged length: the file is kept, and recover keeps that move."""
     session = make_save(name="last", pulls=3)
     path = session.journal.path
     offset, data = flip_length(path, 3)
-    loaded = saves.open_save(session.save_id)
-    assert "cut off" in loaded.notice
-    saves.close_save(loaded)
-    assert path.read_bytes() + path.with_name(path.name + ".torn").read_bytes() == data
+    with pytest.raises(saves.SaveDamaged, match=f"record 3 at byte {offset}: length .* runs past the end of the file, "
+                                                f"but the .* bytes there are the whole record"):
+        saves.open_save(session.save_id)
+    assert path.read_bytes() == data and not path.with_name(path.name + ".torn").exists()
+    [info] = saves.list_saves()
+    assert "whole record" in info.problem and info.progress == session.game.progress(session.state)
+    recovered = saves.load_readonly(saves.recover_save(session.save_id))
+    assert recovered.state == session.state  # the last, acknowledged move is there
+
+
+def test_every_length_flip_of_the_last_record_is_damage_never_a_torn_tail():
+    session = make_save(name="flips", pulls=5)
+    data = session.journal.path.read_bytes()
+    last = frame_offsets(data)[-1]
+    for bit in range(32):
+        flipped = bytearray(data)
+        flipped[last + 3 - bit // 8] ^= 1 << bit % 8
+        parsed = saves.parse_save(bytes(flipped), "x")
+        assert not parsed.torn and f"record 5 at byte {last}" in parsed.damage, bit
+        if "impossible length" not in parsed.damage:  # under the record limit: the move itself is kept
+            assert len(parsed.records) == 5 and "whole record" in parsed.damage, bit
 
 
 # --- file names are data ------------------------------------------------------------------------
@@ -320,6 +338,7 @@ def test_file_names_with_control_characters_are_cleaned_everywhere():
     with pytest.raises(saves.SaveError) as caught:
         saves.open_save("y[2J")
     assert str(caught.value) == "y[2J: not a dicehall save"
+    evil.write_bytes(evil.read_bytes()[:-1])  # damaged, so there is something to recover
     new_id = saves.recover_save(infos["dicetower"].id)
     assert new_id == "x-31mred-0-pwned-recovered"  # the new file's name has no control characters
 

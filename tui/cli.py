@@ -49,6 +49,16 @@ def _positive(text: str) -> int:
     return value
 
 
+MAX_GAMES = 1_000_000  # a sim's --games: minutes for the Dice Tower, longer for the bots' games (progress is shown)
+
+
+def _games(text: str) -> int:
+    value = _positive(text)
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_GAMES:,}")
+    return value
+
+
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -110,14 +120,15 @@ def build_parser() -> Parser:
     verify.add_argument("file")
     sim = sub.add_parser("sim", help="sample whole games")
     sim.add_argument("game")
-    sim.add_argument("--games", type=_positive, default=1000)
+    sim.add_argument("--games", type=_games, default=1000)
     sim.add_argument("--seed", type=_seed, default=1)
-    sim.add_argument("--remove-rate", type=_rate, default=0.0)
     sim.add_argument("--json", action="store_true")
-    sim.add_argument("--difficulty", choices=["standard", "sturdy", "tutorial"], default="standard")
+    # the options below belong to some games only (SIM_OPTIONS); None means not given
+    sim.add_argument("--remove-rate", type=_rate)
+    sim.add_argument("--difficulty", choices=["standard", "sturdy", "tutorial"])
     sim.add_argument("--variant", choices=["starting_card", "reusable_diamond_ace", "club_at_start", "toys"])
-    sim.add_argument("--bot", choices=["hint", "random"], default="hint")
-    sim.add_argument("--players", type=_positive, default=2)
+    sim.add_argument("--bot", choices=["hint", "random"])
+    sim.add_argument("--players", type=_positive)
     sim.add_argument("--bots", help="wager: bot styles by seat (default best,cautious); towers: two levels (default hard,easy); "
                           "bones: two levels (default general,random)")
     rules = sub.add_parser("rules", help="print a game's rules")
@@ -125,6 +136,33 @@ def build_parser() -> Parser:
     recover = sub.add_parser("recover", help="copy the good part of a damaged save")
     recover.add_argument("save")
     return parser
+
+
+# Which of sim's game-specific options each game takes, and their defaults; any other is refused.
+SIM_OPTIONS = {
+    "dicetower": {"remove_rate": 0.0},
+    "troll": {"difficulty": "standard", "variant": None, "bot": "hint"},
+    "wager": {"players": 2, "bots": None},
+    "towers": {"bots": None},
+    "bones": {"bots": None},
+}
+SIM_GAME_OPTIONS = ("remove_rate", "difficulty", "variant", "bot", "players", "bots")
+
+
+def _sim_options(args: argparse.Namespace) -> dict:
+    """The game-specific options of `sim`, with defaults; an option the game does not take, or a
+    --bots that names no bot, is a UsageError."""
+    known = SIM_OPTIONS.get(args.game, {})
+    for name in SIM_GAME_OPTIONS:
+        if getattr(args, name) is not None and name not in known:
+            takes = ", ".join("--" + k.replace("_", "-") for k in known) or "no game options"
+            raise UsageError(f"sim {args.game} does not take --{name.replace('_', '-')} (it takes {takes})")
+    options = {name: default if getattr(args, name) is None else getattr(args, name) for name, default in known.items()}
+    if args.bots is not None:
+        options["bots"] = [s.strip() for s in args.bots.split(",") if s.strip()]
+        if not options["bots"]:
+            raise UsageError(f"--bots {clean_text(args.bots, 40)!r} names no bot")
+    return options
 
 
 def daily_seed(game: str, day: str) -> int:
@@ -173,6 +211,8 @@ def _game(game: str):
 
 def _dispatch(args: argparse.Namespace) -> int:
     command = args.command
+    if command in ("verify", "replay") and not args.file.strip():
+        raise UsageError(f"{command} needs the name of a replay file (.dhr)")
     if command == "verify":
         import replays
 
@@ -186,10 +226,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         from tui import sim
 
         _game(args.game)
+        options = _sim_options(args)
         try:
-            report = sim.run(args.game, args.games, args.seed, args.remove_rate, args.json, args.difficulty, args.variant,
-                             args.bot, args.players,
-                             [s.strip() for s in args.bots.split(",") if s.strip()] if args.bots else None)
+            report = sim.run(args.game, args.games, args.seed, options.get("remove_rate", 0.0), args.json,
+                             options.get("difficulty", "standard"), options.get("variant"), options.get("bot", "hint"),
+                             options.get("players", 2), options.get("bots"))
         except (engine.IllegalCommand, engine.LogError):
             raise  # a bug, not a bad argument
         except ValueError as error:  # sim checks its arguments before it plays: unknown game, players, bot styles
@@ -213,7 +254,12 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "recover":
         import saves
 
-        print(f"recovered into save {saves.recover_save(args.save)}; the damaged file is kept")
+        try:
+            new_id = saves.recover_save(args.save)
+        except saves.SaveHealthy as healthy:  # nothing to do, and nothing was written
+            print(clean_text(str(healthy), 400))
+            return 0
+        print(f"recovered into save {new_id}; the damaged file is kept")
         return 0
     return _run_app(args)
 

@@ -3,12 +3,32 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import time
 
 import engine
 from engine.chance import seeded_draw
 from engine.games import dicetower
 from engine.words import counted
+
+
+PROGRESS_SECONDS = 1.0  # how often a long run says how far it has got
+
+
+def game_numbers(games: int):
+    """range(games); on a terminal, stderr says how far a long run has got, once a second, on one
+    line that is cleared at the end (stdout keeps only the report, for pipes and --json)."""
+    show = sys.stderr.isatty()
+    said = ""
+    last = time.monotonic()
+    for game in range(games):
+        if show and time.monotonic() - last >= PROGRESS_SECONDS:
+            last = time.monotonic()
+            said = f"sim: {game:,} of {games:,} games"
+            print(f"\r{said}", end="", file=sys.stderr, flush=True)
+        yield game
+    if said:
+        print("\r" + " " * len(said) + "\r", end="", file=sys.stderr, flush=True)
 
 
 def percentile(sorted_values: list[int], p: float) -> int:
@@ -31,7 +51,7 @@ def play_dicetower(seed: int, remove_rate: float) -> int:
 
 def sim_dicetower(games: int, seed: int, remove_rate: float) -> dict:
     started = time.perf_counter()
-    pulls = sorted(play_dicetower(seeded_draw(seed, i, 2**32), remove_rate) for i in range(games))
+    pulls = sorted(play_dicetower(seeded_draw(seed, i, 2**32), remove_rate) for i in game_numbers(games))
     elapsed = time.perf_counter() - started
     report = {
         "game": "dicetower",
@@ -74,7 +94,7 @@ def sim_troll(games: int, seed: int, difficulty: str, variant: str | None, bot: 
         options[variant] = True
     engine.new_session("troll", seed=0, options=options)  # bad options fail here, in one line
     started = time.perf_counter()
-    results = [play_troll(seeded_draw(seed, i, 2**32), options, bot) for i in range(games)]
+    results = [play_troll(seeded_draw(seed, i, 2**32), options, bot) for i in game_numbers(games)]
     elapsed = time.perf_counter() - started
     wins = sum(1 for r in results if r[0] != "lost")
     return {
@@ -115,7 +135,7 @@ def sim_wager(players: int, styles: list[str], games: int, seed: int) -> dict:
     style_seats = {style: 0 for style in lineup}
     seat_wins = [0] * players
     started = time.perf_counter()
-    for game in range(games):
+    for game in game_numbers(games):
         shift = game % players
         seating = lineup[shift:] + lineup[:shift]
         session = engine.new_session("wager", seed=seeded_draw(seed, game, 2**32),
@@ -167,7 +187,7 @@ def sim_towers(levels: list[str], games: int, seed: int) -> dict:
     slowest = 0.0
     margins = []
     started = time.perf_counter()
-    for game in range(games):
+    for game in game_numbers(games):
         seats = (0, 1) if game % 2 == 0 else (1, 0)  # seats[colour] = which level plays that colour
         game_seed = seeded_draw(seed, game, 2**32)
         session = engine.new_session("towers", seed=game_seed, players=[
@@ -222,7 +242,7 @@ def sim_bones(levels: list[str], games: int, seed: int, turn_limit: int = 2000) 
     turns = []
     slowest = 0.0
     started = time.perf_counter()
-    for game in range(games):
+    for game in game_numbers(games):
         seats = (0, 1) if game % 2 == 0 else (1, 0)  # seats[seat] = which style plays that seat
         game_seed = seeded_draw(seed, game, 2**32)
         session = Session(bones, seed=game_seed, players=[Player(levels[seats[s]], True, levels[seats[s]]) for s in (0, 1)])

@@ -89,6 +89,49 @@ def durable_append(rounds: int = 300) -> None:
           f"ratio {a / b:.2f}x (goal <= 1.5x); a whole pull on a save {p * 1000:.3f} ms ({p / b:.2f}x)")
 
 
+BIG_SAVE = """
+import re, sys, time
+import saves
+started = time.perf_counter()
+[info] = saves.list_saves()
+listed = time.perf_counter()
+session = saves.open_save(info.id)
+opened = time.perf_counter()
+assert info.problem is None and session.undos > 0
+peak = int(re.search(r"VmHWM:\\s+(\\d+) kB", open("/proc/self/status").read()).group(1))  # this program's own peak
+print(listed - started, opened - listed, peak / 1024)
+"""
+
+
+def big_save(mib: int = 64) -> None:
+    """A save of MIB MiB of tiny valid records (one pull, then undo/redo pairs): the time to list it and
+    to open it, and the peak memory of the process, against the same process with a one-pull save."""
+    figures = {}
+    for size in (0, mib << 20):
+        home = tempfile.mkdtemp()
+        env = dict(os.environ, DICEHALL_HOME=home, PYTHONPATH=str(ROOT))
+        os.environ["DICEHALL_HOME"] = home
+        import saves
+        from engine.games.dicetower import PullBlock
+
+        session = saves.new_save("dicetower", name="big", seed=3)
+        session.play(PullBlock())
+        session.undo()  # so the small save has an undo too
+        session.redo()
+        saves.close_save(session)
+        pair = saves.frame({"op": "undo"}) + saves.frame({"op": "redo"})
+        pairs = max(0, size - session.journal.path.stat().st_size) // len(pair)  # up to the size cap, not past it
+        with open(session.journal.path, "ab") as handle:
+            for start in range(0, pairs, 1 << 15):
+                handle.write(pair * min(1 << 15, pairs - start))
+        out = subprocess.run([sys.executable, "-c", BIG_SAVE], check=True, cwd=ROOT, env=env,
+                             capture_output=True, text=True).stdout
+        figures[size] = [float(x) for x in out.split()]
+    listed, opened, rss = figures[mib << 20]
+    print(f"big save: {mib} MiB of tiny records listed in {listed:.1f} s, opened in {opened:.1f} s, "
+          f"peak memory {rss:.0f} MiB (a one-pull save: {figures[0][2]:.0f} MiB; goal: memory follows the game, not the file)")
+
+
 def engine_events() -> tuple:
     from engine.games.dicetower import BlockPulled, DiceRolled
 
@@ -231,3 +274,4 @@ if __name__ == "__main__":
     troll_hint()
     wager_odds()
     towers_bot()
+    big_save()

@@ -13,7 +13,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
-from engine import IllegalCommand, Session
+from engine import IllegalCommand, JournalError, Session
 from tui.screens.dialogs import HelpScreen, bindings_help
 from tui.widgets import Plain, StatusLine
 
@@ -96,10 +96,11 @@ class KeyedScreen(Screen):
         return "dicehall"
 
     def attempt(self, action: Callable[[], object], done: str | None = None) -> bool:
-        """Run an engine call; an IllegalCommand becomes a one-line answer instead of an error."""
+        """Run an engine call; an IllegalCommand, or a save that could not be written (the session
+        is then unchanged), becomes a one-line answer instead of an error."""
         try:
             action()
-        except IllegalCommand as error:
+        except (IllegalCommand, JournalError) as error:
             self.status(str(error), error=True)
             return False
         finally:

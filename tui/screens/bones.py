@@ -16,6 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer
 
+from engine import JournalError
 from engine.core import Player
 from engine.games import bones
 from engine.games.bones import (DIE, FULL, SIDES, Assign, Attack, BonesState, Choose, Converge, Keep, Reengage,
@@ -959,7 +960,12 @@ class BonesScreen(SteppedBatches, GameScreen):
         if ticket != self.thinking or self.session.state is not state or not self.bot_to_act():
             return  # undone, redone or left while it thought: that answer is for another position
         before = len(self.session.events)
-        self.session.play(command)
+        try:
+            self.session.play(command)
+        except JournalError as error:  # the save could not be written: the bot's move is not made
+            self.hurry = False
+            self.refuse(f"{error.reason}: the bot's move was not saved; make room, then press Space")
+            return
         self.after_change(before, None)
 
 

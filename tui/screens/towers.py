@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
+from engine import JournalError
 from engine.core import Player
 from engine.games import towers
 from engine.games.towers import COLOURS, DARK, EMPTY, LIGHT, SIZE, Move, Place, TowersState
@@ -125,6 +126,7 @@ class TowersScreen(GameScreen):
         self.cursor = 3 * SIZE + 3  # d5, near the middle
         self.selected: int | None = None
         self.thinking = 0  # which bot search is current: a result for an older one is dropped
+        self.bot_stalled = False  # the bot's last answer could not be saved (a full disk)
 
     def compose(self) -> ComposeResult:
         yield Plain("", id="title", classes="title")
@@ -219,6 +221,11 @@ class TowersScreen(GameScreen):
             self.status(f"the game is over: {session.outcome.summary}", error=True)
             return
         if self.bot_to_act():
+            if self.bot_stalled:  # its last answer could not be saved: ask again
+                self.bot_stalled = False
+                self.status(f"asking {session.players[session.to_act].name} (the bot) again")
+                self.schedule_bot()
+                return
             self.status(f"{session.players[session.to_act].name} (the bot) is thinking", error=True)
             return
         square = self.cursor
@@ -265,8 +272,8 @@ class TowersScreen(GameScreen):
             self.action_back()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action == "act" and (self.session.outcome is not None or self.bot_to_act()):
-            return None  # greyed out: the game is over or the bot is to play
+        if action == "act" and (self.session.outcome is not None or (self.bot_to_act() and not self.bot_stalled)):
+            return None  # greyed out: the game is over or the bot is to play (unless its answer could not be saved)
         return True
 
     def why_disabled(self, action: str, parameters: tuple) -> str:
@@ -317,7 +324,12 @@ class TowersScreen(GameScreen):
             return  # undone, redone or left while it thought: that answer is for another position
         name = self.session.players[self.session.to_act].name
         before = len(self.session.events)
-        self.session.play(command)
+        try:
+            self.session.play(command)
+        except JournalError as error:  # the save could not be written: the bot's move is not made
+            self.bot_stalled = True
+            self.status(f"{error.reason}: the bot's move was not saved; make room, then press Enter", error=True)
+            return
         self.status(f"{name} (bot): " + "; ".join(self.session.describe(i) for i in range(before, len(self.session.events))))
         self.redraw()
         self.schedule_bot()

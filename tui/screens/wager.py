@@ -344,13 +344,15 @@ class WagerScreen(GameScreen):
         if self.bot_timer is None and self.is_bot_turn():
             self.bot_timer = self.set_timer(BOT_PACE, self.bot_step)
 
-    def play_bot(self) -> None:
+    def play_bot(self) -> bool:
         """One move of the bot whose turn it is, through the same engine API as a player's key."""
         from engine.bots import wager as bots
 
         player = self.session.players[self.session.to_act]
-        self.session.play(bots.choose(self.session.state, player.style or "best"))
+        if not self.attempt(lambda: self.session.play(bots.choose(self.session.state, player.style or "best"))):
+            return False  # the save could not be written: the timer tries again, Space too
         self.status(f"{player.name} (bot): {self.session.describe(len(self.session.events) - 1)}")
+        return True
 
     def bot_step(self) -> None:
         self.bot_timer = None
@@ -366,8 +368,8 @@ class WagerScreen(GameScreen):
         if self.bot_timer is not None:
             self.bot_timer.stop()
             self.bot_timer = None
-        while self.is_bot_turn():
-            self.play_bot()
+        while self.is_bot_turn() and self.play_bot():
+            pass
         self.redraw()
 
     def action_undo(self) -> None:
