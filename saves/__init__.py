@@ -870,22 +870,28 @@ def rename_save(name_or_id: str, new_name: str) -> str:
     fd = os.open(path, os.O_RDWR)
     _lock(fd, path)  # never rename under another dicehall's feet
     try:
-        data = _read(path)
         header = read_header(path)
         if header is None:
             raise SaveError(f"{save_label(path)}: the header is damaged or missing")
-        length = _FRAME.unpack_from(data, len(MAGIC))[0]
-        rest = data[len(MAGIC) + _FRAME.size + length :]  # every record after the header, byte for byte
         temporary = path.with_name(path.name + ".renaming")
         out = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
             try:
-                write_durably(out, MAGIC + frame(dict(header, name=new_name)) + rest)
+                with open(path, "rb") as source:  # every record after the header, byte for byte, a chunk at a time
+                    source.seek(len(MAGIC))
+                    length = _FRAME.unpack(source.read(_FRAME.size))[0]
+                    source.seek(length, os.SEEK_CUR)
+                    write_all(out, MAGIC + frame(dict(header, name=new_name)))
+                    while chunk := source.read(READ_CHUNK):
+                        write_all(out, chunk)
+                os.fsync(out)
             finally:
                 os.close(out)
             os.replace(temporary, path)
-        except BaseException:
+        except BaseException as error:
             temporary.unlink(missing_ok=True)  # never leave half a save behind
+            if isinstance(error, OSError):
+                raise SaveError(f"{save_label(path)}: not renamed ({_reason(error)}); the save is as it was") from None
             raise
         _fsync_dir(path.parent)
     finally:

@@ -52,7 +52,7 @@ def test_undos_are_shown_in_the_replay(tmp_path):
     session.play(PullBlock())
     path = replays.write_replay(session, tmp_path / "u.dhr")
     assert replays.read_replay(path).undos == 1
-    assert "1 undos" in replays.verify(path)
+    assert "1 undo," in replays.verify(path)
 
 
 def test_verify_summary(tmp_path):

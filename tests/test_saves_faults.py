@@ -77,7 +77,9 @@ def test_dicehall_saves_continue_and_recover_with_a_bad_file(crafted, capsys):
     bad, good = crafted
     assert main(["saves"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 3 and any(line.startswith(bad) and "record" in line for line in out)
+    assert out[0].startswith("3 saves in ")  # the bad file is listed, and so are both good ones
+    assert any(line.strip().startswith(f"DAMAGED: {bad}: record 5:") for line in out)
+    assert {line.strip() for line in out} >= {f"id {save_id}" for save_id in (bad, *good)}
     assert main(["continue", bad]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"dicehall: {bad}: record ") and "recover" in err[0]
