@@ -22,7 +22,7 @@ def play_dicetower(seed: int, remove_rate: float) -> int:
     pulls = 0
     threshold = round(remove_rate * 1_000_000)
     while session.outcome is None:
-        remove = seeded_draw(seed ^ 0x52454D4F5645, pulls, 1_000_000) < threshold
+        remove = threshold > 0 and seeded_draw(seed ^ 0x52454D4F5645, pulls, 1_000_000) < threshold  # rate 0: no draw
         session.play(dicetower.PullBlock(remove))
         pulls += 1
     return session.state.pulls
