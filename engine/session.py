@@ -21,7 +21,7 @@ from itertools import islice
 from types import ModuleType
 from typing import Any, Iterable, Protocol, Sequence
 
-from engine.chance import seeded_draw, seeded_draws
+from engine.chance import seeded_draws
 from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
 
 # A state is kept every this many events: state_at folds at most this many, and the replays' digest
@@ -106,6 +106,7 @@ class Session:
         self.seed = int(seed)
         self.options = game.check_options(dict(options or {}))
         self.players: tuple[Player, ...] = game.check_players(tuple(players))
+        self._human_seats = frozenset(seat for seat, player in enumerate(self.players) if not player.bot)
         self.journal = journal
         self.undos = 0
         # scripted dice are read through a cursor, counted like the seeded draws and kept with each
@@ -122,10 +123,13 @@ class Session:
         self._mark_players = array("q")
         self._mark_seeded = array("q")
         self._mark_scripted = array("q")
-        self._human_marks: list[int] = []  # indexes of the marks whose player is a person (what undo takes back)
+        self._human_marks = array("q")  # indexes of the marks whose player is a person (what undo takes back)
         self._redo: list[tuple[list[Any], list[tuple[int, int, int, int]], int, int]] = []
         self._shown = False  # a view of the log was handed out since the log was last cut back
-        setup, states, seeded, scripted = self._resolve_chance(self._state, None)
+        self._ready: Any = None  # a state known to wait for a decision (not over, no dice due)
+        setup: list[Any] = []
+        states: list[Any] = []
+        seeded, scripted = self._resolve_chance(self._state, None, setup, states)
         if setup:
             self._commit({"op": "dice", "events": setup}, setup, states, seeded, scripted, None)
 
@@ -201,22 +205,22 @@ class Session:
         """Play a command for the seat to act; `faces` are physical dice for this play."""
         game = self.game
         state = self._state
-        if game.outcome(state) is not None:
-            raise IllegalCommand(f"the game is over: {game.outcome(state).summary}")
-        need = game.chance_needed(state)
-        if need is not None:
-            raise IllegalCommand(f"waiting for dice: {need.prompt}")
+        if state is not self._ready:  # else: already seen to be neither over nor waiting for dice
+            if game.outcome(state) is not None:
+                raise IllegalCommand(f"the game is over: {game.outcome(state).summary}")
+            need = game.chance_needed(state)
+            if need is not None:
+                raise IllegalCommand(f"waiting for dice: {need.prompt}")
         seat = game.to_act(state)
-        decided = tuple(game.decide(state, command))
+        batch = list(game.decide(state, command))
         evolve = game.evolve
         states = []
-        for event in decided:
+        for event in batch:
             state = evolve(state, event)
             states.append(state)
-        chance, chance_states, seeded, scripted = self._resolve_chance(state, None if faces is None else list(faces))
-        batch = [*decided, *chance]
+        seeded, scripted = self._resolve_chance(state, None if faces is None else list(faces), batch, states)
         self._commit({"op": "play", "by": seat, "events": batch} if self.journal is not None else None,
-                     batch, states + chance_states, seeded, scripted, seat)
+                     batch, states, seeded, scripted, seat)
         if self._redo:
             self._redo.clear()
         return tuple(batch)
@@ -225,7 +229,9 @@ class Session:
         """Type physical dice for the chance the game is waiting for."""
         if self.chance_needed is None:
             raise IllegalCommand("no dice are needed now")
-        batch, states, seeded, scripted = self._resolve_chance(self._state, list(faces))
+        batch: list[Any] = []
+        states: list[Any] = []
+        seeded, scripted = self._resolve_chance(self._state, list(faces), batch, states)
         self._commit({"op": "dice", "events": batch}, batch, states, seeded, scripted, None)
         return tuple(batch)
 
@@ -236,7 +242,9 @@ class Session:
         save reopened while it waits for typed dice keeps waiting for them instead."""
         self._script = None
         if resolve_pending and self.game.outcome(self._state) is None and self.game.chance_needed(self._state) is not None:
-            batch, states, seeded, scripted = self._resolve_chance(self._state, None)
+            batch: list[Any] = []
+            states: list[Any] = []
+            seeded, scripted = self._resolve_chance(self._state, None, batch, states)
             self._commit({"op": "dice", "events": batch}, batch, states, seeded, scripted, None)
             return tuple(batch)
         return ()
@@ -365,20 +373,28 @@ class Session:
         return draws
 
     # ----- internals -----
-    def _resolve_chance(self, state: Any, faces: list[int] | None) -> tuple[list, list, int, int]:
+    def _resolve_chance(self, state: Any, faces: list[int] | None, events: list, states: list) -> tuple[int, int]:
         """Draw every chance outcome `state` waits for: typed faces first, then the script or seed.
-        Returns the events, the state after each (so no event is evolved twice), and the seeded
-        draws and scripted faces used after them."""
+        Appends each event to `events` and the state after it to `states` (so no event is evolved
+        twice); returns the seeded draws and scripted faces used after them."""
         game = self.game
-        events: list[Any] = []
-        states: list[Any] = []
         seed = self.seed
         used = self._seeded
         script_at = self._scripted
+        seeded_only = faces is None and self._script is None  # every outcome from the seed (sims, bots)
         while game.outcome(state) is None:
             need = game.chance_needed(state)
             if need is None:
+                self._ready = state  # a decision is due here: play need not ask again
                 break
+            if seeded_only:
+                draws = seeded_draws(seed, used, need.spec)
+                used += len(need.spec)
+                event = game.chance_event(state, draws, False)
+                events.append(event)
+                state = game.evolve(state, event)
+                states.append(state)
+                continue
             typed = True
             scripting = self._script is not None and script_at < len(self._script)
             if not need.dice and (faces is not None or scripting):
@@ -399,7 +415,7 @@ class Session:
                 draws = self._take_faces(left, need)
                 script_at += len(need.spec)
             else:
-                draws = tuple([seeded_draw(seed, used + i, n) for i, n in enumerate(need.spec)])
+                draws = seeded_draws(seed, used, need.spec)
                 used += len(need.spec)
                 typed = False
             event = game.chance_event(state, draws, typed)
@@ -408,7 +424,7 @@ class Session:
             states.append(state)
         if faces:
             raise IllegalCommand(f"{len(faces)} more dice typed than were needed")
-        return events, states, used, script_at
+        return used, script_at
 
     @staticmethod
     def _take_faces(faces: list[int], need: ChanceNeeded) -> tuple[int, ...]:
@@ -425,10 +441,15 @@ class Session:
             return
         if self.journal is not None:
             self.journal.append(record)
+        events = self._events
         if seat is not None:
-            self._add_mark(len(self._events), seat, self._seeded, self._scripted)
+            self._add_mark(len(events), seat, self._seeded, self._scripted)
+        kept = self._kept
         for event, state in zip(batch, states):
-            self._append(event, state)
+            events.append(event)
+            if len(events) % CHECKPOINT_EVERY == 0:
+                kept.append(state)
+        self._state = states[-1]
         self._seeded, self._scripted = seeded, scripted
 
     def _append(self, event: Any, state: Any) -> None:
@@ -441,7 +462,7 @@ class Session:
 
     def _add_mark(self, start: int, player: int, seeded: int, scripted: int) -> None:
         """A decision starts at `start`, by `player`, with these draw counts before it."""
-        if 0 <= player < len(self.players) and not self.players[player].bot:
+        if player in self._human_seats:
             self._human_marks.append(len(self._mark_starts))
         self._mark_starts.append(start)
         self._mark_players.append(player)

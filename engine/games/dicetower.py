@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
-from engine.session import replace
 from engine.text import clean_text
 
 if TYPE_CHECKING:
@@ -182,25 +181,36 @@ def subtraction(state: TowerState, faces: tuple[int, int]) -> tuple[int, str]:
     if state.removing:
         return a + b, "removed, both"
     if state.countdown >= state.advantage_from:
-        return min(a, b), "advantage, lower"
-    return max(a, b), "disadvantage, higher"
+        return (a if a < b else b), "advantage, lower"
+    return (a if a > b else b), "disadvantage, higher"
 
 
 def evolve(state: TowerState, event: object) -> TowerState:
+    # the fold is the simulator's inner loop: each new state is the old one's fields with a few
+    # changed, copied directly (a third of the cost of dataclasses.replace; the result is the same
+    # frozen TowerState, equal and hashed as one built by its constructor)
+    new = _new_state(TowerState)
+    fields = new.__dict__
+    fields.update(state.__dict__)
     if isinstance(event, BlockPulled):
-        return replace(state, pulls=state.pulls + 1, pulling=True, removing=event.remove)
+        fields["pulls"] = state.pulls + 1
+        fields["pulling"] = True
+        fields["removing"] = event.remove
+        return new
     if isinstance(event, DiceRolled):
-        amount = subtraction(state, event.faces)[0]
-        countdown = max(0, state.countdown - amount)
+        countdown = state.countdown - subtraction(state, event.faces)[0]
+        if countdown < 0:
+            countdown = 0
         again = event.faces == (3, 3) and countdown > 0
-        return replace(
-            state,
-            countdown=countdown,
-            pulling=again,
-            removing=state.removing and again,
-            fell=countdown == 0,
-        )
+        fields["countdown"] = countdown
+        fields["pulling"] = again
+        fields["removing"] = state.removing and again
+        fields["fell"] = countdown == 0
+        return new
     raise TypeError(f"not a Dice Tower event: {event!r}")
+
+
+_new_state = object.__new__
 
 
 def outcome(state: TowerState) -> Outcome | None:

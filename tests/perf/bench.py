@@ -152,14 +152,14 @@ def first_frame(rounds: int = 9) -> None:
 def reference_tower(seed: int) -> int:
     """The Dice Tower's rules as a direct loop over the same BLAKE2b draws the engine uses (start 100,
     plain pulls): the pulls until it falls."""
-    from engine.chance import seeded_draw
+    from engine.chance import seeded_draws
 
     countdown, pulls, k = 100, 0, 0
     while True:
         pulls += 1
         while True:  # one pull: roll until it is not double threes
-            a, b = seeded_draw(seed, k, 6) + 1, seeded_draw(seed, k + 1, 6) + 1
-            k += 2
+            a, b = seeded_draws(seed, k, (6, 6))  # the engine's own draw routine: the same draws, the same cost
+            a, b, k = a + 1, b + 1, k + 2
             if a == 3 and b == 3:
                 countdown -= 6
                 if countdown <= 0:
