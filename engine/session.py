@@ -382,8 +382,9 @@ class Session:
         used = self._seeded
         script_at = self._scripted
         seeded_only = faces is None and self._script is None  # every outcome from the seed (sims, bots)
-        while game.outcome(state) is None:
-            need = game.chance_needed(state)
+        outcome, chance_needed, evolve = game.outcome, game.chance_needed, game.evolve
+        while outcome(state) is None:
+            need = chance_needed(state)
             if need is None:
                 self._ready = state  # a decision is due here: play need not ask again
                 break
@@ -392,7 +393,7 @@ class Session:
                 used += len(need.spec)
                 event = game.chance_event(state, draws, False)
                 events.append(event)
-                state = game.evolve(state, event)
+                state = evolve(state, event)
                 states.append(state)
                 continue
             typed = True
