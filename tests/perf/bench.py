@@ -330,6 +330,7 @@ def events_length() -> None:
 def memory_and_stepping(probes: int = 2000) -> None:
     """What a session keeps per event, and what reading any state then costs (the viewer's steps)."""
     figures, typical, slow = {}, {}, {}
+    long_tower(100)  # imports and one-time tables are not the log's
     for n in SIZES:
         gc.collect()
         tracemalloc.start()
