@@ -26,7 +26,7 @@ def seeded_draw(seed: int, k: int, n: int) -> int:
 
 def seeded_draws(seed: int, k: int, spec: tuple[int, ...]) -> tuple[int, ...]:
     """Draws k, k+1, ... of `seed`, one per entry of `spec` (each entry is a range size)."""
-    return tuple(seeded_draw(seed, k + i, n) for i, n in enumerate(spec))
+    return tuple([seeded_draw(seed, k + i, n) for i, n in enumerate(spec)])
 
 
 def d6(seed: int, k: int) -> int:

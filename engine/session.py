@@ -4,16 +4,29 @@ The session is the only way anything changes a game. A command is checked by the
 becomes events, and any chance the new state waits for is drawn (seeded, scripted or typed) and
 recorded as events too. Before the session commits a batch it hands it to its journal (a save), so
 a batch is on disk before anyone sees its result.
+
+Every cost of a play, an undo or a look at the log is independent of the game's length: each event
+is evolved once when it is played; the log keeps the state every CHECKPOINT_EVERY events (not every
+state) and `state_at` folds at most that many events from the nearest one; `events` and `marks` are
+read-only views, not copies.
 """
 from __future__ import annotations
 
 import dataclasses
+from array import array
+from bisect import bisect_right
+from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass
+from itertools import islice
 from types import ModuleType
 from typing import Any, Iterable, Protocol, Sequence
 
 from engine.chance import seeded_draws
 from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
+
+# A state is kept every this many events: state_at folds at most this many, and the replays' digest
+# positions (every 100 events) fall on kept states.
+CHECKPOINT_EVERY = 25
 
 
 class Journal(Protocol):
@@ -30,7 +43,7 @@ class JournalError(Exception):
         self.reason = reason or message
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mark:
     """Where a decision starts in the event log, and whose it was."""
 
@@ -48,6 +61,47 @@ class LogError(ValueError):
         self.reason = reason
 
 
+class LogView(SequenceABC):
+    """The log (its events or its marks) as it stood when the view was taken, without copying it:
+    len and indexing cost the same at any length, and a slice copies that slice only. Later plays
+    and undos do not change a view: the session appends after it, and copies the log before it
+    cuts back a log that a view still shows (see Session._truncate)."""
+
+    __slots__ = ("_items", "_length", "_item")
+    __hash__ = None  # type: ignore[assignment]  # compared by content, like the tuple it stands for
+
+    def __init__(self, items: Sequence, length: int, item=None):
+        self._items = items
+        self._length = length
+        self._item = item  # builds an item from what is stored, where that is not the item itself
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            got = self._items[slice(*index.indices(self._length))]
+            return tuple(got) if self._item is None else tuple(map(self._item, got))
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("log index out of range")
+        got = self._items[index]
+        return got if self._item is None else self._item(got)
+
+    def __iter__(self):
+        items = islice(self._items, self._length)
+        return items if self._item is None else map(self._item, items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (LogView, tuple, list)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"LogView({tuple(self)!r})"
+
+
 class Session:
     def __init__(
         self,
@@ -63,63 +117,95 @@ class Session:
         self.seed = int(seed)
         self.options = game.check_options(dict(options or {}))
         self.players: tuple[Player, ...] = game.check_players(tuple(players))
+        self._human_seats = frozenset(seat for seat, player in enumerate(self.players) if not player.bot)
         self.journal = journal
         self.undos = 0
-        # scripted dice are read through a cursor kept per prefix of the log (like the seeded draw
-        # count), so undo puts the faces back: undo cannot reroll with scripted dice either
+        # scripted dice are read through a cursor, counted like the seeded draws and kept with each
+        # decision, so undo puts the faces back: undo cannot reroll with scripted dice either
         self._script: list[int] | None = None if dice is None else [_face(f) for f in dice]
-        self._script_at: list[int] = [0]
-        self._pending_script: list[tuple[int, int]] = []  # (event index in a batch, scripted faces it used)
+        self._scripted = 0  # scripted faces used so far
+        self._seeded = 0  # seeded draws used so far
         self._events: list[Any] = []
-        self._states: list[Any] = [game.initial_state(self.options, self.players)]
-        self._seeded: list[int] = [0]  # seeded draws used after each prefix of the log
-        self._marks: list[Mark] = []
-        self._redo: list[tuple[list[Any], list[Mark], list[int]]] = []
-        setup = self._resolve_chance(self.state, None)
+        self._state = game.initial_state(self.options, self.players)
+        self._kept: list[Any] = [self._state]  # the state after 0, CHECKPOINT_EVERY, 2 * CHECKPOINT_EVERY ... events
+        self._cursor: tuple[int, Any] = (0, self._state)  # the last state state_at folded to
+        # the marks, one entry per decision: where it starts, whose it is, and the draw counts there
+        self._mark_starts = array("q")
+        self._mark_players = array("q")
+        self._mark_seeded = array("q")
+        self._mark_scripted = array("q")
+        self._human_marks = array("q")  # indexes of the marks whose player is a person (what undo takes back)
+        self._redo: list[tuple[list[Any], list[tuple[int, int, int, int]], int, int]] = []
+        self._shown = False  # a view of the log was handed out since the log was last cut back
+        self._ready: Any = None  # a state known to wait for a decision (not over, no dice due)
+        setup: list[Any] = []
+        states: list[Any] = []
+        seeded, scripted = self._resolve_chance(self._state, None, setup, states)
         if setup:
-            self._commit({"op": "dice", "events": setup}, setup, None)
+            self._commit({"op": "dice", "events": setup}, setup, states, seeded, scripted, None)
 
     # ----- reading -----
     @property
     def state(self) -> Any:
-        return self._states[-1]
+        return self._state
 
     @property
-    def events(self) -> tuple:
-        return tuple(self._events)
+    def events(self) -> LogView:
+        """The events so far, as a read-only sequence that later plays and undos leave as it is."""
+        self._shown = True
+        return LogView(self._events, len(self._events))
 
     @property
-    def marks(self) -> tuple[Mark, ...]:
-        return tuple(self._marks)
+    def marks(self) -> LogView:
+        """Where each decision starts, and whose it was (Marks), like `events`."""
+        self._shown = True
+        return LogView(_MarkPairs(self._mark_starts, self._mark_players), len(self._mark_starts), _mark)
 
     def state_at(self, n: int) -> Any:
-        """The state after the first n events (0 is the start)."""
-        return self._states[n]
+        """The state after the first n events (0 is the start): folded from the kept state at or
+        before n, or from the last state asked for when that is nearer (stepping forward)."""
+        total = len(self._events)
+        if n < 0:
+            n += total + 1
+        if not 0 <= n <= total:
+            raise IndexError(f"no state after {n} events: the log has {total}")
+        if n == total:
+            return self._state
+        start = n - n % CHECKPOINT_EVERY
+        state = self._kept[start // CHECKPOINT_EVERY]
+        at, cursor_state = self._cursor
+        if start <= at <= n:
+            start, state = at, cursor_state
+        evolve = self.game.evolve
+        for event in self._events[start:n]:
+            state = evolve(state, event)
+        self._cursor = (n, state)
+        return state
 
     @property
     def outcome(self) -> Outcome | None:
-        return self.game.outcome(self.state)
+        return self.game.outcome(self._state)
 
     @property
     def to_act(self) -> int | None:
         """The seat that decides next, or None (game over, or dice to be typed)."""
         if self.outcome is not None or self.chance_needed is not None:
             return None
-        return self.game.to_act(self.state)
+        return self.game.to_act(self._state)
 
     @property
     def chance_needed(self) -> ChanceNeeded | None:
         """Set while the game waits for dice the player must type (scripted dice ran out)."""
-        return None if self.outcome is not None else self.game.chance_needed(self.state)
+        return None if self.outcome is not None else self.game.chance_needed(self._state)
 
     def commands(self) -> list:
         if self.to_act is None:
             return []
-        return list(self.game.legal_commands(self.state))
+        return list(self.game.legal_commands(self._state))
 
     @property
     def can_undo(self) -> bool:
-        return self._last_human_mark() is not None
+        return bool(self._human_marks)
 
     @property
     def can_redo(self) -> bool:
@@ -128,29 +214,37 @@ class Session:
     # ----- changing -----
     def play(self, command: Any, faces: Sequence[int] | None = None) -> tuple:
         """Play a command for the seat to act; `faces` are physical dice for this play."""
-        if self.outcome is not None:
-            raise IllegalCommand(f"the game is over: {self.outcome.summary}")
-        need = self.chance_needed
-        if need is not None:
-            ran_out = " (the scripted dice ran out: type them with roll())" if self._script else ""
-            raise IllegalCommand(f"waiting for dice: {need.prompt}{ran_out}")
-        seat = self.game.to_act(self.state)
-        decided = tuple(self.game.decide(self.state, command))
-        state = self.state
-        for event in decided:
-            state = self.game.evolve(state, event)
-        chance = self._resolve_chance(state, None if faces is None else list(faces))
-        batch = list(decided) + chance
-        self._commit({"op": "play", "by": seat, "events": batch}, batch, Mark(len(self._events), seat))
-        self._redo.clear()
+        game = self.game
+        state = self._state
+        if state is not self._ready:  # else: already seen to be neither over nor waiting for dice
+            if game.outcome(state) is not None:
+                raise IllegalCommand(f"the game is over: {game.outcome(state).summary}")
+            need = game.chance_needed(state)
+            if need is not None:
+                ran_out = " (the scripted dice ran out: type them with roll())" if self._script else ""
+                raise IllegalCommand(f"waiting for dice: {need.prompt}{ran_out}")
+        seat = game.to_act(state)
+        batch = list(game.decide(state, command))
+        evolve = game.evolve
+        states = []
+        for event in batch:
+            state = evolve(state, event)
+            states.append(state)
+        seeded, scripted = self._resolve_chance(state, None if faces is None else list(faces), batch, states)
+        self._commit({"op": "play", "by": seat, "events": batch} if self.journal is not None else None,
+                     batch, states, seeded, scripted, seat)
+        if self._redo:
+            self._redo.clear()
         return tuple(batch)
 
     def roll(self, faces: Sequence[int]) -> tuple:
         """Type physical dice for the chance the game is waiting for."""
         if self.chance_needed is None:
             raise IllegalCommand("no dice are needed now")
-        batch = self._resolve_chance(self.state, list(faces))
-        self._commit({"op": "dice", "events": batch}, batch, None)
+        batch: list[Any] = []
+        states: list[Any] = []
+        seeded, scripted = self._resolve_chance(self._state, list(faces), batch, states)
+        self._commit({"op": "dice", "events": batch}, batch, states, seeded, scripted, None)
         return tuple(batch)
 
     def resume_seeded(self, resolve_pending: bool = True) -> tuple:
@@ -159,24 +253,26 @@ class Session:
         resolve_pending: also draw any chance still pending now (a branch cut inside a pull). A
         save reopened while it waits for typed dice keeps waiting for them instead."""
         self._script = None
-        if resolve_pending and self.game.outcome(self.state) is None and self.game.chance_needed(self.state) is not None:
-            batch = self._resolve_chance(self.state, None)
-            self._commit({"op": "dice", "events": batch}, batch, None)
+        if resolve_pending and self.game.outcome(self._state) is None and self.game.chance_needed(self._state) is not None:
+            batch: list[Any] = []
+            states: list[Any] = []
+            seeded, scripted = self._resolve_chance(self._state, None, batch, states)
+            self._commit({"op": "dice", "events": batch}, batch, states, seeded, scripted, None)
             return tuple(batch)
         return ()
 
     def undo(self) -> None:
         """Take back the last human decision with everything it caused (bots' replies included)."""
-        index = self._last_human_mark()
-        if index is None:
+        if not self._human_marks:
             raise IllegalCommand("nothing to undo")
-        start = self._marks[index].start
+        index = self._human_marks[-1]
+        start = self._mark_starts[index]
         if self.journal is not None:
             self.journal.append({"op": "undo"})
-        scripted = [b - a for a, b in zip(self._script_at[start:], self._script_at[start + 1:])]
-        self._redo.append((self._events[start:], self._marks[index:], scripted))
-        self._truncate(start)
-        del self._marks[index:]
+        marks = list(zip(self._mark_starts[index:], self._mark_players[index:],
+                         self._mark_seeded[index:], self._mark_scripted[index:]))
+        self._redo.append((self._events[start:], marks, self._seeded, self._scripted))
+        self._truncate(start, index)
         self.undos += 1
 
     def redo(self) -> None:
@@ -184,10 +280,14 @@ class Session:
             raise IllegalCommand("nothing to redo")
         if self.journal is not None:
             self.journal.append({"op": "redo"})
-        events, marks, scripted = self._redo.pop()
-        for event, taken in zip(events, scripted):
-            self._apply(event, taken)
-        self._marks.extend(marks)
+        events, marks, seeded, scripted = self._redo.pop()
+        for mark in marks:
+            self._add_mark(*mark)
+        state = self._state
+        for event in events:
+            state = self.game.evolve(state, event)
+            self._append(event, state)
+        self._seeded, self._scripted = seeded, scripted
 
     # ----- loading a recorded log -----
     def replay_batch(self, events: Sequence[Any], by: int | None) -> None:
@@ -197,8 +297,10 @@ class Session:
         Raises LogError naming the first event that could not have happened.
         """
         base = len(self._events)
-        state = self.state
+        state = self._state
         position = 0
+        states: list[Any] = []
+        used = self._seeded
         if by is not None:
             if self.outcome is not None or self.game.chance_needed(state) is not None:
                 raise LogError(base, "a move where none can be made")
@@ -209,9 +311,9 @@ class Session:
                 raise LogError(base, "not a legal move here")
             for event in decided:
                 state = self.game.evolve(state, event)
+                states.append(state)
             position = len(decided)
         checked = list(events[:position])
-        used = self._seeded[-1]
         typed_here = []  # (index, event, state before, seeded draws before) of this batch's typed events
         for i in range(position, len(events)):
             event = events[i]
@@ -232,22 +334,27 @@ class Session:
                 raise LogError(base + i, "a chance outcome that does not fit the rules")
             state = self.game.evolve(state, event)
             checked.append(event)
+            states.append(state)
         if self.journal is not None:
             self.journal.append({"op": "play", "by": by, "events": checked} if by is not None else {"op": "dice", "events": checked})
-        for event in checked:
-            self._apply(event)
         if by is not None:
-            self._marks.append(Mark(base, by))
+            self._add_mark(base, by, self._seeded, self._scripted)
+        for event, state in zip(checked, states):
+            self._append(event, state)
+        self._seeded = used
         self._redo.clear()
 
     def settle(self, n: int) -> int:
         """The first position at or after n that is not inside a decision's own events (an action
         and its automatic consequences are one step; chance outcomes may follow it)."""
-        for index, mark in enumerate(self._marks):
-            end = self._marks[index + 1].start if index + 1 < len(self._marks) else len(self._events)
-            if mark.start < n < end:
-                decided = self._match_decision(self._states[mark.start], self._events[mark.start:end]) or ()
-                return max(n, mark.start + len(decided))
+        index = bisect_right(self._mark_starts, n - 1) - 1  # the last decision that starts before n
+        if index < 0:
+            return n
+        start = self._mark_starts[index]
+        end = self._mark_starts[index + 1] if index + 1 < len(self._mark_starts) else len(self._events)
+        if start < n < end:
+            decided = self._match_decision(self.state_at(start), self._events[start:end]) or ()
+            return max(n, start + len(decided))
         return n
 
     def _match_decision(self, state: Any, events: Sequence[Any]) -> tuple | None:
@@ -272,14 +379,33 @@ class Session:
         """The error for a seeded event that does not match the seed. A seeded outcome re-marked
         as typed moves every later seeded draw, so the first seeded event after it fails: when an
         earlier typed event holds exactly the seed's own outcome and counting it as seeded makes
-        this one match, that is the changed event, and the error names it."""
-        earlier = [(i, e, self._states[i], self._seeded[i]) for i, e in enumerate(self._events) if getattr(e, "typed", False)]
+        this one match, that is the changed event, and the error names it. (Only on this error
+        path does it walk the log.)"""
+        earlier = [(i, e, *self._before(i)) for i, e in enumerate(self._events) if getattr(e, "typed", False)]
         for at, typed_event, before, drawn in reversed(earlier + typed_here):
             spec = self.game.chance_needed(before).spec
             seeds_own = self.game.chance_event(before, seeded_draws(self.seed, drawn, spec), True) == typed_event
             if seeds_own and self.game.chance_event(state, seeded_draws(self.seed, used + len(spec), need.spec), False) == event:
                 return LogError(at, "marked as typed, but these are the seed's own dice (the mark was changed)")
         return LogError(index, "the dice do not match the seed")
+
+    def _before(self, index: int) -> tuple[Any, int]:
+        """The state before event `index` of the log and the seeded draws used before it, folded
+        from the start of the decision it belongs to (the draw counts are kept per decision)."""
+        mark = bisect_right(self._mark_starts, index) - 1
+        start, used = (self._mark_starts[mark], self._mark_seeded[mark]) if mark >= 0 else (0, 0)
+        state = self.state_at(start)
+        position = start
+        if mark >= 0:
+            end = self._mark_starts[mark + 1] if mark + 1 < len(self._mark_starts) else len(self._events)
+            for decided in self._match_decision(state, self._events[start:end]) or ():
+                state = self.game.evolve(state, decided)
+                position += 1
+        for event in self._events[position:index]:
+            if not getattr(event, "typed", False):
+                used += len(self.game.chance_needed(state).spec)
+            state = self.game.evolve(state, event)
+        return state, used
 
     def _typed_draws(self, need: ChanceNeeded, event: Any, index: int) -> tuple[int, ...]:
         if not need.dice:  # a shuffle or a landing spot always comes from the seed
@@ -295,24 +421,36 @@ class Session:
         return draws
 
     # ----- internals -----
-    def _resolve_chance(self, state: Any, faces: list[int] | None) -> list:
+    def _resolve_chance(self, state: Any, faces: list[int] | None, events: list, states: list) -> tuple[int, int]:
         """Draw every chance outcome `state` waits for: typed faces first, then the script or seed.
-        Each event drawn from the script is remembered with how many scripted faces it took."""
-        events: list[Any] = []
-        self._pending_script = []
-        used = self._seeded[-1]
-        script_at = self._script_at[-1]
-        while self.game.outcome(state) is None:
-            need = self.game.chance_needed(state)
+        Appends each event to `events` and the state after it to `states` (so no event is evolved
+        twice); returns the seeded draws and scripted faces used after them."""
+        game = self.game
+        seed = self.seed
+        used = self._seeded
+        script_at = self._scripted
+        seeded_only = faces is None and self._script is None  # every outcome from the seed (sims, bots)
+        outcome, chance_needed, evolve = game.outcome, game.chance_needed, game.evolve
+        while outcome(state) is None:
+            need = chance_needed(state)
             if need is None:
+                self._ready = state  # a decision is due here: play need not ask again
                 break
+            if seeded_only:
+                draws = seeded_draws(seed, used, need.spec)
+                used += len(need.spec)
+                event = game.chance_event(state, draws, False)
+                events.append(event)
+                state = evolve(state, event)
+                states.append(state)
+                continue
             typed = True
             if not need.dice and (faces is not None or self._script):
                 # what no one can roll by hand (a landing spot, a shuffle) comes from the seed even
                 # while the dice are typed or scripted, also once a script has run out (else a game
                 # would wait for a landing nobody can type); only a script empty from the start, as
                 # when a log is loaded, waits: the log brings its own outcomes
-                draws = seeded_draws(self.seed, used, need.spec)
+                draws = seeded_draws(seed, used, need.spec)
                 used += len(need.spec)
                 typed = False
             elif faces:
@@ -325,17 +463,17 @@ class Session:
                     break
                 draws = self._take_faces(left, need)
                 script_at += len(need.spec)
-                self._pending_script.append((len(events), len(need.spec)))
             else:
-                draws = seeded_draws(self.seed, used, need.spec)
+                draws = seeded_draws(seed, used, need.spec)
                 used += len(need.spec)
                 typed = False
-            event = self.game.chance_event(state, draws, typed)
+            event = game.chance_event(state, draws, typed)
             events.append(event)
-            state = self.game.evolve(state, event)
+            state = game.evolve(state, event)
+            states.append(state)
         if faces:
             raise IllegalCommand(f"{len(faces)} more dice typed than were needed")
-        return events
+        return used, script_at
 
     @staticmethod
     def _take_faces(faces: list[int], need: ChanceNeeded) -> tuple[int, ...]:
@@ -346,48 +484,94 @@ class Session:
         taken = [faces.pop(0) for _ in need.spec]
         return tuple(_face(face) - 1 for face in taken)
 
-    def _commit(self, record: dict, batch: list, mark: Mark | None) -> None:
-        if self.journal is not None and batch:
+    def _commit(self, record: dict | None, batch: list, states: list, seeded: int, scripted: int, seat: int | None) -> None:
+        """Journal a batch, then append it with the states folded for it; `seat` marks a decision."""
+        if not batch:
+            return
+        if self.journal is not None:
             self.journal.append(record)
-        scripted = dict(self._pending_script)
-        self._pending_script = []
-        for index, event in enumerate(batch):
-            self._apply(event, scripted.get(index, 0))
-        if mark is not None and batch:
-            self._marks.append(mark)
+        events = self._events
+        if seat is not None:
+            self._add_mark(len(events), seat, self._seeded, self._scripted)
+        kept = self._kept
+        for event, state in zip(batch, states):
+            events.append(event)
+            if len(events) % CHECKPOINT_EVERY == 0:
+                kept.append(state)
+        self._state = states[-1]
+        self._seeded, self._scripted = seeded, scripted
 
-    def _apply(self, event: Any, scripted: int = 0) -> None:
-        """Append one event; `scripted` is how many scripted dice faces it used."""
-        before = self.state
-        need = self.game.chance_needed(before) if self.game.outcome(before) is None else None
-        seeded = self._seeded[-1]
-        if need is not None and not getattr(event, "typed", False):
-            seeded += len(need.spec)
-        self._states.append(self.game.evolve(before, event))
-        self._events.append(event)
-        self._seeded.append(seeded)
-        self._script_at.append(self._script_at[-1] + scripted)
+    def _append(self, event: Any, state: Any) -> None:
+        """Append one event and the state after it."""
+        events = self._events
+        events.append(event)
+        self._state = state
+        if len(events) % CHECKPOINT_EVERY == 0:
+            self._kept.append(state)
 
-    def _truncate(self, n: int) -> None:
-        del self._events[n:]
-        del self._states[n + 1 :]
-        del self._seeded[n + 1 :]
-        del self._script_at[n + 1 :]
+    def _add_mark(self, start: int, player: int, seeded: int, scripted: int) -> None:
+        """A decision starts at `start`, by `player`, with these draw counts before it."""
+        if player in self._human_seats:
+            self._human_marks.append(len(self._mark_starts))
+        self._mark_starts.append(start)
+        self._mark_players.append(player)
+        self._mark_seeded.append(seeded)
+        self._mark_scripted.append(scripted)
 
-    def _last_human_mark(self) -> int | None:
-        for index in range(len(self._marks) - 1, -1, -1):
-            seat = self._marks[index].player
-            if 0 <= seat < len(self.players) and not self.players[seat].bot:
-                return index
-        return None
+    def _truncate(self, n: int, marks: int) -> None:
+        """Cut the log back to the start of mark `marks`, event n. A view handed out may still show
+        what is cut: then the log is copied first, and the view keeps the old one."""
+        self._state = self.state_at(n)
+        self._seeded, self._scripted = self._mark_seeded[marks], self._mark_scripted[marks]
+        if self._shown:
+            self._events = self._events[:n]
+            self._mark_starts = self._mark_starts[:marks]
+            self._mark_players = self._mark_players[:marks]
+            self._shown = False
+        else:
+            del self._events[n:]
+            del self._mark_starts[marks:]
+            del self._mark_players[marks:]
+        del self._mark_seeded[marks:]
+        del self._mark_scripted[marks:]
+        del self._kept[n // CHECKPOINT_EVERY + 1 :]
+        while self._human_marks and self._human_marks[-1] >= marks:
+            self._human_marks.pop()
+        if self._cursor[0] > n:
+            self._cursor = (n, self._state)
 
     def describe(self, n: int, reveal: bool = True) -> str:
         """Event n (0-based) in words, as the rules saw it."""
-        return self.game.describe(self._states[n], self._events[n], reveal)
+        return self.game.describe(self.state_at(n), self._events[n], reveal)
 
     def turn_starts(self) -> list[int]:
         """Event indexes where a decision begins, for stepping turn by turn."""
-        return [m.start for m in self._marks]
+        return list(self._mark_starts)
+
+
+class _MarkPairs:
+    """The marks as stored (two arrays), indexable like a list of (start, player) pairs."""
+
+    __slots__ = ("starts", "players")
+
+    def __init__(self, starts: array, players: array):
+        self.starts = starts
+        self.players = players
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return list(zip(self.starts[index], self.players[index]))
+        return self.starts[index], self.players[index]
+
+    def __iter__(self):
+        return zip(self.starts, self.players)
+
+
+def _mark(pair: tuple[int, int]) -> Mark:
+    return Mark(*pair)
 
 
 def _face(face: Any) -> int:
@@ -397,6 +581,32 @@ def _face(face: Any) -> int:
     return face
 
 
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+
+
 def replace(obj: Any, **changes: Any) -> Any:
-    """dataclasses.replace, named for use in the game modules' evolve functions."""
-    return dataclasses.replace(obj, **changes)
+    """dataclasses.replace for the game modules' evolve functions, without its cost: the new state
+    is the old one's fields with `changes` (every state is a frozen dataclass with no __post_init__,
+    so nothing is skipped). Unknown field names are a TypeError, as with dataclasses.replace."""
+    cls = obj.__class__
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = _plain_fields(cls)
+    if not names or not names.issuperset(changes):
+        return dataclasses.replace(obj, **changes)  # slots, __post_init__, or a wrong name: the full check
+    new = _object_new(cls)
+    new.__dict__.update(obj.__dict__, **changes)
+    return new
+
+
+_object_new = object.__new__
+
+
+def _plain_fields(cls: type) -> frozenset[str]:
+    """The field names of a dataclass whose instances are just their fields in __dict__; empty if not."""
+    if hasattr(cls, "__slots__") or hasattr(cls, "__post_init__"):
+        return frozenset()
+    fields = dataclasses.fields(cls)
+    if any(not f.init for f in fields):
+        return frozenset()
+    return frozenset(f.name for f in fields)

@@ -83,7 +83,8 @@ def test_play_a_tower_to_its_fall_undo_review_and_branch():
         await pilot.press("home")
         assert viewer.position == 0 and "the start of the game" in screen_text(app)
         await pilot.press("pagedown", "right")
-        assert viewer.position == 3
+        second_pull = session.marks[1].start  # 2, or 3 and more after double threes on the first pull
+        assert viewer.position == second_pull + 1
         assert "COUNTDOWN" in screen_text(app)
         await pilot.press("c")
         branch_screen = app.screen
@@ -92,7 +93,7 @@ def test_play_a_tower_to_its_fall_undo_review_and_branch():
         # pull 2's dice completed as the seed gives them (more than one roll if it threw double threes)
         completed = len(branch.events)
         assert completed >= 4 and branch.events == session.events[:completed] and not branch.state.pulling
-        assert "branched from event 3" in screen_text(app)
+        assert f"branched from event {second_pull + 1}" in screen_text(app)
         await pilot.press("p")
         assert len(branch.events) > completed and branch.events == session.events[:len(branch.events)]  # the same future dice
         await pilot.press("q")

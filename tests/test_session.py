@@ -1,4 +1,6 @@
 """The session: commands become events, undo/redo as RULINGS decides, state_at, digests."""
+import random
+
 import pytest
 
 import engine
@@ -196,3 +198,91 @@ def test_an_empty_script_still_waits_for_a_recorded_log():
     # saves and replays rebuild a game from its log: the log brings the setup's landings itself
     s = engine.new_session("bones", seed=3, players=["A", "B"], dice=[])
     assert s.events == () and s.chance_needed is not None and not s.chance_needed.dice
+
+
+def long_tower(pulls, seed=5):
+    """A tower started high, played with a mix of pulls and pulls-and-remove."""
+    session = engine.new_session("dicetower", seed=seed, options={"start": 10000}, players=["Ada"])
+    for i in range(pulls):
+        session.play(PullBlock(remove=i % 7 == 3))
+    return session
+
+
+def folded_states(session):
+    from engine.games import dicetower
+
+    states = [dicetower.initial_state(session.options, session.players)]
+    for event in session.events:
+        states.append(dicetower.evolve(states[-1], event))
+    return states
+
+
+def test_events_and_marks_are_views_that_later_plays_and_undos_leave_unchanged():
+    session = long_tower(40)
+    events, marks = session.events, session.marks
+    snapshot, mark_snapshot = tuple(events), tuple(marks)
+    assert len(events) == len(snapshot) and events[-1] == snapshot[-1] and events[3:9] == snapshot[3:9]
+    assert isinstance(events[2:5], tuple) and marks[-1] == mark_snapshot[-1] == engine.Mark(marks[-1].start, 0)
+    for _ in range(5):
+        session.undo()
+    session.play(PullBlock(remove=True))  # writes over the positions the undos freed
+    session.play(PullBlock())
+    assert tuple(events) == snapshot and tuple(marks) == mark_snapshot and events == snapshot
+    assert session.events != snapshot and session.events[: len(snapshot) - 20] == snapshot[: len(snapshot) - 20]
+    with pytest.raises(IndexError):
+        events[len(snapshot)]
+
+
+def test_taking_the_events_view_copies_nothing():
+    import tracemalloc
+
+    session = long_tower(2000)
+    tracemalloc.start()
+    views = [session.events for _ in range(100)]
+    lengths = [len(view) for view in views]
+    allocated, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert lengths[0] > 4000 and len(set(lengths)) == 1
+    assert allocated < 100 * 1000  # a copy of the log each time would be 100 x 32 KB
+
+
+def test_state_at_is_the_fold_at_every_position_in_any_order_also_after_undo_and_redo():
+    session = long_tower(120)
+    for _ in range(30):  # back across several kept states
+        session.undo()
+    session.redo()
+    session.play(PullBlock(remove=True))
+    states = folded_states(session)
+    assert session.state == states[-1] and len(states) > 100
+    order = list(range(len(states)))
+    random.Random(3).shuffle(order)
+    for n in order + list(range(len(states))) + list(reversed(range(len(states)))):
+        assert session.state_at(n) == states[n]
+    assert all(session.describe(n) for n in range(len(session.events)))
+
+
+def test_undo_and_redo_across_a_taken_view_keep_the_draw_counts():
+    session = long_tower(60)
+    expected = tuple(long_tower(60).events)
+    view = session.events
+    for _ in range(20):
+        session.undo()
+    for _ in range(20):
+        session.redo()
+    assert tuple(view) == expected == tuple(session.events)
+    for _ in range(10):
+        session.undo()
+    for i in range(50, 60):  # played again: undo cannot reroll
+        session.play(PullBlock(remove=i % 7 == 3))
+    assert tuple(session.events) == expected
+
+
+def test_a_long_game_keeps_far_less_than_a_state_per_event():
+    import tracemalloc
+
+    tracemalloc.start()
+    session = long_tower(2000)
+    kept, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    per_event = kept / len(session.events)
+    assert per_event < 60, per_event  # every state kept cost over 400 bytes an event

@@ -71,3 +71,15 @@ def _approx(value):
     import pytest
 
     return pytest.approx(value)
+
+
+def test_bridge_holders_are_the_positions_whose_loss_collapses_the_bridge_on_every_bridge():
+    positions = [(row, col) for row in troll.ROWS for col in troll.COLUMNS]
+    base = started().state
+    for mask in range(1 << 12):  # every pattern of occupied positions
+        cells = {pos for i, pos in enumerate(positions) if mask >> i & 1}
+        state = base
+        for pos in positions:
+            state = troll.with_stack(state, pos, (troll.Card("2C"),) if pos in cells else ())
+        by_removing = {pos for pos in cells if not troll.bridge_stands(troll.with_stack(state, pos, ()))}
+        assert adviser.bridge_holders(cells) == by_removing, sorted(cells)

@@ -873,3 +873,29 @@ def test_branching_inside_an_action_keeps_its_consequences_and_future_dice():
     branch = saves.branch_save(session, flight)  # inside the action's own events
     assert branch.events == session.events[: len(branch.events)] and len(branch.events) > flight
     saves.close_save(branch)
+
+
+def allowed_by_trying(state):
+    """possible_actions as the rules' own check defines it: every candidate action_event allows."""
+    allowed = []
+    for command in troll.CANDIDATES:
+        try:
+            troll.action_event(state, command)
+        except IllegalCommand:
+            continue
+        allowed.append(command)
+    return allowed
+
+
+@pytest.mark.parametrize("options", [{}, {"difficulty": "sturdy"}, {"toys": True}, {"club_at_start": True},
+                                     {"starting_card": True}, {"reusable_diamond_ace": True, "difficulty": "tutorial"}])
+def test_possible_actions_are_exactly_what_action_event_allows_in_the_same_order(options):
+    checked = 0
+    for seed in range(40):
+        session = engine.new_session("troll", seed=seed, options=options)
+        chooser = random.Random(seed)
+        while session.outcome is None:
+            assert troll.possible_actions(session.state) == allowed_by_trying(session.state)
+            checked += 1
+            session.play(chooser.choice(session.commands()))
+    assert checked > 400

@@ -42,9 +42,10 @@ def play_dicetower(seed: int, remove_rate: float) -> int:
     session = engine.new_session("dicetower", seed=seed)
     pulls = 0
     threshold = round(remove_rate * 1_000_000)
+    commands = (dicetower.PullBlock(False), dicetower.PullBlock(True))
     while session.outcome is None:
-        remove = seeded_draw(seed ^ 0x52454D4F5645, pulls, 1_000_000) < threshold
-        session.play(dicetower.PullBlock(remove))
+        remove = threshold > 0 and seeded_draw(seed ^ 0x52454D4F5645, pulls, 1_000_000) < threshold  # rate 0: no draw
+        session.play(commands[remove])
         pulls += 1
     return session.state.pulls
 

@@ -149,8 +149,54 @@ def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
 
 def _cut_positions(state: TrollState, cells: set) -> set:
     """The single-card positions the bridge could not lose without collapsing."""
-    return {pos for pos in cells if len(state.stack(pos)) == 1
-            and not troll.bridge_stands(troll.with_stack(state, pos, ()))}
+    return {pos for pos in bridge_holders(cells) if len(state.stack(pos)) == 1}
+
+
+_LEFT_BANK, _RIGHT_BANK = ("bank", 0), ("bank", 7)
+
+
+def bridge_holders(cells: set) -> set:
+    """The occupied positions whose loss would leave no path of occupied positions from a position 1
+    to a position 6 (every one of them when there is no such path already).
+
+    One depth-first search finds them all: with the banks as two extra nodes (each joined to its
+    column), a position holds the bridge up exactly when it separates the left bank from the right
+    one, that is, when it is a cut vertex whose subtree below it holds the right bank and has no
+    edge back above it (Hopcroft and Tarjan's low points)."""
+    def around(pos):
+        if pos[0] == "bank":
+            return [p for p in cells if p[1] == (1 if pos == _LEFT_BANK else 6)]
+        out = [p for p in (troll.neighbour(pos, d) for d in troll.DIRECTIONS) if p in cells]
+        if pos[1] in (1, 6):
+            out.append(_LEFT_BANK if pos[1] == 1 else _RIGHT_BANK)
+        return out
+
+    order: dict = {_LEFT_BANK: 0}
+    low: dict = {_LEFT_BANK: 0}
+    reaches_right: dict = {}
+    holders = set()
+    stack = [(_LEFT_BANK, iter(around(_LEFT_BANK)))]
+    while stack:
+        pos, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            reaches_right[pos] = reaches_right.get(pos, False) or pos == _RIGHT_BANK
+            if stack:
+                parent = stack[-1][0]
+                low[parent] = min(low[parent], low[pos])
+                if reaches_right[pos]:
+                    reaches_right[parent] = True
+                    if parent != _LEFT_BANK and low[pos] >= order[parent]:
+                        holders.add(parent)
+        elif child in order:
+            low[pos] = min(low[pos], order[child])
+        else:
+            order[child] = low[child] = len(order)
+            stack.append((child, iter(around(child))))
+    if _RIGHT_BANK not in order:
+        return set(cells)  # fallen already: every loss leaves it fallen
+    return holders
 
 
 WEIGHTS = {

@@ -1,23 +1,106 @@
-"""dicehall's speed goals, measured side by side in one run (this machine is shared and noisy).
+"""dicehall's speed goals, measured side by side in one run (this machine is shared and noisy, so
+every figure that has a baseline is measured beside it, alternating, and given as a ratio).
 
-    python tests/perf/bench.py            # prints each figure and its goal
+    python tests/perf/bench.py                    # every row, then the README's Speed table
+    python tests/perf/bench.py --only sim,troll   # some rows (names: see SECTIONS)
+    python tests/perf/bench.py --readme           # every row, and rewrite the table in README.md
 
-Not a test: nothing here fails a build. The README quotes the figures.
+Rows that can grow with the game are measured at 1k, 10k and 100k events (a Dice Tower started high
+enough; only here is its start raised past the rules' 10,000). Not a test: nothing here fails a build.
 """
 from __future__ import annotations
 
+import argparse
 import asyncio
+import gc
 import os
+import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+SIZES = (1_000, 10_000, 100_000)
+ROWS: list[tuple[str, str, str]] = []  # (what, figure, goal) for the README's table
+
+
+def row(what: str, figure: str, goal: str = "") -> None:
+    ROWS.append((what, figure, goal))
+    print(f"{what}: {figure}" + (f"   [goal: {goal}]" if goal else ""), flush=True)
+
+
+def ms(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.3g} s"
+    return f"{seconds * 1000:.3g} ms" if seconds >= 0.001 else f"{seconds * 1e6:.3g} us"
+
+
+def growth(figures: dict[int, float], unit=ms) -> str:
+    """Figures at each size, then how much the 100k figure is of the 1k one."""
+    parts = " / ".join(unit(figures[n]) for n in SIZES if n in figures)
+    first, last = figures.get(SIZES[0]), figures.get(SIZES[-1])
+    ratio = f" ({last / first:.1f}x from 1k to 100k)" if first and last else ""
+    return f"{parts} at 1k / 10k / 100k{ratio}"
+
+
+def scratch_home() -> None:
+    os.environ["DICEHALL_HOME"] = tempfile.mkdtemp(prefix="dicehall-bench-")
+
+
+# ----- long games: a Dice Tower started high enough -----
+def raise_tower_start() -> None:
+    from engine.games import dicetower
+
+    dicetower.MAX_START = 1_000_000  # here only: the rules stop at 10,000
+
+
+def long_tower(events: int, seed: int = 3):
+    """A Dice Tower session (no save) of at least `events` events, still standing."""
+    import engine
+    from engine.games.dicetower import PullBlock
+
+    raise_tower_start()
+    session = engine.new_session("dicetower", seed=seed, options={"start": events * 2})
+    pull = PullBlock()
+    while len(session.events) < events:
+        session.play(pull)
+    return session
+
+
+class Collect:
+    """A journal that keeps the records, so a long save is written in one go."""
+
+    def __init__(self):
+        self.records: list[dict] = []
+
+    def append(self, record: dict) -> None:
+        self.records.append(record)
+
+
+def long_save(events: int, seed: int = 3):
+    """A save of at least `events` events, open for play (its records written with one write)."""
+    import saves
+    from engine.games.dicetower import PullBlock
+
+    raise_tower_start()
+    session = saves.new_save("dicetower", name=f"bench {events}", seed=seed, options={"start": events * 2})
+    journal, collect = session.journal, Collect()
+    session.journal = collect
+    pull = PullBlock()
+    while len(session.events) < events:
+        session.play(pull)
+    saves.write_durably(journal.fd, b"".join(saves.frame(saves._encode_record(r)) for r in collect.records))
+    session.journal = journal
+    return session
+
+
+# ----- the rows -----
 FIRST_FRAME = """
 import sys, time
 started = time.perf_counter()
@@ -43,32 +126,246 @@ app.run(headless=True, size=(80, 24), auto_pilot=leave)
 print(app.first - started)
 """
 
+BUSY = "import time\nend = time.time() + 120\nwhile time.time() < end: pass\n"
+
 
 def first_frame(rounds: int = 9) -> None:
-    """From the first import to the first frame composed: dicehall's launcher against a one-widget Textual app."""
+    """From the first import to the first frame composed: dicehall's launcher against a one-widget
+    Textual app; on the machine as it is, then with both cores kept busy by two spinning processes."""
     env = dict(os.environ, DICEHALL_HOME=tempfile.mkdtemp(), PYTHONPATH=str(ROOT))
-    times: dict[str, list[float]] = {"dicehall": [], "minimal": []}
+    for loaded in (False, True):
+        load = [subprocess.Popen([sys.executable, "-c", BUSY]) for _ in range(2 if loaded else 0)]
+        try:
+            times: dict[str, list[float]] = {"dicehall": [], "minimal": []}
+            for _ in range(rounds):
+                for which in times:  # alternate, so both see the same machine load
+                    out = subprocess.run([sys.executable, "-c", FIRST_FRAME, which], check=True, cwd=ROOT, env=env,
+                                         capture_output=True, text=True).stdout
+                    times[which].append(float(out.strip().splitlines()[-1]))
+        finally:
+            for process in load:
+                process.kill()
+                process.wait()
+        ours, base = statistics.median(times["dicehall"]), statistics.median(times["minimal"])
+        row(f"first frame of `dicehall` against a one-widget Textual app{', both cores busy' if loaded else ''}",
+            f"{ms(ours)} vs {ms(base)}, **{ours / base:.2f}x**", "<= 1.3x")
+
+
+def reference_tower(seed: int) -> int:
+    """The Dice Tower's rules as a direct loop over the same BLAKE2b draws the engine uses (start 100,
+    plain pulls): the pulls until it falls."""
+    from engine.chance import seeded_draws
+
+    countdown, pulls, k = 100, 0, 0
+    while True:
+        pulls += 1
+        while True:  # one pull: roll until it is not double threes
+            a, b = seeded_draws(seed, k, (6, 6))  # the engine's own draw routine: the same draws, the same cost
+            a, b, k = a + 1, b + 1, k + 2
+            if a == 3 and b == 3:
+                countdown -= 6
+                if countdown <= 0:
+                    return pulls
+                continue
+            countdown -= min(a, b) if countdown >= 51 else max(a, b)
+            if countdown <= 0:
+                return pulls
+            break
+
+
+def sim_dicetower(games: int = 1500, rounds: int = 3) -> None:
+    """`sim dicetower`'s games through the engine against the reference loop, CPU time, alternating."""
+    from engine.chance import seeded_draw
+    from tui.sim import play_dicetower
+
+    seeds = [seeded_draw(1, i, 2**32) for i in range(games)]
+    engine_pulls = [play_dicetower(s, 0) for s in seeds]
+    assert engine_pulls == [reference_tower(s) for s in seeds], "the reference loop disagrees with the engine"
+    rates: dict[str, list[float]] = {"engine": [], "direct": []}
     for _ in range(rounds):
-        for which in times:  # alternate, so both see the same machine load
-            out = subprocess.run([sys.executable, "-c", FIRST_FRAME, which], check=True, cwd=ROOT, env=env,
-                                 capture_output=True, text=True).stdout
-            times[which].append(float(out.strip().splitlines()[-1]))
-    ours, base = statistics.median(times["dicehall"]), statistics.median(times["minimal"])
-    print(f"first frame: dicehall {ours * 1000:.0f} ms, minimal Textual app {base * 1000:.0f} ms, "
-          f"ratio {ours / base:.2f}x (goal <= 1.3x)")
+        for which, play in (("engine", lambda s: play_dicetower(s, 0)), ("direct", reference_tower)):
+            started = time.process_time()
+            for s in seeds:
+                play(s)
+            rates[which].append(games / (time.process_time() - started))
+    ours, base = statistics.median(rates["engine"]), statistics.median(rates["direct"])
+    row("`sim dicetower` through the engine against a direct loop of the same rules and draws (same pulls, checked)",
+        f"{ours:,.0f} vs {base:,.0f} games/s CPU, **{ours / base:.2f}x**", ">= 0.5x")
+
+
+def reference_troll(seed: int, options: dict) -> tuple[str, int, int]:
+    """A random troll playout with the game module folded directly (no Session): the same seeded
+    draws and the same random choices as `sim troll --bot random`."""
+    from engine.chance import seeded_draw, seeded_draws
+    from engine.games import troll as game
+
+    checked = game.check_options(dict(options))
+    state = game.initial_state(checked, game.check_players(()))
+    used = step = 0
+
+    def chance(state):
+        nonlocal used
+        while game.outcome(state) is None and (need := game.chance_needed(state)) is not None:
+            draws = seeded_draws(seed, used, need.spec)
+            used += len(need.spec)
+            state = game.evolve(state, game.chance_event(state, draws, False))
+        return state
+
+    state = chance(state)
+    while game.outcome(state) is None:
+        commands = game.legal_commands(state)
+        command = commands[seeded_draw(seed ^ 0x52414E44, step, len(commands))]
+        for event in game.decide(state, command):
+            state = game.evolve(state, event)
+        state = chance(state)
+        step += 1
+    outcome = game.outcome(state)
+    result = "perfect" if outcome.summary == "perfect win" else "won" if outcome.winners else "lost"
+    return result, outcome.score or 0, state.turn
+
+
+def troll_playouts(games: int = 200, rounds: int = 3) -> None:
+    """Random troll playouts (standard) through Session against the game module folded directly."""
+    from tui.sim import play_troll
+
+    options = {"difficulty": "standard"}
+    assert [play_troll(s, options, "random") for s in range(20)] == [reference_troll(s, options) for s in range(20)]
+    rates: dict[str, list[float]] = {"session": [], "direct": []}
+    for _ in range(rounds):
+        for which, play in (("session", lambda s: play_troll(s, options, "random")), ("direct", lambda s: reference_troll(s, options))):
+            started = time.process_time()
+            for s in range(games):
+                play(s)
+            rates[which].append(games / (time.process_time() - started))
+    ours, base = statistics.median(rates["session"]), statistics.median(rates["direct"])
+    row("troll random playouts through `Session` against the game module folded directly",
+        f"{ours:,.0f} vs {base:,.0f} games/s CPU, **{ours / base:.2f}x**", ">= 0.9x, and both 2x faster than before")
+
+
+def branch_middle() -> None:
+    """"Continue from here" (branch) from the middle of a game, the new save written and closed."""
+    import saves
+
+    scratch_home()
+    figures = {}
+    for n in SIZES:
+        session = long_tower(n)
+        started = time.perf_counter()
+        branch = saves.branch_save(session, len(session.events) // 2)
+        figures[n] = time.perf_counter() - started
+        saves.close_save(branch)
+    row("\"continue from here\" (branch) from the middle of a game", growth(figures), "linear, one durable write")
+
+
+def tower_screen_keys(presses: int = 6) -> None:
+    """The Dice Tower screen: from a pull key and from an undo key to the next frame, on a save."""
+    import saves
+    from tui.app import DicehallApp
+
+    scratch_home()
+
+    class TimedApp(DicehallApp):
+        frames: list[float] = []
+
+        def _display(self, screen, renderable) -> None:
+            if renderable is not None:
+                self.frames.append(time.perf_counter())
+            super()._display(screen, renderable)
+
+    async def run(session) -> dict[str, list[float]]:
+        app = TimedApp(session=session)
+        timings: dict[str, list[float]] = {"p": [], "u": []}
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for _ in range(presses):
+                for key in ("p", "u"):
+                    app.frames.clear()
+                    started = time.perf_counter()
+                    await pilot.press(key)
+                    await pilot.pause()
+                    after = [t for t in app.frames if t > started]
+                    timings[key].append((after[0] if after else time.perf_counter()) - started)
+        return timings
+
+    pulls, undos = {}, {}
+    for n in SIZES:
+        session = long_save(n)
+        timings = asyncio.run(run(session))
+        saves.close_save(session)
+        pulls[n], undos[n] = statistics.median(timings["p"]), statistics.median(timings["u"])
+    row("Dice Tower screen, pull key to frame", growth(pulls), "constant, well under a frame (16 ms)")
+    row("Dice Tower screen, undo key to frame", growth(undos), "constant, well under a frame (16 ms)")
+
+
+def saves_list() -> None:
+    """`list_saves` (behind `continue`, `saves` and the launcher) with one save of each length."""
+    import saves
+
+    figures = {}
+    for n in SIZES:
+        scratch_home()
+        saves.close_save(long_save(n))
+        times = []
+        for _ in range(3):
+            started = time.perf_counter()
+            saves.list_saves()
+            times.append(time.perf_counter() - started)
+        figures[n] = statistics.median(times)
+    row("`list_saves` with one save", growth(figures), "constant per save")
+
+
+def events_length() -> None:
+    """`len(session.events)`, which the screens ask on every key."""
+    figures = {}
+    for n in SIZES:
+        session = long_tower(n)
+        count = 2000
+        started = time.perf_counter()
+        for _ in range(count):
+            len(session.events)
+        figures[n] = (time.perf_counter() - started) / count
+    row("`len(session.events)`", growth(figures), "O(1)")
+
+
+def memory_and_stepping(probes: int = 2000) -> None:
+    """What a session keeps per event, and what reading any state then costs (the viewer's steps)."""
+    figures, typical, slow = {}, {}, {}
+    long_tower(100)  # imports and one-time tables are not the log's
+    for n in SIZES:
+        gc.collect()
+        tracemalloc.start()
+        session = long_tower(n)
+        gc.collect()
+        size, _ = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        figures[n] = size / len(session.events)
+        total = len(session.events)
+        chooser = random.Random(n)
+        times = []
+        for _ in range(probes):  # any position, in no order: the worst case for a fold from a kept state
+            n_at = chooser.randrange(total + 1)
+            started = time.perf_counter()
+            session.state_at(n_at)
+            times.append(time.perf_counter() - started)
+        times.sort()
+        typical[n], slow[n] = statistics.median(times), times[int(len(times) * 0.99)]
+    row("memory per event (a Dice Tower)", " / ".join(f"{figures[n]:.0f} B" for n in SIZES) + " at 1k / 10k / 100k",
+        "keep what stepping needs")
+    row("`state_at` any position (the viewer's steps and jumps), median", growth(typical), "within a frame")
+    row("`state_at` any position, 99th percentile", growth(slow), "within a frame")
 
 
 def durable_append(rounds: int = 300) -> None:
     """A save's durable append (encode, frame, write, fsync) against a bare write+fsync of the same bytes;
     and a whole pull (engine, dice, and that append) for scale."""
-    os.environ["DICEHALL_HOME"] = tempfile.mkdtemp()
+    scratch_home()
     import saves
-    from engine.games.dicetower import PullBlock
+    from engine.games.dicetower import BlockPulled, DiceRolled, PullBlock
 
     session = saves.new_save("dicetower", name="bench", seed=1, options={"start": 10000})
     journal = session.journal
     bare = os.open(Path(os.environ["DICEHALL_HOME"]) / "bare.bin", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    record = {"op": "play", "by": 0, "events": list(engine_events())}
+    record = {"op": "play", "by": 0, "events": [BlockPulled(False), DiceRolled((2, 5))]}
     data = saves.frame(saves._encode_record(record))
     append, base, play = [], [], []
     for _ in range(rounds):
@@ -85,70 +382,16 @@ def durable_append(rounds: int = 300) -> None:
     os.close(bare)
     saves.close_save(session)
     a, b, p = statistics.median(append), statistics.median(base), statistics.median(play)
-    print(f"durable append: save append {a * 1000:.3f} ms, bare write+fsync {b * 1000:.3f} ms, "
-          f"ratio {a / b:.2f}x (goal <= 1.5x); a whole pull on a save {p * 1000:.3f} ms ({p / b:.2f}x)")
+    row("durable append of one record against a bare write+fsync of the same bytes",
+        f"{ms(a)} vs {ms(b)}, **{a / b:.2f}x**", "<= 1.5x")
+    row("a whole pull on a save (engine, dice, and the append) against that bare write+fsync",
+        f"{ms(p)}, {p / b:.2f}x", "(for scale)")
 
 
-BIG_SAVE = """
-import re, sys, time
-import saves
-started = time.perf_counter()
-[info] = saves.list_saves()
-listed = time.perf_counter()
-session = saves.open_save(info.id)
-opened = time.perf_counter()
-assert info.problem is None and session.undos > 0
-peak = int(re.search(r"VmHWM:\\s+(\\d+) kB", open("/proc/self/status").read()).group(1))  # this program's own peak
-print(listed - started, opened - listed, peak / 1024)
-"""
-
-
-def big_save(mib: int = 64) -> None:
-    """A save of MIB MiB of tiny valid records (one pull, then undo/redo pairs): the time to list it and
-    to open it, and the peak memory of the process, against the same process with a one-pull save."""
-    figures = {}
-    for size in (0, mib << 20):
-        home = tempfile.mkdtemp()
-        env = dict(os.environ, DICEHALL_HOME=home, PYTHONPATH=str(ROOT))
-        os.environ["DICEHALL_HOME"] = home
-        import saves
-        from engine.games.dicetower import PullBlock
-
-        session = saves.new_save("dicetower", name="big", seed=3)
-        session.play(PullBlock())
-        session.undo()  # so the small save has an undo too
-        session.redo()
-        saves.close_save(session)
-        pair = saves.frame({"op": "undo"}) + saves.frame({"op": "redo"})
-        pairs = max(0, size - session.journal.path.stat().st_size) // len(pair)  # up to the size cap, not past it
-        with open(session.journal.path, "ab") as handle:
-            for start in range(0, pairs, 1 << 15):
-                handle.write(pair * min(1 << 15, pairs - start))
-        out = subprocess.run([sys.executable, "-c", BIG_SAVE], check=True, cwd=ROOT, env=env,
-                             capture_output=True, text=True).stdout
-        figures[size] = [float(x) for x in out.split()]
-    listed, opened, rss = figures[mib << 20]
-    print(f"big save: {mib} MiB of tiny records listed in {listed:.1f} s, opened in {opened:.1f} s, "
-          f"peak memory {rss:.0f} MiB (a one-pull save: {figures[0][2]:.0f} MiB; goal: memory follows the game, not the file)")
-
-
-def engine_events() -> tuple:
-    from engine.games.dicetower import BlockPulled, DiceRolled
-
-    return (BlockPulled(False), DiceRolled((2, 5)))
-
-
-def viewer_steps(min_events: int = 5000, presses: int = 60) -> None:
-    """From a key press in the replay viewer to the next frame composed, for a game of over 5,000 events."""
-    import engine
-    from engine.games.dicetower import PullBlock
+def viewer_steps(presses: int = 30) -> None:
+    """From a key press in the replay viewer to the next frame composed: one step, and a jump to an end."""
     from tui.app import DicehallApp
     from tui.screens.viewer import ViewerScreen
-
-    session = engine.new_session("dicetower", seed=3, options={"start": 10000})
-    while session.outcome is None:
-        session.play(PullBlock())
-    assert len(session.events) >= min_events, len(session.events)
 
     class TimedApp(DicehallApp):
         frames: list[float] = []
@@ -158,7 +401,7 @@ def viewer_steps(min_events: int = 5000, presses: int = 60) -> None:
                 self.frames.append(time.perf_counter())
             super()._display(screen, renderable)
 
-    async def run() -> dict[str, list[float]]:
+    async def run(session) -> dict[str, list[float]]:
         app = TimedApp()
         timings: dict[str, list[float]] = {"step": [], "jump": []}
         async with app.run_test(size=(80, 24)) as pilot:
@@ -173,29 +416,12 @@ def viewer_steps(min_events: int = 5000, presses: int = 60) -> None:
                     timings[kind].append(after[0] - started)
         return timings
 
-    timings = asyncio.run(run())
-    for kind, values in timings.items():
-        values.sort()
-        print(f"viewer {kind} at {len(session.events)} events: key to frame median {statistics.median(values) * 1000:.1f} ms, "
-              f"90th percentile {values[int(len(values) * 0.9)] * 1000:.1f} ms (goal <= 16 ms)")
-
-
-def sim_speed(games: int = 2000) -> None:
-    from tui.sim import sim_dicetower
-
-    report = sim_dicetower(games, seed=1, remove_rate=0)
-    print(f"sim dicetower: {games / report['seconds']:.0f} games per second ({games} games in {report['seconds']:.2f} s)")
-
-
-def troll_playouts(games: int = 200) -> None:
-    """Whole troll games of random legal moves through the engine, per second."""
-    from tui.sim import play_troll
-
-    started = time.perf_counter()
-    for seed in range(games):
-        play_troll(seed, {"difficulty": "standard"}, "random")
-    elapsed = time.perf_counter() - started
-    print(f"troll random playouts: {games / elapsed:.0f} games per second ({games} standard games)")
+    steps, jumps = {}, {}
+    for n in SIZES:
+        timings = asyncio.run(run(long_tower(n)))
+        steps[n], jumps[n] = statistics.median(timings["step"]), statistics.median(timings["jump"])
+    row("replay viewer, key to frame: one step", growth(steps), "<= 16 ms")
+    row("replay viewer, key to frame: jump to the start or end", growth(jumps), "<= 16 ms")
 
 
 def troll_hint(games: int = 10) -> None:
@@ -216,9 +442,9 @@ def troll_hint(games: int = 10) -> None:
                     times.append(time.perf_counter() - started)
                 session.play(plan.commands[0])
     times.sort()
-    print(f"troll hint: median {statistics.median(times) * 1000:.1f} ms, 90th percentile "
-          f"{times[int(len(times) * 0.9)] * 1000:.1f} ms, worst {times[-1] * 1000:.1f} ms over {len(times)} turns "
-          f"(goal: median under 200 ms)")
+    row("troll hint, time per turn (a whole turn's pairs of actions)",
+        f"{ms(statistics.median(times))} median, {ms(times[int(len(times) * 0.9)])} at the 90th percentile, "
+        f"{ms(times[-1])} worst", "median < 200 ms")
 
 
 def wager_odds() -> None:
@@ -241,16 +467,16 @@ def wager_odds() -> None:
     started = time.perf_counter()
     bots.win_chances(decision((7, 11, 3, 14, 0, 9), seat=2))
     sampled = time.perf_counter() - started
-    print(f"wager odds: tables {built:.2f} s once, then {exact * 1000:.2f} ms exact (2 players), "
-          f"{sampled * 1000:.0f} ms sampled (6 players)")
+    row("wager odds (`h` and the best bot): the exact tables once, then a question with two / six players",
+        f"{built:.2f} s once, then {ms(exact)} / {ms(sampled)}")
 
 
 def towers_bot(games: int = 2) -> None:
-    """The Towers bot's time per answer at each searching level, over whole games against itself
-    (goal: within 1 s at the default level, medium, on this 2-core machine)."""
+    """The Towers bot's time per answer at each searching level, over whole games against itself."""
     import engine
     from engine.bots import towers as bot
 
+    figures = {}
     for level in ("medium", "hard"):
         times = []
         for seed in range(games):
@@ -261,17 +487,90 @@ def towers_bot(games: int = 2) -> None:
                 times.append(time.perf_counter() - started)
                 session.play(command)
         times.sort()
-        print(f"towers bot, {level}: median {statistics.median(times) * 1000:.0f} ms, worst {times[-1] * 1000:.0f} ms "
-              f"over {len(times)} answers" + (" (goal: within 1 s)" if level == "medium" else ""))
+        figures[level] = (statistics.median(times), times[-1])
+    (medium, medium_worst), (hard, hard_worst) = figures["medium"], figures["hard"]
+    row("Towers bot, time per answer, *medium* (the default) / *hard*",
+        f"{ms(medium)} / {ms(hard)} median, {ms(medium_worst)} / {ms(hard_worst)} worst", "medium within 1 s")
+
+
+BIG_SAVE = """
+import re, sys, time
+import saves
+started = time.perf_counter()
+[info] = saves.list_saves()
+listed = time.perf_counter()
+session = saves.open_save(info.id)
+opened = time.perf_counter()
+assert info.problem is None and session.undos > 0
+peak = int(re.search(r"VmHWM:\\s+(\\d+) kB", open("/proc/self/status").read()).group(1))  # this program's own peak
+print(listed - started, opened - listed, peak / 1024)
+"""
+
+
+def big_save(mib: int = 64) -> None:
+    """A save of MIB MiB of tiny valid records (one pull, then undo/redo pairs): the time to list it and
+    to open it, and the peak memory of the process, against the same process with a one-pull save."""
+    import saves
+    from engine.games.dicetower import PullBlock
+
+    figures = {}
+    for size in (0, mib << 20):
+        home = tempfile.mkdtemp(prefix="dicehall-bench-")
+        env = dict(os.environ, DICEHALL_HOME=home, PYTHONPATH=str(ROOT))
+        os.environ["DICEHALL_HOME"] = home
+        session = saves.new_save("dicetower", name="big", seed=3)
+        session.play(PullBlock())
+        session.undo()  # so the small save has an undo too
+        session.redo()
+        saves.close_save(session)
+        pair = saves.frame({"op": "undo"}) + saves.frame({"op": "redo"})
+        pairs = max(0, size - session.journal.path.stat().st_size) // len(pair)  # up to the size cap, not past it
+        with open(session.journal.path, "ab") as handle:
+            for start in range(0, pairs, 1 << 15):
+                handle.write(pair * min(1 << 15, pairs - start))
+        out = subprocess.run([sys.executable, "-c", BIG_SAVE], check=True, cwd=ROOT, env=env,
+                             capture_output=True, text=True).stdout
+        figures[size] = [float(x) for x in out.split()]
+    scratch_home()
+    listed, opened, rss = figures[mib << 20]
+    row(f"a hostile save: {mib} MiB of tiny valid records (undo/redo pairs), listed / opened, and peak memory "
+        "against a one-pull save", f"{listed:.1f} s / {opened:.1f} s, {rss:.0f} MiB vs {figures[0][2]:.0f} MiB",
+        "memory follows the game, not the file")
+
+
+SECTIONS = {
+    "frame": first_frame, "sim": sim_dicetower, "troll": troll_playouts, "branch": branch_middle,
+    "tower": tower_screen_keys, "saves": saves_list, "len": events_length, "memory": memory_and_stepping,
+    "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
+    "bigsave": big_save,
+}
+README_BEGIN = "<!-- speed table: written by tests/perf/bench.py --readme -->"
+README_END = "<!-- end of speed table -->"
+
+
+def table() -> str:
+    lines = ["| what | figure | goal |", "| --- | --- | --- |"]
+    lines += [f"| {what} | {figure} | {goal} |" for what, figure, goal in ROWS]
+    return "\n".join(lines)
+
+
+def write_readme(text: str) -> None:
+    readme = ROOT / "README.md"
+    content = readme.read_text()
+    begin, end = content.index(README_BEGIN) + len(README_BEGIN), content.index(README_END)
+    readme.write_text(content[:begin] + "\n" + text + "\n" + content[end:])
 
 
 if __name__ == "__main__":
-    first_frame()
-    durable_append()
-    viewer_steps()
-    sim_speed()
-    troll_playouts()
-    troll_hint()
-    wager_odds()
-    towers_bot()
-    big_save()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", help="comma-separated rows: " + ", ".join(SECTIONS))
+    parser.add_argument("--readme", action="store_true", help="rewrite the Speed table in README.md")
+    args = parser.parse_args()
+    chosen = args.only.split(",") if args.only else list(SECTIONS)
+    scratch_home()
+    for name in chosen:
+        SECTIONS[name]()
+    print()
+    print(table())
+    if args.readme:
+        write_readme(table())
