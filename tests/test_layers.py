@@ -1,0 +1,36 @@
+"""The direction of the imports (README, "The engine and the layers"): the rules know nothing of
+their bots, the engine nothing of saves, replays or the terminal."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a source file imports, at its top or inside a function."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def imports_under(folder: str, forbidden: tuple[str, ...]) -> list[str]:
+    return sorted(f"{path.relative_to(ROOT)} imports {name}"
+                  for path in (ROOT / folder).rglob("*.py")
+                  for name in imported_modules(path)
+                  if name.split(".")[0] in forbidden or name.startswith(forbidden))
+
+
+def test_the_rules_of_a_game_never_import_its_bots():
+    # a game names its bot seats' styles (wager.STYLES, bones.LEVELS); engine/bots/ plays them
+    assert imports_under("engine/games", ("engine.bots",)) == []
+
+
+def test_the_engine_imports_nothing_above_it():
+    assert imports_under("engine", ("tui", "saves", "replays", "textual")) == []
