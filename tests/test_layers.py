@@ -3,6 +3,7 @@ their bots, the engine nothing of saves, replays or the terminal."""
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).parent.parent
@@ -34,3 +35,12 @@ def test_the_rules_of_a_game_never_import_its_bots():
 
 def test_the_engine_imports_nothing_above_it():
     assert imports_under("engine", ("tui", "saves", "replays", "textual")) == []
+
+
+def test_every_package_is_installed():
+    # pyproject lists the packages one by one: a package left out (engine/games/bones/ when the
+    # module became a package) would be missing from a non-editable install
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(init.parent.relative_to(ROOT).parts)
+             for top in ("engine", "tui", "saves", "replays") for init in (ROOT / top).rglob("__init__.py")}
+    assert found - listed == set()
