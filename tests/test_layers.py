@@ -44,3 +44,27 @@ def test_every_package_is_installed():
     found = {".".join(init.parent.relative_to(ROOT).parts)
              for top in ("engine", "tui", "saves", "replays") for init in (ROOT / top).rglob("__init__.py")}
     assert found - listed == set()
+
+
+# the troll's engine is split into a package after the work on its move generation lands (issue #12)
+TOO_LONG_FOR_NOW = {"engine/games/troll.py"}
+
+
+def test_no_engine_module_is_longer_than_a_newcomer_can_hold():
+    long = {str(path.relative_to(ROOT)): length for path in (ROOT / "engine").rglob("*.py")
+            if (length := len(path.read_text().splitlines())) > 600}
+    assert set(long) <= TOO_LONG_FOR_NOW, long
+
+
+def test_war_of_bones_is_one_package_with_the_whole_game_interface():
+    from engine.games import bones
+    from engine.session import Session
+
+    assert bones.__file__.endswith("bones/__init__.py")
+    # what the session, the codec, saves and the viewer ask of a game, all from the package itself
+    for name in ("ID", "TITLE", "RULES_VERSION", "RULES_TEXT", "EVENTS", "check_options", "check_players",
+                 "initial_state", "to_act", "legal_commands", "decide", "evolve", "chance_needed", "chance_event",
+                 "chance_draws", "command_of", "outcome", "describe", "progress", "is_turn_start"):
+        assert hasattr(bones, name), name
+    session = Session(bones, seed=1)
+    assert session.state.stage == "choose" and session.describe(len(session.events) - 1).startswith("roll-off")
