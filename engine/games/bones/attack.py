@@ -67,7 +67,6 @@ def canonical(attacks: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ..
     return tuple(sorted(attacks, key=lambda a: (a[0], -a[1])))
 
 
-
 def assignments(state: BonesState) -> list[Assign]:
     """Every way to set the defence dice against the attacks on the current target."""
     return [Assign(p) for p in itertools.permutations(range(len(state.attack.defence)))]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from engine.core import ChanceNeeded, IllegalCommand
 from engine.games.bones import actions, attack, landings, setup, supply
 from engine.games.bones.area import troop_name
-from engine.games.bones.commands import (Assign, Attack, Choose, Converge, Keep, Reengage, Reinforce, Reroll, RollIn,
-                                         Resupply)
+from engine.games.bones.commands import (Assign, Attack, Choose, Converge, Keep, Reengage, Reinforce, Reroll, Resupply,
+                                         RollIn)
 from engine.games.bones.events import (AttackDeclared, AttackRolled, Converged, DefenceAssigned, DefenceRolled,
                                        DiceKept, DieRerolled, LandingMissed, OptionChosen, Reengaged,
                                        ReinforceCalled, ReinforcementsTaken, ReinforceRolled, RerollCalled,
