@@ -36,10 +36,9 @@ from hashlib import blake2b
 from engine.chance import seeded_draw
 from engine.games import bones
 from engine.games.bones import (
-    Assign, Attack, BonesState, Choose, Converge, Keep, Reengage, Reinforce, Reroll, Resupply, RollIn, in_range,
-)
+    LEVELS, Assign, Attack, BonesState, Choose, Converge, Keep, Reengage, Reinforce, Reroll, Resupply, RollIn, in_range,
+)  # the game names the levels (LEVELS); they are played here
 
-LEVELS = ("general", "random")
 SUPPLY_VALUE = 0.35
 NEW_TROOP = 2 + 3.5  # the value of a troop rolled in with a random face
 IDLE_BONUS = 1.0  # a troop with nothing in range gains this much by being rolled in elsewhere

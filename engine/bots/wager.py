@@ -32,9 +32,8 @@ from operator import itemgetter
 
 from engine.chance import seeded_draw
 from engine.games import wager
-from engine.games.wager import EndTurn, Roll, Wager, WagerState
+from engine.games.wager import STYLES, EndTurn, Roll, Wager, WagerState  # the game names the styles; they are played here
 
-STYLES = ("cautious", "bold", "best")
 LOW, HIGH = -30, wager.TARGET - 1  # the scores the exact table covers
 TOLERANCE = 1e-9  # value iteration stops when no value moves by more than this in a sweep
 SAMPLES = 600  # simulated games per choice for three or more players

@@ -1,4 +1,5 @@
-"""The games dicehall hosts: one engine module per game, plus the catalogue the launcher shows.
+"""The games dicehall hosts: one engine module (or package, for a long game) per game, plus the
+catalogue the launcher shows.
 
 The catalogue names each game without importing its module: a module is imported the first time
 it is asked for, so the launcher's first frame does not wait for every game's rules to load

@@ -25,6 +25,7 @@ RULES_VERSION = 1
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 TARGET = 20
 BEAST, FORTUNE = 6, 3  # the faces whose third in a row decides a player's game
+STYLES = ("cautious", "bold", "best")  # the bot seats' styles (engine/bots/wager.py plays them)
 
 RULES_TEXT = """\
 DEAD MAN'S WAGER - a race to 20 points with one die, for 2 to 6 players.
@@ -200,8 +201,6 @@ def check_options(options: dict) -> dict:
 
 
 def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:
-    from engine.bots.wager import STYLES  # imported here: the bots module imports this one
-
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise ValueError(f"Dead Man's Wager is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
     checked = []

@@ -1,0 +1,46 @@
+"""War of Bones (seed 004): a two-player wargame played only with dice rolled into a square area.
+
+Rules as ../shared/RULINGS.md decides. Each player has 8 troops (dice in the area: the face is the
+troop's firepower and its range), 3 rollers and a supply of rerolls. A turn is one action: attack,
+reinforce, resupply or converge. A player with no troops in the area at the end of a turn loses.
+Seat 0 is side A, seat 1 side B; troops are numbered 0..7 inside the engine and named A#1..A#8,
+B#1..B#8 in words.
+
+The package follows the rules' own sections; everything is imported from here, as
+`engine.games.bones`:
+- rules_text.py  the rules as dicehall plays them, with its decisions where they are silent
+- area.py        the area's measures, a troop's place and face, range and overlap
+- landings.py    troops rolled into the area one at a time, and a landing too close rolled again
+- setup.py       seats and options, the roll-off, Reengage or First Strike
+- attack.py      ranges, splitting firepower into attacks, the attack and defence arithmetic
+- supply.py      rerolls after each roll, and resupply
+- actions.py     reinforce and converge (the area shrinking)
+- state.py       the state, whose decision it is, the end of a turn (victory)
+- commands.py, events.py   what players say and what happened
+- play.py        legal commands, decide, evolve and chance, dispatching to the sections above
+- reading.py     the outcome, the log's line for every event, progress
+"""
+from __future__ import annotations
+
+from engine.games.bones.actions import SHRINK, SMALLEST, reinforce_options
+from engine.games.bones.area import (DIE, FULL, ROLLERS, SIDES, TROOPS, Troop, area_bounds, distance, gap, in_range,
+                                     overlaps, troop_name)
+from engine.games.bones.attack import attack_splits, canonical, compositions, judge, partitions, targets_of
+from engine.games.bones.commands import (COMMANDS, Assign, Attack, Choose, Converge, Keep, Reengage, Reinforce, Reroll,
+                                         Resupply, RollIn, parse_command)
+from engine.games.bones.events import (ACTION_EVENTS, CHANCE_EVENTS, EVENTS, AttackDeclared, AttackRolled, Converged,
+                                       DefenceAssigned, DefenceRolled, DiceKept, DieRerolled, LandingMissed,
+                                       OptionChosen, Reengaged, ReinforceCalled, ReinforcementsTaken, ReinforceRolled,
+                                       RerollCalled, Resupplied, RolledOff, TroopLanded)
+from engine.games.bones.play import (chance_draws, chance_event, chance_needed, command_of, decide, evolve,
+                                     legal_commands)
+from engine.games.bones.reading import describe, is_turn_start, label, outcome, progress
+from engine.games.bones.rules_text import RULES_TEXT
+from engine.games.bones.setup import LEVELS, check_options, check_players, initial_state, reengage_choices
+from engine.games.bones.state import DECISIONS, AttackInProgress, BonesState, PairResult, to_act
+from engine.games.bones.supply import MAX_SUPPLY, current_dice
+
+ID = "bones"
+TITLE = "War of Bones"
+BLURB = "a dice wargame"
+RULES_VERSION = 1

@@ -1,0 +1,70 @@
+"""The direction of the imports (README, "The engine and the layers"): the rules know nothing of
+their bots, the engine nothing of saves, replays or the terminal."""
+from __future__ import annotations
+
+import ast
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a source file imports, at its top or inside a function."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def imports_under(folder: str, forbidden: tuple[str, ...]) -> list[str]:
+    return sorted(f"{path.relative_to(ROOT)} imports {name}"
+                  for path in (ROOT / folder).rglob("*.py")
+                  for name in imported_modules(path)
+                  if name.split(".")[0] in forbidden or name.startswith(forbidden))
+
+
+def test_the_rules_of_a_game_never_import_its_bots():
+    # a game names its bot seats' styles (wager.STYLES, bones.LEVELS); engine/bots/ plays them
+    assert imports_under("engine/games", ("engine.bots",)) == []
+
+
+def test_the_engine_imports_nothing_above_it():
+    assert imports_under("engine", ("tui", "saves", "replays", "textual")) == []
+
+
+def test_every_package_is_installed():
+    # pyproject lists the packages one by one: a package left out (engine/games/bones/ when the
+    # module became a package) would be missing from a non-editable install
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(init.parent.relative_to(ROOT).parts)
+             for top in ("engine", "tui", "saves", "replays") for init in (ROOT / top).rglob("__init__.py")}
+    assert found - listed == set()
+
+
+# the troll's engine is split into a package after the work on its move generation lands (issue #12)
+TOO_LONG_FOR_NOW = {"engine/games/troll.py"}
+
+
+def test_no_engine_module_is_longer_than_a_newcomer_can_hold():
+    long = {str(path.relative_to(ROOT)): length for path in (ROOT / "engine").rglob("*.py")
+            if (length := len(path.read_text().splitlines())) > 600}
+    assert set(long) <= TOO_LONG_FOR_NOW, long
+
+
+def test_war_of_bones_is_one_package_with_the_whole_game_interface():
+    from engine.games import bones
+    from engine.session import Session
+
+    assert bones.__file__.endswith("bones/__init__.py")
+    # what the session, the codec, saves and the viewer ask of a game, all from the package itself
+    for name in ("ID", "TITLE", "RULES_VERSION", "RULES_TEXT", "EVENTS", "check_options", "check_players",
+                 "initial_state", "to_act", "legal_commands", "decide", "evolve", "chance_needed", "chance_event",
+                 "chance_draws", "command_of", "outcome", "describe", "progress", "is_turn_start"):
+        assert hasattr(bones, name), name
+    session = Session(bones, seed=1)
+    assert session.state.stage == "choose" and session.describe(len(session.events) - 1).startswith("roll-off")
