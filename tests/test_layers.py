@@ -46,13 +46,15 @@ def test_every_package_is_installed():
     assert found - listed == set()
 
 
+ABOUT_600 = 640  # the issue asks for "about 600 lines": a little room, not a second module's worth
+
 # the troll's engine is split into a package after the work on its move generation lands (issue #12)
 TOO_LONG_FOR_NOW = {"engine/games/troll.py"}
 
 
 def test_no_engine_module_is_longer_than_a_newcomer_can_hold():
     long = {str(path.relative_to(ROOT)): length for path in (ROOT / "engine").rglob("*.py")
-            if (length := len(path.read_text().splitlines())) > 600}
+            if (length := len(path.read_text().splitlines())) > ABOUT_600}
     assert set(long) <= TOO_LONG_FOR_NOW, long
 
 
