@@ -16,7 +16,7 @@ from textual.widgets import Footer
 
 from engine.games import bones
 from engine.games.bones import SIDES, BonesState, Keep, TroopLanded, troop_name
-from tui.screens.base import GameScreen, SteppedBatches
+from tui.screens.base import GameScreen
 from tui.screens.bones.area import WIDE, draw_area, inches
 from tui.screens.bones.attack import AttackBuilder
 from tui.screens.bones.bots import PacedBots
@@ -26,6 +26,7 @@ from tui.screens.bones.offers import OFFER_STAGES, OfferMenu
 from tui.screens.bones.orders import order
 from tui.screens.bones.panel import rolls_line, sides_text
 from tui.screens.bones.troops import ReengagePicks, nearest_troop, own_troops, troop_words
+from tui.screens.stepping import SteppedBatches
 from tui.widgets import Plain, StatusLine, clip
 
 STAGE_WORDS = {
@@ -315,10 +316,6 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
         self.say_batch(self.batch_start())
         self.redraw()
         self.schedule_bot()
-
-    def batch_start(self) -> int:
-        starts = self.session.turn_starts()
-        return starts[-1] if starts else 0
 
     def words(self, index: int) -> str:
         return event_words(self.session, index)

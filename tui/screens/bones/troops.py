@@ -1,5 +1,5 @@
 """Choosing a troop on the War of Bones map: which troops a player may go through now, the one an
-arrow picks, and a troop in words."""
+arrow picks, a troop in words, and the troops picked at Reengage."""
 from __future__ import annotations
 
 from engine.games.bones import BonesState, Reengage, troop_name
