@@ -216,14 +216,10 @@ class GameScreen(KeyedScreen):
             self.redraw()
 
     def action_review(self) -> None:
-        from tui.screens.viewer import ViewerScreen
-
-        self.app.push_screen(ViewerScreen(self.session, live=True))
+        self.app.open_viewer(self.session, live=True)
 
     def action_rules(self) -> None:
-        from tui.screens.rules import RulesScreen
-
-        self.app.push_screen(RulesScreen(self.session.game))
+        self.app.open_rules(self.session.game)
 
     def action_back(self) -> None:
         self.app.pop_screen()

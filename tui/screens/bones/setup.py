@@ -7,7 +7,6 @@ from engine.games import bones
 from engine.games.bones import SIDES
 from engine.text import clean_text
 from tui.screens.base import SetupScreen
-from tui.screens.bones.screen import BonesScreen
 from tui.screens.dialogs import AskScreen
 
 MODES = ("bot", "two", "watch")
@@ -98,4 +97,4 @@ class BonesSetupScreen(SetupScreen):
         except (saves.SaveError, ValueError, OSError) as error:
             self.status(str(error), error=True)
             return
-        self.app.switch_screen(BonesScreen(session))
+        self.app.open_game(session, replace=True)

@@ -6,7 +6,6 @@ from datetime import datetime
 from engine.games import troll
 from engine.text import clean_text
 from tui.screens.base import SetupScreen
-from tui.screens.troll.screen import TrollScreen
 
 
 class TrollSetupScreen(SetupScreen):
@@ -65,4 +64,4 @@ class TrollSetupScreen(SetupScreen):
         except (saves.SaveError, ValueError, OSError) as error:
             self.status(str(error), error=True)
             return
-        self.app.switch_screen(TrollScreen(session))
+        self.app.open_game(session, replace=True)

@@ -12,7 +12,7 @@ from engine.core import Player
 from engine.text import clean_text
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen
-from tui.screens.wager.screen import WagerScreen, warm_odds
+from tui.screens.wager.screen import warm_odds
 from tui.widgets import Plain, StatusLine
 
 KINDS = ("human", "best", "cautious", "bold")  # a seat is a human or a bot of one style
@@ -136,7 +136,7 @@ class WagerSetupScreen(KeyedScreen):
         except (saves.SaveError, ValueError, OSError) as error:
             self.status(str(error), error=True)
             return
-        self.app.switch_screen(WagerScreen(session))
+        self.app.open_game(session, replace=True)
 
     def action_back(self) -> None:
         self.app.pop_screen()
