@@ -1,4 +1,5 @@
-"""DicehallApp: the Textual app. It stays thin: screens own behaviour, the engine owns the games.
+"""DicehallApp: the Textual app. It stays thin: screens own behaviour, the engine owns the games, and
+the app owns navigation (a screen asks it for another screen; no screen imports another).
 
 A dropped SSH link sends SIGHUP, a shutdown SIGTERM. Textual does not handle either, so the app
 does: every event is already fsync'd, so it releases the saves and exits. It never ignores SIGHUP
@@ -148,20 +149,64 @@ class DicehallApp(App):
 
     def on_mount(self) -> None:
         if self.start_session is not None:
-            from tui.screens.games import game_screen
-
-            self.push_screen(game_screen(self.start_session))
+            self.open_game(self.start_session)
         elif self.start_setup is not None:
             self.push_screen(self.start_setup)
         elif self.start_replay is not None:
-            from tui.screens.viewer import ViewerScreen
-
-            self.push_screen(ViewerScreen(self.start_replay))
+            self.open_viewer(self.start_replay)
         self.call_after_refresh(self.fit_size_notice, self.size)
         if not self.is_headless:
             loop = asyncio.get_running_loop()
             for signum in (signal.SIGHUP, signal.SIGTERM):
                 loop.add_signal_handler(signum, self.end_on_signal, signum)
+
+    # ----- navigation: a screen asks the app for another screen; no screen imports another -----
+    # (the screens are imported here when first asked for, so the first frame waits for none of them)
+    def open_game(self, session: Session, *, replace: bool = False, alone: bool = False) -> None:
+        """The game screen of `session`, pushed; `replace`: in place of the current screen (a game's
+        setup); `alone`: above the launcher only, so leaving it goes back to the game list (a branch)."""
+        from tui.screens.games import game_screen
+
+        screen = game_screen(session)
+        if replace:
+            self.switch_screen(screen)
+            return
+        if alone:
+            while len(self.screen_stack) > 1:
+                self.pop_screen()
+        self.push_screen(screen)
+
+    def open_setup(self, game_id: str) -> bool:
+        """The screen that asks who plays a new game; False if the game has none (it is only named)."""
+        from tui.screens.games import setup_screen
+
+        setup = setup_screen(game_id)
+        if setup is None:
+            return False
+        self.push_screen(setup)
+        return True
+
+    def open_viewer(self, session: Session, live: bool = False) -> None:
+        """The replay viewer on `session`; `live`: a game in progress, reviewed from its screen."""
+        from tui.screens.viewer import ViewerScreen
+
+        self.push_screen(ViewerScreen(session, live=live))
+
+    def open_rules(self, game) -> None:
+        from tui.screens.rules import RulesScreen
+
+        self.push_screen(RulesScreen(game))
+
+    def open_saves(self) -> None:
+        from tui.screens.saves import SavesScreen
+
+        self.push_screen(SavesScreen())
+
+    def board_drawer(self, game_id: str):
+        """The function that draws a game's board as it stood, for the replay viewer."""
+        from tui.screens.games import board_drawer
+
+        return board_drawer(game_id)
 
     def get_key_display(self, binding: Binding) -> str:
         shown = super().get_key_display(binding)

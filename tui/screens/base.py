@@ -9,7 +9,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.actions import parse as parse_action
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
@@ -107,51 +106,6 @@ class KeyedScreen(Screen):
             self.refresh_bindings()  # the footer follows what is possible now (undo, actions)
         if done:
             self.status(done)
-        return True
-
-
-class SteppedBatches:
-    """For a game screen that shows a batch of events one at a time, so a player sees each thing
-    happen: while a timer steps on, only the first `shown` events are drawn; any key shows the
-    rest at once and is used up. The screen gives say_step() and steps_done(), and may move past
-    events not worth a pause in next_shown()."""
-
-    STEP_SECONDS = 0.7  # the pause between steps (0: show a batch at once)
-    shown: int | None = None  # while stepping: how many events are drawn
-    stepper: Timer | None = None
-
-    def start_steps(self, first: int) -> None:
-        self.shown = first
-        self.next_shown()
-        self.stepper = self.set_interval(self.STEP_SECONDS, self.step)
-        self.say_step()
-
-    def step(self) -> None:
-        if self.shown is None or self.shown + 1 >= len(self.session.events):
-            self.finish_steps()
-            return
-        self.shown += 1
-        self.next_shown()
-        self.say_step()
-        self.redraw()
-
-    def finish_steps(self) -> None:
-        if self.stepper is not None:
-            self.stepper.stop()
-            self.stepper = None
-        self.shown = None
-        self.steps_done()
-
-    def next_shown(self) -> None:
-        """Move `shown` past events not worth a pause (none, unless a screen says otherwise)."""
-
-    def key_while_stepping(self, event: events.Key) -> bool:
-        """A key pressed while stepping shows the rest and does nothing else: True if it was."""
-        if self.stepper is None:
-            return False
-        self.finish_steps()
-        event.stop()
-        event.prevent_default()
         return True
 
 
@@ -263,14 +217,10 @@ class GameScreen(KeyedScreen):
             self.redraw()
 
     def action_review(self) -> None:
-        from tui.screens.viewer import ViewerScreen
-
-        self.app.push_screen(ViewerScreen(self.session, live=True))
+        self.app.open_viewer(self.session, live=True)
 
     def action_rules(self) -> None:
-        from tui.screens.rules import RulesScreen
-
-        self.app.push_screen(RulesScreen(self.session.game))
+        self.app.open_rules(self.session.game)
 
     def action_back(self) -> None:
         self.app.pop_screen()

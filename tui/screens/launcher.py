@@ -71,16 +71,13 @@ class LauncherScreen(KeyedScreen):
 
     def start_game(self, game_id: str) -> None:
         import saves
-        from tui.screens.games import game_screen, setup_screen
 
         entry = next(e for e in CATALOGUE if e.id == game_id)
         if not entry.playable:
             self.status(f"{entry.title} is coming: it cannot be played yet", error=True)
             return
         title = entry.title
-        setup = setup_screen(game_id)
-        if setup is not None:  # a game of several players: its setup screen asks who plays
-            self.app.push_screen(setup)
+        if self.app.open_setup(game_id):  # a game of several players: its setup screen asks who plays
             return
 
         module = entry.module
@@ -99,20 +96,17 @@ class LauncherScreen(KeyedScreen):
             except (saves.SaveError, OSError, ValueError) as error:
                 self.status(str(error), error=True)
                 return
-            self.app.push_screen(game_screen(session))
+            self.app.open_game(session)
 
         self.app.push_screen(AskScreen(f"Name this {title}: each one is a save you can continue (n renames it in "
                                        f"the saves list). Enter alone names it {default}.",
                                        placeholder=default, check=taken), named)
 
     def action_saves(self) -> None:
-        from tui.screens.saves import SavesScreen
-
-        self.app.push_screen(SavesScreen())
+        self.app.open_saves()
 
     def action_open_replay(self) -> None:
         import replays
-        from tui.screens.viewer import ViewerScreen
 
         def opened(path: str | None) -> None:
             if not path:
@@ -122,14 +116,13 @@ class LauncherScreen(KeyedScreen):
             except replays.ReplayError as error:
                 self.status(f"{clean_text(Path(path.strip()).name, 40)}: {error}", error=True)
                 return
-            self.app.push_screen(ViewerScreen(session))
+            self.app.open_viewer(session)
 
         self.app.push_screen(AskScreen("Path of the replay file (.dhr):", placeholder="game.dhr"), opened)
 
     def action_rules(self) -> None:
         """The rules of the highlighted game (of the first game when the cursor is elsewhere)."""
         from engine.games import get_game
-        from tui.screens.rules import RulesScreen
 
         menu = self.query_one(OptionList)
         option = menu.get_option_at_index(menu.highlighted) if menu.highlighted is not None else None
@@ -138,7 +131,7 @@ class LauncherScreen(KeyedScreen):
         if not entry.playable:
             self.status("that game is coming: its rules are not written up yet", error=True)
             return
-        self.app.push_screen(RulesScreen(get_game(entry.id)))
+        self.app.open_rules(get_game(entry.id))
 
     def action_quit(self) -> None:
         self.app.exit()

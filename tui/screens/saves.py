@@ -118,9 +118,6 @@ class SavesScreen(KeyedScreen):
         self.action_continue_save()
 
     def action_continue_save(self) -> None:
-        from tui.screens.games import game_screen
-        from tui.screens.viewer import ViewerScreen
-
         info = self.current()
         if info is None:
             return
@@ -132,18 +129,16 @@ class SavesScreen(KeyedScreen):
         if session.outcome is not None:
             saves.close_save(session)
             self.status("that game is over; here it is in the viewer")
-            self.app.push_screen(ViewerScreen(saves.load_readonly(info.id)))
+            self.app.open_viewer(saves.load_readonly(info.id))
             return
-        self.app.push_screen(game_screen(session))
+        self.app.open_game(session)
 
     def action_view(self) -> None:
-        from tui.screens.viewer import ViewerScreen
-
         info = self.current()
         if info is None:
             return
         try:
-            self.app.push_screen(ViewerScreen(saves.load_readonly(info.id)))
+            self.app.open_viewer(saves.load_readonly(info.id))
         except saves.SaveError as error:
             self.status(str(error), error=True)
 

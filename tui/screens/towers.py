@@ -411,4 +411,4 @@ class TowersSetupScreen(SetupScreen):
         except (saves.SaveError, ValueError, OSError) as error:
             self.status(str(error), error=True)
             return
-        self.app.switch_screen(TowersScreen(session))
+        self.app.open_game(session, replace=True)

@@ -15,7 +15,6 @@ from textual.widgets import Footer
 from engine import Session
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen, ConfirmScreen
-from tui.screens.games import board_drawer
 from tui.widgets import Plain, StatusLine, clip
 
 SPEEDS = (0.5, 1, 2, 4, 8, 16, 32)  # events per second while autoplaying
@@ -112,7 +111,7 @@ class ViewerScreen(KeyedScreen):
         self.starts: list[int] | None = None
         self.stops: list[int] | None = None
         self.wide = session.game.ID in WIDE_BOARDS
-        self.draw_board = board_drawer(session.game.ID)
+        self.draw_board = None  # this game's board drawer, asked of the app on the first redraw
 
     def help_title(self) -> str:
         return f"Replay viewer ({self.session.game.TITLE})"
@@ -144,6 +143,8 @@ class ViewerScreen(KeyedScreen):
         text = replay_title(session.game.TITLE, getattr(session, "save_name", ""), players,
                             outcome.summary if outcome else "unfinished", width)
         title.show(Text(text, style="bold"), layout=False)
+        if self.draw_board is None:
+            self.draw_board = self.app.board_drawer(session.game.ID)
         board = self.draw_board(session.state_at(self.position), self.reveal)
         self.query_one("#board", Plain).show(board, layout=self.wide)  # a wide board's height follows it
         self.query_one(EventWindow).draw(session, self.position, self.reveal, self.descriptions)
@@ -315,7 +316,6 @@ class ViewerScreen(KeyedScreen):
 
     def make_branch(self, name: str) -> None:
         import saves
-        from tui.screens.games import game_screen
 
         try:
             branch = saves.branch_save(self.session, self.position, name=name)
@@ -324,9 +324,7 @@ class ViewerScreen(KeyedScreen):
             return
         branch.notice = clip(f"a new save branched from event {self.position}: {branch.save_name}")  # type: ignore[attr-defined]
         # the branch is a game of its own: leaving it goes back to the game list, not to this viewer
-        while len(self.app.screen_stack) > 1:
-            self.app.pop_screen()
-        self.app.push_screen(game_screen(branch))
+        self.app.open_game(branch, alone=True)
 
     def action_back(self) -> None:
         if self.timer:

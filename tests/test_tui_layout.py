@@ -1,0 +1,48 @@
+"""The TUI's arrows point one way: the app owns navigation, so no screen imports another screen
+(only the shared base, stepping, dialogs and widgets, and the modules of its own game's package),
+and only the app (and the command line) reaches the registry of every game's screens."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SCREENS = Path(__file__).parent.parent / "tui" / "screens"
+SHARED = {"tui.screens.base", "tui.screens.stepping", "tui.screens.dialogs"}
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a file imports, at the top or inside a function."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names if node.module == "tui.screens")
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def own_module(path: Path) -> str:
+    return "tui." + ".".join(path.relative_to(SCREENS.parent).with_suffix("").parts).removesuffix(".__init__")
+
+
+def test_no_screen_imports_another_screen():
+    crossings = []
+    for path in sorted(SCREENS.rglob("*.py")):
+        module = own_module(path)
+        if module == "tui.screens.games":
+            continue  # the app's registry of every game's screens
+        package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        for name in imported_modules(path):
+            if not name.startswith("tui.screens.") or name in SHARED:
+                continue
+            if package != "tui.screens" and (name == package or name.startswith(package + ".")):
+                continue  # a module of the same game's package
+            crossings.append(f"{module} imports {name}")
+    assert crossings == []
+
+
+def test_screens_reach_the_app_only_through_self_app():
+    users = [own_module(p) for p in SCREENS.rglob("*.py")
+             if {"tui.app", "tui.screens.games"} & imported_modules(p) and p.name != "games.py"]
+    assert users == []
