@@ -238,10 +238,29 @@ def new_save(
 ) -> Session:
     """Create a save and return its session; every event played on it is appended durably.
     Without a name it is named after its players or options; a name another save has gets a number."""
+    header, probe = _new_header(game, name, seed, options, players, branch_of)
+    path, fd = _create_file(header["name"], MAGIC + frame(header), "create the save")
+    try:
+        journal = SaveJournal(path, fd)
+        session = engine.new_session(game, seed=header["seed"], options=probe.options, players=probe.players, dice=dice,
+                                     journal=journal)
+    except (OSError, SaveError) as error:  # a full disk: leave no empty or half-written save behind
+        os.close(fd)
+        path.unlink(missing_ok=True)
+        reason = _reason(error) if isinstance(error, OSError) else getattr(error, "reason", str(error))
+        raise SaveError(f"could not create the save ({reason}); no file was left behind") from None
+    session.save_name = header["name"]  # type: ignore[attr-defined]
+    session.save_id = path.stem  # type: ignore[attr-defined]
+    return session
+
+
+def _new_header(game: str, name: str, seed: int | None, options: dict | None, players: list | None,
+                branch_of: dict | None) -> tuple[dict, Session]:
+    """A new save's header, with its name made distinct, and a probe session holding the checked
+    options and players."""
     module = engine.get_game(game)
     seed = engine.new_seed() if seed is None else int(seed)
-    probe = engine.new_session(game, seed=seed, options=options, players=players, dice=[] if dice is None else dice)
-    name = distinct_name(short_name(name) or default_name(module, probe.options, probe.players))
+    probe = engine.new_session(game, seed=seed, options=options, players=players, dice=[])
     header = {
         "format": FORMAT,
         "dicehall": engine.VERSION,
@@ -250,11 +269,18 @@ def new_save(
         "seed": seed,
         "options": probe.options,
         "players": [p.record() for p in probe.players],
-        "name": name,
+        "name": distinct_name(short_name(name) or default_name(module, probe.options, probe.players)),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
     if branch_of:
         header["branch_of"] = branch_of
+    return header, probe
+
+
+def _create_file(name: str, data: bytes, what: str) -> tuple[Path, int]:
+    """A new save file under a free id made from `name`, holding `data` written in one durable
+    write, and its descriptor, locked. On failure no file is left behind and SaveError says
+    "could not WHAT (reason)"."""
     folder = saves_dir()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     for attempt in range(1000):
@@ -269,18 +295,13 @@ def new_save(
         raise SaveError("could not find a free file name for the save")
     _lock(fd, path)
     try:
-        write_durably(fd, MAGIC + frame(header))
+        write_durably(fd, data)
         _fsync_dir(folder)
-        journal = SaveJournal(path, fd)
-        session = engine.new_session(game, seed=seed, options=probe.options, players=probe.players, dice=dice, journal=journal)
-    except (OSError, SaveError) as error:  # a full disk: leave no empty or half-written save behind
+    except OSError as error:  # a full disk: leave no empty or half-written save behind
         os.close(fd)
         path.unlink(missing_ok=True)
-        reason = _reason(error) if isinstance(error, OSError) else getattr(error, "reason", str(error))
-        raise SaveError(f"could not create the save ({reason}); no file was left behind") from None
-    session.save_name = name  # type: ignore[attr-defined]
-    session.save_id = save_id  # type: ignore[attr-defined]
-    return session
+        raise SaveError(f"could not {what} ({_reason(error)}); no file was left behind") from None
+    return path, fd
 
 
 def short_name(name: str) -> str:
@@ -911,25 +932,33 @@ def branch_text(header: dict) -> str:
 
 def branch_save(session: Session, upto: int, name: str = "") -> Session:
     """A new save that replays `session`'s first `upto` events, ready to be played on from there.
-    Its header names the save it branched from (`branch_of`), so the saves list can say so."""
+    Its header names the save it branched from (`branch_of`), so the saves list can say so.
+
+    The branch is played through the rules in memory, gathering the records a played game would
+    have written, and the whole file is then written at once: linear in the events kept, one
+    durable write, and no file at all if that write fails."""
     parent = getattr(session, "save_name", "") or session.game.TITLE
     branch_of = {"name": parent, "event": upto}
     if getattr(session, "save_id", None):
         branch_of["save"] = session.save_id  # type: ignore[attr-defined]
-    new = new_save(session.game.ID, name=name or f"{parent[: NAME_LIMIT - 9]} (branch)", branch_of=branch_of,
-                   seed=session.seed, options=session.options, players=list(session.players), dice=[])
+    header, probe = _new_header(session.game.ID, name or f"{parent[: NAME_LIMIT - 9]} (branch)", session.seed,
+                                session.options, list(session.players), branch_of)
+    records: list[dict] = []  # a list is a journal: the session appends each record to it
+    new = engine.new_session(session.game.ID, seed=session.seed, options=probe.options, players=probe.players, dice=[],
+                             journal=records)
     upto = session.settle(upto)  # never cut an action from its own consequences
+    events = session.events  # read once: the log is copied once, not once per turn
     marks = [m for m in session.marks if m.start < upto]
     first = marks[0].start if marks else upto
-    try:
-        if first:
-            new.replay_batch(list(session.events[:first]), None)
-        bounds = [m.start for m in marks] + [upto]
-        for mark, end in zip(marks, bounds[1:]):
-            new.replay_batch(list(session.events[mark.start : end]), mark.player)
-        new.resume_seeded()  # a pull cut off before its dice gets the same dice it had
-    except SaveWriteFailed as error:  # a full disk: no half-made branch is left behind
-        close_save(new)
-        new.journal.path.unlink(missing_ok=True)
-        raise SaveError(f"could not make the branch ({error.reason}); no file was left behind") from None
+    if first:
+        new.replay_batch(events[:first], None)
+    bounds = [m.start for m in marks] + [upto]
+    for mark, end in zip(marks, bounds[1:]):
+        new.replay_batch(events[mark.start : end], mark.player)
+    new.resume_seeded()  # a pull cut off before its dice gets the same dice it had
+    data = b"".join([MAGIC, frame(header), *(frame(_encode_record(record)) for record in records)])
+    path, fd = _create_file(header["name"], data, "make the branch")
+    new.journal = SaveJournal(path, fd)
+    new.save_name = header["name"]  # type: ignore[attr-defined]
+    new.save_id = path.stem  # type: ignore[attr-defined]
     return new
