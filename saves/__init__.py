@@ -40,6 +40,7 @@ from typing import Any
 import msgpack
 
 import engine
+import engine.games
 from engine.codec import DecodeError, check_nesting, decode_event, encode_event
 from engine.core import player_from_record
 from engine.session import JournalError, LogError, Session
@@ -63,6 +64,10 @@ class SaveError(Exception):
 
 class SaveInUse(SaveError):
     pass
+
+
+class SaveUnreadable(SaveError):
+    """The file could not be read (permissions, an I/O error): a fault of the moment, not of its bytes."""
 
 
 class SaveDamaged(SaveError):
@@ -404,7 +409,7 @@ class SaveScan:
             try:
                 more = self.handle.read(max(count - have, READ_CHUNK))
             except OSError as error:
-                raise SaveError(f"{self.label}: cannot read it ({_reason(error)})") from None
+                raise SaveUnreadable(f"{self.label}: cannot read it ({_reason(error)})") from None
             if not more:
                 break
             parts.append(more)
@@ -682,7 +687,7 @@ def _scanning(path: Path, label: str):
         handle = open(path, "rb")
         size = os.fstat(handle.fileno()).st_size
     except OSError as error:
-        raise SaveError(f"{label}: cannot read it ({_reason(error)})") from None
+        raise SaveUnreadable(f"{label}: cannot read it ({_reason(error)})") from None
     with handle:
         if size > MAX_FILE:
             raise SaveError(f"{label}: the file is too large to be a save ({size} bytes)")
@@ -692,27 +697,167 @@ def _scanning(path: Path, label: str):
 def list_saves() -> list[SaveInfo]:
     """Every save, most recently played first; damaged ones carry a `problem`. Every text field is
     cleaned of control characters, whatever the file is called or holds. Whatever goes wrong with
-    one file is that file's one-line problem: the others are listed as usual."""
+    one file is that file's one-line problem: the others are listed as usual.
+
+    A save's summary is taken from the index (INDEX_NAME) while the file is exactly as it was when
+    the summary was made; any other save is rebuilt from its records, and the index rewritten."""
+    folder = saves_dir()
+    index = _read_index(folder)
+    kept: dict[str, dict] = {}
     infos = []
-    for path in saves_dir().glob("*" + SUFFIX):
-        shown = save_label(path)
+    for path in folder.glob("*" + SUFFIX):
         try:
-            mtime = path.stat().st_mtime
+            before = _fingerprint(path)
         except FileNotFoundError:
             continue  # deleted while we were listing
-        try:
-            with _scanning(path, shown) as scan:
-                session = build_session(scan, shown)
-                outcome = session.outcome
-                progress = session.game.progress(session.state) + (" (cut-off tail)" if scan.torn else "")
-                problem = scan.damage and clean_text(f"{shown}: {scan.damage}", 300)
-            infos.append(SaveInfo(shown, session.save_name, session.game.ID, session.game.TITLE,  # type: ignore[attr-defined]
-                                  progress, outcome is not None, mtime, path, problem, branch_text(scan.header)))
-        except Exception as error:  # the per-file boundary: SaveError is one line already
-            problem = str(error) if isinstance(error, SaveError) else f"{shown}: cannot be read ({type(error).__name__})"
-            infos.append(SaveInfo(shown, shown, "?", "?", "damaged", False, mtime, path, clean_text(problem, 300)))
+        info = _cached_info(index.get(path.name), path, before)
+        if info is not None:
+            kept[path.name] = index[path.name]
+        else:
+            info, cacheable = _summary(path, before.stat.st_mtime)
+            if cacheable and before.checked and not before.racy() and _same_file(path, before):
+                kept[path.name] = _index_entry(info, before)
+        infos.append(info)
+    if kept != index:
+        _write_index(folder, kept)
     infos.sort(key=lambda info: info.last_played, reverse=True)
     return infos
+
+
+def _summary(path: Path, mtime: float) -> tuple[SaveInfo, bool]:
+    """A save's line in the list, rebuilt from its records; and whether it may be cached (not when
+    the file could not be read: that is a fault of the moment, not of its bytes)."""
+    shown = save_label(path)
+    try:
+        with _scanning(path, shown) as scan:
+            session = build_session(scan, shown)
+            outcome = session.outcome
+            progress = session.game.progress(session.state) + (" (cut-off tail)" if scan.torn else "")
+            problem = scan.damage and clean_text(f"{shown}: {scan.damage}", 300)
+        return SaveInfo(shown, session.save_name, session.game.ID, session.game.TITLE,  # type: ignore[attr-defined]
+                        progress, outcome is not None, mtime, path, problem, branch_text(scan.header)), True
+    except Exception as error:  # the per-file boundary: SaveError is one line already
+        problem = str(error) if isinstance(error, SaveError) else f"{shown}: cannot be read ({type(error).__name__})"
+        cacheable = isinstance(error, SaveError) and not isinstance(error, SaveUnreadable)
+        return SaveInfo(shown, shown, "?", "?", "damaged", False, mtime, path, clean_text(problem, 300)), cacheable
+
+
+# ----- the index: a cache of the list's summaries, beside the saves -----
+INDEX_NAME = "index.dhi"  # not *.dhs: never listed as a save
+INDEX_FORMAT = 1
+MAX_INDEX = 16 * 1024 * 1024
+FINGERPRINT_BYTES = 16 * 1024  # CRCs of this much of the file's start (the header) and of its end (the last records)
+RACY_NS = 2_000_000_000  # a file changed this recently could change again within the same tick of its clock: not cached
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What tells a save file from any changed version of it: its identity, size and times, and a
+    CRC of its first and of its last bytes. `checked` is False when those bytes could not be read."""
+
+    stat: os.stat_result
+    head_crc: int = -1
+    tail_crc: int = -1
+    checked: bool = False
+
+    def key(self) -> list[int]:
+        st = self.stat
+        return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, self.head_crc, self.tail_crc]
+
+    def racy(self) -> bool:
+        return time.time_ns() - max(self.stat.st_mtime_ns, self.stat.st_ctime_ns) < RACY_NS
+
+
+def _fingerprint(path: Path) -> Fingerprint:
+    """The file's fingerprint, read in constant time whatever its size (FileNotFoundError if it is gone)."""
+    stat = os.stat(path)
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        raise
+    except OSError:
+        return Fingerprint(stat)
+    try:
+        stat = os.fstat(fd)
+        head = os.pread(fd, FINGERPRINT_BYTES, 0)
+        tail = os.pread(fd, FINGERPRINT_BYTES, max(0, stat.st_size - FINGERPRINT_BYTES))
+        return Fingerprint(stat, zlib.crc32(head), zlib.crc32(tail), True)
+    except OSError:
+        return Fingerprint(stat)
+    finally:
+        os.close(fd)
+
+
+def _same_file(path: Path, before: Fingerprint) -> bool:
+    """Whether the file is still as it was before it was read (no writer changed it meanwhile)."""
+    try:
+        return _fingerprint(path).key() == before.key()
+    except OSError:
+        return False
+
+
+def _index_entry(info: SaveInfo, fingerprint: Fingerprint) -> dict:
+    return {"file": fingerprint.key(), "name": info.name, "game": info.game, "progress": info.progress,
+            "finished": info.finished, "problem": info.problem, "branch_of": info.branch_of}
+
+
+def _is_text(value: Any, limit: int) -> bool:
+    """Text as the list makes it: printable characters only, at most `limit` of them."""
+    return isinstance(value, str) and len(value) <= limit and value == clean_text(value, limit)
+
+
+def _cached_info(entry: Any, path: Path, fingerprint: Fingerprint) -> SaveInfo | None:
+    """The save's summary from its index entry, or None when the entry is missing, does not match
+    the file as it is now, or holds anything the list itself would not have written (the index is
+    a file like any other: what it holds is checked, never trusted)."""
+    if not isinstance(entry, dict) or not fingerprint.checked or entry.get("file") != fingerprint.key():
+        return None
+    name, game, progress = entry.get("name"), entry.get("game"), entry.get("progress")
+    finished, problem, branch_of = entry.get("finished"), entry.get("problem"), entry.get("branch_of")
+    titles = {known.id: known.title for known in engine.games.CATALOGUE}
+    titles["?"] = "?"
+    if not (_is_text(name, 120) and _is_text(progress, 400) and _is_text(branch_of, 200)
+            and (problem is None or _is_text(problem, 300)) and isinstance(finished, bool)
+            and isinstance(game, str) and game in titles):
+        return None
+    return SaveInfo(save_label(path), name, game, titles[game], progress, finished, fingerprint.stat.st_mtime, path,
+                    problem, branch_of)
+
+
+def _read_index(folder: Path) -> dict[str, Any]:
+    """The index's entries by file name; empty if there is none or it cannot be read as one."""
+    try:
+        with open(folder / INDEX_NAME, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > MAX_INDEX:
+                return {}
+            data = handle.read(MAX_INDEX + 1)
+        index = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_refuse_ext, max_bin_len=0,
+                                max_ext_len=0)
+        check_nesting(index)
+    except Exception:  # missing, unreadable, damaged or crafted: rebuilt from the saves
+        return {}
+    if not isinstance(index, dict) or index.get("format") != INDEX_FORMAT or not isinstance(index.get("saves"), dict):
+        return {}
+    return {name: entry for name, entry in index["saves"].items() if isinstance(name, str)}
+
+
+def _write_index(folder: Path, entries: dict[str, dict]) -> None:
+    """Replace the index in one step (a new file renamed over it); a failure leaves it as it was."""
+    import tempfile
+
+    try:
+        data = msgpack.packb({"format": INDEX_FORMAT, "saves": entries}, use_bin_type=True)
+        fd, temporary = tempfile.mkstemp(dir=folder, prefix=INDEX_NAME + ".", suffix=".tmp")
+    except (OSError, ValueError, TypeError):
+        return
+    try:
+        try:
+            write_durably(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(temporary, folder / INDEX_NAME)
+    except OSError:
+        Path(temporary).unlink(missing_ok=True)  # the list does not need its cache: it goes on without it
 
 
 def _recover_hint(label: str) -> str:
