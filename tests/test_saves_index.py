@@ -79,13 +79,13 @@ def rebuilt_list() -> list:
 def rebuilds(monkeypatch) -> list[str]:
     """The ids of the saves rebuilt from their records from now on (the others came from the index)."""
     built = []
-    real = saves.build_session
+    real = saves._summary
 
-    def counting(parsed, label, journal=None):
-        built.append(label)
-        return real(parsed, label, journal)
+    def counting(path, mtime):
+        built.append(path.stem)
+        return real(path, mtime)
 
-    monkeypatch.setattr(saves, "build_session", counting)
+    monkeypatch.setattr(saves, "_summary", counting)
     return built
 
 
@@ -274,3 +274,41 @@ def test_a_save_that_cannot_be_read_now_is_not_cached(monkeypatch):
     assert info_of(path).problem == f"{path.stem}: cannot read it (Input/output error)"
     monkeypatch.delattr(saves, "open")  # the disk is fine again: a fault of the moment, not of the file
     assert info_of(path).problem is None
+
+
+class FrozenTimes:
+    """The os module as the saves module sees it, on a file system whose stat of the saves never
+    changes (timestamps too coarse to tell two writes apart): only the bytes can tell then."""
+
+    def __init__(self, frozen):
+        self.frozen = frozen
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    def stat(self, path, *args, **kwargs):
+        return self.frozen
+
+    def fstat(self, fd):
+        return self.frozen
+
+
+@pytest.mark.parametrize("where", ["header", "last record"])
+def test_a_change_the_times_cannot_show_is_told_by_the_bytes(where, monkeypatch):
+    session = saves.new_save("dicetower", name="Night 1", seed=7, options={"start": 1000})
+    for _ in range(60):
+        session.play(PullBlock())
+    saves.close_save(session)
+    path = session.journal.path
+    monkeypatch.setattr(saves, "FINGERPRINT_BYTES", 1024)  # the header and the last record: each in one CRC only
+    assert path.stat().st_size > 3 * 1024
+    monkeypatch.setattr(saves, "os", FrozenTimes(path.stat()))
+    saves.list_saves()
+    data = bytearray(path.read_bytes())
+    at = data.index(b"Night 1") + 6 if where == "header" else len(data) - 2
+    data[at] ^= 1  # "Night 0" in the header, or a bit of the last record: same size, same times
+    path.write_bytes(bytes(data))
+    built = rebuilds(monkeypatch)
+    info = info_of(path)
+    assert built == [path.stem]
+    assert "header" in info.problem if where == "header" else "record 60" in info.problem
