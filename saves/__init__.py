@@ -715,7 +715,7 @@ def list_saves() -> list[SaveInfo]:
             kept[path.name] = index[path.name]
         else:
             info, cacheable = _summary(path, before.stat.st_mtime)
-            if cacheable and before.checked and not before.racy() and _same_file(path, before):
+            if cacheable and before.checked and not before.racy() and _same_file(path, before) and _utf8(path.name):
                 kept[path.name] = _index_entry(info, before)
         infos.append(info)
     if kept != index:
@@ -796,6 +796,15 @@ def _same_file(path: Path, before: Fingerprint) -> bool:
         return False
 
 
+def _utf8(name: str) -> bool:
+    """Whether a file name can be a key of the index (a name that is not UTF-8 holds surrogates)."""
+    try:
+        name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
 def _index_entry(info: SaveInfo, fingerprint: Fingerprint) -> dict:
     return {"file": fingerprint.key(), "name": info.name, "game": info.game, "progress": info.progress,
             "finished": info.finished, "problem": info.problem, "branch_of": info.branch_of}
@@ -843,11 +852,12 @@ def _read_index(folder: Path) -> dict[str, Any]:
 
 def _write_index(folder: Path, entries: dict[str, dict]) -> None:
     """Replace the index in one step (a new file renamed over it); a failure leaves it as it was."""
-    import tempfile
-
+    temporary = folder / f"{INDEX_NAME}.{os.getpid()}.tmp"  # one per process: two lists at once never share one
     try:
-        data = msgpack.packb({"format": INDEX_FORMAT, "saves": entries}, use_bin_type=True)
-        fd, temporary = tempfile.mkstemp(dir=folder, prefix=INDEX_NAME + ".", suffix=".tmp")
+        # packb would start from a 256 KiB buffer: a list's memory follows its saves, not msgpack's defaults
+        data = msgpack.Packer(buf_size=16 * 1024, use_bin_type=True).pack({"format": INDEX_FORMAT, "saves": entries})
+        temporary.unlink(missing_ok=True)  # left by a process of this id that was killed while writing
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except (OSError, ValueError, TypeError):
         return
     try:
@@ -857,7 +867,7 @@ def _write_index(folder: Path, entries: dict[str, dict]) -> None:
             os.close(fd)
         os.replace(temporary, folder / INDEX_NAME)
     except OSError:
-        Path(temporary).unlink(missing_ok=True)  # the list does not need its cache: it goes on without it
+        temporary.unlink(missing_ok=True)  # the list does not need its cache: it goes on without it
 
 
 def _recover_hint(label: str) -> str:

@@ -312,3 +312,16 @@ def test_a_change_the_times_cannot_show_is_told_by_the_bytes(where, monkeypatch)
     info = info_of(path)
     assert built == [path.stem]
     assert "header" in info.problem if where == "header" else "record 60" in info.problem
+
+
+def test_a_file_name_that_is_not_utf8_is_listed_and_the_others_are_still_cached(home, monkeypatch):
+    keep = tower("Keep", 2).journal.path
+    odd = tower("Odd", 2).journal.path
+    folder = os.fsencode(home / "saves")
+    os.rename(os.fsencode(odd), folder + b"/odd-\xff.dhs")  # bytes no UTF-8 name has
+    truth = rebuilt_list()
+    assert saves.list_saves() == truth and len(truth) == 2
+    built = rebuilds(monkeypatch)
+    assert saves.list_saves() == truth
+    assert built == ["odd-\udcff"]  # only the save whose name the index cannot hold is read again
+    assert list(msgpack.unpackb((home / "saves" / saves.INDEX_NAME).read_bytes())["saves"]) == [keep.name]
