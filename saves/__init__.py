@@ -40,6 +40,7 @@ from typing import Any
 import msgpack
 
 import engine
+import engine.games
 from engine.codec import DecodeError, check_nesting, decode_event, encode_event
 from engine.core import player_from_record
 from engine.session import JournalError, LogError, Session
@@ -63,6 +64,10 @@ class SaveError(Exception):
 
 class SaveInUse(SaveError):
     pass
+
+
+class SaveUnreadable(SaveError):
+    """The file could not be read (permissions, an I/O error): a fault of the moment, not of its bytes."""
 
 
 class SaveDamaged(SaveError):
@@ -238,10 +243,29 @@ def new_save(
 ) -> Session:
     """Create a save and return its session; every event played on it is appended durably.
     Without a name it is named after its players or options; a name another save has gets a number."""
+    header, probe = _new_header(game, name, seed, options, players, branch_of)
+    path, fd = _create_file(header["name"], MAGIC + frame(header), "create the save")
+    try:
+        journal = SaveJournal(path, fd)
+        session = engine.new_session(game, seed=header["seed"], options=probe.options, players=probe.players, dice=dice,
+                                     journal=journal)
+    except (OSError, SaveError) as error:  # a full disk: leave no empty or half-written save behind
+        os.close(fd)
+        path.unlink(missing_ok=True)
+        reason = _reason(error) if isinstance(error, OSError) else getattr(error, "reason", str(error))
+        raise SaveError(f"could not create the save ({reason}); no file was left behind") from None
+    session.save_name = header["name"]  # type: ignore[attr-defined]
+    session.save_id = path.stem  # type: ignore[attr-defined]
+    return session
+
+
+def _new_header(game: str, name: str, seed: int | None, options: dict | None, players: list | None,
+                branch_of: dict | None) -> tuple[dict, Session]:
+    """A new save's header, with its name made distinct, and a probe session holding the checked
+    options and players."""
     module = engine.get_game(game)
     seed = engine.new_seed() if seed is None else int(seed)
-    probe = engine.new_session(game, seed=seed, options=options, players=players, dice=[] if dice is None else dice)
-    name = distinct_name(short_name(name) or default_name(module, probe.options, probe.players))
+    probe = engine.new_session(game, seed=seed, options=options, players=players, dice=[])
     header = {
         "format": FORMAT,
         "dicehall": engine.VERSION,
@@ -250,11 +274,18 @@ def new_save(
         "seed": seed,
         "options": probe.options,
         "players": [p.record() for p in probe.players],
-        "name": name,
+        "name": distinct_name(short_name(name) or default_name(module, probe.options, probe.players)),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
     if branch_of:
         header["branch_of"] = branch_of
+    return header, probe
+
+
+def _create_file(name: str, data: bytes, what: str) -> tuple[Path, int]:
+    """A new save file under a free id made from `name`, holding `data` written in one durable
+    write, and its descriptor, locked. On failure no file is left behind and SaveError says
+    "could not WHAT (reason)"."""
     folder = saves_dir()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     for attempt in range(1000):
@@ -269,18 +300,13 @@ def new_save(
         raise SaveError("could not find a free file name for the save")
     _lock(fd, path)
     try:
-        write_durably(fd, MAGIC + frame(header))
+        write_durably(fd, data)
         _fsync_dir(folder)
-        journal = SaveJournal(path, fd)
-        session = engine.new_session(game, seed=seed, options=probe.options, players=probe.players, dice=dice, journal=journal)
-    except (OSError, SaveError) as error:  # a full disk: leave no empty or half-written save behind
+    except OSError as error:  # a full disk: leave no empty or half-written save behind
         os.close(fd)
         path.unlink(missing_ok=True)
-        reason = _reason(error) if isinstance(error, OSError) else getattr(error, "reason", str(error))
-        raise SaveError(f"could not create the save ({reason}); no file was left behind") from None
-    session.save_name = name  # type: ignore[attr-defined]
-    session.save_id = save_id  # type: ignore[attr-defined]
-    return session
+        raise SaveError(f"could not {what} ({_reason(error)}); no file was left behind") from None
+    return path, fd
 
 
 def short_name(name: str) -> str:
@@ -383,7 +409,7 @@ class SaveScan:
             try:
                 more = self.handle.read(max(count - have, READ_CHUNK))
             except OSError as error:
-                raise SaveError(f"{self.label}: cannot read it ({_reason(error)})") from None
+                raise SaveUnreadable(f"{self.label}: cannot read it ({_reason(error)})") from None
             if not more:
                 break
             parts.append(more)
@@ -661,7 +687,7 @@ def _scanning(path: Path, label: str):
         handle = open(path, "rb")
         size = os.fstat(handle.fileno()).st_size
     except OSError as error:
-        raise SaveError(f"{label}: cannot read it ({_reason(error)})") from None
+        raise SaveUnreadable(f"{label}: cannot read it ({_reason(error)})") from None
     with handle:
         if size > MAX_FILE:
             raise SaveError(f"{label}: the file is too large to be a save ({size} bytes)")
@@ -671,27 +697,177 @@ def _scanning(path: Path, label: str):
 def list_saves() -> list[SaveInfo]:
     """Every save, most recently played first; damaged ones carry a `problem`. Every text field is
     cleaned of control characters, whatever the file is called or holds. Whatever goes wrong with
-    one file is that file's one-line problem: the others are listed as usual."""
+    one file is that file's one-line problem: the others are listed as usual.
+
+    A save's summary is taken from the index (INDEX_NAME) while the file is exactly as it was when
+    the summary was made; any other save is rebuilt from its records, and the index rewritten."""
+    folder = saves_dir()
+    index = _read_index(folder)
+    kept: dict[str, dict] = {}
     infos = []
-    for path in saves_dir().glob("*" + SUFFIX):
-        shown = save_label(path)
+    for path in folder.glob("*" + SUFFIX):
         try:
-            mtime = path.stat().st_mtime
+            before = _fingerprint(path)
         except FileNotFoundError:
             continue  # deleted while we were listing
-        try:
-            with _scanning(path, shown) as scan:
-                session = build_session(scan, shown)
-                outcome = session.outcome
-                progress = session.game.progress(session.state) + (" (cut-off tail)" if scan.torn else "")
-                problem = scan.damage and clean_text(f"{shown}: {scan.damage}", 300)
-            infos.append(SaveInfo(shown, session.save_name, session.game.ID, session.game.TITLE,  # type: ignore[attr-defined]
-                                  progress, outcome is not None, mtime, path, problem, branch_text(scan.header)))
-        except Exception as error:  # the per-file boundary: SaveError is one line already
-            problem = str(error) if isinstance(error, SaveError) else f"{shown}: cannot be read ({type(error).__name__})"
-            infos.append(SaveInfo(shown, shown, "?", "?", "damaged", False, mtime, path, clean_text(problem, 300)))
+        info = _cached_info(index.get(path.name), path, before)
+        if info is not None:
+            kept[path.name] = index[path.name]
+        else:
+            info, cacheable = _summary(path, before.stat.st_mtime)
+            if cacheable and before.checked and not before.racy() and _same_file(path, before) and _utf8(path.name):
+                kept[path.name] = _index_entry(info, before)
+        infos.append(info)
+    if kept != index:
+        _write_index(folder, kept)
     infos.sort(key=lambda info: info.last_played, reverse=True)
     return infos
+
+
+def _summary(path: Path, mtime: float) -> tuple[SaveInfo, bool]:
+    """A save's line in the list, rebuilt from its records; and whether it may be cached (not when
+    the file could not be read: that is a fault of the moment, not of its bytes)."""
+    shown = save_label(path)
+    try:
+        with _scanning(path, shown) as scan:
+            session = build_session(scan, shown)
+            outcome = session.outcome
+            progress = session.game.progress(session.state) + (" (cut-off tail)" if scan.torn else "")
+            problem = scan.damage and clean_text(f"{shown}: {scan.damage}", 300)
+        return SaveInfo(shown, session.save_name, session.game.ID, session.game.TITLE,  # type: ignore[attr-defined]
+                        progress, outcome is not None, mtime, path, problem, branch_text(scan.header)), True
+    except Exception as error:  # the per-file boundary: SaveError is one line already
+        problem = str(error) if isinstance(error, SaveError) else f"{shown}: cannot be read ({type(error).__name__})"
+        cacheable = isinstance(error, SaveError) and not isinstance(error, SaveUnreadable)
+        return SaveInfo(shown, shown, "?", "?", "damaged", False, mtime, path, clean_text(problem, 300)), cacheable
+
+
+# ----- the index: a cache of the list's summaries, beside the saves -----
+INDEX_NAME = "index.dhi"  # not *.dhs: never listed as a save
+INDEX_FORMAT = 1
+MAX_INDEX = 16 * 1024 * 1024
+FINGERPRINT_BYTES = 16 * 1024  # CRCs of this much of the file's start (the header) and of its end (the last records)
+RACY_NS = 2_000_000_000  # a file changed this recently could change again within the same tick of its clock: not cached
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What tells a save file from any changed version of it: its identity, size and times, and a
+    CRC of its first and of its last bytes. `checked` is False when those bytes could not be read."""
+
+    stat: os.stat_result
+    head_crc: int = -1
+    tail_crc: int = -1
+    checked: bool = False
+
+    def key(self) -> list[int]:
+        st = self.stat
+        return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, self.head_crc, self.tail_crc]
+
+    def racy(self) -> bool:
+        return time.time_ns() - max(self.stat.st_mtime_ns, self.stat.st_ctime_ns) < RACY_NS
+
+
+def _fingerprint(path: Path) -> Fingerprint:
+    """The file's fingerprint, read in constant time whatever its size (FileNotFoundError if it is gone)."""
+    stat = os.stat(path)
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        raise
+    except OSError:
+        return Fingerprint(stat)
+    try:
+        stat = os.fstat(fd)
+        head = os.pread(fd, FINGERPRINT_BYTES, 0)
+        tail = os.pread(fd, FINGERPRINT_BYTES, max(0, stat.st_size - FINGERPRINT_BYTES))
+        return Fingerprint(stat, zlib.crc32(head), zlib.crc32(tail), True)
+    except OSError:
+        return Fingerprint(stat)
+    finally:
+        os.close(fd)
+
+
+def _same_file(path: Path, before: Fingerprint) -> bool:
+    """Whether the file is still as it was before it was read (no writer changed it meanwhile)."""
+    try:
+        return _fingerprint(path).key() == before.key()
+    except OSError:
+        return False
+
+
+def _utf8(name: str) -> bool:
+    """Whether a file name can be a key of the index (a name that is not UTF-8 holds surrogates)."""
+    try:
+        name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _index_entry(info: SaveInfo, fingerprint: Fingerprint) -> dict:
+    return {"file": fingerprint.key(), "name": info.name, "game": info.game, "progress": info.progress,
+            "finished": info.finished, "problem": info.problem, "branch_of": info.branch_of}
+
+
+def _is_text(value: Any, limit: int) -> bool:
+    """Text as the list makes it: printable characters only, at most `limit` of them."""
+    return isinstance(value, str) and len(value) <= limit and value == clean_text(value, limit)
+
+
+def _cached_info(entry: Any, path: Path, fingerprint: Fingerprint) -> SaveInfo | None:
+    """The save's summary from its index entry, or None when the entry is missing, does not match
+    the file as it is now, or holds anything the list itself would not have written (the index is
+    a file like any other: what it holds is checked, never trusted)."""
+    if not isinstance(entry, dict) or not fingerprint.checked or entry.get("file") != fingerprint.key():
+        return None
+    name, game, progress = entry.get("name"), entry.get("game"), entry.get("progress")
+    finished, problem, branch_of = entry.get("finished"), entry.get("problem"), entry.get("branch_of")
+    titles = {known.id: known.title for known in engine.games.CATALOGUE}
+    titles["?"] = "?"
+    if not (_is_text(name, 120) and _is_text(progress, 400) and _is_text(branch_of, 200)
+            and (problem is None or _is_text(problem, 300)) and isinstance(finished, bool)
+            and isinstance(game, str) and game in titles):
+        return None
+    return SaveInfo(save_label(path), name, game, titles[game], progress, finished, fingerprint.stat.st_mtime, path,
+                    problem, branch_of)
+
+
+def _read_index(folder: Path) -> dict[str, Any]:
+    """The index's entries by file name; empty if there is none or it cannot be read as one."""
+    try:
+        with open(folder / INDEX_NAME, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > MAX_INDEX:
+                return {}
+            data = handle.read(MAX_INDEX + 1)
+        index = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_refuse_ext, max_bin_len=0,
+                                max_ext_len=0)
+        check_nesting(index)
+    except Exception:  # missing, unreadable, damaged or crafted: rebuilt from the saves
+        return {}
+    if not isinstance(index, dict) or index.get("format") != INDEX_FORMAT or not isinstance(index.get("saves"), dict):
+        return {}
+    return {name: entry for name, entry in index["saves"].items() if isinstance(name, str)}
+
+
+def _write_index(folder: Path, entries: dict[str, dict]) -> None:
+    """Replace the index in one step (a new file renamed over it); a failure leaves it as it was."""
+    temporary = folder / f"{INDEX_NAME}.{os.getpid()}.tmp"  # one per process: two lists at once never share one
+    try:
+        # packb would start from a 256 KiB buffer: a list's memory follows its saves, not msgpack's defaults
+        data = msgpack.Packer(buf_size=16 * 1024, use_bin_type=True).pack({"format": INDEX_FORMAT, "saves": entries})
+        temporary.unlink(missing_ok=True)  # left by a process of this id that was killed while writing
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except (OSError, ValueError, TypeError):
+        return
+    try:
+        try:
+            write_durably(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(temporary, folder / INDEX_NAME)
+    except OSError:
+        temporary.unlink(missing_ok=True)  # the list does not need its cache: it goes on without it
 
 
 def _recover_hint(label: str) -> str:
@@ -911,25 +1087,33 @@ def branch_text(header: dict) -> str:
 
 def branch_save(session: Session, upto: int, name: str = "") -> Session:
     """A new save that replays `session`'s first `upto` events, ready to be played on from there.
-    Its header names the save it branched from (`branch_of`), so the saves list can say so."""
+    Its header names the save it branched from (`branch_of`), so the saves list can say so.
+
+    The branch is played through the rules in memory, gathering the records a played game would
+    have written, and the whole file is then written at once: linear in the events kept, one
+    durable write, and no file at all if that write fails."""
     parent = getattr(session, "save_name", "") or session.game.TITLE
     branch_of = {"name": parent, "event": upto}
     if getattr(session, "save_id", None):
         branch_of["save"] = session.save_id  # type: ignore[attr-defined]
-    new = new_save(session.game.ID, name=name or f"{parent[: NAME_LIMIT - 9]} (branch)", branch_of=branch_of,
-                   seed=session.seed, options=session.options, players=list(session.players), dice=[])
+    header, probe = _new_header(session.game.ID, name or f"{parent[: NAME_LIMIT - 9]} (branch)", session.seed,
+                                session.options, list(session.players), branch_of)
+    records: list[dict] = []  # a list is a journal: the session appends each record to it
+    new = engine.new_session(session.game.ID, seed=session.seed, options=probe.options, players=probe.players, dice=[],
+                             journal=records)
     upto = session.settle(upto)  # never cut an action from its own consequences
+    events = session.events  # read once: the log is copied once, not once per turn
     marks = [m for m in session.marks if m.start < upto]
     first = marks[0].start if marks else upto
-    try:
-        if first:
-            new.replay_batch(list(session.events[:first]), None)
-        bounds = [m.start for m in marks] + [upto]
-        for mark, end in zip(marks, bounds[1:]):
-            new.replay_batch(list(session.events[mark.start : end]), mark.player)
-        new.resume_seeded()  # a pull cut off before its dice gets the same dice it had
-    except SaveWriteFailed as error:  # a full disk: no half-made branch is left behind
-        close_save(new)
-        new.journal.path.unlink(missing_ok=True)
-        raise SaveError(f"could not make the branch ({error.reason}); no file was left behind") from None
+    if first:
+        new.replay_batch(events[:first], None)
+    bounds = [m.start for m in marks] + [upto]
+    for mark, end in zip(marks, bounds[1:]):
+        new.replay_batch(events[mark.start : end], mark.player)
+    new.resume_seeded()  # a pull cut off before its dice gets the same dice it had
+    data = b"".join([MAGIC, frame(header), *(frame(_encode_record(record)) for record in records)])
+    path, fd = _create_file(header["name"], data, "make the branch")
+    new.journal = SaveJournal(path, fd)
+    new.save_name = header["name"]  # type: ignore[attr-defined]
+    new.save_id = path.stem  # type: ignore[attr-defined]
     return new

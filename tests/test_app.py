@@ -360,3 +360,40 @@ def test_saves_screen_export_asks_before_replacing_a_file(tmp_path):
     import replays
 
     assert replays.read_replay(target).events == session.events
+
+
+def test_the_tower_log_shows_the_last_rolls_and_counts_them_after_undo_and_redo():
+    """The screen draws only the last screenful of the log, found from its end, and counts the rolls
+    from the state: what it shows must be the tail of the whole log, as before, at every step."""
+    from engine.games.dicetower import DiceRolled
+    from engine.words import counted
+    from tui.screens.dicetower import pull_log
+
+    # double threes roll again, so rolls and pulls differ; more rolls than the log has lines
+    session = saves.new_save("dicetower", name="long log", seed=7, dice=[3, 3, 2, 5] + [1, 2, 6, 4] * 20)
+
+    def shown_log(text: str) -> list[str]:
+        lines = [line.split("\u2502", 1)[1][1:] for line in text.splitlines() if "\u2502" in line]
+        start = next(i for i, line in enumerate(lines) if line.startswith("LOG"))
+        return [line for line in lines[start:] if line.strip()]
+
+    def whole_log_tail(rows: int) -> list[str]:
+        events = session.events
+        rolls = sum(isinstance(event, DiceRolled) for event in events)
+        lines = pull_log([session.state_at(i) for i in range(len(events))], list(events), 50)
+        return [f"LOG ({counted(rolls, 'roll')}; v reviews all)", *lines[-rows:]]
+
+    async def steps(pilot):
+        seen = []
+        for keys in (["p"] * 25, ["u"], ["u", "u"], ["ctrl+y"], ["ctrl+y", "ctrl+y"], ["p"]):
+            await pilot.press(*keys)
+            log = shown_log(screen_text(pilot.app))
+            seen.append((log, whole_log_tail(len(log) - 1), session.state.pulls, session.undos))
+        return seen
+
+    seen = drive(DicehallApp(session=session), steps)
+    assert [(pulls, undos) for *_, pulls, undos in seen] == [(25, 0), (24, 1), (22, 3), (23, 3), (25, 3), (26, 3)]
+    for log, expected, _, _ in seen:
+        assert len(log) > 10  # the log is full: older rolls are left out
+        assert log == expected  # the tail of the whole log, and the count of every roll
+    assert seen[0][0][0] == "LOG (26 rolls; v reviews all)"  # 25 pulls: the first threw double threes

@@ -327,16 +327,7 @@ def test_a_towers_bot_answer_that_cannot_be_saved_waits_for_enter(monkeypatch):
 
 def test_a_branch_on_a_full_disk_leaves_no_file(monkeypatch, home):
     session = good_tower("trunk", pulls=4)
-    disk = FullDisk(room=1 << 20)
-    new_save = saves.new_save
-
-    def header_then_full(*args, **kwargs):  # the branch's header fits, its first pull does not
-        made = new_save(*args, **kwargs)
-        disk.room = 0
-        return made
-
-    monkeypatch.setattr(saves, "new_save", header_then_full)
-    monkeypatch.setattr(saves, "os", disk)
+    monkeypatch.setattr(saves, "os", FullDisk(room=40))  # the branch is written at once: 40 bytes of it fit
     with pytest.raises(saves.SaveError, match=r"could not make the branch \(disk full\); no file was left behind"):
         saves.branch_save(saves.load_readonly(session.save_id), 6)
     monkeypatch.setattr(saves, "os", os)

@@ -85,6 +85,20 @@ def pull_log(states: list[TowerState], events: list, width: int = 0) -> list[str
     return lines
 
 
+def recent_rolls(session, count: int, width: int = 0) -> list[str]:
+    """The log lines of the last `count` rolls, found by walking back from the end of the log, so
+    a key costs the lines shown, not the length of the game."""
+    events = session.events
+    picked: list[int] = []
+    index = len(events) - 1
+    while index >= 0 and len(picked) < count:
+        if isinstance(events[index], DiceRolled):
+            picked.append(index)
+        index -= 1
+    picked.reverse()
+    return pull_log([session.state_at(i) for i in picked], [events[i] for i in picked], width)
+
+
 def parse_faces(text: str) -> list[int] | str:
     """Two die faces typed as '3 5' or '35'; a string says what is wrong."""
     digits = [c for c in text if not c.isspace() and c not in ",+"]
@@ -126,10 +140,10 @@ class DiceTowerScreen(GameScreen):
         self.query_one("#board", Plain).show(draw_board(state))
         self.query_one("#figures", Plain).show(self.figures(state))
         log = self.query_one("#log", Plain)
-        lines = pull_log([session.state_at(i) for i in range(len(session.events))], list(session.events), log.size.width)
         room = max(1, log.size.height - 1) if log.size.height else 10
-        shown = lines[-room:]
-        header = f"LOG ({counted(len(lines), 'roll')}; v reviews all)" if lines else "LOG: no pulls yet"
+        shown = recent_rolls(session, room, log.size.width)
+        rolls = len(session.events) - state.pulls  # every event is a pull or a roll: no need to count them
+        header = f"LOG ({counted(rolls, 'roll')}; v reviews all)" if rolls else "LOG: no pulls yet"
         log.show(Text(header + "\n", style="bold") + Text("\n".join(shown)))
 
     def figures(self, state: TowerState) -> Text:
@@ -194,7 +208,7 @@ class DiceTowerScreen(GameScreen):
         elif state.fell:
             self.status(f"THE TOWER FALLS on pull {state.pulls}. v: review the game, q: back")
         else:
-            last = pull_log([self.session.state_at(i) for i in range(len(self.session.events))], list(self.session.events))
+            last = recent_rolls(self.session, 1)
             self.status(f"pull {state.pulls}: rolled " + " ".join(last[-1].split()[2:]) if last else "pulled")
 
     def action_toggle_typed(self) -> None:
