@@ -32,6 +32,7 @@ from engine.core import player_from_record
 from engine.session import LogError, Session
 from engine.text import clean_text
 from engine.words import counted
+from replays.durable import write_durably
 
 FORMAT = 3
 MAX_BYTES = 16 * 1024 * 1024
@@ -109,8 +110,6 @@ def write_replay(session: Session, path: str | Path, overwrite: bool = True) -> 
 
     With overwrite=False an existing target is never replaced: FileExistsError instead. On any
     failure the temporary file is removed."""
-    from saves import write_durably
-
     path = Path(path)
     data = msgpack.packb(replay_document(session), use_bin_type=True)
     for attempt in range(100):

@@ -46,6 +46,7 @@ from engine.core import player_from_record
 from engine.session import JournalError, LogError, Session
 from engine.text import NAME_LIMIT, clean_text
 from engine.words import counted
+from replays.durable import write_all, write_durably
 
 MAGIC = b"DICEHALL-SAVE\n\x00\x00"
 FORMAT = 2
@@ -143,20 +144,6 @@ def replays_dir() -> Path:
 def frame(record: Any) -> bytes:
     payload = msgpack.packb(record, use_bin_type=True)
     return _FRAME.pack(len(payload), zlib.crc32(payload)) + payload
-
-
-def write_all(fd: int, data: bytes) -> None:
-    """Write all of `data` to `fd`: a write may take only part of it."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def write_durably(fd: int, data: bytes) -> None:
-    """Write all of `data` to `fd` and fsync: on disk when this returns. Saves, torn tails kept
-    aside, recovered saves and replays all write this way."""
-    write_all(fd, data)
-    os.fsync(fd)
 
 
 def _reason(error: OSError) -> str:

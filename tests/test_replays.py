@@ -213,3 +213,16 @@ def test_a_damaged_text_field_says_damaged_in_one_line(tmp_path):
     path.write_bytes(msgpack.packb({"format": 2, "events": []})[:-1] + b"\xa1\x9a")  # a 1-byte string, not UTF-8
     with pytest.raises(replays.ReplayError, match=r"^damaged: a piece of text in it is not valid UTF-8$"):
         replays.read_replay(path)
+
+
+def test_writing_a_replay_needs_no_saves_durable_writing_has_one_home(tmp_path):
+    # saves -> replays, never back: replays write through replays.durable, which saves use too
+    code = ("import sys, engine, replays; s = engine.new_session('dicetower', seed=1); "
+            f"replays.write_replay(s, {str(tmp_path / 'one.dhr')!r}); print('saves' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stdout.strip() == "False"
+    assert (tmp_path / "one.dhr").exists()
+    import saves
+    from replays import durable
+
+    assert (saves.write_durably, saves.write_all) == (durable.write_durably, durable.write_all)

@@ -14,6 +14,7 @@ import saves
 from engine.bots import bones as bones_bot
 from engine.core import Player
 from engine.games.dicetower import PullBlock
+from replays import durable
 from tests.apphelpers import drive, screen_text
 from tui.app import DicehallApp
 from tui.cli import main
@@ -146,8 +147,8 @@ def test_the_launchers_save_list_shows_a_bad_file_and_continues_a_good_one(craft
 # --- a disk that fills up -----------------------------------------------------------------------
 
 class FullDisk:
-    """The os module as the saves module sees it, on a disk with `room` bytes left: a write takes
-    what fits, and a write with no room raises ENOSPC, as a real full disk does."""
+    """The os module as saves and durable writing see it, on a disk with `room` bytes left: a write
+    takes what fits, and a write with no room raises ENOSPC, as a real full disk does."""
 
     def __init__(self, room: int):
         self.room = room
@@ -163,13 +164,19 @@ class FullDisk:
         return os.write(fd, bytes(data[:taken]))
 
 
+def on_disk(monkeypatch, disk):
+    """Saves write through replays.durable and cut back, lock and rename through their own os."""
+    monkeypatch.setattr(saves, "os", disk)
+    monkeypatch.setattr(durable, "os", disk)
+
+
 def test_a_failed_append_is_cut_back_the_session_is_unchanged_and_play_goes_on(monkeypatch):
     session = saves.new_save("dicetower", name="full", seed=9)
     session.play(PullBlock())
     path = session.journal.path
     before, state, events = path.read_bytes(), session.state, session.events
     disk = FullDisk(room=20)  # half a record fits, then the disk is full
-    monkeypatch.setattr(saves, "os", disk)
+    on_disk(monkeypatch, disk)
     for command in (lambda: session.play(PullBlock()), session.undo):
         with pytest.raises(saves.SaveWriteFailed) as caught:
             command()
@@ -181,7 +188,7 @@ def test_a_failed_append_is_cut_back_the_session_is_unchanged_and_play_goes_on(m
     session.undo()
     session.play(PullBlock())
     saves.close_save(session)
-    monkeypatch.setattr(saves, "os", os)  # the disk is fine again
+    on_disk(monkeypatch, os)  # the disk is fine again
     reopened = saves.open_save(session.save_id)
     assert reopened.notice is None and reopened.events == session.events and reopened.undos == 1
     saves.close_save(reopened)
@@ -197,12 +204,12 @@ def test_a_failed_append_that_cannot_be_cut_back_closes_the_save_and_reopening_r
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
     disk.ftruncate = no_truncate
-    monkeypatch.setattr(saves, "os", disk)
+    on_disk(monkeypatch, disk)
     with pytest.raises(saves.SaveWriteFailed, match="leave, make room, continue"):
         session.play(PullBlock())
     with pytest.raises(saves.SaveError, match="is closed"):  # never a record after the fragment
         session.play(PullBlock())
-    monkeypatch.setattr(saves, "os", os)  # the disk is fine again
+    on_disk(monkeypatch, os)  # the disk is fine again
     reopened = saves.open_save(session.save_id)
     assert "cut off" in reopened.notice and reopened.events == events
     saves.close_save(reopened)
@@ -211,7 +218,7 @@ def test_a_failed_append_that_cannot_be_cut_back_closes_the_save_and_reopening_r
 @pytest.mark.parametrize("game, room", [("dicetower", 0), ("dicetower", 9), ("troll", 0), ("troll", 300)])
 def test_play_on_a_full_disk_leaves_no_file(game, room, monkeypatch, capsys, home):
     """room 300 lets the troll's header in, then its shuffle (a chance event before the first move) fails."""
-    monkeypatch.setattr(saves, "os", FullDisk(room))
+    on_disk(monkeypatch, FullDisk(room))
     assert main(["play", game]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["dicehall: could not create the save (disk full); no file was left behind"]
@@ -223,7 +230,7 @@ def test_the_game_screen_says_the_disk_is_full_keeps_the_game_open_and_goes_on(m
     disk = FullDisk(room=0)
 
     async def steps(pilot):
-        monkeypatch.setattr(saves, "os", disk)
+        on_disk(monkeypatch, disk)
         await pilot.press("p")
         refused = screen_text(pilot.app)
         assert session.events == () and isinstance(pilot.app.screen, DiceTowerScreen)
@@ -234,7 +241,7 @@ def test_the_game_screen_says_the_disk_is_full_keeps_the_game_open_and_goes_on(m
     refused, played = drive(DicehallApp(session=session), steps)
     assert "Not now: disk full: nothing was saved or changed; make room and try again" in refused
     assert played == 2  # the pull and its dice
-    monkeypatch.setattr(saves, "os", os)  # the disk is fine again
+    on_disk(monkeypatch, os)  # the disk is fine again
     assert saves.load_readonly(session.save_id).events == session.events
 
 
@@ -245,7 +252,7 @@ def test_wager_bots_on_a_full_disk_wait_instead_of_looping(monkeypatch):
     disk = FullDisk(room=1 << 20)
 
     async def steps(pilot):
-        monkeypatch.setattr(saves, "os", disk)
+        on_disk(monkeypatch, disk)
         await pilot.press("r", "e")  # Ada rolls and ends her turn: the bot is to play
         screen = pilot.app.screen
         assert isinstance(screen, WagerScreen) and screen.is_bot_turn()
@@ -304,7 +311,7 @@ def test_a_towers_bot_answer_that_cannot_be_saved_waits_for_enter(monkeypatch):
     disk = FullDisk(room=len(saves.frame(saves._encode_record({"op": "play", "by": 0, "events": mine}))))
 
     async def steps(pilot):
-        monkeypatch.setattr(saves, "os", disk)
+        on_disk(monkeypatch, disk)
         screen = pilot.app.screen
         assert isinstance(screen, TowersScreen)
         await pilot.press("enter")  # the cursor starts on d5: that move fits, the bot's answer does not
@@ -321,14 +328,14 @@ def test_a_towers_bot_answer_that_cannot_be_saved_waits_for_enter(monkeypatch):
     stalled = drive(DicehallApp(session=session), steps)
     assert "Not now: disk full: the bot's move was not saved; make room, then press Enter" in stalled
     assert session.state.placed == 2
-    monkeypatch.setattr(saves, "os", os)
+    on_disk(monkeypatch, os)
     assert saves.load_readonly(session.save_id).events == session.events
 
 
 def test_a_branch_on_a_full_disk_leaves_no_file(monkeypatch, home):
     session = good_tower("trunk", pulls=4)
-    monkeypatch.setattr(saves, "os", FullDisk(room=40))  # the branch is written at once: 40 bytes of it fit
+    on_disk(monkeypatch, FullDisk(room=40))  # the branch is written at once: 40 bytes of it fit
     with pytest.raises(saves.SaveError, match=r"could not make the branch \(disk full\); no file was left behind"):
         saves.branch_save(saves.load_readonly(session.save_id), 6)
-    monkeypatch.setattr(saves, "os", os)
+    on_disk(monkeypatch, os)
     assert [path.name for path in (home / "saves").iterdir()] == [session.journal.path.name]

@@ -1,0 +1,324 @@
+"""The troll's actions (the rules' turn, step 2): the commands and how they print and parse, the
+events they become, why one is not allowed now, which ones are possible, and what each does to
+the bridge and the troll's hands.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core import IllegalCommand
+from engine.games.troll.bridge import (COLUMNS, DIRECTIONS, ROWS, Card, Pos, TrollState, line, neighbour, place,
+                                       turn_top, with_stack)
+from engine.session import replace
+from engine.text import clean_text
+
+
+# ----- commands -----
+@dataclass(frozen=True)
+class Move:
+    direction: str
+
+    def __str__(self) -> str:
+        return f"move {self.direction}"
+
+
+@dataclass(frozen=True)
+class Stomp:
+    def __str__(self) -> str:
+        return "stomp"
+
+
+@dataclass(frozen=True)
+class PickUp:
+    direction: str
+
+    def __str__(self) -> str:
+        return f"pick up {self.direction}"
+
+
+@dataclass(frozen=True)
+class UseClub:
+    direction: str
+
+    def __str__(self) -> str:
+        return f"use club on {self.direction}"
+
+
+@dataclass(frozen=True)
+class ThrowDiamond:
+    direction: str
+
+    def __str__(self) -> str:
+        return f"throw diamond {self.direction}"
+
+
+@dataclass(frozen=True)
+class UseSpade:
+    direction: str
+
+    def __str__(self) -> str:
+        return f"use spade on {self.direction}"
+
+
+@dataclass(frozen=True)
+class LayDown:
+    direction: str
+
+    def __str__(self) -> str:
+        return f"lay down {self.direction}"
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Only when no action at all is possible: the turn's actions are lost."""
+
+    def __str__(self) -> str:
+        return "wait"
+
+
+COMMANDS = (Move, Stomp, PickUp, UseClub, ThrowDiamond, UseSpade, LayDown, Wait)
+
+
+def parse_command(text: str) -> object:
+    """A command from its printed form ("move up", "use club on left", "stomp", ...)."""
+    words = " ".join(str(text).lower().split())
+    for direction in DIRECTIONS:
+        for cls in (Move, PickUp, UseClub, ThrowDiamond, UseSpade, LayDown):
+            if words == str(cls(direction)):
+                return cls(direction)
+    if words == "stomp":
+        return Stomp()
+    if words == "wait":
+        return Wait()
+    raise IllegalCommand(f"not a troll command: {clean_text(text, 30)!r} (e.g. move up, stomp, pick up left)")
+
+
+# ----- events -----
+@dataclass(frozen=True)
+class TrollMoved:
+    direction: str
+    row: str
+    col: int
+
+
+@dataclass(frozen=True)
+class CardStomped:
+    card: str
+    row: str
+    col: int
+
+
+@dataclass(frozen=True)
+class CardPickedUp:
+    card: str
+    direction: str
+    row: str
+    col: int
+
+
+@dataclass(frozen=True)
+class ClubUsed:
+    club: str
+    direction: str
+    card: str
+    row: str
+    col: int
+
+
+@dataclass(frozen=True)
+class DiamondThrown:
+    """card is "" and col 0 when the diamond hit nothing."""
+
+    diamond: str
+    direction: str
+    card: str
+    row: str
+    col: int
+
+
+@dataclass(frozen=True)
+class SpadeUsed:
+    spade: str
+    direction: str
+    card: str
+    row: str
+    col: int
+
+
+@dataclass(frozen=True)
+class CardLaidDown:
+    card: str
+    direction: str
+    row: str
+    col: int
+
+
+@dataclass(frozen=True)
+class ActionsLost:
+    count: int
+
+
+# ----- checking an action -----
+def carried_awake(state: TrollState, suit: str) -> Card | None:
+    return next((c for c in state.carried if c.awake and c.suit == suit), None)
+
+
+def awake_top_at(state: TrollState, pos: Pos | None, what: str) -> Card:
+    """The awake top card at a position next to the troll, or IllegalCommand saying why not."""
+    if pos is None:
+        raise IllegalCommand(f"there is no position {what} of {place(state.troll)}")
+    top = state.top(pos)
+    if top is None:
+        raise IllegalCommand(f"{place(pos)} is empty")
+    if not top.awake:
+        raise IllegalCommand(f"the card at {place(pos)} is dormant")
+    return top
+
+
+def action_event(state: TrollState, command: object) -> object:
+    """The event of one troll action, or IllegalCommand with the reason."""
+    if not isinstance(command, COMMANDS) or isinstance(command, Wait):
+        raise IllegalCommand("not a troll command (move, stomp, pick up, use, throw, lay down)")
+    troll = state.troll
+    if isinstance(command, Stomp):
+        top = state.top(troll)
+        if not top.awake:
+            raise IllegalCommand("the card under the troll is dormant already")
+        return CardStomped(top.code, *troll)
+    direction = getattr(command, "direction", None)
+    if direction not in DIRECTIONS:
+        raise IllegalCommand(f"not a direction: {clean_text(direction, 10)!r} (up, down, left, right)")
+    target = neighbour(troll, direction)
+    if isinstance(command, Move):
+        if target is None:
+            raise IllegalCommand(f"there is no position {direction} of {place(troll)}")
+        if not state.stack(target):
+            raise IllegalCommand(f"{place(target)} is empty: the troll must stand on a brick")
+        if target in state.stood:
+            raise IllegalCommand(f"the troll has stood on {place(target)} this turn already")
+        return TrollMoved(direction, *target)
+    if isinstance(command, PickUp):
+        if state.club_held:
+            raise IllegalCommand("the troll holds THE CLUB: it picks up nothing else")
+        if state.carried:
+            raise IllegalCommand(f"the troll's hands are not empty (it carries the {state.carried[0].code})")
+        top = awake_top_at(state, target, direction)
+        if top.suit == "H":
+            raise IllegalCommand("the troll cannot pick up a heart: a troll cannot have a heart")
+        return CardPickedUp(top.code, direction, *target)
+    if isinstance(command, UseClub):
+        club = carried_awake(state, "C")
+        if club is None:
+            raise IllegalCommand("the troll carries no awake club")
+        top = awake_top_at(state, target, direction)
+        return ClubUsed(club.code, direction, top.code, *target)
+    if isinstance(command, ThrowDiamond):
+        diamond = carried_awake(state, "D")
+        if diamond is None:
+            raise IllegalCommand("the troll carries no awake diamond")
+        for pos in line(troll, direction):
+            top = state.top(pos)
+            if top is not None and top.awake:
+                return DiamondThrown(diamond.code, direction, top.code, *pos)
+        return DiamondThrown(diamond.code, direction, "", "", 0)  # off the bridge: it hits nothing
+    if isinstance(command, UseSpade):
+        spade = carried_awake(state, "S")
+        if spade is None:
+            raise IllegalCommand("the troll carries no awake spade")
+        top = awake_top_at(state, target, direction)
+        return SpadeUsed(spade.code, direction, top.code, *target)
+    if isinstance(command, LayDown):
+        card = next((c for c in state.carried if not c.awake), None)
+        if card is None:
+            raise IllegalCommand("the troll carries no dormant card to lay down")
+        if target is None:
+            raise IllegalCommand(f"there is no position {direction} of {place(troll)}")
+        return CardLaidDown(card.code, direction, *target)
+    raise IllegalCommand("not a troll command")
+
+
+# ----- the possible actions -----
+def _candidates() -> list[object]:
+    out: list[object] = [Move(d) for d in DIRECTIONS] + [Stomp()]
+    for cls in (PickUp, UseClub, ThrowDiamond, UseSpade, LayDown):
+        out += [cls(d) for d in DIRECTIONS]
+    return out
+
+
+CANDIDATES = _candidates()
+
+
+_NEIGHBOURS = {(row, col): tuple((d, neighbour((row, col), d)) for d in DIRECTIONS) for row in ROWS for col in COLUMNS}
+_BY_DIRECTION = {cls: {d: cls(d) for d in DIRECTIONS} for cls in (Move, PickUp, UseClub, ThrowDiamond, UseSpade, LayDown)}
+_STOMP = Stomp()
+
+
+def possible_actions(state: TrollState) -> list[object]:
+    """Every action `action_event` allows now, in CANDIDATES' order, found directly (a playout asks
+    this every action; trying each candidate and catching its refusal cost a third of a playout)."""
+    troll_at = state.troll
+    around = _NEIGHBOURS[troll_at]
+    stood = state.stood
+    out: list[object] = [_BY_DIRECTION[Move][d] for d, pos in around if pos is not None and state.stack(pos) and pos not in stood]
+    if state.top(troll_at).awake:
+        out.append(_STOMP)
+    awake_next = []  # directions with an awake top card next to the troll, and that card
+    for d, pos in around:
+        if pos is not None:
+            top = state.top(pos)
+            if top is not None and top.awake:
+                awake_next.append((d, top))
+    carried = state.carried
+    if not carried and not state.club_held:
+        out += [_BY_DIRECTION[PickUp][d] for d, top in awake_next if top.suit != "H"]
+    if carried:
+        if carried_awake(state, "C") is not None:
+            out += [_BY_DIRECTION[UseClub][d] for d, _ in awake_next]
+        if carried_awake(state, "D") is not None:
+            out += _BY_DIRECTION[ThrowDiamond].values()
+        if carried_awake(state, "S") is not None:
+            out += [_BY_DIRECTION[UseSpade][d] for d, _ in awake_next]
+        if any(not c.awake for c in carried):
+            out += [_BY_DIRECTION[LayDown][d] for d, pos in around if pos is not None]
+    return out
+
+
+# ----- what an action does -----
+def _take(carried: tuple[Card, ...], code: str) -> tuple[Card, ...]:
+    index = next(i for i, c in enumerate(carried) if c.code == code)
+    return carried[:index] + carried[index + 1:]
+
+
+def _use_up(state: TrollState, code: str) -> TrollState:
+    """A used card is set aside, unless it is a reusable ace (THE CLUB, the variant's AD)."""
+    if code in state.reusable:
+        return state
+    return replace(state, carried=_take(state.carried, code), set_aside=state.set_aside + (code,))
+
+
+def act(state: TrollState, event: object) -> TrollState:
+    """A troll action's effect (evolve counts the action)."""
+    if isinstance(event, TrollMoved):
+        pos = (event.row, event.col)
+        return replace(state, troll=pos, stood=state.stood + (pos,))
+    if isinstance(event, CardStomped):
+        return turn_top(state, (event.row, event.col), False)
+    if isinstance(event, CardPickedUp):
+        pos = (event.row, event.col)
+        state = with_stack(state, pos, state.stack(pos)[:-1])
+        return replace(state, carried=state.carried + (Card(event.card, True),))
+    if isinstance(event, ClubUsed):
+        return _use_up(turn_top(state, (event.row, event.col), False), event.club)
+    if isinstance(event, DiamondThrown):
+        if event.col:
+            state = turn_top(state, (event.row, event.col), False)
+        return _use_up(state, event.diamond)
+    if isinstance(event, SpadeUsed):
+        pos = (event.row, event.col)
+        state = _use_up(with_stack(state, pos, state.stack(pos)[:-1]), event.spade)
+        return replace(state, carried=state.carried + (Card(event.card, False),))
+    if isinstance(event, CardLaidDown):
+        pos = (event.row, event.col)
+        state = with_stack(state, pos, state.stack(pos) + (Card(event.card, False),))
+        return replace(state, carried=_take(state.carried, event.card))
+    raise TypeError(f"not a troll event: {event!r}")

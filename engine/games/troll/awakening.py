@@ -1,0 +1,108 @@
+"""The awakening phase (the rules' turn, step 1): which cards a turn plays onto the flight stacks,
+where each one's die roll lands, and what it does there (wakes a dormant card, or flies an awake
+one away, with the troll if it stands on it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.games.troll.bridge import TrollState, row_of, turn_top, with_stack
+from engine.session import replace
+
+
+# ----- events -----
+@dataclass(frozen=True)
+class TurnBegan:
+    """cards: what this awakening phase plays, in order; from_deck: the deck's top card."""
+
+    turn: int
+    cards: tuple[str, ...]
+    from_deck: bool
+
+
+@dataclass(frozen=True)
+class AwakeningRolled:
+    """Chance: `card` goes onto its flight stack and the die picks the position in `row`.
+
+    col is where the awakening landed (0: the row is empty); result is "woke", "flew",
+    "troll flew" or "nothing"."""
+
+    card: str
+    row: str
+    face: int
+    col: int
+    result: str
+    typed: bool = False
+
+
+# ----- the turn's cards -----
+def next_turn(state: TrollState) -> TurnBegan:
+    if state.set_aside:
+        return TurnBegan(state.turn + 1, state.set_aside, False)
+    if state.deck:
+        return TurnBegan(state.turn + 1, state.deck[:1], True)
+    return TurnBegan(state.turn + 1, (), False)  # a quiet turn: nothing awakens
+
+
+def begin_turn(state: TrollState, event: TurnBegan) -> TrollState:
+    """The turn's cards taken from the set-aside cards or the deck; a quiet turn goes straight to
+    the troll's actions."""
+    if event.from_deck:
+        state = replace(state, deck=state.deck[len(event.cards):])
+    else:
+        state = replace(state, set_aside=state.set_aside[len(event.cards):])
+    return replace(
+        state, turn=event.turn, awakening=event.cards, stood=(state.troll,),
+        quiet_turns=0 if event.cards else state.quiet_turns + 1,
+        phase="awakening" if event.cards else "actions", actions_left=0 if event.cards else 2,
+    )
+
+
+# ----- one awakening -----
+def awakening_target(state: TrollState, row: str, face: int) -> int:
+    """The column one awakening lands on: the rolled one, else toward the nearer bank, else the
+    other way; 0 when the row is empty."""
+    if state.stack((row, face)):
+        return face
+    toward = range(face - 1, 0, -1) if face <= 3 else range(face + 1, 7)
+    away = range(face + 1, 7) if face <= 3 else range(face - 1, 0, -1)
+    for col in (*toward, *away):
+        if state.stack((row, col)):
+            return col
+    return 0
+
+
+def awakening_roll(state: TrollState, face: int, typed: bool) -> AwakeningRolled:
+    """The next card's awakening on a die face: where it lands and what it does there."""
+    card = state.awakening[0]
+    row = row_of(state, card)
+    col = awakening_target(state, row, face)
+    if col == 0:
+        result = "nothing"
+    elif not state.stack((row, col))[-1].awake:
+        result = "woke"
+    else:
+        result = "troll flew" if state.troll == (row, col) else "flew"
+    return AwakeningRolled(card=card, row=row, face=face, col=col, result=result, typed=typed)
+
+
+def awaken(state: TrollState, face: int) -> TrollState:
+    card, rest = state.awakening[0], state.awakening[1:]
+    row = row_of(state, card)
+    flight = "lower_flight" if row == "lower" else "upper_flight"
+    stack_of_colour = getattr(state, flight)
+    state = replace(state, awakening=rest, **{flight: replace(stack_of_colour, cards=stack_of_colour.cards + (card,))})
+    col = awakening_target(state, row, face)
+    if col:
+        pos = (row, col)
+        top = state.top(pos)
+        if not top.awake:
+            state = turn_top(state, pos, True)
+        else:  # a second awakening: the card flies away, and the troll with it if it stands there
+            state = with_stack(state, pos, state.stack(pos)[:-1])
+            state = replace(state, set_aside=state.set_aside + (top.code,))
+            if state.troll == pos:
+                return replace(state, phase="over", end="flew")
+    if not state.awakening:
+        state = replace(state, phase="actions", actions_left=2)
+    return state

@@ -1,0 +1,119 @@
+"""A turn in order, as the session drives it: who acts, which dice are needed and what they do,
+the legal commands, `decide` (an action and every automatic consequence after it) and `evolve`
+(the fold), each handing the work to the module of its rules section.
+"""
+from __future__ import annotations
+
+from engine.core import ChanceNeeded, IllegalCommand
+from engine.games.troll.actions import (ActionsLost, CardLaidDown, CardPickedUp, CardStomped, ClubUsed, DiamondThrown,
+                                        SpadeUsed, TrollMoved, Wait, act, action_event, possible_actions)
+from engine.games.troll.awakening import AwakeningRolled, TurnBegan, awaken, awakening_roll, begin_turn, next_turn
+from engine.games.troll.bridge import TrollState, row_of
+from engine.games.troll.checks import BridgeCollapsed, BridgeUnsettled, TrollWon, end_of_turn, outcome
+from engine.games.troll.flight import FlightPhase, fly
+from engine.games.troll.setup import SHUFFLE_SPEC, DeckShuffled, TrollPlaced, deal, shuffle_draws, shuffled
+from engine.session import replace
+
+EVENTS = {
+    cls.__name__: cls
+    for cls in (
+        DeckShuffled, TrollPlaced, AwakeningRolled, TrollMoved, CardStomped, CardPickedUp, ClubUsed,
+        DiamondThrown, SpadeUsed, CardLaidDown, ActionsLost, FlightPhase, BridgeCollapsed, TrollWon,
+        BridgeUnsettled, TurnBegan,
+    )
+}
+CHANCE_EVENTS = (DeckShuffled, TrollPlaced, AwakeningRolled)
+
+
+# ----- who acts, and the dice -----
+def to_act(state: TrollState) -> int | None:
+    return 0 if state.phase == "actions" and not state.end else None
+
+
+def chance_needed(state: TrollState) -> ChanceNeeded | None:
+    if state.end:
+        return None
+    if state.phase == "shuffle":
+        return ChanceNeeded(spec=SHUFFLE_SPEC, prompt="shuffle the deck", dice=False)
+    if state.phase == "placing":
+        return ChanceNeeded(spec=(6,), prompt="roll for the troll's position on the lower row", dice=True)
+    if state.phase == "awakening" and state.awakening:
+        card = state.awakening[0]
+        return ChanceNeeded(spec=(6,), prompt=f"roll to awaken a brick of the {row_of(state, card)} row ({card})")
+    return None
+
+
+def chance_event(state: TrollState, draws: tuple[int, ...], typed: bool) -> object:
+    if state.phase == "shuffle":
+        return DeckShuffled(order=shuffled(tuple(draws)), typed=typed)
+    face = draws[0] + 1
+    if state.phase == "placing":
+        return TrollPlaced(face=face, typed=typed)
+    return awakening_roll(state, face, typed)
+
+
+def chance_draws(event: object) -> tuple[int, ...]:
+    if isinstance(event, DeckShuffled):
+        return shuffle_draws(event.order)
+    if isinstance(event, (TrollPlaced, AwakeningRolled)):
+        return (event.face - 1,)
+    raise TypeError(f"not a troll chance event: {event!r}")
+
+
+def is_turn_start(event: object) -> bool:
+    """Where the replay viewer's PgUp/PgDn stop: each turn's awakening phase (the troll's placing
+    begins turn 1)."""
+    return isinstance(event, (TurnBegan, TrollPlaced))
+
+
+# ----- the troll's turn -----
+def legal_commands(state: TrollState) -> list[object]:
+    if to_act(state) is None:
+        return []
+    return possible_actions(state) or [Wait()]
+
+
+def decide(state: TrollState, command: object) -> tuple[object, ...]:
+    if state.end:
+        raise IllegalCommand(f"the game is over: {outcome(state).summary}")
+    if state.phase != "actions":
+        raise IllegalCommand("the troll waits for the awakening phase's dice")
+    if isinstance(command, Wait):
+        if possible_actions(state):
+            raise IllegalCommand("the troll can still act: wait is only for when no action is possible")
+        event: object = ActionsLost(state.actions_left)
+    else:
+        event = action_event(state, command)
+    events = [event]
+    state = evolve(state, event)
+    if state.actions_left and not possible_actions(state):
+        lost = ActionsLost(state.actions_left)
+        events.append(lost)
+        state = evolve(state, lost)
+    if not state.actions_left:
+        events += end_of_turn(state)
+    return tuple(events)
+
+
+def evolve(state: TrollState, event: object) -> TrollState:
+    if isinstance(event, DeckShuffled):
+        return deal(state, tuple(event.order))
+    if isinstance(event, TrollPlaced):
+        state = replace(state, troll=("lower", event.face))
+        return evolve(state, next_turn(state))
+    if isinstance(event, TurnBegan):
+        return begin_turn(state, event)
+    if isinstance(event, AwakeningRolled):
+        return awaken(state, event.face)
+    if isinstance(event, ActionsLost):
+        return replace(state, actions_left=0)
+    if isinstance(event, FlightPhase):
+        return fly(state, event.moves)
+    if isinstance(event, BridgeCollapsed):
+        return replace(state, phase="over", end="collapsed")
+    if isinstance(event, TrollWon):
+        return replace(state, phase="over", end="perfect" if event.perfect else "won")
+    if isinstance(event, BridgeUnsettled):
+        return replace(state, phase="over", end="unsettled")
+    acted = act(state, event)
+    return replace(acted, actions_left=acted.actions_left - 1)

@@ -1,0 +1,25 @@
+"""Durable writing: every file dicehall writes (saves, torn tails kept aside, recovered and renamed
+saves, replays) is written here, all of it, and fsync'd where it must be on disk before the screen
+moves on.
+
+It lives in the lower of the two file layers (tui -> saves -> replays -> engine), so replays use
+it from beside them and saves import it in the same direction as they import replays to export:
+no circle. It needs nothing but the operating system.
+"""
+from __future__ import annotations
+
+import os
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of `data` to `fd`: a write may take only part of it."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def write_durably(fd: int, data: bytes) -> None:
+    """Write all of `data` to `fd` and fsync: on disk when this returns. Saves, torn tails kept
+    aside, recovered saves and replays all write this way."""
+    write_all(fd, data)
+    os.fsync(fd)
