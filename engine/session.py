@@ -138,11 +138,7 @@ class Session:
         self._redo: list[tuple[list[Any], list[tuple[int, int, int, int]], int, int]] = []
         self._shown = False  # a view of the log was handed out since the log was last cut back
         self._ready: Any = None  # a state known to wait for a decision (not over, no dice due)
-        setup: list[Any] = []
-        states: list[Any] = []
-        seeded, scripted = self._resolve_chance(self._state, None, setup, states)
-        if setup:
-            self._commit({"op": "dice", "events": setup}, setup, states, seeded, scripted, None)
+        self._complete([], [], self._state, None, None)
 
     # ----- reading -----
     @property
@@ -182,21 +178,28 @@ class Session:
         self._cursor = (n, state)
         return state
 
+    # A state known to wait for a decision (self._ready) is neither over nor waiting for dice: these
+    # need not ask the rules again (a sim asks them on every move).
     @property
     def outcome(self) -> Outcome | None:
-        return self.game.outcome(self._state)
+        state = self._state
+        return None if state is self._ready else self.game.outcome(state)
 
     @property
     def to_act(self) -> int | None:
         """The seat that decides next, or None (game over, or dice to be typed)."""
-        if self.outcome is not None or self.chance_needed is not None:
+        state = self._state
+        if state is not self._ready and (self.game.outcome(state) is not None or self.game.chance_needed(state) is not None):
             return None
-        return self.game.to_act(self._state)
+        return self.game.to_act(state)
 
     @property
     def chance_needed(self) -> ChanceNeeded | None:
         """Set while the game waits for dice the player must type (scripted dice ran out)."""
-        return None if self.outcome is not None else self.game.chance_needed(self._state)
+        state = self._state
+        if state is self._ready or self.game.outcome(state) is not None:
+            return None
+        return self.game.chance_needed(state)
 
     def commands(self) -> list:
         if self.to_act is None:
@@ -230,9 +233,7 @@ class Session:
         for event in batch:
             state = evolve(state, event)
             states.append(state)
-        seeded, scripted = self._resolve_chance(state, None if faces is None else list(faces), batch, states)
-        self._commit({"op": "play", "by": seat, "events": batch} if self.journal is not None else None,
-                     batch, states, seeded, scripted, seat)
+        self._complete(batch, states, state, None if faces is None else list(faces), seat)
         if self._redo:
             self._redo.clear()
         return tuple(batch)
@@ -242,9 +243,7 @@ class Session:
         if self.chance_needed is None:
             raise IllegalCommand("no dice are needed now")
         batch: list[Any] = []
-        states: list[Any] = []
-        seeded, scripted = self._resolve_chance(self._state, list(faces), batch, states)
-        self._commit({"op": "dice", "events": batch}, batch, states, seeded, scripted, None)
+        self._complete(batch, [], self._state, list(faces), None)
         return tuple(batch)
 
     def resume_seeded(self, resolve_pending: bool = True) -> tuple:
@@ -255,9 +254,7 @@ class Session:
         self._script = None
         if resolve_pending and self.game.outcome(self._state) is None and self.game.chance_needed(self._state) is not None:
             batch: list[Any] = []
-            states: list[Any] = []
-            seeded, scripted = self._resolve_chance(self._state, None, batch, states)
-            self._commit({"op": "dice", "events": batch}, batch, states, seeded, scripted, None)
+            self._complete(batch, [], self._state, None, None)
             return tuple(batch)
         return ()
 
@@ -421,10 +418,15 @@ class Session:
         return draws
 
     # ----- internals -----
-    def _resolve_chance(self, state: Any, faces: list[int] | None, events: list, states: list) -> tuple[int, int]:
-        """Draw every chance outcome `state` waits for: typed faces first, then the script or seed.
-        Appends each event to `events` and the state after it to `states` (so no event is evolved
-        twice); returns the seeded draws and scripted faces used after them."""
+    def _complete(self, events: list, states: list, state: Any, faces: list[int] | None, seat: int | None) -> None:
+        """Finish a batch and commit it. `events` is the batch so far (a decision's events, or none),
+        `states` the states after each, `state` the last of them (or the current state).
+
+        First every chance outcome `state` waits for is drawn: typed faces first, then the script or
+        seed; each is appended to `events` and the state after it to `states` (so no event is
+        evolved twice). Then the batch is journaled (a decision's if `seat` is a seat, else dice
+        only) and appended to the log with the states folded for it. (One routine, not two: it
+        runs on every move of every sim.)"""
         game = self.game
         seed = self.seed
         used = self._seeded
@@ -473,7 +475,21 @@ class Session:
             states.append(state)
         if faces:
             raise IllegalCommand(f"{len(faces)} more dice typed than were needed")
-        return used, script_at
+        if not events:
+            return
+        if self.journal is not None:
+            self.journal.append({"op": "play", "by": seat, "events": events} if seat is not None
+                                else {"op": "dice", "events": events})
+        log = self._events
+        before = len(log)
+        if seat is not None:
+            self._add_mark(before, seat, self._seeded, self._scripted)
+        log.extend(events)
+        past = before % CHECKPOINT_EVERY  # events since the last kept state
+        if past + len(events) >= CHECKPOINT_EVERY:  # keep the state after each CHECKPOINT_EVERY-th event
+            self._kept.extend(states[CHECKPOINT_EVERY - past - 1 :: CHECKPOINT_EVERY])
+        self._state = states[-1]
+        self._seeded, self._scripted = used, script_at
 
     @staticmethod
     def _take_faces(faces: list[int], need: ChanceNeeded) -> tuple[int, ...]:
@@ -483,23 +499,6 @@ class Session:
             raise IllegalCommand(f"type {len(need.spec)} dice: {need.prompt}")
         taken = [faces.pop(0) for _ in need.spec]
         return tuple(_face(face) - 1 for face in taken)
-
-    def _commit(self, record: dict | None, batch: list, states: list, seeded: int, scripted: int, seat: int | None) -> None:
-        """Journal a batch, then append it with the states folded for it; `seat` marks a decision."""
-        if not batch:
-            return
-        if self.journal is not None:
-            self.journal.append(record)
-        events = self._events
-        if seat is not None:
-            self._add_mark(len(events), seat, self._seeded, self._scripted)
-        kept = self._kept
-        for event, state in zip(batch, states):
-            events.append(event)
-            if len(events) % CHECKPOINT_EVERY == 0:
-                kept.append(state)
-        self._state = states[-1]
-        self._seeded, self._scripted = seeded, scripted
 
     def _append(self, event: Any, state: Any) -> None:
         """Append one event and the state after it."""

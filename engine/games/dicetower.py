@@ -199,10 +199,20 @@ def evolve(state: TowerState, event: object) -> TowerState:
         fields["removing"] = event.remove
         return new
     if isinstance(event, DiceRolled):
-        countdown = state.countdown - subtraction(state, event.faces)[0]
+        a, b = event.faces  # subtraction(), written out: this runs on every roll
+        countdown = state.countdown
+        double_threes = a == 3 and b == 3
+        if double_threes:
+            countdown -= 6
+        elif state.removing:
+            countdown -= a + b
+        elif countdown >= state.advantage_from:
+            countdown -= a if a < b else b
+        else:
+            countdown -= a if a > b else b
         if countdown < 0:
             countdown = 0
-        again = event.faces == (3, 3) and countdown > 0
+        again = double_threes and countdown > 0
         fields["countdown"] = countdown
         fields["pulling"] = again
         fields["removing"] = state.removing and again
