@@ -118,6 +118,7 @@ class Session:
         self.options = game.check_options(dict(options or {}))
         self.players: tuple[Player, ...] = game.check_players(tuple(players))
         self._human_seats = frozenset(seat for seat, player in enumerate(self.players) if not player.bot)
+        every_seat_human = bool(self.players) and len(self._human_seats) == len(self.players)
         self.journal = journal
         self.undos = 0
         # scripted dice are read through a cursor, counted like the seeded draws and kept with each
@@ -130,11 +131,15 @@ class Session:
         self._kept: list[Any] = [self._state]  # the state after 0, CHECKPOINT_EVERY, 2 * CHECKPOINT_EVERY ... events
         self._cursor: tuple[int, Any] = (0, self._state)  # the last state state_at folded to
         # the marks, one entry per decision: where it starts, whose it is, and the draw counts there
+        # (arrays for the numbers that grow; lists, as quick to append to, for the seats and the
+        # scripted faces used, which are small numbers that Python shares: 8 bytes a mark either way)
         self._mark_starts = array("q")
-        self._mark_players = array("q")
+        self._mark_players: list[int] = []
         self._mark_seeded = array("q")
-        self._mark_scripted = array("q")
-        self._human_marks = array("q")  # indexes of the marks whose player is a person (what undo takes back)
+        self._mark_scripted: list[int] = []
+        # the indexes of the marks whose player is a person (what undo takes back); None when every
+        # seat is a person's, so every mark is one
+        self._human_marks = None if every_seat_human else array("q")
         self._redo: list[tuple[list[Any], list[tuple[int, int, int, int]], int, int]] = []
         self._shown = False  # a view of the log was handed out since the log was last cut back
         self._ready: Any = None  # a state known to wait for a decision (not over, no dice due)
@@ -208,7 +213,7 @@ class Session:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._human_marks)
+        return self._last_human_mark() >= 0
 
     @property
     def can_redo(self) -> bool:
@@ -260,9 +265,9 @@ class Session:
 
     def undo(self) -> None:
         """Take back the last human decision with everything it caused (bots' replies included)."""
-        if not self._human_marks:
+        index = self._last_human_mark()
+        if index < 0:
             raise IllegalCommand("nothing to undo")
-        index = self._human_marks[-1]
         start = self._mark_starts[index]
         if self.journal is not None:
             self.journal.append({"op": "undo"})
@@ -510,12 +515,18 @@ class Session:
 
     def _add_mark(self, start: int, player: int, seeded: int, scripted: int) -> None:
         """A decision starts at `start`, by `player`, with these draw counts before it."""
-        if player in self._human_seats:
+        if self._human_marks is not None and player in self._human_seats:
             self._human_marks.append(len(self._mark_starts))
         self._mark_starts.append(start)
         self._mark_players.append(player)
         self._mark_seeded.append(seeded)
         self._mark_scripted.append(scripted)
+
+    def _last_human_mark(self) -> int:
+        """The index of the last mark whose player is a person, or -1 if there is none."""
+        if self._human_marks is None:  # every mark is a person's
+            return len(self._mark_starts) - 1
+        return self._human_marks[-1] if self._human_marks else -1
 
     def _truncate(self, n: int, marks: int) -> None:
         """Cut the log back to the start of mark `marks`, event n. A view handed out may still show
