@@ -142,7 +142,8 @@ class Session:
         self._human_marks = None if every_seat_human else array("q")
         self._redo: list[tuple[list[Any], list[tuple[int, int, int, int]], int, int]] = []
         self._shown = False  # a view of the log was handed out since the log was last cut back
-        self._ready: Any = None  # a state known to wait for a decision (not over, no dice due)
+        self._ready: Any = None  # a state known to wait for a decision (not over, no dice due) ...
+        self._ready_seat: int | None = None  # ... and whose decision it is
         self._complete([], [], self._state, None, None)
 
     # ----- reading -----
@@ -194,7 +195,9 @@ class Session:
     def to_act(self) -> int | None:
         """The seat that decides next, or None (game over, or dice to be typed)."""
         state = self._state
-        if state is not self._ready and (self.game.outcome(state) is not None or self.game.chance_needed(state) is not None):
+        if state is self._ready:
+            return self._ready_seat
+        if self.game.outcome(state) is not None or self.game.chance_needed(state) is not None:
             return None
         return self.game.to_act(state)
 
@@ -224,14 +227,16 @@ class Session:
         """Play a command for the seat to act; `faces` are physical dice for this play."""
         game = self.game
         state = self._state
-        if state is not self._ready:  # else: already seen to be neither over nor waiting for dice
+        if state is self._ready:  # already seen to be neither over nor waiting for dice
+            seat = self._ready_seat
+        else:
             if game.outcome(state) is not None:
                 raise IllegalCommand(f"the game is over: {game.outcome(state).summary}")
             need = game.chance_needed(state)
             if need is not None:
                 ran_out = " (the scripted dice ran out: type them with roll())" if self._script else ""
                 raise IllegalCommand(f"waiting for dice: {need.prompt}{ran_out}")
-        seat = game.to_act(state)
+            seat = game.to_act(state)
         batch = list(game.decide(state, command))
         evolve = game.evolve
         states = []
@@ -441,7 +446,8 @@ class Session:
         while outcome(state) is None:
             need = chance_needed(state)
             if need is None:
-                self._ready = state  # a decision is due here: play need not ask again
+                self._ready = state  # a decision is due here: play and to_act need not ask again
+                self._ready_seat = game.to_act(state)
                 break
             if seeded_only:
                 draws = seeded_draws(seed, used, need.spec)
