@@ -118,6 +118,7 @@ class Session:
         self.options = game.check_options(dict(options or {}))
         self.players: tuple[Player, ...] = game.check_players(tuple(players))
         self._human_seats = frozenset(seat for seat, player in enumerate(self.players) if not player.bot)
+        every_seat_human = bool(self.players) and len(self._human_seats) == len(self.players)
         self.journal = journal
         self.undos = 0
         # scripted dice are read through a cursor, counted like the seeded draws and kept with each
@@ -130,19 +131,20 @@ class Session:
         self._kept: list[Any] = [self._state]  # the state after 0, CHECKPOINT_EVERY, 2 * CHECKPOINT_EVERY ... events
         self._cursor: tuple[int, Any] = (0, self._state)  # the last state state_at folded to
         # the marks, one entry per decision: where it starts, whose it is, and the draw counts there
+        # (arrays for the numbers that grow; lists, as quick to append to, for the seats and the
+        # scripted faces used, which are small numbers that Python shares: 8 bytes a mark either way)
         self._mark_starts = array("q")
-        self._mark_players = array("q")
+        self._mark_players: list[int] = []
         self._mark_seeded = array("q")
-        self._mark_scripted = array("q")
-        self._human_marks = array("q")  # indexes of the marks whose player is a person (what undo takes back)
+        self._mark_scripted: list[int] = []
+        # the indexes of the marks whose player is a person (what undo takes back); None when every
+        # seat is a person's, so every mark is one
+        self._human_marks = None if every_seat_human else array("q")
         self._redo: list[tuple[list[Any], list[tuple[int, int, int, int]], int, int]] = []
         self._shown = False  # a view of the log was handed out since the log was last cut back
-        self._ready: Any = None  # a state known to wait for a decision (not over, no dice due)
-        setup: list[Any] = []
-        states: list[Any] = []
-        seeded, scripted = self._resolve_chance(self._state, None, setup, states)
-        if setup:
-            self._commit({"op": "dice", "events": setup}, setup, states, seeded, scripted, None)
+        self._ready: Any = None  # a state known to wait for a decision (not over, no dice due) ...
+        self._ready_seat: int | None = None  # ... and whose decision it is
+        self._complete([], [], self._state, None, None)
 
     # ----- reading -----
     @property
@@ -182,21 +184,30 @@ class Session:
         self._cursor = (n, state)
         return state
 
+    # A state known to wait for a decision (self._ready) is neither over nor waiting for dice: these
+    # need not ask the rules again (a sim asks them on every move).
     @property
     def outcome(self) -> Outcome | None:
-        return self.game.outcome(self._state)
+        state = self._state
+        return None if state is self._ready else self.game.outcome(state)
 
     @property
     def to_act(self) -> int | None:
         """The seat that decides next, or None (game over, or dice to be typed)."""
-        if self.outcome is not None or self.chance_needed is not None:
+        state = self._state
+        if state is self._ready:
+            return self._ready_seat
+        if self.game.outcome(state) is not None or self.game.chance_needed(state) is not None:
             return None
-        return self.game.to_act(self._state)
+        return self.game.to_act(state)
 
     @property
     def chance_needed(self) -> ChanceNeeded | None:
         """Set while the game waits for dice the player must type (scripted dice ran out)."""
-        return None if self.outcome is not None else self.game.chance_needed(self._state)
+        state = self._state
+        if state is self._ready or self.game.outcome(state) is not None:
+            return None
+        return self.game.chance_needed(state)
 
     def commands(self) -> list:
         if self.to_act is None:
@@ -205,7 +216,7 @@ class Session:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._human_marks)
+        return self._last_human_mark() >= 0
 
     @property
     def can_redo(self) -> bool:
@@ -216,23 +227,23 @@ class Session:
         """Play a command for the seat to act; `faces` are physical dice for this play."""
         game = self.game
         state = self._state
-        if state is not self._ready:  # else: already seen to be neither over nor waiting for dice
+        if state is self._ready:  # already seen to be neither over nor waiting for dice
+            seat = self._ready_seat
+        else:
             if game.outcome(state) is not None:
                 raise IllegalCommand(f"the game is over: {game.outcome(state).summary}")
             need = game.chance_needed(state)
             if need is not None:
                 ran_out = " (the scripted dice ran out: type them with roll())" if self._script else ""
                 raise IllegalCommand(f"waiting for dice: {need.prompt}{ran_out}")
-        seat = game.to_act(state)
+            seat = game.to_act(state)
         batch = list(game.decide(state, command))
         evolve = game.evolve
         states = []
         for event in batch:
             state = evolve(state, event)
             states.append(state)
-        seeded, scripted = self._resolve_chance(state, None if faces is None else list(faces), batch, states)
-        self._commit({"op": "play", "by": seat, "events": batch} if self.journal is not None else None,
-                     batch, states, seeded, scripted, seat)
+        self._complete(batch, states, state, None if faces is None else list(faces), seat)
         if self._redo:
             self._redo.clear()
         return tuple(batch)
@@ -242,9 +253,7 @@ class Session:
         if self.chance_needed is None:
             raise IllegalCommand("no dice are needed now")
         batch: list[Any] = []
-        states: list[Any] = []
-        seeded, scripted = self._resolve_chance(self._state, list(faces), batch, states)
-        self._commit({"op": "dice", "events": batch}, batch, states, seeded, scripted, None)
+        self._complete(batch, [], self._state, list(faces), None)
         return tuple(batch)
 
     def resume_seeded(self, resolve_pending: bool = True) -> tuple:
@@ -255,17 +264,15 @@ class Session:
         self._script = None
         if resolve_pending and self.game.outcome(self._state) is None and self.game.chance_needed(self._state) is not None:
             batch: list[Any] = []
-            states: list[Any] = []
-            seeded, scripted = self._resolve_chance(self._state, None, batch, states)
-            self._commit({"op": "dice", "events": batch}, batch, states, seeded, scripted, None)
+            self._complete(batch, [], self._state, None, None)
             return tuple(batch)
         return ()
 
     def undo(self) -> None:
         """Take back the last human decision with everything it caused (bots' replies included)."""
-        if not self._human_marks:
+        index = self._last_human_mark()
+        if index < 0:
             raise IllegalCommand("nothing to undo")
-        index = self._human_marks[-1]
         start = self._mark_starts[index]
         if self.journal is not None:
             self.journal.append({"op": "undo"})
@@ -421,10 +428,15 @@ class Session:
         return draws
 
     # ----- internals -----
-    def _resolve_chance(self, state: Any, faces: list[int] | None, events: list, states: list) -> tuple[int, int]:
-        """Draw every chance outcome `state` waits for: typed faces first, then the script or seed.
-        Appends each event to `events` and the state after it to `states` (so no event is evolved
-        twice); returns the seeded draws and scripted faces used after them."""
+    def _complete(self, events: list, states: list, state: Any, faces: list[int] | None, seat: int | None) -> None:
+        """Finish a batch and commit it. `events` is the batch so far (a decision's events, or none),
+        `states` the states after each, `state` the last of them (or the current state).
+
+        First every chance outcome `state` waits for is drawn: typed faces first, then the script or
+        seed; each is appended to `events` and the state after it to `states` (so no event is
+        evolved twice). Then the batch is journaled (a decision's if `seat` is a seat, else dice
+        only) and appended to the log with the states folded for it. (One routine, not two: it
+        runs on every move of every sim.)"""
         game = self.game
         seed = self.seed
         used = self._seeded
@@ -434,7 +446,8 @@ class Session:
         while outcome(state) is None:
             need = chance_needed(state)
             if need is None:
-                self._ready = state  # a decision is due here: play need not ask again
+                self._ready = state  # a decision is due here: play and to_act need not ask again
+                self._ready_seat = game.to_act(state)
                 break
             if seeded_only:
                 draws = seeded_draws(seed, used, need.spec)
@@ -473,7 +486,21 @@ class Session:
             states.append(state)
         if faces:
             raise IllegalCommand(f"{len(faces)} more dice typed than were needed")
-        return used, script_at
+        if not events:
+            return
+        if self.journal is not None:
+            self.journal.append({"op": "play", "by": seat, "events": events} if seat is not None
+                                else {"op": "dice", "events": events})
+        log = self._events
+        before = len(log)
+        if seat is not None:
+            self._add_mark(before, seat, self._seeded, self._scripted)
+        log.extend(events)
+        past = before % CHECKPOINT_EVERY  # events since the last kept state
+        if past + len(events) >= CHECKPOINT_EVERY:  # keep the state after each CHECKPOINT_EVERY-th event
+            self._kept.extend(states[CHECKPOINT_EVERY - past - 1 :: CHECKPOINT_EVERY])
+        self._state = states[-1]
+        self._seeded, self._scripted = used, script_at
 
     @staticmethod
     def _take_faces(faces: list[int], need: ChanceNeeded) -> tuple[int, ...]:
@@ -483,23 +510,6 @@ class Session:
             raise IllegalCommand(f"type {len(need.spec)} dice: {need.prompt}")
         taken = [faces.pop(0) for _ in need.spec]
         return tuple(_face(face) - 1 for face in taken)
-
-    def _commit(self, record: dict | None, batch: list, states: list, seeded: int, scripted: int, seat: int | None) -> None:
-        """Journal a batch, then append it with the states folded for it; `seat` marks a decision."""
-        if not batch:
-            return
-        if self.journal is not None:
-            self.journal.append(record)
-        events = self._events
-        if seat is not None:
-            self._add_mark(len(events), seat, self._seeded, self._scripted)
-        kept = self._kept
-        for event, state in zip(batch, states):
-            events.append(event)
-            if len(events) % CHECKPOINT_EVERY == 0:
-                kept.append(state)
-        self._state = states[-1]
-        self._seeded, self._scripted = seeded, scripted
 
     def _append(self, event: Any, state: Any) -> None:
         """Append one event and the state after it."""
@@ -511,12 +521,18 @@ class Session:
 
     def _add_mark(self, start: int, player: int, seeded: int, scripted: int) -> None:
         """A decision starts at `start`, by `player`, with these draw counts before it."""
-        if player in self._human_seats:
+        if self._human_marks is not None and player in self._human_seats:
             self._human_marks.append(len(self._mark_starts))
         self._mark_starts.append(start)
         self._mark_players.append(player)
         self._mark_seeded.append(seeded)
         self._mark_scripted.append(scripted)
+
+    def _last_human_mark(self) -> int:
+        """The index of the last mark whose player is a person, or -1 if there is none."""
+        if self._human_marks is None:  # every mark is a person's
+            return len(self._mark_starts) - 1
+        return self._human_marks[-1] if self._human_marks else -1
 
     def _truncate(self, n: int, marks: int) -> None:
         """Cut the log back to the start of mark `marks`, event n. A view handed out may still show

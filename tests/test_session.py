@@ -286,3 +286,60 @@ def test_a_long_game_keeps_far_less_than_a_state_per_event():
     tracemalloc.stop()
     per_event = kept / len(session.events)
     assert per_event < 60, per_event  # every state kept cost over 400 bytes an event
+
+
+def test_a_dice_tower_state_from_the_fold_is_the_one_its_constructor_builds():
+    from engine.games.dicetower import TowerState
+
+    session = played(6, seed=11)
+    state = session.state
+    built = TowerState(**vars(state))
+    assert state == built and hash(state) == hash(built) and repr(state) == repr(built)
+    assert engine.digest(state) == engine.digest(built)
+    assert session.state_at(0) == TowerState(countdown=100, start=100, advantage_from=51)
+    with pytest.raises(AttributeError):  # still frozen
+        state.countdown = 3
+
+
+def test_who_acts_and_whether_it_is_over_are_the_rules_answers_after_every_play_undo_and_redo():
+    """The session answers to_act, outcome and chance_needed without asking the rules again while
+    the state stands; after plays, undos and redos the answers stay the rules' own."""
+    from engine.bots import wager as bots
+    from engine.core import Player
+
+    people_and_bot = [Player("Ada"), Player("Bo"), Player("Cy", True, "cautious")]
+    for players, seed in [(people_and_bot, seed) for seed in range(4)] + [(people_and_bot[:2], seed) for seed in range(4)]:
+        # undo takes back a person's marks (with a bot seat), or any mark (people only)
+        session = engine.new_session("wager", seed=seed, players=players)
+        game, rng = session.game, random.Random(seed)
+        undos = 0
+        while session.outcome is None:
+            state = session.state
+            assert session.to_act == game.to_act(state) and session.chance_needed == game.chance_needed(state)
+            assert session.outcome == game.outcome(state)
+            seat = session.to_act
+            if session.can_undo and rng.random() < 0.2:
+                session.undo()
+                undos += 1
+                if rng.random() < 0.5:
+                    session.redo()
+                continue
+            mover = players[seat]
+            session.play(bots.choose(state, mover.style) if mover.bot else rng.choice(session.commands()))
+        assert undos > 0 and session.outcome == game.outcome(session.state) and session.to_act is None
+
+
+def test_undo_with_a_bot_seat_takes_back_the_persons_decision_and_the_bots_replies():
+    from engine.core import Player
+
+    session = engine.new_session("wager", seed=3, players=[Player("Ada"), Player("Cy", True, "cautious")])
+    from engine.bots import wager as bots
+
+    while session.to_act != 0 or not session.marks or session.marks[-1].player != 1:  # the bot has just replied
+        seat = session.to_act
+        session.play(bots.choose(session.state, "cautious") if seat == 1 else session.commands()[0])
+    person_marks = [i for i, mark in enumerate(session.marks) if mark.player == 0]
+    last_person_start = session.marks[person_marks[-1]].start
+    session.undo()
+    assert len(session.events) == last_person_start and session.to_act == 0
+    assert [mark.player for mark in session.marks] == [mark.player for mark in session.marks[: person_marks[-1]]]

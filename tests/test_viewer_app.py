@@ -239,3 +239,47 @@ def test_reveal_is_r_asks_first_and_is_offered_only_where_something_is_hidden():
     tower_revealed, tower_text = drive(DicehallApp(session=tower_game), tower_steps)
     assert tower_revealed is False and "Not now: nothing is hidden in Dice Tower" in tower_text
     assert "Reveal" not in tower_text.splitlines()[-1]
+
+
+class CountedStops(list):
+    """The viewer's turn stops, counting how many of them a key reads."""
+
+    reads = 0
+
+    def __getitem__(self, index):
+        CountedStops.reads += 1
+        return super().__getitem__(index)
+
+    def __iter__(self):
+        CountedStops.reads += len(self)
+        return super().__iter__()
+
+    def __contains__(self, item):
+        CountedStops.reads += len(self)
+        return super().__contains__(item)
+
+
+def test_turn_keys_find_the_next_stop_without_reading_every_turn_of_a_long_game(tmp_path):
+    session = saves.new_save("dicetower", name="long tower", seed=3, options={"start": 5000})
+    for _ in range(400):
+        session.play(PullBlock())
+
+    async def steps(pilot):
+        viewer = pilot.app.screen
+        viewer.stops = CountedStops(viewer.turn_stops())
+        await pilot.press("g")
+        await pilot.press(*"500", "enter")  # the middle of the game
+        start = viewer.position
+        CountedStops.reads = 0
+        positions = []
+        for key in ["pagedown"] * 3 + ["pageup"] * 5:
+            await pilot.press(key)
+            positions.append(viewer.position)
+        return start, positions, CountedStops.reads, list(viewer.stops)
+
+    start, positions, reads, stops = drive(watched(session, tmp_path), steps)
+    assert len(stops) >= 400
+    later = [stop for stop in stops if stop > start][:3]
+    assert positions[:3] == later
+    assert positions[3:] == [stop for stop in stops if stop < later[-1]][-5:][::-1]
+    assert reads / 8 < 100  # a few bisections read about log2(400) = 9 stops each; a scan reads all 400

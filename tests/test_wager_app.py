@@ -155,3 +155,38 @@ def test_setup_help_shows_the_bracket_keys_as_typed():
 
     text = drive(DicehallApp(), steps)
     assert "[  Seat up" in text and "]  Seat down" in text and "square_bracket" not in text
+
+
+def test_the_scoresheet_reads_only_the_rounds_it_shows():
+    from engine.games import wager
+    from tui.screens.wager.table import ScoreSheet
+
+    session = saves.new_save("wager", name="long table", seed=33, players=[Player("Ada"), Player("Bo")])
+    while session.outcome is None and session.state.round < 7:  # end each turn as soon as the rules allow
+        commands = session.commands()
+        ends = [c for c in commands if isinstance(c, wager.EndTurn)]
+        session.play(ends[0] if ends else commands[0])
+
+    async def steps(pilot):
+        screen = pilot.app.screen
+        sheets = {}
+        for height in (30, 4):  # room for every round, then for two (a line is the border)
+            screen.query_one("#sheet").styles.height = height
+            await pilot.pause()
+            read = []
+            state_at = session.state_at
+            session.state_at = lambda n: read.append(n) or state_at(n)
+            try:
+                sheet = screen.query_one(ScoreSheet)
+                sheet.draw(session)
+                sheets[height] = (sheet.content.plain.splitlines(), set(read))
+            finally:
+                del session.state_at
+        return sheets
+
+    sheets = drive(DicehallApp(session=session), steps)
+    (whole, read_all), (last_two, read_some) = sheets[30], sheets[4]
+    assert len(whole) >= 7 and len(last_two) == 3  # the heading and two rounds
+    assert last_two == whole[:1] + whole[-2:]  # the same rows as when every round is read
+    assert len(read_all) == len(session.events)
+    assert len(read_some) < len(session.events) * 3 // 4  # the rounds shown, and the bisection's few probes

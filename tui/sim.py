@@ -39,7 +39,7 @@ def percentile(sorted_values: list[int], p: float) -> int:
 
 def play_dicetower(seed: int, remove_rate: float) -> int:
     """One whole tower through the engine; the prompt's "remove" comes from a second seeded stream."""
-    session = engine.new_session("dicetower", seed=seed)
+    session = engine.Session(dicetower, seed=seed)  # the module itself: no look-up by name per game
     pulls = 0
     threshold = round(remove_rate * 1_000_000)
     commands = (dicetower.PullBlock(False), dicetower.PullBlock(True))

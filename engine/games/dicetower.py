@@ -89,7 +89,8 @@ EVENTS = {cls.__name__: cls for cls in (BlockPulled, DiceRolled)}
 # Events are immutable values, so the few there are can be shared: a long tower's log holds
 # references, not a new object per event.
 _PULLED = {remove: (BlockPulled(remove),) for remove in (False, True)}
-_ROLLED = {(a, b, typed): DiceRolled((a, b), typed) for a in range(1, 7) for b in range(1, 7) for typed in (False, True)}
+# the 36 rolls, indexed by the draws (6 * first + second), drawn from the seed and typed
+_ROLLED = {typed: [DiceRolled((a, b), typed) for a in range(1, 7) for b in range(1, 7)] for typed in (False, True)}
 _PULL_DICE = ChanceNeeded(spec=(6, 6), prompt="the two dice of this pull")
 
 
@@ -124,11 +125,20 @@ def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:
     if len(players) > 1:
         raise ValueError("the Dice Tower is for one player")
     name = clean_text(players[0].name) if players else ""
-    return (Player(name or "Player"),)
+    return (Player(name),) if name else _UNNAMED
+
+
+_UNNAMED = (Player("Player"),)  # made once: every sim's tower has this player
 
 
 def initial_state(options: dict, players: tuple[Player, ...]) -> TowerState:
-    return TowerState(countdown=options["start"], start=options["start"], advantage_from=options["advantage_from"])
+    # built like evolve's states (a sim starts a new tower for every game)
+    fields = _UNPLAYED_FIELDS.copy()
+    fields["countdown"] = fields["start"] = options["start"]
+    fields["advantage_from"] = options["advantage_from"]
+    state = _bare_state(TowerState)
+    _give_fields(state, fields)
+    return state
 
 
 def to_act(state: TowerState) -> int | None:
@@ -167,7 +177,7 @@ def chance_needed(state: TowerState) -> ChanceNeeded | None:
 
 
 def chance_event(state: TowerState, draws: tuple[int, ...], typed: bool) -> DiceRolled:
-    return _ROLLED[draws[0] + 1, draws[1] + 1, typed]
+    return _ROLLED[typed][6 * draws[0] + draws[1]]
 
 
 def chance_draws(event: DiceRolled) -> tuple[int, ...]:
@@ -187,31 +197,44 @@ def subtraction(state: TowerState, faces: tuple[int, int]) -> tuple[int, str]:
 
 
 def evolve(state: TowerState, event: object) -> TowerState:
-    # the fold is the simulator's inner loop: each new state is the old one's fields with a few
-    # changed, copied directly (a third of the cost of dataclasses.replace; the result is the same
-    # frozen TowerState, equal and hashed as one built by its constructor)
-    new = _new_state(TowerState)
-    fields = new.__dict__
-    fields.update(state.__dict__)
-    if isinstance(event, BlockPulled):
-        fields["pulls"] = state.pulls + 1
+    # the fold is the simulator's inner loop: each new state is a copy of the old one's fields with
+    # a few changed, given to a bare instance (a fifth of the cost of dataclasses.replace; the result
+    # is the same frozen TowerState, equal and hashed as one built by its constructor)
+    fields = state.__dict__.copy()
+    kind = event.__class__
+    if kind is BlockPulled:
+        fields["pulls"] += 1
         fields["pulling"] = True
         fields["removing"] = event.remove
-        return new
-    if isinstance(event, DiceRolled):
-        countdown = state.countdown - subtraction(state, event.faces)[0]
+    elif kind is DiceRolled:
+        a, b = event.faces  # subtraction(), written out: this runs on every roll
+        countdown = fields["countdown"]
+        double_threes = a == 3 and b == 3
+        if double_threes:
+            countdown -= 6
+        elif fields["removing"]:
+            countdown -= a + b
+        elif countdown >= fields["advantage_from"]:
+            countdown -= a if a < b else b
+        else:
+            countdown -= a if a > b else b
         if countdown < 0:
             countdown = 0
-        again = event.faces == (3, 3) and countdown > 0
+        again = double_threes and countdown > 0
         fields["countdown"] = countdown
         fields["pulling"] = again
-        fields["removing"] = state.removing and again
+        fields["removing"] = fields["removing"] and again
         fields["fell"] = countdown == 0
-        return new
-    raise TypeError(f"not a Dice Tower event: {event!r}")
+    else:
+        raise TypeError(f"not a Dice Tower event: {event!r}")
+    new = _bare_state(TowerState)
+    _give_fields(new, fields)
+    return new
 
 
-_new_state = object.__new__
+_bare_state = object.__new__
+_give_fields = TowerState.__dict__["__dict__"].__set__  # sets a frozen instance's __dict__, as __init__ would fill it
+_UNPLAYED_FIELDS = vars(TowerState(countdown=100, start=100, advantage_from=51))  # a new tower's fields, the defaults filled in
 
 
 def outcome(state: TowerState) -> Outcome | None:

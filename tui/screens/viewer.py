@@ -200,23 +200,25 @@ class ViewerScreen(KeyedScreen):
         return max(bisect_left(self.turn_starts(), position), bisect_right(self.turn_stops(), position))
 
     def action_turn(self, delta: int) -> None:
-        stops = self.turn_stops()
+        stops = self.turn_stops()  # sorted: found by bisection, not by a scan of the whole game
         if delta > 0:
-            later = [s for s in stops + [len(self.session.events)] if s > self.position]
-            if not later:
+            after = bisect_right(stops, self.position)
+            later = stops[after] if after < len(stops) else len(self.session.events)
+            if later <= self.position:
                 self.status("already at the end", error=True)
                 return
-            self.go(later[0])
+            self.go(later)
         else:
-            earlier = [s for s in [0] + stops if s < self.position]
-            if not earlier:
+            before = bisect_left(stops, self.position)
+            if before == 0 and self.position <= 0:
                 self.status("already at the start", error=True)
                 return
-            self.go(earlier[-1])
+            self.go(stops[before - 1] if before > 0 else 0)
         turn = self.turn_at(self.position)
+        at = bisect_left(stops, self.position)
         if self.position == 0:
             self.status("the start of the game")
-        elif self.position in stops and self.position < len(self.session.events):
+        elif at < len(stops) and stops[at] == self.position and self.position < len(self.session.events):
             seat = self.session.game.to_act(self.session.state_at(self.position))
             who = self.session.players[seat].name if seat is not None and seat < len(self.session.players) else "the player"
             after = self.session.describe(self.position - 1, self.reveal)

@@ -4,6 +4,8 @@ moments; the scoresheet round by round; and the replay viewer's board. Widgets t
 session they are given."""
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from rich.text import Text
 
 from engine.games import wager
@@ -101,11 +103,15 @@ class ScoreSheet(Plain):
     """The scoresheet, a row per round and a column per player: the newest rounds that fit."""
 
     def draw(self, session) -> None:
-        states = [session.state_at(i) for i in range(len(session.events))]
-        rows = wager.scoresheet(states, list(session.events))
+        room = max(1, (self.size.height or 8) - 1)
+        # only the rounds on show are read (from a round before the oldest, found by bisection):
+        # the earlier rows stay blank, unseen, so a key costs the same late in a game as early
+        total = len(session.events)
+        begin = bisect_left(range(total), session.state.round - room - 1, key=lambda i: session.state_at(i).round)
+        states = [session.state_at(i) for i in range(begin, total)]
+        rows = wager.scoresheet(states, list(session.events[begin:]))
         width = max(8, min(20, 72 // max(1, len(session.players))))  # "round " and every column in 78
         text = Text("round " + "".join(f"{ellipsis(p.name, width - 1):<{width}}" for p in session.players) + "\n", style="bold")
-        room = max(1, (self.size.height or 8) - 1)
         first = max(0, len(rows) - room)
         for number, row in enumerate(rows[first:], start=first + 1):
             text.append(f"{number:>5} " + "".join(f"{ellipsis(cell, width - 1):<{width}}" for cell in row) + "\n")
