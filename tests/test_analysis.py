@@ -292,3 +292,17 @@ def test_analyse_a_save_by_name_without_changing_it(capsys):
     document = json.loads(capsys.readouterr().out)
     assert [item["event"] for item in document["chance"]] == [2, 4, 6, 8]
     assert [(info.id, info.progress) for info in saves.list_saves()] == before
+
+
+def test_troll_luck_is_each_turns_awakenings_against_what_the_pair_before_was_expected_to_leave():
+    session = adviser_game(5, {"difficulty": "standard"})
+    result = analysis.analyse(session, samples=2)
+    decisions = result.decisions
+    rolled = [n for n, e in enumerate(session.events, start=1) if isinstance(e, troll.AwakeningRolled)]
+    for luck in result.chance:
+        assert luck.event in rolled and not isinstance(session.events[luck.event - 2], troll.AwakeningRolled)
+        before = max((d for d in decisions if d.event < luck.event), key=lambda d: d.event)  # the decision before the dice
+        after = [d for d in decisions if d.event > luck.event]
+        expected = (after[0].chance_best if after else (1.0 if session.state.end in ("won", "perfect") else 0.0))
+        assert luck.luck == pytest.approx(expected - before.chance_played)
+    assert len(result.chance) >= len(decisions) - 1

@@ -10,13 +10,17 @@ which cards are unseen, not where they lie. The rest of the game is played by to
 (engine/bots/troll.py). Every candidate pair sees the same sampled deals and dice (common random
 numbers), so their difference is sharper than each figure. The samples come from the replay's
 seed and the decision's event number, so the same file gives the same figures.
+
+Luck is measured turn by turn: a turn's awakenings (one chance event, at its first die) moved the
+win chance from what the pair before them was expected to leave to what the next decision finds
+(or to the result, 1 or 0, when they ended the game).
 """
 from __future__ import annotations
 
 import random
 from hashlib import blake2b
 
-from engine.analysis import Analysis, Decision, Point, mark_for
+from engine.analysis import Analysis, Decision, Luck, Point, mark_for
 from engine.bots import troll as adviser
 from engine.core import IllegalCommand
 from engine.games import troll
@@ -160,6 +164,26 @@ def _turns(session) -> list[tuple[int, tuple]]:
     return [(start, tuple(commands)) for start, commands, _ in turns]
 
 
+def _awakening_luck(session, turns, decisions) -> list[Luck]:
+    """Each turn's awakenings, as one chance event (at its first die): the win chance at the next
+    decision (or the game's result) against the chance the pair before it was expected to leave."""
+    events = session.events
+    luck = []
+    ends = [start for start, _ in turns[1:]] + [len(events)]
+    for (start, _), end, decision, following in zip(turns, ends, decisions, list(decisions[1:]) + [None]):
+        dice = [n for n in range(start, end) if isinstance(events[n], troll.CHANCE_EVENTS)]
+        if not dice:
+            continue
+        if following is not None:
+            after = following.chance_best
+        elif session.outcome is not None:
+            after = 1.0 if session.state.end in ("won", "perfect") else 0.0
+        else:
+            continue  # unfinished: nothing to measure against yet
+        luck.append(Luck(dice[0] + 1, after - decision.chance_played))
+    return luck
+
+
 def words(commands: tuple) -> str:
     """A pair of actions as the hint says it."""
     return " then ".join(str(c) for c in commands)
@@ -186,9 +210,10 @@ def analyse(session, samples: int | None = None, progress=None) -> Analysis:
         curve.append(Point(start, chances[best]))
         if progress:
             progress(done, len(turns))
+    luck = _awakening_luck(session, turns, decisions)
     notes = (f"{samples} sampled deals per decision (face-down cards and the deck dealt anew among the unseen "
              f"cards, the dice rolled anew), played on by the adviser; marks: a drop in win chance of 5 points ?!, "
              f"10 ?, 15 ?? beyond one sampled deal's worth (noise), and ?? for a pair that loses at once "
              f"when another does not",)
-    return Analysis("troll", "win chance", tuple(decisions), (), tuple(curve), notes,
+    return Analysis("troll", "win chance", tuple(decisions), tuple(luck), tuple(curve), notes,
                     names=tuple(p.name for p in session.players))
