@@ -1,5 +1,6 @@
 """Analysis (issue #14): the Dice Tower's exact odds and luck, wager decisions judged exactly, the troll's
 blunders and its no-peeking sampling, repeatability, and `dicehall analyse`."""
+import functools
 import json
 from fractions import Fraction
 
@@ -197,7 +198,7 @@ def random_source(seed):
 
 
 def test_analysis_is_repeatable_and_the_budget_maps_to_samples_deterministically():
-    session = adviser_game(2, {"difficulty": "sturdy"})
+    session = adviser_game(1, {"difficulty": "standard"})
     first = analysis.as_json(analysis.analyse(session, samples=2))
     assert analysis.as_json(analysis.analyse(session, samples=2)) == first
     samples = troll_analysis.samples_for_budget(session, 5.0)
@@ -218,14 +219,16 @@ def replay_of(session, folder, name):
     return str(path)
 
 
-@pytest.mark.parametrize("game", ["dicetower", "wager", "troll"])
+@pytest.mark.parametrize("game", ["dicetower", "wager", "troll", "towers"])
 def test_analyse_json_on_a_replay(game, tmp_path, capsys):
     if game == "dicetower":
         session = tower()
     elif game == "wager":
         session = wager_game(Wager())
-    else:
+    elif game == "troll":
         session = adviser_game(5, {"difficulty": "standard"}, stop_turn=2, then=(troll.Move("up"), troll.Move("right")))
+    else:
+        session = towers_game_with_a_late_error()[0]
     path = replay_of(session, tmp_path, f"{game}.dhr")
     assert main(["analyse", path, "--json", "--samples", "2"]) == 0
     document = json.loads(capsys.readouterr().out)
@@ -261,12 +264,12 @@ def test_analyse_prints_a_line_per_decision_and_a_summary(tmp_path, capsys):
 
 
 def test_analyse_a_game_without_an_analyser_says_so(tmp_path, capsys):
-    session = engine.new_session("towers", seed=1, players=[Player("A"), Player("B")])
-    path = replay_of(session, tmp_path, "t.dhr")
+    session = engine.new_session("bones", seed=1)
+    path = replay_of(session, tmp_path, "b.dhr")
     assert main(["analyse", path]) == NO_ANALYSER == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.strip().splitlines() == [
-        "dicehall: Towers has no analysis yet (analysed: dicetower, troll, wager)"]
+        "dicehall: War of Bones has no analysis yet (analysed: dicetower, towers, troll, wager)"]
 
 
 def test_analyse_bad_files_get_the_same_one_line_as_verify(tmp_path, capsys):
@@ -306,3 +309,40 @@ def test_troll_luck_is_each_turns_awakenings_against_what_the_pair_before_was_ex
         expected = (after[0].chance_best if after else (1.0 if session.state.end in ("won", "perfect") else 0.0))
         assert luck.luck == pytest.approx(expected - before.chance_played)
     assert len(result.chance) >= len(decisions) - 1
+
+
+# ----- Towers -----
+@functools.lru_cache(maxsize=1)  # a few seconds to build: played once for the tests that read it
+def towers_game_with_a_late_error():
+    """Ann (a person) plays the medium bot's moves, except once near the end, where every move's
+    margin is exact: there she plays the worst. Returns the session and that decision's event."""
+    from engine.analysis import towers as towers_analysis
+    from engine.bots import towers as towers_bot
+    from engine.games import towers
+
+    session = engine.new_session("towers", seed=3, players=[Player("Ann"), Player("Bot", True, "medium")])
+    erred = None
+    while session.outcome is None:
+        state = session.state
+        command = towers_bot.choose(state, "easy" if state.turn == 0 else "medium", seed=3, nonce=len(session.events))
+        if erred is None and state.turn == 0 and state.phase == "movement" and len(towers.legal_commands(state)) <= 12:
+            judged = [(towers_analysis.margin_after(state, c), c) for c in towers.legal_commands(state)]
+            if all(exact for (_, exact), _ in judged) and len({m for (m, _), _ in judged}) > 1:
+                worst = min(judged, key=lambda item: item[0][0])
+                erred = (len(session.events) + 1, worst[1], max(m for (m, _), _ in judged) - worst[0][0])
+                command = worst[1]
+        session.play(command)
+    assert erred is not None
+    return session, erred
+
+
+def test_towers_a_move_that_loses_points_at_the_end_is_marked_by_the_exact_margin_lost():
+    from engine.analysis import towers as towers_analysis
+
+    session, (event, worst, lost) = towers_game_with_a_late_error()
+    result = analysis.analyse(session)
+    decision = next(d for d in result.decisions if d.event == event)
+    assert decision.played == str(worst) and decision.best != decision.played
+    assert decision.mark == analysis.mark_for(lost, towers_analysis.THRESHOLDS) != ""
+    assert decision.chance_played in (0.0, 0.5, 1.0)  # exact: the search reached the end
+    assert {d.seat for d in result.decisions} == {0}  # the bot's moves are not judged

@@ -25,6 +25,7 @@ ANALYSERS = {  # game id -> the module that analyses it (imported only when aske
     "dicetower": "engine.analysis.dicetower",
     "wager": "engine.analysis.wager",
     "troll": "engine.analysis.troll",
+    "towers": "engine.analysis.towers",
 }
 
 
