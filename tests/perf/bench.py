@@ -583,7 +583,7 @@ def analysis_speed(games: int = 3) -> None:
     analysis.analyse(board)
     towers_time = time.perf_counter() - started
     row(f"`dicehall analyse` at the default budget: a standard troll game ({min(turns)} to {max(turns)} turns) / "
-        "a two-player wager / a Dice Tower / Towers (a person's 16 moves)",
+        "a two-player wager / a Dice Tower / a Towers game (a person against the bot)",
         f"{statistics.median(troll_times):.1f} s median, {max(troll_times):.1f} s worst / {ms(wager_time)} / "
         f"{ms(tower_time)} / {towers_time:.1f} s", "troll within 30 s, others within 10 s")
 
