@@ -122,7 +122,8 @@ def test_saves_export_and_verify(tmp_path, capsys):
 def test_headless_commands_do_not_import_textual(tmp_path):
     path = replays.write_replay(engine.new_session("dicetower", seed=1), tmp_path / "g.dhr")
     code = ("import sys; from tui.cli import main; "
-            f"main(['verify', {str(path)!r}]); main(['sim', 'dicetower', '--games', '3']); main(['rules', 'dicetower']); "
+            f"main(['verify', {str(path)!r}]); main(['analyse', {str(path)!r}]); main(['sim', 'dicetower', '--games', '3']); "
+            "main(['rules', 'dicetower']); "
             "main(['saves']); print('TEXTUAL' if 'textual' in sys.modules else 'CLEAN')")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                             env=dict(os.environ, DICEHALL_HOME=str(tmp_path / "h")))

@@ -1,4 +1,4 @@
-"""The `dicehall` command. Headless subcommands (verify, sim, saves, export, rules, recover) never import Textual."""
+"""The `dicehall` command. Headless subcommands (verify, analyse, sim, saves, export, rules, recover) never import Textual."""
 from __future__ import annotations
 
 import argparse
@@ -19,6 +19,8 @@ USAGE_EPILOG = """commands:
                                    write a save as a shareable replay (.dhr)
   dicehall replay FILE             step through a replay
   dicehall verify FILE             check a replay against its seed and rules
+  dicehall analyse FILE_OR_SAVE [--json] [--samples N] [--budget SECONDS]
+                                   judge every decision and the luck of every roll
   dicehall sim dicetower --games N --seed S [--remove-rate P] [--json]
   dicehall sim troll [--difficulty D] [--variant V] [--bot hint|random] --games N --seed S [--json]
   dicehall sim wager --players N --bots best,cautious,bold --games G --seed S [--json]
@@ -56,6 +58,16 @@ def _games(text: str) -> int:
     value = _positive(text)
     if value > MAX_GAMES:
         raise argparse.ArgumentTypeError(f"must be at most {MAX_GAMES:,}")
+    return value
+
+
+def _budget(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.1 <= value <= 3600:
+        raise argparse.ArgumentTypeError("must be from 0.1 to 3600 seconds")
     return value
 
 
@@ -118,6 +130,12 @@ def build_parser() -> Parser:
     replay.add_argument("file")
     verify = sub.add_parser("verify", help="check a replay")
     verify.add_argument("file")
+    analyse = sub.add_parser("analyse", help="judge a game's decisions and luck")
+    analyse.add_argument("file", metavar="FILE_OR_SAVE")
+    analyse.add_argument("--json", action="store_true")
+    analyse.add_argument("--samples", type=_positive, help="sampled deals per decision (the troll), the same figures every run")
+    analyse.add_argument("--budget", type=_budget, metavar="SECONDS",
+                         help="the troll: as many samples per decision as fit in about this many seconds, at a fixed rate")
     sim = sub.add_parser("sim", help="sample whole games")
     sim.add_argument("game")
     sim.add_argument("--games", type=_games, default=1000)
@@ -211,7 +229,7 @@ def _game(game: str):
 
 def _dispatch(args: argparse.Namespace) -> int:
     command = args.command
-    if command in ("verify", "replay") and not args.file.strip():
+    if command in ("verify", "replay", "analyse") and not args.file.strip():
         raise UsageError(f"{command} needs the name of a replay file (.dhr)")
     if command == "verify":
         import replays
@@ -221,6 +239,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         except replays.ReplayError as error:
             return _fail(f"{clean_text(args.file, 200)}: {error}")
         return 0
+    if command == "analyse":
+        return _analyse(args)
     if command == "sim":
         import engine
         from tui import sim
@@ -262,6 +282,54 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(f"recovered into save {new_id}; the damaged file is kept")
         return 0
     return _run_app(args)
+
+
+NO_ANALYSER = 2  # the exit code of `analyse` for a game that has no analysis yet
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    """Analyse a replay file, or a save by name or id: one line per decision (per roll for the Dice
+    Tower) and a summary, or the whole analysis as JSON."""
+    import json
+    from pathlib import Path
+
+    from engine import analysis
+
+    if args.samples is not None and args.budget is not None:
+        raise UsageError("--samples and --budget do not go together: --budget chooses the samples")
+    if Path(args.file).is_file():
+        import replays
+
+        try:
+            session = replays.read_replay(args.file)
+        except replays.ReplayError as error:
+            return _fail(f"{clean_text(args.file, 200)}: {error}")
+    else:
+        import saves
+
+        session = saves.load_readonly(args.file)  # SaveError: one line, from main
+    if not analysis.has_analyser(session.game.ID):
+        print(f"dicehall: {session.game.TITLE} has no analysis yet (analysed: "
+              f"{', '.join(sorted(analysis.ANALYSERS))})", file=sys.stderr)
+        return NO_ANALYSER
+    result = analysis.analyse(session, samples=args.samples, budget=args.budget)
+    if args.json:
+        print(json.dumps(analysis.as_json(result), indent=1))
+        return 0
+    names = [p.name for p in session.players]
+    if result.game == "dicetower":
+        for luck in result.chance:
+            after = result.curve[luck.event].value
+            print(f"event {luck.event:>4}: luck {luck.luck:+.2f} pulls, then {after:.2f} expected pulls left")
+    for d in result.decisions:
+        who = clean_text(names[d.seat], 16) if len(names) > 1 else ""
+        mark = f"  {d.mark} {analysis.MARK_WORDS[d.mark]}" if d.mark else ""
+        print(clean_text(f"event {d.event:>4}: {who + ' ' if who else ''}played {d.played}, win {d.chance_played:.1%}; "
+                         f"best {d.best}, win {d.chance_best:.1%}{mark}", 400))
+    for note in result.notes:
+        print(clean_text(f"note: {note}", 400))
+    print(clean_text(result.summary(), 600))
+    return 0
 
 
 def _list_saves() -> int:

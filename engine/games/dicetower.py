@@ -349,3 +349,26 @@ def topple_chance(countdown: int, advantage_from: int = 51, remove: bool = False
     if countdown <= 0:
         return Fraction(1)
     return _chain(countdown, advantage_from, Fraction(1) if exact else 1.0).falls[remove][countdown]
+
+
+def pulls_to_come(state: TowerState, exact: bool = True) -> Fraction | float:
+    """The expected plain pulls still to come from `state`: from a pull waiting for its dice, the
+    pulls after it (so each roll's luck is the change in this figure; its expectation is no change)."""
+    from fractions import Fraction
+
+    if state.fell:
+        return Fraction(0) if exact else 0.0
+    chain = _chain(state.countdown, state.advantage_from, Fraction(1) if exact else 1.0)
+    if state.pulling:
+        return chain.later[state.removing][state.countdown]
+    return chain.expected[state.countdown]
+
+
+def pull_topple_chance(state: TowerState, exact: bool = True) -> Fraction | float:
+    """The chance that the pull in progress (or, between pulls, the next plain pull) knocks the tower over."""
+    from fractions import Fraction
+
+    if state.fell:
+        return Fraction(1) if exact else 1.0
+    chain = _chain(state.countdown, state.advantage_from, Fraction(1) if exact else 1.0)
+    return chain.falls[state.removing and state.pulling][state.countdown]

@@ -551,11 +551,62 @@ def big_save(mib: int = 64) -> None:
         "memory follows the game, not the file")
 
 
+def analysis_speed(games: int = 3) -> None:
+    """`dicehall analyse` at its default budget: whole standard troll games (played by the adviser),
+    a two-player wager and a Dice Tower from 100."""
+    import random
+
+    import engine
+    from engine import analysis
+    from engine.bots import troll as adviser
+    from engine.bots import wager as wager_bots
+    from engine.core import Player
+    from engine.games.dicetower import PullBlock
+
+    troll_times, turns = [], []
+    for seed in range(1, games + 1):
+        session = engine.new_session("troll", seed=seed, options={"difficulty": "standard"})
+        while session.outcome is None:
+            session.play(adviser.choose(session.state))
+        started = time.perf_counter()
+        result = analysis.analyse(session)
+        troll_times.append(time.perf_counter() - started)
+        turns.append(len(result.decisions))
+    wager_bots.tables()  # built once per process, measured in its own row
+    session = engine.new_session("wager", seed=1, players=[Player("A"), Player("B")])
+    rng = random.Random(1)
+    while session.outcome is None:
+        session.play(rng.choice(session.commands()))
+    started = time.perf_counter()
+    analysis.analyse(session)
+    wager_time = time.perf_counter() - started
+    tower = engine.new_session("dicetower", seed=1)
+    while tower.outcome is None:
+        tower.play(PullBlock(False))
+    started = time.perf_counter()
+    analysis.analyse(tower)
+    tower_time = time.perf_counter() - started
+    from engine.bots import towers as towers_bot
+
+    board = engine.new_session("towers", seed=1, players=[Player("A"), Player("B", True, "medium")])
+    while board.outcome is None:
+        board.play(towers_bot.choose(board.state, "easy" if board.to_act == 0 else "medium", seed=1,
+                                     nonce=len(board.events)))
+    started = time.perf_counter()
+    analysis.analyse(board)
+    towers_time = time.perf_counter() - started
+    row(f"`dicehall analyse` at the default budget: a standard troll game ({min(turns)} to {max(turns)} turns) / "
+        "a two-player wager / a Dice Tower / a Towers game (a person against the bot)",
+        f"{statistics.median(troll_times):.1f} s median, {max(troll_times):.1f} s worst / {ms(wager_time)} / "
+        f"{ms(tower_time)} / {towers_time:.1f} s", "troll within 30 s, others within 10 s")
+
+
 SECTIONS = {
     "frame": first_frame, "sim": sim_dicetower, "troll": troll_playouts, "branch": branch_middle,
     "tower": tower_screen_keys, "saves": saves_list, "len": events_length, "memory": memory_and_stepping,
     "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
     "bigsave": big_save,
+    "analysis": analysis_speed,
 }
 README_BEGIN = "<!-- speed table: written by tests/perf/bench.py --readme -->"
 README_END = "<!-- end of speed table -->"

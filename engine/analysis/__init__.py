@@ -1,0 +1,151 @@
+"""Analysis: where a game was won and lost. Game-independent results and the per-game analysers.
+
+An analyser reads a finished (or unfinished) session and judges, for every decision of a person,
+the chance of winning with the move played and with the best move it finds, and for every chance
+event how lucky it was: the change in that chance it caused against its expectation (GNU
+Backgammon's luck). Events are numbered from 1, as the replay viewer numbers them. The figures use
+only what the player could see at the time (the troll's face-down cards and deck order are
+resampled), and any sampling draws from the replay's seed, so the same file gives the same figures.
+
+    result = analysis.analyse(session, samples=None)   # NoAnalyser for a game without one yet
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Callable
+
+# Win-chance drops (0..1) that earn a mark, lichess's sizes: ?! inaccuracy, ? mistake, ?? blunder.
+WIN_CHANCE_THRESHOLDS = (0.05, 0.10, 0.15)
+MARKS = ("?!", "?", "??")
+MARK_WORDS = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
+MARK_PLURALS = {"?!": "inaccuracies", "?": "mistakes", "??": "blunders"}
+
+ANALYSERS = {  # game id -> the module that analyses it (imported only when asked for)
+    "dicetower": "engine.analysis.dicetower",
+    "wager": "engine.analysis.wager",
+    "troll": "engine.analysis.troll",
+    "towers": "engine.analysis.towers",
+}
+
+
+class NoAnalyser(ValueError):
+    """The game has no analyser yet."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a person: what was played and what the analyser finds best, in the game's words."""
+
+    event: int  # numbered from 1, as the viewer numbers events
+    seat: int
+    played: str
+    best: str
+    chance_played: float  # chance of winning (0..1) with the move played
+    chance_best: float  # ... with the best move found
+    mark: str = ""  # "", "?!", "?" or "??"
+
+    @property
+    def drop(self) -> float:
+        return max(0.0, self.chance_best - self.chance_played)
+
+
+@dataclass(frozen=True)
+class Luck:
+    """One chance event: how much it moved the figure against its expectation (+ lucky, - unlucky)."""
+
+    event: int
+    luck: float
+    seat: int = 0  # whose luck it was (the roller's)
+
+
+@dataclass(frozen=True)
+class Point:
+    """The figure along the game, after `event` events (0: the start), from the person's side."""
+
+    event: int
+    value: float
+
+
+@dataclass(frozen=True)
+class Analysis:
+    game: str
+    figure: str  # what `curve` and `luck` measure: "win chance" or, for the Dice Tower, "expected pulls left"
+    decisions: tuple[Decision, ...] = ()
+    chance: tuple[Luck, ...] = ()
+    curve: tuple[Point, ...] = ()
+    notes: tuple[str, ...] = ()  # what the analysis could not judge, and how it judged
+    extra: dict = field(default_factory=dict)  # per-game figures for the JSON (the Dice Tower's odds)
+    names: tuple[str, ...] = ()  # the players, for the summary's luck
+
+    def summary(self) -> str:
+        if not self.decisions and self.game == "dicetower":
+            return _tower_summary(self)
+        counts = {mark: sum(1 for d in self.decisions if d.mark == mark) for mark in MARKS}
+        marked = ", ".join(f"{counts[m]} {MARK_PLURALS[m] if counts[m] != 1 else MARK_WORDS[m]} ({m})" for m in reversed(MARKS))
+        worst = max(self.decisions, key=lambda d: d.drop, default=None)
+        text = f"{len(self.decisions)} decisions judged: {marked}"
+        if worst is not None and worst.drop > 0:
+            text += f"; the costliest: event {worst.event}, {worst.played} ({worst.drop:.1%} of win chance; best {worst.best})"
+        seats = sorted({item.seat for item in self.chance})
+        lucks = [f"{self.names[seat] if seat < len(self.names) else seat} "
+                 f"{sum(item.luck for item in self.chance if item.seat == seat):+.1%}" for seat in seats]
+        return text + (f"; luck in win chance: {', '.join(lucks)}" if lucks else "")
+
+
+def _tower_summary(result: Analysis) -> str:
+    luck = sum(item.luck for item in result.chance)
+    first = result.curve[0].value if result.curve else 0.0
+    return (f"{len(result.chance)} rolls; expected pulls at the start {first:.2f}; "
+            f"luck in all {luck:+.2f} pulls (positive: the tower stood longer than expected)")
+
+
+def mark_for(drop: float, thresholds: tuple[float, float, float] = WIN_CHANCE_THRESHOLDS) -> str:
+    """The mark a drop in win chance earns: "" below the first threshold, then ?!, ?, ??."""
+    mark = ""
+    for symbol, threshold in zip(MARKS, thresholds):
+        if drop >= threshold - 1e-12:
+            mark = symbol
+    return mark
+
+
+def has_analyser(game: str) -> bool:
+    return game in ANALYSERS
+
+
+def analyse(session, samples: int | None = None, budget: float | None = None,
+            progress: Callable[[int, int], None] | None = None) -> Analysis:
+    """Analyse a session (a replay's or a save's). `samples`: sampled deals per decision where the
+    game samples (None: the game's default); `budget` (seconds) chooses the samples instead, from
+    the number of decisions at a fixed rate, so the figures never depend on the machine's speed;
+    `progress(done, total)` is called as it goes."""
+    game = session.game.ID
+    if game not in ANALYSERS:
+        raise NoAnalyser(f"{session.game.TITLE} has no analysis yet (analysed: "
+                         f"{', '.join(sorted(ANALYSERS))})")
+    module = import_module(ANALYSERS[game])
+    if budget is not None and samples is None and hasattr(module, "samples_for_budget"):
+        samples = module.samples_for_budget(session, budget)
+    return module.analyse(session, samples=samples, progress=progress)
+
+
+def as_json(result: Analysis) -> dict:
+    """The analysis as plain data: `decisions` with exactly the issue's fields, `chance` with event
+    and luck, and the curve and per-game figures beside them."""
+    decisions = [{"event": d.event, "played": d.played, "best": d.best, "chance_played": round(d.chance_played, 6),
+                  "chance_best": round(d.chance_best, 6), "mark": d.mark} for d in result.decisions]
+    document = {
+        "game": result.game,
+        "figure": result.figure,
+        "decisions": decisions,
+        "chance": [{"event": c.event, "luck": round(c.luck, 6)} for c in result.chance],
+        "curve": [{"event": p.event, "value": round(p.value, 6)} for p in result.curve],
+        "summary": result.summary(),
+        "notes": list(result.notes),
+    }
+    document.update(result.extra)
+    return document
+
+
+__all__ = ["ANALYSERS", "Analysis", "Decision", "Luck", "MARKS", "NoAnalyser", "Point", "WIN_CHANCE_THRESHOLDS",
+           "analyse", "as_json", "has_analyser", "mark_for"]
