@@ -180,7 +180,7 @@ def test_reveal_shows_every_buried_card_and_the_whole_deck_at_80x24():
 def test_the_launcher_asks_difficulty_variant_and_deal():
     from datetime import date
 
-    from tui.cli import daily_seed
+    from engine.chance import daily_seed
     from tui.screens.troll import TrollSetupScreen
 
     async def steps(pilot):
