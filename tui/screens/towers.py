@@ -16,7 +16,7 @@ from engine.games.towers import COLOURS, DARK, EMPTY, LIGHT, SIZE, Move, Place, 
 from engine.text import clean_text
 from tui.screens.base import GameScreen, SetupScreen
 from tui.screens.dialogs import AskScreen
-from tui.widgets import Plain, StatusLine
+from tui.widgets import Plain, StatusLine, title_line
 
 STYLE = ("bold cyan", "bold yellow")  # Light, Dark: the letters L and D say it without colour
 HORIZONTAL = ("-", "=")  # Light's and Dark's lines of sight
@@ -153,8 +153,8 @@ class TowersScreen(GameScreen):
         outcome = session.outcome
         name = getattr(session, "save_name", "")
         head = outcome.summary if outcome else (f"game {state.game} of 2" if state.match else "")
-        title = f"Towers: {name[:30]}  " + (f"{head}  " if head else "") + f"(undos {session.undos})"
-        self.query_one("#title", Plain).show(Text(title[:78], style="bold"))
+        tail = (f"  {head}" if head else "") + f"  (undos {session.undos})"
+        self.query_one("#title", Plain).show(Text(title_line("Towers: ", name, tail, self.size.width - 2), style="bold"))
         self.query_one("#towers-board", Plain).show(
             draw_board(state, cursor=self.cursor, selected=self.selected, targets=self.targets(), wide=True))
         self.query_one("#towers-info", Plain).show(self.info(state))

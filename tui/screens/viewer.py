@@ -13,6 +13,7 @@ from textual.timer import Timer
 from textual.widgets import Footer
 
 from engine import Session
+from engine.words import counted
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen, ConfirmScreen
 from tui.widgets import Plain, StatusLine, clip
@@ -220,7 +221,7 @@ class ViewerScreen(KeyedScreen):
             seat = self.session.game.to_act(self.session.state_at(self.position))
             who = self.session.players[seat].name if seat is not None and seat < len(self.session.players) else "the player"
             after = self.session.describe(self.position - 1, self.reveal)
-            self.status(clip(f"turn {turn}: {who} to decide, after: {after}"))
+            self.status(f"turn {turn}: {who} to decide, after: {after}")
         else:
             self.status(f"the end, in turn {turn}")
 
@@ -250,7 +251,7 @@ class ViewerScreen(KeyedScreen):
             if self.position >= len(self.session.events):
                 self.position = 0
             self.timer = self.set_interval(1 / SPEEDS[self.speed], self.autoplay_step)
-            self.status(f"autoplay at {SPEEDS[self.speed]} events a second (+/- to change, space stops)")
+            self.status(f"autoplay at {counted(SPEEDS[self.speed], 'event')} a second (+/- to change, space stops)")
         self.redraw()
 
     def autoplay_step(self) -> None:
@@ -264,7 +265,7 @@ class ViewerScreen(KeyedScreen):
         if self.timer:
             self.timer.stop()
             self.timer = self.set_interval(1 / SPEEDS[self.speed], self.autoplay_step)
-        self.status(f"autoplay speed {SPEEDS[self.speed]} events a second")
+        self.status(f"autoplay speed {counted(SPEEDS[self.speed], 'event')} a second")
         self.redraw()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -322,7 +323,7 @@ class ViewerScreen(KeyedScreen):
         except (saves.SaveError, ValueError, OSError) as error:
             self.status(str(error), error=True)
             return
-        branch.notice = clip(f"a new save branched from event {self.position}: {branch.save_name}")  # type: ignore[attr-defined]
+        branch.notice = f"a new save branched from event {self.position}: {branch.save_name}"  # type: ignore[attr-defined]
         # the branch is a game of its own: leaving it goes back to the game list, not to this viewer
         self.app.open_game(branch, alone=True)
 

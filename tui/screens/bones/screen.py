@@ -27,7 +27,7 @@ from tui.screens.bones.orders import order
 from tui.screens.bones.panel import rolls_line, sides_text
 from tui.screens.bones.troops import ReengagePicks, nearest_troop, own_troops, troop_words
 from tui.screens.stepping import SteppedBatches
-from tui.widgets import Plain, StatusLine, clip
+from tui.widgets import Plain, StatusLine, title_line
 
 STAGE_WORDS = {
     "landing": "troops rolling into the area", "rolloff": "the roll-off", "choose": "Reengage or First Strike",
@@ -213,8 +213,8 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
         name = getattr(session, "save_name", "")
         outcome = bones.outcome(state)
         head = outcome.summary if outcome else (f"turn {state.turn}" if state.turn else "setup")
-        title = f"War of Bones: {name[:26]}  {head}  (undos {session.undos})"
-        self.query_one("#title", Plain).show(Text(title[:78], style="bold"))
+        title = title_line("War of Bones: ", name, f"  {head}  (undos {session.undos})", self.size.width - 2)
+        self.query_one("#title", Plain).show(Text(title, style="bold"))
         marks, range_of = self.marks(state)
         self.query_one("#bones-map", Plain).show(draw_area(state, *WIDE, names=self.names, marks=marks, range_of=range_of))
         info = self.info(state)
@@ -328,12 +328,12 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
 
     def say_step(self) -> None:
         text = self.words(self.shown - 1)
-        self.status(clip(f"{text} (a key shows the rest)"))
+        self.status(f"{text} (a key shows the rest)")
 
     def say_batch(self, before: int) -> None:
         words = batch_words(self.session, before)
         if words is not None:
-            self.status(clip(words))
+            self.status(words)
 
     # ----- keys -----
     def refuse(self, message: str) -> None:
