@@ -267,3 +267,20 @@ def test_autoplay_speeds_are_counted_in_words(tmp_path):
         return pilot.app.screen.query_one(StatusLine).message
 
     assert drive(watched(bot_game("dicetower", moves=3), tmp_path), steps) == "autoplay speed 1 event a second"
+
+
+def test_a_replay_files_undo_count_is_marked_as_only_claimed(tmp_path):
+    session = bot_game("dicetower", moves=5)
+    session.undo()  # one undo, counted by the save itself
+
+    async def where(pilot):
+        return [line for line in screen_text(pilot.app).splitlines() if "undos" in line][-1]
+
+    async def reviewed(pilot):
+        await pilot.press("v")
+        return await where(pilot)
+
+    from_file = drive(watched(session, tmp_path), where)
+    own = drive(DicehallApp(session=session), reviewed)
+    assert from_file.endswith("undos 1 (claimed)")  # the file's header says so; no replay can prove it
+    assert own.endswith("undos 1")  # one's own save counts its undos

@@ -149,11 +149,13 @@ class ViewerScreen(KeyedScreen):
         board = self.draw_board(session.state_at(self.position), self.reveal)
         self.query_one("#board", Plain).show(board, layout=self.wide)  # a wide board's height follows it
         self.query_one(EventWindow).draw(session, self.position, self.reveal, self.descriptions)
-        auto = f"auto {SPEEDS[self.speed]}/s" if self.timer else "auto off"
+        auto = f"  auto {SPEEDS[self.speed]}/s" if self.timer else ""  # off: the footer offers Space
+        # a replay file's undo count is only its header's word (verify says so); a save's is counted
+        claimed = " (claimed)" if getattr(session, "header_claimed", False) else ""
         reveal = "  REVEALED" if self.reveal else ""
         where = self.query_one("#where", Plain)
-        line = (f"event {self.position}/{len(session.events)}  turn {self.turn_at(self.position)}  {auto}  "
-                f"undos {session.undos}{reveal}")
+        line = (f"event {self.position}/{len(session.events)}  turn {self.turn_at(self.position)}{auto}  "
+                f"undos {session.undos}{claimed}{reveal}")
         where.show(clip(line, where.size.width or 48), layout=False)
 
     def go(self, position: int) -> None:
