@@ -12,10 +12,11 @@ from tui.widgets import Plain, StatusLine
 
 class RulesScreen(KeyedScreen):
     BINDINGS = [
-        Binding("up", "scroll(-1)", "Up", show=False),
-        Binding("down", "scroll(1)", "Down", show=False),
-        Binding("pageup", "scroll(-15)", "Page up"),
-        Binding("pagedown,space", "scroll(15)", "Page down"),
+        # priority: the focused scroller's own keys would hide these from the footer
+        Binding("up", "scroll(-1)", "Up", show=False, priority=True),
+        Binding("down", "scroll(1)", "Down", show=False, priority=True),
+        Binding("pageup", "scroll(-15)", "Page up", priority=True),
+        Binding("pagedown,space", "scroll(15)", "Page down", priority=True),
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "back", "Back"),
     ]

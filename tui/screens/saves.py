@@ -45,7 +45,8 @@ def save_row(info: saves.SaveInfo) -> Text:
 
 class SavesScreen(KeyedScreen):
     BINDINGS = [
-        Binding("enter", "continue_save", "Continue"),
+        # priority: the focused list's own Enter would hide it from the footer
+        Binding("enter", "continue_save", "Continue", priority=True),
         Binding("v", "view", "View"),
         Binding("e", "export", "Export"),
         Binding("n", "rename", "Rename"),

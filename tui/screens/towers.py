@@ -112,7 +112,7 @@ class TowersScreen(GameScreen):
         Binding("left,h", "cursor(-1,0)", "Left", show=False),
         Binding("right,l", "cursor(1,0)", "Right", show=False),
         Binding("enter,space", "act", "Place/pick/move"),
-        Binding("escape", "cancel", "Drop the pick / back"),
+        Binding("escape", "cancel", "Drop the pick", tooltip="drop the pick (with no pick: leave the game, like q)"),
     ]
     HELP_NOTES = ("Arrows or h j k l move the cursor. In the placement phase Enter or Space places a "
                   "tower on the square under the cursor. In the movement phase Enter or Space picks one "
@@ -270,6 +270,9 @@ class TowersScreen(GameScreen):
             self.redraw()
         else:
             self.action_back()
+
+    def footer_shows(self, action: str, parameters: tuple) -> bool:
+        return action != "cancel" or self.selected is not None  # with no pick, Esc is q's Back
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "act" and (self.session.outcome is not None or (self.bot_to_act() and not self.bot_stalled)):
