@@ -90,7 +90,7 @@ class ViewerScreen(KeyedScreen):
         Binding("space", "autoplay", "Auto", tooltip="autoplay on or off"),
         Binding("plus,equals_sign", "speed(1)", "autoplay faster", show=False),
         Binding("minus", "speed(-1)", "autoplay slower", show=False),
-        Binding("r", "reveal", "Reveal (spoiler)", tooltip="reveal the hidden cards (a spoiler: it asks first)"),
+        Binding("r", "reveal", "Reveal (spoiler)", tooltip="reveal what is hidden (a spoiler: it asks first)"),
         Binding("c", "branch", "Continue", tooltip="continue from here: a new save, played on at once"),
         Binding("question_mark", "help", "Help", tooltip="this help"),
         Binding("q,escape", "back", "Leave", show=False, tooltip="leave the viewer"),  # the status line names it
