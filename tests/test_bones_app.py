@@ -524,3 +524,25 @@ def test_the_title_shows_a_long_name_whole():
 
     title = drive(DicehallApp(session=session), steps)
     assert f"War of Bones: {name}  setup  (undos 0)" in title
+
+
+def test_the_footer_follows_the_attack_builder_enter_and_esc_only_while_they_mean_something():
+    session, troop = first_seed(PEOPLE, ada_can_split)
+
+    async def steps(pilot):
+        await choose_troop(pilot, (0, troop))
+        footers = [screen_text(pilot.app).splitlines()[-1]]
+        await pilot.press("a")
+        footers.append(screen_text(pilot.app).splitlines()[-1])
+        await pilot.press("r")  # not while an attack is being built: says why
+        refused = pilot.app.screen.query_one(StatusLine).message
+        await pilot.press("escape")  # cancels the attack and nothing else
+        footers.append(screen_text(pilot.app).splitlines()[-1])
+        return footers, refused, pilot.app.screen
+
+    (idle, building, cancelled), refused, screen = drive(DicehallApp(setup=BonesScreen(session)), steps)
+    assert "a Attack" in idle and "r Reinforce" in idle and "Confirm" not in idle and "esc" not in idle
+    assert "\u23ce Confirm" in building and "esc Cancel" in building
+    assert "a Attack" not in building and "r Reinforce" not in building
+    assert refused == "Not now: finish the attack (Enter) or cancel it (Escape) first"
+    assert cancelled == idle and isinstance(screen, BonesScreen)

@@ -52,12 +52,12 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
         Binding("r", "ask('reinforce')", "Reinforce", tooltip="reinforce (it says what happens first)"),
         Binding("s", "ask('resupply')", "Resupply", tooltip="resupply with the chosen troop (it says first)"),
         Binding("c", "ask('converge')", "Converge", tooltip="converge (it says what happens first)"),
-        Binding("enter,y", "confirm", "Confirm", show=False,
+        Binding("enter,y", "confirm", "Confirm",
                 tooltip="yes: attack, do it, take the offer, assign"),
         Binding("n", "keep", "No / keep", show=False, tooltip="no: keep the dice, or cancel the question"),
         Binding("space", "space", "Pick / hurry bots", show=False, tooltip="pick a troop in Reengage; hurry the bots"),
         Binding("l", "labels", "Faces/numbers", show=False, tooltip="the map in troop numbers (a#5) or faces (a5)"),
-        Binding("escape", "cancel", "Cancel", show=False,
+        Binding("escape", "cancel", "Cancel",
                 tooltip="cancel the attack or question; else leave, like q"),
     ]
     # two lines, so the help fits 80x24 unscrolled: the marks on the map are in the rules (i)
@@ -338,8 +338,18 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("attack", "ask"):
-            if self.human() is None or self.session.state.stage != "action":
+            if self.human() is None or self.session.state.stage != "action" or self.mode:
                 return None
+        return True
+
+    def footer_shows(self, action: str, parameters: tuple) -> bool:
+        """Enter while there is something to confirm; Esc while there is something to cancel
+        (otherwise Esc goes back, like q)."""
+        if action == "confirm":
+            stage = self.session.state.stage
+            return self.human() is not None and (bool(self.mode) or stage in OFFER_STAGES or stage in ("assign", "reengage"))
+        if action == "cancel":
+            return bool(self.mode)
         return True
 
     def why_disabled(self, action: str, parameters: tuple) -> str:
@@ -348,6 +358,10 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
             return reason
         if self.stepper is not None:
             return "the dice are still rolling"
+        if self.mode == "builder":
+            return "finish the attack (Enter) or cancel it (Escape) first"
+        if self.mode == "confirm":
+            return "answer the question first: Enter or y does it, Escape or n cancels"
         stage = self.session.state.stage
         what = parameters[0] if parameters else action
         return f"{what} is for your turn's action; now: {STAGE_WORDS.get(stage, stage)}"
