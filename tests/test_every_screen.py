@@ -60,10 +60,15 @@ def test_help_fits_80x24_unscrolled_and_every_key_has_one_meaning(what, make_app
         help_screen = pilot.app.screen
         assert isinstance(help_screen, HelpScreen), what
         box = help_screen.query_one("#help-box")
-        return footer, help_screen.rows, box.max_scroll_y, box.border_subtitle, screen_text(pilot.app)
+        return footer, help_screen.rows, box.max_scroll_y, box.border_subtitle, screen_text(pilot.app), help_screen.title_text
 
-    footer, rows, scroll, said, text = drive(make_app(), steps)
+    footer, rows, scroll, said, text, title = drive(make_app(), steps)
     assert scroll == 0 and said == "", f"{what}: the help needs scrolling"
+    assert (title == "dicehall") == (what == "launcher"), f"{what}: the help is titled {title!r}"  # it names its screen
+    lines = text.splitlines()
+    above = lines[next(i for i, line in enumerate(lines) if "\u2570" in line and "\u256f" in line) - 1]
+    inside = above[above.index("\u2502") + 1:above.rindex("\u2502")]  # between the box's sides
+    assert inside.strip() != "", f"{what}: a blank line at the bottom of the help"
     assert "(not now)" in text  # the rows were drawn at their longest
     keys = [key for shown, _ in rows for key in (["Up", "Down", "Left", "Right"] if shown == "Arrows" else shown.split(" / "))]
     assert len(keys) == len(set(keys)), f"{what}: a key on two lines of the help: {keys}"

@@ -69,6 +69,7 @@ class HelpScreen(ModalScreen[None]):
         if self.notes:  # notes flow to the box's width: a blank line alone starts a new paragraph
             flowing = "\n\n".join(" ".join(part.split()) for part in self.notes.split("\n\n"))
             text.append(f"\n{flowing}")
+        text.rstrip()  # no blank line at the bottom of the box
         with VerticalScroll(id="help-box", classes="dialog"):
             yield Plain(text)
 

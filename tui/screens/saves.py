@@ -60,6 +60,9 @@ class SavesScreen(KeyedScreen):
                   "file, by default into the replays folder beside the saves. A damaged save can be "
                   "recovered (r): its good part is copied into a new save.")
 
+    def help_title(self) -> str:
+        return "Saved games"
+
     def compose(self) -> ComposeResult:
         yield Plain(Text("Saved games, most recently played first", style="bold"), classes="title")
         yield Plain(COLUMNS, id="saves-columns")
