@@ -24,6 +24,12 @@ def seeded_draw(seed: int, k: int, n: int) -> int:
         retry += 1
 
 
+def daily_seed(game: str, day: str) -> int:
+    """The same seed for everyone on a date (`day`, ISO): a hash of the game and the date. The
+    caller says which day it is, so the engine reads no clock."""
+    return int.from_bytes(blake2b(f"dicehall daily {game} {day}".encode(), digest_size=4).digest(), "big")
+
+
 def seeded_draws(seed: int, k: int, spec: tuple[int, ...]) -> tuple[int, ...]:
     """Draws k, k+1, ... of `seed`, one per entry of `spec` (each entry is a range size)."""
     return tuple([seeded_draw(seed, k + i, n) for i, n in enumerate(spec)])

@@ -16,6 +16,7 @@ from engine.games import bones
 from engine.games.bones import (Assign, AttackDeclared, Choose, DefenceAssigned, DefenceRolled, Reengage,
                                 ReinforceCalled, RerollCalled, Resupplied, area_bounds)
 from tests.apphelpers import drive, screen_text
+from tui.widgets import StatusLine
 from tui.app import DicehallApp
 from tui.screens.bones import BonesScreen, BonesSetupScreen, draw_board
 
@@ -493,3 +494,55 @@ def test_one_notation_a_face_on_the_map_a_number_with_a_hash_in_words():
     expected = {f"a#{n + 1}" for n in state.in_play(0)} | {f"B#{n + 1}" for n in state.in_play(1)}
     assert set(glyphs) == expected and len(glyphs) == 16  # every troop by its number, none by a face
     assert "B#5 is B's troop number 5" in " ".join(help_text.split())
+
+
+def test_the_status_line_gets_each_landing_and_the_batch_whole(monkeypatch):
+    # the screen hands its words to the status line uncut: the status line wraps them and marks a cut
+    monkeypatch.setattr(BonesScreen, "STEP_SECONDS", 60)
+    monkeypatch.setattr(BonesScreen, "SETUP_SECONDS", 60)  # the troops roll in only as the test says
+    session = saves.new_save("bones", name="long words", seed=5, players=PEOPLE)
+    long = "words that run on past one line of the screen " * 3
+    monkeypatch.setattr(session, "describe", lambda index, reveal=True: f"event {index + 1}: {long}")
+
+    async def steps(pilot):
+        during = pilot.app.screen.query_one(StatusLine).message
+        await pilot.press("x")  # the rest at once
+        return during, pilot.app.screen.query_one(StatusLine).message, screen_text(pilot.app)
+
+    during, after, text = drive(DicehallApp(session=session), steps)
+    assert during == f"event 1: {long} (a key shows the rest)"
+    assert after.startswith("16 troops rolled into the area") and after.endswith(f"; event {len(session.events)}: {long}")
+    assert text.splitlines()[-2].endswith("... (? shows all)")  # the shared status line marks the cut
+
+
+def test_the_title_shows_a_long_name_whole():
+    name = "A forty character save name for the title"[:40]  # the longest a name can be
+    session = saves.new_save("bones", name=name, seed=3, players=PEOPLE)
+
+    async def steps(pilot):
+        return screen_text(pilot.app).splitlines()[0]
+
+    title = drive(DicehallApp(session=session), steps)
+    assert f"War of Bones: {name}  setup  (undos 0)" in title
+
+
+def test_the_footer_follows_the_attack_builder_enter_and_esc_only_while_they_mean_something():
+    session, troop = first_seed(PEOPLE, ada_can_split)
+
+    async def steps(pilot):
+        await choose_troop(pilot, (0, troop))
+        footers = [screen_text(pilot.app).splitlines()[-1]]
+        await pilot.press("a")
+        footers.append(screen_text(pilot.app).splitlines()[-1])
+        await pilot.press("r")  # not while an attack is being built: says why
+        refused = pilot.app.screen.query_one(StatusLine).message
+        await pilot.press("escape")  # cancels the attack and nothing else
+        footers.append(screen_text(pilot.app).splitlines()[-1])
+        return footers, refused, pilot.app.screen
+
+    (idle, building, cancelled), refused, screen = drive(DicehallApp(setup=BonesScreen(session)), steps)
+    assert "a Attack" in idle and "r Reinforce" in idle and "Confirm" not in idle and "esc" not in idle
+    assert "\u23ce Confirm" in building and "esc Cancel" in building
+    assert "a Attack" not in building and "r Reinforce" not in building
+    assert refused == "Not now: finish the attack (Enter) or cancel it (Escape) first"
+    assert cancelled == idle and isinstance(screen, BonesScreen)

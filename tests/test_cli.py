@@ -150,7 +150,7 @@ def test_damaged_save_is_one_line(capsys):
 
 
 def test_daily_deal_is_the_same_for_everyone_on_a_date():
-    from tui.cli import daily_seed
+    from engine.chance import daily_seed
 
     assert daily_seed("troll", "2026-11-22") == daily_seed("troll", "2026-11-22")
     assert daily_seed("troll", "2026-11-22") != daily_seed("troll", "2026-11-23")

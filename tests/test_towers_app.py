@@ -167,3 +167,14 @@ def test_leaving_while_the_bot_thinks_drops_its_answer(monkeypatch):
     reopened = saves.open_save(session.save_id)
     assert len(reopened.events) == 1
     saves.close_save(reopened)
+
+
+def test_the_title_shows_a_long_name_whole():
+    name = "A forty character save name for the title"[:40]  # the longest a name can be
+    session = saves.new_save("towers", name=name, players=[Player("Ada"), Player("Bo")], options={"match": True})
+
+    async def steps(pilot):
+        return screen_text(pilot.app).splitlines()[0]
+
+    title = drive(DicehallApp(session=session), steps)
+    assert f"Towers: {name}  game 1 of 2  (undos 0)" in title

@@ -8,6 +8,7 @@ from engine.games import troll
 from tests.apphelpers import drive, screen_text
 from tui.app import DicehallApp
 from tui.screens.troll import TrollScreen, title_line, wrapped
+from tui.widgets import StatusLine
 
 # seed 52, standard: the troll ends on upper 2 and the 10D there flies off with it (turn 5)
 FLEW_AWAY = ["move up", "move left", "move down", "move left", "stomp", "move up", "move left", "move left"]
@@ -246,3 +247,35 @@ def test_a_hint_longer_than_a_line_is_shown_whole_until_the_bridge_changes():
     assert " ".join(lines[first:last]) == hint  # every word, wrapped, nothing cut
     assert lines[-2].startswith("hint: ") and lines[-2].endswith("(why: under the bridge)")
     assert "HINT: " not in after
+
+
+def test_the_status_line_gets_each_step_and_the_batch_whole(monkeypatch):
+    # the screen hands its words to the status line uncut: the status line wraps them and marks a cut
+    monkeypatch.setattr(TrollScreen, "STEP_SECONDS", 60)
+    session = played("long words", 11, ["move up"])
+    long = "words that run on past one line of the screen " * 3
+    monkeypatch.setattr(session, "describe", lambda index, reveal=True: f"event {index + 1}: {long}")
+
+    async def steps(pilot):
+        await pilot.press("left")
+        during = pilot.app.screen.query_one(StatusLine).message
+        await pilot.press("x")  # the rest at once
+        return during, pilot.app.screen.query_one(StatusLine).message, screen_text(pilot.app)
+
+    during, after, text = drive(DicehallApp(session=session), steps)
+    first = session.turn_starts()[-1]
+    assert during == f"step 1 of 4 (a key shows all): event {first + 1}: {long}"
+    assert after == f"4 steps (the > lines above), the last: event {len(session.events)}: {long}"
+    assert text.splitlines()[-2].endswith("... (? shows all)")  # the shared status line marks the cut
+
+
+def test_counts_are_words_one_action_one_step():
+    from tui.screens.troll.log import batch_words
+
+    session = played("counts", 11, ["move up"])  # one of the turn's two actions taken
+
+    async def steps(pilot):
+        return screen_text(pilot.app).splitlines()[0]
+
+    assert "turn 1, 1 action left" in drive(DicehallApp(session=session), steps)
+    assert batch_words(session, len(session.events) - 2).startswith("2 steps (the > lines above)")

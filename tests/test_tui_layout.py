@@ -46,3 +46,10 @@ def test_screens_reach_the_app_only_through_self_app():
     users = [own_module(p) for p in SCREENS.rglob("*.py")
              if {"tui.app", "tui.screens.games"} & imported_modules(p) and p.name != "games.py"]
     assert users == []
+
+
+def test_screens_never_import_the_command_line():
+    # what a screen and the command line share (the daily deal's seed) lives below both
+    users = [own_module(p) for p in SCREENS.rglob("*.py") if any(m == "tui.cli" or m.startswith("tui.cli.")
+                                                               for m in imported_modules(p))]
+    assert users == []

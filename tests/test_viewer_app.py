@@ -19,6 +19,7 @@ from tui.app import DicehallApp
 from tui.screens.dialogs import ConfirmScreen
 from tui.screens.launcher import LauncherScreen
 from tui.screens.viewer import ViewerScreen, replay_title
+from tui.widgets import StatusLine
 
 BOTS = {"wager": [Player("Ada", True, "best"), Player("Bot 2", True, "bold"), Player("Bot 3", True, "cautious")],
         "towers": [Player("Ada", True, "easy"), Player("Bot", True, "easy")],
@@ -182,7 +183,7 @@ def test_turn_keys_land_where_the_player_decides(game, tmp_path):
             viewer = pilot.app.screen
             if viewer.position == len(session.events):
                 break
-            stops.append((viewer.position, screen_text(pilot.app).splitlines()[-2].strip()))
+            stops.append((viewer.position, viewer.query_one(StatusLine).message))
         return stops
 
     stops = drive(watched(session, tmp_path), steps)
@@ -207,7 +208,7 @@ def test_help_says_what_each_key_does_and_fits_80x24():
     assert "Left / Right  one event back / one event on" in text
     assert "q / Esc  leave the viewer" in text and "+ / =  autoplay faster" in text
     assert "equals_sign" not in text and "Left / q" not in text
-    assert "r  reveal the hidden cards (a spoiler: it asks first)" in text
+    assert "r  reveal what is hidden (a spoiler: it asks first)" in text
 
 
 def test_reveal_is_r_asks_first_and_is_offered_only_where_something_is_hidden():
@@ -283,3 +284,47 @@ def test_turn_keys_find_the_next_stop_without_reading_every_turn_of_a_long_game(
     assert positions[:3] == later
     assert positions[3:] == [stop for stop in stops if stop < later[-1]][-5:][::-1]
     assert reads / 8 < 100  # a few bisections read about log2(400) = 9 stops each; a scan reads all 400
+
+
+def test_a_turn_stop_and_a_branch_say_their_words_whole(tmp_path, monkeypatch):
+    # the viewer hands its words to the status line uncut: the status line wraps them and marks a cut
+    replay = replays.read_replay(replays.write_replay(bot_game("wager", moves=20), tmp_path / "long.dhr"))
+    long = "words that run on past one line of the screen " * 3
+    monkeypatch.setattr(replay, "describe", lambda index, reveal=True: f"event {index + 1}: {long}")
+    replay.save_name = "n" * 40  # the longest name: the branch's notice names its branch whole
+
+    async def steps(pilot):
+        await pilot.press("home", "pagedown")
+        turn = pilot.app.screen.query_one(StatusLine).message, pilot.app.screen.position, screen_text(pilot.app)
+        await pilot.press("c")
+        return turn, (pilot.app.screen.query_one(StatusLine).message, pilot.app.screen.session.save_name)
+
+    (turn, position, text), (branched, name) = drive(DicehallApp(replay=replay), steps)
+    assert turn.endswith(f"to decide, after: event {position}: {long}")
+    assert text.splitlines()[-2].endswith("... (? shows all)")
+    assert branched == f"a new save branched from event {position}: {name}" and name.startswith("n" * 30)
+
+
+def test_autoplay_speeds_are_counted_in_words(tmp_path):
+    async def steps(pilot):
+        await pilot.press("minus", "minus")  # from 4 events a second to 1
+        return pilot.app.screen.query_one(StatusLine).message
+
+    assert drive(watched(bot_game("dicetower", moves=3), tmp_path), steps) == "autoplay speed 1 event a second"
+
+
+def test_a_replay_files_undo_count_is_marked_as_only_claimed(tmp_path):
+    session = bot_game("dicetower", moves=5)
+    session.undo()  # one undo, counted by the save itself
+
+    async def where(pilot):
+        return [line for line in screen_text(pilot.app).splitlines() if "undos" in line][-1]
+
+    async def reviewed(pilot):
+        await pilot.press("v")
+        return await where(pilot)
+
+    from_file = drive(watched(session, tmp_path), where)
+    own = drive(DicehallApp(session=session), reviewed)
+    assert from_file.endswith("undos 1 (claimed)")  # the file's header says so; no replay can prove it
+    assert own.endswith("undos 1")  # one's own save counts its undos

@@ -33,6 +33,7 @@ def test_setup_screen_names_seats_bots_and_order():
     assert [p.name for p in session.players] == ["[b]Ada[/b]", "Player 3", "Bot 2"]  # a default name follows the kind
     assert [(p.bot, p.style) for p in session.players] == [(False, ""), (False, ""), (True, "cautious")]
     assert "[b]Ada[/b]" in setup
+    assert "\n Play on for places (o): off" in setup  # in line with the rest, not against the edge
 
 
 def test_a_game_against_bots_by_keys_with_odds_and_undo():
@@ -73,6 +74,24 @@ def test_a_game_against_bots_by_keys_with_odds_and_undo():
     assert after_bots > ended_at  # the bots played
     assert undone.seat == 0 and undone.can_wager  # back at Ada's choice: wager or end the turn
     assert session.outcome is not None and session.outcome.summary.upper() in end
+
+
+def test_odds_are_in_the_footer_only_when_there_is_a_wager_to_weigh():
+    session = saves.new_save("wager", name="odds", seed=12, players=[Player("Ada"), Player("Bo")])
+
+    async def steps(pilot):
+        before = screen_text(pilot.app).splitlines()
+        await pilot.press("h")
+        refused = screen_text(pilot.app).splitlines()[-2]
+        await pilot.press("r")
+        if session.state.normal_left:
+            await pilot.press("r")
+        return before[-1], refused, screen_text(pilot.app).splitlines()[-1]
+
+    before, refused, after = drive(DicehallApp(session=session), steps)
+    assert "h Odds" not in before and "r Roll" in before
+    assert refused.strip() == "Not now: the odds are for the moment you may wager: after your normal rolls"
+    assert "h Odds" in after and "w Wager" in after
 
 
 def test_wager_table_snapshot(snapshot):

@@ -6,6 +6,7 @@ import re
 import sys
 from datetime import datetime
 
+from engine.chance import daily_seed
 from engine.words import counted
 from engine.text import clean_text  # text from files and arguments is data: no escape sequence reaches the terminal
 
@@ -181,13 +182,6 @@ def _sim_options(args: argparse.Namespace) -> dict:
         if not options["bots"]:
             raise UsageError(f"--bots {clean_text(args.bots, 40)!r} names no bot")
     return options
-
-
-def daily_seed(game: str, day: str) -> int:
-    """The same seed for everyone on a date: a hash of the game and the ISO date."""
-    from hashlib import blake2b
-
-    return int.from_bytes(blake2b(f"dicehall daily {game} {day}".encode(), digest_size=4).digest(), "big")
 
 
 def _fail(message: str) -> int:

@@ -1,6 +1,7 @@
 """What every game screen shares: the common keys, the status line, and safe command running."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 from rich.text import Text
@@ -18,15 +19,19 @@ from tui.widgets import Plain, StatusLine
 
 
 def all_bindings(screen_type: type) -> list[Binding]:
-    """The bindings of a screen class and its bases, the screen's own first."""
+    """The bindings of a screen class and its bases, the screen's own first. A key that a screen
+    binds itself is left out of its bases' bindings (as Textual does), so every key has one meaning:
+    a base's "q,escape" is "q" alone under a screen whose Esc cancels."""
     seen, found = set(), []
     for cls in screen_type.__mro__:
         if not cls.__module__.startswith("tui."):
             continue  # Textual's own focus and copy keys are not game keys
         for binding in cls.__dict__.get("BINDINGS", []):
-            if binding.key not in seen:
-                seen.add(binding.key)
-                found.append(binding)
+            keys = [key.strip() for key in binding.key.split(",")]
+            left = [key for key in keys if key not in seen]
+            seen.update(keys)
+            if left:
+                found.append(binding if left == keys else replace(binding, key=",".join(left)))
     return found
 
 
@@ -58,11 +63,18 @@ class KeyedScreen(Screen):
         _, action, parameters = parse_action(binding.action)
         return self.possible_now(action, parameters)
 
+    def footer_shows(self, action: str, parameters: tuple) -> bool:
+        """Whether a key possible now has a place in the footer: a key that now does what another
+        key shown there does (Esc with nothing to cancel goes back, like q) is left out, so the
+        footer gives each key one meaning."""
+        return True
+
     @property
     def active_bindings(self) -> dict:
         """What the footer shows: the keys possible now (Textual would grey the others out)."""
         return {key: active for key, active in super().active_bindings.items()
-                if active.enabled and self.binding_possible(active.binding)}
+                if active.enabled and self.binding_possible(active.binding)
+                and self.footer_shows(*parse_action(active.binding.action)[1:])}
 
     def on_key(self, event: events.Key) -> None:
         binding = next((b for b in all_bindings(type(self)) if event.key in [k.strip() for k in b.key.split(",")]), None)
@@ -115,7 +127,8 @@ class SetupScreen(KeyedScreen):
     and action_start()."""
 
     BINDINGS = [
-        Binding("enter,space", "change", "Change"),
+        # priority: the focused list's own Enter would hide it from the footer
+        Binding("enter,space", "change", "Change", priority=True),
         Binding("left", "change(-1)", "Previous", show=False),
         Binding("right", "change(1)", "Next", show=False),
         Binding("s", "start", "Start"),

@@ -1,6 +1,8 @@
 """Modal dialogs: help (every key of a screen), a one-line question, a yes/no confirmation."""
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -42,9 +44,12 @@ def bindings_help(bindings: list[Binding], possible=lambda binding: True) -> lis
 
 
 class HelpScreen(ModalScreen[None]):
-    """Every key of the screen it was opened from, and a line of what each does."""
+    """Every key of the screen it was opened from, and a line of what each does. It is meant to
+    fit 80x24 unscrolled; a help that does not (a long last message above it) says on its frame
+    that there is more below and which keys scroll (the box has the focus: they scroll it)."""
 
     BINDINGS = [Binding("escape,q,question_mark,enter", "close", "Close")]
+    WIDTH = 74  # inside #help-box's frame and padding (dicehall.tcss): rows wrap under their words
 
     def __init__(self, title: str, rows: list[tuple[str, str]], notes: str = "") -> None:
         super().__init__()
@@ -59,12 +64,29 @@ class HelpScreen(ModalScreen[None]):
         width = max(len(keys) for keys, _ in self.rows) if self.rows else 0
         for keys, what in self.rows:
             text.append(f"{keys:>{width + 1}}  ", style="bold")
-            text.append(f"{what}\n")
+            lines = textwrap.wrap(what, self.WIDTH - width - 3) or [""]
+            text.append(("\n" + " " * (width + 3)).join(lines) + "\n")
         if self.notes:  # notes flow to the box's width: a blank line alone starts a new paragraph
             flowing = "\n\n".join(" ".join(part.split()) for part in self.notes.split("\n\n"))
             text.append(f"\n{flowing}")
+        text.rstrip()  # no blank line at the bottom of the box
         with VerticalScroll(id="help-box", classes="dialog"):
             yield Plain(text)
+
+    def on_mount(self) -> None:
+        box = self.query_one("#help-box", VerticalScroll)
+        self.watch(box, "scroll_y", self.say_more, init=False)
+        self.call_after_refresh(self.say_more)
+
+    def say_more(self, *_: object) -> None:
+        """On the frame's bottom edge: whether more is below and how to reach it (nothing if it fits)."""
+        box = self.query_one("#help-box", VerticalScroll)
+        if box.max_scroll_y <= 0:
+            box.border_subtitle = ""
+        elif box.scroll_y < box.max_scroll_y:
+            box.border_subtitle = "more below: PgDn or Down"
+        else:
+            box.border_subtitle = "the end: PgUp or Up goes back"
 
     def action_close(self) -> None:
         self.dismiss(None)

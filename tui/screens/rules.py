@@ -12,10 +12,11 @@ from tui.widgets import Plain, StatusLine
 
 class RulesScreen(KeyedScreen):
     BINDINGS = [
-        Binding("up", "scroll(-1)", "Up", show=False),
-        Binding("down", "scroll(1)", "Down", show=False),
-        Binding("pageup", "scroll(-15)", "Page up"),
-        Binding("pagedown,space", "scroll(15)", "Page down"),
+        # priority: the focused scroller's own keys would hide these from the footer
+        Binding("up", "scroll(-1)", "Up", show=False, priority=True, tooltip="a line up"),
+        Binding("down", "scroll(1)", "Down", show=False, priority=True, tooltip="a line down"),
+        Binding("pageup", "scroll(-15)", "Page up", priority=True),
+        Binding("pagedown,space", "scroll(15)", "Page down", priority=True),
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "back", "Back"),
     ]
@@ -23,6 +24,9 @@ class RulesScreen(KeyedScreen):
     def __init__(self, game) -> None:
         super().__init__()
         self.game = game
+
+    def help_title(self) -> str:
+        return f"Rules: {self.game.TITLE}"
 
     def compose(self) -> ComposeResult:
         yield Plain(f"Rules: {self.game.TITLE}", classes="title")

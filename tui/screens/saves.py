@@ -45,7 +45,8 @@ def save_row(info: saves.SaveInfo) -> Text:
 
 class SavesScreen(KeyedScreen):
     BINDINGS = [
-        Binding("enter", "continue_save", "Continue"),
+        # priority: the focused list's own Enter would hide it from the footer
+        Binding("enter", "continue_save", "Continue", priority=True),
         Binding("v", "view", "View"),
         Binding("e", "export", "Export"),
         Binding("n", "rename", "Rename"),
@@ -58,6 +59,9 @@ class SavesScreen(KeyedScreen):
                   "(and, for a branch, where it branched from). n renames a save. e exports it as a replay "
                   "file, by default into the replays folder beside the saves. A damaged save can be "
                   "recovered (r): its good part is copied into a new save.")
+
+    def help_title(self) -> str:
+        return "Saved games"
 
     def compose(self) -> ComposeResult:
         yield Plain(Text("Saved games, most recently played first", style="bold"), classes="title")

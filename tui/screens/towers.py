@@ -16,7 +16,7 @@ from engine.games.towers import COLOURS, DARK, EMPTY, LIGHT, SIZE, Move, Place, 
 from engine.text import clean_text
 from tui.screens.base import GameScreen, SetupScreen
 from tui.screens.dialogs import AskScreen
-from tui.widgets import Plain, StatusLine
+from tui.widgets import Plain, StatusLine, title_line
 
 STYLE = ("bold cyan", "bold yellow")  # Light, Dark: the letters L and D say it without colour
 HORIZONTAL = ("-", "=")  # Light's and Dark's lines of sight
@@ -112,7 +112,7 @@ class TowersScreen(GameScreen):
         Binding("left,h", "cursor(-1,0)", "Left", show=False),
         Binding("right,l", "cursor(1,0)", "Right", show=False),
         Binding("enter,space", "act", "Place/pick/move"),
-        Binding("escape", "cancel", "Drop the pick / back"),
+        Binding("escape", "cancel", "Drop the pick", tooltip="drop the pick (with no pick: leave the game, like q)"),
     ]
     HELP_NOTES = ("Arrows or h j k l move the cursor. In the placement phase Enter or Space places a "
                   "tower on the square under the cursor. In the movement phase Enter or Space picks one "
@@ -153,8 +153,8 @@ class TowersScreen(GameScreen):
         outcome = session.outcome
         name = getattr(session, "save_name", "")
         head = outcome.summary if outcome else (f"game {state.game} of 2" if state.match else "")
-        title = f"Towers: {name[:30]}  " + (f"{head}  " if head else "") + f"(undos {session.undos})"
-        self.query_one("#title", Plain).show(Text(title[:78], style="bold"))
+        tail = (f"  {head}" if head else "") + f"  (undos {session.undos})"
+        self.query_one("#title", Plain).show(Text(title_line("Towers: ", name, tail, self.size.width - 2), style="bold"))
         self.query_one("#towers-board", Plain).show(
             draw_board(state, cursor=self.cursor, selected=self.selected, targets=self.targets(), wide=True))
         self.query_one("#towers-info", Plain).show(self.info(state))
@@ -270,6 +270,9 @@ class TowersScreen(GameScreen):
             self.redraw()
         else:
             self.action_back()
+
+    def footer_shows(self, action: str, parameters: tuple) -> bool:
+        return action != "cancel" or self.selected is not None  # with no pick, Esc is q's Back
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "act" and (self.session.outcome is not None or (self.bot_to_act() and not self.bot_stalled)):

@@ -13,6 +13,7 @@ from textual.timer import Timer
 from textual.widgets import Footer
 
 from engine import Session
+from engine.words import counted
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen, ConfirmScreen
 from tui.widgets import Plain, StatusLine, clip
@@ -89,7 +90,7 @@ class ViewerScreen(KeyedScreen):
         Binding("space", "autoplay", "Auto", tooltip="autoplay on or off"),
         Binding("plus,equals_sign", "speed(1)", "autoplay faster", show=False),
         Binding("minus", "speed(-1)", "autoplay slower", show=False),
-        Binding("r", "reveal", "Reveal (spoiler)", tooltip="reveal the hidden cards (a spoiler: it asks first)"),
+        Binding("r", "reveal", "Reveal (spoiler)", tooltip="reveal what is hidden (a spoiler: it asks first)"),
         Binding("c", "branch", "Continue", tooltip="continue from here: a new save, played on at once"),
         Binding("question_mark", "help", "Help", tooltip="this help"),
         Binding("q,escape", "back", "Leave", show=False, tooltip="leave the viewer"),  # the status line names it
@@ -148,11 +149,13 @@ class ViewerScreen(KeyedScreen):
         board = self.draw_board(session.state_at(self.position), self.reveal)
         self.query_one("#board", Plain).show(board, layout=self.wide)  # a wide board's height follows it
         self.query_one(EventWindow).draw(session, self.position, self.reveal, self.descriptions)
-        auto = f"auto {SPEEDS[self.speed]}/s" if self.timer else "auto off"
+        auto = f"  auto {SPEEDS[self.speed]}/s" if self.timer else ""  # off: the footer offers Space
+        # a replay file's undo count is only its header's word (verify says so); a save's is counted
+        claimed = " (claimed)" if getattr(session, "header_claimed", False) else ""
         reveal = "  REVEALED" if self.reveal else ""
         where = self.query_one("#where", Plain)
-        line = (f"event {self.position}/{len(session.events)}  turn {self.turn_at(self.position)}  {auto}  "
-                f"undos {session.undos}{reveal}")
+        line = (f"event {self.position}/{len(session.events)}  turn {self.turn_at(self.position)}{auto}  "
+                f"undos {session.undos}{claimed}{reveal}")
         where.show(clip(line, where.size.width or 48), layout=False)
 
     def go(self, position: int) -> None:
@@ -222,7 +225,7 @@ class ViewerScreen(KeyedScreen):
             seat = self.session.game.to_act(self.session.state_at(self.position))
             who = self.session.players[seat].name if seat is not None and seat < len(self.session.players) else "the player"
             after = self.session.describe(self.position - 1, self.reveal)
-            self.status(clip(f"turn {turn}: {who} to decide, after: {after}"))
+            self.status(f"turn {turn}: {who} to decide, after: {after}")
         else:
             self.status(f"the end, in turn {turn}")
 
@@ -252,7 +255,7 @@ class ViewerScreen(KeyedScreen):
             if self.position >= len(self.session.events):
                 self.position = 0
             self.timer = self.set_interval(1 / SPEEDS[self.speed], self.autoplay_step)
-            self.status(f"autoplay at {SPEEDS[self.speed]} events a second (+/- to change, space stops)")
+            self.status(f"autoplay at {counted(SPEEDS[self.speed], 'event')} a second (+/- to change, space stops)")
         self.redraw()
 
     def autoplay_step(self) -> None:
@@ -266,7 +269,7 @@ class ViewerScreen(KeyedScreen):
         if self.timer:
             self.timer.stop()
             self.timer = self.set_interval(1 / SPEEDS[self.speed], self.autoplay_step)
-        self.status(f"autoplay speed {SPEEDS[self.speed]} events a second")
+        self.status(f"autoplay speed {counted(SPEEDS[self.speed], 'event')} a second")
         self.redraw()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -324,7 +327,7 @@ class ViewerScreen(KeyedScreen):
         except (saves.SaveError, ValueError, OSError) as error:
             self.status(str(error), error=True)
             return
-        branch.notice = clip(f"a new save branched from event {self.position}: {branch.save_name}")  # type: ignore[attr-defined]
+        branch.notice = f"a new save branched from event {self.position}: {branch.save_name}"  # type: ignore[attr-defined]
         # the branch is a game of its own: leaving it goes back to the game list, not to this viewer
         self.app.open_game(branch, alone=True)
 

@@ -62,6 +62,14 @@ misses (no dice are rolled for it).
 
 Keys: see ? on the game screen.
 
+On the screen: the map is the area to scale (a column is 1/4 inch, a
+row 1/2 inch) in a frame at its current edge. a5 is one of A's troops
+showing 5, B5 one of B's (l shows the numbers instead: a#5, B#5). [ ]
+marks the chosen troop, dots its range and * an enemy in range; in the
+attack builder > < is the target being set and ( ) the other targets;
+in Reengage + marks a picked troop; > < also marks a troop that has
+just landed.
+
 dicehall's decisions (where the seed and the rulings are silent):
 - Troops are named by side and number, A#1..A#8 (first player) and
   B#1..B#8; the number never changes, the face does. On the map a troop

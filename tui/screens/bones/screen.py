@@ -27,7 +27,7 @@ from tui.screens.bones.orders import order
 from tui.screens.bones.panel import rolls_line, sides_text
 from tui.screens.bones.troops import ReengagePicks, nearest_troop, own_troops, troop_words
 from tui.screens.stepping import SteppedBatches
-from tui.widgets import Plain, StatusLine, clip
+from tui.widgets import Plain, StatusLine, title_line
 
 STAGE_WORDS = {
     "landing": "troops rolling into the area", "rolloff": "the roll-off", "choose": "Reengage or First Strike",
@@ -40,44 +40,29 @@ STAGE_WORDS = {
 
 
 class BonesScreen(PacedBots, SteppedBatches, GameScreen):
+    ARROWS = "the nearest troop that way; in a list: line, value"
     BINDINGS = [
-        Binding("tab", "cycle(1)", "Next troop", show=False),
-        Binding("shift+tab", "cycle(-1)", "Previous troop", show=False),
-        Binding("up", "arrow('up')", "Up", show=False),
-        Binding("down", "arrow('down')", "Down", show=False),
-        Binding("left", "arrow('left')", "Left", show=False),
-        Binding("right", "arrow('right')", "Right", show=False),
-        Binding("a", "attack", "Attack"),
-        Binding("r", "ask('reinforce')", "Reinforce"),
-        Binding("s", "ask('resupply')", "Resupply"),
-        Binding("c", "ask('converge')", "Converge"),
-        Binding("enter,y", "confirm", "Confirm", show=False),
-        Binding("n", "keep", "No / keep", show=False),
-        Binding("space", "space", "Pick / hurry bots", show=False),
-        Binding("l", "labels", "Faces/numbers", show=False),
-        Binding("escape", "cancel", "Cancel / back", show=False),
+        Binding("up", "arrow('up')", "Up", show=False, tooltip=ARROWS),
+        Binding("down", "arrow('down')", "Down", show=False, tooltip=ARROWS),
+        Binding("left", "arrow('left')", "Left", show=False, tooltip=ARROWS),
+        Binding("right", "arrow('right')", "Right", show=False, tooltip=ARROWS),
+        Binding("tab", "cycle(1)", "Next troop", show=False, tooltip="next troop (in the attack builder: a new line)"),
+        Binding("shift+tab", "cycle(-1)", "Previous troop", show=False, tooltip="previous troop"),
+        Binding("a", "attack", "Attack", tooltip="attack: Up/Down target, Left/Right strength, Enter"),
+        Binding("r", "ask('reinforce')", "Reinforce", tooltip="reinforce (it says what happens first)"),
+        Binding("s", "ask('resupply')", "Resupply", tooltip="resupply with the chosen troop (it says first)"),
+        Binding("c", "ask('converge')", "Converge", tooltip="converge (it says what happens first)"),
+        Binding("enter,y", "confirm", "Confirm",
+                tooltip="yes: attack, do it, take the offer, assign"),
+        Binding("n", "keep", "No / keep", show=False, tooltip="no: keep the dice, or cancel the question"),
+        Binding("space", "space", "Pick / hurry bots", show=False, tooltip="pick a troop in Reengage; hurry the bots"),
+        Binding("l", "labels", "Faces/numbers", show=False, tooltip="the map in troop numbers (a#5) or faces (a5)"),
+        Binding("escape", "cancel", "Cancel",
+                tooltip="cancel the attack or question; else leave, like q"),
     ]
-    HELP_NOTES = (
-        "Faces and numbers: on the map a troop is its side and its face: a5 is one of A's troops "
-        "showing 5, B5 one of B's showing 5. In words (the log, the lists, this panel) a troop is "
-        "named by its side and its number, which never changes: B#5 is B's troop number 5, and "
-        "B#5 (3) that troop showing 3. l switches the map to numbers (a#5, B#5) and back.\n\n"
-        "The map: the area to scale, 1/4 inch a column and 1/2 inch a row, in a frame at its current "
-        "edge (it shrinks after a completed converge). [ ] marks the chosen troop, dots its range, * an "
-        "enemy in range; in the attack builder > < is the target being set and ( ) the other targets; in "
-        "Reengage + marks a picked troop; > < also marks a troop that has just landed.\n\n"
-        "Your turn: Tab / Shift+Tab or the arrows choose a troop (an arrow picks the nearest troop that "
-        "way). a opens the attack builder: Up/Down change the target of the line, Left/Right its "
-        "strength, Tab adds a line with the strength left over (or goes to the next line), Enter "
-        "attacks, Escape cancels. r reinforces, s resupplies with the chosen troop, c converges: each "
-        "says what happens; Enter or y does it, Escape or n cancels.\n\n"
-        "Offers (Reengage or First Strike, rerolls, which troops roll in): Up/Down choose, Enter or y "
-        "takes it, n keeps the dice. Reengage: Tab or the arrows go through all troops, Space picks, "
-        "Enter rolls the picked troops back in. Assigning defence dice: Up/Down a line, Left/Right the "
-        "die set against it, Enter assigns.\n\n"
-        "Rolls into the area and dice are shown one step at a time; any key shows the rest. Bots play "
-        "at a readable pace; Space lets them play at once. u takes back your last decision and every "
-        "bot move after it.")
+    # two lines, so the help fits 80x24 unscrolled: the marks on the map are in the rules (i)
+    HELP_NOTES = ("Map: a5 is an A troop showing 5. Words: B#5 is B's troop number 5. The panel gives "
+                  "each step's keys; the rules (i) explain the map's marks.")
 
     STEP_SECONDS = 0.45  # between the steps of a batch of events (0: show a batch at once)
     SETUP_SECONDS = 0.3  # between the troops rolled into the area when a game starts
@@ -213,8 +198,8 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
         name = getattr(session, "save_name", "")
         outcome = bones.outcome(state)
         head = outcome.summary if outcome else (f"turn {state.turn}" if state.turn else "setup")
-        title = f"War of Bones: {name[:26]}  {head}  (undos {session.undos})"
-        self.query_one("#title", Plain).show(Text(title[:78], style="bold"))
+        title = title_line("War of Bones: ", name, f"  {head}  (undos {session.undos})", self.size.width - 2)
+        self.query_one("#title", Plain).show(Text(title, style="bold"))
         marks, range_of = self.marks(state)
         self.query_one("#bones-map", Plain).show(draw_area(state, *WIDE, names=self.names, marks=marks, range_of=range_of))
         info = self.info(state)
@@ -328,12 +313,12 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
 
     def say_step(self) -> None:
         text = self.words(self.shown - 1)
-        self.status(clip(f"{text} (a key shows the rest)"))
+        self.status(f"{text} (a key shows the rest)")
 
     def say_batch(self, before: int) -> None:
         words = batch_words(self.session, before)
         if words is not None:
-            self.status(clip(words))
+            self.status(words)
 
     # ----- keys -----
     def refuse(self, message: str) -> None:
@@ -353,8 +338,18 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("attack", "ask"):
-            if self.human() is None or self.session.state.stage != "action":
+            if self.human() is None or self.session.state.stage != "action" or self.mode:
                 return None
+        return True
+
+    def footer_shows(self, action: str, parameters: tuple) -> bool:
+        """Enter while there is something to confirm; Esc while there is something to cancel
+        (otherwise Esc goes back, like q)."""
+        if action == "confirm":
+            stage = self.session.state.stage
+            return self.human() is not None and (bool(self.mode) or stage in OFFER_STAGES or stage in ("assign", "reengage"))
+        if action == "cancel":
+            return bool(self.mode)
         return True
 
     def why_disabled(self, action: str, parameters: tuple) -> str:
@@ -363,6 +358,10 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
             return reason
         if self.stepper is not None:
             return "the dice are still rolling"
+        if self.mode == "builder":
+            return "finish the attack (Enter) or cancel it (Escape) first"
+        if self.mode == "confirm":
+            return "answer the question first: Enter or y does it, Escape or n cancels"
         stage = self.session.state.stage
         what = parameters[0] if parameters else action
         return f"{what} is for your turn's action; now: {STAGE_WORDS.get(stage, stage)}"

@@ -9,8 +9,9 @@ from rich.text import Text
 
 from engine.games import troll
 from engine.games.troll import TrollState
+from engine.words import counted
 from tui.screens.troll.bridge import WIDTH
-from tui.widgets import Plain, clip
+from tui.widgets import Plain
 
 
 def wrapped(line: str, width: int) -> list[str]:
@@ -50,7 +51,7 @@ class TrollLog(Plain):
 def step_words(session, count: int, first: int) -> str:
     """The status line while stepping: which step of the batch from `first` is shown, and what it is."""
     text = session.describe(count - 1, reveal=False)
-    return clip(f"step {count - first} of {len(session.events) - first} (a key shows all): {text}")
+    return f"step {count - first} of {len(session.events) - first} (a key shows all): {text}"
 
 
 def batch_words(session, first: int) -> str | None:
@@ -61,5 +62,5 @@ def batch_words(session, first: int) -> str | None:
         return None
     last = session.describe(total - 1, reveal=False)
     if total - first <= 1:
-        return clip(last)
-    return clip(f"{total - first} steps (the > lines above), the last: {last}")
+        return last
+    return f"{counted(total - first, 'step')} (the > lines above), the last: {last}"

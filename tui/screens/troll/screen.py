@@ -12,11 +12,12 @@ from textual.widgets import Footer
 
 from engine.games import troll
 from engine.games.troll import LayDown, Move, PickUp, Stomp, ThrowDiamond, TrollState, UseClub, UseSpade, Wait
+from engine.words import counted
 from tui.screens.base import GameScreen
 from tui.screens.stepping import SteppedBatches
 from tui.screens.troll.bridge import WIDTH, draw_board
 from tui.screens.troll.log import TrollLog, batch_words, step_words
-from tui.widgets import Plain, StatusLine, clip
+from tui.widgets import Plain, StatusLine
 
 
 def title_line(name: str, where: str, undos: int, width: int = WIDTH) -> str:
@@ -85,7 +86,7 @@ class TrollScreen(SteppedBatches, GameScreen):
         state: TrollState = session.state_at(count)  # while stepping: as far as the words go
         name = getattr(session, "save_name", "")
         outcome = troll.outcome(state)
-        actions = f"{state.actions_left} action{'' if state.actions_left == 1 else 's'} left"  # short: the name needs room
+        actions = f"{counted(state.actions_left, 'action')} left"  # short: the name needs room
         phase = {"actions": actions, "awakening": "awakening",
                  "checks": "flight done, checks"}.get(state.phase, state.phase)
         label = troll.game_label(session.options)
@@ -207,5 +208,5 @@ class TrollScreen(SteppedBatches, GameScreen):
         actions = " then ".join(str(c) for c in plan.commands)
         # the reason can be longer than a line: the whole hint goes above the log, wrapped
         self.hint = (self.session.state, f"HINT: {actions} ({plan.reason})")
-        self.status(clip(f"hint: {actions} (why: under the bridge)"))
+        self.status(f"hint: {actions} (why: under the bridge)")
         self.redraw()

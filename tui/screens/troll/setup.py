@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from engine.chance import daily_seed
 from engine.games import troll
 from engine.text import clean_text
 from tui.screens.base import SetupScreen
@@ -51,7 +52,6 @@ class TrollSetupScreen(SetupScreen):
 
     def action_start(self) -> None:
         import saves
-        from tui.cli import daily_seed
 
         seed, name = self.seed, self.save_name
         if self.values["deal"] == "today's deal":

@@ -79,13 +79,21 @@ class WagerScreen(GameScreen):
         if action == "play" and parameters:
             if self.session.to_act is None or self.is_bot_turn() or self.command(parameters[0]) not in self.session.commands():
                 return None  # greyed out: not legal now
+        if action == "odds" and not self.odds_now():
+            return None  # left out of the footer until there is a wager to weigh
         return True
+
+    def odds_now(self) -> bool:
+        state = self.session.state
+        return self.session.to_act is not None and not self.is_bot_turn() and state.can_wager and not state.normal_left
 
     def why_disabled(self, action: str, parameters: tuple) -> str:
         if self.session.outcome is not None:
             return f"the game is over: {self.session.outcome.summary}"
         if self.is_bot_turn():
             return f"{self.session.players[self.session.state.seat].name} (a bot) is playing; Space lets it finish"
+        if action == "odds":
+            return "the odds are for the moment you may wager: after your normal rolls"
         try:
             self.session.game.decide(self.session.state, self.command(parameters[0]))
         except ValueError as error:
@@ -107,9 +115,6 @@ class WagerScreen(GameScreen):
         from engine.bots import wager as bots
 
         state = self.session.state
-        if self.session.to_act is None or self.is_bot_turn() or not state.can_wager or state.normal_left:
-            self.status("the odds are for the moment you may wager: after your normal rolls", error=True)
-            return
         chances = bots.win_chances(state)
         better = "wager" if chances["wager"] > chances["stop"] else "stop"
         self.status(f"your chance of winning: wager {chances['wager']:.1%}, stop {chances['stop']:.1%} "

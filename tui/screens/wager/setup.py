@@ -22,7 +22,8 @@ class WagerSetupScreen(KeyedScreen):
     """Who plays, in seating order (the first seat starts), and the options."""
 
     BINDINGS = [
-        Binding("enter", "rename", "Name"),
+        # priority: the focused list's own Enter would hide it from the footer
+        Binding("enter", "rename", "Name", priority=True),
         Binding("b", "kind", "Human/bot"),
         Binding("a", "add", "Add"),
         Binding("d", "remove", "Remove"),

@@ -1,0 +1,175 @@
+"""Every screen at 80x24, as a new player meets it (issue #10): its help fits without scrolling
+(a help that cannot fit says "more below" and which keys scroll it), no key has two meanings in the
+help or the footer, and the footer names the key to press (Enter, PgUp), even where the focused list
+or scroller has a binding of its own for it."""
+from __future__ import annotations
+
+import pytest
+from textual.widgets._footer import FooterKey
+
+import saves
+from engine.core import Player
+from tests.apphelpers import drive, screen_text
+from tui.app import DicehallApp
+from tui.screens.bones import BonesScreen
+from tui.screens.dialogs import HelpScreen
+from tui.screens.games import setup_screen
+from tui.screens.rules import RulesScreen
+from tui.screens.saves import SavesScreen
+from tui.screens.towers import TowersScreen
+
+GAMES = ("dicetower", "wager", "troll", "towers", "bones")
+PLAYERS = {"wager": [Player("Ada"), Player("Bot 2", True, "best")], "towers": [Player("Ada"), Player("Bo")],
+           "bones": [Player("Ada"), Player("Bo")]}
+
+
+@pytest.fixture(autouse=True)
+def no_pacing(monkeypatch):
+    monkeypatch.setattr(BonesScreen, "STEP_SECONDS", 0)  # a new battle's landings drawn at once
+
+
+def game(game_id: str):
+    return saves.new_save(game_id, name=f"every {game_id}", seed=3, players=PLAYERS.get(game_id))
+
+
+# (what, the app, the keys that reach the screen from where it opens)
+SCREENS = (
+    [("launcher", lambda: DicehallApp(), []),
+     ("saves list", lambda: game("dicetower") and DicehallApp(), ["c"]),
+     ("rules", lambda: DicehallApp(), ["i"])]
+    + [(game_id, lambda game_id=game_id: DicehallApp(session=game(game_id)), []) for game_id in GAMES]
+    + [(f"{game_id} viewer", lambda game_id=game_id: DicehallApp(session=game(game_id)), ["v"]) for game_id in GAMES]
+    + [(f"{game_id} setup", lambda game_id=game_id: DicehallApp(setup=setup_screen(game_id)), [])
+       for game_id in GAMES if game_id != "dicetower"])
+
+
+def footer_keys(app) -> list[str]:
+    return [key.key for key in app.screen.query(FooterKey)]
+
+
+@pytest.mark.parametrize("what, make_app, keys", SCREENS, ids=[what for what, _, _ in SCREENS])
+def test_help_fits_80x24_unscrolled_and_every_key_has_one_meaning(what, make_app, keys):
+    async def steps(pilot):
+        await pilot.press(*keys)
+        screen = pilot.app.screen
+        footer = footer_keys(pilot.app)
+        # the longest the help gets: every key but ? marked "(not now)"
+        screen.binding_possible = lambda binding: binding.action == "help"
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_screen = pilot.app.screen
+        assert isinstance(help_screen, HelpScreen), what
+        box = help_screen.query_one("#help-box")
+        return footer, help_screen.rows, box.max_scroll_y, box.border_subtitle, screen_text(pilot.app), help_screen.title_text
+
+    footer, rows, scroll, said, text, title = drive(make_app(), steps)
+    assert scroll == 0 and said == "", f"{what}: the help needs scrolling"
+    assert (title == "dicehall") == (what == "launcher"), f"{what}: the help is titled {title!r}"  # it names its screen
+    lines = text.splitlines()
+    above = lines[next(i for i, line in enumerate(lines) if "\u2570" in line and "\u256f" in line) - 1]
+    inside = above[above.index("\u2502") + 1:above.rindex("\u2502")]  # between the box's sides
+    assert inside.strip() != "", f"{what}: a blank line at the bottom of the help"
+    assert "(not now)" in text  # the rows were drawn at their longest
+    keys = [key for shown, _ in rows for key in (["Up", "Down", "Left", "Right"] if shown == "Arrows" else shown.split(" / "))]
+    assert len(keys) == len(set(keys)), f"{what}: a key on two lines of the help: {keys}"
+    assert len(footer) == len(set(footer)), f"{what}: a key twice in the footer: {footer}"
+
+
+def test_a_help_too_long_for_the_screen_says_more_is_below_and_pgdn_scrolls_it():
+    long = "a message far longer than two lines of the status line " * 12
+
+    async def steps(pilot):
+        pilot.app.screen.status(long)  # cut on the status line: ? shows it whole above the keys
+        await pilot.press("question_mark")
+        await pilot.pause()
+        box = pilot.app.screen.query_one("#help-box")
+        top = box.border_subtitle, screen_text(pilot.app)
+        await pilot.press("pagedown", "pagedown", "pagedown")
+        await pilot.pause()
+        return top, (box.scroll_y, box.max_scroll_y, box.border_subtitle)
+
+    (said, text), (scrolled, most, end) = drive(DicehallApp(session=game("troll")), steps)
+    assert said == "more below: PgDn or Down" and "more below: PgDn or Down" in text
+    assert scrolled == most > 0 and end == "the end: PgUp or Up goes back"
+
+
+@pytest.mark.parametrize("game_id", ["troll", "towers", "bones"])
+def test_a_setup_footer_names_enter_which_changes_the_line(game_id):
+    async def steps(pilot):
+        screen = pilot.app.screen
+        before = screen.rows()
+        footer = screen_text(pilot.app).splitlines()[-1]
+        await pilot.press("enter")  # the first line: a choice that Enter changes
+        return footer, before, screen.rows()
+
+    footer, before, after = drive(DicehallApp(setup=setup_screen(game_id)), steps)
+    assert "\u23ce Change" in footer and "space" not in footer
+    assert before[0] != after[0]
+
+
+def test_the_wager_setup_footer_names_enter_which_names_a_seat():
+    async def steps(pilot):
+        footer = screen_text(pilot.app).splitlines()[-1]
+        await pilot.press("enter")
+        return footer, type(pilot.app.screen).__name__
+
+    footer, dialog = drive(DicehallApp(setup=setup_screen("wager")), steps)
+    assert "\u23ce Name" in footer and dialog == "AskScreen"
+
+
+def test_the_saves_footer_names_enter_which_continues():
+    session = game("dicetower")
+    saves.close_save(session)
+
+    async def steps(pilot):
+        await pilot.press("c")
+        assert isinstance(pilot.app.screen, SavesScreen)
+        footer = screen_text(pilot.app).splitlines()[-1]
+        await pilot.press("enter")
+        return footer, getattr(pilot.app.screen, "session", None)
+
+    footer, opened = drive(DicehallApp(), steps)
+    assert footer.strip().startswith("\u23ce Continue")
+    assert opened is not None and opened.save_id == session.save_id
+
+
+def test_the_rules_footer_names_pgup_and_pgdn_which_scroll_it():
+    async def steps(pilot):
+        await pilot.press("i")
+        screen = pilot.app.screen
+        assert isinstance(screen, RulesScreen)
+        scroll = screen.query_one("#rules-scroll")
+        footer = screen_text(pilot.app).splitlines()[-1]
+        await pilot.press("pagedown", "down")
+        down = scroll.scroll_y
+        await pilot.press("up", "pageup")
+        return footer, down, scroll.scroll_y
+
+    footer, down, up = drive(DicehallApp(), steps)
+    assert "pgup Page up" in footer and "pgdn Page down" in footer
+    assert down == 16 and up == 0  # the screen's keys: a page is 15 lines
+
+
+def test_towers_footer_shows_esc_only_while_a_pick_is_held():
+    from engine.games.towers import Place
+
+    session = saves.new_save("towers", name="esc", seed=1, players=[Player("Ada"), Player("Bo")])
+    for square in range(16):  # every tower placed: the movement phase
+        session.play(Place(session.commands()[0].square))
+
+    async def steps(pilot):
+        screen = pilot.app.screen
+        assert isinstance(screen, TowersScreen)
+        idle = screen_text(pilot.app).splitlines()[-1]
+        screen.cursor = session.commands()[0].source  # a tower that can move
+        await pilot.press("enter")
+        picked = screen_text(pilot.app).splitlines()[-1], screen.selected
+        await pilot.press("escape")
+        dropped = screen_text(pilot.app).splitlines()[-1], screen.selected, pilot.app.screen is screen
+        return idle, picked, dropped
+
+    idle, (picked, selected), (dropped, after, still) = drive(DicehallApp(session=session), steps)
+    assert "q Back" in idle and "esc" not in idle
+    assert selected is not None and "esc Drop the pick" in picked and "q Back" in picked
+    assert after is None and still and "esc" not in dropped  # Esc dropped the pick and nothing else
+    assert "/ back" not in idle + picked + dropped  # one meaning per key
