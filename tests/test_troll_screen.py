@@ -246,3 +246,28 @@ def test_a_hint_longer_than_a_line_is_shown_whole_until_the_bridge_changes():
     assert " ".join(lines[first:last]) == hint  # every word, wrapped, nothing cut
     assert lines[-2].startswith("hint: ") and lines[-2].endswith("(why: under the bridge)")
     assert "HINT: " not in after
+
+
+def test_the_deeper_hint_thinks_in_a_worker_and_shows_the_search_players_plan():
+    from engine.bots import troll_search
+
+    session = saves.new_save("troll", name="deep hint", seed=7)
+    events = len(session.events)
+    plan = troll_search.best_turn(session.state, session.seed)
+    hint = f"DEEPER HINT: {' then '.join(str(c) for c in plan.commands)} ({plan.reason})"
+
+    async def steps(pilot):
+        await pilot.press("H")
+        thinking = screen_text(pilot.app)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        return thinking, screen_text(pilot.app)
+
+    thinking, shown = drive(DicehallApp(session=session), steps)
+    assert "deeper hint: thinking..." in thinking or "DEEPER HINT: " in thinking
+    lines = [line.strip() for line in shown.splitlines()]
+    first = next(i for i, line in enumerate(lines) if line.startswith("DEEPER HINT: "))
+    last = next(i for i, line in enumerate(lines) if line.startswith("WHAT HAPPENED"))
+    assert " ".join(lines[first:last]) == hint
+    assert "sampled deals" in hint and lines[-2].startswith("deeper hint: ")
+    assert session.to_act == 0 and len(session.events) == events  # a hint plays nothing
