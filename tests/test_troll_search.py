@@ -95,3 +95,20 @@ def test_the_search_does_at_least_as_well_as_the_adviser_on_the_same_deals():
     hint = sim_troll(10, seed=2, difficulty="tutorial", variant=None, bot="hint")
     assert search["win_rate"] >= hint["win_rate"] and search["perfect_rate"] >= hint["perfect_rate"]
     assert search["mean_score"] <= hint["mean_score"]
+
+
+def test_the_reason_names_the_real_cards_the_line_shows():
+    # every word of the reason comes from the line played on the real state, not on a sampled deal
+    for seed in range(6):
+        session = played_on(seed, 6)
+        if session.outcome is not None:
+            continue
+        plan = troll_search.best_turn(session.state, seed)
+        events = []
+        state = session.state
+        for command in plan.commands:
+            more = troll.decide(state, command)
+            events += more
+            for event in more:
+                state = troll.evolve(state, event)
+        assert plan.reason.startswith(adviser._reason(session.state, events, state, False))

@@ -106,9 +106,8 @@ def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals:
             chosen.append(line)
         if len(chosen) == candidates:
             break
-    best = chosen[0]
-    if len(chosen) == 1 or best[0] >= adviser.WIN / 2:
-        return adviser.Plan(best[1], best[0], adviser._reason(first_deal, list(best[2]), best[3], False))
+    if len(chosen) == 1 or chosen[0][0] >= adviser.WIN / 2:  # one way to go, or a sure win: nothing to weigh
+        return _plan(state, chosen[0][1], chosen[0][0], "")
     totals = [0.0] * len(chosen)
     lost = [0] * len(chosen)
     for deal in range(deals):
@@ -120,11 +119,15 @@ def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals:
             totals[index] += score
             lost[index] += score <= -adviser.WIN / 2
     index = max(range(len(chosen)), key=lambda i: totals[i])  # the first of equals: the adviser's order
-    commands = chosen[index][1]
-    final, events = _play_line(state, commands)  # the words name the real cards the line shows
-    reason = adviser._reason(state, list(events), final, False)
-    reason += f"; lost {lost[index]} of {deals} sampled deals" if lost[index] else f"; safe on {deals} sampled deals"
-    return adviser.Plan(commands, totals[index] / deals, reason)
+    fared = f"; lost {lost[index]} of {deals} sampled deals" if lost[index] else f"; safe on {deals} sampled deals"
+    return _plan(state, chosen[index][1], totals[index] / deals, fared)
+
+
+def _plan(state: TrollState, commands: tuple, score: float, fared: str) -> adviser.Plan:
+    """The chosen line with the adviser's words for it, from the real state: they name the cards the
+    line shows as they are, not as a sampled deal had them."""
+    final, events = _play_line(state, commands)
+    return adviser.Plan(commands, score, adviser._reason(state, list(events), final, False) + fared)
 
 
 def choose(state: TrollState, seed: int) -> object:
