@@ -279,3 +279,28 @@ def test_counts_are_words_one_action_one_step():
 
     assert "turn 1, 1 action left" in drive(DicehallApp(session=session), steps)
     assert batch_words(session, len(session.events) - 2).startswith("2 steps (the > lines above)")
+
+
+def test_the_deeper_hint_thinks_in_a_worker_and_shows_the_search_players_plan():
+    from engine.bots import troll_search
+
+    session = saves.new_save("troll", name="deep hint", seed=7)
+    events = len(session.events)
+    plan = troll_search.best_turn(session.state, session.seed)
+    hint = f"DEEPER HINT: {' then '.join(str(c) for c in plan.commands)} ({plan.reason})"
+
+    async def steps(pilot):
+        await pilot.press("H")
+        thinking = screen_text(pilot.app)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        return thinking, screen_text(pilot.app)
+
+    thinking, shown = drive(DicehallApp(session=session), steps)
+    assert "deeper hint: thinking..." in thinking or "DEEPER HINT: " in thinking
+    lines = [line.strip() for line in shown.splitlines()]
+    first = next(i for i, line in enumerate(lines) if line.startswith("DEEPER HINT: "))
+    last = next(i for i, line in enumerate(lines) if line.startswith("WHAT HAPPENED"))
+    assert " ".join(lines[first:last]) == hint
+    assert "sampled deals" in hint and lines[-2].startswith("deeper hint: ")
+    assert session.to_act == 0 and len(session.events) == events  # a hint plays nothing

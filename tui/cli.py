@@ -23,7 +23,7 @@ USAGE_EPILOG = """commands:
   dicehall analyse FILE_OR_SAVE [--json] [--samples N] [--budget SECONDS]
                                    judge every decision and the luck of every roll
   dicehall sim dicetower --games N --seed S [--remove-rate P] [--json]
-  dicehall sim troll [--difficulty D] [--variant V] [--bot hint|random] --games N --seed S [--json]
+  dicehall sim troll [--difficulty D] [--variant V] [--bot hint|search|random] --games N --seed S [--json]
   dicehall sim wager --players N --bots best,cautious,bold --games G --seed S [--json]
   dicehall sim towers --bots L1,L2 --games N --seed S [--json]   (levels: random, easy, medium, hard)
   dicehall sim bones --bots A,B --games N --seed S [--json]      (levels: general, random)
@@ -146,7 +146,7 @@ def build_parser() -> Parser:
     sim.add_argument("--remove-rate", type=_rate)
     sim.add_argument("--difficulty", choices=["standard", "sturdy", "tutorial"])
     sim.add_argument("--variant", choices=["starting_card", "reusable_diamond_ace", "club_at_start", "toys"])
-    sim.add_argument("--bot", choices=["hint", "random"])
+    sim.add_argument("--bot", choices=["hint", "search", "random"])
     sim.add_argument("--players", type=_positive)
     sim.add_argument("--bots", help="wager: bot styles by seat (default best,cautious); towers: two levels (default hard,easy); "
                           "bones: two levels (default general,random)")

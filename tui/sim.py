@@ -71,8 +71,10 @@ def sim_dicetower(games: int, seed: int, remove_rate: float) -> dict:
 
 
 def play_troll(seed: int, options: dict, bot: str) -> tuple[str, int, int]:
-    """One whole troll game: (result, score, turns). bot is "hint" (the adviser) or "random"."""
+    """One whole troll game: (result, score, turns). bot is "hint" (the adviser), "search" (the
+    adviser's best lines played on over sampled deals) or "random"."""
     from engine.bots import troll as adviser
+    from engine.bots import troll_search
 
     session = engine.new_session("troll", seed=seed, options=options)
     step = 0
@@ -80,6 +82,8 @@ def play_troll(seed: int, options: dict, bot: str) -> tuple[str, int, int]:
         if bot == "random":
             commands = session.commands()
             command = commands[seeded_draw(seed ^ 0x52414E44, step, len(commands))]
+        elif bot == "search":
+            command = troll_search.choose(session.state, seed)
         else:
             command = adviser.choose(session.state)
         session.play(command)

@@ -255,9 +255,10 @@ def _from_deck(events) -> bool:
     return bool(begins and begins[-1].from_deck)
 
 
-def best_turn(state: TrollState) -> Plan:
-    """The best one or two actions left this turn, by searching every legal sequence."""
-    lines = []  # (score, commands, events, final state)
+def scored_lines(state: TrollState) -> list[tuple[float, tuple, list, TrollState]]:
+    """Every legal sequence of the actions left this turn, in the order found, each as (score,
+    commands, events, final state): the flight phase and checks played, the next turn begun."""
+    lines = []
     for first in troll.legal_commands(state):
         first_events = troll.decide(state, first)
         after_first = _fold(state, first_events)
@@ -269,6 +270,12 @@ def best_turn(state: TrollState) -> Plan:
                               first_events + second_events, final))
         else:
             lines.append((evaluate(after_first, _from_deck(first_events)), (first,), first_events, after_first))
+    return lines
+
+
+def best_turn(state: TrollState) -> Plan:
+    """The best one or two actions left this turn, by searching every legal sequence."""
+    lines = scored_lines(state)
     assert lines, "best_turn needs a state where the troll acts"
     score, commands, events, final = max(lines, key=lambda line: line[0])  # the first of equals
     losing = score > -WIN / 2 and any(line[0] <= -WIN / 2 for line in lines)

@@ -606,12 +606,34 @@ def analysis_speed(games: int = 3) -> None:
         f"{ms(tower_time)} / {towers_time:.1f} s", "troll within 30 s, others within 10 s")
 
 
+def troll_search_turn(games: int = 3) -> None:
+    """The deeper player's time per turn (`H`, `sim troll --bot search`): both decisions of a turn,
+    on standard deals played by it."""
+    import engine
+    from engine.bots import troll_search
+
+    times = []
+    for seed in range(games):
+        session = engine.new_session("troll", seed=seed, options={"difficulty": "standard"})
+        while session.outcome is None:
+            turn, spent = session.state.turn, 0.0
+            while session.outcome is None and session.state.turn == turn:
+                started = time.perf_counter()
+                command = troll_search.choose(session.state, seed)
+                spent += time.perf_counter() - started
+                session.play(command)
+            times.append(spent)
+    times.sort()
+    row("troll deeper player (search), time per turn (both decisions)",
+        f"{ms(statistics.median(times))} median, {ms(times[int(len(times) * 0.9)])} at the 90th percentile, "
+        f"{ms(times[-1])} worst", "at most 2 s")
+
+
 SECTIONS = {
     "frame": first_frame, "sim": sim_dicetower, "troll": troll_playouts, "branch": branch_middle,
     "tower": tower_screen_keys, "saves": saves_list, "len": events_length, "memory": memory_and_stepping,
     "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
-    "bigsave": big_save,
-    "analysis": analysis_speed,
+    "bigsave": big_save, "analysis": analysis_speed, "search": troll_search_turn,
 }
 README_BEGIN = "<!-- speed table: written by tests/perf/bench.py --readme -->"
 README_END = "<!-- end of speed table -->"

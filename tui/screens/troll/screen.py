@@ -45,6 +45,8 @@ class TrollScreen(SteppedBatches, GameScreen):
         Binding("l", "aim('lay down')", "Lay down", tooltip="lay down the carried card, then an arrow: where"),
         Binding("w", "wait", "Wait", tooltip="wait: only when no action is possible"),  # rarely in the footer
         Binding("h", "hint", "Hint", tooltip="hint: this turn's best two actions, and why"),
+        Binding("H", "deep_hint", "Deeper hint", show=False,
+                tooltip="deeper hint: the best lines played on over sampled deals (takes a moment)"),
     ]
     HELP_NOTES = ("On the bridge: ## dormant, a name with ! awake, >..< the troll, the number the "
                   "stack's height; a * after it: an awake card is buried in that stack (no win while "
@@ -74,7 +76,7 @@ class TrollScreen(SteppedBatches, GameScreen):
         with Vertical(id="troll-body"):
             yield Plain("", id="bridge")
             yield TrollLog("", id="troll-log")
-        yield StatusLine("arrows move; s stomp, p pick up, e use, l lay down; h hint; ? all keys")
+        yield StatusLine("arrows move; s stomp, p pick up, e use, l lay down; h or H hint; ? all keys")
         yield Footer()
 
     def shown_count(self) -> int:
@@ -204,9 +206,31 @@ class TrollScreen(SteppedBatches, GameScreen):
         if self.session.to_act is None:
             self.status("no hint: the troll is not to act", error=True)
             return
-        plan = troll_bot.best_turn(self.session.state)
+        self.show_hint(self.session.state, troll_bot.best_turn(self.session.state), "hint")
+
+    def show_hint(self, state: TrollState, plan, label: str) -> None:
         actions = " then ".join(str(c) for c in plan.commands)
         # the reason can be longer than a line: the whole hint goes above the log, wrapped
-        self.hint = (self.session.state, f"HINT: {actions} ({plan.reason})")
-        self.status(f"hint: {actions} (why: under the bridge)")
+        self.hint = (state, f"{label.upper()}: {actions} ({plan.reason})")
+        self.status(f"{label}: {actions} (why: under the bridge)")
         self.redraw()
+
+    def action_deep_hint(self) -> None:
+        """The deeper hint thinks in a worker; its answer is dropped if the bridge changed meanwhile."""
+        if self.session.to_act is None:
+            self.status("no hint: the troll is not to act", error=True)
+            return
+        state, seed = self.session.state, self.session.seed
+        self.status("deeper hint: thinking...")
+
+        def think() -> None:
+            from engine.bots import troll_search
+
+            plan = troll_search.best_turn(state, seed)
+            self.app.call_from_thread(self.deep_hint_answered, state, plan)
+
+        self.run_worker(think, thread=True, group="troll-deep-hint", exclusive=True, exit_on_error=False)
+
+    def deep_hint_answered(self, state: TrollState, plan) -> None:
+        if self.is_mounted and self.session.state is state:
+            self.show_hint(state, plan, "deeper hint")

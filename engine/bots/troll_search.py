@@ -1,0 +1,135 @@
+"""The troll's deeper player: the adviser's best few lines of this turn, each played on over sampled
+deals. Used by `H` (the deeper hint) and by `dicehall sim troll --bot search`.
+
+Each sampled deal reshuffles the cards the player has not seen (the face-down cards on the bridge
+and the deck) among the places they could be, then rolls the awakening dice; on it, each candidate
+line is played, the next awakening phase rolled, and the adviser plays the turn after; the
+adviser's judgement of where that leaves the bridge (a win or a loss outright when the game ended)
+is the line's score on that deal. Every candidate is scored on the same deals and dice (common
+random numbers), so the differences between them are the lines' and not the luck's, and the best
+average wins.
+
+No peeking: a deal is drawn from what the state shows (the awake cards, the flight stacks, the
+set-aside cards, the troll's hands, how many cards are face down where, the deck's size) and from
+the seed, the turn and the actions left, never from a hidden card. The state does not remember
+cards that were seen and then turned face down again, so neither does this player: it treats them
+as unseen. The randomness is counter-based (engine.chance), so a game played by it is repeatable.
+
+Fast path: the game module's decide and evolve folded directly, no Session per rollout.
+"""
+from __future__ import annotations
+
+from hashlib import blake2b
+
+from engine.bots import troll as adviser
+from engine.chance import seeded_draw
+from engine.core import IllegalCommand
+from engine.games import troll
+from engine.games.troll import FULL_DECK, ROWS, Card, TrollState
+from engine.session import replace
+
+CANDIDATES = 6  # the adviser's best lines (distinct outcomes) that are played on
+DEALS = 16  # sampled deals per decision, shared by every candidate
+TURNS_AHEAD = 1  # turns the adviser plays on each deal after the candidate's own
+_DECK_ORDER = {code: index for index, code in enumerate(FULL_DECK)}
+
+
+def _stream(seed: int, state: TrollState, deal: int) -> int:
+    """The seed of one sampled deal: from the game's seed, the turn, the actions left and the deal's
+    number only (the same for every candidate, and blind to hidden cards)."""
+    key = f"troll-search:{seed}:{state.turn}:{state.actions_left}:{deal}".encode()
+    return int.from_bytes(blake2b(key, digest_size=8).digest(), "big")
+
+
+def sampled_deal(state: TrollState, stream: int) -> TrollState:
+    """The state with its unseen cards (face-down cards on the bridge, the deck) reshuffled among
+    the places they hold: a deal consistent with everything the player sees."""
+    unseen = [card.code for row in ROWS for stack in getattr(state, row) for card in stack if not card.awake]
+    unseen += state.deck
+    unseen.sort(key=_DECK_ORDER.__getitem__)  # the same order whatever the hidden cards' places
+    for i in range(len(unseen) - 1, 0, -1):  # Fisher-Yates, counter-based draws
+        j = seeded_draw(stream, i, i + 1)
+        unseen[i], unseen[j] = unseen[j], unseen[i]
+    cards = iter(unseen)
+    rows = {
+        row: tuple(tuple(card if card.awake else Card(next(cards)) for card in stack) for stack in getattr(state, row))
+        for row in ROWS
+    }
+    return replace(state, upper=rows["upper"], lower=rows["lower"], deck=tuple(cards))
+
+
+def _fold(state: TrollState, events) -> TrollState:
+    for event in events:
+        state = troll.evolve(state, event)
+    return state
+
+
+def _play_line(state: TrollState, commands: tuple) -> tuple[TrollState, tuple] | None:
+    """The candidate's commands on a sampled deal: the final state and the events, or None if a
+    command is not legal there (it always is: legality depends on what is seen)."""
+    events: tuple = ()
+    for command in commands:
+        try:
+            more = troll.decide(state, command)
+        except IllegalCommand:
+            return None
+        state = _fold(state, more)
+        events += tuple(more)
+    return state, events
+
+
+def _play_on(state: TrollState, events: tuple, stream: int) -> float:
+    """From the end of a candidate's turn on a sampled deal: roll the awakening dice, let the adviser
+    play TURNS_AHEAD turns, and judge the result."""
+    draw = 1 << 20  # the dice's draws, apart from the shuffle's
+    for _ in range(TURNS_AHEAD):
+        while state.phase == "awakening" and not state.end:
+            state = troll.evolve(state, troll.chance_event(state, (seeded_draw(stream, draw, 6),), False))
+            draw += 1
+        if state.end or troll.to_act(state) is None:
+            break
+        _, _, line_events, state = max(adviser.scored_lines(state), key=lambda line: line[0])
+        events = tuple(line_events)
+    return adviser.evaluate(state, adviser._from_deck(events))
+
+
+def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals: int = DEALS) -> adviser.Plan:
+    """The best one or two actions left this turn by the adviser's best lines played on over
+    sampled deals; the reason says how the chosen line fared."""
+    first_deal = sampled_deal(state, _stream(seed, state, 0))
+    lines = sorted(adviser.scored_lines(first_deal), key=lambda line: -line[0])  # stable: the adviser's first of equals
+    assert lines, "best_turn needs a state where the troll acts"
+    chosen, outcomes = [], set()
+    for line in lines:
+        if line[3] not in outcomes:  # two orders of the same actions: one candidate
+            outcomes.add(line[3])
+            chosen.append(line)
+        if len(chosen) == candidates:
+            break
+    if len(chosen) == 1 or chosen[0][0] >= adviser.WIN / 2:  # one way to go, or a sure win: nothing to weigh
+        return _plan(state, chosen[0][1], chosen[0][0], "")
+    totals = [0.0] * len(chosen)
+    lost = [0] * len(chosen)
+    for deal in range(deals):
+        stream = _stream(seed, state, deal)
+        sample = first_deal if deal == 0 else sampled_deal(state, stream)
+        for index, (_, commands, events, final) in enumerate(chosen):
+            played = (final, tuple(events)) if deal == 0 else _play_line(sample, commands)
+            score = _play_on(*played, stream) if played else -2 * adviser.WIN
+            totals[index] += score
+            lost[index] += score <= -adviser.WIN / 2
+    index = max(range(len(chosen)), key=lambda i: totals[i])  # the first of equals: the adviser's order
+    fared = f"; lost {lost[index]} of {deals} sampled deals" if lost[index] else f"; safe on {deals} sampled deals"
+    return _plan(state, chosen[index][1], totals[index] / deals, fared)
+
+
+def _plan(state: TrollState, commands: tuple, score: float, fared: str) -> adviser.Plan:
+    """The chosen line with the adviser's words for it, from the real state: they name the cards the
+    line shows as they are, not as a sampled deal had them."""
+    final, events = _play_line(state, commands)
+    return adviser.Plan(commands, score, adviser._reason(state, list(events), final, False) + fared)
+
+
+def choose(state: TrollState, seed: int) -> object:
+    """The player's next command: the first of its best plan."""
+    return best_turn(state, seed).commands[0]
