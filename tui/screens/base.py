@@ -14,7 +14,8 @@ from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
 from engine import IllegalCommand, JournalError, Session
-from tui.screens.dialogs import HelpScreen, bindings_help
+from engine.text import clean_text
+from tui.screens.dialogs import AskScreen, HelpScreen, bindings_help
 from tui.widgets import Plain, StatusLine
 
 
@@ -170,6 +171,20 @@ class SetupScreen(KeyedScreen):
 
     def action_change(self, step: int = 1) -> None:
         raise NotImplementedError
+
+    def cycle(self, choices: dict, key: str, values: tuple, step: int) -> None:
+        """Move choice `key` `step` places round `values` and redraw."""
+        choices[key] = values[(values.index(choices[key]) + step) % len(values)]
+        self.redraw()
+
+    def ask_name(self, choices: dict, key: str, question: str) -> None:
+        """Ask for a name (cleaned of control characters: it is shown to others) and redraw."""
+        def named(text: str | None) -> None:
+            if text is not None:
+                choices[key] = clean_text(text)
+                self.redraw()
+
+        self.app.push_screen(AskScreen(question, choices[key]), named)
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -15,7 +15,6 @@ from engine.games import towers
 from engine.games.towers import COLOURS, DARK, EMPTY, LIGHT, SIZE, Move, Place, TowersState
 from engine.text import clean_text
 from tui.screens.base import GameScreen, SetupScreen
-from tui.screens.dialogs import AskScreen
 from tui.widgets import Plain, StatusLine, title_line
 
 STYLE = ("bold cyan", "bold yellow")  # Light, Dark: the letters L and D say it without colour
@@ -380,17 +379,9 @@ class TowersSetupScreen(SetupScreen):
         cycles = {"mode": ("bot", "two"), "you": ("light", "dark"), "first": ("light", "dark"),
                   "level": ("easy", "medium", "hard"), "match": (False, True)}
         if key in cycles:
-            values = cycles[key]
-            c[key] = values[(values.index(c[key]) + step) % len(values)]
-            self.redraw()
+            self.cycle(c, key, cycles[key], step)
         elif key.endswith("_name"):
-            def named(text: str | None) -> None:
-                if text is not None:
-                    c[key] = clean_text(text)
-                    self.redraw()
-
-            colour = key.removesuffix("_name")
-            self.app.push_screen(AskScreen(f"{colour.title()}'s name:", c[key]), named)
+            self.ask_name(c, key, f"{key.removesuffix('_name').title()}'s name:")
         elif key == "start":
             self.action_start()
 

@@ -7,7 +7,6 @@ from engine.games import bones
 from engine.games.bones import SIDES
 from engine.text import clean_text
 from tui.screens.base import SetupScreen
-from tui.screens.dialogs import AskScreen
 
 MODES = ("bot", "two", "watch")
 
@@ -61,16 +60,9 @@ class BonesSetupScreen(SetupScreen):
         cycles = {"mode": MODES, "you": ("A", "B"), "level": bones.LEVELS, "level_b": bones.LEVELS,
                   "no_premeasure": (False, True)}
         if key in cycles:
-            values = cycles[key]
-            c[key] = values[(values.index(c[key]) + step) % len(values)]
-            self.redraw()
+            self.cycle(c, key, cycles[key], step)
         elif key.endswith("_name"):
-            def named(text: str | None) -> None:
-                if text is not None:
-                    c[key] = clean_text(text)
-                    self.redraw()
-
-            self.app.push_screen(AskScreen(f"Side {key[0].upper()}'s name:", c[key]), named)
+            self.ask_name(c, key, f"Side {key[0].upper()}'s name:")
         elif key == "start":
             self.action_start()
 
