@@ -178,3 +178,20 @@ def test_the_title_shows_a_long_name_whole():
 
     title = drive(DicehallApp(session=session), steps)
     assert f"Towers: {name}  game 1 of 2  (undos 0)" in title
+
+
+def test_a_setup_name_is_asked_and_played_under():
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("down", "down", "down", "enter")  # the launcher: Towers is the fourth game
+        assert isinstance(app.screen, TowersSetupScreen)
+        await pilot.press(*["down"] * 5, "enter")  # Light's name
+        await pilot.press(*"Zed", "enter")
+        await pilot.pause()
+        setup = screen_text(app)
+        await pilot.press("s")
+        return app.screen.session, setup
+
+    session, setup = drive(DicehallApp(), steps)
+    assert "Light's name:   Zed" in setup
+    assert session.players[0].name == "Zed"
