@@ -22,6 +22,8 @@ USAGE_EPILOG = """commands:
   dicehall verify FILE             check a replay against its seed and rules
   dicehall analyse FILE_OR_SAVE [--json] [--samples N] [--budget SECONDS]
                                    judge every decision and the luck of every roll
+  dicehall analyse FILE_OR_SAVE --hindsight [--budget SECONDS] [--json]
+                                   the troll: was this deal winnable? (looks at the hidden cards)
   dicehall sim dicetower --games N --seed S [--remove-rate P] [--json]
   dicehall sim troll [--difficulty D] [--variant V] [--bot hint|search|random] --games N --seed S [--json]
   dicehall sim wager --players N --bots best,cautious,bold --games G --seed S [--json]
@@ -136,7 +138,10 @@ def build_parser() -> Parser:
     analyse.add_argument("--json", action="store_true")
     analyse.add_argument("--samples", type=_positive, help="sampled deals per decision (the troll), the same figures every run")
     analyse.add_argument("--budget", type=_budget, metavar="SECONDS",
-                         help="the troll: as many samples per decision as fit in about this many seconds, at a fixed rate")
+                         help="the troll: as many samples per decision as fit in about this many seconds, at a fixed rate; "
+                              "with --hindsight, the solver's budget (default 10)")
+    analyse.add_argument("--hindsight", action="store_true",
+                         help="the troll: was this deal winnable? a solver that looks at the real deck order and dice")
     sim = sub.add_parser("sim", help="sample whole games")
     sim.add_argument("game")
     sim.add_argument("--games", type=_games, default=1000)
@@ -291,6 +296,8 @@ def _analyse(args: argparse.Namespace) -> int:
 
     if args.samples is not None and args.budget is not None:
         raise UsageError("--samples and --budget do not go together: --budget chooses the samples")
+    if args.hindsight and args.samples is not None:
+        raise UsageError("--hindsight does not take --samples: it searches, within --budget SECONDS")
     if Path(args.file).is_file():
         import replays
 
@@ -302,6 +309,8 @@ def _analyse(args: argparse.Namespace) -> int:
         import saves
 
         session = saves.load_readonly(args.file)  # SaveError: one line, from main
+    if args.hindsight:
+        return _hindsight(session, args)
     if not analysis.has_analyser(session.game.ID):
         print(f"dicehall: {session.game.TITLE} has no analysis yet (analysed: "
               f"{', '.join(sorted(analysis.ANALYSERS))})", file=sys.stderr)
@@ -323,6 +332,25 @@ def _analyse(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(clean_text(f"note: {note}", 400))
     print(clean_text(result.summary(), 600))
+    return 0
+
+
+def _hindsight(session, args: argparse.Namespace) -> int:
+    """The troll's hindsight solver: whether the deal was winnable, and the latest position the game
+    could still be won from, with a line that wins, one command per line with its event number."""
+    import json
+
+    if session.game.ID != "troll":
+        print(f"dicehall: {session.game.TITLE} has no hindsight solver (only the troll has one)", file=sys.stderr)
+        return NO_ANALYSER
+    from engine.analysis import troll_solver
+
+    solution = troll_solver.solve(session, budget=troll_solver.DEFAULT_BUDGET if args.budget is None else args.budget)
+    if args.json:
+        print(json.dumps(troll_solver.as_json(solution), indent=1))
+        return 0
+    for line in solution.text_lines():  # the engine's own words and numbers; cleaned anyway, keeping the columns
+        print(line if line.isprintable() else clean_text(line, 600))
     return 0
 
 

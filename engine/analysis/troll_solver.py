@@ -35,6 +35,7 @@ from engine.bots import troll as adviser
 from engine.chance import seeded_draw
 from engine.games import troll
 from engine.session import Session
+from engine.text import clean_text
 
 DEFAULT_BUDGET = 10.0  # seconds
 NODES_PER_SECOND = 10_000  # positions per second of budget: a fixed rate (so answers repeat), below what this machine does
@@ -107,7 +108,7 @@ class Solution:
         if self.won_as_played:
             lines.append("(the winning line is the game itself)")
         else:
-            lines += [f"event {step.event:>4}  turn {step.turn:>3}  {step.command}" for step in self.line]
+            lines += [f"event {step.event:>4}  turn {step.turn:>3}  {clean_text(step.command)}" for step in self.line]
         lines += [f"note: {note}" for note in self.notes]
         lines.append(f"searched {_positions(self.searched)} of a budget of {self.budget:,}"
                      + (" (it ran out)" if self.budget_ran_out else ""))
