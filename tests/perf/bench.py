@@ -629,11 +629,40 @@ def troll_search_turn(games: int = 3) -> None:
         f"{ms(times[-1])} worst", "at most 2 s")
 
 
+def hindsight_solver(games: int = 50) -> None:
+    """`dicehall analyse --hindsight` at its default budget: standard deals from the start, and whole
+    standard games played by the adviser (searched from their last decision backwards)."""
+    import engine
+    from engine.analysis import troll_solver
+    from engine.bots import troll as adviser
+
+    figures = {}
+    for kind in ("deal", "played"):
+        times, answered, positions = [], 0, []
+        for seed in range(1, games + 1):
+            session = engine.new_session("troll", seed=seed, options={"difficulty": "standard"})
+            while kind == "played" and session.outcome is None:
+                session.play(adviser.choose(session.state))
+            started = time.perf_counter()
+            solution = troll_solver.solve(session)
+            times.append(time.perf_counter() - started)
+            answered += solution.winnable is not None and not solution.undecided
+            positions.append(solution.searched)
+        figures[kind] = (answered, statistics.median(times), max(times), max(positions))
+    budget = int(troll_solver.DEFAULT_BUDGET * troll_solver.NODES_PER_SECOND)
+    row(f"`analyse --hindsight` at the default budget ({troll_solver.DEFAULT_BUDGET:g} s, {budget:,} positions): "
+        f"{games} standard deals from the start / {games} standard games played by the adviser",
+        " / ".join(f"{a} of {games} answered, {ms(median)} median, {ms(worst)} worst ({most:,} positions)"
+                   for a, median, worst, most in figures.values()),
+        "answers within the budget")
+
+
 SECTIONS = {
     "frame": first_frame, "sim": sim_dicetower, "troll": troll_playouts, "branch": branch_middle,
     "tower": tower_screen_keys, "saves": saves_list, "len": events_length, "memory": memory_and_stepping,
     "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
     "bigsave": big_save, "analysis": analysis_speed, "search": troll_search_turn,
+    "hindsight": hindsight_solver,
 }
 README_BEGIN = "<!-- speed table: written by tests/perf/bench.py --readme -->"
 README_END = "<!-- end of speed table -->"
