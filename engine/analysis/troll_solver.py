@@ -28,9 +28,10 @@ win before it is reported.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
+from engine.analysis.troll import _command_of, _fold  # the command a logged decision was; a fold of events
 from engine.bots import troll as adviser
 from engine.chance import seeded_draw
 from engine.games import troll
@@ -160,12 +161,6 @@ def _key(state: troll.TrollState, draws: int) -> tuple:
             state.quiet_turns, state.actions_left, state.stood, draws)
 
 
-def _fold(state: troll.TrollState, events) -> troll.TrollState:
-    for event in events:
-        state = troll.evolve(state, event)
-    return state
-
-
 class _Search:
     """A depth-first search over the decisions of one dealt game with the seed's dice."""
 
@@ -277,15 +272,6 @@ def _seeded_draws_used(events) -> list[int]:
     return used
 
 
-def _command_at(state: troll.TrollState, events, start: int):
-    """The command whose events begin the log at `start` (the log keeps events, not commands)."""
-    for command in troll.legal_commands(state):
-        produced = troll.decide(state, command)
-        if tuple(events[start:start + len(produced)]) == tuple(produced):
-            return command
-    raise ValueError(f"event {start + 1}: no troll action gives these events")
-
-
 def _points(session) -> list[_Point]:
     """Every decision of the game, first to last, and where an unfinished game waits for one now."""
     events = session.events
@@ -294,7 +280,7 @@ def _points(session) -> list[_Point]:
     for mark in session.marks:
         state = session.state_at(mark.start)
         if troll.to_act(state) == 0:
-            points.append(_Point(mark.start, state, used[mark.start], _command_at(state, events, mark.start)))
+            points.append(_Point(mark.start, state, used[mark.start], _command_of(state, events, mark.start)))
     if session.outcome is None and session.to_act == 0:
         points.append(_Point(len(events), session.state, used[len(events)], None))
     return points
@@ -334,13 +320,7 @@ def _with_line(session, solution: Solution) -> Solution:
         new.play(command)
     if new.state.end not in WINS:
         raise AssertionError(f"the solver's line does not win when replayed: {new.outcome}")
-    return _replace(solution, line=tuple(steps))
-
-
-def _replace(solution: Solution, **changes) -> Solution:
-    from dataclasses import replace
-
-    return replace(solution, **changes)
+    return replace(solution, line=tuple(steps))
 
 
 def solve(session, budget: float = DEFAULT_BUDGET, nodes: int | None = None,
