@@ -134,9 +134,9 @@ def build_parser() -> Parser:
     analyse = sub.add_parser("analyse", help="judge a game's decisions and luck")
     analyse.add_argument("file", metavar="FILE_OR_SAVE")
     analyse.add_argument("--json", action="store_true")
-    analyse.add_argument("--samples", type=_positive, help="sampled deals per decision (the troll), the same figures every run")
+    analyse.add_argument("--samples", type=_positive, help="sampled deals (the troll) or futures (War of Bones) per decision, the same figures every run")
     analyse.add_argument("--budget", type=_budget, metavar="SECONDS",
-                         help="the troll: as many samples per decision as fit in about this many seconds, at a fixed rate")
+                         help="the troll, War of Bones: as many samples per decision as fit in about this many seconds, at a fixed rate")
     sim = sub.add_parser("sim", help="sample whole games")
     sim.add_argument("game")
     sim.add_argument("--games", type=_games, default=1000)
