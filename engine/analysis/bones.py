@@ -35,6 +35,7 @@ from engine.games.bones import troop_name
 SAMPLES = 16  # sampled futures per candidate and per chance event by default (tests/perf/bench.py)
 ROLLOUTS_PER_SECOND = 1500  # --budget: rollouts per second of budget, a fixed rate (so figures repeat), below what this machine does
 THRESHOLDS = (0.05, 0.10, 0.15)  # lichess's drops in win chance: ?!, ?, ??
+MEMO_LIMIT = 20_000  # the general's answers kept by position during one analysis
 SCALE = 13.0  # points of material per unit of the logistic curve (fitted on 150 games between generals)
 
 
@@ -77,21 +78,30 @@ def _general(state: bones.BonesState) -> object:
     return general.choose(state, "general")
 
 
-def roll_out(state: bones.BonesState, until_turn: int, dice: random.Random) -> bones.BonesState:
+def roll_out(state: bones.BonesState, until_turn: int, dice: random.Random, memo: dict | None = None) -> bones.BonesState:
     """Play on, the general for both sides and the chance from `dice`, until turn `until_turn`
-    begins or the game ends."""
+    begins or the game ends. `memo` keeps the general's answers by position: samples often meet
+    the same position again (a resupply, an attack that held), and the general is deterministic."""
+    memo = {} if memo is None else memo
     while state.stage != "over" and state.turn < until_turn:
         need = bones.chance_needed(state)
         if need is not None:
             draws = tuple(int(dice.random() * n) for n in need.spec)
             state = bones.evolve(state, bones.chance_event(state, draws, False))
-        else:
-            state = _fold(state, bones.decide(state, _general(state)))
+            continue
+        command = memo.get(state)
+        if command is None:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            command = memo[state] = _general(state)
+        state = _fold(state, bones.decide(state, command))
     return state
 
 
-def _sampled(state, seat: int, until_turn: int, seed: int, event: int, samples: int, what: str) -> list[float]:
-    return [win_chance(roll_out(state, until_turn, _rng(seed, event, sample, what)), seat) for sample in range(samples)]
+def _sampled(state, seat: int, until_turn: int, seed: int, event: int, samples: int, what: str,
+             memo: dict | None = None) -> list[float]:
+    return [win_chance(roll_out(state, until_turn, _rng(seed, event, sample, what), memo), seat)
+            for sample in range(samples)]
 
 
 # ----- words -----
@@ -159,7 +169,8 @@ def _loses_at_once(state: bones.BonesState, command: object, seat: int) -> bool:
     return after.stage == "over" and win_chance(after, seat) == 0.0
 
 
-def judge(state: bones.BonesState, start: int, seat: int, played: object, seed: int, samples: int) -> Decision:
+def judge(state: bones.BonesState, start: int, seat: int, played: object, seed: int, samples: int,
+          memo: dict | None = None) -> Decision:
     """One decision: the command played against the general's, each played on over the same
     sampled futures to the end of the opponent's next turn."""
     event = start + 1
@@ -169,7 +180,7 @@ def judge(state: bones.BonesState, start: int, seat: int, played: object, seed: 
     figures = {}
     for command in candidates:
         after = _fold(state, bones.decide(state, command))
-        figures[command] = _sampled(after, seat, until, seed, event, samples, "decision")
+        figures[command] = _sampled(after, seat, until, seed, event, samples, "decision", memo)
     chances = {command: sum(values) / samples for command, values in figures.items()}
     best = max(candidates, key=lambda command: (chances[command], command == played))
     drop = chances[best] - chances[played]
@@ -194,9 +205,10 @@ def analyse(session, samples: int | None = None, progress=None, **_) -> Analysis
     total, done = len(decisions_at) + len(runs), 0
     points: dict[int, float] = {}
     decisions = []
+    memo: dict = {}
     for start, seat in decisions_at:
         state = session.state_at(start)
-        decision = judge(state, start, seat, bones.command_of(events[start]), seed, samples)
+        decision = judge(state, start, seat, bones.command_of(events[start]), seed, samples, memo)
         decisions.append(decision)
         points[start] = decision.chance_best if seat == side else 1.0 - decision.chance_best
         done += 1
@@ -206,8 +218,8 @@ def analyse(session, samples: int | None = None, progress=None, **_) -> Analysis
     for first, end in runs:
         before, after = session.state_at(first), session.state_at(end)
         until = before.turn + 1  # the end of the turn the dice fell in
-        expected = sum(_sampled(before, side, until, seed, first + 1, samples, "before")) / samples
-        actual = sum(_sampled(after, side, until, seed, first + 1, samples, "after")) / samples
+        expected = sum(_sampled(before, side, until, seed, first + 1, samples, "before", memo)) / samples
+        actual = sum(_sampled(after, side, until, seed, first + 1, samples, "after", memo)) / samples
         luck.append(Luck(first + 1, actual - expected, side))
         points.setdefault(first, expected)
         points[end] = actual
