@@ -189,3 +189,10 @@ def test_analyse_json_on_a_bones_replay_has_the_issues_fields(tmp_path, capsys):
                for line in lines)
     assert lines[-1].startswith(f"{len(document['decisions'])} decisions judged: ")
     assert "luck in win chance: Ada " in lines[-1]
+
+
+def test_analyse_help_names_the_marks_thresholds(capsys):
+    with pytest.raises(SystemExit):
+        main(["analyse", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "?! inaccuracy 5 points, ? mistake 10, ?? blunder 15" in text and "War of Bones" in text
