@@ -153,6 +153,10 @@ def test_every_run_of_dice_gets_its_luck_against_its_sampled_expectation():
     assert result.chance[5].luck == pytest.approx(mean(after, "after") - mean(before, "before"))
     assert [p.event for p in result.curve] == sorted(p.event for p in result.curve)
     assert all(0.0 <= p.value <= 1.0 for p in result.curve)
+    # the curve: each decision's best figure where it was taken, the dice's figures between them
+    curve = {p.event: p.value for p in result.curve}
+    assert all(curve[d.event - 1] == d.chance_best for d in result.decisions)
+    assert curve[first] == pytest.approx(mean(before, "before"))
 
 
 def test_win_chance_is_the_result_once_over_and_material_on_the_curve_before():

@@ -221,8 +221,8 @@ def analyse(session, samples: int | None = None, progress=None, **_) -> Analysis
         expected = sum(_sampled(before, side, until, seed, first + 1, samples, "before", memo)) / samples
         actual = sum(_sampled(after, side, until, seed, first + 1, samples, "after", memo)) / samples
         luck.append(Luck(first + 1, actual - expected, side))
-        points.setdefault(first, expected)
-        points[end] = actual
+        points.setdefault(first, expected)  # a decision's own figure, where there is one, is kept
+        points.setdefault(end, actual)
         done += 1
         if progress:
             progress(done, total)
