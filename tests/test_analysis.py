@@ -1,5 +1,6 @@
 """Analysis (issue #14): the Dice Tower's exact odds and luck, wager decisions judged exactly, the troll's
-blunders and its no-peeking sampling, repeatability, and `dicehall analyse`."""
+blunders and its no-peeking sampling, repeatability, and `dicehall analyse` on every game (War of
+Bones' own tests: test_analysis_bones.py)."""
 import functools
 import json
 from fractions import Fraction
@@ -219,7 +220,7 @@ def replay_of(session, folder, name):
     return str(path)
 
 
-@pytest.mark.parametrize("game", ["dicetower", "wager", "troll", "towers"])
+@pytest.mark.parametrize("game", ["dicetower", "wager", "troll", "towers", "bones"])
 def test_analyse_json_on_a_replay(game, tmp_path, capsys):
     if game == "dicetower":
         session = tower()
@@ -227,6 +228,8 @@ def test_analyse_json_on_a_replay(game, tmp_path, capsys):
         session = wager_game(Wager())
     elif game == "troll":
         session = adviser_game(5, {"difficulty": "standard"}, stop_turn=2, then=(troll.Move("up"), troll.Move("right")))
+    elif game == "bones":
+        session = bones_game()
     else:
         session = towers_game_with_a_late_error()[0]
     path = replay_of(session, tmp_path, f"{game}.dhr")
@@ -248,6 +251,8 @@ def test_analyse_json_on_a_replay(game, tmp_path, capsys):
                                              "chance_best": 1.0, "mark": "?!"}
     if game == "troll":
         assert document["decisions"][-1]["mark"] == "??"
+    if game == "bones":
+        assert document["decisions"] and document["chance"]
     # the same file, the same samples: the same figures
     assert main(["analyse", path, "--json", "--samples", "2"]) == 0
     assert json.loads(capsys.readouterr().out) == document
@@ -263,7 +268,19 @@ def test_analyse_prints_a_line_per_decision_and_a_summary(tmp_path, capsys):
     assert len(lines) == 5 + 1 + 1  # the decisions, a note, the summary
 
 
-def test_analyse_a_game_without_an_analyser_says_so(tmp_path, capsys):
+def bones_game(seed=1, events=80):
+    """Ann (a person, playing the general's moves) against the general, the first `events` events."""
+    from engine.bots import bones as general
+
+    session = engine.new_session("bones", seed=seed, players=[Player("Ann"), Player("Gen", True, "general")])
+    while session.outcome is None and len(session.events) < events:
+        session.play(general.choose(session.state, "general", seed, len(session.events)))
+    return session
+
+
+def test_analyse_a_game_without_an_analyser_says_so(tmp_path, capsys, monkeypatch):
+    # every game has an analyser now: one taken away shows the path a new game without one takes
+    monkeypatch.delitem(analysis.ANALYSERS, "bones")
     session = engine.new_session("bones", seed=1)
     path = replay_of(session, tmp_path, "b.dhr")
     assert main(["analyse", path]) == NO_ANALYSER == 2

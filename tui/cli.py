@@ -133,12 +133,15 @@ def build_parser() -> Parser:
     replay.add_argument("file")
     verify = sub.add_parser("verify", help="check a replay")
     verify.add_argument("file")
-    analyse = sub.add_parser("analyse", help="judge a game's decisions and luck")
+    analyse = sub.add_parser("analyse", help="judge a game's decisions and luck", description=(
+        "Judge every decision of a person and the luck of every roll. Marks by the drop in win chance: "
+        "?! inaccuracy 5 points, ? mistake 10, ?? blunder 15 (Towers: by margin lost, 1, 2 and 4 points; "
+        "the troll and War of Bones also mark ?? a move that loses at once when another plays on)."))
     analyse.add_argument("file", metavar="FILE_OR_SAVE")
     analyse.add_argument("--json", action="store_true")
-    analyse.add_argument("--samples", type=_positive, help="sampled deals per decision (the troll), the same figures every run")
+    analyse.add_argument("--samples", type=_positive, help="sampled deals (the troll) or futures (War of Bones) per decision, the same figures every run")
     analyse.add_argument("--budget", type=_budget, metavar="SECONDS",
-                         help="the troll: as many samples per decision as fit in about this many seconds, at a fixed rate; "
+                         help="the troll, War of Bones: as many samples per decision as fit in about this many seconds, at a fixed rate; "
                               "with --hindsight, the solver's budget (default 10)")
     analyse.add_argument("--hindsight", action="store_true",
                          help="the troll: was this deal winnable? a solver that looks at the real deck order and dice")

@@ -26,6 +26,7 @@ ANALYSERS = {  # game id -> the module that analyses it (imported only when aske
     "wager": "engine.analysis.wager",
     "troll": "engine.analysis.troll",
     "towers": "engine.analysis.towers",
+    "bones": "engine.analysis.bones",
 }
 
 

@@ -604,6 +604,29 @@ def analysis_speed(games: int = 3) -> None:
         "a two-player wager / a Dice Tower / a Towers game (a person against the bot)",
         f"{statistics.median(troll_times):.1f} s median, {max(troll_times):.1f} s worst / {ms(wager_time)} / "
         f"{ms(tower_time)} / {towers_time:.1f} s", "troll within 30 s, others within 10 s")
+    bones_analysis_speed()
+
+
+def bones_analysis_speed(seeds: tuple[int, ...] = (1, 2, 3, 4, 5)) -> None:
+    """`dicehall analyse` on War of Bones games at the default samples: a person (her moves the
+    general's) against the general, as `sim bones` plays them (46 to 364 turns on these seeds)."""
+    import engine
+    from engine import analysis
+    from engine.bots import bones as general
+    from engine.core import Player
+
+    times, turns = [], []
+    for seed in seeds:
+        session = engine.new_session("bones", seed=seed, players=[Player("A"), Player("B", True, "general")])
+        while session.outcome is None:
+            session.play(general.choose(session.state, "general", seed, len(session.events)))
+        started = time.perf_counter()
+        analysis.analyse(session)
+        times.append(time.perf_counter() - started)
+        turns.append(session.state.turn)
+    row(f"`dicehall analyse` at the default budget: a War of Bones game, a person against the general "
+        f"({min(turns)} to {max(turns)} turns, {len(seeds)} games)",
+        f"{statistics.median(times):.1f} s median, {max(times):.1f} s worst", "within 10 s")
 
 
 def troll_search_turn(games: int = 3) -> None:

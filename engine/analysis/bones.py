@@ -1,0 +1,237 @@
+"""War of Bones' analysis: each decision of a person against the general's choice, by short
+rollouts between generals over sampled dice, judged by material on a win-chance curve.
+
+A decision is every command of a person where there was a choice: the roll-off winner's option,
+the reengage picks, each turn's action (attack, reinforce, resupply, converge), each reroll-or-keep
+after a roll, the defender's assignment of the defence dice, and which troops roll in after a
+reinforce roll. They are judged one by one, not a turn as a unit: dice fall between them, so each
+is made knowing more than the one before.
+
+A command is worth the chance of winning it leaves: the command is played, then both sides are
+played by the general (engine/bots/bones.py) to the end of the opponent's next turn (so a troop
+left open to a strong shot counts), with the dice (and landings) sampled anew, never the game's
+own; the position reached is scored by material, each troop 2 + its face and each supply point
+the general's 0.35, turned into a win chance by a logistic curve fitted to games between generals
+(13 points of material per unit: a 6 lost from an even game is about 15 points of win chance). A
+finished game counts 1, 0 or 0.5. Every candidate sees the same sampled dice (common random
+numbers). The samples come from the replay's seed and the decision's event number, so the same
+file gives the same figures.
+
+Luck: the dice between two decisions (an attack's dice, a reinforce roll, a reroll, troops landing)
+are one chance event, listed at its first event: the win chance they left at the end of the turn
+against the average over sampled dice from just before them, from the side of the first person.
+"""
+from __future__ import annotations
+
+import math
+import random
+from hashlib import blake2b
+
+from engine.analysis import Analysis, Decision, Luck, Point, mark_for
+from engine.bots import bones as general
+from engine.games import bones
+from engine.games.bones import troop_name
+
+SAMPLES = 16  # sampled futures per candidate and per chance event by default (tests/perf/bench.py)
+ROLLOUTS_PER_SECOND = 1500  # --budget: rollouts per second of budget, a fixed rate (so figures repeat), below what this machine does
+THRESHOLDS = (0.05, 0.10, 0.15)  # lichess's drops in win chance: ?!, ?, ??
+MEMO_LIMIT = 20_000  # the general's answers kept by position during one analysis
+SCALE = 13.0  # points of material per unit of the logistic curve (fitted on 150 games between generals)
+
+
+def samples_for_budget(session, seconds: float) -> int:
+    """Samples that fit `seconds` at a fixed rate: deterministic, whatever the machine."""
+    decisions, runs = _decisions(session), _chance_runs(session)
+    rollouts_per_sample = 2 * len(decisions) + 2 * len(runs)  # two candidates a decision, before and after a run
+    return max(1, min(1000, int(seconds * ROLLOUTS_PER_SECOND / max(1, rollouts_per_sample))))
+
+
+def _rng(seed: int, event: int, sample: int, what: str) -> random.Random:
+    key = blake2b(repr((seed, event, sample, what)).encode(), digest_size=8).digest()
+    return random.Random(int.from_bytes(key, "big"))
+
+
+# ----- the figure -----
+def material(state: bones.BonesState, seat: int) -> float:
+    """A side's material in the general's currency: troops by their worth, supply by its value."""
+    troops = sum(general.worth(state.troops[seat][t].face) for t in state.in_play(seat))
+    return troops + general.SUPPLY_VALUE * state.supply[seat]
+
+
+def win_chance(state: bones.BonesState, seat: int) -> float:
+    """`seat`'s chance of winning by the material on the board (the result, once the game is over)."""
+    if state.stage == "over":
+        return 0.5 if not state.result else 1.0 if state.result[0] == seat else 0.0
+    lead = material(state, seat) - material(state, 1 - seat)
+    return 1.0 / (1.0 + math.exp(-lead / SCALE))
+
+
+def _fold(state, events):
+    for event in events:
+        state = bones.evolve(state, event)
+    return state
+
+
+def _general(state: bones.BonesState) -> object:
+    if state.stage == "action":  # the general's own choice, without the shuffle that only breaks ties
+        return general.act(state, state.player, bones.legal_commands(state))
+    return general.choose(state, "general")
+
+
+def roll_out(state: bones.BonesState, until_turn: int, dice: random.Random, memo: dict | None = None) -> bones.BonesState:
+    """Play on, the general for both sides and the chance from `dice`, until turn `until_turn`
+    begins or the game ends. `memo` keeps the general's answers by position: samples often meet
+    the same position again (a resupply, an attack that held), and the general is deterministic."""
+    memo = {} if memo is None else memo
+    while state.stage != "over" and state.turn < until_turn:
+        need = bones.chance_needed(state)
+        if need is not None:
+            draws = tuple(int(dice.random() * n) for n in need.spec)
+            state = bones.evolve(state, bones.chance_event(state, draws, False))
+            continue
+        command = memo.get(state)
+        if command is None:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            command = memo[state] = _general(state)
+        state = _fold(state, bones.decide(state, command))
+    return state
+
+
+def _sampled(state, seat: int, until_turn: int, seed: int, event: int, samples: int, what: str,
+             memo: dict | None = None) -> list[float]:
+    return [win_chance(roll_out(state, until_turn, _rng(seed, event, sample, what), memo), seat)
+            for sample in range(samples)]
+
+
+# ----- words -----
+def words(state: bones.BonesState, command: object) -> str:
+    """A command as the log says it, as an order: "attack with A#3: B#2 at 2, B#5 at 4"."""
+    seat = bones.to_act(state)
+    if isinstance(command, bones.Attack):
+        attacks = ", ".join(f"{troop_name(1 - seat, t)} at {s}" for t, s in command.attacks)
+        return f"attack with {troop_name(seat, command.troop)}: {attacks}"
+    if isinstance(command, bones.Reinforce):
+        return f"reinforce {troop_name(seat, command.troop)} (showing {state.troops[seat][command.troop].face})"
+    if isinstance(command, bones.Resupply):
+        return f"resupply with {troop_name(seat, command.troop)} ({state.troops[seat][command.troop].face})"
+    if isinstance(command, bones.Converge):
+        return "answer the converge" if state.converge_by == 1 - seat else "converge"
+    if isinstance(command, (bones.Reroll, bones.Keep)):
+        kind = state.stage.split("_")[0]
+        if isinstance(command, bones.Keep):
+            return f"keep the {kind} " + ("die" if kind == "reinforce" else "dice")
+        face = bones.current_dice(state, kind)[command.index]
+        return f"reroll {kind} die {command.index + 1} (showing {face})"
+    if isinstance(command, bones.Assign):
+        return "assign the defence dice " + " ".join(str(state.attack.defence[d]) for d in command.dice)
+    if isinstance(command, bones.RollIn):
+        picks = [f"{troop_name(seat, state.reinforce_troop)} back in"] if command.troop else []
+        picks += ["an extra troop"] if command.extra else []
+        return "roll " + " and ".join(picks) if picks else "roll no troop in"
+    if isinstance(command, bones.Reengage):
+        picks = [troop_name(seat, t) for t in command.own] + [troop_name(1 - seat, t) for t in command.theirs]
+        return "reengage " + (", ".join(picks) if picks else "nothing")
+    if isinstance(command, bones.Choose):
+        return "choose " + ("Reengage" if command.option == "reengage" else "First Strike")
+    return str(command)
+
+
+# ----- what is judged -----
+def _decisions(session) -> list[tuple[int, int]]:
+    """(where in the log, whose) for every decision of a person where there was a choice."""
+    people = {seat for seat, player in enumerate(session.players) if not player.bot}
+    found = []
+    for mark in session.marks:
+        if mark.player in people and len(bones.legal_commands(session.state_at(mark.start))) > 1:
+            found.append((mark.start, mark.player))
+    return found
+
+
+def _chance_runs(session) -> list[tuple[int, int]]:
+    """(first, end) of every run of chance events with no decision between them."""
+    runs, first = [], None
+    events = session.events
+    for index, event in enumerate(events):
+        if isinstance(event, bones.CHANCE_EVENTS):
+            first = index if first is None else first
+        elif first is not None:
+            runs.append((first, index))
+            first = None
+    if first is not None:
+        runs.append((first, len(events)))
+    return runs
+
+
+def _loses_at_once(state: bones.BonesState, command: object, seat: int) -> bool:
+    """Whether `command` ends the game lost with no dice at all (resupplying the last troop)."""
+    after = _fold(state, bones.decide(state, command))
+    return after.stage == "over" and win_chance(after, seat) == 0.0
+
+
+def judge(state: bones.BonesState, start: int, seat: int, played: object, seed: int, samples: int,
+          memo: dict | None = None) -> Decision:
+    """One decision: the command played against the general's, each played on over the same
+    sampled futures to the end of the opponent's next turn."""
+    event = start + 1
+    best_guess = _general(state)
+    candidates = [played] + ([best_guess] if best_guess != played else [])
+    until = state.turn + 2
+    figures = {}
+    for command in candidates:
+        after = _fold(state, bones.decide(state, command))
+        figures[command] = _sampled(after, seat, until, seed, event, samples, "decision", memo)
+    chances = {command: sum(values) / samples for command, values in figures.items()}
+    best = max(candidates, key=lambda command: (chances[command], command == played))
+    drop = chances[best] - chances[played]
+    if best != played and samples > 1:  # a drop within one standard error of the paired samples is noise
+        differences = [b - p for b, p in zip(figures[best], figures[played])]
+        mean = sum(differences) / samples
+        spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / (samples - 1) / samples)
+        drop = max(0.0, drop - spread)
+    mark = mark_for(drop, THRESHOLDS)
+    if _loses_at_once(state, played, seat) and not _loses_at_once(state, best_guess, seat):
+        mark = "??"  # losing at once when another command plays on is a blunder, however slim the hope
+        best = best_guess
+    return Decision(event, seat, words(state, played), words(state, best), chances[played], chances[best], mark)
+
+
+def analyse(session, samples: int | None = None, progress=None, **_) -> Analysis:
+    samples = SAMPLES if samples is None else samples
+    people = [seat for seat, player in enumerate(session.players) if not player.bot]
+    side = people[0] if people else 0  # whose win chance the curve and the luck show
+    events, seed = session.events, session.seed
+    decisions_at, runs = _decisions(session), _chance_runs(session)
+    total, done = len(decisions_at) + len(runs), 0
+    points: dict[int, float] = {}
+    decisions = []
+    memo: dict = {}
+    for start, seat in decisions_at:
+        state = session.state_at(start)
+        decision = judge(state, start, seat, bones.command_of(events[start]), seed, samples, memo)
+        decisions.append(decision)
+        points[start] = decision.chance_best if seat == side else 1.0 - decision.chance_best
+        done += 1
+        if progress:
+            progress(done, total)
+    luck = []
+    for first, end in runs:
+        before, after = session.state_at(first), session.state_at(end)
+        until = before.turn + 1  # the end of the turn the dice fell in
+        expected = sum(_sampled(before, side, until, seed, first + 1, samples, "before", memo)) / samples
+        actual = sum(_sampled(after, side, until, seed, first + 1, samples, "after", memo)) / samples
+        luck.append(Luck(first + 1, actual - expected, side))
+        points.setdefault(first, expected)  # a decision's own figure, where there is one, is kept
+        points.setdefault(end, actual)
+        done += 1
+        if progress:
+            progress(done, total)
+    if session.state.stage == "over":
+        points[len(events)] = win_chance(session.state, side)
+    curve = tuple(Point(n, value) for n, value in sorted(points.items()))
+    notes = (f"{samples} sampled futures a move and a roll: the general plays both sides to the end of the "
+             f"opponent's next turn with new dice; then material (a troop 2 + its face, supply 0.35 a point) on a "
+             f"win-chance curve. Marks: a drop of 5 points ?!, 10 ?, 15 ?? beyond one standard error; ?? for a "
+             f"move that loses at once when the general's does not. Luck and curve: side {bones.SIDES[side]}'s view",)
+    return Analysis("bones", "win chance", tuple(decisions), tuple(luck), curve, notes,
+                    names=tuple(p.name for p in session.players))
