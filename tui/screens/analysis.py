@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
 from engine import analysis
-from engine.analysis import ANALYSERS, MARK_WORDS, MARKS, Analysis, Decision
+from engine.analysis import ANALYSERS, MARK_WORDS, MARKS, Analysis, Decision, Luck
 from tui.widgets import Plain
 
 GRAPH_MARKS = {"?!": "!", "?": "?", "??": "X"}  # one column per mark under the graph
@@ -71,16 +71,41 @@ def thresholds_note(game_id: str, title: str) -> str:
             "under the graph ! ? X, and ^ the event shown.")
 
 
-def decision_near(result: Analysis, position: int) -> tuple[Decision | None, bool]:
-    """The decision about to be made at `position` (its first event is the next one), else the one
-    whose first event was just played; and whether it is still to be played."""
-    for decision in result.decisions:
-        if decision.event == position + 1:
-            return decision, True
-    for decision in result.decisions:
-        if decision.event == position:
-            return decision, False
-    return None, False
+@dataclass
+class Drawn:
+    """What the panel draws of one result, worked out once (a long tower has a point per event):
+    the graph's points (positions and values), its top, and the decisions and luck by event."""
+
+    events: list[int]
+    values: list[float]
+    top: float
+    decisions: dict[int, Decision]
+    luck: dict[int, Luck]
+
+    @classmethod
+    def of(cls, result: Analysis) -> "Drawn":
+        """The curve, and where it has no point just after a decision (the troll and Towers value
+        the position before each decision), the chance with the move played: a costly move shows
+        as a drop where it was made."""
+        points = {point.event: point.value for point in result.curve}
+        for decision in result.decisions:
+            points.setdefault(decision.event, decision.chance_played)
+        events = sorted(points)
+        values = [points[event] for event in events]
+        top = 1.0 if result.figure == "win chance" else max(values, default=1.0) or 1.0
+        return cls(events, values, top, {d.event: d for d in result.decisions}, {c.event: c for c in result.chance})
+
+    def value_at(self, position: int) -> float | None:
+        """The figure at a position: the last point drawn at or before it."""
+        index = bisect_right(self.events, position)
+        return self.values[index - 1] if index else None
+
+    def decision_near(self, position: int) -> tuple[Decision | None, bool]:
+        """The decision about to be made at `position` (its first event is the next one), else the
+        one whose first event was just played; and whether it is still to be played."""
+        if position + 1 in self.decisions:
+            return self.decisions[position + 1], True
+        return self.decisions.get(position), False
 
 
 def judged(decision: Decision, result: Analysis) -> str:
@@ -92,30 +117,23 @@ def judged(decision: Decision, result: Analysis) -> str:
     return f"{head}{played}; best: {decision.best} ({percent(decision.chance_best)})"
 
 
-def detail(result: Analysis, position: int, names: list[str], total: int) -> str:
+def detail(result: Analysis, drawn: Drawn, position: int, names: list[str], total: int) -> str:
     """What the analysis says at the position shown: the decision there, a roll's luck, or the figure."""
-    decision, to_play = decision_near(result, position)
+    decision, to_play = drawn.decision_near(position)
     if decision is not None:
         who = names[decision.seat] if 0 <= decision.seat < len(names) and len(names) > 1 else ""
         when = f"event {decision.event}{', ' + who if who else ''}, {'to play' if to_play else 'played'}"
         return f"{when}: {judged(decision, result)}"
-    luck = next((item for item in result.chance if item.event == position), None)
+    luck = drawn.luck.get(position)
     if luck is not None:
         amount = f"{luck.luck:+.0%} win chance" if result.figure == "win chance" else f"{luck.luck:+.2f} pulls"
         word = "lucky" if luck.luck > 0.005 else "unlucky" if luck.luck < -0.005 else "as expected"
         who = f" for {names[luck.seat]}" if len(names) > 1 and 0 <= luck.seat < len(names) else ""
         return f"event {luck.event}: luck {amount}{who} ({word})"
-    value = value_at(result, position)
+    value = drawn.value_at(position)
     if value is None:
         return f"event {position}: not judged" if position < total else ""
     return f"{result.figure} {figure_value(result, value)} at event {position}"
-
-
-def value_at(result: Analysis, position: int) -> float | None:
-    """The figure at a position: the last point of the curve at or before it."""
-    events = [point.event for point in result.curve]
-    index = bisect_right(events, position)
-    return result.curve[index - 1].value if index else None
 
 
 def column_of(position: int, total: int, width: int) -> int:
@@ -128,12 +146,12 @@ def last_in_column(column: int, total: int, width: int) -> int:
     return min(total, ((column + 1) * total - 1) // (width - 1))
 
 
-def graph_rows(result: Analysis, total: int, position: int, width: int, plain: bool,
-               running: bool) -> list[Text]:
+def graph_rows(result: Analysis, total: int, position: int, width: int, plain: bool, running: bool,
+               drawn: Drawn | None = None) -> list[Text]:
     """The figure along the game in two rows of cells, then the marks row (! ? X under the
     decisions, ^ at the position shown). While the analysis runs, the graph stops at its last point."""
-    events = [point.event for point in result.curve]
-    top = 1.0 if result.figure == "win chance" else max((point.value for point in result.curve), default=1.0) or 1.0
+    drawn = drawn or Drawn.of(result)
+    events, values, top = drawn.events, drawn.values, drawn.top
     last = column_of(events[-1] if running and events else total, total, width)
     levels = len(ASCII_LEVELS) - 1 if plain else len(BLOCKS) - 1
     cells = ASCII_LEVELS if plain else BLOCKS
@@ -144,7 +162,7 @@ def graph_rows(result: Analysis, total: int, position: int, width: int, plain: b
             upper.append(" ")
             lower.append(" ")
             continue
-        value = max(0.0, min(1.0, result.curve[index - 1].value / top))
+        value = max(0.0, min(1.0, values[index - 1] / top))
         height = 1 + round(value * (2 * levels - 1))  # 1 at nothing: a line, so 0% is not a blank
         lower.append(cells[min(height, levels)])
         upper.append(cells[max(0, height - levels)])
@@ -175,6 +193,8 @@ class AnalysisPanel(Plain):
     """The analysis under the events: a header (the figure, or the progress while it runs), the
     graph, the marks, and what the shown position's decision or roll was worth."""
 
+    drawn_for: tuple[Analysis | None, Drawn | None] = (None, None)  # worked out once per result, not per step
+
     def draw(self, result: Analysis | None, progress: tuple[int, int] | None, running: bool, total: int,
              position: int, names: list[str]) -> None:
         width = max(10, self.size.width or 48)
@@ -182,17 +202,20 @@ class AnalysisPanel(Plain):
         if running:
             done, whole = progress or (0, 0)
             text.append(f"analysing {progress_bar(done, whole)}", style="bold")
-        elif result is not None:
-            scale = "0-100%" if result.figure == "win chance" else f"0-{max((p.value for p in result.curve), default=0):.1f}"
+        if result is not None and self.drawn_for[0] is not result:
+            self.drawn_for = (result, Drawn.of(result))
+        drawn = self.drawn_for[1]
+        if result is not None and not running:
+            scale = "0-100%" if result.figure == "win chance" else f"0-{drawn.top:.1f}"
             legend = "  ! ?!  ? ?  X ??  ^ here" if result.decisions else "  ^ here"
             text.append(f"{result.figure} {scale}", style="bold")
             text.append(legend)
         if result is not None and total > 0:
             plain = not self.app.terminal.box_lines
-            for row in graph_rows(result, total, position, width, plain, running):
+            for row in graph_rows(result, total, position, width, plain, running, drawn):
                 text.append("\n")
                 text.append_text(row)
-            said = detail(result, position, names, total)
+            said = detail(result, drawn, position, names, total)
             if said:
                 text.append("\n" + said)
         elif running:

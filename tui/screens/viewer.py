@@ -304,11 +304,12 @@ class ViewerScreen(AnalysedViewer, KeyedScreen):
         return True
 
     def footer_shows(self, action: str, parameters: tuple) -> bool:
-        """Once there are decisions to jump to, the footer's room goes to n p w: `a` then only shows
-        or hides the panel, and the troll's footer (Reveal takes room) leaves out autoplay; ? lists both."""
-        if self.analysis is None or not self.analysis.decisions:
-            return True
-        return action != "analyse" and not (action == "autoplay" and self.session.game.ID in HIDDEN)
+        """80 columns hold only so many keys: a game with Reveal (the troll) leaves autoplay out of
+        the footer, and once there are decisions to jump to, n p w take the room of `a` (which then
+        only shows or hides the panel). ? lists every key."""
+        if action == "autoplay":
+            return self.session.game.ID not in HIDDEN
+        return not (action == "analyse" and self.analysis is not None and self.analysis.decisions)
 
     def why_disabled(self, action: str, parameters: tuple) -> str:
         if action == "reveal":
