@@ -21,7 +21,7 @@ from engine.games.wager import Wager
 from tests.apphelpers import drive, screen_text
 from tests.test_analysis import adviser_game, tower, wager_game
 from tui.app import DicehallApp
-from tui.screens.analysis import AnalysisStopped, graph_rows
+from tui.screens.viewer.analysis import AnalysisStopped, graph_rows
 from tui.screens.viewer import ViewerScreen
 from tui.terminal import PLAIN
 from tui.widgets import StatusLine

@@ -207,7 +207,7 @@ class AnalysisPanel(Plain):
         drawn = self.drawn_for[1]
         if result is not None and not running:
             scale = "0-100%" if result.figure == "win chance" else f"0-{drawn.top:.1f}"
-            legend = "  ! ?!  ? ?  X ??  ^ here" if result.decisions else "  ^ here"
+            legend = "  marks !=?! ?=? X=??  ^=here" if result.decisions else "  ^=here"
             text.append(f"{result.figure} {scale}", style="bold")
             text.append(legend)
         if result is not None and total > 0:

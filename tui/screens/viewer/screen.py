@@ -1,5 +1,5 @@
 """The replay viewer, for every game: step through a game event by event, see the board as it was,
-branch a new save from any point ("continue from here"), and analyse the game (tui/screens/analysis.py)."""
+branch a new save from any point ("continue from here"), and analyse the game (tui/screens/viewer/analysis.py)."""
 from __future__ import annotations
 
 import re
@@ -14,7 +14,7 @@ from textual.widgets import Footer
 
 from engine import Session
 from engine.words import counted
-from tui.screens.analysis import AnalysedViewer, AnalysisPanel, thresholds_note
+from tui.screens.viewer.analysis import AnalysedViewer, AnalysisPanel, thresholds_note
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen, ConfirmScreen
 from tui.widgets import Plain, StatusLine, clip
