@@ -8,9 +8,14 @@ only what the player could see at the time (the troll's face-down cards and deck
 resampled), and any sampling draws from the replay's seed, so the same file gives the same figures.
 
     result = analysis.analyse(session, samples=None)   # NoAnalyser for a game without one yet
+
+An analyser that judges one decision at a time also takes `partial`: it calls `partial(result)`
+with an Analysis of what it has judged so far (decisions, curve), so a screen can show the first
+decisions of a long analysis early.
 """
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Callable
@@ -115,11 +120,13 @@ def has_analyser(game: str) -> bool:
 
 
 def analyse(session, samples: int | None = None, budget: float | None = None,
-            progress: Callable[[int, int], None] | None = None) -> Analysis:
+            progress: Callable[[int, int], None] | None = None,
+            partial: Callable[[Analysis], None] | None = None) -> Analysis:
     """Analyse a session (a replay's or a save's). `samples`: sampled deals per decision where the
     game samples (None: the game's default); `budget` (seconds) chooses the samples instead, from
     the number of decisions at a fixed rate, so the figures never depend on the machine's speed;
-    `progress(done, total)` is called as it goes."""
+    `progress(done, total)` is called as it goes, and `partial(result_so_far)` after each decision
+    judged (by the analysers that take it; the others give only the whole result)."""
     game = session.game.ID
     if game not in ANALYSERS:
         raise NoAnalyser(f"{session.game.TITLE} has no analysis yet (analysed: "
@@ -127,7 +134,8 @@ def analyse(session, samples: int | None = None, budget: float | None = None,
     module = import_module(ANALYSERS[game])
     if budget is not None and samples is None and hasattr(module, "samples_for_budget"):
         samples = module.samples_for_budget(session, budget)
-    return module.analyse(session, samples=samples, progress=progress)
+    reports = {"partial": partial} if partial and "partial" in inspect.signature(module.analyse).parameters else {}
+    return module.analyse(session, samples=samples, progress=progress, **reports)
 
 
 def as_json(result: Analysis) -> dict:

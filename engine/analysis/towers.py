@@ -60,7 +60,7 @@ def chance(margin: float, exact: bool = False) -> float:
     return 1.0 / (1.0 + math.exp(-margin / SCALE))
 
 
-def analyse(session, samples: int | None = None, progress=None) -> Analysis:
+def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
     people = {seat for seat, player in enumerate(session.players) if not player.bot}
     events = session.events
     marks = [mark for mark in session.marks if mark.player in people]
@@ -78,6 +78,8 @@ def analyse(session, samples: int | None = None, progress=None) -> Analysis:
         decisions.append(Decision(mark.start + 1, mark.player, str(played), str(best), chance(played_margin, played_exact),
                                   chance(best_margin, best_exact), mark_for(drop, THRESHOLDS)))
         curve.append(Point(mark.start, chance(best_margin, best_exact)))
+        if partial:
+            partial(Analysis("towers", "win chance", tuple(decisions), (), tuple(curve)))
         if progress:
             progress(done, len(marks))
     notes = ("marks by margin lost (points): 1 ?!, 2 ?, 4 ??; chances are the margin on a logistic curve "

@@ -189,7 +189,7 @@ def words(commands: tuple) -> str:
     return " then ".join(str(c) for c in commands)
 
 
-def analyse(session, samples: int | None = None, progress=None) -> Analysis:
+def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
     samples = SAMPLES if samples is None else samples
     turns = _turns(session)
     decisions, curve = [], []
@@ -208,6 +208,8 @@ def analyse(session, samples: int | None = None, progress=None) -> Analysis:
             mark = "??"  # losing at once when another pair goes on is a blunder, however slim the hope
         decisions.append(Decision(event, 0, words(played), words(best), chances[played], chances[best], mark))
         curve.append(Point(start, chances[best]))
+        if partial:
+            partial(Analysis("troll", "win chance", tuple(decisions), (), tuple(curve)))
         if progress:
             progress(done, len(turns))
     luck = _awakening_luck(session, turns, decisions)

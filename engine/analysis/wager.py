@@ -45,7 +45,7 @@ def chance_of(state: wager.WagerState, seat: int) -> float | None:
     return mover if seat == state.seat else 1.0 - mover
 
 
-def analyse(session, samples: int | None = None, progress=None) -> Analysis:
+def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
     people = [seat for seat, player in enumerate(session.players) if not player.bot]
     side = people[0] if people else 0  # whose win chance the curve shows
     events = session.events
@@ -67,6 +67,8 @@ def analyse(session, samples: int | None = None, progress=None) -> Analysis:
             drop = chances[best] - chances[played]
             decisions.append(Decision(number, event.seat, WORDS[played], WORDS[best], chances[played], chances[best],
                                       mark_for(drop, THRESHOLDS)))
+            if partial:  # with three or more players in, each choice is sampled: worth showing early
+                partial(Analysis("wager", "win chance", tuple(decisions), tuple(luck), tuple(curve)))
         if isinstance(event, wager.DieRolled):
             before, now = chance_of(state, event.seat), chance_of(after, event.seat)
             if before is None or now is None:

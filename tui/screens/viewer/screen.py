@@ -1,5 +1,5 @@
 """The replay viewer, for every game: step through a game event by event, see the board as it was,
-and branch a new save from any point ("continue from here")."""
+branch a new save from any point ("continue from here"), and analyse the game (tui/screens/viewer/analysis.py)."""
 from __future__ import annotations
 
 import re
@@ -14,6 +14,7 @@ from textual.widgets import Footer
 
 from engine import Session
 from engine.words import counted
+from tui.screens.viewer.analysis import AnalysedViewer, AnalysisPanel, thresholds_note
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen, ConfirmScreen
 from tui.widgets import Plain, StatusLine, clip
@@ -23,6 +24,9 @@ WIDE_BOARDS = {"troll"}
 HIDDEN = {"troll": "every face-down card and the whole deck order"}  # what reveal shows, per game
 EVENT_KEYS = Binding.Group("Event", compact=True)
 TURN_KEYS = Binding.Group("Turn")
+ENDS = Binding.Group("the start / the end")
+MARKED_KEYS = Binding.Group("Marked")
+ANALYSIS_ACTIONS = {"analyse", "marked", "costliest"}
 
 
 def replay_title(game_title: str, name: str, players: str, result: str, width: int) -> str:
@@ -42,7 +46,8 @@ def replay_title(game_title: str, name: str, players: str, result: str, width: i
 class EventWindow(Plain):
     """The events in words around the cursor; only the visible lines are ever described."""
 
-    def draw(self, session: Session, position: int, reveal: bool, cache: dict) -> None:
+    def draw(self, session: Session, position: int, reveal: bool, cache: dict, marks: dict | None = None) -> None:
+        """`marks`: an analysis's marks by event index, written before the event's words."""
         height = max(3, self.size.height or 15)
         width = max(10, self.size.width or 80)
         total = len(session.events)
@@ -64,7 +69,8 @@ class EventWindow(Plain):
             if key not in cache:
                 cache[key] = session.describe(index, reveal)
             marker = ">" if index == current else " "
-            line = f"{marker}{index + 1:>4} {cache[key]}"
+            mark = marks.get(index, "") if marks else ""
+            line = f"{marker}{index + 1:>4} {mark + ' ' if mark else ''}{cache[key]}"
             # the highlighted event is shown whole (wrapped under itself); the others end in "..."
             pieces = [line[:width] if index == current else clip(line, width)]
             if index == current and len(line) > width:
@@ -78,27 +84,29 @@ class EventWindow(Plain):
         self.show(text, layout=False)
 
 
-class ViewerScreen(KeyedScreen):
+class ViewerScreen(AnalysedViewer, KeyedScreen):
     BINDINGS = [
         Binding("left", "step(-1)", "one event back", group=EVENT_KEYS),
         Binding("right", "step(1)", "one event on", group=EVENT_KEYS),
         Binding("pageup", "turn(-1)", "one turn back", group=TURN_KEYS),
         Binding("pagedown", "turn(1)", "one turn on", group=TURN_KEYS),
-        Binding("home", "jump(0)", "the start", show=False),
-        Binding("end", "jump(-1)", "the end", show=False),
+        Binding("home", "jump(0)", "the start", show=False, group=ENDS),
+        Binding("end", "jump(-1)", "the end", show=False, group=ENDS),
         Binding("g", "goto", "go to an event number", show=False),
         Binding("space", "autoplay", "Auto", tooltip="autoplay on or off"),
         Binding("plus,equals_sign", "speed(1)", "autoplay faster", show=False),
         Binding("minus", "speed(-1)", "autoplay slower", show=False),
         Binding("r", "reveal", "Reveal (spoiler)", tooltip="reveal what is hidden (a spoiler: it asks first)"),
-        Binding("c", "branch", "Continue", tooltip="continue from here: a new save, played on at once"),
+        Binding("a", "analyse", "Analyse", tooltip="analyse the game; once done, show or hide it"),
+        Binding("n", "marked(1)", "next", group=MARKED_KEYS),
+        Binding("p", "marked(-1)", "previous marked decision", group=MARKED_KEYS),
+        Binding("w", "costliest", "the costliest", group=MARKED_KEYS),
+        Binding("c", "branch", "Continue", tooltip="continue from here: a new save, played at once"),
         Binding("question_mark", "help", "Help", tooltip="this help"),
         Binding("q,escape", "back", "Leave", show=False, tooltip="leave the viewer"),  # the status line names it
     ]
-    HELP_NOTES = ("PgUp/PgDn land where the player decides, after the turn's own events (a troll "
-                  "turn's awakening, say). r reveals what the players could not see (a spoiler; it "
-                  "asks first). c starts a new save from the position shown, with the same future "
-                  "dice, and plays it.")
+    VIEWER_NOTES = ("PgUp/PgDn, n, p and w land where the player decides: c there tries the better "
+                    "move, with the same future dice.")
 
     def __init__(self, session: Session, live: bool = False, position: int | None = None) -> None:
         super().__init__()
@@ -117,6 +125,10 @@ class ViewerScreen(KeyedScreen):
     def help_title(self) -> str:
         return f"Replay viewer ({self.session.game.TITLE})"
 
+    @property
+    def HELP_NOTES(self) -> str:  # this game's marks beside the viewer's notes
+        return f"{self.VIEWER_NOTES} {thresholds_note(self.session.game.ID, self.session.game.TITLE)}"
+
     def compose(self) -> ComposeResult:
         yield Plain("", id="title", classes="title")
         wide = self.wide  # the bridge needs the full width: events go below it
@@ -125,6 +137,7 @@ class ViewerScreen(KeyedScreen):
             with Vertical(id="viewer-side"):
                 yield EventWindow("", id="events")
                 yield Plain("", id="where")
+                yield AnalysisPanel("", id="analysis")
         yield StatusLine("Left/Right: an event  PgUp/PgDn: a turn  c: continue here  ?: keys  q: leave")
         yield Footer()
 
@@ -148,7 +161,7 @@ class ViewerScreen(KeyedScreen):
             self.draw_board = self.app.board_drawer(session.game.ID)
         board = self.draw_board(session.state_at(self.position), self.reveal)
         self.query_one("#board", Plain).show(board, layout=self.wide)  # a wide board's height follows it
-        self.query_one(EventWindow).draw(session, self.position, self.reveal, self.descriptions)
+        self.query_one(EventWindow).draw(session, self.position, self.reveal, self.descriptions, self.event_marks())
         auto = f"  auto {SPEEDS[self.speed]}/s" if self.timer else ""  # off: the footer offers Space
         # a replay file's undo count is only its header's word (verify says so); a save's is counted
         claimed = " (claimed)" if getattr(session, "header_claimed", False) else ""
@@ -157,6 +170,17 @@ class ViewerScreen(KeyedScreen):
         line = (f"event {self.position}/{len(session.events)}  turn {self.turn_at(self.position)}{auto}  "
                 f"undos {session.undos}{claimed}{reveal}")
         where.show(clip(line, where.size.width or 48), layout=False)
+        panel = self.query_one(AnalysisPanel)
+        panel.display = self.analysis_running or (self.analysis is not None and self.analysis_shown)
+        if panel.display:
+            panel.draw(self.analysis, self.analysis_progress, self.analysis_running, len(session.events),
+                       self.position, [p.name for p in session.players])
+
+    def event_marks(self) -> dict[int, str] | None:
+        """The marks of the analysis shown, by event index, for the event list."""
+        if self.analysis is None or not self.analysis_shown:
+            return None
+        return {d.event - 1: d.mark for d in self.analysis.decisions if d.mark}
 
     def go(self, position: int) -> None:
         self.position = max(0, min(len(self.session.events), position))
@@ -275,11 +299,23 @@ class ViewerScreen(KeyedScreen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "reveal" and self.session.game.ID not in HIDDEN:
             return None  # nothing is hidden in this game: the key is left out of the footer
+        if action in ANALYSIS_ACTIONS:
+            return self.analysis_possible(action)
         return True
+
+    def footer_shows(self, action: str, parameters: tuple) -> bool:
+        """80 columns hold only so many keys: a game with Reveal (the troll) leaves autoplay out of
+        the footer, and once there are decisions to jump to, n p w take the room of `a` (which then
+        only shows or hides the panel). ? lists every key."""
+        if action == "autoplay":
+            return self.session.game.ID not in HIDDEN
+        return not (action == "analyse" and self.analysis is not None and self.analysis.decisions)
 
     def why_disabled(self, action: str, parameters: tuple) -> str:
         if action == "reveal":
             return f"nothing is hidden in {self.session.game.TITLE}: the viewer shows it all"
+        if action in ANALYSIS_ACTIONS:
+            return self.analysis_refusal(action)
         return super().why_disabled(action, parameters)
 
     def action_reveal(self) -> None:
@@ -334,6 +370,7 @@ class ViewerScreen(KeyedScreen):
     def action_back(self) -> None:
         if self.timer:
             self.timer.stop()
+        self.stop_analysis()  # it must not go on burning the CPU for a screen that is gone
         if getattr(self.app, "start_replay", None) is self.session:
             self.app.exit()  # `dicehall replay FILE`: leaving the replay leaves the program
             return

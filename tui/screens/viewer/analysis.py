@@ -1,0 +1,358 @@
+"""The analysis in the replay viewer (issue #14): `a` judges the whole game in a worker thread while
+the viewer stays usable, a panel draws the figure along the game as a text graph with the marked
+decisions under it and says what the shown position's decision or roll was worth, and keys jump to
+the marked decisions and to the costliest one. The analysers are engine/analysis; this module only
+runs them and draws what they found."""
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from importlib import import_module
+
+from rich.text import Text
+from textual.message import Message
+from textual.worker import Worker, get_current_worker
+
+from engine import analysis
+from engine.analysis import ANALYSERS, MARK_WORDS, MARKS, Analysis, Decision, Luck
+from tui.widgets import Plain
+
+GRAPH_MARKS = {"?!": "!", "?": "?", "??": "X"}  # one column per mark under the graph
+BLOCKS = " \u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"  # eighths of a cell, from empty to full
+ASCII_LEVELS = " .:#"  # thirds of a cell, for a terminal without block characters
+BAR_WIDTH = 20  # the progress bar's cells
+MARGIN_GAMES = {"towers"}  # marked by points of margin lost, not by win chance (engine/analysis/towers.py)
+ALSO_BLUNDER = {"troll": "; ?? also for a pair that loses at once (collapse, flight) when another does not"}
+
+
+class AnalysisStopped(Exception):
+    """The viewer was left (or the worker cancelled): the analysis gives up at its next report."""
+
+
+@dataclass
+class AnalysisReport(Message):
+    """What the analysing thread has to say: a result so far or the whole one, how far it has
+    got, or why it failed. `worker` tells a report of an analysis given up from the current one."""
+
+    worker: Worker
+    result: Analysis | None = None
+    done: int = 0
+    total: int = 0
+    finished: bool = False
+    error: str = ""
+
+
+def percent(value: float) -> str:
+    return f"{value:.0%}"
+
+
+def figure_value(result: Analysis, value: float) -> str:
+    return percent(value) if result.figure == "win chance" else f"{value:.2f}"
+
+
+def mark_words(mark: str) -> str:
+    """A mark as its symbol and its word ("?? blunder"): never colour alone."""
+    return f"{mark} {MARK_WORDS[mark]}" if mark else ""
+
+
+def thresholds_note(game_id: str, title: str) -> str:
+    """This game's marks and what earns them, for the help (the README's Analysis section says the same)."""
+    if not analysis.has_analyser(game_id):
+        return f"{title} has no analysis yet."
+    thresholds = getattr(import_module(ANALYSERS[game_id]), "THRESHOLDS", None)
+    if thresholds is None:
+        return ("No decisions to judge here: the graph is the expected pulls left along the game, and each "
+                "roll's luck is in pulls (positive: the tower stands longer than expected).")
+    if game_id in MARGIN_GAMES:
+        sizes, unit = ", ".join(f"{t:g}" for t in thresholds), "points of the final margin lost"
+    else:
+        sizes, unit = ", ".join(f"{t * 100:g}" for t in thresholds), "points of win chance lost"
+    return (f"Marks: ?! inaccuracy, ? mistake, ?? blunder for {sizes} {unit}{ALSO_BLUNDER.get(game_id, '')}; "
+            "under the graph ! ? X, and ^ the event shown.")
+
+
+@dataclass
+class Drawn:
+    """What the panel draws of one result, worked out once (a long tower has a point per event):
+    the graph's points (positions and values), its top, and the decisions and luck by event."""
+
+    events: list[int]
+    values: list[float]
+    top: float
+    decisions: dict[int, Decision]
+    luck: dict[int, Luck]
+
+    @classmethod
+    def of(cls, result: Analysis) -> "Drawn":
+        """The curve, and where it has no point just after a decision (the troll and Towers value
+        the position before each decision), the chance with the move played: a costly move shows
+        as a drop where it was made."""
+        points = {point.event: point.value for point in result.curve}
+        for decision in result.decisions:
+            points.setdefault(decision.event, decision.chance_played)
+        events = sorted(points)
+        values = [points[event] for event in events]
+        top = 1.0 if result.figure == "win chance" else max(values, default=1.0) or 1.0
+        return cls(events, values, top, {d.event: d for d in result.decisions}, {c.event: c for c in result.chance})
+
+    def value_at(self, position: int) -> float | None:
+        """The figure at a position: the last point drawn at or before it."""
+        index = bisect_right(self.events, position)
+        return self.values[index - 1] if index else None
+
+    def decision_near(self, position: int) -> tuple[Decision | None, bool]:
+        """The decision about to be made at `position` (its first event is the next one), else the
+        one whose first event was just played; and whether it is still to be played."""
+        if position + 1 in self.decisions:
+            return self.decisions[position + 1], True
+        return self.decisions.get(position), False
+
+
+def judged(decision: Decision, result: Analysis) -> str:
+    """A decision in words: its mark, the move played and the best move with their chances."""
+    played = f"{decision.played} ({result.figure} {percent(decision.chance_played)})"
+    if decision.played == decision.best or decision.drop <= 0:
+        return f"{played}, as good as the best found"
+    head = f"{mark_words(decision.mark)}: " if decision.mark else ""
+    return f"{head}{played}; best: {decision.best} ({percent(decision.chance_best)})"
+
+
+def detail(result: Analysis, drawn: Drawn, position: int, names: list[str], total: int) -> str:
+    """What the analysis says at the position shown: the decision there, a roll's luck, or the figure."""
+    decision, to_play = drawn.decision_near(position)
+    if decision is not None:
+        who = names[decision.seat] if 0 <= decision.seat < len(names) and len(names) > 1 else ""
+        when = f"event {decision.event}{', ' + who if who else ''}, {'to play' if to_play else 'played'}"
+        return f"{when}: {judged(decision, result)}"
+    luck = drawn.luck.get(position)
+    if luck is not None:
+        amount = f"{luck.luck:+.0%} win chance" if result.figure == "win chance" else f"{luck.luck:+.2f} pulls"
+        word = "lucky" if luck.luck > 0.005 else "unlucky" if luck.luck < -0.005 else "as expected"
+        who = f" for {names[luck.seat]}" if len(names) > 1 and 0 <= luck.seat < len(names) else ""
+        return f"event {luck.event}: luck {amount}{who} ({word})"
+    value = drawn.value_at(position)
+    if value is None:
+        return f"event {position}: not judged" if position < total else ""
+    return f"{result.figure} {figure_value(result, value)} at event {position}"
+
+
+def column_of(position: int, total: int, width: int) -> int:
+    """The graph's column of a position (0 to total): the game spread over the whole width."""
+    return position * (width - 1) // max(1, total)
+
+
+def last_in_column(column: int, total: int, width: int) -> int:
+    """The last position drawn in a column (the one before it when a short game spreads out)."""
+    return min(total, ((column + 1) * total - 1) // (width - 1))
+
+
+def graph_rows(result: Analysis, total: int, position: int, width: int, plain: bool, running: bool,
+               drawn: Drawn | None = None) -> list[Text]:
+    """The figure along the game in two rows of cells, then the marks row (! ? X under the
+    decisions, ^ at the position shown). While the analysis runs, the graph stops at its last point."""
+    drawn = drawn or Drawn.of(result)
+    events, values, top = drawn.events, drawn.values, drawn.top
+    last = column_of(events[-1] if running and events else total, total, width)
+    levels = len(ASCII_LEVELS) - 1 if plain else len(BLOCKS) - 1
+    cells = ASCII_LEVELS if plain else BLOCKS
+    upper, lower = [], []
+    for column in range(width):
+        index = bisect_right(events, last_in_column(column, total, width))
+        if not index or column > last:
+            upper.append(" ")
+            lower.append(" ")
+            continue
+        value = max(0.0, min(1.0, values[index - 1] / top))
+        height = 1 + round(value * (2 * levels - 1))  # 1 at nothing: a line, so 0% is not a blank
+        lower.append(cells[min(height, levels)])
+        upper.append(cells[max(0, height - levels)])
+    marks = [" "] * width
+    for decision in result.decisions:
+        if decision.mark:
+            column = column_of(decision.event - 1, total, width)
+            shown = next((m for m, c in GRAPH_MARKS.items() if c == marks[column]), "")
+            if not shown or MARKS.index(decision.mark) > MARKS.index(shown):  # the worst mark of the column
+                marks[column] = GRAPH_MARKS[decision.mark]
+    cursor = column_of(position, total, width)
+    if marks[cursor] == " ":
+        marks[cursor] = "^"
+    rows = []
+    for cells_row in (upper, lower, marks):
+        line = Text("".join(cells_row))
+        line.stylize("reverse", cursor, cursor + 1)
+        rows.append(line)
+    return rows
+
+
+def progress_bar(done: int, total: int) -> str:
+    filled = BAR_WIDTH * done // total if total else 0
+    return f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {done} of {total}" if total else "(starting)"
+
+
+class AnalysisPanel(Plain):
+    """The analysis under the events: a header (the figure, or the progress while it runs), the
+    graph, the marks, and what the shown position's decision or roll was worth."""
+
+    drawn_for: tuple[Analysis | None, Drawn | None] = (None, None)  # worked out once per result, not per step
+
+    def draw(self, result: Analysis | None, progress: tuple[int, int] | None, running: bool, total: int,
+             position: int, names: list[str]) -> None:
+        width = max(10, self.size.width or 48)
+        text = Text()
+        if running:
+            done, whole = progress or (0, 0)
+            text.append(f"analysing {progress_bar(done, whole)}", style="bold")
+        if result is not None and self.drawn_for[0] is not result:
+            self.drawn_for = (result, Drawn.of(result))
+        drawn = self.drawn_for[1]
+        if result is not None and not running:
+            scale = "0-100%" if result.figure == "win chance" else f"0-{drawn.top:.1f}"
+            legend = "  marks !=?! ?=? X=??  ^=here" if result.decisions else "  ^=here"
+            text.append(f"{result.figure} {scale}", style="bold")
+            text.append(legend)
+        if result is not None and total > 0:
+            plain = not self.app.terminal.box_lines
+            for row in graph_rows(result, total, position, width, plain, running, drawn):
+                text.append("\n")
+                text.append_text(row)
+            said = detail(result, drawn, position, names, total)
+            if said:
+                text.append("\n" + said)
+        elif running:
+            text.append("\nthe first results show here as they come")
+        self.show(text)
+
+
+class AnalysedViewer:
+    """The viewer's analysis keys and its worker (mixed into ViewerScreen, which binds the keys)."""
+
+    ANALYSIS_SAMPLES: int | None = None  # sampled deals per decision (None: the game's default; tests use a few)
+    analyser = staticmethod(analysis.analyse)  # what `a` runs: engine.analysis.analyse (a test may stand in)
+
+    analysis: Analysis | None = None
+    analysis_worker: Worker | None = None
+    analysis_progress: tuple[int, int] | None = None
+    analysis_shown = True
+
+    @property
+    def analysis_running(self) -> bool:
+        return self.analysis_worker is not None
+
+    def start_analysis(self) -> None:
+        screen, session, samples, analyse = self, self.session, self.ANALYSIS_SAMPLES, self.analyser
+
+        def work() -> None:
+            worker = get_current_worker()
+            shown = [-1]  # the last progress in hundredths told: a long tower reports every event
+
+            def progress(done: int, total: int) -> None:
+                if worker.is_cancelled:
+                    raise AnalysisStopped
+                hundredths = 100 * done // max(1, total)
+                if hundredths != shown[0]:
+                    shown[0] = hundredths
+                    screen.post_message(AnalysisReport(worker, done=done, total=total))
+
+            def partial(result: Analysis) -> None:
+                if worker.is_cancelled:
+                    raise AnalysisStopped
+                screen.post_message(AnalysisReport(worker, result=result))
+
+            try:
+                result = analyse(session, samples=samples, progress=progress, partial=partial)
+            except AnalysisStopped:
+                return
+            except Exception as error:  # a replay the analyser cannot follow: one line, never a traceback
+                screen.post_message(AnalysisReport(worker, error=str(error) or type(error).__name__))
+                return
+            screen.post_message(AnalysisReport(worker, result=result, finished=True))
+
+        self.analysis_shown = True
+        self.analysis_worker = self.run_worker(work, thread=True, group="analysis", exclusive=True,
+                                               exit_on_error=False)
+        self.status("analysing the whole game; the viewer works meanwhile (q stops it)")
+        self.refresh_bindings()
+        self.redraw()
+
+    def stop_analysis(self) -> None:
+        if self.analysis_worker is not None:
+            self.analysis_worker.cancel()  # the thread stops at its next report
+            self.analysis_worker = None
+
+    def on_analysis_report(self, report: AnalysisReport) -> None:
+        if report.worker is not self.analysis_worker:
+            return  # from an analysis given up
+        if report.result is not None:
+            self.analysis = report.result
+        if report.total:
+            self.analysis_progress = (report.done, report.total)
+        if report.error:
+            self.analysis_worker = None
+            self.status(f"the analysis stopped: {report.error}", error=True)
+        elif report.finished:
+            self.analysis_worker = None
+            self.status(f"analysis done: {report.result.summary()}")
+        self.refresh_bindings()
+        self.redraw()
+
+    def action_analyse(self) -> None:
+        if self.analysis is None or self.analysis_running:
+            self.start_analysis()
+            return
+        self.analysis_shown = not self.analysis_shown
+        self.status("analysis shown (a hides it)" if self.analysis_shown else "analysis hidden (a shows it)")
+        self.redraw()
+
+    def marked(self) -> list[Decision]:
+        return [d for d in self.analysis.decisions if d.mark] if self.analysis else []
+
+    def land_on(self, decision: Decision, said: str) -> None:
+        """Go to where `decision` is made (its move not yet played: c branches from there)."""
+        self.analysis_shown = True
+        self.go(decision.event - 1)
+        better = "; c tries the better move from here" if decision.drop > 0 else ""
+        self.status(f"{said}: event {decision.event}, {mark_words(decision.mark) or 'no mark'}{better}")
+
+    def action_marked(self, step: int) -> None:
+        marked = self.marked()
+        if step > 0:
+            found = [d for d in marked if d.event - 1 > self.position]
+            chosen = found[0] if found else None
+        else:
+            found = [d for d in marked if d.event - 1 < self.position]
+            chosen = found[-1] if found else None
+        if chosen is None:
+            where = "after" if step > 0 else "before"
+            still = " (the analysis is still running)" if self.analysis_running else ""
+            self.status(f"no marked decision {where} event {self.position}{still}", error=True)
+            return
+        number = marked.index(chosen) + 1
+        self.land_on(chosen, f"marked decision {number} of {len(marked)}")
+
+    def action_costliest(self) -> None:
+        worst = max(self.analysis.decisions, key=lambda d: d.drop)  # the first of equals
+        if worst.drop <= 0:
+            self.status("every decision judged was as good as the best found: none cost anything")
+            return
+        so_far = " so far" if self.analysis_running else ""
+        self.land_on(worst, f"the costliest decision{so_far} ({percent(worst.drop)} of {self.analysis.figure})")
+
+    def analysis_possible(self, action: str) -> bool | None:
+        """check_action for the analysis keys: None hides a key that cannot work now."""
+        if action == "analyse":
+            return True if analysis.has_analyser(self.session.game.ID) and not self.analysis_running else None
+        return True if self.analysis is not None and self.analysis.decisions else None
+
+    def analysis_refusal(self, action: str) -> str:
+        title = self.session.game.TITLE
+        if not analysis.has_analyser(self.session.game.ID):
+            return f"{title} has no analysis yet"
+        if action == "analyse":
+            done, total = self.analysis_progress or (0, 0)
+            far = f": {done} of {total} judged" if total else ""
+            return f"the analysis is running{far} (q leaves the viewer and stops it)"
+        if self.analysis_running:
+            return "no decision judged yet: the analysis is running"
+        if self.analysis is None:
+            return "no analysis yet: a analyses the game"
+        return f"{title} has no decisions to judge: the graph shows its odds, and each roll its luck"
