@@ -558,6 +558,7 @@ class HallGame:
         self._watch_fd = -1
         self._watch_path: Path | None = None
         self._waiter: _Inotify | None | bool = None  # False: inotify is not to be had, poll
+        self._seen_seats: list[str] | None = None  # the seats' statuses when last looked at
         try:
             seed = hall.read_secret(self.id) if with_secret else None
             self.fold = HallFold(self.log.header, self.id, seed)
@@ -588,6 +589,7 @@ class HallGame:
             if seat.kind == "player" and n != self.seat and not self.hall.seat_held(self.id, n):
                 status = "disconnected"
             views.append(SeatView(n, seat.kind, seat.name, status))
+        self._seen_seats = [view.status for view in views]
         return views
 
     @property
@@ -613,6 +615,7 @@ class HallGame:
         new = self.log.read_new()
         self._fold(new)
         self._settle()
+        self.seats()  # what wait() compares with
         return new
 
     def wait(self, timeout: float) -> bool:
@@ -624,23 +627,27 @@ class HallGame:
                 self._waiter = _Inotify(self.hall.games, self.id + ".")
             except (OSError, AttributeError):  # not Linux, or out of inotify watches
                 self._waiter = False
-        if os.fstat(self.log.fd).st_size != self.log.offset:
+        if self._changed():
             return True
         if self._waiter is False:
             return self._poll(timeout)
         return self._waiter.wait(timeout)
 
     def _poll(self, timeout: float) -> bool:
-        before = self._snapshot()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             time.sleep(min(POLL_EVERY, max(0.0, deadline - time.monotonic())))
-            if self._snapshot() != before:
+            if self._changed():
                 return True
         return False
 
-    def _snapshot(self) -> tuple:
-        return os.fstat(self.log.fd).st_size, tuple(v.status for v in self.seats())
+    def _changed(self) -> bool:
+        """Whether the log grew past what was read, or a seat's holder came or went since the
+        seats were last looked at (follow() and seats() look)."""
+        if os.fstat(self.log.fd).st_size != self.log.offset:
+            return True
+        seen = self._seen_seats
+        return seen is not None and [v.status for v in self.seats()] != seen
 
     def _fold(self, records: list[Any]) -> None:
         for record in records:
@@ -659,11 +666,15 @@ class HallGame:
         try:
             self.log.append(record, self.fold.count)
         except StaleState:
-            first = self.fold.count
-            self._fold(self.log.read_new())
-            who = self.fold.seat_name(self.fold.actors[first]) if len(self.fold.actors) > first else "another player"
-            raise StaleState(f"{who} moved first: your move was made on an old position; the board is refreshed") from None
+            self._refresh_after_stale()
         self._fold([record])
+
+    def _refresh_after_stale(self) -> None:
+        """Fold what others wrote first, then raise StaleState naming who moved first."""
+        first = self.fold.count
+        self._fold(self.log.read_new())
+        who = self.fold.seat_name(self.fold.actors[first]) if len(self.fold.actors) > first else "another player"
+        raise StaleState(f"{who} moved first: your move was made on an old position; the board is refreshed") from None
 
     def _act(self, action, record_op: str, by: int | None) -> tuple:
         """Run a session action (play, or the dice of a fresh game) with each batch it makes
@@ -686,10 +697,8 @@ class HallGame:
         try:
             batch = action()
         except StaleState:
-            first = self.fold.count
-            self._fold(self.log.read_new())
-            who = self.fold.seat_name(self.fold.actors[first]) if len(self.fold.actors) > first else "another player"
-            raise StaleState(f"{who} moved first: your move was made on an old position; the board is refreshed") from None
+            session.journal = None
+            self._refresh_after_stale()
         finally:
             session.journal = None
         # the session has played the batch itself: count it as folded, with its author
@@ -847,7 +856,7 @@ class HallGame:
         if self._seat_fd >= 0:
             os.close(self._seat_fd)
             self._seat_fd = -1
-        if isinstance(self._waiter, _Inotify):
+        if self._waiter not in (None, False):
             self._waiter.close()
         self.log.close()
 
@@ -901,12 +910,13 @@ class Hall:
     # ----- games -----
     def host(self, game: str, seats: list[str], name: str, *, options: dict | None = None,
              title: str = "") -> HallGame:
-        """Open a new hall game and take its first seat that is neither a bot nor left open for
-        others. `seats`: "player" (the host), "open", or "bot" / "bot:STYLE", one per seat."""
+        """Open a new hall game. `seats`, one per seat: "player" (the host's seat, taken as `name`),
+        "open" (for others to join), or "bot" / "bot:STYLE". With no "player" seat (bots against
+        bots, to watch) the game returned plays the bots' turns instead of holding a seat."""
         module = engine.get_game(game)
         kinds = [s.strip() for s in seats]
-        if kinds.count("player") != 1:
-            raise HallError("the host takes exactly one seat")
+        if kinds.count("player") > 1:
+            raise HallError("the host takes one seat; leave the others open")
         header_seats = []
         for n, kind in enumerate(kinds):
             if kind in ("player", "open"):
@@ -938,6 +948,10 @@ class Hall:
             break
         else:
             raise HallError("no free game id in the hall")
+        if "player" not in kinds:
+            hosted = self.open(game_id, plays_bots=True)
+            hosted._settle()
+            return hosted
         hosted = HallGame(self, game_id, writable=True, with_secret=True)
         try:
             hosted._take(kinds.index("player"), name)
