@@ -47,3 +47,41 @@ def play_until_over(games: dict, rng) -> None:
         mover.play(rng.choice(mover.session.commands()))
     for game in games.values():
         game.follow()
+
+
+PLAYER = """
+import json, random, sys, time
+import engine
+from engine.core import IllegalCommand
+from saves.hall import Hall, StaleState
+folder, game_id, name, seed, pause = sys.argv[1:6]
+hall = Hall(folder)
+game = hall.join(game_id, name=name) if name != "-" else hall.open(game_id, plays_bots=True)
+rng = random.Random(int(seed))
+played = stale = 0
+deadline = time.monotonic() + 240
+while time.monotonic() < deadline:
+    game.follow()
+    if game.finished:
+        break
+    if not game.my_turn:
+        game.wait(0.5 if name != "-" else 0.01)
+        continue
+    try:
+        game.play(rng.choice(game.session.commands()))
+        played += 1
+        time.sleep(float(pause))
+    except StaleState:
+        stale += 1
+game.follow()
+print(json.dumps({"played": played, "stale": stale, "finished": game.finished,
+                  "digest": engine.digest(game.session.state), "events": len(game.session.events)}), flush=True)
+"""
+
+
+def start_player(folder: Path, game_id: str, name: str, seed: int, pause: float = 0.0) -> subprocess.Popen:
+    """A process that takes seat `name` (or, with name "-", plays every bot's turn it can) and plays
+    random legal moves (`pause` seconds after each) until the game is over; it prints a JSON summary
+    of what it saw."""
+    return subprocess.Popen([sys.executable, "-c", PLAYER, str(folder), game_id, name, str(seed), str(pause)],
+                            stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent)
