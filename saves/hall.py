@@ -142,6 +142,12 @@ def _make_group_dirs(folder: Path) -> None:
         except FileExistsError:
             continue
         os.chmod(part, DIR_MODE)  # mkdir's mode is reduced by the umask, and cannot set setgid
+        try:  # the parent's group, even where the admin's folder lacks the setgid bit
+            os.chown(part, -1, os.stat(part.parent).st_gid)
+        except OSError:
+            pass
+    if folder.is_symlink():
+        raise HallError(f"{_shown(folder)}: a symbolic link: refused")
 
 
 def _open_nofollow(path: Path, flags: int, create: bool = False) -> int:
@@ -546,7 +552,10 @@ class HallGame:
     """One hall game as this process sees it: its fold (`session`, seats, takeback), the seat it
     holds (`seat`, None for a watcher or a follower) and its position in the log.
 
-    Thread use: wait() may run in a worker thread; everything else belongs to one thread."""
+    Thread use: wait() may run in a worker thread while the screen's thread does the rest; close()
+    only once that worker's wait() has returned. Errors are one line each: IllegalCommand (not
+    now, and why), StaleState (someone moved first; already refreshed), SeatHeld, HallError (a
+    damaged log, a full disk)."""
 
     def __init__(self, hall: "Hall", game_id: str, *, writable: bool, with_secret: bool, plays_bots: bool = False):
         self.hall = hall

@@ -176,6 +176,26 @@ def test_the_bot_fold_names_the_bot_when_it_moved_first(hall):
     ann.close(), other.close()
 
 
+def test_a_torn_tail_is_left_to_the_writer_under_the_lock_which_keeps_it_aside(hall):
+    ann = hall.host("wager", ["player", "open"], "Ann")
+    bob = hall.join(ann.id, name="Bob")
+    ann.follow()
+    path = log_path(hall, ann)
+    whole = path.stat().st_size
+    cut = frame({"op": "answer", "by": 1, "yes": True})[:-4]
+    with open(path, "ab") as handle:  # a writer killed in the middle of its append
+        handle.write(cut)
+    assert bob.follow() == [] and bob.log.offset == whole  # a follower waits: it may still be being written
+    ann.play(cmd(ann, "roll"))
+    kept = hall.games / f"{ann.id}.dhh.torn"
+    assert kept.read_bytes() == cut and stat.S_IMODE(kept.stat().st_mode) == 0o660
+    parsed = parse_save(path.read_bytes(), "x")
+    assert not parsed.torn and parsed.damage is None and parsed.records[-1]["op"] == "play"
+    bob.follow()
+    assert engine.digest(bob.session.state) == engine.digest(ann.session.state)
+    ann.close(), bob.close()
+
+
 # ----- takebacks -----
 def test_a_takeback_asks_the_others_and_one_no_refuses_it(hall):
     ann = hall.host("towers", ["player", "open"], "Ann")
