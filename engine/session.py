@@ -107,14 +107,18 @@ class Session:
         self,
         game: ModuleType,
         *,
-        seed: int,
+        seed: int | None,
         options: dict | None = None,
         players: Sequence[Player] = (),
         dice: Iterable[int] | None = None,
         journal: Journal | None = None,
     ):
         self.game = game
-        self.seed = int(seed)
+        # seed None: a follower's session (a hall game watched without its secret seed). It never
+        # draws: every chance outcome comes from the log, checked against the rules only.
+        self.seed = None if seed is None else int(seed)
+        if self.seed is None and dice is None:
+            dice = []
         self.options = game.check_options(dict(options or {}))
         self.players: tuple[Player, ...] = game.check_players(tuple(players))
         self._human_seats = frozenset(seat for seat, player in enumerate(self.players) if not player.bot)
@@ -261,6 +265,8 @@ class Session:
 
         resolve_pending: also draw any chance still pending now (a branch cut inside a pull). A
         save reopened while it waits for typed dice keeps waiting for them instead."""
+        if self.seed is None:
+            raise IllegalCommand("this game's dice are drawn by its players' sessions (no seed here)")
         self._script = None
         if resolve_pending and self.game.outcome(self._state) is None and self.game.chance_needed(self._state) is not None:
             batch: list[Any] = []
@@ -329,8 +335,13 @@ class Session:
                 raise LogError(base + i, "an event where the rules expect none")
             typed = bool(getattr(event, "typed", False))
             if typed:
-                draws = self._typed_draws(need, event, base + i)
+                if not need.dice:  # a shuffle or a landing spot always comes from the seed
+                    raise LogError(base + i, "marked as typed, but only dice can be typed")
+                draws = self._given_draws(need, event, state, base + i)
                 typed_here.append((base + i, event, state, used))
+            elif self.seed is None:  # a follower: the outcome is taken as given, if the rules allow it
+                draws = self._given_draws(need, event, state, base + i)
+                used += len(need.spec)
             else:
                 draws = seeded_draws(self.seed, used, need.spec)
                 if self.game.chance_event(state, draws, False) != event:
@@ -414,11 +425,12 @@ class Session:
             state = self.game.evolve(state, event)
         return state, used
 
-    def _typed_draws(self, need: ChanceNeeded, event: Any, index: int) -> tuple[int, ...]:
-        if not need.dice:  # a shuffle or a landing spot always comes from the seed
-            raise LogError(index, "marked as typed, but only dice can be typed")
+    def _given_draws(self, need: ChanceNeeded, event: Any, state: Any, index: int) -> tuple[int, ...]:
+        """The draws a recorded chance event holds, checked to be in range for what the state needs
+        (a game whose outcomes need the state to be read back, War of Bones' landings, says so)."""
+        recorded = getattr(self.game, "recorded_draws", None)
         try:
-            draws = tuple(self.game.chance_draws(event))
+            draws = tuple(recorded(state, event) if recorded else self.game.chance_draws(event))
         except Exception:
             raise LogError(index, "a chance outcome that does not fit the rules") from None
         if len(draws) != len(need.spec) or not all(

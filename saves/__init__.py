@@ -365,17 +365,23 @@ class SaveScan:
     A record whose length field alone is damaged (its bytes are all there and match its checksum)
     is still given, after `damage` is set, so a recovered save keeps that move."""
 
-    def __init__(self, handle: Any, label: str, size: int):
+    def __init__(self, handle: Any, label: str, size: int, resume: tuple[int, int] | None = None):
+        """`resume` (byte offset, record number): the handle is at that record, already past the
+        header (a hall game's follower reads only what is new); `header` is then None."""
         self.handle = handle
         self.label = label
         self.size = size
         self.buffer = b""
         self.pos = 0  # where the next frame starts in `buffer`
-        self.offset = len(MAGIC)  # where it starts in the file
+        self.offset = len(MAGIC) if resume is None else resume[0]  # where it starts in the file
         self.good_end = self.offset
         self.torn = False
         self.damage: str | None = None
-        self.index = 0
+        self.index = 0 if resume is None else resume[1]
+        if resume is not None:
+            self.header = None
+            self.records = self._frames()
+            return
         if handle.read(len(MAGIC)) != MAGIC:
             raise SaveError(f"{label}: not a dicehall save")
         header = next(self._frames(), None)
@@ -861,12 +867,13 @@ def _recover_hint(label: str) -> str:
     return f"the file is kept as it is ('dicehall recover {label}' keeps the good part)"
 
 
-def _keep_torn(path: Path, tail: bytes) -> Path:
+def _keep_torn(path: Path, tail: bytes, mode: int = 0o600) -> Path:
     """Copy a torn tail into a new file next to the save (never over an existing one); returns its path."""
     for attempt in range(1, 1000):
         aside = path.with_name(path.name + TORN_SUFFIX + (f".{attempt}" if attempt > 1 else ""))
         try:
-            fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+            os.fchmod(fd, mode)  # the umask may have taken bits a hall's group needs
         except FileExistsError:
             continue
         try:

@@ -1,4 +1,5 @@
-"""The `dicehall` command. Headless subcommands (verify, analyse, sim, saves, export, rules, recover) never import Textual."""
+"""The `dicehall` command. Headless subcommands (verify, analyse, sim, saves, export, rules, recover, hall, host,
+join, watch) never import Textual."""
 from __future__ import annotations
 
 import argparse
@@ -31,6 +32,13 @@ USAGE_EPILOG = """commands:
   dicehall sim bones --bots A,B --games N --seed S [--json]      (levels: general, random)
   dicehall rules GAME              print a game's rules
   dicehall recover SAVE            copy the good part of a damaged save into a new save
+  dicehall hall [--json]           list the hall's games: seats, moves, watchers
+  dicehall host GAME [--players N] [--seat N=open|bot[:STYLE]] [--name NAME] [--option KEY=VALUE]
+                                   open a game in the hall and take a seat
+  dicehall join ID [--seat N] [--name NAME]
+                                   take an open seat (or your own again) in a hall game
+  dicehall watch ID                follow a hall game as it is played, read only
+  dicehall --hall DIR COMMAND      use the hall in DIR (default: $DICEHALL_HALL, /var/games/dicehall, DATA/hall)
 games: dicetower, wager, troll, towers, bones"""
 
 
@@ -116,6 +124,7 @@ def build_parser() -> Parser:
     from engine import VERSION
 
     parser.add_argument("--version", action="version", version=f"dicehall {VERSION}")
+    parser.add_argument("--hall", metavar="DIR", help="the hall folder shared by the players on this box")
     play = sub.add_parser("play", help="start a new game")
     play.add_argument("game")
     play.add_argument("--seed", type=_seed)
@@ -162,7 +171,33 @@ def build_parser() -> Parser:
     rules.add_argument("game")
     recover = sub.add_parser("recover", help="copy the good part of a damaged save")
     recover.add_argument("save")
+    hall = sub.add_parser("hall", help="list the hall's games")
+    hall.add_argument("--json", action="store_true")
+    host = sub.add_parser("host", help="open a game in the hall")
+    host.add_argument("game")
+    host.add_argument("--players", type=_positive, help="how many seats (Dead Man's Wager: 2 to 6; default 2)")
+    host.add_argument("--seat", type=_hall_seat, action="append", default=[], metavar="N=open|bot[:STYLE]",
+                      help="seat N left open for another player (the default) or given to a bot; you take the first "
+                           "seat not named")
+    host.add_argument("--name", default="", help="your name at the table (default: your login name)")
+    host.add_argument("--option", type=_option, action="append", default=[], metavar="KEY=VALUE")
+    join = sub.add_parser("join", help="take a seat in a hall game")
+    join.add_argument("id")
+    join.add_argument("--seat", type=_positive, metavar="N", help="the seat (from 1); default: your own, else the first open")
+    join.add_argument("--name", default="", help="your name at the table (default: your login name)")
+    watch = sub.add_parser("watch", help="follow a hall game, read only")
+    watch.add_argument("id")
+    for command in (hall, host, join, watch, verify, export):  # --hall DIR after the command works too
+        command.add_argument("--hall", metavar="DIR", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
+
+
+def _hall_seat(text: str) -> tuple[int, str]:
+    """N=open, N=bot or N=bot:STYLE (seats from 1)."""
+    number, sep, kind = text.partition("=")
+    if not sep or not re.fullmatch(r"[1-9]", number) or not re.fullmatch(r"open|bot(:[a-z]{1,20})?", kind):
+        raise argparse.ArgumentTypeError(f"{text!r} is not N=open, N=bot or N=bot:STYLE")
+    return int(number) - 1, kind
 
 
 # Which of sim's game-specific options each game takes, and their defaults; any other is refused.
@@ -231,6 +266,28 @@ def _game(game: str):
 
 def _dispatch(args: argparse.Namespace) -> int:
     command = args.command
+    if getattr(args, "hall", None):
+        import os
+
+        os.environ["DICEHALL_HALL"] = args.hall  # the app, and anything it starts, uses the same hall
+    if command in ("hall", "host", "join", "watch"):
+        return _hall_command(args)
+    if command == "verify" and _hall_game_named(args.file, is_file=True):
+        from saves.hall import Hall
+
+        print(Hall().verify(args.file))  # HallError: one line, from main
+        return 0
+    if command == "export" and _hall_game_named(args.save, is_file=False):
+        from saves.hall import Hall
+
+        import saves
+
+        try:
+            written = Hall().export(args.save, args.output, overwrite=args.force)
+        except saves.ExportExists as error:
+            return _fail(f"{error}; add --force to replace it")
+        print(f"wrote {clean_text(str(written), 300)}")
+        return 0
     if command in ("verify", "replay", "analyse") and not args.file.strip():
         raise UsageError(f"{command} needs the name of a replay file (.dhr)")
     if command == "verify":
@@ -284,6 +341,135 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(f"recovered into save {new_id}; the damaged file is kept")
         return 0
     return _run_app(args)
+
+
+def _hall_game_named(name: str, is_file: bool) -> bool:
+    """Whether `verify NAME` / `export NAME` means a hall game: NAME is a hall game's id, names no
+    file (verify) or save (export) of that name, and the hall holds that game."""
+    import os
+
+    from saves.hall import LOG_SUFFIX, Hall, is_id
+
+    if not is_id(name):
+        return False
+    if is_file and os.path.exists(name):
+        return False
+    if not is_file:
+        import saves
+
+        try:
+            saves._find(name)
+            return False
+        except saves.SaveError:
+            pass
+    return os.path.lexists(Hall().games / f"{name}{LOG_SUFFIX}")
+
+
+SEATS = {"dicetower": 1, "troll": 1, "towers": 2, "bones": 2}  # Dead Man's Wager: --players, 2 to 6
+
+
+def _player_name(given: str) -> str:
+    import getpass
+
+    if given:
+        return given
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name to be had: the host's seat still needs one
+        return "Player"
+
+
+def _hall_command(args: argparse.Namespace) -> int:
+    """hall, host, join and watch. Until the hall has its screens, host and join print the game's id
+    and the seat taken and leave (the seat then shows as disconnected, and `join ID` with the same
+    name takes it back); watch prints each event as it is played until the game ends."""
+    from saves.hall import Hall, check_id
+
+    hall = Hall()
+    if args.command == "hall":
+        return _list_hall(hall, args.json)
+    if args.command == "host":
+        module = _game(args.game)
+        count = SEATS.get(args.game, args.players or 2)
+        if args.players is not None and args.game != "wager":
+            raise UsageError(f"{module.TITLE} has {count} seat{'s' if count > 1 else ''}; --players is for Dead Man's Wager")
+        kinds = ["?"] * count
+        for seat, kind in args.seat:
+            if seat >= count:
+                raise UsageError(f"--seat {seat + 1}: {module.TITLE} has seats 1 to {count}")
+            kinds[seat] = kind
+        if "?" not in kinds:
+            raise UsageError("every seat is open or a bot: leave one for yourself")
+        host_seat = kinds.index("?")
+        kinds = ["player" if n == host_seat else "open" if kind == "?" else kind for n, kind in enumerate(kinds)]
+        try:
+            game = hall.host(args.game, kinds, _player_name(args.name), options=dict(args.option))
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        with game:
+            print(f"hosted {game.module.TITLE} as {game.id} in {clean_text(str(hall.folder), 200)}; "
+                  f"you hold seat {game.seat + 1} as {clean_text(game.fold.seats[game.seat].name)}")
+            print(f"seats: {_seat_words(game.seats())}; others join with: dicehall join {game.id}")
+        return 0
+    if args.command == "join":
+        game = hall.join(check_id(args.id), None if args.seat is None else args.seat - 1, _player_name(args.name))
+        with game:
+            print(f"joined {game.module.TITLE} {game.id}: you hold seat {game.seat + 1} as "
+                  f"{clean_text(game.fold.seats[game.seat].name)}; seats: {_seat_words(game.seats())}")
+        return 0
+    return _watch_lines(hall, check_id(args.id))
+
+
+def _seat_words(views) -> str:
+    return ", ".join(clean_text(view.words(), 60) for view in views)
+
+
+def _watch_lines(hall, game_id: str) -> int:
+    """Follow a hall game, one line per event, until it ends (ctrl+c stops watching)."""
+    game = hall.watch(game_id)
+    shown = 0
+    with game:
+        print(f"watching {game.module.TITLE} {game.id}: {_seat_words(game.seats())}", flush=True)
+        while True:
+            session = game.session
+            if session is not None:
+                events = session.events
+                if len(events) < shown:  # a takeback
+                    print(f"(taken back to event {len(events)})", flush=True)
+                    shown = len(events)
+                for n in range(shown, len(events)):
+                    print(clean_text(f"{n + 1:>4}  {session.describe(n, reveal=False)}", 200), flush=True)
+                shown = len(events)
+            if game.finished:
+                print(clean_text(f"over: {session.outcome.summary}", 200))
+                return 0
+            if game.wait(5.0):
+                game.follow()
+
+
+def _list_hall(hall, as_json: bool) -> int:
+    """The hall's games under a header row; a file that is not a good game is one line."""
+    import json
+
+    entries = hall.listing()
+    folder = clean_text(str(hall.folder), 300)
+    if as_json:
+        print(json.dumps({"hall": folder, "games": [entry.as_json() for entry in entries]}, indent=1))
+        return 0
+    if not entries:
+        print(f"no games in the hall {folder} (dicehall host GAME opens one)")
+        return 0
+    print(f"{counted(len(entries), 'game')} in the hall {folder}, the latest move first\n")
+    print(f"{'ID':<6}  {'GAME':<10}  {'MOVES':>5}  {'WATCH':>5}  {'LAST MOVE':<16}  SEATS")
+    for entry in entries:  # every field is cleaned already; cleaned again so no file reaches the terminal
+        if entry.problem:
+            print(f"{clean_text(entry.id, 6):<6}  DAMAGED: {clean_text(entry.problem, 300)}")
+            continue
+        when = datetime.fromtimestamp(entry.last_move).strftime("%Y-%m-%d %H:%M")
+        state = f"over: {clean_text(entry.result, 100)}" if entry.finished else "in progress"
+        print(f"{entry.id:<6}  {clean_text(entry.game, 10):<10}  {entry.moves:>5}  {entry.watchers:>5}  {when:<16}  "
+              f"{_seat_words(entry.seats)}; {state}")
+    return 0
 
 
 NO_ANALYSER = 2  # the exit code of `analyse` for a game that has no analysis yet

@@ -33,7 +33,7 @@ from engine.games.bones.events import (ACTION_EVENTS, CHANCE_EVENTS, EVENTS, Att
                                        OptionChosen, Reengaged, ReinforceCalled, ReinforcementsTaken, ReinforceRolled,
                                        RerollCalled, Resupplied, RolledOff, TroopLanded)
 from engine.games.bones.play import (chance_draws, chance_event, chance_needed, command_of, decide, evolve,
-                                     legal_commands)
+                                     legal_commands, recorded_draws)
 from engine.games.bones.reading import describe, is_turn_start, label, outcome, progress
 from engine.games.bones.rules_text import RULES_TEXT
 from engine.games.bones.setup import LEVELS, check_options, check_players, initial_state, reengage_choices

@@ -188,6 +188,15 @@ def chance_event(state: BonesState, draws: tuple[int, ...], typed: bool) -> obje
     raise ValueError("no chance is pending")
 
 
+def recorded_draws(state: BonesState, event: object) -> tuple[int, ...]:
+    """The draws a recorded outcome stands for, read with the state it happened in: a landing's
+    spot is counted from the area's edge (a missed landing had some face: any one gives it)."""
+    if isinstance(event, (TroopLanded, LandingMissed)):
+        low = landings.area_bounds(state)[0]
+        return (event.x - low, event.y - low, event.face - 1 if isinstance(event, TroopLanded) else 0)
+    return chance_draws(event)
+
+
 def chance_draws(event: object) -> tuple[int, ...]:
     if isinstance(event, RolledOff):
         return (event.a - 1, event.b - 1)

@@ -1,0 +1,1196 @@
+"""The hall: games shared by the people on one box, each an append-only log in a shared folder.
+
+    hall = Hall()                                   # --hall DIR, $DICEHALL_HALL, or the default (hall_dir)
+    game = hall.host("wager", ["player", "bot:best", "open"], name="Ann")   # Ann sits at seat 0
+    other = hall.join(game.id, name="Bob")          # another terminal: the first open seat
+    watcher = hall.watch(game.id)                   # read only; counted in the listing
+    game.play(command)                              # for game.seat, or a bot's seat; StaleState if late
+    while watcher.wait(timeout=5): watcher.follow() # in a worker thread: wake, then read what is new
+    hall.listing()                                  # what `dicehall hall` prints
+
+Layout of a hall folder (files 0660, folders 2770: the hall's group only, never the world):
+    games/ID.dhh          the game's log (ID: 6 lowercase letters or digits)
+    games/ID.seatN        seat N's lock (N from 0, as in the records): flock'd by the terminal holding it
+    games/ID.watchers/PID one lock per live watcher
+    games/ID.dhh.torn     the cut-off tail of an append that was interrupted, kept aside
+    secrets/ID            the game's secret seed, until it is revealed into the log at the end
+
+The log has the save's framing (saves.MAGIC, then length/CRC-framed msgpack records; SaveScan reads
+it). Its header has `hall: 1`, the game, rules, options, `seats` (each {"kind": "open"} or {"kind":
+"bot", "name", "style"}), a `commitment` to the secret seed (never the seed), `name` and `created`.
+Records, seats numbered from 0 as in the engine (people read them from 1):
+    {"op": "seat", "seat": n, "kind": "player", "name": NAME, "uid": UID}   a person takes an open seat
+    {"op": "seat", "seat": n, "kind": "bot", "name": NAME, "style": S, "by": s}   a seated person
+                                                    puts a bot in an open seat before the game starts
+    {"op": "play", "by": s, "events": [...]} / {"op": "dice", "events": [...]}   as in a save
+    {"op": "takeback", "by": s, "to": n}            s asks to take back to event n (its own decision)
+    {"op": "answer", "by": s, "yes": bool}          every other seated person answers; one no refuses
+    {"op": "undo", "by": s}                         the asker, once all said yes: back to event n
+    {"op": "reveal", "seed": SEED}                  the last record, once the game is over
+The game starts (its engine session is made, named after the seats) when no seat is open. Any play
+cancels a takeback still waiting. Redo and typed dice are not used in the hall. Folding is pure and
+checks every record (HallFold); a bad record is the log's damage, one line.
+
+Every append goes through HallLog.append(record, expected): under an flock of the log it reads what
+is new since this process's offset and refuses with StaleState if the log holds more than
+`expected` records (a decision made on an old position), else writes the frame and fsyncs.
+Followers read only from their offset (follow) and sleep in wait() on inotify (ctypes, Linux) or,
+where that is missing, by polling every POLL_EVERY seconds.
+
+Fair dice: the seed lives in secrets/ID, read only by the seated players' dicehall, which derives
+the dice with the engine's counter-based chance and writes them into the log as events; followers
+check the events against the rules only. At the end the seed is revealed into the log, and
+`verify` checks it against the commitment and re-derives every die. See README, "The hall".
+"""
+from __future__ import annotations
+
+import ctypes
+import errno
+import fcntl
+import os
+import re
+import secrets as secret_source
+import select
+import stat
+import struct
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from hashlib import blake2b
+from pathlib import Path
+from typing import Any
+
+import engine
+from engine.codec import decode_event
+from engine.core import IllegalCommand, Player
+from engine.session import JournalError, LogError, Session
+from engine.text import NAME_LIMIT, clean_text
+from replays.durable import write_durably
+from saves import (FORMAT, MAGIC, SaveError, SaveScan, _encode_record, _fsync_dir, _keep_torn, _reason, frame,
+                   home, short_name)
+
+HALL_FORMAT = 1
+LOG_SUFFIX = ".dhh"
+ID_LENGTH = 6
+ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
+_ID = re.compile(r"[a-z0-9]{6}")
+_SEAT_FILE = re.compile(r"([a-z0-9]{6})\.seat([0-9]{1,2})")
+_OURS = re.compile(r"[a-z0-9]{6}(\.seat[0-9]{1,2}|\.watchers|\.dhh\.torn(\.[0-9]{1,3})?)")
+MAX_LOG = 16 * 1024 * 1024  # far above a real game: bounds what one hostile file can cost a listing
+MAX_SEATS = 6
+POLL_EVERY = 0.2  # seconds between looks when inotify is not to be had
+ADMIN_HALL = Path("/var/games/dicehall")
+FILE_MODE = 0o660
+DIR_MODE = 0o2770
+SEAT_TRIES = 5  # a lister probing a seat's lock holds it for microseconds: a taker tries again
+
+
+class HallError(SaveError):
+    """Something the hall cannot do now; the message is one line for the player."""
+
+
+class StaleState(HallError, JournalError):
+    """A decision made on an old position: the log had grown. Nothing was written; the game object
+    has already read what is new (the board is refreshed)."""
+
+
+class SeatHeld(HallError):
+    pass
+
+
+class HallRecordError(ValueError):
+    """A record that the hall's rules refuse; one line."""
+
+
+def hall_dir(override: str | Path | None = None) -> Path:
+    """The hall folder: `override` (--hall DIR), $DICEHALL_HALL, /var/games/dicehall when it exists
+    and this user may write in it (an admin set it up), else DATA/hall (one person trying it)."""
+    chosen = override or os.environ.get("DICEHALL_HALL")
+    if chosen:
+        return Path(chosen)
+    if ADMIN_HALL.is_dir() and os.access(ADMIN_HALL, os.W_OK | os.X_OK):
+        return ADMIN_HALL
+    return home() / "hall"
+
+
+def check_id(text: Any) -> str:
+    """A hall game id as typed or listed: exactly 6 lowercase letters or digits, else HallError."""
+    if not isinstance(text, str) or not _ID.fullmatch(text):
+        raise HallError(f"{clean_text(text, 40)!r} is not a hall game id (6 lowercase letters or digits)")
+    return text
+
+
+def is_id(text: Any) -> bool:
+    return isinstance(text, str) and bool(_ID.fullmatch(text))
+
+
+def commitment(seed: int) -> str:
+    """What the log's header holds instead of the seed: BLAKE2b of it (checked when it is revealed)."""
+    return blake2b(f"dicehall hall seed {seed}".encode(), digest_size=32).hexdigest()
+
+
+def _make_group_dirs(folder: Path) -> None:
+    """Create `folder` and its missing parents with mode 2770 (setgid: files take the hall's group)."""
+    missing = []
+    part = folder
+    while not os.path.lexists(part) and part.parent != part:
+        missing.append(part)
+        part = part.parent
+    for part in reversed(missing):
+        try:
+            part.mkdir(mode=0o770)
+        except FileExistsError:
+            continue
+        os.chmod(part, DIR_MODE)  # mkdir's mode is reduced by the umask, and cannot set setgid
+        try:  # the parent's group, even where the admin's folder lacks the setgid bit
+            os.chown(part, -1, os.stat(part.parent).st_gid)
+        except OSError:
+            pass
+    if folder.is_symlink():
+        raise HallError(f"{_shown(folder)}: a symbolic link: refused")
+
+
+def _open_nofollow(path: Path, flags: int, create: bool = False) -> int:
+    """A descriptor on `path`, never through a symbolic link, never blocking on a FIFO; a regular file
+    or HallError. Created files get FILE_MODE whatever the umask."""
+    extra = os.O_CREAT if create else 0
+    try:
+        fd = os.open(path, flags | extra | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, FILE_MODE)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise HallError(f"{_shown(path)}: a symbolic link: refused") from None
+        raise
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise HallError(f"{_shown(path)}: not a regular file: refused")
+    if create and info.st_size == 0 and stat.S_IMODE(info.st_mode) != FILE_MODE and info.st_uid == os.getuid():
+        os.fchmod(fd, FILE_MODE)
+    return fd
+
+
+def _shown(path: Path) -> str:
+    return clean_text(f"{path.parent.name}/{path.name}", 80)
+
+
+# ----- the fold: pure, checked -----
+@dataclass
+class Seat:
+    kind: str  # "open", "player" or "bot"
+    name: str = ""
+    style: str = ""
+    uid: int | None = None
+
+
+@dataclass
+class Takeback:
+    by: int
+    to: int
+    waiting: set[int]  # the seats whose answer is still due
+    accepted: bool = False
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class HallFold:
+    """A hall game's state: its header checked, then every record applied by `apply` (pure: no I/O).
+    `seed` is the secret for a seated process (its session checks every die against it) or None
+    for a follower (dice are checked against the rules only)."""
+
+    def __init__(self, header: Any, label: str, seed: int | None = None):
+        self.label = label
+        self.seed = seed
+        if not isinstance(header, dict) or header.get("hall") != HALL_FORMAT:
+            version = header.get("hall") if isinstance(header, dict) else None
+            if _int(version) and version > HALL_FORMAT:
+                raise HallError(f"{label}: made by a newer dicehall (hall format {version})")
+            raise HallError(f"{label}: not a hall game's log")
+        game = header.get("game")
+        try:
+            self.module = engine.get_game(game if isinstance(game, str) else "")
+        except ValueError as error:
+            raise HallError(f"{label}: {error}") from None
+        rules = header.get("rules")
+        if not _int(rules) or rules > self.module.RULES_VERSION:
+            raise HallError(f"{label}: made for newer {self.module.TITLE} rules")
+        options, seats, pledge = header.get("options"), header.get("seats"), header.get("commitment")
+        if not isinstance(options, dict) or not isinstance(seats, (list, tuple)) or not 1 <= len(seats) <= MAX_SEATS:
+            raise HallError(f"{label}: the header is not readable")
+        if not isinstance(pledge, str) or not re.fullmatch(r"[0-9a-f]{64}", pledge):
+            raise HallError(f"{label}: the header has no commitment to its dice")
+        self.commitment = pledge
+        self.name = clean_text(header.get("name", "")) or self.module.TITLE
+        self.seats: list[Seat] = []
+        for entry in seats:
+            kind = entry.get("kind") if isinstance(entry, dict) else None
+            if kind == "open":
+                self.seats.append(Seat("open"))
+            elif kind == "bot":
+                self.seats.append(Seat("bot", clean_text(entry.get("name", "")) or "Bot", clean_text(entry.get("style", ""), 20)))
+            else:
+                raise HallError(f"{label}: a seat in the header is not readable")
+        try:  # the options and the bots' styles, checked as a game of these seats would be
+            probe = Session(self.module, seed=0, options=dict(options), players=self._players(), dice=[])
+        except ValueError as error:
+            raise HallError(f"{label}: {clean_text(error, 200)}") from None
+        self.options = probe.options
+        self.session: Session | None = None
+        self.takeback: Takeback | None = None
+        self.note = ""  # what became of the last takeback, in words
+        self.revealed: int | None = None
+        self.count = 0  # records applied after the header
+        self.actors: list[int | None] = []  # the seat behind each record (None: the dice, a reveal)
+        self._start_if_full()
+
+    def _players(self) -> tuple[Player, ...]:
+        return tuple(Player(s.name if s.kind != "open" else "", s.kind == "bot", s.style) for s in self.seats)
+
+    def _start_if_full(self) -> None:
+        if self.session is None and all(s.kind != "open" for s in self.seats):
+            self.session = Session(self.module, seed=self.seed, options=self.options, players=self._players(), dice=[])
+
+    @property
+    def started(self) -> bool:
+        return self.session is not None
+
+    @property
+    def over(self) -> bool:
+        return self.session is not None and self.session.outcome is not None
+
+    def seat_name(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < len(self.seats):
+            return "another player"
+        return self.seats[seat].name or f"seat {seat + 1}"
+
+    def people(self) -> set[int]:
+        return {n for n, s in enumerate(self.seats) if s.kind == "player"}
+
+    def apply(self, record: Any) -> None:
+        """Apply one record; HallRecordError (or the engine's LogError) says why it cannot be, and
+        leaves the fold as it was for every check made before anything changes."""
+        if not isinstance(record, dict):
+            raise HallRecordError("not a hall record")
+        op = record.get("op")
+        if self.revealed is not None:
+            raise HallRecordError("a record after the seed was revealed")
+        handler = {"seat": self._seat, "play": self._play, "dice": self._play, "takeback": self._takeback,
+                   "answer": self._answer, "undo": self._undo, "reveal": self._reveal}.get(op)
+        if handler is None:
+            raise HallRecordError(f"unknown record {clean_text(op, 20)!r}")
+        actor = handler(record)
+        self.count += 1
+        self.actors.append(actor)
+
+    def _by(self, record: dict) -> int:
+        by = record.get("by")
+        if not _int(by) or not 0 <= by < len(self.seats):
+            raise HallRecordError("no seat named as its author")
+        return by
+
+    def _seat(self, record: dict) -> int:
+        seat, kind = record.get("seat"), record.get("kind")
+        if not _int(seat) or not 0 <= seat < len(self.seats):
+            raise HallRecordError("a seat that the game does not have")
+        if self.seats[seat].kind != "open":
+            raise HallRecordError(f"seat {seat + 1} is taken already")
+        name = record.get("name")
+        if not isinstance(name, str) or not short_name(name):
+            raise HallRecordError("a seat taken with no name")
+        if kind == "player":
+            uid = record.get("uid")
+            if not _int(uid) or uid < 0:
+                raise HallRecordError("a seat taken by no user")
+            self.seats[seat] = Seat("player", short_name(name), "", uid)
+        elif kind == "bot":
+            by = self._by(record)
+            if self.seats[by].kind != "player":
+                raise HallRecordError("a bot seated by someone not seated")
+            style = record.get("style")
+            candidate = Seat("bot", short_name(name), clean_text(style, 20) if isinstance(style, str) else "")
+            seats = self.seats[:seat] + [candidate] + self.seats[seat + 1 :]
+            try:
+                self.module.check_players(tuple(Player(s.name or "x", s.kind == "bot", s.style) for s in seats))
+            except ValueError as error:
+                raise HallRecordError(clean_text(error, 200)) from None
+            self.seats[seat] = candidate
+        else:
+            raise HallRecordError("a seat taken by neither a player nor a bot")
+        self._start_if_full()
+        return seat
+
+    def _play(self, record: dict) -> int | None:
+        if self.session is None:
+            raise HallRecordError("a move before every seat is taken")
+        raw = record.get("events")
+        if not isinstance(raw, (list, tuple)) or not raw:
+            raise HallRecordError("no events in the record")
+        events = [decode_event(e, self.module.EVENTS) for e in raw]
+        if any(getattr(e, "typed", False) for e in events):
+            raise HallRecordError("typed dice: a hall game's dice come from its seed")
+        by = self._by(record) if record["op"] == "play" else None
+        self.session.replay_batch(events, by)
+        if self.takeback is not None:
+            self.note = f"{self.seat_name(self.takeback.by)}'s takeback was dropped: the game went on"
+            self.takeback = None
+        return by
+
+    def _takeback(self, record: dict) -> int:
+        by, to = self._by(record), record.get("to")
+        session = self.session
+        if session is None or self.over:
+            raise HallRecordError("a takeback outside a game in progress")
+        if self.seats[by].kind != "player":
+            raise HallRecordError("a takeback asked for a bot")
+        if self.takeback is not None:
+            raise HallRecordError("a takeback while another one waits")
+        if not _int(to) or not any(m.start == to and m.player == by for m in session.marks):
+            raise HallRecordError("a takeback to a position that is not the asker's own move")
+        self.takeback = Takeback(by, to, self.people() - {by})
+        self.note = ""
+        self.takeback.accepted = not self.takeback.waiting
+        return by
+
+    def _answer(self, record: dict) -> int:
+        by, yes = self._by(record), record.get("yes")
+        request = self.takeback
+        if request is None or request.accepted or by not in request.waiting:
+            raise HallRecordError("an answer to no takeback waiting for it")
+        if not isinstance(yes, bool):
+            raise HallRecordError("an answer that is neither yes nor no")
+        if not yes:
+            self.note = f"{self.seat_name(by)} refused {self.seat_name(request.by)}'s takeback"
+            self.takeback = None
+            return by
+        request.waiting.discard(by)
+        request.accepted = not request.waiting
+        return by
+
+    def _undo(self, record: dict) -> int:
+        by = self._by(record)
+        request = self.takeback
+        if request is None or not request.accepted or request.by != by:
+            raise HallRecordError("an undo with no takeback accepted")
+        session = self.session
+        while len(session.events) > request.to:
+            session.undo()
+        self.takeback = None
+        self.note = f"{self.seat_name(by)} took back a move"
+        return by
+
+    def _reveal(self, record: dict) -> None:
+        seed = record.get("seed")
+        if not self.over:
+            raise HallRecordError("the seed revealed before the game is over")
+        if not _int(seed) or commitment(seed) != self.commitment:
+            raise HallRecordError("the revealed seed does not match the commitment in the header")
+        self.revealed = seed
+        return None
+
+
+# ----- the log: framing, locking, reading what is new -----
+class _Tail:
+    """A file read from a position with pread, counting the bytes read (a follower's cost)."""
+
+    def __init__(self, fd: int, position: int, counter: list[int]):
+        self.fd, self.position, self.counter = fd, position, counter
+
+    def read(self, size: int = -1) -> bytes:
+        data = os.pread(self.fd, size if size >= 0 else MAX_LOG, self.position)
+        self.position += len(data)
+        self.counter[0] += len(data)
+        return data
+
+
+class HallLog:
+    """One hall game's log file, open for this process: `count` records after the header have been
+    read, ending at byte `offset`. Records read but not yet folded wait in `unread`."""
+
+    def __init__(self, path: Path, hall_gid: int | None, writable: bool):
+        self.path = path
+        self.label = path.stem
+        flags = os.O_RDWR | os.O_APPEND if writable else os.O_RDONLY
+        try:
+            self.fd = _open_nofollow(path, flags)
+        except FileNotFoundError:
+            raise HallError(f"no hall game {clean_text(path.stem, 20)} (dicehall hall lists them)") from None
+        except OSError as error:
+            raise HallError(f"{_shown(path)}: cannot open it ({_reason(error)})") from None
+        try:
+            info = os.fstat(self.fd)
+            if hall_gid is not None and info.st_gid != hall_gid:
+                raise HallError(f"{_shown(path)}: not owned by the hall's group: refused")
+            if info.st_size > MAX_LOG:
+                raise HallError(f"{_shown(path)}: too large for a hall game ({info.st_size} bytes)")
+            self.bytes_read = [0]
+            scan = SaveScan(_Tail(self.fd, 0, self.bytes_read), self.label, info.st_size)
+            self.header = scan.header
+            self.unread: list[Any] = list(scan.records)
+            if scan.damage:
+                raise HallError(f"{self.label}: {scan.damage}")
+        except BaseException:
+            os.close(self.fd)
+            raise
+        self.offset = scan.good_end
+        self.count = len(self.unread)
+
+    def read_new(self) -> list[Any]:
+        """Records appended since the last read (read from the offset only), plus any read but not
+        yet taken. A record still being written is left for the next call."""
+        self._scan()
+        taken, self.unread = self.unread, []
+        return taken
+
+    def _scan(self, locked: bool = False) -> None:
+        size = os.fstat(self.fd).st_size
+        if size == self.offset:
+            return
+        if size > MAX_LOG:
+            raise HallError(f"{self.label}: too large for a hall game ({size} bytes)")
+        scan = SaveScan(_Tail(self.fd, self.offset, self.bytes_read), self.label, size,
+                        resume=(self.offset, self.count + 1))
+        new = list(scan.records)
+        if scan.damage:
+            raise HallError(f"{self.label}: {scan.damage}")
+        self.unread.extend(new)
+        self.offset = scan.good_end
+        self.count += len(new)
+        if locked and scan.torn:  # under the lock no one is writing: a cut-off append, as a save's
+            tail = os.pread(self.fd, size - self.offset, self.offset)
+            _keep_torn(self.path, tail, FILE_MODE)
+            os.ftruncate(self.fd, self.offset)
+            os.fsync(self.fd)
+
+    def append(self, record: dict, expected: int) -> None:
+        """Append `record` if the log holds exactly `expected` records; else StaleState (what is
+        new is then in `unread`). Durable (fsync'd) before it returns."""
+        data = frame(_encode_record(record))
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        try:
+            self._scan(locked=True)
+            if self.count != expected:
+                raise StaleState("the game moved on: your move was made on an old position; the board is refreshed")
+            try:
+                write_durably(self.fd, data)
+            except OSError as error:
+                os.ftruncate(self.fd, self.offset)
+                raise HallError(f"{_reason(error)}: nothing was written; try again") from None
+            self.offset += len(data)
+            self.count += 1
+        finally:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+# ----- waiting for a change -----
+class _Inotify:
+    """Linux inotify through ctypes: wakes when a file of one game in the games folder is written,
+    created, closed after writing or removed (a seat's holder leaving closes its lock file)."""
+
+    MASK = 0x2 | 0x8 | 0x100 | 0x200 | 0x80 | 0x40  # MODIFY, CLOSE_WRITE, CREATE, DELETE, MOVED_TO, MOVED_FROM
+
+    def __init__(self, folder: Path, prefix: str):
+        libc = ctypes.CDLL(None, use_errno=True)
+        self.fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        if self.fd < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1")
+        if libc.inotify_add_watch(self.fd, os.fsencode(folder), self.MASK) < 0:
+            error = ctypes.get_errno()
+            os.close(self.fd)
+            raise OSError(error, "inotify_add_watch")
+        self.prefix = os.fsencode(prefix)
+
+    def wait(self, timeout: float) -> bool:
+        """True once an event about this game's files arrives within `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready and self._ours():
+                return True
+
+    def _ours(self) -> bool:
+        found = False
+        try:
+            data = os.read(self.fd, 64 * 1024)
+        except BlockingIOError:
+            return False
+        at = 0
+        while at + 16 <= len(data):
+            _, _, _, length = struct.unpack_from("iIII", data, at)
+            name = data[at + 16 : at + 16 + length].rstrip(b"\0")
+            found = found or name.startswith(self.prefix)
+            at += 16 + length
+        return found
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+# ----- a game as one process sees it -----
+@dataclass
+class SeatView:
+    seat: int  # from 0
+    kind: str  # "open", "player", "bot"
+    name: str
+    status: str  # "open", "player" (held now), "bot", "disconnected"
+
+    def words(self) -> str:
+        return {"open": "open", "bot": "bot", "disconnected": f"{self.name} (disconnected)"}.get(self.status, self.name)
+
+
+class HallGame:
+    """One hall game as this process sees it: its fold (`session`, seats, takeback), the seat it
+    holds (`seat`, None for a watcher or a follower) and its position in the log.
+
+    Thread use: wait() may run in a worker thread while the screen's thread does the rest; close()
+    only once that worker's wait() has returned. Errors are one line each: IllegalCommand (not
+    now, and why), StaleState (someone moved first; already refreshed), SeatHeld, HallError (a
+    damaged log, a full disk)."""
+
+    def __init__(self, hall: "Hall", game_id: str, *, writable: bool, with_secret: bool, plays_bots: bool = False):
+        self.hall = hall
+        self.id = check_id(game_id)
+        self.log = HallLog(hall.games / f"{self.id}{LOG_SUFFIX}", hall.gid(), writable)
+        self.seat: int | None = None
+        self.plays_bots = plays_bots
+        self._seat_fd = -1
+        self._watch_fd = -1
+        self._watch_path: Path | None = None
+        self._waiter: _Inotify | None | bool = None  # False: inotify is not to be had, poll
+        self._seen_seats: list[str] | None = None  # the seats' statuses when last looked at
+        try:
+            seed = hall.read_secret(self.id) if with_secret else None
+            self.fold = HallFold(self.log.header, self.id, seed)
+            self._fold(self.log.read_new())
+        except BaseException:
+            self.log.close()
+            raise
+
+    # ----- reading -----
+    @property
+    def session(self) -> Session | None:
+        """The game's engine session (None until every seat is taken): draw state from it."""
+        return self.fold.session
+
+    @property
+    def module(self):
+        return self.fold.module
+
+    @property
+    def finished(self) -> bool:
+        return self.fold.over
+
+    def seats(self) -> list[SeatView]:
+        """Every seat with who is in it now: its holder's lock says whether a player is connected."""
+        views = []
+        for n, seat in enumerate(self.fold.seats):
+            status = seat.kind
+            if seat.kind == "player" and n != self.seat and not self.hall.seat_held(self.id, n):
+                status = "disconnected"
+            views.append(SeatView(n, seat.kind, seat.name, status))
+        self._seen_seats = [view.status for view in views]
+        return views
+
+    @property
+    def to_act(self) -> int | None:
+        session = self.session
+        return None if session is None else session.to_act
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this process may decide now: its own seat's turn, or a bot's (any seated process
+        may play a bot's turn; the log lets exactly one of them in)."""
+        seat = self.to_act
+        if seat is None or self.fold.takeback is not None and self.fold.takeback.accepted:
+            return False
+        return seat == self.seat or self.fold.seats[seat].kind == "bot" and (self.seat is not None or self.plays_bots)
+
+    # ----- following -----
+    def follow(self) -> list[Any]:
+        """Fold the records appended since the last look (read from this process's offset only),
+        then do what falls to this process: draw the dice a started game waits for, undo a
+        takeback of ours that was accepted, reveal the seed of a finished game. Returns the new
+        records (those of others; ours are folded as they are written)."""
+        new = self.log.read_new()
+        self._fold(new)
+        self._settle()
+        self.seats()  # what wait() compares with
+        return new
+
+    def wait(self, timeout: float) -> bool:
+        """Block until this game's files change (a record, a seat's holder coming or going) or
+        `timeout` seconds pass; True if something changed: then call follow() and seats().
+        Returns at once if records are waiting to be read."""
+        if self._waiter is None:  # made before the look below, so no change falls between the two
+            try:
+                self._waiter = _Inotify(self.hall.games, self.id + ".")
+            except (OSError, AttributeError):  # not Linux, or out of inotify watches
+                self._waiter = False
+        if self._changed():
+            return True
+        if self._waiter is False:
+            return self._poll(timeout)
+        return self._waiter.wait(timeout)
+
+    def _poll(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            time.sleep(min(POLL_EVERY, max(0.0, deadline - time.monotonic())))
+            if self._changed():
+                return True
+        return False
+
+    def _changed(self) -> bool:
+        """Whether the log grew past what was read, or a seat's holder came or went since the
+        seats were last looked at (follow() and seats() look)."""
+        if os.fstat(self.log.fd).st_size != self.log.offset:
+            return True
+        seen = self._seen_seats
+        return seen is not None and [v.status for v in self.seats()] != seen
+
+    def _fold(self, records: list[Any]) -> None:
+        for record in records:
+            index = self.fold.count + 1
+            try:
+                self.fold.apply(record)
+            except (HallRecordError, LogError, ValueError) as error:
+                raise HallError(f"{self.id}: record {index}: {clean_text(error, 200)}") from None
+            except Exception as error:  # a wrongly typed field the checks let through
+                raise HallError(f"{self.id}: record {index}: not a valid record ({type(error).__name__})") from None
+
+    # ----- writing -----
+    def _append(self, record: dict) -> None:
+        """Append a record made on the position this process has folded; StaleState after folding
+        what others wrote first (naming who)."""
+        try:
+            self.log.append(record, self.fold.count)
+        except StaleState:
+            self._refresh_after_stale()
+        self._fold([record])
+
+    def _refresh_after_stale(self) -> None:
+        """Fold what others wrote first, then raise StaleState naming who moved first."""
+        first = self.fold.count
+        self._fold(self.log.read_new())
+        who = self.fold.seat_name(self.fold.actors[first]) if len(self.fold.actors) > first else "another player"
+        raise StaleState(f"{who} moved first: your move was made on an old position; the board is refreshed") from None
+
+    def _act(self, action, record_op: str, by: int | None) -> tuple:
+        """Run a session action (play, or the dice of a fresh game) with each batch it makes
+        appended to the log first; the session changes only if the append succeeds."""
+        session = self.session
+        game = self
+
+        class Recorder:
+            def append(self, record: dict) -> None:
+                record = dict(record)
+                if by is not None and record.get("op") == "play":
+                    record["by"] = by
+                game.log.append(record, game.fold.count)
+
+        if self.fold.seed is None:
+            raise HallError("this terminal cannot roll for the game (its secret seed is not readable here)")
+        session.resume_seeded(resolve_pending=False)
+        session.journal = Recorder()
+        before = self.log.count
+        try:
+            batch = action()
+        except StaleState:
+            session.journal = None
+            self._refresh_after_stale()
+        finally:
+            session.journal = None
+        # the session has played the batch itself: count it as folded, with its author
+        for _ in range(self.log.count - before):
+            self.fold.count += 1
+            self.fold.actors.append(by)
+        if self.fold.takeback is not None and self.log.count > before:
+            self.fold.note = f"{self.fold.seat_name(self.fold.takeback.by)}'s takeback was dropped: the game went on"
+            self.fold.takeback = None
+        return batch
+
+    def play(self, command: Any) -> tuple:
+        """Play `command` for the seat to act (this process's seat, or a bot's). IllegalCommand if
+        it is not this terminal's turn or the rules refuse it; StaleState if another terminal moved
+        first (nothing written; the game is refreshed)."""
+        self._refuse_unless_seated()
+        if self.session is None:
+            raise IllegalCommand("the game starts when every seat is taken")
+        seat = self.to_act
+        if not self.my_turn:
+            who = self.fold.seat_name(seat) if seat is not None else "nobody"
+            raise IllegalCommand(f"it is {who}'s turn, not yours" if seat is not None else "no move can be made now")
+        batch = self._act(lambda: self.session.play(command), "play", seat)
+        self._settle()
+        return batch
+
+    def ask_takeback(self) -> None:
+        """Ask the other seated people to take back this seat's last decision (and everything
+        after it). Against bots only, it is taken back at once."""
+        self._refuse_unless_seated()
+        session = self.session
+        if session is None or self.finished:
+            raise IllegalCommand("there is no game in progress to take back")
+        if self.fold.takeback is not None:
+            raise IllegalCommand("a takeback is waiting for answers already")
+        mine = [m.start for m in session.marks if m.player == self.seat]
+        if not mine:
+            raise IllegalCommand("you have no move to take back")
+        self._append({"op": "takeback", "by": self.seat, "to": mine[-1]})
+        self._settle()
+
+    def answer_takeback(self, yes: bool) -> None:
+        self._refuse_unless_seated()
+        request = self.fold.takeback
+        if request is None or self.seat not in request.waiting:
+            raise IllegalCommand("no takeback is waiting for your answer")
+        self._append({"op": "answer", "by": self.seat, "yes": bool(yes)})
+        self._settle()
+
+    def _refuse_unless_seated(self) -> None:
+        if self.seat is None and not self.plays_bots:
+            raise IllegalCommand("you are watching this game: only its players move")
+
+    def _settle(self) -> None:
+        """What falls to whoever notices it first, each refused harmlessly if another did it."""
+        for _ in range(3):  # a StaleState here means someone else did it: look again
+            try:
+                fold = self.fold
+                request = fold.takeback
+                if request is not None and request.accepted and request.by == self.seat:
+                    self._append({"op": "undo", "by": self.seat})
+                elif (fold.started and not fold.over and self.session.chance_needed is not None
+                      and fold.seed is not None and (self.seat is not None or self.plays_bots)):
+                    self._act(lambda: self.session.resume_seeded(), "dice", None)
+                elif fold.over and fold.revealed is None and fold.seed is not None:
+                    self._append({"op": "reveal", "seed": fold.seed})
+                    self.hall.forget_secret(self.id)
+                return
+            except StaleState:
+                continue
+
+    # ----- seats and watching -----
+    def _take(self, seat: int | None, name: str) -> None:
+        """Take `seat` (the first open one if None) as `name`: a new seat, or one of ours back."""
+        name = short_name(name)
+        if not name:
+            raise HallError("a player needs a name (--name)")
+        uid = os.getuid()
+        for _ in range(10):
+            choice = seat if seat is not None else self._first_free(name, uid)
+            if not 0 <= choice < len(self.fold.seats):
+                raise HallError(f"{self.id} has no seat {choice + 1} (seats 1 to {len(self.fold.seats)})")
+            current = self.fold.seats[choice]
+            if current.kind == "bot":
+                raise SeatHeld(f"seat {choice + 1} is a bot's")
+            if current.kind == "player" and (current.name != name or current.uid != uid):
+                raise SeatHeld(f"seat {choice + 1} is {current.name}'s: only they can take it back")
+            fd = self.hall.lock_seat(self.id, choice, name)
+            try:
+                if current.kind == "open":
+                    self._append({"op": "seat", "seat": choice, "kind": "player", "name": name, "uid": uid})
+            except StaleState:
+                os.close(fd)  # the seats changed meanwhile: look again
+                continue
+            except BaseException:
+                os.close(fd)
+                raise
+            self._seat_fd, self.seat = fd, choice
+            self._settle()
+            return
+        raise HallError("the seats keep changing: try again")
+
+    def _first_free(self, name: str, uid: int) -> int:
+        seats = self.fold.seats
+        for n, s in enumerate(seats):  # our own disconnected seat first
+            if s.kind == "player" and s.name == name and s.uid == uid and not self.hall.seat_held(self.id, n):
+                return n
+        for n, s in enumerate(seats):
+            if s.kind == "open":
+                return n
+        raise SeatHeld(f"{self.id} has no open seat: watch it with dicehall watch {self.id}")
+
+    def seat_bot(self, seat: int, style: str = "", name: str = "") -> None:
+        """Put a bot in an open seat (a seated player, before the game starts)."""
+        self._refuse_unless_seated()
+        if self.seat is None or self.fold.started:
+            raise IllegalCommand("bots are seated by a player before the game starts")
+        if not 0 <= seat < len(self.fold.seats) or self.fold.seats[seat].kind != "open":
+            raise IllegalCommand(f"seat {seat + 1} is not open")
+        players = [Player(s.name or "x", s.kind == "bot" or n == seat, style if n == seat else s.style)
+                   for n, s in enumerate(self.fold.seats)]
+        try:  # checked before it is written: a record the fold refused would be the log's damage
+            self.module.check_players(tuple(players))
+        except ValueError as error:
+            raise IllegalCommand(str(error)) from None
+        self._append({"op": "seat", "seat": seat, "kind": "bot", "name": short_name(name) or "Bot", "style": style,
+                      "by": self.seat})
+        self._settle()
+
+    def _start_watching(self) -> None:
+        folder = self.hall.games / f"{self.id}.watchers"
+        _make_group_dirs(folder)
+        path = folder / str(os.getpid())
+        while True:
+            fd = _open_nofollow(path, os.O_RDWR, create=True)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:  # a lister may have removed the file as dead between our open and our lock
+                if os.stat(path, follow_symlinks=False).st_ino == os.fstat(fd).st_ino:
+                    break
+            except FileNotFoundError:
+                pass
+            os.close(fd)
+        self._watch_fd, self._watch_path = fd, path
+
+    def close(self) -> None:
+        """Leave the game: the seat's lock is released (the seat shows as disconnected)."""
+        if self._watch_fd >= 0:
+            if self._watch_path is not None:
+                try:
+                    self._watch_path.unlink()
+                except OSError:
+                    pass
+            os.close(self._watch_fd)
+            self._watch_fd = -1
+        if self._seat_fd >= 0:
+            os.close(self._seat_fd)
+            self._seat_fd = -1
+        if self._waiter not in (None, False):
+            self._waiter.close()
+        self.log.close()
+
+    def __enter__(self) -> "HallGame":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+# ----- the hall -----
+@dataclass
+class HallEntry:
+    """One line of `dicehall hall`: a game, or (`problem` set) a file that is not one."""
+
+    id: str
+    game: str = "?"
+    title: str = "?"
+    name: str = ""
+    seats: list[SeatView] = field(default_factory=list)
+    moves: int = 0
+    watchers: int = 0
+    finished: bool = False
+    result: str = ""
+    last_move: float = 0.0
+    problem: str | None = None
+
+    def as_json(self) -> dict:
+        return {"id": self.id, "game": self.game, "title": self.title, "name": self.name,
+                "seats": [{"seat": v.seat + 1, "status": v.status, "name": v.name} for v in self.seats],
+                "moves": self.moves, "watchers": self.watchers, "finished": self.finished, "result": self.result,
+                "last_move": datetime.fromtimestamp(self.last_move, timezone.utc).isoformat(timespec="seconds")
+                if self.last_move else None, "problem": self.problem}
+
+
+class Hall:
+    """A hall folder. `games` and `secrets` are made (2770) when a game is hosted."""
+
+    def __init__(self, folder: str | Path | None = None):
+        self.folder = hall_dir(folder)
+        self.games = self.folder / "games"
+        self.secrets = self.folder / "secrets"
+
+    def gid(self) -> int | None:
+        """The hall's group (the folder's): a game file of another group is not the hall's."""
+        try:
+            return os.stat(self.folder).st_gid
+        except OSError:
+            return None
+
+    # ----- games -----
+    def host(self, game: str, seats: list[str], name: str, *, options: dict | None = None,
+             title: str = "") -> HallGame:
+        """Open a new hall game. `seats`, one per seat: "player" (the host's seat, taken as `name`),
+        "open" (for others to join), or "bot" / "bot:STYLE". With no "player" seat (bots against
+        bots, to watch) the game returned plays the bots' turns instead of holding a seat."""
+        module = engine.get_game(game)
+        kinds = [s.strip() for s in seats]
+        if kinds.count("player") > 1:
+            raise HallError("the host takes one seat; leave the others open")
+        header_seats = []
+        for n, kind in enumerate(kinds):
+            if kind in ("player", "open"):
+                header_seats.append({"kind": "open"})
+            elif kind == "bot" or kind.startswith("bot:"):
+                style = kind.partition(":")[2]
+                header_seats.append({"kind": "bot", "name": f"Bot {n + 1}" if len(kinds) > 2 else "Bot", "style": style})
+            else:
+                raise HallError(f"seat {n + 1}: {clean_text(kind, 20)!r} is not player, open or bot[:STYLE]")
+        seed = secret_source.randbits(63)
+        header = {"format": FORMAT, "hall": HALL_FORMAT, "dicehall": engine.VERSION, "game": game,
+                  "rules": module.RULES_VERSION, "options": dict(options or {}), "seats": header_seats,
+                  "commitment": commitment(seed), "name": short_name(title) or module.TITLE,
+                  "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        HallFold(header, "the new game", None)  # checks options and styles before any file is made
+        _make_group_dirs(self.games)
+        _make_group_dirs(self.secrets)
+        for _ in range(100):
+            game_id = "".join(secret_source.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+            try:
+                self._write_new(self.secrets / game_id, str(seed).encode())
+            except FileExistsError:
+                continue
+            try:
+                self._write_new(self.games / f"{game_id}{LOG_SUFFIX}", MAGIC + frame(header))
+            except FileExistsError:
+                self.forget_secret(game_id)
+                continue
+            break
+        else:
+            raise HallError("no free game id in the hall")
+        if "player" not in kinds:
+            hosted = self.open(game_id, plays_bots=True)
+            hosted._settle()
+            return hosted
+        hosted = HallGame(self, game_id, writable=True, with_secret=True)
+        try:
+            hosted._take(kinds.index("player"), name)
+        except BaseException:
+            hosted.close()
+            raise
+        return hosted
+
+    def _write_new(self, path: Path, data: bytes) -> None:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        try:
+            os.fchmod(fd, FILE_MODE)
+            write_durably(fd, data)
+        except BaseException:
+            os.close(fd)
+            path.unlink(missing_ok=True)
+            raise
+        os.close(fd)
+        _fsync_dir(path.parent)
+
+    def join(self, game_id: str, seat: int | None = None, name: str = "") -> HallGame:
+        """Take a seat (from 0; the first open one, or our own disconnected one, if None) for the
+        life of this process; SeatHeld says who holds it."""
+        joined = HallGame(self, game_id, writable=True, with_secret=True)
+        try:
+            joined._take(seat, name)
+        except BaseException:
+            joined.close()
+            raise
+        return joined
+
+    def watch(self, game_id: str) -> HallGame:
+        """Follow a game, read only, counted as a watcher while this process lives."""
+        watching = HallGame(self, game_id, writable=False, with_secret=False)
+        try:
+            watching._start_watching()
+        except BaseException:
+            watching.close()
+            raise
+        return watching
+
+    def open(self, game_id: str, plays_bots: bool = False) -> HallGame:
+        """The game as it stands, neither seated nor counted as a watcher. `plays_bots`: a process
+        that plays the bots' turns of a game nobody sits in (bots against bots; the tests)."""
+        return HallGame(self, game_id, writable=plays_bots, with_secret=plays_bots, plays_bots=plays_bots)
+
+    # ----- secrets -----
+    def read_secret(self, game_id: str) -> int | None:
+        """The game's seed, or None once it is revealed (or if it cannot be read here)."""
+        try:
+            fd = _open_nofollow(self.secrets / check_id(game_id), os.O_RDONLY)
+        except (OSError, HallError):
+            return None
+        try:
+            text = os.read(fd, 40).decode("ascii", "replace").strip()
+        finally:
+            os.close(fd)
+        return int(text) if re.fullmatch(r"[0-9]{1,20}", text) else None
+
+    def forget_secret(self, game_id: str) -> None:
+        try:
+            (self.secrets / check_id(game_id)).unlink()
+        except OSError:
+            pass
+
+    # ----- locks -----
+    def lock_seat(self, game_id: str, seat: int, name: str) -> int:
+        """The descriptor holding seat `seat`'s lock (held until it is closed or the process ends),
+        or SeatHeld naming who holds it."""
+        path = self.games / f"{game_id}.seat{seat}"
+        fd = _open_nofollow(path, os.O_RDWR, create=True)
+        for attempt in range(SEAT_TRIES):
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if attempt == SEAT_TRIES - 1:
+                    holder = clean_text(os.pread(fd, 200, 0).decode("utf-8", "replace").partition(" ")[2]) or "another terminal"
+                    os.close(fd)
+                    raise SeatHeld(f"seat {seat + 1} is held by {holder}") from None
+                time.sleep(0.02)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()} {name}\n".encode(), 0)
+        return fd
+
+    def seat_held(self, game_id: str, seat: int) -> bool:
+        """Whether a live process holds the seat's lock (a dead one's lock the kernel has freed)."""
+        try:
+            fd = _open_nofollow(self.games / f"{game_id}.seat{seat}", os.O_RDONLY)
+        except (OSError, HallError):
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            return False
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
+
+    def watchers(self, game_id: str) -> int:
+        """Live watchers of a game; a dead watcher's file is removed."""
+        folder = self.games / f"{game_id}.watchers"
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return 0
+        live = 0
+        for name in names:
+            if not name.isdigit():
+                continue
+            try:
+                fd = _open_nofollow(folder / name, os.O_RDONLY)
+            except (OSError, HallError):
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                (folder / name).unlink(missing_ok=True)  # its watcher is gone
+            except BlockingIOError:
+                live += 1
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+        return live
+
+    # ----- listing -----
+    def listing(self) -> list[HallEntry]:
+        """Every game in the hall, the latest move first; a file that is not a good game is one
+        entry with a `problem` line, and never stops the listing."""
+        try:
+            names = sorted(os.listdir(self.games))
+        except FileNotFoundError:
+            return []
+        except OSError as error:
+            raise HallError(f"cannot read the hall {clean_text(str(self.games), 200)} ({_reason(error)})") from None
+        entries = []
+        for name in names:
+            if _OURS.fullmatch(name):
+                continue
+            shown = clean_text(name, 60)
+            if not name.endswith(LOG_SUFFIX) or not is_id(name[: -len(LOG_SUFFIX)]):
+                entries.append(HallEntry(shown, problem=f"games/{shown}: not a hall game's name: left alone"))
+                continue
+            entries.append(self.entry(name[: -len(LOG_SUFFIX)]))
+        entries.sort(key=lambda e: (e.problem is None, e.last_move), reverse=True)
+        return entries
+
+    def entry(self, game_id: str) -> HallEntry:
+        """One game's listing entry; whatever is wrong with it is its problem line."""
+        try:
+            with HallGame(self, game_id, writable=False, with_secret=False) as game:
+                fold = game.fold
+                session = fold.session
+                outcome = session.outcome if session else None
+                last = os.fstat(game.log.fd).st_mtime
+                return HallEntry(game_id, fold.module.ID, fold.module.TITLE, fold.name, game.seats(),
+                                 len(session.marks) if session else 0, self.watchers(game_id), outcome is not None,
+                                 clean_text(outcome.summary, 120) if outcome else "", last)
+        except SaveError as error:
+            problem = clean_text(str(error), 300)
+        except Exception as error:  # the per-game boundary: one bad file never stops the listing
+            problem = f"{game_id}: cannot be read ({type(error).__name__})"
+        try:
+            last = os.stat(self.games / f"{game_id}{LOG_SUFFIX}", follow_symlinks=False).st_mtime
+        except OSError:
+            last = 0.0
+        return HallEntry(game_id, last_move=last, problem=problem)
+
+    # ----- finished games -----
+    def finished_session(self, game_id: str) -> Session:
+        """The whole game refolded with its revealed seed: the commitment checked and every die
+        re-derived. HallError with one line if it is unfinished, unrevealed, or anything differs.
+        The session is named after the game and its seats, as a replay of it shows them."""
+        check_id(game_id)
+        self._reveal_if_over(game_id)
+        with HallGame(self, game_id, writable=False, with_secret=False) as game:
+            if not game.finished:
+                raise HallError(f"{game_id}: the game is not over yet (its dice stay secret until it is)")
+            seed = game.fold.revealed
+            if seed is None:
+                raise HallError(f"{game_id}: the game is over but its seed was never revealed")
+            log = HallLog(game.log.path, self.gid(), writable=False)
+        try:  # again from the start, every die drawn from the seed and compared with the log's
+            fold = HallFold(log.header, game_id, seed)
+            for index, record in enumerate(log.read_new(), start=1):
+                try:
+                    fold.apply(record)
+                except (HallRecordError, LogError, ValueError) as error:
+                    raise HallError(f"{game_id}: record {index}: {clean_text(error, 200)}") from None
+                except Exception as error:
+                    raise HallError(f"{game_id}: record {index}: not a valid record ({type(error).__name__})") from None
+        finally:
+            log.close()
+        session = fold.session
+        session.save_name = fold.name  # type: ignore[attr-defined]
+        session.save_id = game_id  # type: ignore[attr-defined]
+        return session
+
+    def verify(self, game_id: str) -> str:
+        """`dicehall verify ID`: a summary line, or HallError with one line saying what is wrong."""
+        session = self.finished_session(game_id)
+        players = ", ".join(p.name for p in session.players)
+        return (f"ok: hall game {game_id}, {session.game.TITLE}, {players}, {len(session.events)} events, "
+                f"{session.outcome.summary}\nthe revealed seed matches the commitment made when the game was "
+                f"opened, and every die was re-derived from it")
+
+    def export(self, game_id: str, target: str | Path | None = None, overwrite: bool = False) -> Path:
+        """Write a finished hall game as a replay (.dhr), as saves.export_save does for a save."""
+        import replays
+        from saves import ExportExists
+
+        session = self.finished_session(game_id)
+        default = f"hall-{game_id}{replays.SUFFIX}"
+        path = Path(target) if target else Path.cwd() / default
+        if path.is_dir():
+            path = path / default
+        try:
+            replays.write_replay(session, path, overwrite=overwrite)
+        except FileExistsError:
+            raise ExportExists(f"{clean_text(str(path), 200)} already exists", path) from None
+        except OSError as error:
+            raise HallError(f"cannot write {clean_text(str(path), 200)}: {_reason(error)}") from None
+        return path
+
+    def _reveal_if_over(self, game_id: str) -> None:
+        """Reveal the seed of a game that ended without it (its last player left at once)."""
+        if self.read_secret(game_id) is None:
+            return
+        try:
+            with HallGame(self, game_id, writable=True, with_secret=True) as game:
+                game._settle()
+        except SaveError:
+            pass
