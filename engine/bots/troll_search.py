@@ -29,10 +29,11 @@ from engine.games.troll import FULL_DECK, ROWS, Card, TrollState
 from engine.session import replace
 
 CANDIDATES = 6  # the adviser's best lines (distinct outcomes) that are played on
-DEALS = 16  # sampled deals per decision, shared by every candidate
-TURNS_AHEAD = 1  # turns the adviser plays on each deal after the candidate's own
-LOSS = adviser.WIN  # a deal's score when the game ended on it: won +LOSS, lost -LOSS less the cards left
-SWITCH = 1.5  # standard errors by which another line must beat the adviser's best, deal by deal
+DEALS = 24  # sampled deals per decision, shared by every candidate
+TURNS_AHEAD = 2  # turns the adviser plays on each deal after the candidate's own
+LOSS = 300.0  # a deal's score when the game ended on it: won +LOSS, lost -LOSS less the cards left (the
+# adviser values a sure flight at -300: on its scale, so one lost deal does not outweigh everything else)
+SWITCH = 1.0  # standard errors by which another line must beat the adviser's best, deal by deal
 _DECK_ORDER = {code: index for index, code in enumerate(FULL_DECK)}
 
 
@@ -80,9 +81,9 @@ def _play_line(state: TrollState, commands: tuple) -> tuple[TrollState, tuple] |
     return state, events
 
 
-def _play_on(state: TrollState, events: tuple, stream: int) -> float:
+def _play_on(state: TrollState, events: tuple, stream: int) -> tuple[float, bool]:
     """From the end of a candidate's turn on a sampled deal: roll the awakening dice, let the adviser
-    play TURNS_AHEAD turns, and judge the result."""
+    play TURNS_AHEAD turns, and judge the result: (score, whether the game was lost on the way)."""
     draw = 1 << 20  # the dice's draws, apart from the shuffle's
     for _ in range(TURNS_AHEAD):
         while state.phase == "awakening" and not state.end:
@@ -93,8 +94,9 @@ def _play_on(state: TrollState, events: tuple, stream: int) -> float:
         _, _, line_events, state = max(adviser.scored_lines(state), key=lambda line: line[0])
         events = tuple(line_events)
     if state.end:
-        return LOSS if state.end in ("won", "perfect") else -LOSS - len(state.deck)
-    return adviser.evaluate(state, adviser._from_deck(events))
+        won = state.end in ("won", "perfect")
+        return (LOSS, False) if won else (-LOSS - len(state.deck), True)
+    return adviser.evaluate(state, adviser._from_deck(events)), False
 
 
 def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals: int = DEALS) -> adviser.Plan:
@@ -117,12 +119,15 @@ def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals:
     if len(chosen) == 1 or chosen[0][0] >= adviser.WIN / 2:  # one way to go, or a sure win: nothing to weigh
         return _plan(state, chosen[0][1], chosen[0][0], "")
     scores: list[list[float]] = [[] for _ in chosen]
+    losses = [0] * len(chosen)
     for deal in range(deals):
         stream = _stream(seed, state, deal)
         sample = sampled_deal(state, stream)
         for index, (_, commands, _, _) in enumerate(chosen):
             played = _play_line(sample, commands)
-            scores[index].append(_play_on(*played, stream) if played else -2 * LOSS)
+            score, lost = _play_on(*played, stream) if played else (-2 * LOSS, True)
+            scores[index].append(score)
+            losses[index] += lost
     index, margin = 0, 0.0
     for other in range(1, len(chosen)):
         gains = [mine - theirs for mine, theirs in zip(scores[other], scores[0])]
@@ -130,7 +135,7 @@ def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals:
         spread = (sum((gain - mean) ** 2 for gain in gains) / max(1, deals - 1) / deals) ** 0.5
         if mean > SWITCH * spread and mean > margin:
             index, margin = other, mean
-    lost = sum(score <= -LOSS for score in scores[index])
+    lost = losses[index]
     fared = f"; lost {lost} of {deals} sampled deals" if lost else f"; safe on {deals} sampled deals"
     return _plan(state, chosen[index][1], sum(scores[index]) / deals, fared)
 
