@@ -105,6 +105,15 @@ def test_the_search_does_at_least_as_well_as_the_adviser_on_the_same_deals():
     assert search["mean_score"] <= hint["mean_score"]
 
 
+def test_on_standard_deals_it_wins_more_and_leaves_fewer_cards_than_the_adviser():
+    # the first four deals of `sim troll --seed 1` (the README's 500 go on from these): the deeper
+    # player wins the first and leaves fewer cards over the four; the adviser wins none of them
+    search = sim_troll(4, seed=1, difficulty="standard", variant=None, bot="search")
+    hint = sim_troll(4, seed=1, difficulty="standard", variant=None, bot="hint")
+    assert search["win_rate"] > hint["win_rate"]
+    assert search["mean_score"] < hint["mean_score"]
+
+
 def test_the_second_action_of_a_turn_is_the_chosen_pair_s_second():
     # the pair is followed through: after its first action, the player does not think again on
     # other sampled deals (which could swap the pair's second half for a luckier-looking one)
