@@ -1,13 +1,14 @@
-"""The troll's deeper player: the adviser's best few lines of this turn, each played on over sampled
-deals. Used by `H` (the deeper hint) and by `dicehall sim troll --bot search`.
+"""The troll's deeper player: the adviser's best line, unless one of its next-best lines does clearly
+better when played on over sampled deals. Used by `H` (the deeper hint) and by `dicehall sim troll
+--bot search`.
 
 Each sampled deal reshuffles the cards the player has not seen (the face-down cards on the bridge
 and the deck) among the places they could be, then rolls the awakening dice; on it, each candidate
-line is played, the next awakening phase rolled, and the adviser plays the turn after; the
-adviser's judgement of where that leaves the bridge (a win or a loss outright when the game ended)
-is the line's score on that deal. Every candidate is scored on the same deals and dice (common
-random numbers), so the differences between them are the lines' and not the luck's, and the best
-average wins.
+line is played, and the adviser plays TURNS_AHEAD turns after it; the adviser's judgement of where
+that leaves the bridge (+-LOSS when the game ended) is the line's score on that deal. Every
+candidate is scored on the same deals and dice (common random numbers), so the differences between
+them are the lines' and not the luck's; a line replaces the adviser's only when it beats it, deal by
+deal, by SWITCH standard errors (README, "The deeper player", has the measurements behind this).
 
 No peeking: a deal is drawn from what the state shows (the awake cards, the flight stacks, the
 set-aside cards, the troll's hands, how many cards are face down where, the deck's size) and from
