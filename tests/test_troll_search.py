@@ -19,6 +19,14 @@ def played_on(seed: int, steps: int, **options):
     return session
 
 
+def acting_states(*seeds_and_steps):
+    """The states after played_on where the troll acts (a game may have ended by then)."""
+    states = [played_on(seed, steps).state for seed, steps in seeds_and_steps]
+    states = [state for state in states if troll.to_act(state) == 0]
+    assert len(states) >= 3
+    return states
+
+
 def hidden_swapped(state):
     """The same position with two face-down cards' identities swapped and the deck reversed:
     everything a player sees is the same."""
@@ -95,6 +103,46 @@ def test_the_search_does_at_least_as_well_as_the_adviser_on_the_same_deals():
     hint = sim_troll(10, seed=2, difficulty="tutorial", variant=None, bot="hint")
     assert search["win_rate"] >= hint["win_rate"] and search["perfect_rate"] >= hint["perfect_rate"]
     assert search["mean_score"] <= hint["mean_score"]
+
+
+def test_on_standard_deals_it_wins_more_and_leaves_fewer_cards_than_the_adviser():
+    # the first four deals of `sim troll --seed 1` (the README's 500 go on from these): the deeper
+    # player wins the first and leaves fewer cards over the four; the adviser wins none of them
+    search = sim_troll(4, seed=1, difficulty="standard", variant=None, bot="search")
+    hint = sim_troll(4, seed=1, difficulty="standard", variant=None, bot="hint")
+    assert search["win_rate"] > hint["win_rate"]
+    assert search["mean_score"] < hint["mean_score"]
+
+
+def test_the_second_action_of_a_turn_is_the_chosen_pair_s_second():
+    # the pair is followed through: after its first action, the player does not think again on
+    # other sampled deals (which could swap the pair's second half for a luckier-looking one)
+    followed = 0
+    for seed, state in enumerate(acting_states((11, 0), (4, 9), (7, 20), (3, 14), (5, 30))):
+        plan = troll_search.best_turn(state, seed)
+        if len(plan.commands) < 2:
+            continue
+        followed += 1
+        first = troll_search.choose(state, seed)
+        assert first == plan.commands[0]
+        after = troll_search._fold(state, troll.decide(state, first))
+        assert troll_search.choose(after, seed) == plan.commands[1]
+        assert troll_search.choose(after, seed) == troll_search.best_turn(after, seed).commands[0]  # asked again: thinks
+    assert followed >= 2
+
+
+def test_the_adviser_s_line_stands_unless_another_is_clearly_better(monkeypatch):
+    states = acting_states((11, 0), (4, 9), (7, 20), (3, 14), (5, 30), (8, 12))
+    switched = [troll_search.best_turn(state, 5).commands != adviser.best_turn(state).commands for state in states]
+    # no sampled evidence can be clear enough: the adviser's best line, whatever the deals say
+    monkeypatch.setattr(troll_search, "SWITCH", float("inf"))
+    for state in states:
+        assert troll_search.best_turn(state, 5).commands == adviser.best_turn(state).commands
+        assert troll_search.best_turn(state, 5, candidates=1).commands == adviser.best_turn(state).commands
+    # and where the evidence is weighed at all, the deals can overrule it
+    monkeypatch.setattr(troll_search, "SWITCH", float("-inf"))
+    assert any(troll_search.best_turn(state, 5).commands != adviser.best_turn(state).commands for state in states)
+    assert not all(switched)
 
 
 def test_the_reason_names_the_real_cards_the_line_shows():

@@ -1,13 +1,14 @@
-"""The troll's deeper player: the adviser's best few lines of this turn, each played on over sampled
-deals. Used by `H` (the deeper hint) and by `dicehall sim troll --bot search`.
+"""The troll's deeper player: the adviser's best line, unless one of its next-best lines does clearly
+better when played on over sampled deals. Used by `H` (the deeper hint) and by `dicehall sim troll
+--bot search`.
 
 Each sampled deal reshuffles the cards the player has not seen (the face-down cards on the bridge
 and the deck) among the places they could be, then rolls the awakening dice; on it, each candidate
-line is played, the next awakening phase rolled, and the adviser plays the turn after; the
-adviser's judgement of where that leaves the bridge (a win or a loss outright when the game ended)
-is the line's score on that deal. Every candidate is scored on the same deals and dice (common
-random numbers), so the differences between them are the lines' and not the luck's, and the best
-average wins.
+line is played, and the adviser plays TURNS_AHEAD turns after it; the adviser's judgement of where
+that leaves the bridge (+-LOSS when the game ended) is the line's score on that deal. Every
+candidate is scored on the same deals and dice (common random numbers), so the differences between
+them are the lines' and not the luck's; a line replaces the adviser's only when it beats it, deal by
+deal, by SWITCH standard errors (README, "The deeper player", has the measurements behind this).
 
 No peeking: a deal is drawn from what the state shows (the awake cards, the flight stacks, the
 set-aside cards, the troll's hands, how many cards are face down where, the deck's size) and from
@@ -29,8 +30,11 @@ from engine.games.troll import FULL_DECK, ROWS, Card, TrollState
 from engine.session import replace
 
 CANDIDATES = 6  # the adviser's best lines (distinct outcomes) that are played on
-DEALS = 16  # sampled deals per decision, shared by every candidate
-TURNS_AHEAD = 1  # turns the adviser plays on each deal after the candidate's own
+DEALS = 24  # sampled deals per decision, shared by every candidate
+TURNS_AHEAD = 2  # turns the adviser plays on each deal after the candidate's own
+LOSS = 300.0  # a deal's score when the game ended on it: won +LOSS, lost -LOSS less the cards left (the
+# adviser values a sure flight at -300: on its scale, so one lost deal does not outweigh everything else)
+SWITCH = 1.0  # standard errors by which another line must beat the adviser's best, deal by deal
 _DECK_ORDER = {code: index for index, code in enumerate(FULL_DECK)}
 
 
@@ -78,9 +82,9 @@ def _play_line(state: TrollState, commands: tuple) -> tuple[TrollState, tuple] |
     return state, events
 
 
-def _play_on(state: TrollState, events: tuple, stream: int) -> float:
+def _play_on(state: TrollState, events: tuple, stream: int) -> tuple[float, bool]:
     """From the end of a candidate's turn on a sampled deal: roll the awakening dice, let the adviser
-    play TURNS_AHEAD turns, and judge the result."""
+    play TURNS_AHEAD turns, and judge the result: (score, whether the game was lost on the way)."""
     draw = 1 << 20  # the dice's draws, apart from the shuffle's
     for _ in range(TURNS_AHEAD):
         while state.phase == "awakening" and not state.end:
@@ -90,14 +94,21 @@ def _play_on(state: TrollState, events: tuple, stream: int) -> float:
             break
         _, _, line_events, state = max(adviser.scored_lines(state), key=lambda line: line[0])
         events = tuple(line_events)
-    return adviser.evaluate(state, adviser._from_deck(events))
+    if state.end:
+        won = state.end in ("won", "perfect")
+        return (LOSS, False) if won else (-LOSS - len(state.deck), True)
+    return adviser.evaluate(state, adviser._from_deck(events)), False
 
 
 def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals: int = DEALS) -> adviser.Plan:
-    """The best one or two actions left this turn by the adviser's best lines played on over
-    sampled deals; the reason says how the chosen line fared."""
-    first_deal = sampled_deal(state, _stream(seed, state, 0))
-    lines = sorted(adviser.scored_lines(first_deal), key=lambda line: -line[0])  # stable: the adviser's first of equals
+    """The best one or two actions left this turn: the adviser's best line, unless another of its
+    best lines does clearly better over the sampled deals; the reason says how the chosen line fared.
+
+    "Clearly": the other line's mean score, deal by deal against the adviser's line, is above SWITCH
+    standard errors of that difference. A few sampled deals cannot tell close lines apart, and
+    picking the best average among them would pick by luck (measured: it lost more often than the
+    adviser it was meant to improve)."""
+    lines = sorted(adviser.scored_lines(state), key=lambda line: -line[0])  # stable: the adviser's first of equals
     assert lines, "best_turn needs a state where the troll acts"
     chosen, outcomes = [], set()
     for line in lines:
@@ -108,19 +119,26 @@ def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals:
             break
     if len(chosen) == 1 or chosen[0][0] >= adviser.WIN / 2:  # one way to go, or a sure win: nothing to weigh
         return _plan(state, chosen[0][1], chosen[0][0], "")
-    totals = [0.0] * len(chosen)
-    lost = [0] * len(chosen)
+    scores: list[list[float]] = [[] for _ in chosen]
+    losses = [0] * len(chosen)
     for deal in range(deals):
         stream = _stream(seed, state, deal)
-        sample = first_deal if deal == 0 else sampled_deal(state, stream)
-        for index, (_, commands, events, final) in enumerate(chosen):
-            played = (final, tuple(events)) if deal == 0 else _play_line(sample, commands)
-            score = _play_on(*played, stream) if played else -2 * adviser.WIN
-            totals[index] += score
-            lost[index] += score <= -adviser.WIN / 2
-    index = max(range(len(chosen)), key=lambda i: totals[i])  # the first of equals: the adviser's order
-    fared = f"; lost {lost[index]} of {deals} sampled deals" if lost[index] else f"; safe on {deals} sampled deals"
-    return _plan(state, chosen[index][1], totals[index] / deals, fared)
+        sample = sampled_deal(state, stream)
+        for index, (_, commands, _, _) in enumerate(chosen):
+            played = _play_line(sample, commands)
+            score, lost = _play_on(*played, stream) if played else (-2 * LOSS, True)
+            scores[index].append(score)
+            losses[index] += lost
+    index, margin = 0, 0.0
+    for other in range(1, len(chosen)):
+        gains = [mine - theirs for mine, theirs in zip(scores[other], scores[0])]
+        mean = sum(gains) / deals
+        spread = (sum((gain - mean) ** 2 for gain in gains) / max(1, deals - 1) / deals) ** 0.5
+        if mean > SWITCH * spread and mean > margin:
+            index, margin = other, mean
+    lost = losses[index]
+    fared = f"; lost {lost} of {deals} sampled deals" if lost else f"; safe on {deals} sampled deals"
+    return _plan(state, chosen[index][1], sum(scores[index]) / deals, fared)
 
 
 def _plan(state: TrollState, commands: tuple, score: float, fared: str) -> adviser.Plan:
@@ -130,6 +148,18 @@ def _plan(state: TrollState, commands: tuple, score: float, fared: str) -> advis
     return adviser.Plan(commands, score, adviser._reason(state, list(events), final, False) + fared)
 
 
+_second_actions: dict[tuple[int, TrollState], object] = {}  # the chosen pair's second action, by the state it expects
+
+
 def choose(state: TrollState, seed: int) -> object:
-    """The player's next command: the first of its best plan."""
-    return best_turn(state, seed).commands[0]
+    """The player's next command: the first of its best plan. The second action of a chosen pair is
+    played as chosen (nothing is rolled between a turn's two actions, so the state it expects is
+    known): thinking again over other sampled deals would second-guess the pair by luck alone."""
+    kept = _second_actions.pop((seed, state), None)
+    if kept is not None:
+        return kept
+    commands = best_turn(state, seed).commands
+    if len(commands) == 2:
+        _second_actions.clear()  # one pair at a time: the memory never grows
+        _second_actions[(seed, _play_line(state, commands[:1])[0])] = commands[1]
+    return commands[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.core import Outcome
 from engine.games.troll.awakening import next_turn
@@ -34,7 +35,13 @@ class BridgeUnsettled:
 # ----- the checks -----
 def bridge_stands(state: TrollState) -> bool:
     """Occupied positions connect a position 1 to a position 6 through orthogonal steps."""
-    cells = occupied(state)
+    return _connects_the_banks(frozenset(occupied(state)))
+
+
+@lru_cache(maxsize=None)
+def _connects_the_banks(cells: frozenset) -> bool:
+    """bridge_stands for one set of occupied positions, remembered (at most 4,096 sets): every turn
+    of every playout asks it."""
     todo = deque(p for p in cells if p[1] == 1)
     seen = set(todo)
     while todo:
