@@ -380,9 +380,10 @@ def _player_name(given: str) -> str:
 
 
 def _hall_command(args: argparse.Namespace) -> int:
-    """hall, host, join and watch. Until the hall has its screens, host and join print the game's id
-    and the seat taken and leave (the seat then shows as disconnected, and `join ID` with the same
-    name takes it back); watch prints each event as it is played until the game ends."""
+    """hall, host, join and watch. Until the hall has its game screens, host and join print the game's
+    id and the seat taken and leave (the seat then shows as disconnected, and `join ID` with the same
+    name takes it back). watch opens the live viewer on a terminal; elsewhere it prints each event
+    as it is played until the game ends."""
     from saves.hall import Hall, check_id
 
     hall = Hall()
@@ -417,7 +418,23 @@ def _hall_command(args: argparse.Namespace) -> int:
             print(f"joined {game.module.TITLE} {game.id}: you hold seat {game.seat + 1} as "
                   f"{clean_text(game.fold.seats[game.seat].name)}; seats: {_seat_words(game.seats())}")
         return 0
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return _watch_app(hall, check_id(args.id))
     return _watch_lines(hall, check_id(args.id))
+
+
+def _watch_app(hall, game_id: str) -> int:
+    """On a terminal: the replay viewer, live on a game in progress, or a finished game as a replay."""
+    game = hall.watch(game_id)  # a missing or damaged game: one line, before the screen opens
+    start = {"watch": game}
+    if game.finished:
+        game.close()
+        start = {"replay": hall.finished_session(game_id)}
+    from tui.app import DicehallApp
+
+    app = DicehallApp(**start)
+    app.run()
+    return app.return_code or 0
 
 
 def _seat_words(views) -> str:
