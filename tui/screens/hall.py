@@ -18,7 +18,7 @@ from textual.worker import Worker, get_current_worker
 
 from engine.text import clean_text
 from engine.words import counted
-from saves.hall import Hall, HallEntry
+from saves.hall import Hall, HallEntry, login_name
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen
 from tui.widgets import Plain, StatusLine, clip
@@ -230,9 +230,7 @@ class HallScreen(KeyedScreen):
         if opener is None:
             self.status(f"join from the command line: dicehall join {entry.id}")
             return
-        from tui.cli import _player_name  # the login name, as `dicehall join` takes it
-
-        default = clean_text(_player_name(""), 40)
+        default = clean_text(login_name(), 40)
         game_id = entry.id
 
         def named(name: str | None) -> None:

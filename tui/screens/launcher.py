@@ -44,7 +44,7 @@ class LauncherScreen(KeyedScreen):
         options.append(None)
         options.append(Option(Text("Continue a saved game    (c)"), id="saves"))
         options.append(Option(Text("Open a replay file       (o)"), id="replay"))
-        options.append(Option(Text("The hall: play and watch with others on this box   (h)"), id="hall"))
+        options.append(Option(Text("Hall: play and watch     (h)"), id="hall"))
         options.append(Option(Text("Rules                    (i)"), id="rules"))
         options.append(Option(Text("Quit                     (q)"), id="quit"))
         yield OptionList(*options, id="menu")
