@@ -38,6 +38,8 @@ USAGE_EPILOG = """commands:
   dicehall join ID [--seat N] [--name NAME]
                                    take an open seat (or your own again) in a hall game
   dicehall watch ID                follow a hall game as it is played, read only
+  dicehall serve [--host 127.0.0.1] [--port 8000] [--public]
+                                   run dicehall for a web browser (no authentication: reach it by ssh -L)
   dicehall --hall DIR COMMAND      use the hall in DIR (default: $DICEHALL_HALL, /var/games/dicehall, DATA/hall)
 games: dicetower, wager, troll, towers, bones"""
 
@@ -187,9 +189,22 @@ def build_parser() -> Parser:
     join.add_argument("--name", default="", help="your name at the table (default: your login name)")
     watch = sub.add_parser("watch", help="follow a hall game, read only")
     watch.add_argument("id")
+    serve = sub.add_parser("serve", help="run dicehall for a web browser (textual-serve; no authentication)")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=_port, default=8000)
+    serve.add_argument("--public", action="store_true",
+                       help="allow an address other than loopback (anyone who reaches it plays as you)")
+    serve.add_argument("--hall", metavar="DIR", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     for command in (hall, host, join, watch, verify, export):  # --hall DIR after the command works too
         command.add_argument("--hall", metavar="DIR", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
+
+
+def _port(text: str) -> int:
+    value = _positive(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError("must be a port number, 1 to 65535")
+    return value
 
 
 def _hall_seat(text: str) -> tuple[int, str]:
@@ -272,6 +287,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         os.environ["DICEHALL_HALL"] = args.hall  # the app, and anything it starts, uses the same hall
     if command in ("hall", "host", "join", "watch"):
         return _hall_command(args)
+    if command == "serve":
+        return _serve(args)
     if command == "verify" and _hall_game_named(args.file, is_file=True):
         from saves.hall import Hall
 
@@ -341,6 +358,29 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(f"recovered into save {new_id}; the damaged file is kept")
         return 0
     return _run_app(args)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """The app for a web browser, through textual-serve: one dicehall process per browser tab, run as
+    this user. It has no authentication, so it listens on loopback only unless told --public."""
+    import ipaddress
+    import shlex
+
+    host = args.host.strip()
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback and not args.public:
+        raise UsageError(f"--host {host}: not a loopback address. dicehall serve has no authentication: keep it on "
+                         f"127.0.0.1 and reach it with ssh -L {args.port}:127.0.0.1:{args.port} (--public overrides)")
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        return _fail("dicehall serve needs the textual-serve package: pip install 'dicehall[serve]'")
+    command = f"{shlex.quote(sys.executable)} -m tui.cli"  # the launcher, with this hall (DICEHALL_HALL)
+    Server(command, host=host, port=args.port, title="dicehall").serve()
+    return 0
 
 
 def _hall_game_named(name: str, is_file: bool) -> bool:
