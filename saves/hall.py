@@ -113,6 +113,16 @@ def hall_dir(override: str | Path | None = None) -> Path:
     return home() / "hall"
 
 
+def login_name() -> str:
+    """The name a player sits down as when they give none: their login name."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name to be had: a seat still needs one
+        return "Player"
+
+
 def check_id(text: Any) -> str:
     """A hall game id as typed or listed: exactly 6 lowercase letters or digits, else HallError."""
     if not isinstance(text, str) or not _ID.fullmatch(text):

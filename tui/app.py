@@ -112,10 +112,11 @@ class DicehallApp(App):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
 
     def __init__(self, session: Session | None = None, replay: Session | None = None, setup: Screen | None = None,
-                 terminal: Terminal | None = None) -> None:
+                 terminal: Terminal | None = None, watch=None) -> None:
         super().__init__()
         self.start_session = session
         self.start_replay = replay
+        self.start_watch = watch  # a hall game to watch live (`dicehall watch ID`): leaving it leaves the program
         self.start_setup = setup  # a game's setup screen (who plays) to open first
         self.signalled: int | None = None
         self.terminal = FULL
@@ -154,6 +155,8 @@ class DicehallApp(App):
             self.push_screen(self.start_setup)
         elif self.start_replay is not None:
             self.open_viewer(self.start_replay)
+        elif self.start_watch is not None:
+            self.open_hall_viewer(self.start_watch)
         self.call_after_refresh(self.fit_size_notice, self.size)
         if not self.is_headless:
             loop = asyncio.get_running_loop()
@@ -191,6 +194,41 @@ class DicehallApp(App):
         from tui.screens.viewer import ViewerScreen
 
         self.push_screen(ViewerScreen(session, live=live))
+
+    def open_hall(self) -> None:
+        """The hall's lobby: its games, to watch or join."""
+        from tui.screens.hall import HallScreen
+
+        self.push_screen(HallScreen())
+
+    def open_hall_viewer(self, game) -> None:
+        """The live viewer on a hall game this process watches (a HallGame from Hall.watch); it
+        closes the game when it is left."""
+        from tui.screens.viewer.hall import HallViewer
+
+        self.push_screen(HallViewer(game))
+
+    def watch_hall_game(self, game_id: str, hall=None) -> str | None:
+        """Watch a hall game: live while it is played, as a replay once it is over (its dice
+        re-derived from the revealed seed). Returns the one line saying why not, or None."""
+        from engine.text import clean_text
+        from saves.hall import Hall
+
+        hall = hall or Hall()
+        try:
+            game = hall.watch(game_id)
+        except (OSError, ValueError) as error:  # HallError, a damaged or vanished game: one line
+            return clean_text(str(error), 300)
+        if not game.finished:
+            self.open_hall_viewer(game)
+            return None
+        game.close()
+        try:
+            session = hall.finished_session(game_id)
+        except (OSError, ValueError) as error:
+            return clean_text(str(error), 300)
+        self.open_viewer(session)
+        return None
 
     def open_rules(self, game) -> None:
         from tui.screens.rules import RulesScreen

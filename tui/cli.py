@@ -38,6 +38,8 @@ USAGE_EPILOG = """commands:
   dicehall join ID [--seat N] [--name NAME]
                                    take an open seat (or your own again) in a hall game
   dicehall watch ID                follow a hall game as it is played, read only
+  dicehall serve [--host 127.0.0.1] [--port 8000] [--public]
+                                   run dicehall for a web browser (no authentication: reach it by ssh -L)
   dicehall --hall DIR COMMAND      use the hall in DIR (default: $DICEHALL_HALL, /var/games/dicehall, DATA/hall)
 games: dicetower, wager, troll, towers, bones"""
 
@@ -187,9 +189,22 @@ def build_parser() -> Parser:
     join.add_argument("--name", default="", help="your name at the table (default: your login name)")
     watch = sub.add_parser("watch", help="follow a hall game, read only")
     watch.add_argument("id")
+    serve = sub.add_parser("serve", help="run dicehall for a web browser (textual-serve; no authentication)")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=_port, default=8000)
+    serve.add_argument("--public", action="store_true",
+                       help="allow an address other than loopback (anyone who reaches it plays as you)")
+    serve.add_argument("--hall", metavar="DIR", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     for command in (hall, host, join, watch, verify, export):  # --hall DIR after the command works too
         command.add_argument("--hall", metavar="DIR", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
+
+
+def _port(text: str) -> int:
+    value = _positive(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError("must be a port number, 1 to 65535")
+    return value
 
 
 def _hall_seat(text: str) -> tuple[int, str]:
@@ -272,6 +287,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         os.environ["DICEHALL_HALL"] = args.hall  # the app, and anything it starts, uses the same hall
     if command in ("hall", "host", "join", "watch"):
         return _hall_command(args)
+    if command == "serve":
+        return _serve(args)
     if command == "verify" and _hall_game_named(args.file, is_file=True):
         from saves.hall import Hall
 
@@ -343,6 +360,29 @@ def _dispatch(args: argparse.Namespace) -> int:
     return _run_app(args)
 
 
+def _serve(args: argparse.Namespace) -> int:
+    """The app for a web browser, through textual-serve: one dicehall process per browser tab, run as
+    this user. It has no authentication, so it listens on loopback only unless told --public."""
+    import ipaddress
+    import shlex
+
+    host = args.host.strip()
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback and not args.public:
+        raise UsageError(f"--host {host}: not a loopback address. dicehall serve has no authentication: keep it on "
+                         f"127.0.0.1 and reach it with ssh -L {args.port}:127.0.0.1:{args.port} (--public overrides)")
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        return _fail("dicehall serve needs the textual-serve package: pip install 'dicehall[serve]'")
+    command = f"{shlex.quote(sys.executable)} -m tui.cli"  # the launcher, with this hall (DICEHALL_HALL)
+    Server(command, host=host, port=args.port, title="dicehall").serve()
+    return 0
+
+
 def _hall_game_named(name: str, is_file: bool) -> bool:
     """Whether `verify NAME` / `export NAME` means a hall game: NAME is a hall game's id, names no
     file (verify) or save (export) of that name, and the hall holds that game."""
@@ -380,9 +420,10 @@ def _player_name(given: str) -> str:
 
 
 def _hall_command(args: argparse.Namespace) -> int:
-    """hall, host, join and watch. Until the hall has its screens, host and join print the game's id
-    and the seat taken and leave (the seat then shows as disconnected, and `join ID` with the same
-    name takes it back); watch prints each event as it is played until the game ends."""
+    """hall, host, join and watch. Until the hall has its game screens, host and join print the game's
+    id and the seat taken and leave (the seat then shows as disconnected, and `join ID` with the same
+    name takes it back). watch opens the live viewer on a terminal; elsewhere it prints each event
+    as it is played until the game ends."""
     from saves.hall import Hall, check_id
 
     hall = Hall()
@@ -417,7 +458,23 @@ def _hall_command(args: argparse.Namespace) -> int:
             print(f"joined {game.module.TITLE} {game.id}: you hold seat {game.seat + 1} as "
                   f"{clean_text(game.fold.seats[game.seat].name)}; seats: {_seat_words(game.seats())}")
         return 0
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return _watch_app(hall, check_id(args.id))
     return _watch_lines(hall, check_id(args.id))
+
+
+def _watch_app(hall, game_id: str) -> int:
+    """On a terminal: the replay viewer, live on a game in progress, or a finished game as a replay."""
+    game = hall.watch(game_id)  # a missing or damaged game: one line, before the screen opens
+    start = {"watch": game}
+    if game.finished:
+        game.close()
+        start = {"replay": hall.finished_session(game_id)}
+    from tui.app import DicehallApp
+
+    app = DicehallApp(**start)
+    app.run()
+    return app.return_code or 0
 
 
 def _seat_words(views) -> str:

@@ -680,12 +680,134 @@ def hindsight_solver(games: int = 50) -> None:
         "answers within the budget")
 
 
+HALL_WATCHER = r"""
+import asyncio, sys, time
+sys.path.insert(0, sys.argv[4])
+from saves.hall import Hall
+mode, folder, game_id = sys.argv[1:4]
+game = Hall(folder).watch(game_id)
+if mode == "read":  # a watcher reading each move (HallGame.wait, then follow)
+    seen = len(game.session.events)
+    print("ready", flush=True)
+    while not game.finished:
+        if game.wait(5.0):
+            game.follow()
+            if len(game.session.events) != seen:
+                seen = len(game.session.events)
+                print(time.time(), seen, flush=True)
+    sys.exit(0)
+from tui.app import DicehallApp  # a watcher's screen: the live viewer, timed at the frame that shows the move
+from tui.screens.viewer.hall import HallViewer
+shown = [0]
+class TimedApp(DicehallApp):
+    def _display(self, screen, renderable):
+        super()._display(screen, renderable)
+        if renderable is not None and isinstance(screen, HallViewer) and screen.position != shown[0]:
+            shown[0] = screen.position
+            print(time.time(), shown[0], flush=True)
+async def main():
+    app = TimedApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_hall_viewer(game)
+        await pilot.pause()
+        print("ready", flush=True)
+        while not game.finished:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+asyncio.run(main())
+"""
+
+
+def hall_latency(moves: int = 50) -> None:
+    """From one process making a move in a hall game (HallGame.play: the decision, its durable append)
+    to a watcher process having read it, and to the watcher's live viewer showing it in a frame;
+    against the same kind of move made in one process on a save and drawn there (its replay viewer,
+    live, moved to the new end). Samples of the two alternate, move by move."""
+    import engine
+    import saves
+    from engine.core import Player
+    from saves.hall import Hall
+    from tui.app import DicehallApp
+    from tui.screens.viewer import ViewerScreen
+
+    folder = tempfile.mkdtemp(prefix="dicehall-bench-hall-")
+    hall = Hall(folder)
+
+    def choose(session):
+        return session.commands()[-1]  # roll, else end the turn, as tests/hallhelpers.step does
+
+    class TimedApp(DicehallApp):
+        frames: list[float] = []
+
+        def _display(self, screen, renderable) -> None:
+            super()._display(screen, renderable)
+            if renderable is not None:
+                self.frames.append(time.time())
+
+    async def measure(mode: str) -> tuple[list[float], list[float]]:
+        hall_times, local_times = [], []
+        app = TimedApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            local = None
+            game = watcher = None
+            while len(hall_times) < moves:
+                if game is None or game.finished:
+                    if watcher is not None:
+                        watcher.kill()
+                        await watcher.wait()
+                    game = hall.host("wager", ["player", "bot:bold"], "Ann")
+                    watcher = await asyncio.create_subprocess_exec(
+                        sys.executable, "-c", HALL_WATCHER, mode, folder, game.id, str(ROOT),
+                        stdout=asyncio.subprocess.PIPE)
+                    assert (await watcher.stdout.readline()).strip() == b"ready"
+                if local is None or local.outcome is not None:
+                    local = saves.new_save("wager", name="bench", players=[Player("Ann"), Player("Bot", True, "bold")])
+                    app.push_screen(ViewerScreen(local, live=True))
+                    await pilot.pause()
+                # the hall: a move here, read (or drawn) in the watcher's process
+                started = time.time()
+                game.play(choose(game.session))
+                total = len(game.session.events)
+                while True:
+                    line = (await asyncio.wait_for(watcher.stdout.readline(), 10)).split()
+                    if int(line[1]) >= total:
+                        break
+                hall_times.append(float(line[0]) - started)
+                # one process: the same kind of move on a save, known at once (read) or drawn
+                viewer = app.screen
+                app.frames.clear()
+                started = time.time()
+                local.play(choose(local))
+                if mode == "read":
+                    local_times.append(time.time() - started)
+                else:
+                    viewer.go(len(local.events))
+                    while not [t for t in app.frames if t > started]:
+                        await asyncio.sleep(0.0005)
+                    local_times.append(min(t for t in app.frames if t > started) - started)
+            watcher.kill()
+            await watcher.wait()
+            game.close()
+        return hall_times, local_times
+
+    def quantiles(values: list[float]) -> tuple[float, float]:
+        return statistics.median(values), statistics.quantiles(values, n=10)[-1]
+
+    for mode, words in (("read", "read by a watcher process"), ("drawn", "drawn by a watcher's live viewer")):
+        hall_times, local_times = asyncio.run(measure(mode))
+        (hm, h90), (lm, l90) = quantiles(hall_times), quantiles(local_times)
+        local_words = "made" if mode == "read" else "made and drawn"
+        row(f"hall: a move {words}, against one {local_words} in one process (median / 90th percentile)",
+            f"{ms(hm)} / {ms(h90)} vs {ms(lm)} / {ms(l90)}, **{hm / lm:.1f}x** at the median",
+            "within a second" if mode == "read" else "within a second on the watcher's screen")
+
+
 SECTIONS = {
     "frame": first_frame, "sim": sim_dicetower, "troll": troll_playouts, "branch": branch_middle,
     "tower": tower_screen_keys, "saves": saves_list, "len": events_length, "memory": memory_and_stepping,
     "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
     "bigsave": big_save, "analysis": analysis_speed, "search": troll_search_turn,
-    "hindsight": hindsight_solver,
+    "hindsight": hindsight_solver, "hall": hall_latency,
 }
 README_BEGIN = "<!-- speed table: written by tests/perf/bench.py --readme -->"
 README_END = "<!-- end of speed table -->"

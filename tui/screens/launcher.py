@@ -1,4 +1,4 @@
-"""The launcher: the five games, Continue (saves), Open replay, Rules."""
+"""The launcher: the five games, Continue (saves), Open replay, the hall, Rules."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -24,12 +24,13 @@ class LauncherScreen(KeyedScreen):
         Binding("enter", "choose", "Open", show=False),
         Binding("c", "saves", "Continue"),
         Binding("o", "open_replay", "Open replay"),
+        Binding("h", "hall", "Hall"),
         Binding("i", "rules", "Rules"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
         Binding("escape", "ask_quit", "Quit (asks first)", show=False),
     ]
-    HELP_NOTES = ("Up/Down choose, Enter opens. i shows the rules of the highlighted game. "
+    HELP_NOTES = ("Up/Down choose, Enter opens. i shows the rules of the highlighted game; h opens the hall. "
                   "q leaves dicehall; Esc asks first, so an Esc too many on the way back does not end it.")
 
     def compose(self) -> ComposeResult:
@@ -43,6 +44,7 @@ class LauncherScreen(KeyedScreen):
         options.append(None)
         options.append(Option(Text("Continue a saved game    (c)"), id="saves"))
         options.append(Option(Text("Open a replay file       (o)"), id="replay"))
+        options.append(Option(Text("Hall: play and watch     (h)"), id="hall"))
         options.append(Option(Text("Rules                    (i)"), id="rules"))
         options.append(Option(Text("Quit                     (q)"), id="quit"))
         yield OptionList(*options, id="menu")
@@ -61,6 +63,8 @@ class LauncherScreen(KeyedScreen):
             self.action_saves()
         elif choice == "replay":
             self.action_open_replay()
+        elif choice == "hall":
+            self.action_hall()
         elif choice == "rules":
             self.action_rules()
         elif choice == "quit":
@@ -119,6 +123,9 @@ class LauncherScreen(KeyedScreen):
             self.app.open_viewer(session)
 
         self.app.push_screen(AskScreen("Path of the replay file (.dhr):", placeholder="game.dhr"), opened)
+
+    def action_hall(self) -> None:
+        self.app.open_hall()
 
     def action_rules(self) -> None:
         """The rules of the highlighted game (of the first game when the cursor is elsewhere)."""

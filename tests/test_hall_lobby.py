@@ -1,0 +1,241 @@
+"""The hall in the app, at 80x24: the lobby lists the hall's games (a hostile file as one line,
+names as plain text), watching opens the live viewer, a move made by another HallGame shows
+within a second, stepping back stays put and counts the new moves, End returns to live, and a
+watcher is counted while it watches and not after it leaves."""
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+
+from saves.hall import Hall
+from tests.apphelpers import drive, screen_text
+from tests.hallhelpers import play_until_over
+from tui.app import DicehallApp
+from tui.screens.hall import HallScreen
+from tui.screens.viewer import ViewerScreen
+from tui.screens.viewer.hall import HallViewer
+from tui.widgets import StatusLine
+
+HOSTILE_NAME = "[bold red]Eve[/]\x1b[2J"
+
+
+@pytest.fixture
+def hall(tmp_path, monkeypatch):
+    folder = tmp_path / "hall"
+    monkeypatch.setenv("DICEHALL_HALL", str(folder))
+    return Hall(folder)
+
+
+@pytest.fixture
+def wager(hall):
+    """A wager in progress between Eve (a hostile name) and Bob, with a bot; both stay seated."""
+    eve = hall.host("wager", ["player", "open", "bot:bold"], HOSTILE_NAME)
+    bob = hall.join(eve.id, name="Bob")
+    eve.follow()
+    yield {0: eve, 1: bob}
+    for game in (eve, bob):
+        game.close()
+
+
+def move(games: dict, rng: random.Random) -> int:
+    """One decision by whoever is to act (a bot's turn by the first seat); the events then."""
+    for game in games.values():
+        game.follow()
+    first = next(iter(games.values()))
+    mover = games.get(first.to_act, first)
+    mover.play(rng.choice(mover.session.commands()))
+    return len(mover.session.events)
+
+
+async def until(pilot, condition, within: float = 1.0) -> float:
+    """Let the app run until `condition()` holds; the time it took (fails after `within` seconds)."""
+    start = time.monotonic()
+    while not condition():
+        if time.monotonic() - start > within:
+            raise AssertionError(f"not within {within} s")
+        await pilot.pause(0.02)
+    return time.monotonic() - start
+
+
+def status(app) -> str:
+    return app.screen.query_one(StatusLine).message
+
+
+def test_the_lobby_lists_games_names_as_plain_text_and_a_hostile_file_as_one_line(hall, wager):
+    (hall.games / "evil.dhh").write_bytes(b"\x1b[31m not a game")
+    (hall.games / "qqqqqq.dhh").write_bytes(b"DHSAV garbage")
+    game_id = wager[0].id
+
+    async def steps(pilot):
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, HallScreen)
+        text = screen_text(pilot.app)
+        await pilot.press("q")
+        await pilot.pause()
+        return text, pilot.app.screen
+
+    text, back = drive(DicehallApp(), steps)
+    lines = text.splitlines()
+    assert "The hall: 1 in progress, 0 finished" in lines[0]
+    row = next(n for n, line in enumerate(lines) if game_id in line)
+    assert "Dead Man's Wager" in lines[row] and "in progress" in lines[row]
+    assert "1 [bold red]Eve[/][2J, 2 Bob, 3 bot" in lines[row + 1]  # as typed: never markup, no escape
+    damaged = [line for line in lines if "DAMAGED" in line]
+    assert len(damaged) == 2 and any("evil.dhh" in line for line in damaged) and any("qqqqqq" in line for line in damaged)
+    assert "\x1b" not in text
+    assert "Watch" in lines[-1] and "Join" not in lines[-1]  # every seat is taken
+    assert type(back).__name__ == "LauncherScreen"
+
+
+def test_keys_the_damaged_line_cannot_take_are_left_out_and_say_why(hall):
+    (hall.games.mkdir(parents=True))
+    (hall.games / "qqqqqq.dhh").write_bytes(b"DHSAV garbage")
+
+    async def steps(pilot):
+        pilot.app.push_screen(HallScreen())
+        await pilot.pause()
+        footer = screen_text(pilot.app).splitlines()[-1]
+        await pilot.press("enter")
+        await pilot.pause()
+        return footer, status(pilot.app), pilot.app.screen
+
+    footer, said, screen = drive(DicehallApp(), steps)
+    assert "Watch" not in footer and "Join" not in footer and "Refresh" in footer
+    assert said.startswith("Not now: qqqqqq is not a good game")
+    assert isinstance(screen, HallScreen)
+
+
+def test_the_lobby_follows_the_hall_by_itself(hall, wager):
+    async def steps(pilot):
+        pilot.app.push_screen(HallScreen())
+        await pilot.pause()
+        assert "Towers" not in screen_text(pilot.app)
+        later = hall.host("towers", ["player", "open"], "Cat")
+        try:
+            return await until(pilot, lambda: "Towers" in screen_text(pilot.app), within=3.0)
+        finally:
+            later.close()
+
+    assert drive(DicehallApp(), steps) < 3.0
+
+
+def test_watching_follows_new_moves_live_within_a_second_and_counts_the_watcher(hall, wager):
+    rng = random.Random(5)
+    move(wager, rng)
+    game_id = wager[0].id
+
+    async def steps(pilot):
+        await pilot.press("h")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        viewer = pilot.app.screen
+        assert isinstance(viewer, HallViewer)
+        assert hall.entry(game_id).watchers == 1
+        assert "LIVE" in screen_text(pilot.app) and f"Watching {game_id}" in screen_text(pilot.app)
+        footer = screen_text(pilot.app).splitlines()[-1]
+        took = []
+        for _ in range(3):
+            before = len(viewer.session.events)
+            total = move(wager, rng)
+            took.append(await until(pilot, lambda: len(viewer.session.events) == total))
+            assert viewer.position == total > before  # at the live end it follows
+            assert f"event {total}/{total}" in screen_text(pilot.app)
+        await pilot.press("q")  # back to the lobby: no longer watching
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, HallScreen)
+        await until(pilot, lambda: hall.entry(game_id).watchers == 0)
+        return took, footer
+
+    took, footer = drive(DicehallApp(), steps)
+    assert max(took) < 1.0
+    # keys that would act in the game do not exist; those that would tell more than the players see wait
+    for absent in ("Reveal", "Analyse", "Continue", "Live"):
+        assert absent not in footer
+
+
+def test_stepped_back_the_view_stays_put_counts_new_moves_and_end_returns_to_live(hall, wager):
+    rng = random.Random(8)
+    for _ in range(3):
+        move(wager, rng)
+
+    async def steps(pilot):
+        pilot.app.watch_hall_game(wager[0].id)
+        await pilot.pause()
+        viewer = pilot.app.screen
+        await pilot.press("left", "left")
+        held = viewer.position
+        assert "Live" in screen_text(pilot.app).splitlines()[-1]
+        for _ in range(3):
+            total = move(wager, rng)
+        await until(pilot, lambda: len(viewer.session.events) == total)
+        stayed = viewer.position
+        said = status(pilot.app)
+        await pilot.press("end")
+        await pilot.pause()
+        live = viewer.position, status(pilot.app)
+        newest = move(wager, rng)
+        await until(pilot, lambda: viewer.position == newest)
+        await pilot.press("left")
+        await pilot.press("l")
+        await pilot.pause()
+        return held, stayed, said, total, live, viewer.position, len(viewer.session.events)
+
+    held, stayed, said, total, live, after_l, events = drive(DicehallApp(), steps)
+    assert stayed == held
+    assert said == "3 new moves: End to follow"
+    assert live == (total, "live: each move shows as it is made")
+    assert after_l == events
+
+
+def test_a_move_refused_to_a_watcher_does_not_exist_and_the_end_of_the_game_is_said(hall):
+    rng = random.Random(2)
+    bots = hall.host("wager", ["bot:bold", "bot:cautious"], "x")
+
+    async def steps(pilot):
+        pilot.app.watch_hall_game(bots.id)
+        await pilot.pause()
+        viewer = pilot.app.screen
+        play_until_over({0: bots}, rng)
+        await until(pilot, lambda: viewer.replayed, within=2.0)
+        await pilot.pause()
+        return status(pilot.app), screen_text(pilot.app), viewer
+
+    said, text, viewer = drive(DicehallApp(), steps)
+    bots.close()
+    assert said.startswith("the game is over: ")
+    assert "; over)" in text.splitlines()[0]
+    assert viewer.session.seed is not None  # reloaded with the revealed seed: c branches with the same dice
+    assert "Continue" in text.splitlines()[-1]
+
+
+def test_a_finished_game_opens_as_a_replay(hall):
+    bots = hall.host("wager", ["bot:bold", "bot:cautious"], "x")
+    play_until_over({0: bots}, random.Random(3))
+    bots.close()
+
+    async def steps(pilot):
+        pilot.app.push_screen(HallScreen())
+        await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        return pilot.app.screen, screen_text(pilot.app)
+
+    screen, text = drive(DicehallApp(), steps)
+    assert type(screen) is ViewerScreen and text.splitlines()[0].strip().startswith("Replay: Dead Man's Wager")
+    assert hall.entry(bots.id).watchers == 0
+
+
+def test_dicehall_watch_off_a_terminal_still_prints_lines(hall, capsys):
+    from tui.cli import main
+
+    bots = hall.host("wager", ["bot:bold", "bot:cautious"], "x")
+    play_until_over({0: bots}, random.Random(4))
+    bots.close()
+    assert main(["watch", bots.id]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"watching Dead Man's Wager {bots.id}") and "over: " in out

@@ -1,0 +1,80 @@
+"""`dicehall serve`: the app for a browser through textual-serve, on loopback only unless --public."""
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tui.cli import main
+
+ROOT = Path(__file__).parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_serve_refuses_an_address_other_than_loopback_without_public(capsys):
+    with pytest.raises(SystemExit) as leaving:  # a usage error: one line and the usage, exit 2
+        main(["serve", "--host", "0.0.0.0"])
+    assert leaving.value.code == 2
+    error = capsys.readouterr().err
+    assert "no authentication" in error and "ssh -L 8000:127.0.0.1:8000" in error
+
+
+def test_serve_answers_the_page_and_starts_the_app_on_a_loopback_port(tmp_path):
+    import aiohttp  # installed with textual-serve (the test extra)
+
+    port = free_port()
+    env = dict(os.environ, DICEHALL_HALL=str(tmp_path / "hall"))
+    server = subprocess.Popen([sys.executable, "-m", "tui.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+
+    async def visit() -> tuple[int, str, str]:
+        deadline = time.monotonic() + 20
+        async with aiohttp.ClientSession() as client:
+            while True:  # the server takes a moment to listen
+                try:
+                    async with client.get(f"http://127.0.0.1:{port}/") as response:
+                        status, page = response.status, await response.text()
+                        break
+                except aiohttp.ClientConnectionError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise
+                    await asyncio.sleep(0.2)
+            seen = ""
+            async with client.ws_connect(f"ws://127.0.0.1:{port}/ws?width=80&height=24") as ws:
+                await ws.send_json(["resize", {"width": 80, "height": 24}])
+                while "dicehall" not in seen and time.monotonic() < deadline:
+                    try:
+                        message = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
+                    except asyncio.TimeoutError:
+                        break
+                    if message.type == aiohttp.WSMsgType.BINARY:
+                        seen += message.data.decode("utf-8", "replace")
+                    elif message.type == aiohttp.WSMsgType.TEXT:
+                        seen += message.data
+                    else:
+                        break
+            return status, page, seen
+
+    try:
+        status, page, seen = asyncio.run(asyncio.wait_for(visit(), 30))
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)  # the server and the app it started, which this test made
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(5)
+    assert status == 200 and "dicehall" in page
+    assert "dicehall" in seen  # the launcher's first frame reached the browser's socket

@@ -1,0 +1,255 @@
+"""The hall's lobby: the games in the shared hall folder (in progress and finished), refreshed as the
+hall changes, with keys to watch one and to join an open seat. Everything shown comes from files
+other players wrote: names are shown as plain text, never as markup, and a file that is not a good
+game is one DAMAGED line."""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Footer, OptionList
+from textual.widgets.option_list import Option
+from textual.worker import Worker, get_current_worker
+
+from engine.text import clean_text
+from engine.words import counted
+from saves.hall import Hall, HallEntry, login_name
+from tui.screens.base import KeyedScreen
+from tui.screens.dialogs import AskScreen
+from tui.widgets import Plain, StatusLine, clip
+
+REFRESH_EVERY = 1.0  # seconds between looks at the hall (watchers come and go without a write to a log)
+ROW_WIDTH = 74  # inside the list's frame and padding at 80 columns
+COLUMNS = f"  {'ID':<6}  {'GAME':<16}  {'MOVES':>5}  {'WATCH':>5}  {'LAST MOVE':<11}  STATE"
+
+
+def short_title(title: str) -> str:
+    """A game's title in the game column: "Angry Troll versus Magic Bridge" is "Angry Troll"."""
+    return title if len(title) <= 16 else " ".join(title.split()[:2])[:16]
+
+
+def when(stamp: float) -> str:
+    """The last move's time: the hour today, else the date."""
+    if not stamp:
+        return "-"
+    moment = datetime.fromtimestamp(stamp)
+    return moment.strftime("%H:%M") if moment.date() == datetime.now().date() else moment.strftime("%Y-%m-%d")
+
+
+def seat_words(entry: HallEntry) -> str:
+    return ", ".join(f"{view.seat + 1} {clean_text(view.words(), 60)}" for view in entry.seats)
+
+
+def entry_row(entry: HallEntry) -> Text:
+    """A game in two lines (its id, game, moves, watchers, last move and state; then its seats), or
+    a file that is not a good game in one DAMAGED line (the status line shows the whole reason)."""
+    row = Text()
+    if entry.problem:
+        row.append(f"{clean_text(entry.id, 6):<6}  ", style="bold")
+        row.append("DAMAGED: ", style="bold")
+        row.append(clip(clean_text(entry.problem, 300), ROW_WIDTH - 17))
+        return row
+    state = f"over: {clean_text(entry.result, 100)}" if entry.finished else "in progress"
+    row.append(f"{entry.id:<6}  ", style="bold")
+    row.append(f"{short_title(entry.title):<16}  {entry.moves:>5}  {entry.watchers:>5}  {when(entry.last_move):<11}  ")
+    row.append(clip(state, ROW_WIDTH - 52), style="bold" if entry.finished else "")
+    row.append("\n")
+    row.append(clip(f"  seats: {seat_words(entry)}", ROW_WIDTH))
+    return row
+
+
+def joinable(entry: HallEntry) -> bool:
+    """A game in progress with a seat to take: an open one, or a disconnected one (its player's own)."""
+    return not entry.problem and not entry.finished and any(v.status in ("open", "disconnected") for v in entry.seats)
+
+
+@dataclass
+class HallListed(Message):
+    """The hall as the listing thread found it."""
+
+    entries: list[HallEntry]
+    error: str = ""
+
+
+class HallScreen(KeyedScreen):
+    BINDINGS = [
+        # priority: the focused list's own Enter would hide it from the footer
+        Binding("enter,w", "watch", "Watch", priority=True),
+        Binding("j", "join", "Join"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q,escape", "back", "Back"),
+    ]
+    HELP_NOTES = ("The hall is the games folder shared by the people on this box (--hall DIR or DICEHALL_HALL). "
+                  "Each game shows its moves so far, how many watch it, its last move and its seats (open, a "
+                  "player, bot, or a player who is disconnected). Enter or w watches a game, read only: a "
+                  "finished one opens as a replay. j takes an open seat. The list follows the hall by itself "
+                  "(every second); r looks at once.")
+
+    def __init__(self, hall: Hall | None = None) -> None:
+        super().__init__()
+        self.hall = hall or Hall()
+        self.entries: list[HallEntry] = []
+        self.shown: list[dict] | None = None  # what the list shows, to redraw only on a change
+        self.wake = threading.Event()  # r: look now
+        self.lister: Worker | None = None
+        self.announced: str | None = None
+
+    def help_title(self) -> str:
+        return "The hall"
+
+    def compose(self) -> ComposeResult:
+        yield Plain(Text("The hall", style="bold"), classes="title")
+        yield Plain(COLUMNS, id="hall-columns")
+        yield OptionList(id="hall-list")
+        yield StatusLine("Enter watches the game under the cursor; j joins an open seat")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+        self.show_entries(*self.look())  # the first frame shows the hall; the thread keeps it current
+        self.lister = self.run_worker(self.follow_hall, thread=True, group="hall-listing", exclusive=True,
+                                      exit_on_error=False)
+
+    def on_screen_resume(self) -> None:
+        self.wake.set()  # back from watching: the watcher just left, and games moved on
+
+    def on_unmount(self) -> None:
+        if self.lister is not None:
+            self.lister.cancel()
+        self.wake.set()
+
+    def look(self) -> tuple[list[HallEntry], str]:
+        try:
+            return self.hall.listing(), ""
+        except (OSError, ValueError) as error:  # HallError: the folder cannot be read
+            return [], clean_text(str(error), 300)
+
+    def follow_hall(self) -> None:
+        """The listing thread: look at the hall every second (or at once after r) and post it."""
+        worker = get_current_worker()
+        while not worker.is_cancelled:
+            self.wake.wait(REFRESH_EVERY)
+            self.wake.clear()
+            if worker.is_cancelled:
+                return
+            if not self.is_current:  # a game watched above it: look again once it is left
+                continue
+            entries, error = self.look()
+            self.post_message(HallListed(entries, error))
+
+    def on_hall_listed(self, message: HallListed) -> None:
+        self.show_entries(message.entries, message.error)
+
+    def show_entries(self, entries: list[HallEntry], error: str = "") -> None:
+        """Show the listing, keeping the cursor on the same game; nothing is redrawn if nothing changed."""
+        if error:
+            self.status(error, error=True)
+        seen = [entry.as_json() for entry in entries]
+        if seen == self.shown:
+            return
+        self.shown = seen
+        self.entries = entries
+        menu = self.query_one(OptionList)
+        current = menu.highlighted_option.id if menu.highlighted_option is not None else None
+        menu.clear_options()
+        for entry in entries:
+            menu.add_option(Option(entry_row(entry), id=f"game:{entry.id}"))
+        playing = sum(1 for e in entries if not e.problem and not e.finished)
+        finished = sum(1 for e in entries if not e.problem and e.finished)
+        folder = clean_text(str(self.hall.folder), 40)
+        title = (f"The hall: {playing} in progress, {finished} finished  ({folder})" if entries
+                 else f"The hall is empty ({folder}): dicehall host GAME opens a game")
+        self.query_one(".title", Plain).show(Text(clip(title, 78), style="bold"))
+        ids = [f"game:{entry.id}" for entry in entries]
+        if ids:
+            menu.highlighted = ids.index(current) if current in ids else 0
+            if self.announced is None:
+                self.announce(entries[menu.highlighted])
+        self.refresh_bindings()
+
+    def current(self) -> HallEntry | None:
+        index = self.query_one(OptionList).highlighted
+        if index is None or not 0 <= index < len(self.entries):
+            return None
+        return self.entries[index]
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        entry = self.entries[event.option_index] if event.option_index < len(self.entries) else None
+        if entry is not None and entry.id != self.announced:
+            self.announce(entry)
+        self.refresh_bindings()
+
+    def announce(self, entry: HallEntry) -> None:
+        self.announced = entry.id
+        if entry.problem:
+            self.status(clean_text(entry.problem, 300), error=True)
+        elif entry.finished:
+            self.status(f"{entry.id}: over; Enter opens it as a replay")
+        else:
+            join = ", j takes a seat" if joinable(entry) else ""
+            self.status(f"{entry.id}: {short_title(entry.title)} in progress; Enter watches{join}")
+
+    # ----- keys -----
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        entry = self.current()
+        if action == "watch":
+            return entry is not None and not entry.problem or None
+        if action == "join":
+            return entry is not None and joinable(entry) or None
+        return True
+
+    def why_disabled(self, action: str, parameters: tuple) -> str:
+        entry = self.current()
+        if entry is None:
+            return "no game is selected: the hall is empty (dicehall host GAME opens one)"
+        if entry.problem:
+            return f"{entry.id} is not a good game: {clean_text(entry.problem, 200)}"
+        if action == "join":
+            return f"{entry.id} is over: Enter opens it as a replay" if entry.finished else f"{entry.id} has no open seat"
+        return super().why_disabled(action, parameters)
+
+    def action_watch(self) -> None:
+        entry = self.current()
+        if entry is None or entry.problem:
+            return
+        problem = self.app.watch_hall_game(entry.id, self.hall)
+        if problem:
+            self.status(problem, error=True)
+
+    def action_join(self) -> None:
+        entry = self.current()
+        if entry is None or not joinable(entry):
+            return
+        opener = getattr(self.app, "open_hall_game", None)  # the players' part: a hall game's screen
+        if opener is None:
+            self.status(f"join from the command line: dicehall join {entry.id}")
+            return
+        default = clean_text(login_name(), 40)
+        game_id = entry.id
+
+        def named(name: str | None) -> None:
+            if name is None:
+                self.status("no seat taken")
+                return
+            try:
+                joined = self.hall.join(game_id, name=clean_text(name, 40).strip() or default)
+            except (OSError, ValueError) as error:  # SeatHeld, HallError: one line
+                self.status(clean_text(str(error), 300), error=True)
+                return
+            opener(joined)
+
+        self.app.push_screen(AskScreen(f"Your name at the table in {game_id} (Enter alone: {default}):",
+                                       placeholder=default), named)
+
+    def action_refresh(self) -> None:
+        self.show_entries(*self.look())
+        self.status(f"the hall looked at just now: {counted(len(self.entries), 'game')}")
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
