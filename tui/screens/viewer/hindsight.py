@@ -41,14 +41,16 @@ def positions(count: int) -> str:
 
 
 def answer_lines(solution: Solution) -> list[str]:
-    """The solver's answer in two lines at most (the status line has its whole summary)."""
+    """The solver's answer in two lines at most (the status line has its whole summary): a line with
+    a winning line's keys on the second, or one line that wraps to two."""
+    keys = "l: step through the line  j: go there"
     if solution.won_as_played:
         return [f"{LABEL}: the game was won as played", "l: the game's own line  j: its first decision"]
     if solution.winnable:
         head = f"{LABEL}: a winning line from event {solution.from_event} (turn {solution.turn})"
         if solution.played and not solution.at_end:
-            return [head, f"where the game played {solution.played}; l: step through the line  j: go there"]
-        return [head, "l: step through the line  j: go there"]
+            return [head, f"{keys} (the game played {solution.played} there)"]
+        return [head, keys]
     if solution.winnable is False:
         return [f"{LABEL}: no winning line: searched to the end ({positions(solution.searched)})"]
     lost = f" (from event {solution.lost_from} on it could no longer be won)" if solution.lost_from else ""
@@ -67,8 +69,9 @@ class HindsightPanel(Plain):
         else:
             lines = answer_lines(solution) if solution is not None else []
         text = Text()
-        for number, line in enumerate(lines):
-            text.append(("\n" if number else "") + clip(line, width), style="bold" if number == 0 else "")
+        for number, line in enumerate(lines):  # two lines each cut to the width, or one that wraps
+            text.append(("\n" if number else "") + (clip(line, width) if len(lines) > 1 else line),
+                        style="bold" if number == 0 else "")
         self.show(text)
 
 
