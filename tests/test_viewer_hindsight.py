@@ -62,9 +62,14 @@ def test_h_asks_first_then_shows_the_latest_winning_line_labelled_hindsight(tmp_
         await solved(pilot)
         answered = screen_text(pilot.app), status(pilot)
         await pilot.press("j")
-        return question, declined, viewer_after_no, viewer.hindsight, answered, viewer.position, status(pilot)
+        jump = viewer.position, status(pilot)
+        await pilot.press("H")  # once answered, H hides the answer and shows it again
+        hidden = status(pilot), LABEL in screen_text(pilot.app)
+        await pilot.press("H")
+        return question, declined, viewer_after_no, viewer.hindsight, answered, jump, hidden, LABEL in screen_text(pilot.app)
 
-    question, declined, back, solution, (text, said), position, jumped = drive(viewer_of(session, tmp_path), steps)
+    question, declined, back, solution, (text, said), (position, jumped), hidden, shown = drive(
+        viewer_of(session, tmp_path), steps)
     assert "spoiler" in question and "hidden cards" in question and "winnable" in question
     assert declined == (False, None) and back
     assert solution == expected and solution.winnable and solution.latest and solution.played
@@ -76,6 +81,7 @@ def test_h_asks_first_then_shows_the_latest_winning_line_labelled_hindsight(tmp_
     assert position == expected.from_event - 1  # the decision not yet played: c branches from here
     assert jumped == (f"event {expected.from_event}: where the solver's line starts; the game played "
                       f"{expected.played} here (l steps through the line; c branches from here)")
+    assert hidden == ("hindsight hidden (H shows it)", False) and shown
 
 
 def test_l_opens_the_line_which_steps_to_a_win_and_c_branches_a_save_from_it(tmp_path):
@@ -257,3 +263,20 @@ def test_the_answer_is_one_or_two_lines_for_every_kind_of_answer():
                                  "(from event 10 on it could no longer be won)"]
     assert answer_lines(at_start)[1] == "l: step through the line  j: go there"
     assert answer_lines(as_played)[0] == f"{LABEL}: the game was won as played"
+
+
+def test_a_solver_that_fails_says_so_in_one_line(tmp_path, monkeypatch):
+    def broken(session, budget, nodes=None, should_stop=None, progress=None):
+        raise ValueError("the replay's events do not follow the rules at event 7")
+
+    monkeypatch.setattr(ViewerScreen, "solver", staticmethod(broken))
+
+    async def steps(pilot):
+        viewer = pilot.app.screen
+        await pilot.press("H", "y")
+        await until(pilot, lambda: not viewer.hindsight_running)
+        return status(pilot), viewer.hindsight, type(pilot.app.screen)
+
+    said, answer, screen = drive(viewer_of(lost_game(), tmp_path), steps)
+    assert said == "Not now: the hindsight search stopped: the replay's events do not follow the rules at event 7"
+    assert answer is None and screen is ViewerScreen
