@@ -66,7 +66,8 @@ def test_h_asks_first_then_shows_the_latest_winning_line_labelled_hindsight(tmp_
         await pilot.press("H")  # once answered, H hides the answer and shows it again
         hidden = status(pilot), LABEL in screen_text(pilot.app)
         await pilot.press("H")
-        return question, declined, viewer_after_no, viewer.hindsight, answered, jump, hidden, LABEL in screen_text(pilot.app)
+        shown = LABEL in screen_text(pilot.app)
+        return question, declined, viewer_after_no, viewer.hindsight, answered, jump, hidden, shown
 
     question, declined, back, solution, (text, said), (position, jumped), hidden, shown = drive(
         viewer_of(session, tmp_path), steps)
