@@ -200,3 +200,16 @@ def test_analyse_help_names_the_marks_thresholds(capsys):
         main(["analyse", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "?! inaccuracy 5 points, ? mistake 10, ?? blunder 15" in text and "War of Bones" in text
+
+
+def test_each_decision_is_reported_as_it_is_judged_before_the_luck():
+    session, _ = game(4, limit=150)
+    reports = []
+    result = analysis.analyse(session, samples=2, partial=reports.append)  # as the viewer's worker calls it
+    assert len(reports) == len(result.decisions) >= 3
+    for count, report in enumerate(reports, start=1):
+        assert report.game == "bones" and report.figure == "win chance"
+        assert report.decisions == result.decisions[:count]  # the same figures, early
+        assert report.chance == ()  # the luck is judged after the decisions
+        assert set(report.curve) <= set(result.curve)  # its points are the whole curve's
+        assert len(report.curve) == count and report.names == result.names

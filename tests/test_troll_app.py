@@ -174,7 +174,7 @@ def test_reveal_shows_every_buried_card_and_the_whole_deck_at_80x24():
     assert f"({len(state.deck)}):" in deck_lines[0]
     shown = tokens(" ".join(deck_lines[: 1 + len(state.deck) // 15 + 1]).split(":", 1)[1])
     assert shown[: len(state.deck)] == list(state.deck)  # the whole deck, in order, no "..."
-    assert "r Reveal (spoiler)" in lines[-1]  # the footer offers it, and says what it is
+    assert "r H Spoilers" in lines[-1]  # the footer offers it (beside hindsight, H), and says what it is
 
 
 def test_the_launcher_asks_difficulty_variant_and_deal():

@@ -196,7 +196,8 @@ def judge(state: bones.BonesState, start: int, seat: int, played: object, seed: 
     return Decision(event, seat, words(state, played), words(state, best), chances[played], chances[best], mark)
 
 
-def analyse(session, samples: int | None = None, progress=None, **_) -> Analysis:
+def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
+    """`partial(result_so_far)` after each decision judged (the decisions first, then the luck)."""
     samples = SAMPLES if samples is None else samples
     people = [seat for seat, player in enumerate(session.players) if not player.bot]
     side = people[0] if people else 0  # whose win chance the curve and the luck show
@@ -206,6 +207,7 @@ def analyse(session, samples: int | None = None, progress=None, **_) -> Analysis
     points: dict[int, float] = {}
     decisions = []
     memo: dict = {}
+    names = tuple(p.name for p in session.players)
     for start, seat in decisions_at:
         state = session.state_at(start)
         decision = judge(state, start, seat, bones.command_of(events[start]), seed, samples, memo)
@@ -214,6 +216,8 @@ def analyse(session, samples: int | None = None, progress=None, **_) -> Analysis
         done += 1
         if progress:
             progress(done, total)
+        if partial:
+            partial(Analysis("bones", "win chance", tuple(decisions), (), _curve(points), names=names))
     luck = []
     for first, end in runs:
         before, after = session.state_at(first), session.state_at(end)
@@ -228,10 +232,13 @@ def analyse(session, samples: int | None = None, progress=None, **_) -> Analysis
             progress(done, total)
     if session.state.stage == "over":
         points[len(events)] = win_chance(session.state, side)
-    curve = tuple(Point(n, value) for n, value in sorted(points.items()))
+    curve = _curve(points)
     notes = (f"{samples} sampled futures a move and a roll: the general plays both sides to the end of the "
              f"opponent's next turn with new dice; then material (a troop 2 + its face, supply 0.35 a point) on a "
              f"win-chance curve. Marks: a drop of 5 points ?!, 10 ?, 15 ?? beyond one standard error; ?? for a "
              f"move that loses at once when the general's does not. Luck and curve: side {bones.SIDES[side]}'s view",)
-    return Analysis("bones", "win chance", tuple(decisions), tuple(luck), curve, notes,
-                    names=tuple(p.name for p in session.players))
+    return Analysis("bones", "win chance", tuple(decisions), tuple(luck), curve, notes, names=names)
+
+
+def _curve(points: dict[int, float]) -> tuple[Point, ...]:
+    return tuple(Point(n, value) for n, value in sorted(points.items()))

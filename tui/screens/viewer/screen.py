@@ -1,5 +1,6 @@
 """The replay viewer, for every game: step through a game event by event, see the board as it was,
-branch a new save from any point ("continue from here"), and analyse the game (tui/screens/viewer/analysis.py)."""
+branch a new save from any point ("continue from here"), analyse the game (tui/screens/viewer/analysis.py)
+and, for the troll, ask the hindsight solver (tui/screens/viewer/hindsight.py)."""
 from __future__ import annotations
 
 import re
@@ -15,6 +16,7 @@ from textual.widgets import Footer
 from engine import Session
 from engine.words import counted
 from tui.screens.viewer.analysis import AnalysedViewer, AnalysisPanel, thresholds_note
+from tui.screens.viewer.hindsight import HINDSIGHT_ACTIONS, HindsightPanel, HindsightViewer
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen, ConfirmScreen
 from tui.widgets import Plain, StatusLine, clip
@@ -26,6 +28,8 @@ EVENT_KEYS = Binding.Group("Event", compact=True)
 TURN_KEYS = Binding.Group("Turn")
 ENDS = Binding.Group("the start / the end")
 MARKED_KEYS = Binding.Group("Marked")
+SPOILERS = Binding.Group("Spoilers")  # r and H both look at hidden cards, and ask first
+LINE_KEYS = Binding.Group("the solver's line")
 ANALYSIS_ACTIONS = {"analyse", "marked", "costliest"}
 
 
@@ -84,7 +88,7 @@ class EventWindow(Plain):
         self.show(text, layout=False)
 
 
-class ViewerScreen(AnalysedViewer, KeyedScreen):
+class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
     BINDINGS = [
         Binding("left", "step(-1)", "one event back", group=EVENT_KEYS),
         Binding("right", "step(1)", "one event on", group=EVENT_KEYS),
@@ -96,7 +100,15 @@ class ViewerScreen(AnalysedViewer, KeyedScreen):
         Binding("space", "autoplay", "Auto", tooltip="autoplay on or off"),
         Binding("plus,equals_sign", "speed(1)", "autoplay faster", show=False),
         Binding("minus", "speed(-1)", "autoplay slower", show=False),
-        Binding("r", "reveal", "Reveal (spoiler)", tooltip="reveal what is hidden (a spoiler: it asks first)"),
+        # one line of the help for both: "reveal what is hidden / hindsight: ... (spoilers: ...)"
+        Binding("r", "reveal", "Reveal (spoiler)", tooltip="reveal what is hidden", group=SPOILERS),
+        Binding("H", "hindsight", "Hindsight", group=SPOILERS,
+                tooltip="hindsight: was this deal winnable? (spoilers: each asks first)"),
+        # named on the hindsight line under the events, once there is a line: the footer has no room
+        Binding("l", "hindsight_line", "the solver's line", show=False, group=LINE_KEYS,
+                tooltip="open the solver's line"),
+        Binding("j", "hindsight_start", "where it starts", show=False, group=LINE_KEYS,
+                tooltip="go to where it starts"),
         Binding("a", "analyse", "Analyse", tooltip="analyse the game; once done, show or hide it"),
         Binding("n", "marked(1)", "next", group=MARKED_KEYS),
         Binding("p", "marked(-1)", "previous marked decision", group=MARKED_KEYS),
@@ -138,6 +150,7 @@ class ViewerScreen(AnalysedViewer, KeyedScreen):
                 yield EventWindow("", id="events")
                 yield Plain("", id="where")
                 yield AnalysisPanel("", id="analysis")
+                yield HindsightPanel("", id="hindsight")
         yield StatusLine("Left/Right: an event  PgUp/PgDn: a turn  c: continue here  ?: keys  q: leave")
         yield Footer()
 
@@ -175,6 +188,7 @@ class ViewerScreen(AnalysedViewer, KeyedScreen):
         if panel.display:
             panel.draw(self.analysis, self.analysis_progress, self.analysis_running, len(session.events),
                        self.position, [p.name for p in session.players])
+        self.draw_hindsight()
 
     def event_marks(self) -> dict[int, str] | None:
         """The marks of the analysis shown, by event index, for the event list."""
@@ -301,6 +315,8 @@ class ViewerScreen(AnalysedViewer, KeyedScreen):
             return None  # nothing is hidden in this game: the key is left out of the footer
         if action in ANALYSIS_ACTIONS:
             return self.analysis_possible(action)
+        if action in HINDSIGHT_ACTIONS:
+            return self.hindsight_possible(action)
         return True
 
     def footer_shows(self, action: str, parameters: tuple) -> bool:
@@ -316,6 +332,8 @@ class ViewerScreen(AnalysedViewer, KeyedScreen):
             return f"nothing is hidden in {self.session.game.TITLE}: the viewer shows it all"
         if action in ANALYSIS_ACTIONS:
             return self.analysis_refusal(action)
+        if action in HINDSIGHT_ACTIONS:
+            return self.hindsight_refusal(action)
         return super().why_disabled(action, parameters)
 
     def action_reveal(self) -> None:
@@ -371,6 +389,7 @@ class ViewerScreen(AnalysedViewer, KeyedScreen):
         if self.timer:
             self.timer.stop()
         self.stop_analysis()  # it must not go on burning the CPU for a screen that is gone
+        self.stop_hindsight()
         if getattr(self.app, "start_replay", None) is self.session:
             self.app.exit()  # `dicehall replay FILE`: leaving the replay leaves the program
             return
