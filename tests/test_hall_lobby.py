@@ -169,7 +169,7 @@ def test_stepped_back_the_view_stays_put_counts_new_moves_and_end_returns_to_liv
         viewer = pilot.app.screen
         await pilot.press("left", "left")
         held = viewer.position
-        assert "Live" in screen_text(pilot.app).splitlines()[-1]
+        assert "Follow live" in screen_text(pilot.app).splitlines()[-1]
         for _ in range(3):
             total = move(wager, rng)
         await until(pilot, lambda: len(viewer.session.events) == total)
@@ -181,7 +181,7 @@ def test_stepped_back_the_view_stays_put_counts_new_moves_and_end_returns_to_liv
         newest = move(wager, rng)
         await until(pilot, lambda: viewer.position == newest)
         await pilot.press("left")
-        await pilot.press("l")
+        await pilot.press("f")
         await pilot.pause()
         return held, stayed, said, total, live, viewer.position, len(viewer.session.events)
 
@@ -239,3 +239,26 @@ def test_dicehall_watch_off_a_terminal_still_prints_lines(hall, capsys):
     assert main(["watch", bots.id]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"watching Dead Man's Wager {bots.id}") and "over: " in out
+
+
+def test_a_watcher_of_a_live_troll_game_gets_no_spoilers_until_it_ends(hall):
+    """A player could watch their own game from another terminal: the hidden cards (r) and the
+    hindsight solver (H, l, j), which both look at them, wait for the end of the game."""
+    game = hall.host("troll", ["player"], "x")
+
+    async def steps(pilot):
+        pilot.app.watch_hall_game(game.id)
+        await pilot.pause()
+        said = {}
+        for key in ("r", "H", "l", "j"):
+            await pilot.press(key)
+            await pilot.pause()
+            said[key] = status(pilot.app)
+        return said, type(pilot.app.screen)
+
+    said, screen = drive(DicehallApp(), steps)
+    game.close()
+    assert screen is HallViewer
+    assert "the hidden cards stay hidden until the game is over" in said["r"]
+    for key in ("H", "l", "j"):
+        assert "the hindsight solver waits: it looks at the hidden cards" in said[key], said[key]

@@ -2,7 +2,7 @@
 only, counted as a watcher for as long as it is open. A worker thread sleeps until the game's files
 change (HallGame.wait) and tells the screen, which reads what is new (HallGame.follow) in its own
 thread, so it never draws a half-folded move. At the live end the view follows each new move; stepped
-back, it stays put and the status line counts the new moves (End or l goes back to the live end).
+back, it stays put and the status line counts the new moves (End or f goes back to the live end).
 
 A watcher is not a player, but a player can watch their own game in another terminal: while the
 game is played nothing here may tell more than the players' screens do. So the hidden cards (r),
@@ -26,7 +26,7 @@ from tui.screens.viewer.screen import ANALYSIS_ACTIONS, ViewerScreen
 from tui.widgets import Plain, clip
 
 WAIT_SLICE = 0.5  # seconds the worker sleeps at most before it looks whether the viewer was left
-WAITS_FOR_THE_END = {"reveal", "branch"} | ANALYSIS_ACTIONS
+WAITS_FOR_THE_END = {"reveal", "branch", "hindsight", "hindsight_line", "hindsight_start"} | ANALYSIS_ACTIONS
 
 
 class HallChanged(Message):
@@ -34,10 +34,10 @@ class HallChanged(Message):
 
 
 class HallViewer(ViewerScreen):
-    BINDINGS = [Binding("l", "live", "Live", tooltip="back to the live position, following the game")]
-    VIEWER_NOTES = ("Watching a hall game, read only: at the live end (End or l) each move shows as it is made; "
+    BINDINGS = [Binding("f", "live", "Follow live", tooltip="back to the live position, following the game")]
+    VIEWER_NOTES = ("Watching a hall game, read only: at the live end (End or f) each move shows as it is made; "
                     "stepped back, the view stays put and the status line counts the new moves. The hidden "
-                    "cards (r), the analysis (a) and c wait for the end of the game: a player could be "
+                    "cards (r), the hindsight solver (H), the analysis (a) and c wait for the end of the game: a player could be "
                     "watching their own game.")
 
     def __init__(self, game: HallGame) -> None:
@@ -226,7 +226,10 @@ class HallViewer(ViewerScreen):
             return ("the game is over: End goes to its end" if not self.in_progress
                     else "already at the live position: each move shows as it is made")
         if action in WAITS_FOR_THE_END and self.in_progress:
-            what = {"reveal": "the hidden cards stay hidden", "branch": "c waits: the dice are secret"}.get(
+            what = {"reveal": "the hidden cards stay hidden", "branch": "c waits: the dice are secret",
+                    "hindsight": "the hindsight solver waits: it looks at the hidden cards",
+                    "hindsight_line": "the hindsight solver waits: it looks at the hidden cards",
+                    "hindsight_start": "the hindsight solver waits: it looks at the hidden cards"}.get(
                 action, "the analysis waits: it would advise the players")
             return f"{what} until the game is over (a player may be watching their own game)"
         return super().why_disabled(action, parameters)
