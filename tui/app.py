@@ -232,7 +232,7 @@ class DicehallApp(App):
 
         game = self.hall_game
         try:
-            if game is None or self.hall_stop.is_set():
+            if game is None:  # left the game
                 return
             if before is None:
                 before = len(game.session.events) if game.session is not None else None
