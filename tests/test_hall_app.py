@@ -271,6 +271,9 @@ def test_two_real_terminals_play_a_whole_wager_through_the_hall_one_hung_up_and_
             if not hung_up and events >= 6 and seat == 0:  # Ann's turn: Bob's link drops
                 os.kill(panes.pid("bob"), signal.SIGHUP)
                 deadline = time.monotonic() + 10
+                while panes.tmux("display-message", "-p", "-t", "bob", "#{pane_dead}").strip() != "1":
+                    assert time.monotonic() < deadline, "the hung-up dicehall did not end"  # no orphan left
+                    time.sleep(0.1)
                 while hall_json(hall.folder)["games"][0]["seats"][1]["status"] != "disconnected":
                     assert time.monotonic() < deadline
                     time.sleep(0.2)

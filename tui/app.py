@@ -193,13 +193,14 @@ class DicehallApp(App):
     def open_hall_game(self) -> None:
         """The hall game's screen (or, until every seat is taken, the screen that waits for them),
         and the follower thread that wakes it when another terminal writes."""
-        from tui.screens.hall import HallWaitScreen, hall_screen
+        from tui.screens.games import hall_game_screen
+        from tui.screens.hall import HallWaitScreen
 
         game = self.hall_game
         if game.session is None:
             self.push_screen(HallWaitScreen(game))
         else:
-            self.push_screen(hall_screen(game, self.hall_stale))
+            self.push_screen(hall_game_screen(game, self.hall_stale))
         self.hall_follower = threading.Thread(target=self.follow_hall, args=(game,), name="hall-follower", daemon=True)
         self.hall_follower.start()
         self.call_after_refresh(self.hall_takeback_question)
@@ -228,7 +229,7 @@ class DicehallApp(App):
     def hall_changed(self, before: int | None = None) -> None:
         """Read what other terminals wrote and draw it (in the screen's thread)."""
         from saves import SaveError
-        from tui.screens.hall import hall_screen
+        from tui.screens.games import hall_game_screen
 
         game = self.hall_game
         try:
@@ -244,7 +245,7 @@ class DicehallApp(App):
                 return
             screen = self.hall_screen()
             if screen is not None and not hasattr(screen, "session") and game.session is not None:
-                self.switch_screen_under(screen, hall_screen(game, self.hall_stale))
+                self.switch_screen_under(screen, hall_game_screen(game, self.hall_stale))
             elif screen is not None:
                 screen.hall_refresh(before, game.fold.note if game.fold.note != note else "")
             self.hall_takeback_question()

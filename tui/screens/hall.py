@@ -1,6 +1,6 @@
 """Playing a hall game (saves/hall.py) on the game screens: the screen a game is played on is the
 same as at one keyboard, given a HallSession instead of the engine's Session, and the HallPlay
-mixin that keeps this terminal to its own seat. The app's follower (tui/app.py) tells the screen
+mixin that keeps this terminal to its own seat (tui/screens/games.py puts the two together). The app's follower (tui/app.py) tells the screen
 when another terminal has moved; the screen then redraws from the fold's session.
 
 Before every seat is taken, HallWaitScreen says who is seated and how the others join."""
@@ -179,16 +179,6 @@ class HallPlay:
         if note:
             self.status(clean_text(note, 200))
         self.refresh_bindings()
-
-
-def hall_screen(game: HallGame, on_stale: Callable[[], None]):
-    """The game screen of a started hall game."""
-    from tui.screens.games import game_screen
-
-    session = HallSession(game, on_stale)
-    plain = game_screen(session)
-    screen_type = type(f"Hall{type(plain).__name__}", (HallPlay, type(plain)), {})
-    return screen_type(session)
 
 
 class HallWaitScreen(KeyedScreen):
