@@ -262,3 +262,27 @@ def test_a_watcher_of_a_live_troll_game_gets_no_spoilers_until_it_ends(hall):
     assert "the hidden cards stay hidden until the game is over" in said["r"]
     for key in ("H", "l", "j"):
         assert "the hindsight solver waits: it looks at the hidden cards" in said[key], said[key]
+
+
+def test_j_in_the_lobby_takes_the_open_seat_and_opens_the_games_screen(hall):
+    cat = hall.host("towers", ["player", "open"], "Cat")
+
+    async def steps(pilot):
+        pilot.app.push_screen(HallScreen())
+        await pilot.pause()
+        await pilot.press("j")
+        await pilot.pause()
+        for key in "Dan":
+            await pilot.press(key)
+        await pilot.press("enter")
+        await until(pilot, lambda: hasattr(pilot.app.screen, "hall_refresh"), within=3.0)
+        seated = [view.words() for view in pilot.app.hall_game.seats()]
+        return seated, screen_text(pilot.app)
+
+    try:
+        seated, text = drive(DicehallApp(), steps)
+    finally:
+        cat.close()
+    assert [words.split(" (")[0] for words in seated] == ["Cat", "Dan"], seated
+    assert "Towers" in text
+    assert hall.entry(cat.id).seats[1].name == "Dan"

@@ -21,6 +21,7 @@ from textual.binding import Binding
 from textual.color import Color
 from textual.filter import LineFilter, Monochrome, NoColor
 from textual.geometry import Size
+from textual.message import Message
 from textual.screen import Screen
 
 from engine import Session
@@ -105,6 +106,11 @@ def size_notice(size: Size, screen: Screen) -> str | None:
             f"Make the window larger to go on (ctrl+q quits).")
 
 
+class HallChanged(Message):
+    """Posted by the hall follower thread: another terminal wrote to the game's log or took or
+    left a seat."""
+
+
 class DicehallApp(App):
     CSS_PATH = Path(__file__).with_name("dicehall.tcss")
     TITLE = "dicehall"
@@ -112,8 +118,13 @@ class DicehallApp(App):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
 
     def __init__(self, session: Session | None = None, replay: Session | None = None, setup: Screen | None = None,
-                 terminal: Terminal | None = None, watch=None) -> None:
+                 terminal: Terminal | None = None, watch=None, hall_game=None) -> None:
         super().__init__()
+        self.hall_game = hall_game  # a saves.hall.HallGame this terminal sits in (dicehall host/join)
+        self.hall_follower: threading.Thread | None = None
+        self.hall_stop = threading.Event()  # the follower ends
+        self.hall_followed = threading.Event()  # the screen has read what the follower woke for
+        self.takeback_asked: int | None = None  # the event a takeback we are answering goes back to
         self.start_session = session
         self.start_replay = replay
         self.start_watch = watch  # a hall game to watch live (`dicehall watch ID`): leaving it leaves the program
@@ -149,7 +160,9 @@ class DicehallApp(App):
         return LauncherScreen()
 
     def on_mount(self) -> None:
-        if self.start_session is not None:
+        if self.hall_game is not None:
+            self.open_hall_game()
+        elif self.start_session is not None:
             self.open_game(self.start_session)
         elif self.start_setup is not None:
             self.push_screen(self.start_setup)
@@ -178,6 +191,139 @@ class DicehallApp(App):
             while len(self.screen_stack) > 1:
                 self.pop_screen()
         self.push_screen(screen)
+
+    # ----- a hall game: this terminal's seat, the others' moves followed from the log -----
+    def open_hall_game(self, game=None) -> None:
+        """The hall game's screen (or, until every seat is taken, the screen that waits for them),
+        and the follower thread that wakes it when another terminal writes. `game`: a seat taken
+        from the hall's lobby (`j`); otherwise the one `dicehall host/join` took."""
+        from tui.screens.games import hall_game_screen
+        from tui.screens.hall_table import HallWaitScreen
+
+        if game is not None:
+            self.close_hall()  # at most one seat per terminal
+            self.hall_game, self.hall_stop = game, threading.Event()
+        game = self.hall_game
+        if game.session is None:
+            self.push_screen(HallWaitScreen(game))
+        else:
+            self.push_screen(hall_game_screen(game, self.hall_stale))
+        self.hall_follower = threading.Thread(target=self.follow_hall, args=(game,), name="hall-follower", daemon=True)
+        self.hall_follower.start()
+        self.call_after_refresh(self.hall_takeback_question)
+
+    def follow_hall(self, game) -> None:
+        """The follower thread: sleep until the game's files change, then have the screen's thread
+        read what is new (follow) and wait until it has, so the two never read the log at once.
+        It looks at `hall_stop` at least every quarter second."""
+        while not self.hall_stop.is_set():
+            try:
+                changed = game.wait(0.25)
+            except Exception:  # the log closed under us (leaving), or unreadable: the screen stays as it is
+                return
+            if not changed or self.hall_stop.is_set():
+                continue
+            self.hall_followed.clear()
+            if not self.post_message(HallChanged()):  # the app is closing
+                return
+            while not self.hall_followed.wait(0.25):
+                if self.hall_stop.is_set():
+                    return
+
+    def on_hall_changed(self, message: "HallChanged") -> None:
+        self.hall_changed()
+
+    def hall_changed(self, before: int | None = None) -> None:
+        """Read what other terminals wrote and draw it (in the screen's thread)."""
+        from saves import SaveError
+        from tui.screens.games import hall_game_screen
+
+        game = self.hall_game
+        try:
+            if game is None:  # left the game
+                return
+            if before is None:
+                before = len(game.session.events) if game.session is not None else None
+            note = game.fold.note
+            try:
+                game.follow()
+            except SaveError as error:
+                self.hall_say(str(error).splitlines()[0], error=True)
+                return
+            screen = self.hall_screen()
+            if screen is not None and not hasattr(screen, "session") and game.session is not None:
+                self.switch_screen_under(screen, hall_game_screen(game, self.hall_stale))
+            elif screen is not None:
+                screen.hall_refresh(before, game.fold.note if game.fold.note != note else "")
+            self.hall_takeback_question()
+        finally:
+            self.hall_followed.set()
+
+    def hall_stale(self) -> None:
+        """Our decision was refused (the log had grown): the game has read what is new; redraw it."""
+        game = self.hall_game
+        before = len(game.session.events) if game is not None and game.session is not None else None
+        self.call_later(self.hall_changed, before)
+
+    def hall_screen(self):
+        return next((s for s in reversed(self.screen_stack) if hasattr(s, "hall_refresh")), None)
+
+    def switch_screen_under(self, old: Screen, new: Screen) -> None:
+        """Put `new` where `old` is (under any dialog above it)."""
+        while self.screen is not old and len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.switch_screen(new)
+
+    def hall_say(self, message: str, error: bool = False) -> None:
+        screen = self.hall_screen()
+        if screen is not None:
+            screen.status(message, error=error)
+
+    def hall_takeback_question(self) -> None:
+        """Ask this terminal's player about a takeback another player asked for (once each)."""
+        from engine.text import clean_text
+        from tui.screens.dialogs import ConfirmScreen
+
+        game = self.hall_game
+        request = game.fold.takeback if game is not None else None
+        if request is None or request.accepted or game.seat not in request.waiting:
+            self.takeback_asked = None
+            return
+        if self.takeback_asked == request.to:
+            return
+        self.takeback_asked = request.to
+        asker = clean_text(game.fold.seat_name(request.by), 40)
+
+        def answered(yes: bool | None) -> None:
+            from engine import IllegalCommand
+            from saves import SaveError
+
+            now = game.fold.takeback
+            if yes is None or now is None or now.to != request.to or game.seat not in now.waiting:
+                return  # the game went on meanwhile: the question is gone
+            before = len(game.session.events)
+            try:
+                game.answer_takeback(bool(yes))
+            except (IllegalCommand, SaveError) as error:
+                self.hall_say(str(error).splitlines()[0], error=True)
+            else:
+                self.hall_say(f"you {'allowed' if yes else 'refused'} {asker}'s takeback")
+            screen = self.hall_screen()
+            if screen is not None:
+                screen.hall_refresh(before)
+
+        self.push_screen(ConfirmScreen(f"{asker} asks to take back their last move (and everything after it). "
+                                       f"Allow it?"), answered)
+
+    def close_hall(self) -> None:
+        """Stop the follower, then leave the game: the seat's lock and any watcher's are released."""
+        game, self.hall_game = self.hall_game, None
+        self.hall_stop.set()
+        follower = self.hall_follower
+        if follower is not None and follower is not threading.current_thread():
+            follower.join(timeout=1.0)
+        if game is not None:
+            game.close()
 
     def open_setup(self, game_id: str) -> bool:
         """The screen that asks who plays a new game; False if the game has none (it is only named)."""
@@ -276,6 +422,7 @@ class DicehallApp(App):
         """The link dropped or the box is going down: release every save and leave."""
         self.signalled = signum
         self.close_saves()
+        self.close_hall()
         watchdog = threading.Timer(EXIT_WATCHDOG_SECONDS, os._exit, args=(128 + signum,))
         watchdog.daemon = True
         watchdog.start()
@@ -291,3 +438,4 @@ class DicehallApp(App):
 
     def on_unmount(self) -> None:
         self.close_saves()
+        self.close_hall()

@@ -420,10 +420,10 @@ def _player_name(given: str) -> str:
 
 
 def _hall_command(args: argparse.Namespace) -> int:
-    """hall, host, join and watch. Until the hall has its game screens, host and join print the game's
-    id and the seat taken and leave (the seat then shows as disconnected, and `join ID` with the same
-    name takes it back). watch opens the live viewer on a terminal; elsewhere it prints each event
-    as it is played until the game ends."""
+    """hall, host, join and watch. On a terminal, host and join open the game's screen; otherwise
+    they print the game's id and the seat taken and leave (the seat then shows as disconnected, and
+    `join ID` with the same name takes it back). watch opens the live viewer on a terminal; elsewhere
+    it prints each event as it is played until the game ends."""
     from saves.hall import Hall, check_id
 
     hall = Hall()
@@ -447,6 +447,8 @@ def _hall_command(args: argparse.Namespace) -> int:
             game = hall.host(args.game, kinds, _player_name(args.name), options=dict(args.option))
         except ValueError as error:
             raise UsageError(str(error)) from None
+        if _on_terminal():
+            return _play_in_hall(game)
         with game:
             print(f"hosted {game.module.TITLE} as {game.id} in {clean_text(str(hall.folder), 200)}; "
                   f"you hold seat {game.seat + 1} as {clean_text(game.fold.seats[game.seat].name)}")
@@ -454,11 +456,13 @@ def _hall_command(args: argparse.Namespace) -> int:
         return 0
     if args.command == "join":
         game = hall.join(check_id(args.id), None if args.seat is None else args.seat - 1, _player_name(args.name))
+        if _on_terminal():
+            return _play_in_hall(game)
         with game:
             print(f"joined {game.module.TITLE} {game.id}: you hold seat {game.seat + 1} as "
                   f"{clean_text(game.fold.seats[game.seat].name)}; seats: {_seat_words(game.seats())}")
         return 0
-    if sys.stdin.isatty() and sys.stdout.isatty():
+    if _on_terminal():
         return _watch_app(hall, check_id(args.id))
     return _watch_lines(hall, check_id(args.id))
 
@@ -474,6 +478,22 @@ def _watch_app(hall, game_id: str) -> int:
 
     app = DicehallApp(**start)
     app.run()
+    return app.return_code or 0
+
+
+def _on_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _play_in_hall(game) -> int:
+    """Open the hall game's screen (the app follows the log and releases the seat when it ends)."""
+    from tui.app import DicehallApp
+
+    try:
+        app = DicehallApp(hall_game=game)
+        app.run()
+    finally:
+        game.close()  # already closed by the app, unless it never started
     return app.return_code or 0
 
 

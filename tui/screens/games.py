@@ -7,13 +7,21 @@ from typing import Callable
 from rich.text import Text
 from textual.screen import Screen
 
-from tui.screens import bones, dicetower, towers, troll, wager
+from tui.screens import bones, dicetower, hall_table, towers, troll, wager
 
 
 def game_screen(session):
     screens = {"dicetower": dicetower.DiceTowerScreen, "troll": troll.TrollScreen, "wager": wager.WagerScreen,
                "towers": towers.TowersScreen, "bones": bones.BonesScreen}
     return screens[session.game.ID](session)
+
+
+def hall_game_screen(game, on_stale: Callable[[], None]):
+    """The game screen of a started hall game (saves.hall.HallGame): the game's own screen on a
+    HallSession, with the HallPlay keys first."""
+    session = hall_table.HallSession(game, on_stale)
+    plain = type(game_screen(session))
+    return type(f"Hall{plain.__name__}", (hall_table.HallPlay, plain), {})(session)
 
 
 def setup_screen(game_id: str, **choices) -> Screen | None:

@@ -32,6 +32,8 @@ WAITS_FOR_THE_END = {"reveal", "branch", "hindsight", "hindsight_line", "hindsig
 class HallChanged(Message):
     """The game's files changed: the screen reads what is new."""
 
+    bubble = False  # the app's own HallChanged handler is for the seat this terminal plays
+
 
 class HallViewer(ViewerScreen):
     BINDINGS = [Binding("f", "live", "Follow live", tooltip="back to the live position, following the game")]

@@ -1,0 +1,303 @@
+"""Playing in the hall (issue #15): the game screen of `dicehall host` / `dicehall join` driven
+through Pilot at 80x24, with the other seat played through the hall's API in this process; and two
+real dicehall processes in tmux playing a whole game against each other, one hung up and back."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.games.towers import Place, parse_square
+from saves.hall import Hall
+from tests.apphelpers import screen_text
+from tui.app import DicehallApp
+from tui.screens.dialogs import ConfirmScreen
+from tui.screens.hall_table import HallWaitScreen
+from tui.widgets import StatusLine
+
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture
+def hall(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "hall"))
+    return Hall(tmp_path / "hall")
+
+
+def run(app, steps):
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            try:
+                return await steps(pilot)
+            finally:
+                app.close_hall()
+
+    return asyncio.run(main())
+
+
+async def until(pilot, condition, seconds=5.0):
+    """Let the app run until `condition()` holds (the follower thread wakes it); fail after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, screen_text(pilot.app)
+        await pilot.pause(0.05)
+
+
+def status(app) -> str:
+    return app.screen.query_one(StatusLine).message
+
+
+def test_the_host_waits_for_the_open_seat_then_the_game_starts_when_it_is_taken(hall):
+    ann = hall.host("towers", ["player", "open"], "Ann")
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        waiting = screen_text(pilot.app)
+        was_waiting = isinstance(pilot.app.screen, HallWaitScreen)
+        bob = hall.join(ann.id, name="<b>Bob[/b]")  # a name is data, never markup
+        try:
+            await until(pilot, lambda: "place a tower" in screen_text(pilot.app))
+            return waiting, was_waiting, screen_text(pilot.app)
+        finally:
+            bob.close()
+
+    waiting, was_waiting, started = run(app, steps)
+    assert was_waiting
+    assert "seat 1: Ann (you)" in waiting and "seat 2: open" in waiting
+    assert "The game starts when the seats are full" in waiting
+    assert f"waiting for seat 2: dicehall join {ann.id} on another terminal" in waiting
+    assert "Ann: place a tower" in started and "<b>Bob[/b]" in started
+
+
+def towers_game(hall):
+    ann = hall.host("towers", ["player", "open"], "Ann")
+    bob = hall.join(ann.id, name="Bob")
+    ann.follow()
+    return ann, bob
+
+
+def test_a_move_by_the_other_terminal_appears_and_a_key_for_its_seat_is_refused(hall):
+    ann, bob = towers_game(hall)
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        await pilot.press("enter")  # Ann (Light) places on d5
+        placed = ann.session.state.board[parse_square("d5")]
+        await pilot.press("enter")  # Bob's turn: refused, nothing written
+        refused = status(pilot.app)
+        events = len(ann.session.events)
+        bob.follow()
+        bob.play(Place(parse_square("a1")))
+        await until(pilot, lambda: "on a1" in status(pilot.app))
+        return placed, refused, events, screen_text(pilot.app)
+
+    placed, refused, events, screen = run(app, steps)
+    try:
+        assert placed != 0
+        assert refused == "Not now: Bob's turn (seat 2, another terminal)"
+        assert events == 1
+        assert ann.session.state.board[parse_square("a1")] != 0
+        assert "Bob (Dark) places tower 1 of 8 on a1" in screen
+        assert "Ann: place a tower" in screen
+    finally:
+        bob.close()
+
+
+def test_a_decision_on_a_stale_position_is_refused_with_one_line_and_the_screen_refreshes(hall):
+    ann, bob = towers_game(hall)
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        await pilot.press("enter")  # Ann on d5
+        bob.follow()
+        bob.play(Place(parse_square("a1")))
+        await until(pilot, lambda: "on a1" in status(pilot.app))  # Ann's turn
+        pilot.app.hall_stop.set()  # her screen stops following: it cannot learn of Bob's next record
+        pilot.app.hall_follower.join()
+        bob.ask_takeback()  # Bob asks to take a1 back: Ann's next move is made on an old position
+        await pilot.press("right", "enter")  # e5: refused, as the log has grown
+        said = pilot.app.screen_stack[1].query_one(StatusLine).message
+        await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))  # the refreshed game asks
+        question = screen_text(pilot.app)
+        await pilot.press("y")
+        bob.follow()  # Bob's terminal sees the yes and takes his move back
+        return said, question
+
+    said, question = run(app, steps)
+    try:
+        assert said == "Not now: Bob moved first: your move was made on an old position; the board is refreshed"
+        assert ann.session.state.board[parse_square("e5")] == 0  # nothing of the stale move was written
+        assert "Bob asks to take back their last move" in question
+        assert bob.session.state.board[parse_square("a1")] == 0
+        assert len(bob.session.events) == 1
+    finally:
+        bob.close()
+
+
+def test_undo_asks_the_other_player_and_their_yes_takes_the_move_back(hall):
+    ann, bob = towers_game(hall)
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        await pilot.press("enter")
+        await pilot.press("u")
+        asked = status(pilot.app)
+        redo = None
+        await pilot.press("ctrl+y")
+        redo = status(pilot.app)
+        bob.follow()
+        bob.answer_takeback(True)
+        await until(pilot, lambda: len(ann.session.events) == 0)
+        await until(pilot, lambda: "took back" in status(pilot.app))
+        return asked, redo, screen_text(pilot.app)
+
+    asked, redo, screen = run(app, steps)
+    try:
+        assert asked == "asked Bob to take back your last move"
+        assert "no redo in the hall" in redo
+        assert "Ann took back a move" in screen
+        assert "Placement: 0 of 16 placed" in screen
+        assert "Undo" not in screen.splitlines()[-1]  # nothing of Ann's is left to take back
+    finally:
+        bob.close()
+
+
+def test_leaving_releases_the_seat_and_the_follower(hall):
+    ann, bob = towers_game(hall)
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        await pilot.press("q")
+        await pilot.pause()
+
+    asyncio.run(_run_plain(app, steps))
+    try:
+        assert not app.hall_follower.is_alive()
+        assert [v.status for v in bob.seats()] == ["disconnected", "player"]
+        again = hall.join(ann.id, name="Ann")  # the same person takes the seat back
+        assert again.seat == 0
+        again.close()
+    finally:
+        bob.close()
+
+
+async def _run_plain(app, steps):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await steps(pilot)
+
+
+# ----- two real processes in tmux -----
+class Panes:
+    """dicehall processes in tmux sessions of one private tmux server."""
+
+    def __init__(self, tmp_path: Path):
+        self.socket = f"dicehall-test-{os.getpid()}-{time.monotonic_ns()}"
+        self.env = {"TERM": "xterm-256color", "DICEHALL_HALL": str(tmp_path / "hall")}
+        self.tmp = tmp_path
+        self.started: list[str] = []
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args], check=True,
+                              capture_output=True, text=True, timeout=10).stdout
+
+    def start(self, name: str, *args: str) -> None:
+        env = " ".join(f"{k}={v}" for k, v in {**self.env, "DICEHALL_HOME": str(self.tmp / name)}.items())
+        command = f"cd {ROOT} && exec env {env} {sys.executable} -m tui.cli {' '.join(args)}"
+        if name in self.started:
+            self.tmux("respawn-pane", "-k", "-t", name, command)
+        else:
+            self.tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command)
+            self.tmux("set-option", "-t", name, "remain-on-exit", "on")
+            self.started.append(name)
+
+    def keys(self, name: str, *keys: str) -> None:
+        self.tmux("send-keys", "-t", name, *keys)
+
+    def screen(self, name: str) -> str:
+        return self.tmux("capture-pane", "-p", "-t", name)
+
+    def pid(self, name: str) -> int:
+        return int(self.tmux("display-message", "-p", "-t", name, "#{pane_pid}").strip())
+
+    def wait_for(self, name: str, text: str, seconds: float = 10.0) -> str:
+        deadline = time.monotonic() + seconds
+        while True:
+            shown = self.screen(name)
+            if text in shown:
+                return shown
+            assert time.monotonic() < deadline, f"{text!r} not on {name}'s screen:\n{shown}"
+            time.sleep(0.1)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
+
+
+def hall_json(hall_dir: Path) -> dict:
+    out = subprocess.run([sys.executable, "-m", "tui.cli", "--hall", str(hall_dir), "hall", "--json"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=30, check=True).stdout
+    return json.loads(out)
+
+
+def test_two_real_terminals_play_a_whole_wager_through_the_hall_one_hung_up_and_back(tmp_path):
+    panes = Panes(tmp_path)
+    hall = Hall(tmp_path / "hall")
+    try:
+        panes.start("ann", "host", "wager", "--name", "Ann")
+        panes.wait_for("ann", "waiting for seat 2")
+        game_id = hall.listing()[0].id
+        panes.start("bob", "join", game_id, "--name", "Bob")
+        panes.wait_for("ann", "Dead Man's Wager: Ann v Bob")
+        panes.wait_for("bob", "Dead Man's Wager: Ann v Bob")
+        hung_up = False
+        for _ in range(400):
+            game = hall.open(game_id)
+            try:
+                if game.finished:
+                    break
+                session = game.session
+                seat, events = session.to_act, len(session.events)
+                key = "r" if "roll" in [str(c) for c in session.commands()] else "e"
+            finally:
+                game.close()
+            if not hung_up and events >= 6 and seat == 0:  # Ann's turn: Bob's link drops
+                os.kill(panes.pid("bob"), signal.SIGHUP)
+                deadline = time.monotonic() + 10
+                while panes.tmux("display-message", "-p", "-t", "bob", "#{pane_dead}").strip() != "1":
+                    assert time.monotonic() < deadline, "the hung-up dicehall did not end"  # no orphan left
+                    time.sleep(0.1)
+                while hall_json(hall.folder)["games"][0]["seats"][1]["status"] != "disconnected":
+                    assert time.monotonic() < deadline
+                    time.sleep(0.2)
+                listed = hall_json(hall.folder)["games"][0]["seats"][1]
+                panes.start("bob", "join", game_id, "--name", "Bob")  # Bob logs in again
+                panes.wait_for("bob", "Dead Man's Wager: Ann v Bob")
+                hung_up = True
+            panes.keys("ann" if seat == 0 else "bob", key)
+            deadline = time.monotonic() + 10
+            while True:  # the key's record is in the log (its dice too)
+                with hall.open(game_id) as after:
+                    if after.finished or len(after.session.events) > events:
+                        break
+                assert time.monotonic() < deadline, panes.screen("ann" if seat == 0 else "bob")
+                time.sleep(0.05)
+        assert hung_up and listed == {"seat": 2, "status": "disconnected", "name": "Bob"}
+        with hall.open(game_id) as final:
+            assert final.finished
+            summary = final.session.outcome.summary
+        panes.wait_for("ann", summary.upper())
+        panes.wait_for("bob", summary.upper())
+        verified = subprocess.run([sys.executable, "-m", "tui.cli", "--hall", str(hall.folder), "verify", game_id],
+                                  cwd=ROOT, capture_output=True, text=True, timeout=30)
+        assert verified.returncode == 0, verified.stderr
+        assert verified.stdout.startswith(f"ok: hall game {game_id}")
+    finally:
+        panes.close()

@@ -1,0 +1,235 @@
+"""Playing a hall game (saves/hall.py) on the game screens: the screen a game is played on is the
+same as at one keyboard, given a HallSession instead of the engine's Session, and the HallPlay
+mixin that keeps this terminal to its own seat (tui/screens/games.py puts the two together). The app's follower (tui/app.py) tells the screen
+when another terminal has moved; the screen then redraws from the fold's session.
+
+Before every seat is taken, HallWaitScreen says who is seated and how the others join."""
+from __future__ import annotations
+
+from typing import Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer
+
+from engine import IllegalCommand, JournalError
+from engine.text import clean_text
+from saves import SaveError
+from saves.hall import HallGame, StaleState
+from tui.screens.base import KeyedScreen
+from tui.widgets import Plain, StatusLine
+
+# keys that never move for a seat: looking, choosing a troop or a square, undo (a takeback), leaving
+FREE_ACTIONS = {"undo", "redo", "review", "rules", "help", "back", "cursor", "cancel", "labels", "cycle", "arrow"}
+
+
+class HallSession:
+    """A hall game's engine session as a game screen uses it: everything is read from the fold's
+    session; `play` goes through the hall (the log first, for this terminal's seat or a bot's),
+    `undo` asks the others for a takeback, and there is no redo. `seed` is a public number made
+    from the commitment (the bots' tie-breaks, the titles), never the secret seed."""
+
+    def __init__(self, game: HallGame, on_stale: Callable[[], None]) -> None:
+        self.hall_game = game
+        self.on_stale = on_stale  # the screen refreshes after a decision the log refused
+        self.seed = int(game.fold.commitment[:12], 16)
+        names = [clean_text(s.name, 20) or f"seat {n + 1}" for n, s in enumerate(game.fold.seats)]
+        self.save_name = f"{' v '.join(names)} (hall {game.id})"
+        self.save_id = game.id
+
+    @property
+    def real(self):
+        return self.hall_game.session
+
+    def __getattr__(self, name: str):
+        return getattr(self.hall_game.session, name)
+
+    def play(self, command, faces=None) -> tuple:
+        if faces is not None:
+            raise IllegalCommand("typed dice are not used in the hall: its dice come from the game's secret seed")
+        game = self.hall_game
+        seat = game.to_act
+        bots_turn = seat is not None and game.fold.seats[seat].kind == "bot"
+        try:
+            return game.play(command)
+        except StaleState:
+            self.on_stale()
+            if bots_turn:  # another terminal played the bot first: nothing to say
+                return ()
+            raise
+        except SaveError as error:  # a damaged log, a full disk: one line, the game unchanged
+            raise JournalError(str(error)) from None
+
+    def roll(self, faces) -> tuple:
+        raise IllegalCommand("typed dice are not used in the hall: its dice come from the game's secret seed")
+
+    def undo(self) -> None:
+        try:
+            self.hall_game.ask_takeback()
+        except StaleState:
+            self.on_stale()
+            raise
+        except SaveError as error:
+            raise JournalError(str(error)) from None
+
+    def redo(self) -> None:
+        raise IllegalCommand(NO_REDO)
+
+    @property
+    def can_undo(self) -> bool:
+        game = self.hall_game
+        session = game.session
+        return (session is not None and not game.finished and game.fold.takeback is None
+                and any(m.player == game.seat for m in session.marks))
+
+    @property
+    def can_redo(self) -> bool:
+        return False
+
+
+NO_REDO = "there is no redo in the hall: a takeback is asked of the others with u"
+
+
+def others_turn(game: HallGame) -> str:
+    """"Bob's turn (seat 2, another terminal)" when a person this terminal is not is to act; else ""."""
+    seat = game.to_act
+    if seat is None or seat == game.seat or game.fold.seats[seat].kind != "player":
+        return ""
+    where = "another terminal" if game.hall.seat_held(game.id, seat) else "disconnected"
+    return f"{clean_text(game.fold.seat_name(seat), 40)}'s turn (seat {seat + 1}, {where})"
+
+
+class HallPlay:
+    """Put first in a game screen's bases for a hall game: keys that move are refused when it is
+    another person's turn, with a line naming them; `u` asks a takeback; no redo; `q` leaves
+    dicehall (the seat waits: `dicehall join ID` takes it back)."""
+
+    session: HallSession
+
+    @property
+    def hall_game(self) -> HallGame:
+        return self.session.hall_game
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action not in FREE_ACTIONS and others_turn(self.hall_game):
+            return None
+        if action == "review":
+            return None
+        return super().check_action(action, parameters)
+
+    def why_disabled(self, action: str, parameters: tuple) -> str:
+        if action == "review":
+            return (f"no review at the table in the hall: watch with dicehall watch {self.hall_game.id} "
+                    f"on another terminal")
+        waiting = others_turn(self.hall_game)
+        if waiting and action not in FREE_ACTIONS:
+            return waiting
+        return super().why_disabled(action, parameters)
+
+    def refusal(self, action: str, parameters: tuple) -> str:
+        if action == "redo":
+            return NO_REDO
+        if action == "undo":
+            game = self.hall_game
+            if game.fold.takeback is not None:
+                return "a takeback is waiting for answers already"
+            if game.finished:
+                return "the game is over: nothing is taken back"
+            return "nothing to take back: you have made no move yet"
+        return super().refusal(action, parameters)
+
+    def human(self):  # War of Bones: only this terminal's seat decides here
+        seat = super().human()
+        return None if seat is not None and seat != self.hall_game.seat else seat
+
+    def action_undo(self) -> None:
+        super().action_undo()
+        request = self.hall_game.fold.takeback
+        if request is not None and request.by == self.hall_game.seat and not request.accepted:
+            names = " and ".join(clean_text(self.hall_game.fold.seat_name(n), 40) for n in sorted(request.waiting))
+            self.status(f"asked {names} to take back your last move")
+        self.hall_refresh(None)
+
+    def action_back(self) -> None:
+        self.app.exit()
+
+    def hall_refresh(self, before: int | None, note: str = "") -> None:
+        """Another terminal moved (or our decision was refused as stale): draw the fold's state.
+        `before`: how many events were shown before (None: just redraw)."""
+        session = self.session
+        total = len(session.events)
+        if hasattr(self, "thinking"):
+            self.thinking += 1  # a bot's search under way answers a position that is gone
+        if hasattr(self, "selected") and not hasattr(self, "after_change"):
+            self.selected = None  # a Towers pick made on the old board
+        if hasattr(self, "ui_state"):
+            self.ui_state = None
+        if hasattr(self, "asking"):
+            self.asking = False
+        if before is not None and total > before and hasattr(self, "after_change"):
+            self.after_change(before, None)  # War of Bones steps through what happened
+        else:
+            if before is not None and total > before:
+                self.status(clean_text("; ".join(session.describe(i) for i in range(before, total)), 400))
+            self.redraw()
+            for schedule in ("schedule_bot", "schedule_bots"):
+                if hasattr(self, schedule):
+                    getattr(self, schedule)()
+        if note:
+            self.status(clean_text(note, 200))
+        self.refresh_bindings()
+
+
+class HallWaitScreen(KeyedScreen):
+    """A hall game whose seats are not all taken yet: who sits where, and how the others join."""
+
+    BINDINGS = [
+        Binding("question_mark", "help", "Help"),
+        Binding("q,escape", "back", "Leave", tooltip="leave dicehall (dicehall join ID takes your seat back)"),
+    ]
+    HELP_NOTES = ("The game starts by itself when every seat is taken: the others join from their own "
+                  "terminals with the command shown. q leaves; dicehall join ID takes your seat back.")
+
+    def __init__(self, game: HallGame) -> None:
+        super().__init__()
+        self.game = game
+
+    def help_title(self) -> str:
+        return f"{self.game.module.TITLE} in the hall"
+
+    def compose(self) -> ComposeResult:
+        yield Plain("", id="title", classes="title")
+        yield Plain("", id="hall-seats")
+        yield StatusLine("the game starts when every seat is taken   q: leave   ?: keys")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:
+        game = self.game
+        self.query_one("#title", Plain).show(Text(f"{game.module.TITLE} in the hall: game {game.id}", style="bold"))
+        text = Text()
+        views = game.seats()
+        for view in views:
+            who = "open" if view.status == "open" else clean_text(view.words(), 60)
+            if view.seat == game.seat:
+                who += " (you)"
+            elif view.status == "bot":
+                who = f"{clean_text(view.name, 40)} (bot)"
+            text.append(f"  seat {view.seat + 1}: {who}\n")
+        open_seats = [v.seat + 1 for v in views if v.status == "open"]
+        seated = [clean_text(v.name, 40) for v in views if v.status not in ("open", "bot")]
+        text.append(f"\nSeated: {', '.join(seated) or 'nobody'}. The game starts when the seats are full.\n")
+        if open_seats:
+            which = ", ".join(str(n) for n in open_seats)
+            seats = "seats" if len(open_seats) > 1 else "seat"
+            text.append(f"\nwaiting for {seats} {which}: dicehall join {game.id} on another terminal\n", style="bold")
+        self.query_one("#hall-seats", Plain).show(text)
+
+    def hall_refresh(self, before: int | None, note: str = "") -> None:
+        self.redraw()
+
+    def action_back(self) -> None:
+        self.app.exit()
