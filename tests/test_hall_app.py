@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from engine.games.towers import Place, parse_square
 from saves.hall import Hall
 from tests.apphelpers import screen_text
@@ -228,13 +230,14 @@ class Panes:
     def pid(self, name: str) -> int:
         return int(self.tmux("display-message", "-p", "-t", name, "#{pane_pid}").strip())
 
-    def wait_for(self, name: str, text: str, seconds: float = 10.0) -> str:
+    def wait_for(self, name: str, *texts: str, seconds: float = 10.0) -> str:
+        """Wait until `name`'s screen shows one of `texts`; return the screen."""
         deadline = time.monotonic() + seconds
         while True:
             shown = self.screen(name)
-            if text in shown:
+            if any(text in shown for text in texts):
                 return shown
-            assert time.monotonic() < deadline, f"{text!r} not on {name}'s screen:\n{shown}"
+            assert time.monotonic() < deadline, f"{texts!r} not on {name}'s screen:\n{shown}"
             time.sleep(0.1)
 
     def close(self) -> None:
@@ -257,7 +260,10 @@ def test_two_real_terminals_play_a_whole_wager_through_the_hall_one_hung_up_and_
         panes.start("bob", "join", game_id, "--name", "Bob")
         panes.wait_for("ann", "Dead Man's Wager: Ann v Bob")
         panes.wait_for("bob", "Dead Man's Wager: Ann v Bob")
+        panes.start("eve", "watch", game_id)  # a third terminal watches
+        panes.wait_for("eve", "live)")
         hung_up = False
+        terminals, last_seat = {0: "ann", 1: "bob"}, None
         for _ in range(400):
             game = hall.open(game_id)
             try:
@@ -266,6 +272,7 @@ def test_two_real_terminals_play_a_whole_wager_through_the_hall_one_hung_up_and_
                 session = game.session
                 seat, events = session.to_act, len(session.events)
                 key = "r" if "roll" in [str(c) for c in session.commands()] else "e"
+                name = game.fold.seat_name(seat)
             finally:
                 game.close()
             if not hung_up and events >= 6 and seat == 0:  # Ann's turn: Bob's link drops
@@ -281,7 +288,10 @@ def test_two_real_terminals_play_a_whole_wager_through_the_hall_one_hung_up_and_
                 panes.start("bob", "join", game_id, "--name", "Bob")  # Bob logs in again
                 panes.wait_for("bob", "Dead Man's Wager: Ann v Bob")
                 hung_up = True
-            panes.keys("ann" if seat == 0 else "bob", key)
+            if seat != last_seat:  # a person presses keys once their screen says it is their turn
+                panes.wait_for(terminals[seat], f"{name}: ", f"{name} (bonus turn): ")
+                last_seat = seat
+            panes.keys(terminals[seat], key)
             deadline = time.monotonic() + 10
             while True:  # the key's record is in the log (its dice too)
                 with hall.open(game_id) as after:
@@ -293,11 +303,87 @@ def test_two_real_terminals_play_a_whole_wager_through_the_hall_one_hung_up_and_
         with hall.open(game_id) as final:
             assert final.finished
             summary = final.session.outcome.summary
+            events = len(final.session.events)
         panes.wait_for("ann", summary.upper())
         panes.wait_for("bob", summary.upper())
-        verified = subprocess.run([sys.executable, "-m", "tui.cli", "--hall", str(hall.folder), "verify", game_id],
-                                  cwd=ROOT, capture_output=True, text=True, timeout=30)
-        assert verified.returncode == 0, verified.stderr
-        assert verified.stdout.startswith(f"ok: hall game {game_id}")
+        watched = panes.wait_for("eve", f"the game is over: {summary}")
+        assert f"event {events}/{events}" in watched
+        assert verify_hall_game(hall.folder, game_id).endswith(f"{events} events, {summary}")
+    finally:
+        panes.close()
+
+
+def verify_hall_game(hall_dir: Path, game_id: str) -> str:
+    """`dicehall verify ID`'s summary line; the test fails if it does not pass."""
+    verified = subprocess.run([sys.executable, "-m", "tui.cli", "--hall", str(hall_dir), "verify", game_id],
+                              cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert verified.returncode == 0, verified.stderr
+    assert verified.stdout.startswith(f"ok: hall game {game_id}")
+    return verified.stdout.splitlines()[0]
+
+
+def towers_keys(cursor: int, command) -> tuple[list[str], int]:
+    """The keys a Towers screen whose cursor is on `cursor` needs to make `command`, and where its
+    cursor ends: arrows to each square the command names, Enter on each (a move: pick, then target)."""
+    keys: list[str] = []
+    squares = [command.square] if isinstance(command, Place) else [command.source, command.target]
+    for square in squares:
+        (row, col), (to_row, to_col) = divmod(cursor, 8), divmod(square, 8)
+        keys += ["Right" if to_col > col else "Left"] * abs(to_col - col)
+        keys += ["Down" if to_row > row else "Up"] * abs(to_row - row)
+        keys.append("Enter")
+        cursor = square
+    return keys, cursor
+
+
+def test_two_real_terminals_play_a_whole_towers_game_through_the_hall_and_a_third_watches(tmp_path):
+    panes = Panes(tmp_path)
+    hall = Hall(tmp_path / "hall")
+    rng = random.Random(15)
+    try:
+        panes.start("ann", "host", "towers", "--name", "Ann")
+        panes.wait_for("ann", "waiting for seat 2")
+        game_id = hall.listing()[0].id
+        panes.start("eve", "watch", game_id)  # watching before the game has started
+        panes.wait_for("eve", "waiting for players")
+        panes.start("bob", "join", game_id, "--name", "Bob")
+        for name in ("ann", "bob"):
+            panes.wait_for(name, "Ann: place a tower")
+        panes.wait_for("eve", "live)")
+        terminals = {0: "ann", 1: "bob"}
+        cursors = {0: parse_square("d5"), 1: parse_square("d5")}  # where each screen's cursor starts
+        moves = 0
+        while True:
+            with hall.open(game_id) as game:
+                if game.finished:
+                    break
+                seat, events = game.to_act, len(game.session.events)
+                command = rng.choice(game.session.commands())
+                turn = f"{game.fold.seat_name(seat)}: " + ("place a tower" if isinstance(command, Place)
+                                                           else "pick a tower to move")
+            panes.wait_for(terminals[seat], turn)  # a person presses keys once their screen says it is their turn
+            keys, cursors[seat] = towers_keys(cursors[seat], command)
+            panes.keys(terminals[seat], *keys)
+            moves += 1
+            deadline = time.monotonic() + 10
+            while True:  # the keys' decision is in the log
+                with hall.open(game_id) as after:
+                    if len(after.session.events) > events:
+                        break
+                assert time.monotonic() < deadline, panes.screen(terminals[seat])
+                time.sleep(0.05)
+        assert moves > 16  # every tower placed, then moved
+        with hall.open(game_id) as final:
+            summary = final.session.outcome.summary
+            events = len(final.session.events)
+            digest = engine.digest(final.session.state)
+        listed = hall_json(hall.folder)["games"][0]
+        assert (listed["finished"], listed["result"], listed["moves"]) == (True, summary, moves)
+        assert verify_hall_game(hall.folder, game_id).endswith(f"{events} events, {summary}")
+        assert engine.digest(hall.finished_session(game_id).state) == digest  # replayed from the revealed seed
+        for name in ("ann", "bob"):
+            assert "Game over" in panes.wait_for(name, summary)
+        watched = panes.wait_for("eve", f"the game is over: {summary}")
+        assert f"Watching {game_id}: Towers" in watched and f"event {events}/{events}" in watched
     finally:
         panes.close()
