@@ -22,6 +22,7 @@ from tests.apphelpers import screen_text
 from tui.app import DicehallApp
 from tui.screens.dialogs import ConfirmScreen
 from tui.screens.hall_table import HallWaitScreen
+from tui.screens.troll import TrollScreen
 from tui.widgets import StatusLine
 
 ROOT = Path(__file__).parent.parent
@@ -387,3 +388,53 @@ def test_two_real_terminals_play_a_whole_towers_game_through_the_hall_and_a_thir
         assert f"Watching {game_id}: Towers" in watched and f"event {events}/{events}" in watched
     finally:
         panes.close()
+
+
+def troll_key(session) -> str:
+    """A key of the troll's screen that makes a legal command: an arrow moves the troll; else s or w."""
+    for command in session.commands():
+        kind = type(command).__name__
+        if kind == "Move":
+            return command.direction
+        if kind in ("Stomp", "Wait"):
+            return "s" if kind == "Stomp" else "w"
+    raise AssertionError(f"no move, stomp or wait: {session.commands()}")
+
+
+@pytest.mark.parametrize("game_id", ["dicetower", "troll"])
+def test_the_dice_tower_and_the_troll_are_played_in_the_hall_by_their_one_person_and_watched(hall, game_id,
+                                                                                            monkeypatch):
+    monkeypatch.setattr(TrollScreen, "STEP_SECONDS", 0)  # what an action sets off shows at once
+    ann = hall.host(game_id, ["player"], "Ann")
+    watcher = hall.watch(ann.id)
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        pressed = []
+        for n in range(3):
+            before = len(ann.session.events)
+            key = troll_key(ann.session) if game_id == "troll" else "pr"[n % 2]  # pull, pull and remove
+            await pilot.press(key)
+            assert len(ann.session.events) > before, status(pilot.app)
+            pressed.append(key)
+        listed = hall.entry(ann.id)
+        await pilot.press("t")  # typed dice: the hall's dice come from its secret seed
+        return pressed, listed, status(pilot.app), screen_text(pilot.app)
+
+    try:
+        pressed, listed, typed, screen = run(app, steps)
+        watcher.follow()
+        assert engine.digest(watcher.session.state) == engine.digest(ann.session.state)
+        assert len(watcher.session.events) == len(ann.session.events) > 3
+        assert listed.watchers == 1 and listed.moves == 3 and [v.status for v in listed.seats] == ["player"]
+        assert f"(hall {ann.id})" in screen
+        if game_id == "dicetower":
+            assert pressed == ["p", "r", "p"]
+            assert typed == "Not now: typed dice are not used in the hall: its dice come from the game's secret seed"
+            assert "rolled by dicehall" in screen and "t: type" not in screen
+            assert "Pulls so far     3" in screen
+        else:
+            assert "Troll: Ann" in screen and "turn 1, 2 actions left" not in screen
+    finally:
+        watcher.close()
+        ann.close()

@@ -161,6 +161,8 @@ class DiceTowerScreen(GameScreen):
             text.append(f"Pulls left       {float(left):.2f} expected ({how})\n")
             text.append(f"Falls next pull  {percent(float(fall))}  (remove: {percent(float(fall_r))})\n")
         mode = "typed by you (t: roll)" if self.typed_dice else "rolled by dicehall (t: type)"
+        if not self.check_action("toggle_typed", ()):  # the hall: its dice come from the game's secret seed
+            mode = "rolled by dicehall"
         text.append(f"Dice             {mode}\n")
         if self.session.chance_needed is not None:
             text.append("Waiting for the dice of this pull: press p to type them\n", style="bold")

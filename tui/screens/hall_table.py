@@ -47,7 +47,7 @@ class HallSession:
 
     def play(self, command, faces=None) -> tuple:
         if faces is not None:
-            raise IllegalCommand("typed dice are not used in the hall: its dice come from the game's secret seed")
+            raise IllegalCommand(NO_TYPED_DICE)
         game = self.hall_game
         seat = game.to_act
         bots_turn = seat is not None and game.fold.seats[seat].kind == "bot"
@@ -62,7 +62,7 @@ class HallSession:
             raise JournalError(str(error)) from None
 
     def roll(self, faces) -> tuple:
-        raise IllegalCommand("typed dice are not used in the hall: its dice come from the game's secret seed")
+        raise IllegalCommand(NO_TYPED_DICE)
 
     def undo(self) -> None:
         try:
@@ -89,6 +89,7 @@ class HallSession:
 
 
 NO_REDO = "there is no redo in the hall: a takeback is asked of the others with u"
+NO_TYPED_DICE = "typed dice are not used in the hall: its dice come from the game's secret seed"
 
 
 def others_turn(game: HallGame) -> str:
@@ -102,7 +103,8 @@ def others_turn(game: HallGame) -> str:
 
 class HallPlay:
     """Put first in a game screen's bases for a hall game: keys that move are refused when it is
-    another person's turn, with a line naming them; `u` asks a takeback; no redo; `q` leaves
+    another person's turn, with a line naming them; `u` asks a takeback; no redo, no review, no
+    typed dice (the Dice Tower's `t`: the dice are the secret seed's); `q` leaves
     dicehall (the seat waits: `dicehall join ID` takes it back)."""
 
     session: HallSession
@@ -114,7 +116,7 @@ class HallPlay:
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action not in FREE_ACTIONS and others_turn(self.hall_game):
             return None
-        if action == "review":
+        if action in ("review", "toggle_typed"):
             return None
         return super().check_action(action, parameters)
 
@@ -122,6 +124,8 @@ class HallPlay:
         if action == "review":
             return (f"no review at the table in the hall: watch with dicehall watch {self.hall_game.id} "
                     f"on another terminal")
+        if action == "toggle_typed":  # the Dice Tower's t
+            return NO_TYPED_DICE
         waiting = others_turn(self.hall_game)
         if waiting and action not in FREE_ACTIONS:
             return waiting
