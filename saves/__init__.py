@@ -113,8 +113,9 @@ def home() -> Path:
     return Path(platformdirs.user_data_dir("dicehall", appauthor=False))
 
 
-def _make_private_dirs(folder: Path) -> None:
-    """Create `folder` and its missing parents with mode 0700; folders that already exist are left alone."""
+def make_dirs(folder: Path, mode: int = 0o700, made=None) -> None:
+    """Create `folder` and its missing parents with `mode` (whatever the umask); folders that already
+    exist are left alone. `made(part)` is called on each folder made (the hall gives it its group)."""
     missing = []
     part = folder
     while not os.path.lexists(part) and part.parent != part:
@@ -122,10 +123,16 @@ def _make_private_dirs(folder: Path) -> None:
         part = part.parent
     for part in reversed(missing):
         try:
-            part.mkdir(mode=0o700)
+            part.mkdir(mode=mode & 0o777)
         except FileExistsError:
             continue  # made by someone else meanwhile: not ours to change
-        os.chmod(part, 0o700)  # mkdir's mode is reduced by the umask
+        os.chmod(part, mode)  # mkdir's mode is reduced by the umask, and cannot set setgid
+        if made is not None:
+            made(part)
+
+
+def _make_private_dirs(folder: Path) -> None:
+    make_dirs(folder, 0o700)
 
 
 def saves_dir() -> Path:

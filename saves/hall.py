@@ -67,7 +67,7 @@ from engine.session import JournalError, LogError, Session
 from engine.text import NAME_LIMIT, clean_text
 from replays.durable import write_durably
 from saves import (FORMAT, MAGIC, SaveError, SaveScan, _encode_record, _fsync_dir, _keep_torn, _reason, frame,
-                   home, short_name)
+                   home, make_dirs, short_name)
 
 HALL_FORMAT = 1
 LOG_SUFFIX = ".dhh"
@@ -141,23 +141,16 @@ def commitment(seed: int) -> str:
 
 def _make_group_dirs(folder: Path) -> None:
     """Create `folder` and its missing parents with mode 2770 (setgid: files take the hall's group)."""
-    missing = []
-    part = folder
-    while not os.path.lexists(part) and part.parent != part:
-        missing.append(part)
-        part = part.parent
-    for part in reversed(missing):
-        try:
-            part.mkdir(mode=0o770)
-        except FileExistsError:
-            continue
-        os.chmod(part, DIR_MODE)  # mkdir's mode is reduced by the umask, and cannot set setgid
-        try:  # the parent's group, even where the admin's folder lacks the setgid bit
-            os.chown(part, -1, os.stat(part.parent).st_gid)
-        except OSError:
-            pass
+    make_dirs(folder, DIR_MODE, _take_parents_group)
     if folder.is_symlink():
         raise HallError(f"{_shown(folder)}: a symbolic link: refused")
+
+
+def _take_parents_group(part: Path) -> None:
+    try:  # the parent's group, even where the admin's folder lacks the setgid bit
+        os.chown(part, -1, os.stat(part.parent).st_gid)
+    except OSError:
+        pass
 
 
 def _open_nofollow(path: Path, flags: int, create: bool = False) -> int:
