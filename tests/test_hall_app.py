@@ -438,3 +438,44 @@ def test_the_dice_tower_and_the_troll_are_played_in_the_hall_by_their_one_person
     finally:
         watcher.close()
         ann.close()
+
+
+def test_war_of_bones_in_the_hall_follows_the_other_seat_and_refuses_its_keys(hall):
+    """War of Bones is playable in the hall: the other terminal's decisions appear on this one's
+    screen, this screen's keys are refused while the other seat decides, and its own seat decides
+    here once its turn comes."""
+    for _ in range(30):  # the roll-off comes from the game's secret seed: host until Bob decides first
+        ann = hall.host("bones", ["player", "open"], "Ann")
+        bob = hall.join(ann.id, name="Bob")
+        ann.follow()
+        if ann.to_act == 1:
+            break
+        ann.close()
+        bob.close()
+    app = DicehallApp(hall_game=ann)
+    rng = random.Random(4)
+
+    async def steps(pilot):
+        await pilot.pause()
+        refused = None
+        for _ in range(40):  # Bob decides until it is Ann's turn
+            bob.follow()
+            if bob.to_act != 1:
+                break
+            if refused is None:
+                await until(pilot, lambda: pilot.app.screen.shown is None)  # the steps through the roll-off drawn
+                await pilot.press("a")  # Ann's attack key, on Bob's decision
+                refused = status(pilot.app)
+            bob.play(rng.choice(bob.session.commands()))
+            await until(pilot, lambda: len(ann.session.events) == len(bob.session.events))
+        await until(pilot, lambda: pilot.app.screen.stepper is None, seconds=10.0)  # Bob's moves shown step by step
+        return refused, pilot.app.screen.human(), screen_text(pilot.app)
+
+    refused, human, screen = run(app, steps)
+    try:
+        assert refused == "Not now: Bob's turn (seat 2, another terminal)"
+        assert bob.to_act == 0 and human == 0  # Ann's turn, decided on this screen
+        assert len(ann.session.events) == len(bob.session.events) > 1
+        assert "Ann" in screen
+    finally:
+        bob.close()
