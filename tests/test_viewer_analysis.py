@@ -259,13 +259,14 @@ def test_leaving_the_viewer_stops_the_analysis(monkeypatch):
 
 def test_leaving_stops_a_real_troll_analysis_before_it_has_judged_the_game(tmp_path, monkeypatch):
     session = adviser_game(4, {"difficulty": "standard"})  # 36 turns
-    judged, ended = [], threading.Event()
+    judged, ended, left = [], threading.Event(), threading.Event()
     how = []
 
     def counted(session, samples=None, progress=None, partial=None):
         def report(result):
             judged.append(len(result.decisions))
             partial(result)
+            left.wait(10)  # with few samples the whole game is judged at once: hold on until the viewer is left
         try:
             return analysis.analyse(session, samples=samples, progress=progress, partial=report)
         except AnalysisStopped:
@@ -281,9 +282,11 @@ def test_leaving_stops_a_real_troll_analysis_before_it_has_judged_the_game(tmp_p
         await pilot.press("a")
         await until(pilot, lambda: viewer.analysis is not None)
         await pilot.press("q")  # in `dicehall replay FILE`: leaves the program too
+        left.set()
         return viewer
 
     drive(viewer_of(session, tmp_path), steps)
+    left.set()
     assert ended.wait(30) and how == ["stopped"]
     assert max(judged) < len(troll_analysis._turns(session))
 
