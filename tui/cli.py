@@ -409,14 +409,9 @@ SEATS = {"dicetower": 1, "troll": 1, "towers": 2, "bones": 2}  # Dead Man's Wage
 
 
 def _player_name(given: str) -> str:
-    import getpass
+    from saves.hall import login_name
 
-    if given:
-        return given
-    try:
-        return getpass.getuser()
-    except Exception:  # no login name to be had: the host's seat still needs one
-        return "Player"
+    return given or login_name()
 
 
 def _hall_command(args: argparse.Namespace) -> int:
