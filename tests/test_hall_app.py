@@ -479,3 +479,22 @@ def test_war_of_bones_in_the_hall_follows_the_other_seat_and_refuses_its_keys(ha
         assert "Ann" in screen
     finally:
         bob.close()
+
+
+def test_the_footer_and_help_say_what_u_and_q_do_in_the_hall(hall):
+    ann, bob = towers_game(hall)
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        await pilot.press("enter")  # Ann places: now she has a move to take back
+        footer = screen_text(pilot.app).splitlines()[-1]
+        await pilot.press("question_mark")
+        await pilot.pause()
+        return footer, screen_text(pilot.app)
+
+    footer, help_text = run(app, steps)
+    bob.close()
+    assert "u Takeback" in footer and "q Leave" in footer
+    assert "ask the others to take back your last move" in help_text
+    assert "leave dicehall: your seat waits" in help_text
+    assert "it is saved as you play" not in help_text

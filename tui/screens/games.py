@@ -21,7 +21,7 @@ def hall_game_screen(game, on_stale: Callable[[], None]):
     HallSession, with the HallPlay keys first."""
     session = hall_table.HallSession(game, on_stale)
     plain = type(game_screen(session))
-    return type(f"Hall{plain.__name__}", (hall_table.HallPlay, plain), {})(session)
+    return type(f"Hall{plain.__name__}", (hall_table.HallPlay, plain), {"BINDINGS": hall_table.HALL_BINDINGS, "__module__": __name__})(session)
 
 
 def setup_screen(game_id: str, **choices) -> Screen | None:

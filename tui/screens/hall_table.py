@@ -90,6 +90,11 @@ class HallSession:
 
 NO_REDO = "there is no redo in the hall: a takeback is asked of the others with u"
 NO_TYPED_DICE = "typed dice are not used in the hall: its dice come from the game's secret seed"
+# the game screen's own u and q, said as they work in the hall (they replace the screen's, key by key)
+HALL_BINDINGS = [
+    Binding("u,ctrl+z", "undo", "Takeback", tooltip="ask the others to take back your last move (against bots only: at once)"),
+    Binding("q", "back", "Leave", tooltip="leave dicehall: your seat waits (dicehall join ID takes it back)"),
+]
 
 
 def others_turn(game: HallGame) -> str:
