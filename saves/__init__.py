@@ -969,10 +969,16 @@ def export_save(name_or_id: str, target: str | Path | None = None, overwrite: bo
     current folder. An existing file is never replaced unless `overwrite` is true: ExportExists
     (a SaveError whose `path` names the file) is raised instead, so the caller can ask first.
     Other failures raise SaveError with one line; no temporary file is left behind."""
+    session = load_readonly(name_or_id)
+    return write_export(session, session.save_id, target, overwrite)  # type: ignore[attr-defined]
+
+
+def write_export(session: Session, stem: str, target: str | Path | None, overwrite: bool) -> Path:
+    """Write `session` as a replay to `target` (a file, or a folder: `<folder>/<stem>.dhr`; none: the
+    current folder); ExportExists for a file already there unless `overwrite`, SaveError otherwise."""
     import replays
 
-    session = load_readonly(name_or_id)
-    default = f"{session.save_id}{replays.SUFFIX}"  # type: ignore[attr-defined]
+    default = f"{stem}{replays.SUFFIX}"
     path = Path(target) if target else Path.cwd() / default
     if path.is_dir():
         path = path / default

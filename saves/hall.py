@@ -1172,21 +1172,9 @@ class Hall:
 
     def export(self, game_id: str, target: str | Path | None = None, overwrite: bool = False) -> Path:
         """Write a finished hall game as a replay (.dhr), as saves.export_save does for a save."""
-        import replays
-        from saves import ExportExists
+        from saves import write_export
 
-        session = self.finished_session(game_id)
-        default = f"hall-{game_id}{replays.SUFFIX}"
-        path = Path(target) if target else Path.cwd() / default
-        if path.is_dir():
-            path = path / default
-        try:
-            replays.write_replay(session, path, overwrite=overwrite)
-        except FileExistsError:
-            raise ExportExists(f"{clean_text(str(path), 200)} already exists", path) from None
-        except OSError as error:
-            raise HallError(f"cannot write {clean_text(str(path), 200)}: {_reason(error)}") from None
-        return path
+        return write_export(self.finished_session(game_id), f"hall-{game_id}", target, overwrite)
 
     def _reveal_if_over(self, game_id: str) -> None:
         """Reveal the seed of a game that ended without it (its last player left at once)."""
