@@ -14,7 +14,7 @@ from engine.session import Journal, JournalError, LogError, Mark, Session
 
 __all__ = [
     "CATALOGUE", "ChanceNeeded", "IllegalCommand", "Journal", "JournalError", "LogError", "Mark", "Outcome",
-    "Player", "Session", "digest", "get_game", "new_seed", "new_session",
+    "Player", "Session", "digest", "get_game", "new_seed", "new_session", "replay_upto",
 ]
 
 VERSION = "0.1.0"
@@ -47,3 +47,19 @@ def new_session(
         dice=dice,
         journal=journal,
     )
+
+
+def replay_upto(source: Session, into: Session, upto: int) -> Session:
+    """Play `source`'s first `upto` events into the new session `into`, move by move (each checked
+    against the rules and the seed, each mark kept), then let it draw the seed's dice from there on:
+    a branch, and the hindsight solver's start of a line."""
+    events = source.events  # read once: the log is copied once, not once per turn
+    marks = [m for m in source.marks if m.start < upto]
+    first = marks[0].start if marks else upto
+    if first:
+        into.replay_batch(events[:first], None)
+    bounds = [m.start for m in marks] + [upto]
+    for mark, end in zip(marks, bounds[1:]):
+        into.replay_batch(events[mark.start:end], mark.player)
+    into.resume_seeded()  # a pull cut off before its dice gets the same dice it had
+    return into

@@ -1108,16 +1108,7 @@ def branch_save(session: Session, upto: int, name: str = "") -> Session:
     records: list[dict] = []  # a list is a journal: the session appends each record to it
     new = engine.new_session(session.game.ID, seed=session.seed, options=probe.options, players=probe.players, dice=[],
                              journal=records)
-    upto = session.settle(upto)  # never cut an action from its own consequences
-    events = session.events  # read once: the log is copied once, not once per turn
-    marks = [m for m in session.marks if m.start < upto]
-    first = marks[0].start if marks else upto
-    if first:
-        new.replay_batch(events[:first], None)
-    bounds = [m.start for m in marks] + [upto]
-    for mark, end in zip(marks, bounds[1:]):
-        new.replay_batch(events[mark.start : end], mark.player)
-    new.resume_seeded()  # a pull cut off before its dice gets the same dice it had
+    engine.replay_upto(session, new, session.settle(upto))  # settle: never cut an action from its own consequences
     data = b"".join([MAGIC, frame(header), *(frame(_encode_record(record)) for record in records)])
     path, fd = _create_file(header["name"], data, "make the branch")
     new.journal = SaveJournal(path, fd)

@@ -31,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from engine import replay_upto
 from engine.analysis.troll import _command_of, _fold  # the command a logged decision was; a fold of events
 from engine.bots import troll as adviser
 from engine.chance import seeded_draw
@@ -290,16 +291,7 @@ def session_upto(session, start: int) -> Session:
     """A new in-memory session holding `session`'s first `start` events (a decision's start), checked
     against the rules and the seed, that draws the seed's dice from there on, as a branch does."""
     new = Session(session.game, seed=session.seed, options=session.options, players=session.players, dice=[])
-    events = session.events
-    marks = [m for m in session.marks if m.start < start]
-    first = marks[0].start if marks else start
-    if first:
-        new.replay_batch(events[:first], None)
-    bounds = [m.start for m in marks] + [start]
-    for mark, end in zip(marks, bounds[1:]):
-        new.replay_batch(events[mark.start:end], mark.player)
-    new.resume_seeded()
-    return new
+    return replay_upto(session, new, start)
 
 
 def line_session(session, solution: Solution) -> Session:
