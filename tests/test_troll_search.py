@@ -107,7 +107,8 @@ def test_the_search_does_at_least_as_well_as_the_adviser_on_the_same_deals():
 
 def test_on_standard_deals_it_wins_more_and_leaves_fewer_cards_than_the_adviser():
     # the first four deals of `sim troll --seed 1` (the README's 500 go on from these): the deeper
-    # player wins the first and leaves fewer cards over the four; the adviser wins none of them
+    # player wins the third and the fourth and leaves 19 cards over the four to the adviser's 42;
+    # the adviser wins none of them
     search = sim_troll(4, seed=1, difficulty="standard", variant=None, bot="search")
     hint = sim_troll(4, seed=1, difficulty="standard", variant=None, bot="hint")
     assert search["win_rate"] > hint["win_rate"]
@@ -131,9 +132,11 @@ def test_the_second_action_of_a_turn_is_the_chosen_pair_s_second():
     assert followed >= 2
 
 
-def test_the_adviser_s_line_stands_unless_another_is_clearly_better(monkeypatch):
+def test_on_standard_the_best_chance_is_played_and_elsewhere_only_a_clearly_better_one(monkeypatch):
     states = acting_states((11, 0), (4, 9), (7, 20), (3, 14), (5, 30), (8, 12))
+    assert all(troll_search.fitted_for(state) for state in states)  # standard deals: the curve's own
     switched = [troll_search.best_turn(state, 5).commands != adviser.best_turn(state).commands for state in states]
+    assert any(switched)  # the best mean chance, not the adviser's first choice, is played
     # no sampled evidence can be clear enough: the adviser's best line, whatever the deals say
     monkeypatch.setattr(troll_search, "SWITCH", float("inf"))
     for state in states:
@@ -143,6 +146,13 @@ def test_the_adviser_s_line_stands_unless_another_is_clearly_better(monkeypatch)
     monkeypatch.setattr(troll_search, "SWITCH", float("-inf"))
     assert any(troll_search.best_turn(state, 5).commands != adviser.best_turn(state).commands for state in states)
     assert not all(switched)
+    # on a tutorial bridge (heights the curve was not fitted to) SWITCH_UNFITTED decides, not SWITCH
+    tutorial = [played_on(seed, steps, difficulty="tutorial").state for seed, steps in ((1, 0), (2, 2), (3, 4))]
+    tutorial = [state for state in tutorial if troll.to_act(state) == 0]
+    assert tutorial and not any(troll_search.fitted_for(state) for state in tutorial)
+    monkeypatch.setattr(troll_search, "SWITCH_UNFITTED", float("inf"))
+    for state in tutorial:
+        assert troll_search.best_turn(state, 5).commands == adviser.best_turn(state).commands
 
 
 def test_the_reason_names_the_real_cards_the_line_shows():
@@ -160,3 +170,36 @@ def test_the_reason_names_the_real_cards_the_line_shows():
             for event in more:
                 state = troll.evolve(state, event)
         assert plan.reason.startswith(adviser._reason(session.state, events, state, False))
+
+
+def test_the_win_chance_is_certain_at_the_end_and_falls_with_the_dangers_it_weighs():
+    state = played_on(4, 9).state
+    assert 0 < troll_search.win_chance(state, True) < 1
+    assert troll_search.win_chance(dataclasses.replace(state, end="won"), True) == 1.0
+    assert troll_search.win_chance(dataclasses.replace(state, end="collapsed"), True) == 0.0
+    # the fitted curve's signs say what a player knows: an awake card out of reach on a position
+    # the bridge cannot lose, a risk of flying away, more cards still to come: all lower the chance
+    for feature in ("breaking", "danger", "exposed", "covered", "deck"):
+        assert troll_search.WIN_CHANCE[feature] < 0, feature
+    emptier = dataclasses.replace(state, deck=state.deck[:-5])
+    assert troll_search.win_chance(emptier, True) > troll_search.win_chance(state, True)
+
+
+def test_the_fit_recovers_the_weights_of_a_known_curve():
+    # the script that fitted WIN_CHANCE (tests/perf/troll_win_chance.py), on data drawn from a
+    # known logistic curve: Newton's method finds the weights again
+    import math
+    import random
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "perf"))
+    from troll_win_chance import fit
+
+    rng = random.Random(3)
+    truth, bias = [1.5, -2.0, 0.25], -1.0
+    rows = [[rng.uniform(-1, 1), rng.uniform(0, 2), rng.uniform(-4, 4)] for _ in range(4000)]
+    labels = [int(rng.random() < 1 / (1 + math.exp(-(bias + sum(w * x for w, x in zip(truth, row)))))) for row in rows]
+    weights, fitted_bias = fit(rows, labels)
+    assert all(abs(w - t) < 0.25 for w, t in zip(weights, truth)), weights
+    assert abs(fitted_bias - bias) < 0.3

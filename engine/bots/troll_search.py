@@ -1,14 +1,16 @@
-"""The troll's deeper player: the adviser's best line, unless one of its next-best lines does clearly
-better when played on over sampled deals. Used by `H` (the deeper hint) and by `dicehall sim troll
---bot search`.
+"""The troll's deeper player: the adviser's best lines of this turn, each played on over sampled deals
+and judged by the chance of winning it leaves. Used by `H` (the deeper hint) and by `dicehall sim
+troll --bot search`.
 
 Each sampled deal reshuffles the cards the player has not seen (the face-down cards on the bridge
 and the deck) among the places they could be, then rolls the awakening dice; on it, each candidate
-line is played, and the adviser plays TURNS_AHEAD turns after it; the adviser's judgement of where
-that leaves the bridge (+-LOSS when the game ended) is the line's score on that deal. Every
-candidate is scored on the same deals and dice (common random numbers), so the differences between
-them are the lines' and not the luck's; a line replaces the adviser's only when it beats it, deal by
-deal, by SWITCH standard errors (README, "The deeper player", has the measurements behind this).
+line is played, and the adviser plays TURNS_AHEAD turns after it; the chance of winning from where
+that leaves the bridge (win_chance: a logistic curve over the adviser's features and the deck's
+size, fitted to whole games by tests/perf/troll_win_chance.py; 1 or 0 when the game ended) is the
+line's value on that deal. Every candidate is played on the same deals and dice (common random
+numbers), so the differences between them are the lines' and not the luck's; the line with the
+highest mean chance is played (on heights and variants the curve was not fitted to, only if it beats
+the adviser's own line clearly). README, "The deeper player", has the measurements behind this.
 
 No peeking: a deal is drawn from what the state shows (the awake cards, the flight stacks, the
 set-aside cards, the troll's hands, how many cards are face down where, the deck's size) and from
@@ -20,21 +22,36 @@ Fast path: the game module's decide and evolve folded directly, no Session per r
 """
 from __future__ import annotations
 
+import math
 from hashlib import blake2b
 
 from engine.bots import troll as adviser
 from engine.chance import seeded_draw
 from engine.core import IllegalCommand
 from engine.games import troll
-from engine.games.troll import FULL_DECK, ROWS, Card, TrollState
+from engine.games.troll import FULL_DECK, PRESETS, ROWS, THE_CLUB, Card, TrollState
 from engine.session import replace
 
 CANDIDATES = 6  # the adviser's best lines (distinct outcomes) that are played on
 DEALS = 24  # sampled deals per decision, shared by every candidate
 TURNS_AHEAD = 2  # turns the adviser plays on each deal after the candidate's own
-LOSS = 300.0  # a deal's score when the game ended on it: won +LOSS, lost -LOSS less the cards left (the
-# adviser values a sure flight at -300: on its scale, so one lost deal does not outweigh everything else)
-SWITCH = 1.0  # standard errors by which another line must beat the adviser's best, deal by deal
+SWITCH = 0.0  # standard errors by which another line's chance must beat the adviser's line, deal by deal,
+# on the games WIN_CHANCE was fitted to (standard heights, no variant): the highest mean chance is played
+SWITCH_UNFITTED = 0.5  # ... on other heights and variants, where the curve is a guess and the adviser
+# wins most games: a line that merely looks better on a few deals must not replace its line (measured)
+
+# The chance of winning from a bridge the adviser has just left (after the flight phase, the next
+# turn begun): logistic weights per feature (engine/bots/troll.py's features, and the deck's size),
+# fitted by tests/perf/troll_win_chance.py to 4,000 games the adviser played (`sim troll --seed 7`).
+WIN_CHANCE = {
+    "exposed": -2.194921937706234, "occupied": -0.07034033536675383, "weak": -0.34535579602414623,
+    "awake": -0.09657883166205485, "covered": -0.8926380472244169, "aside": -0.13327583075357308,
+    "danger": -4.9208799325596955, "tools": 0.10843577217808599, "far": 0.06463984235312127,
+    "fleeing": -0.20984868472355567,
+    "breaking": -13.258877394502754,  # an awake card out of reach on a position the bridge cannot lose
+    "deck": -0.2005105239689122,
+}
+WIN_CHANCE_BIAS = 3.0663102921849728
 _DECK_ORDER = {code: index for index, code in enumerate(FULL_DECK)}
 
 
@@ -82,9 +99,31 @@ def _play_line(state: TrollState, commands: tuple) -> tuple[TrollState, tuple] |
     return state, events
 
 
+def fitted_for(state: TrollState) -> bool:
+    """Whether WIN_CHANCE was fitted to games like this one: standard heights, no variant."""
+    return (tuple(state.heights) == PRESETS["standard"] and not state.starting_card and not state.held_at_start
+            and tuple(state.reusable) == (THE_CLUB,))
+
+
+def win_features(state: TrollState, from_deck: bool) -> dict[str, float]:
+    """The adviser's features of the bridge and the deck's size: what win_chance weighs."""
+    features = adviser.features(state, from_deck)
+    features["deck"] = len(state.deck)
+    return features
+
+
+def win_chance(state: TrollState, from_deck: bool) -> float:
+    """The chance of winning from this state, on the fitted curve; 1 or 0 once the game has ended."""
+    if state.end:
+        return 1.0 if state.end in ("won", "perfect") else 0.0
+    features = win_features(state, from_deck)
+    z = WIN_CHANCE_BIAS + sum(weight * features[name] for name, weight in WIN_CHANCE.items())
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
+
+
 def _play_on(state: TrollState, events: tuple, stream: int) -> tuple[float, bool]:
     """From the end of a candidate's turn on a sampled deal: roll the awakening dice, let the adviser
-    play TURNS_AHEAD turns, and judge the result: (score, whether the game was lost on the way)."""
+    play TURNS_AHEAD turns, and judge the result: (chance of winning, whether the game was lost)."""
     draw = 1 << 20  # the dice's draws, apart from the shuffle's
     for _ in range(TURNS_AHEAD):
         while state.phase == "awakening" and not state.end:
@@ -94,20 +133,19 @@ def _play_on(state: TrollState, events: tuple, stream: int) -> tuple[float, bool
             break
         _, _, line_events, state = max(adviser.scored_lines(state), key=lambda line: line[0])
         events = tuple(line_events)
-    if state.end:
-        won = state.end in ("won", "perfect")
-        return (LOSS, False) if won else (-LOSS - len(state.deck), True)
-    return adviser.evaluate(state, adviser._from_deck(events)), False
+    return win_chance(state, adviser._from_deck(events)), bool(state.end) and state.end not in ("won", "perfect")
 
 
 def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals: int = DEALS) -> adviser.Plan:
     """The best one or two actions left this turn: the adviser's best line, unless another of its
-    best lines does clearly better over the sampled deals; the reason says how the chosen line fared.
+    best lines has a higher mean chance of winning over the sampled deals, by more than SWITCH
+    standard errors of the difference deal by deal (SWITCH_UNFITTED where the curve was not fitted);
+    the highest such line. The plan's score is the chosen line's mean chance, and the reason says how
+    it fared.
 
-    "Clearly": the other line's mean score, deal by deal against the adviser's line, is above SWITCH
-    standard errors of that difference. A few sampled deals cannot tell close lines apart, and
-    picking the best average among them would pick by luck (measured: it lost more often than the
-    adviser it was meant to improve)."""
+    Chances, not the adviser's scores, are averaged: a deal lost counts as nothing rather than as a
+    big negative number, and on standard the best mean chance is played outright (measured: it won
+    twice as often as the adviser; averaging the adviser's scores picked by luck among close lines)."""
     lines = sorted(adviser.scored_lines(state), key=lambda line: -line[0])  # stable: the adviser's first of equals
     assert lines, "best_turn needs a state where the troll acts"
     chosen, outcomes = [], set()
@@ -118,27 +156,29 @@ def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals:
         if len(chosen) == candidates:
             break
     if len(chosen) == 1 or chosen[0][0] >= adviser.WIN / 2:  # one way to go, or a sure win: nothing to weigh
-        return _plan(state, chosen[0][1], chosen[0][0], "")
-    scores: list[list[float]] = [[] for _ in chosen]
+        final, events = _play_line(state, chosen[0][1])
+        return _plan(state, chosen[0][1], win_chance(final, adviser._from_deck(events)), "")
+    chances: list[list[float]] = [[] for _ in chosen]
     losses = [0] * len(chosen)
     for deal in range(deals):
         stream = _stream(seed, state, deal)
         sample = sampled_deal(state, stream)
         for index, (_, commands, _, _) in enumerate(chosen):
             played = _play_line(sample, commands)
-            score, lost = _play_on(*played, stream) if played else (-2 * LOSS, True)
-            scores[index].append(score)
+            chance, lost = _play_on(*played, stream) if played else (0.0, True)
+            chances[index].append(chance)
             losses[index] += lost
+    switch = SWITCH if fitted_for(state) else SWITCH_UNFITTED
     index, margin = 0, 0.0
     for other in range(1, len(chosen)):
-        gains = [mine - theirs for mine, theirs in zip(scores[other], scores[0])]
+        gains = [mine - theirs for mine, theirs in zip(chances[other], chances[0])]
         mean = sum(gains) / deals
         spread = (sum((gain - mean) ** 2 for gain in gains) / max(1, deals - 1) / deals) ** 0.5
-        if mean > SWITCH * spread and mean > margin:
+        if mean > switch * spread and mean > margin:
             index, margin = other, mean
-    lost = losses[index]
-    fared = f"; lost {lost} of {deals} sampled deals" if lost else f"; safe on {deals} sampled deals"
-    return _plan(state, chosen[index][1], sum(scores[index]) / deals, fared)
+    lost, chance = losses[index], sum(chances[index]) / deals
+    fared = f"lost on {lost} of {deals} sampled deals" if lost else f"safe on {deals} sampled deals"
+    return _plan(state, chosen[index][1], chance, f"; {fared} within {TURNS_AHEAD} turns, win chance about {chance:.0%} (as the adviser plays)")
 
 
 def _plan(state: TrollState, commands: tuple, score: float, fared: str) -> adviser.Plan:
