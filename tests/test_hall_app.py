@@ -46,8 +46,9 @@ def run(app, steps):
     return asyncio.run(main())
 
 
-async def until(pilot, condition, seconds=5.0):
-    """Let the app run until `condition()` holds (the follower thread wakes it); fail after `seconds`."""
+async def until(pilot, condition, seconds=15.0):
+    """Let the app run until `condition()` holds (the follower thread wakes it); fail after `seconds`
+    (generous: on a busy 2-core machine a bot seat and the follower thread can take seconds)."""
     deadline = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < deadline, screen_text(pilot.app)

@@ -169,7 +169,7 @@ def test_the_reason_names_the_real_cards_the_line_shows():
             events += more
             for event in more:
                 state = troll.evolve(state, event)
-        assert plan.reason.startswith(adviser._reason(session.state, events, state, False))
+        assert plan.reason.startswith(adviser.reason(session.state, events, state, False))
 
 
 def test_the_win_chance_is_certain_at_the_end_and_falls_with_the_dangers_it_weighs():

@@ -293,6 +293,8 @@ def test_a_turn_stop_and_a_branch_say_their_words_whole(tmp_path, monkeypatch):
     long = "words that run on past one line of the screen " * 3
     monkeypatch.setattr(replay, "describe", lambda index, reveal=True: f"event {index + 1}: {long}")
     replay.save_name = "n" * 40  # the longest name: the branch's notice names its branch whole
+    # the branch's bot waits: on a busy machine its paced move could replace the notice before it is read
+    monkeypatch.setattr("tui.screens.wager.screen.BOT_PACE", 60)
 
     async def steps(pilot):
         await pilot.press("home", "pagedown")

@@ -92,23 +92,9 @@ def play_out(state: troll.TrollState, dice: random.Random) -> bool:
 def _pairs(state: troll.TrollState) -> list[tuple[float, tuple]]:
     """Every legal pair of actions this turn (one action where the first ends the turn), with the
     adviser's score of where it leaves the bridge, best first (as best_turn searches them)."""
-    lines = []
-    for first in troll.legal_commands(state):
-        first_events = troll.decide(state, first)
-        after = _fold(state, first_events)
-        if troll.to_act(after) == 0 and after.turn == state.turn:
-            for second in troll.legal_commands(after):
-                events = troll.decide(after, second)
-                lines.append((adviser.evaluate(_fold(after, events), _from_deck(events)), (first, second)))
-        else:
-            lines.append((adviser.evaluate(after, _from_deck(first_events)), (first,)))
+    lines = [(score, commands) for score, commands, _, _ in adviser.scored_lines(state)]
     lines.sort(key=lambda line: -line[0])  # stable: the first of equals, as best_turn picks
     return lines
-
-
-def _from_deck(events) -> bool:
-    begins = [e for e in events if isinstance(e, troll.TurnBegan)]
-    return bool(begins and begins[-1].from_deck)
 
 
 def _ends_at_once(state: troll.TrollState, commands: tuple) -> str:

@@ -226,7 +226,7 @@ def evaluate(state: TrollState, from_deck: bool = True) -> float:
     return sum(WEIGHTS[name] * value for name, value in features(state, from_deck).items())
 
 
-def _reason(before: TrollState, events: list, after: TrollState, losing_alternatives: bool) -> str:
+def reason(before: TrollState, events: list, after: TrollState, losing_alternatives: bool) -> str:
     """A few words on why: what the chosen actions do, from their own events."""
     if after.end in ("won", "perfect"):
         return "this wins" + (" perfectly" if after.end == "perfect" else "")
@@ -258,7 +258,7 @@ def _reason(before: TrollState, events: list, after: TrollState, losing_alternat
     return ", ".join(words[:3])
 
 
-def _from_deck(events) -> bool:
+def deck_plays_next(events) -> bool:
     """Whether the next awakening phase plays the deck's (unseen) top card."""
     begins = [e for e in events if isinstance(e, troll.TurnBegan)]
     return bool(begins and begins[-1].from_deck)
@@ -275,10 +275,10 @@ def scored_lines(state: TrollState) -> list[tuple[float, tuple, list, TrollState
             for second in troll.legal_commands(after_first):
                 second_events = troll.decide(after_first, second)
                 final = _fold(after_first, second_events)
-                lines.append((evaluate(final, _from_deck(second_events)), (first, second),
+                lines.append((evaluate(final, deck_plays_next(second_events)), (first, second),
                               first_events + second_events, final))
         else:
-            lines.append((evaluate(after_first, _from_deck(first_events)), (first,), first_events, after_first))
+            lines.append((evaluate(after_first, deck_plays_next(first_events)), (first,), first_events, after_first))
     return lines
 
 
@@ -288,7 +288,7 @@ def best_turn(state: TrollState) -> Plan:
     assert lines, "best_turn needs a state where the troll acts"
     score, commands, events, final = max(lines, key=lambda line: line[0])  # the first of equals
     losing = score > -WIN / 2 and any(line[0] <= -WIN / 2 for line in lines)
-    return Plan(commands, score, _reason(state, list(events), final, losing))
+    return Plan(commands, score, reason(state, list(events), final, losing))
 
 
 def choose(state: TrollState) -> object:

@@ -133,7 +133,7 @@ def _play_on(state: TrollState, events: tuple, stream: int) -> tuple[float, bool
             break
         _, _, line_events, state = max(adviser.scored_lines(state), key=lambda line: line[0])
         events = tuple(line_events)
-    return win_chance(state, adviser._from_deck(events)), bool(state.end) and state.end not in ("won", "perfect")
+    return win_chance(state, adviser.deck_plays_next(events)), bool(state.end) and state.end not in ("won", "perfect")
 
 
 def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals: int = DEALS) -> adviser.Plan:
@@ -157,7 +157,7 @@ def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals:
             break
     if len(chosen) == 1 or chosen[0][0] >= adviser.WIN / 2:  # one way to go, or a sure win: nothing to weigh
         final, events = _play_line(state, chosen[0][1])
-        return _plan(state, chosen[0][1], win_chance(final, adviser._from_deck(events)), "")
+        return _plan(state, chosen[0][1], win_chance(final, adviser.deck_plays_next(events)), "")
     chances: list[list[float]] = [[] for _ in chosen]
     losses = [0] * len(chosen)
     for deal in range(deals):
@@ -185,7 +185,7 @@ def _plan(state: TrollState, commands: tuple, score: float, fared: str) -> advis
     """The chosen line with the adviser's words for it, from the real state: they name the cards the
     line shows as they are, not as a sampled deal had them."""
     final, events = _play_line(state, commands)
-    return adviser.Plan(commands, score, adviser._reason(state, list(events), final, False) + fared)
+    return adviser.Plan(commands, score, adviser.reason(state, list(events), final, False) + fared)
 
 
 _second_actions: dict[tuple[int, TrollState], object] = {}  # the chosen pair's second action, by the state it expects

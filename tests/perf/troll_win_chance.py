@@ -38,7 +38,7 @@ def positions(games: int, seed: int) -> tuple[list[dict[str, float]], list[int]]
             if state.actions_left == 2:
                 final, events = troll_search._play_line(state, plan.commands)
                 if not final.end:
-                    mine.append(troll_search.win_features(final, adviser._from_deck(events)))
+                    mine.append(troll_search.win_features(final, adviser.deck_plays_next(events)))
             session.play(plan.commands[0])
         rows += mine
         labels += [1 if session.outcome.winners else 0] * len(mine)
