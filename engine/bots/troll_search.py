@@ -178,7 +178,7 @@ def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals:
             index, margin = other, mean
     lost, chance = losses[index], sum(chances[index]) / deals
     fared = f"lost on {lost} of {deals} sampled deals" if lost else f"safe on {deals} sampled deals"
-    return _plan(state, chosen[index][1], chance, f"; {fared} within {TURNS_AHEAD} turns, win chance about {chance:.0%} (as the adviser plays)")
+    return _plan(state, chosen[index][1], chance, f"; {fared} within {TURNS_AHEAD} turns, win chance about {chance:.0%}")
 
 
 def _plan(state: TrollState, commands: tuple, score: float, fared: str) -> adviser.Plan:
