@@ -222,11 +222,9 @@ class HallWaitScreen(KeyedScreen):
         text = Text()
         views = game.seats()
         for view in views:
-            who = "open" if view.status == "open" else clean_text(view.words(), 60)
+            who = clean_text(view.words(), 60)
             if view.seat == game.seat:
                 who += " (you)"
-            elif view.status == "bot":
-                who = f"{clean_text(view.name, 40)} (bot)"
             text.append(f"  seat {view.seat + 1}: {who}\n")
         open_seats = [v.seat + 1 for v in views if v.status == "open"]
         seated = [clean_text(v.name, 40) for v in views if v.status not in ("open", "bot")]
