@@ -276,6 +276,11 @@ class HallFold:
             return "another player"
         return self.seats[seat].name or f"seat {seat + 1}"
 
+    def players_name(self, each: int = NAME_LIMIT) -> str:
+        """Who plays, as the game's screen and the lobby name the game: "Ann v Bob" (an open seat
+        is "open"), each name cut to `each` characters."""
+        return " v ".join(clean_text(s.name, each) if s.kind != "open" else "open" for s in self.seats)
+
     def people(self) -> set[int]:
         return {n for n, s in enumerate(self.seats) if s.kind == "player"}
 
@@ -897,9 +902,9 @@ class HallEntry:
     """One line of `dicehall hall`: a game, or (`problem` set) a file that is not one."""
 
     id: str
-    game: str = "?"
-    title: str = "?"
-    name: str = ""
+    game: str = "?"  # the game's id ("towers")
+    title: str = "?"  # the game's title ("Towers")
+    name: str = ""  # who plays: "Ann v Bob"
     seats: list[SeatView] = field(default_factory=list)
     moves: int = 0
     watchers: int = 0
@@ -1132,7 +1137,7 @@ class Hall:
                 session = fold.session
                 outcome = session.outcome if session else None
                 last = os.fstat(game.log.fd).st_mtime
-                return HallEntry(game_id, fold.module.ID, fold.module.TITLE, fold.name, game.seats(),
+                return HallEntry(game_id, fold.module.ID, fold.module.TITLE, fold.players_name(), game.seats(),
                                  len(session.marks) if session else 0, self.watchers(game_id), outcome is not None,
                                  clean_text(outcome.summary, 120) if outcome else "", last)
         except SaveError as error:

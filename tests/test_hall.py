@@ -522,6 +522,18 @@ def test_cli_host_join_and_listing(hall, capsys):
     assert "--players is for Dead Man's Wager" in capsys.readouterr().err
 
 
+def test_hall_json_names_each_game_by_who_plays_it_and_keeps_its_title(hall, capsys):
+    folder = str(hall.folder)
+    main(["--hall", folder, "host", "wager", "--players", "4", "--seat", "3=bot:bold", "--name", "Ann"])
+    game_id = capsys.readouterr().out.split(" as ")[1].split()[0]
+    main(["--hall", folder, "host", "towers", "--name", "Cat"])
+    main(["--hall", folder, "join", game_id, "--name", "Bob"])
+    capsys.readouterr()
+    assert main(["--hall", folder, "hall", "--json"]) == 0
+    listed = {(game["title"], game["name"]) for game in json.loads(capsys.readouterr().out)["games"]}
+    assert listed == {("Dead Man's Wager", "Ann v Bob v Bot 3 v open"), ("Towers", "Cat v open")}
+
+
 def test_the_hall_commands_never_import_textual(hall):
     code = ("import sys; from tui.cli import main; main(['--hall', sys.argv[1], 'host', 'towers', '--name', 'Ann']); "
             "main(['--hall', sys.argv[1], 'hall', '--json']); assert 'textual' not in sys.modules")

@@ -305,3 +305,25 @@ def test_two_bots_are_told_apart_in_the_lobby_and_on_the_screen_that_watches_the
     bots.close()
     assert "seats: 1 Bot 1 (bot), 2 Bot 2 (bot)" in lobby
     assert "Bot 1 (Light) places tower 1 of 8" in watched and "Bot 2 (Dark) places tower 1 of 8" in watched
+
+
+def test_the_game_under_the_cursor_is_named_by_who_plays_it_as_the_json_names_it(hall, wager):
+    finished = hall.host("wager", ["bot:bold", "bot:cautious"], "x")
+    play_until_over({0: finished}, random.Random(5))
+    finished.close()
+
+    async def steps(pilot):
+        pilot.app.push_screen(HallScreen())
+        await pilot.pause()
+        said = {}
+        for _ in range(2):
+            said[pilot.app.screen.current().id] = status(pilot.app)
+            await pilot.press("down")
+            await pilot.pause()
+        return said
+
+    said = drive(DicehallApp(), steps)
+    game_id = wager[0].id
+    assert hall.entry(game_id).name == "[bold red]Eve[/][2J v Bob v Bot 3"
+    assert said[game_id] == f"{game_id}: Dead Man's Wager, [bold red]Eve[/][2J v Bob v Bot 3, in progress; Enter watches"
+    assert said[finished.id] == f"{finished.id}: Dead Man's Wager, Bot 1 v Bot 2, over; Enter opens it as a replay"

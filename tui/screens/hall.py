@@ -189,11 +189,11 @@ class HallScreen(KeyedScreen):
         self.announced = entry.id
         if entry.problem:
             self.status(clean_text(entry.problem, 300), error=True)
-        elif entry.finished:
-            self.status(f"{entry.id}: over; Enter opens it as a replay")
-        else:
+        else:  # the game, who plays it (as `dicehall hall --json` names it) and what Enter does
+            game = f"{entry.id}: {short_title(entry.title)}, {clean_text(entry.name, 200)}"
             join = ", j takes a seat" if joinable(entry) else ""
-            self.status(f"{entry.id}: {short_title(entry.title)} in progress; Enter watches{join}")
+            self.status(f"{game}, over; Enter opens it as a replay" if entry.finished
+                        else f"{game}, in progress; Enter watches{join}")
 
     # ----- keys -----
     def check_action(self, action: str, parameters: tuple) -> bool | None:

@@ -34,8 +34,7 @@ class HallSession:
         self.hall_game = game
         self.on_stale = on_stale  # the screen refreshes after a decision the log refused
         self.seed = int(game.fold.commitment[:12], 16)
-        names = [clean_text(s.name, 20) or f"seat {n + 1}" for n, s in enumerate(game.fold.seats)]
-        self.save_name = f"{' v '.join(names)} (hall {game.id})"
+        self.save_name = f"{game.fold.players_name(20)} (hall {game.id})"
         self.save_id = game.id
 
     @property
