@@ -28,7 +28,8 @@ class HallSession:
     """A hall game's engine session as a game screen uses it: everything is read from the fold's
     session; `play` goes through the hall (the log first, for this terminal's seat or a bot's),
     `undo` asks the others for a takeback, and there is no redo. `seed` is a public number made
-    from the commitment (the bots' tie-breaks, the titles), never the secret seed."""
+    from the commitment for the bots' tie-breaks, never the secret seed, and never shown (a player
+    could take it for the seed): a title shows `seed_shown`."""
 
     def __init__(self, game: HallGame, on_stale: Callable[[], None]) -> None:
         self.hall_game = game
@@ -36,6 +37,12 @@ class HallSession:
         self.seed = int(game.fold.commitment[:12], 16)
         self.save_name = f"{game.fold.players_name(20)} (hall {game.id})"
         self.save_id = game.id
+
+    @property
+    def seed_shown(self) -> str:
+        """The seed as a title shows it: "secret until the end", then the seed revealed at the end."""
+        revealed = self.hall_game.fold.revealed
+        return "secret until the end" if revealed is None else str(revealed)
 
     @property
     def real(self):
