@@ -87,7 +87,7 @@ class HallScreen(KeyedScreen):
     ]
     HELP_NOTES = ("The hall is the games folder shared by the people on this box (--hall DIR or DICEHALL_HALL). "
                   "Each game shows its moves so far, how many watch it, its last move and its seats (open, a "
-                  "player, bot, or a player who is disconnected). Enter or w watches a game, read only: a "
+                  "player, a bot by its name, or a player who is disconnected). Enter or w watches a game, read only: a "
                   "finished one opens as a replay. j takes an open seat. The list follows the hall by itself "
                   "(every second); r looks at once.")
 
