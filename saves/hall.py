@@ -123,6 +123,13 @@ def login_name() -> str:
         return "Player"
 
 
+def bot_name(seat: int, seats: int, bots: int) -> str:
+    """A hall bot's name, the one-keyboard games' scheme: "Bot 3" by its seat number (as the wager's
+    setup names its bots) wherever a game has more than two seats or more than one bot, so no two
+    bots share a name; a lone bot of a two-seat game is "Bot", as Towers and War of Bones name it."""
+    return f"Bot {seat + 1}" if seats > 2 or bots > 1 else "Bot"
+
+
 def check_id(text: Any) -> str:
     """A hall game id as typed or listed: exactly 6 lowercase letters or digits, else HallError."""
     if not isinstance(text, str) or not _ID.fullmatch(text):
@@ -226,12 +233,14 @@ class HallFold:
         self.commitment = pledge
         self.name = clean_text(header.get("name", "")) or self.module.TITLE
         self.seats: list[Seat] = []
+        bots = sum(isinstance(entry, dict) and entry.get("kind") == "bot" for entry in seats)
         for entry in seats:
             kind = entry.get("kind") if isinstance(entry, dict) else None
             if kind == "open":
                 self.seats.append(Seat("open"))
             elif kind == "bot":
-                self.seats.append(Seat("bot", clean_text(entry.get("name", "")) or "Bot", clean_text(entry.get("style", ""), 20)))
+                name = clean_text(entry.get("name", "")) or bot_name(len(self.seats), len(seats), bots)
+                self.seats.append(Seat("bot", name, clean_text(entry.get("style", ""), 20)))
             else:
                 raise HallError(f"{label}: a seat in the header is not readable")
         try:  # the options and the bots' styles, checked as a game of these seats would be
@@ -266,6 +275,11 @@ class HallFold:
         if seat is None or not 0 <= seat < len(self.seats):
             return "another player"
         return self.seats[seat].name or f"seat {seat + 1}"
+
+    def players_name(self, each: int = NAME_LIMIT) -> str:
+        """Who plays, as the game's screen and the lobby name the game: "Ann v Bob" (an open seat
+        is "open"), each name cut to `each` characters."""
+        return " v ".join(clean_text(s.name, each) if s.kind != "open" else "open" for s in self.seats)
 
     def people(self) -> set[int]:
         return {n for n, s in enumerate(self.seats) if s.kind == "player"}
@@ -548,7 +562,9 @@ class SeatView:
     status: str  # "open", "player" (held now), "bot", "disconnected"
 
     def words(self) -> str:
-        return {"open": "open", "bot": "bot", "disconnected": f"{self.name} (disconnected)"}.get(self.status, self.name)
+        """The seat as the lobby and `dicehall hall` show it: a bot by its name, so two bots differ."""
+        return {"open": "open", "bot": f"{self.name} (bot)", "disconnected": f"{self.name} (disconnected)"}.get(
+            self.status, self.name)
 
 
 class HallGame:
@@ -836,8 +852,9 @@ class HallGame:
             self.module.check_players(tuple(players))
         except ValueError as error:
             raise IllegalCommand(str(error)) from None
-        self._append({"op": "seat", "seat": seat, "kind": "bot", "name": short_name(name) or "Bot", "style": style,
-                      "by": self.seat})
+        bots = 1 + sum(s.kind == "bot" for s in self.fold.seats)
+        self._append({"op": "seat", "seat": seat, "kind": "bot", "style": style, "by": self.seat,
+                      "name": short_name(name) or bot_name(seat, len(self.fold.seats), bots)})
         self._settle()
 
     def _start_watching(self) -> None:
@@ -885,9 +902,9 @@ class HallEntry:
     """One line of `dicehall hall`: a game, or (`problem` set) a file that is not one."""
 
     id: str
-    game: str = "?"
-    title: str = "?"
-    name: str = ""
+    game: str = "?"  # the game's id ("towers")
+    title: str = "?"  # the game's title ("Towers")
+    name: str = ""  # who plays: "Ann v Bob"
     seats: list[SeatView] = field(default_factory=list)
     moves: int = 0
     watchers: int = 0
@@ -930,12 +947,13 @@ class Hall:
         if kinds.count("player") > 1:
             raise HallError("the host takes one seat; leave the others open")
         header_seats = []
+        bots = sum(kind == "bot" or kind.startswith("bot:") for kind in kinds)
         for n, kind in enumerate(kinds):
             if kind in ("player", "open"):
                 header_seats.append({"kind": "open"})
             elif kind == "bot" or kind.startswith("bot:"):
                 style = kind.partition(":")[2]
-                header_seats.append({"kind": "bot", "name": f"Bot {n + 1}" if len(kinds) > 2 else "Bot", "style": style})
+                header_seats.append({"kind": "bot", "name": bot_name(n, len(kinds), bots), "style": style})
             else:
                 raise HallError(f"seat {n + 1}: {clean_text(kind, 20)!r} is not player, open or bot[:STYLE]")
         seed = secret_source.randbits(63)
@@ -1119,7 +1137,7 @@ class Hall:
                 session = fold.session
                 outcome = session.outcome if session else None
                 last = os.fstat(game.log.fd).st_mtime
-                return HallEntry(game_id, fold.module.ID, fold.module.TITLE, fold.name, game.seats(),
+                return HallEntry(game_id, fold.module.ID, fold.module.TITLE, fold.players_name(), game.seats(),
                                  len(session.marks) if session else 0, self.watchers(game_id), outcome is not None,
                                  clean_text(outcome.summary, 120) if outcome else "", last)
         except SaveError as error:

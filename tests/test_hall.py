@@ -72,7 +72,7 @@ def test_a_session_without_a_seed_refuses_an_outcome_the_rules_cannot_give():
 # ----- hosting, joining, the listing -----
 def test_a_hosted_game_waits_for_its_open_seats_and_starts_named_after_its_players(hall):
     ann = hall.host("wager", ["player", "open", "bot:bold"], "Ann")
-    assert ann.session is None and [v.words() for v in ann.seats()] == ["Ann", "open", "bot"]
+    assert ann.session is None and [v.words() for v in ann.seats()] == ["Ann", "open", "Bot 3 (bot)"]
     with pytest.raises(engine.IllegalCommand, match="every seat is taken"):
         ann.play("roll")
     bob = hall.join(ann.id, name="Bob")
@@ -82,6 +82,31 @@ def test_a_hosted_game_waits_for_its_open_seats_and_starts_named_after_its_playe
     with pytest.raises(engine.IllegalCommand, match="Ann's turn, not yours"):
         bob.play(bob.session.commands()[0])
     ann.close(), bob.close()
+
+
+def test_every_bot_seat_has_a_name_of_its_own_in_the_log_the_game_and_the_listing(hall):
+    """Two bots are told apart everywhere: "Bot N" by seat number, as the wager's setup names its
+    bots; a lone bot of a two-seat game stays "Bot", as Towers and War of Bones name it."""
+    towers = hall.host("towers", ["bot:easy", "bot:hard"], "")
+    assert list(towers.log.header["seats"]) == [
+        {"kind": "bot", "name": "Bot 1", "style": "easy"}, {"kind": "bot", "name": "Bot 2", "style": "hard"}]
+    assert [p.name for p in towers.session.players] == ["Bot 1", "Bot 2"]
+    assert [v.words() for v in hall.entry(towers.id).seats] == ["Bot 1 (bot)", "Bot 2 (bot)"]
+    bones = hall.host("bones", ["bot:random", "bot:general"], "")
+    assert [p.name for p in bones.session.players] == ["Bot 1", "Bot 2"]
+    alone = hall.host("towers", ["player", "bot:easy"], "Ann")
+    assert [p.name for p in alone.session.players] == ["Ann", "Bot"]
+    wager = hall.host("wager", ["player", "open", "open", "open"], "Ann")
+    wager.seat_bot(1, "bold"), wager.seat_bot(2, "best")  # seated at the table, before the game starts
+    assert [v.words() for v in wager.seats()] == ["Ann", "Bot 2 (bot)", "Bot 3 (bot)", "open"]
+    for game in (towers, bones, alone, wager):
+        game.close()
+
+
+def test_a_header_bot_without_a_name_is_named_by_its_seat(hall):
+    header = {"format": 2, "hall": 1, "game": "wager", "rules": 1, "options": {}, "commitment": "0" * 64,
+              "seats": [{"kind": "bot", "style": "bold"}, {"kind": "bot", "style": "best"}]}
+    assert [s.name for s in hallmod.HallFold(header, "x").seats] == ["Bot 1", "Bot 2"]
 
 
 def test_hall_files_are_the_hall_groups_only(hall):
@@ -483,18 +508,30 @@ def test_cli_host_join_and_listing(hall, capsys):
     assert main(["--hall", folder, "host", "wager", "--players", "3", "--seat", "3=bot:bold", "--name", "Ann"]) == 0
     out = capsys.readouterr().out
     game_id = out.split(" as ")[1].split()[0]
-    assert "you hold seat 1 as Ann" in out and "seats: Ann, open, bot" in out
+    assert "you hold seat 1 as Ann" in out and "seats: Ann, open, Bot 3 (bot)" in out
     assert main(["join", game_id, "--hall", folder, "--name", "Bob"]) == 0
     assert "you hold seat 2 as Bob" in capsys.readouterr().out
     assert main(["--hall", folder, "hall"]) == 0
     listed = capsys.readouterr().out
-    assert f"{game_id}  wager" in listed and "Ann (disconnected), Bob (disconnected), bot; in progress" in listed
+    assert f"{game_id}  wager" in listed and "Ann (disconnected), Bob (disconnected), Bot 3 (bot); in progress" in listed
     with pytest.raises(SystemExit):
         main(["--hall", folder, "host", "towers", "--seat", "1=open", "--seat", "2=bot"])
     assert "leave one for yourself" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--hall", folder, "host", "towers", "--players", "3"])
     assert "--players is for Dead Man's Wager" in capsys.readouterr().err
+
+
+def test_hall_json_names_each_game_by_who_plays_it_and_keeps_its_title(hall, capsys):
+    folder = str(hall.folder)
+    main(["--hall", folder, "host", "wager", "--players", "4", "--seat", "3=bot:bold", "--name", "Ann"])
+    game_id = capsys.readouterr().out.split(" as ")[1].split()[0]
+    main(["--hall", folder, "host", "towers", "--name", "Cat"])
+    main(["--hall", folder, "join", game_id, "--name", "Bob"])
+    capsys.readouterr()
+    assert main(["--hall", folder, "hall", "--json"]) == 0
+    listed = {(game["title"], game["name"]) for game in json.loads(capsys.readouterr().out)["games"]}
+    assert listed == {("Dead Man's Wager", "Ann v Bob v Bot 3 v open"), ("Towers", "Cat v open")}
 
 
 def test_the_hall_commands_never_import_textual(hall):

@@ -499,3 +499,30 @@ def test_the_footer_and_help_say_what_u_and_q_do_in_the_hall(hall):
     assert "ask the others to take back your last move" in help_text
     assert "leave dicehall: your seat waits" in help_text
     assert "it is saved as you play" not in help_text
+
+
+def test_the_hall_dice_towers_title_keeps_the_seed_secret_until_the_end_then_shows_the_revealed_seed(hall):
+    """The title once showed a number made from the commitment, which a player could take for the
+    seed: it says the seed is secret, and shows the real one once the game is over and revealed."""
+    ann = hall.host("dicetower", ["player"], "Ann", options={"start": 1})
+    secret = hall.read_secret(ann.id)
+    public = int(ann.fold.commitment[:12], 16)  # the number the bots' tie-breaks use
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        playing = screen_text(pilot.app).splitlines()[0]
+        for _ in range(20):
+            if ann.finished:
+                break
+            await pilot.press("p")
+        await pilot.pause()
+        return playing, screen_text(pilot.app).splitlines()[0]
+
+    try:
+        playing, over = run(app, steps)
+        assert "(seed secret until the end, undos 0)" in playing
+        assert str(public) not in playing and str(secret) not in playing
+        assert ann.finished and ann.fold.revealed == secret
+        assert f"(seed {secret}, undos 0)" in over
+    finally:
+        ann.close()

@@ -83,7 +83,7 @@ def test_the_lobby_lists_games_names_as_plain_text_and_a_hostile_file_as_one_lin
     assert "The hall: 1 in progress, 0 finished" in lines[0]
     row = next(n for n, line in enumerate(lines) if game_id in line)
     assert "Dead Man's Wager" in lines[row] and "in progress" in lines[row]
-    assert "1 [bold red]Eve[/][2J, 2 Bob, 3 bot" in lines[row + 1]  # as typed: never markup, no escape
+    assert "1 [bold red]Eve[/][2J, 2 Bob, 3 Bot 3 (bot)" in lines[row + 1]  # as typed: never markup, no escape
     damaged = [line for line in lines if "DAMAGED" in line]
     assert len(damaged) == 2 and any("evil.dhh" in line for line in damaged) and any("qqqqqq" in line for line in damaged)
     assert "\x1b" not in text
@@ -286,3 +286,44 @@ def test_j_in_the_lobby_takes_the_open_seat_and_opens_the_games_screen(hall):
     assert [words.split(" (")[0] for words in seated] == ["Cat", "Dan"], seated
     assert "Towers" in text
     assert hall.entry(cat.id).seats[1].name == "Dan"
+
+
+def test_two_bots_are_told_apart_in_the_lobby_and_on_the_screen_that_watches_them(hall):
+    bots = hall.host("towers", ["bot:easy", "bot:hard"], "")
+    for _ in range(2):
+        bots.play(bots.session.commands()[0])
+
+    async def steps(pilot):
+        pilot.app.push_screen(HallScreen())
+        await pilot.pause()
+        lobby = screen_text(pilot.app)
+        await pilot.press("enter")
+        await pilot.pause()
+        return lobby, screen_text(pilot.app)
+
+    lobby, watched = drive(DicehallApp(), steps)
+    bots.close()
+    assert "seats: 1 Bot 1 (bot), 2 Bot 2 (bot)" in lobby
+    assert "Bot 1 (Light) places tower 1 of 8" in watched and "Bot 2 (Dark) places tower 1 of 8" in watched
+
+
+def test_the_game_under_the_cursor_is_named_by_who_plays_it_as_the_json_names_it(hall, wager):
+    finished = hall.host("wager", ["bot:bold", "bot:cautious"], "x")
+    play_until_over({0: finished}, random.Random(5))
+    finished.close()
+
+    async def steps(pilot):
+        pilot.app.push_screen(HallScreen())
+        await pilot.pause()
+        said = {}
+        for _ in range(2):
+            said[pilot.app.screen.current().id] = status(pilot.app)
+            await pilot.press("down")
+            await pilot.pause()
+        return said
+
+    said = drive(DicehallApp(), steps)
+    game_id = wager[0].id
+    assert hall.entry(game_id).name == "[bold red]Eve[/][2J v Bob v Bot 3"
+    assert said[game_id] == f"{game_id}: Dead Man's Wager, [bold red]Eve[/][2J v Bob v Bot 3, in progress; Enter watches"
+    assert said[finished.id] == f"{finished.id}: Dead Man's Wager, Bot 1 v Bot 2, over; Enter opens it as a replay"

@@ -135,7 +135,8 @@ class DiceTowerScreen(GameScreen):
         session = self.session
         state: TowerState = session.state
         name = getattr(session, "save_name", "")
-        title = title_line("Dice Tower: ", name, f"   (seed {session.seed}, undos {session.undos})", self.size.width - 2)
+        seed = getattr(session, "seed_shown", session.seed)  # the hall's: "secret" until it is revealed
+        title = title_line("Dice Tower: ", name, f"   (seed {seed}, undos {session.undos})", self.size.width - 2)
         self.query_one("#title", Plain).show(Text(title, style="bold"))
         self.query_one("#board", Plain).show(draw_board(state))
         self.query_one("#figures", Plain).show(self.figures(state))

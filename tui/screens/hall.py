@@ -87,7 +87,7 @@ class HallScreen(KeyedScreen):
     ]
     HELP_NOTES = ("The hall is the games folder shared by the people on this box (--hall DIR or DICEHALL_HALL). "
                   "Each game shows its moves so far, how many watch it, its last move and its seats (open, a "
-                  "player, bot, or a player who is disconnected). Enter or w watches a game, read only: a "
+                  "player, a bot by its name, or a player who is disconnected). Enter or w watches a game, read only: a "
                   "finished one opens as a replay. j takes an open seat. The list follows the hall by itself "
                   "(every second); r looks at once.")
 
@@ -189,11 +189,11 @@ class HallScreen(KeyedScreen):
         self.announced = entry.id
         if entry.problem:
             self.status(clean_text(entry.problem, 300), error=True)
-        elif entry.finished:
-            self.status(f"{entry.id}: over; Enter opens it as a replay")
-        else:
+        else:  # the game, who plays it (as `dicehall hall --json` names it) and what Enter does
+            game = f"{entry.id}: {short_title(entry.title)}, {clean_text(entry.name, 200)}"
             join = ", j takes a seat" if joinable(entry) else ""
-            self.status(f"{entry.id}: {short_title(entry.title)} in progress; Enter watches{join}")
+            self.status(f"{game}, over; Enter opens it as a replay" if entry.finished
+                        else f"{game}, in progress; Enter watches{join}")
 
     # ----- keys -----
     def check_action(self, action: str, parameters: tuple) -> bool | None:

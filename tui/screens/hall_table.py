@@ -28,15 +28,21 @@ class HallSession:
     """A hall game's engine session as a game screen uses it: everything is read from the fold's
     session; `play` goes through the hall (the log first, for this terminal's seat or a bot's),
     `undo` asks the others for a takeback, and there is no redo. `seed` is a public number made
-    from the commitment (the bots' tie-breaks, the titles), never the secret seed."""
+    from the commitment for the bots' tie-breaks, never the secret seed, and never shown (a player
+    could take it for the seed): a title shows `seed_shown`."""
 
     def __init__(self, game: HallGame, on_stale: Callable[[], None]) -> None:
         self.hall_game = game
         self.on_stale = on_stale  # the screen refreshes after a decision the log refused
         self.seed = int(game.fold.commitment[:12], 16)
-        names = [clean_text(s.name, 20) or f"seat {n + 1}" for n, s in enumerate(game.fold.seats)]
-        self.save_name = f"{' v '.join(names)} (hall {game.id})"
+        self.save_name = f"{game.fold.players_name(20)} (hall {game.id})"
         self.save_id = game.id
+
+    @property
+    def seed_shown(self) -> str:
+        """The seed as a title shows it: "secret until the end", then the seed revealed at the end."""
+        revealed = self.hall_game.fold.revealed
+        return "secret until the end" if revealed is None else str(revealed)
 
     @property
     def real(self):
@@ -222,11 +228,9 @@ class HallWaitScreen(KeyedScreen):
         text = Text()
         views = game.seats()
         for view in views:
-            who = "open" if view.status == "open" else clean_text(view.words(), 60)
+            who = clean_text(view.words(), 60)
             if view.seat == game.seat:
                 who += " (you)"
-            elif view.status == "bot":
-                who = f"{clean_text(view.name, 40)} (bot)"
             text.append(f"  seat {view.seat + 1}: {who}\n")
         open_seats = [v.seat + 1 for v in views if v.status == "open"]
         seated = [clean_text(v.name, 40) for v in views if v.status not in ("open", "bot")]
