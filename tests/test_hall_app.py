@@ -526,3 +526,29 @@ def test_the_hall_dice_towers_title_keeps_the_seed_secret_until_the_end_then_sho
         assert f"(seed {secret}, undos 0)" in over
     finally:
         ann.close()
+
+
+def test_a_fallen_hall_tower_promises_no_review_and_leaves_pull_out_of_the_footer(hall):
+    # v is refused at the hall's table, so the fallen tower must not offer it; p and r say why not
+    ann = hall.host("dicetower", ["player"], "Ann", options={"start": 1})
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        for _ in range(20):
+            if ann.finished:
+                break
+            await pilot.press("p")
+        await pilot.pause()
+        fallen = screen_text(pilot.app)
+        await pilot.press("p")
+        await pilot.pause()
+        return fallen, status(pilot.app)
+
+    try:
+        fallen, refused = run(app, steps)
+        assert ann.finished
+        assert "The game is over: q leaves." in fallen and "Press v to review" not in fallen
+        assert "Pull" not in fallen.splitlines()[-1]  # the footer
+        assert "the tower has fallen" in refused and "q leaves" in refused and "v to review" not in refused
+    finally:
+        ann.close()

@@ -152,7 +152,8 @@ class DiceTowerScreen(GameScreen):
         text.append(f"Pulls so far     {state.pulls}\n")
         if state.fell:
             text.append("Pulls left       0: the tower fell\n")
-            text.append("Press v to review it, q to go back.\n")
+            text.append("Press v to review it, q to go back.\n" if self.check_action("review", ())
+                        else "The game is over: q leaves.\n")  # the hall: no review at the table
         else:
             exact = state.start <= dicetower.EXACT_UP_TO
             left = dicetower.expected_pulls(state.countdown, state.advantage_from, exact=exact)
@@ -169,12 +170,20 @@ class DiceTowerScreen(GameScreen):
             text.append("Waiting for the dice of this pull: press p to type them\n", style="bold")
         return text
 
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "pull" and self.session.outcome is not None:
+            return None  # the tower has fallen: p and r leave the footer
+        return super().check_action(action, parameters)
+
+    def why_disabled(self, action: str, parameters: tuple) -> str:
+        if action == "pull" and self.session.outcome is not None:
+            then = "q to go back, v to review" if self.check_action("review", ()) else "q leaves"  # the hall: no v
+            return f"the tower has fallen (pull {self.session.state.pulls}): {then}"
+        return super().why_disabled(action, parameters)
+
     def action_pull(self, remove: bool) -> None:
         if self.session.chance_needed is not None:
             self.ask_faces("Double threes or an unfinished pull: type the next two faces")
-            return
-        if self.session.outcome is not None:
-            self.status(f"the tower has fallen (pull {self.session.state.pulls}): q to go back, v to review", error=True)
             return
         if self.typed_dice:
             what = "pull and remove" if remove else "pull"
