@@ -153,7 +153,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
                 yield Plain("", id="where")
                 yield AnalysisPanel("", id="analysis")
                 yield HindsightPanel("", id="hindsight")
-        yield StatusLine("Left/Right: an event  PgUp/PgDn: a turn  c: continue here  ?: keys  q: leave")
+        yield StatusLine("Left/Right: an event  PgUp/PgDn: a turn  c: branch here  ?: keys  q: leave")
         yield Footer()
 
     def on_mount(self) -> None:
