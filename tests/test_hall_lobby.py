@@ -154,7 +154,7 @@ def test_watching_follows_new_moves_live_within_a_second_and_counts_the_watcher(
     took, footer = drive(DicehallApp(), steps)
     assert max(took) < 1.0
     # keys that would act in the game do not exist; those that would tell more than the players see wait
-    for absent in ("Reveal", "Analyse", "Continue", "Live"):
+    for absent in ("Reveal", "Analyse", "Branch", "Live"):
         assert absent not in footer
 
 
@@ -210,7 +210,7 @@ def test_a_move_refused_to_a_watcher_does_not_exist_and_the_end_of_the_game_is_s
     assert said.startswith("the game is over: ")
     assert "; over)" in text.splitlines()[0]
     assert viewer.session.seed is not None  # reloaded with the revealed seed: c branches with the same dice
-    assert "Continue" in text.splitlines()[-1]
+    assert "c Branch" in text.splitlines()[-1]
 
 
 def test_a_finished_game_opens_as_a_replay(hall):

@@ -16,6 +16,25 @@ class Plain(Static):
         self.update(content if isinstance(content, Text) else Text(content), layout=layout)
 
 
+class Redrawn(Plain):
+    """A Plain whose text is laid out for its size (by a subclass's `lay_out`): it is laid out again,
+    from what it was last given, when its size changes (a panel opened beside it after it was drawn)."""
+
+    drawn_with: tuple[tuple, dict] | None = None
+
+    def draw(self, *args, **kwargs) -> None:
+        self.drawn_with = (args, kwargs)
+        self.lay_out(*args, **kwargs)
+
+    def lay_out(self, *args, **kwargs) -> None:
+        raise NotImplementedError
+
+    def on_resize(self) -> None:
+        if self.drawn_with is not None:
+            args, kwargs = self.drawn_with
+            self.lay_out(*args, **kwargs)
+
+
 class StatusLine(Plain):
     """The answer to the last key: what happened, or why it is not allowed now. A message wraps to
     a second line; one longer than that ends in a mark, and `?` (the help) shows it whole."""

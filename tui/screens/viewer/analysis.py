@@ -15,7 +15,7 @@ from textual.worker import Worker, get_current_worker
 
 from engine import analysis
 from engine.analysis import ANALYSERS, MARK_WORDS, MARKS, Analysis, Decision, Luck
-from tui.widgets import Plain
+from tui.widgets import Redrawn, clip
 
 GRAPH_MARKS = {"?!": "!", "?": "?", "??": "X"}  # one column per mark under the graph
 BLOCKS = " \u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"  # eighths of a cell, from empty to full
@@ -136,6 +136,22 @@ def detail(result: Analysis, drawn: Drawn, position: int, names: list[str], tota
     return f"{result.figure} {figure_value(result, value)} at event {position}"
 
 
+def one_line(result: Analysis, drawn: Drawn, position: int, names: list[str], total: int, width: int) -> str:
+    """What the analysis says at the position shown, in one line of `width` (the panel shrinks to it
+    while the hindsight answer shows): the words of the full panel where they fit, else the decision
+    with its mark as a symbol, the move played and the best move, each with its chance."""
+    said = detail(result, drawn, position, names, total) or f"analysis: {result.summary()}"
+    decision, _ = drawn.decision_near(position)
+    if len(said) <= width or decision is None:
+        return clip(said, width)
+    who = names[decision.seat] if 0 <= decision.seat < len(names) and len(names) > 1 else ""
+    head = f"{decision.mark + ' ' if decision.mark else ''}event {decision.event}{', ' + who if who else ''}"
+    played = f"{head}: {decision.played} {percent(decision.chance_played)}"
+    if decision.played == decision.best or decision.drop <= 0:
+        return clip(f"{played}, as good as the best found", width)
+    return clip(f"{played}; best: {decision.best} {percent(decision.chance_best)}", width)
+
+
 def column_of(position: int, total: int, width: int) -> int:
     """The graph's column of a position (0 to total): the game spread over the whole width."""
     return position * (width - 1) // max(1, total)
@@ -189,22 +205,32 @@ def progress_bar(done: int, total: int) -> str:
     return f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {done} of {total}" if total else "(starting)"
 
 
-class AnalysisPanel(Plain):
+class AnalysisPanel(Redrawn):
     """The analysis under the events: a header (the figure, or the progress while it runs), the
     graph, the marks, and what the shown position's decision or roll was worth."""
 
     drawn_for: tuple[Analysis | None, Drawn | None] = (None, None)  # worked out once per result, not per step
 
-    def draw(self, result: Analysis | None, progress: tuple[int, int] | None, running: bool, total: int,
-             position: int, names: list[str]) -> None:
+    def lay_out(self, result: Analysis | None, progress: tuple[int, int] | None, running: bool, total: int,
+             position: int, names: list[str], short: bool = False) -> None:
+        """`short`: one line, no graph (the hindsight answer shows below it, and the events keep
+        their room at 80x24): the progress while it runs, then what is said at the position shown."""
         width = max(10, self.size.width or 48)
         text = Text()
-        if running:
-            done, whole = progress or (0, 0)
-            text.append(f"analysing {progress_bar(done, whole)}", style="bold")
         if result is not None and self.drawn_for[0] is not result:
             self.drawn_for = (result, Drawn.of(result))
         drawn = self.drawn_for[1]
+        if short:
+            if running or result is None:
+                done, whole = progress or (0, 0)
+                line = f"analysing {progress_bar(done, whole)}"
+            else:
+                line = one_line(result, drawn, position, names, total, width)
+            self.show(Text(clip(line, width)))
+            return
+        if running:
+            done, whole = progress or (0, 0)
+            text.append(f"analysing {progress_bar(done, whole)}", style="bold")
         if result is not None and not running:
             scale = "0-100%" if result.figure == "win chance" else f"0-{drawn.top:.1f}"
             legend = "  marks !=?! ?=? X=??  ^=here" if result.decisions else "  ^=here"
@@ -224,7 +250,8 @@ class AnalysisPanel(Plain):
 
 
 class AnalysedViewer:
-    """The viewer's analysis keys and its worker (mixed into ViewerScreen, which binds the keys)."""
+    """The viewer's analysis keys and its worker (mixed into ViewerScreen, which binds the keys and,
+    with HindsightViewer, says whether the hindsight answer shows: the panel is then one line)."""
 
     ANALYSIS_SAMPLES: int | None = None  # sampled deals per decision (None: the game's default; tests use a few)
     analyser = staticmethod(analysis.analyse)  # what `a` runs: engine.analysis.analyse (a test may stand in)
@@ -300,7 +327,9 @@ class AnalysedViewer:
             self.start_analysis()
             return
         self.analysis_shown = not self.analysis_shown
-        self.status("analysis shown (a hides it)" if self.analysis_shown else "analysis hidden (a shows it)")
+        shown = ("analysis shown in one line while the hindsight answer shows (H hides that: the graph comes "
+                 "back; a hides it)" if self.hindsight_displayed else "analysis shown (a hides it)")
+        self.status(shown if self.analysis_shown else "analysis hidden (a shows it)")
         self.redraw()
 
     def marked(self) -> list[Decision]:

@@ -101,7 +101,9 @@ class HindsightViewer:
     def action_hindsight(self) -> None:
         if self.hindsight is not None:
             self.hindsight_shown = not self.hindsight_shown
-            self.status("hindsight shown (H hides it)" if self.hindsight_shown else "hindsight hidden (H shows it)")
+            analysed = self.analysis is not None and self.analysis_shown  # one line under it: the events keep room
+            shown = "hindsight shown (H hides it)" + ("; the analysis is one line meanwhile" if analysed else "")
+            self.status(shown if self.hindsight_shown else "hindsight hidden (H shows it)")
             self.redraw()
             return
         unfinished = "" if self.session.outcome else " The game is not over: it tells how to play the rest."
@@ -160,10 +162,14 @@ class HindsightViewer:
         self.refresh_bindings()
         self.redraw()
 
+    @property
+    def hindsight_displayed(self) -> bool:
+        """The panel under the events shows: while the solver runs and once it has answered (unless H hid it)."""
+        return self.hindsight_running or (self.hindsight is not None and self.hindsight_shown)
+
     def draw_hindsight(self) -> None:
-        """The panel under the events: shown while the solver runs and once it has answered."""
         panel = self.query_one(HindsightPanel)
-        panel.display = self.hindsight_running or (self.hindsight is not None and self.hindsight_shown)
+        panel.display = self.hindsight_displayed
         if panel.display:
             panel.draw(self.hindsight, self.hindsight_searched, self.hindsight_budget(), self.hindsight_running)
 

@@ -19,7 +19,7 @@ from tui.screens.viewer.analysis import AnalysedViewer, AnalysisPanel, threshold
 from tui.screens.viewer.hindsight import HINDSIGHT_ACTIONS, HindsightPanel, HindsightViewer
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen, ConfirmScreen
-from tui.widgets import Plain, StatusLine, clip
+from tui.widgets import Plain, Redrawn, StatusLine, clip
 
 SPEEDS = (0.5, 1, 2, 4, 8, 16, 32)  # events per second while autoplaying
 WIDE_BOARDS = {"troll"}
@@ -47,10 +47,10 @@ def replay_title(game_title: str, name: str, players: str, result: str, width: i
     return clip(f"{head}  {tail}", width)
 
 
-class EventWindow(Plain):
+class EventWindow(Redrawn):
     """The events in words around the cursor; only the visible lines are ever described."""
 
-    def draw(self, session: Session, position: int, reveal: bool, cache: dict, marks: dict | None = None) -> None:
+    def lay_out(self, session: Session, position: int, reveal: bool, cache: dict, marks: dict | None = None) -> None:
         """`marks`: an analysis's marks by event index, written before the event's words."""
         height = max(3, self.size.height or 15)
         width = max(10, self.size.width or 80)
@@ -100,8 +100,9 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         Binding("space", "autoplay", "Auto", tooltip="autoplay on or off"),
         Binding("plus,equals_sign", "speed(1)", "autoplay faster", show=False),
         Binding("minus", "speed(-1)", "autoplay slower", show=False),
-        # one line of the help for both: "reveal what is hidden / hindsight: ... (spoilers: ...)"
-        Binding("r", "reveal", "Reveal (spoiler)", tooltip="reveal what is hidden", group=SPOILERS),
+        # one line of the help for both: "reveal what is hidden / hindsight: ... (spoilers: ...)"; r
+        # alone (H searching, or the solver's own line) is "r Reveal": short, as 80 columns need
+        Binding("r", "reveal", "Reveal", tooltip="reveal what is hidden", group=SPOILERS),
         Binding("H", "hindsight", "Hindsight", group=SPOILERS,
                 tooltip="hindsight: was this deal winnable? (spoilers: each asks first)"),
         # named on the hindsight line under the events, once there is a line: the footer has no room
@@ -113,7 +114,8 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         Binding("n", "marked(1)", "next", group=MARKED_KEYS),
         Binding("p", "marked(-1)", "previous marked decision", group=MARKED_KEYS),
         Binding("w", "costliest", "the costliest", group=MARKED_KEYS),
-        Binding("c", "branch", "Continue", tooltip="continue from here: a new save, played at once"),
+        # "Branch", not "Continue" (the saves list's word for going on with the same save), and short
+        Binding("c", "branch", "Branch", tooltip="continue from here: a new save, played at once"),
         Binding("question_mark", "help", "Help", tooltip="this help"),
         Binding("q,escape", "back", "Leave", show=False, tooltip="leave the viewer"),  # the status line names it
     ]
@@ -151,7 +153,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
                 yield Plain("", id="where")
                 yield AnalysisPanel("", id="analysis")
                 yield HindsightPanel("", id="hindsight")
-        yield StatusLine("Left/Right: an event  PgUp/PgDn: a turn  c: continue here  ?: keys  q: leave")
+        yield StatusLine("Left/Right: an event  PgUp/PgDn: a turn  c: branch here  ?: keys  q: leave")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -186,8 +188,9 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         panel = self.query_one(AnalysisPanel)
         panel.display = self.analysis_running or (self.analysis is not None and self.analysis_shown)
         if panel.display:
+            # with the hindsight answer under it, one line: the events keep 8 lines at 80x24
             panel.draw(self.analysis, self.analysis_progress, self.analysis_running, len(session.events),
-                       self.position, [p.name for p in session.players])
+                       self.position, [p.name for p in session.players], short=self.hindsight_displayed)
         self.draw_hindsight()
 
     def event_marks(self) -> dict[int, str] | None:
