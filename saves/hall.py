@@ -1176,7 +1176,7 @@ class Hall:
         finally:
             log.close()
         session = fold.session
-        session.save_name = fold.name  # type: ignore[attr-defined]
+        session.save_name = fold.players_name()  # type: ignore[attr-defined]  # "Ann v Bob", as the lobby named it
         session.save_id = game_id  # type: ignore[attr-defined]
         return session
 
