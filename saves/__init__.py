@@ -874,23 +874,30 @@ def _recover_hint(label: str) -> str:
     return f"the file is kept as it is ('dicehall recover {label}' keeps the good part)"
 
 
+def write_new(path: Path, data: bytes, mode: int) -> None:
+    """Create `path` (never over an existing file, FileExistsError, nor through a link) and write
+    `data` durably with `mode` whatever the umask (a hall's group needs its bits); the folder is
+    synced, and a file left half written is removed."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    try:
+        os.fchmod(fd, mode)
+        write_durably(fd, data)
+    except BaseException:
+        os.close(fd)
+        path.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+    _fsync_dir(path.parent)
+
+
 def _keep_torn(path: Path, tail: bytes, mode: int = 0o600) -> Path:
     """Copy a torn tail into a new file next to the save (never over an existing one); returns its path."""
     for attempt in range(1, 1000):
         aside = path.with_name(path.name + TORN_SUFFIX + (f".{attempt}" if attempt > 1 else ""))
         try:
-            fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
-            os.fchmod(fd, mode)  # the umask may have taken bits a hall's group needs
+            write_new(aside, tail, mode)
         except FileExistsError:
             continue
-        try:
-            write_durably(fd, tail)
-        except BaseException:
-            os.close(fd)
-            aside.unlink(missing_ok=True)
-            raise
-        os.close(fd)
-        _fsync_dir(path.parent)
         return aside
     raise SaveError(f"{save_label(path)}: no free file name to keep its cut-off tail in")
 

@@ -66,8 +66,8 @@ from engine.core import IllegalCommand, Player
 from engine.session import JournalError, LogError, Session
 from engine.text import NAME_LIMIT, clean_text
 from replays.durable import write_durably
-from saves import (FORMAT, MAGIC, SaveError, SaveScan, _encode_record, _fsync_dir, _keep_torn, _reason, frame,
-                   home, make_dirs, short_name)
+from saves import (FORMAT, MAGIC, SaveError, SaveScan, _encode_record, _keep_torn, _reason, frame,
+                   home, make_dirs, short_name, write_new)
 
 HALL_FORMAT = 1
 LOG_SUFFIX = ".dhh"
@@ -967,11 +967,11 @@ class Hall:
         for _ in range(100):
             game_id = "".join(secret_source.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
             try:
-                self._write_new(self.secrets / game_id, str(seed).encode())
+                write_new(self.secrets / game_id, str(seed).encode(), FILE_MODE)
             except FileExistsError:
                 continue
             try:
-                self._write_new(self.games / f"{game_id}{LOG_SUFFIX}", MAGIC + frame(header))
+                write_new(self.games / f"{game_id}{LOG_SUFFIX}", MAGIC + frame(header), FILE_MODE)
             except FileExistsError:
                 self.forget_secret(game_id)
                 continue
@@ -989,18 +989,6 @@ class Hall:
             hosted.close()
             raise
         return hosted
-
-    def _write_new(self, path: Path, data: bytes) -> None:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
-        try:
-            os.fchmod(fd, FILE_MODE)
-            write_durably(fd, data)
-        except BaseException:
-            os.close(fd)
-            path.unlink(missing_ok=True)
-            raise
-        os.close(fd)
-        _fsync_dir(path.parent)
 
     def join(self, game_id: str, seat: int | None = None, name: str = "") -> HallGame:
         """Take a seat (from 0; the first open one, or our own disconnected one, if None) for the

@@ -212,11 +212,10 @@ class AnalysisPanel(Redrawn):
     drawn_for: tuple[Analysis | None, Drawn | None] = (None, None)  # worked out once per result, not per step
 
     def lay_out(self, result: Analysis | None, progress: tuple[int, int] | None, running: bool, total: int,
-             position: int, names: list[str], short: bool = False) -> None:
+                position: int, names: list[str], short: bool = False) -> None:
         """`short`: one line, no graph (the hindsight answer shows below it, and the events keep
         their room at 80x24): the progress while it runs, then what is said at the position shown."""
         width = max(10, self.size.width or 48)
-        text = Text()
         if result is not None and self.drawn_for[0] is not result:
             self.drawn_for = (result, Drawn.of(result))
         drawn = self.drawn_for[1]
@@ -228,6 +227,7 @@ class AnalysisPanel(Redrawn):
                 line = one_line(result, drawn, position, names, total, width)
             self.show(Text(clip(line, width)))
             return
+        text = Text()
         if running:
             done, whole = progress or (0, 0)
             text.append(f"analysing {progress_bar(done, whole)}", style="bold")
