@@ -332,3 +332,23 @@ def test_the_app_exits_within_a_second_when_its_output_breaks(tmp_path):
         os.close(write)
     assert proc.returncode == 129 and running_with(name) == []
     assert_saved_and_released(name, 2)
+
+
+def test_a_hall_seat_is_released_when_the_terminal_goes_away(hall):
+    """`dicehall host` on a terminal that is not its controlling one (no SIGHUP): the terminal
+    closes, the app leaves within a second, and the seat is free for its player to take back."""
+    master, slave = os.openpty()
+    proc = dicehall("host", "towers", "--name", "Ann", stdin=slave, stdout=slave, stderr=slave)
+    os.close(slave)
+    try:
+        assert b"in the hall: game" in read_for(master, 60, until=b"in the hall: game")
+        [entry] = hall.listing()
+        assert [seat.status for seat in entry.seats] == ["player", "open"]
+    finally:
+        os.close(master)
+    gone_within(proc, 1.0)
+    assert proc.returncode == 129
+    assert [seat.words() for seat in hall.entry(entry.id).seats] == ["Ann (disconnected)", "open"]
+    again = hall.join(entry.id, name="Ann")  # her own seat, at once: the lock went with the app
+    assert again.seat == 0
+    again.close()
