@@ -525,8 +525,7 @@ def _refuse_without_terminal(command: str | None) -> int:
     """One line saying why a screen cannot be opened here, and exit 2. Without this, an app with no
     terminal draws into a file and, once its input ends, can never be told to stop."""
     stream = _missing_terminal()
-    what = {None: "the launcher", "replay": "the replay viewer",
-            "watch": "the live viewer"}.get(command, f"dicehall {command}")
+    what = {None: "the launcher", "replay": "the replay viewer"}.get(command, f"dicehall {command}")
     print(f"dicehall: no terminal on {stream}: {what} needs one (run it in a terminal; over ssh: ssh -t box, "
           f"or a pty in authorized_keys: restrict,pty)", file=sys.stderr)
     return 2
