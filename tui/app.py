@@ -142,7 +142,23 @@ class DicehallApp(App):
         # keyboard only: the menus took clicks and the boards did not, so nothing takes them; the
         # terminal keeps the mouse for its own selecting and copying, over SSH too
         kwargs.setdefault("mouse", False)
-        return super().run(*args, **kwargs)
+        result = super().run(*args, **kwargs)
+        if self.signalled == signal.SIGHUP:  # the terminal is gone: nothing more can be shown on it
+            from tui.driver import drop_terminal_output
+
+            drop_terminal_output()
+        return result
+
+    def get_driver_class(self):
+        """Textual's Linux driver, ending the app when the terminal goes away (tui/driver.py); a driver
+        named in TEXTUAL_DRIVER (the browser's, under dicehall serve) or another platform's stands."""
+        from textual import constants
+
+        if constants.DRIVER is None and os.name == "posix":
+            from tui.driver import TerminalDriver
+
+            return TerminalDriver
+        return super().get_driver_class()
 
     def use_terminal(self, terminal: Terminal) -> None:
         """Draw for this terminal: without colour (Textual's NO_COLOR filter makes greys, which are
@@ -419,7 +435,10 @@ class DicehallApp(App):
             self.push_screen(TooSmallScreen(message))
 
     def end_on_signal(self, signum: int) -> None:
-        """The link dropped or the box is going down: release every save and leave."""
+        """The link dropped (SIGHUP, or the driver found the terminal gone) or the box is going down:
+        release every save and leave. Once: a dropped link can say so twice."""
+        if self.signalled is not None:
+            return
         self.signalled = signum
         self.close_saves()
         self.close_hall()

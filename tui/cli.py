@@ -37,7 +37,8 @@ USAGE_EPILOG = """commands:
                                    open a game in the hall and take a seat
   dicehall join ID [--seat N] [--name NAME]
                                    take an open seat (or your own again) in a hall game
-  dicehall watch ID                follow a hall game as it is played, read only
+  dicehall watch ID [--follow]     a hall game, read only: on a terminal the live viewer; elsewhere
+                                   its moves so far (--follow: and each new one until it is over)
   dicehall serve [--host 127.0.0.1] [--port 8000] [--public]
                                    run dicehall for a web browser (no authentication: reach it by ssh -L)
   dicehall --hall DIR COMMAND      use the hall in DIR (default: $DICEHALL_HALL, /var/games/dicehall, DATA/hall)
@@ -189,6 +190,8 @@ def build_parser() -> Parser:
     join.add_argument("--name", default="", help="your name at the table (default: your login name)")
     watch = sub.add_parser("watch", help="follow a hall game, read only")
     watch.add_argument("id")
+    watch.add_argument("--follow", action="store_true",
+                       help="off a terminal: after the moves so far, print each new one until the game is over")
     serve = sub.add_parser("serve", help="run dicehall for a web browser (textual-serve; no authentication)")
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=_port, default=8000)
@@ -248,8 +251,32 @@ def _fail(message: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        try:
+            return _main(argv)
+        finally:  # here, not at exit, so a reader that has gone is noticed while it can be caught (--help too)
+            sys.stdout.flush()
+    except BrokenPipeError:  # `dicehall hall | head -1`: the reader has all it wanted
+        _drop_stdout()
+        return 0
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush at exit has nowhere to fail
+    ("Exception ignored ... BrokenPipeError")."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # --help and --version print here: a closed pipe is caught in main
     try:
         return _dispatch(args)
     except UsageError as error:  # the usage of the command, then one line; exit 2, as argparse does
@@ -258,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        return 0
+        raise  # main's: standard output is gone
     except (ValueError, OSError) as error:  # SaveError, ReplayError and option errors are one-liners
         return _fail(str(error).splitlines()[0] if str(error) else type(error).__name__)
     except Exception as error:
@@ -459,7 +486,7 @@ def _hall_command(args: argparse.Namespace) -> int:
         return 0
     if _on_terminal():
         return _watch_app(hall, check_id(args.id))
-    return _watch_lines(hall, check_id(args.id))
+    return _watch_lines(hall, check_id(args.id), args.follow)
 
 
 def _watch_app(hall, game_id: str) -> int:
@@ -477,7 +504,31 @@ def _watch_app(hall, game_id: str) -> int:
 
 
 def _on_terminal() -> bool:
-    return sys.stdin.isatty() and sys.stdout.isatty()
+    return _missing_terminal() is None
+
+
+STREAMS = ("standard input", "standard output", "standard error")  # file descriptors 0, 1, 2
+
+
+def _missing_terminal() -> str | None:
+    """The first of stdin, stdout and stderr that is not a terminal (Textual reads keys from stdin
+    and draws on stderr; stdout must not be a file or a pipe the screen would be lost in), or None.
+    Under `dicehall serve` the browser is the terminal: TEXTUAL_DRIVER names its driver."""
+    import os
+
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return None
+    return next((name for fd, name in enumerate(STREAMS) if not os.isatty(fd)), None)
+
+
+def _refuse_without_terminal(command: str | None) -> int:
+    """One line saying why a screen cannot be opened here, and exit 2. Without this, an app with no
+    terminal draws into a file and, once its input ends, can never be told to stop."""
+    stream = _missing_terminal()
+    what = {None: "the launcher", "replay": "the replay viewer"}.get(command, f"dicehall {command}")
+    print(f"dicehall: no terminal on {stream}: {what} needs one (run it in a terminal; over ssh: ssh -t box, "
+          f"or a pty in authorized_keys: restrict,pty)", file=sys.stderr)
+    return 2
 
 
 def _play_in_hall(game) -> int:
@@ -496,8 +547,10 @@ def _seat_words(views) -> str:
     return ", ".join(clean_text(view.words(), 60) for view in views)
 
 
-def _watch_lines(hall, game_id: str) -> int:
-    """Follow a hall game, one line per event, until it ends (ctrl+c stops watching)."""
+def _watch_lines(hall, game_id: str, follow: bool = False) -> int:
+    """A hall game off a terminal, one line per event: the events so far, then (`follow`) each new one
+    until the game ends, the reader of a pipe goes away, or ctrl+c. Without `follow` it never waits,
+    so `dicehall watch ID > file` and `ssh -T box dicehall watch ID` end at once."""
     game = hall.watch(game_id)
     shown = 0
     with game:
@@ -515,8 +568,25 @@ def _watch_lines(hall, game_id: str) -> int:
             if game.finished:
                 print(clean_text(f"over: {session.outcome.summary}", 200))
                 return 0
-            if game.wait(5.0):
+            if not follow:
+                print(f"in progress: dicehall watch {game.id} --follow prints each move until it is over")
+                return 0
+            if _stdout_gone():  # a pipe whose reader left while nothing was played: no write would tell
+                return 0
+            if game.wait(1.0):
                 game.follow()
+
+
+def _stdout_gone() -> bool:
+    """Whether standard output is a pipe or socket whose reader has gone (poll says POLLERR/POLLHUP)."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), 0)  # no event asked for: only the errors are reported
+        return any(mask & (select.POLLERR | select.POLLHUP | select.POLLNVAL) for _fd, mask in poller.poll(0))
+    except (OSError, ValueError):
+        return True
 
 
 def _list_hall(hall, as_json: bool) -> int:
@@ -660,6 +730,8 @@ def _run_app(args: argparse.Namespace) -> int:
                 raise UsageError(str(error)) from None
             if args.daily:
                 raise UsageError(f"--daily is for the troll's deal; {module.TITLE} takes --seed")
+            if _missing_terminal():
+                return _refuse_without_terminal(args.command)
             from tui.app import DicehallApp
             from tui.screens.games import setup_screen
 
@@ -678,6 +750,8 @@ def _run_app(args: argparse.Namespace) -> int:
             engine.new_session(args.game, seed=0 if seed is None else seed, options=dict(args.option), dice=[])
         except ValueError as error:
             raise UsageError(str(error)) from None
+        if _missing_terminal():  # the arguments first; then refused before the save is made
+            return _refuse_without_terminal(args.command)
         session = saves.new_save(args.game, name=name, seed=seed, options=dict(args.option))
         start = {"session": session}
     elif args.command == "continue":
@@ -687,7 +761,11 @@ def _run_app(args: argparse.Namespace) -> int:
             if not unfinished:
                 return _fail("no unfinished save to continue (dicehall saves lists them)")
             name = unfinished[0].id
-        start = {"session": saves.open_save(name)}
+        session = saves.open_save(name)  # a missing or damaged save is told first
+        if _missing_terminal():
+            saves.close_save(session)
+            return _refuse_without_terminal(args.command)
+        start = {"session": session}
     elif args.command == "replay":
         import replays
 
@@ -695,6 +773,8 @@ def _run_app(args: argparse.Namespace) -> int:
             start = {"replay": replays.read_replay(args.file)}
         except replays.ReplayError as error:
             return _fail(f"{clean_text(args.file, 200)}: {error}")
+    if _missing_terminal():
+        return _refuse_without_terminal(args.command)
     from tui.app import DicehallApp
 
     app = DicehallApp(**start)
