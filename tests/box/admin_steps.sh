@@ -10,7 +10,8 @@
 #
 # ROOT (default: a new folder under /tmp) keeps the fresh system debootstrap made, for the next run;
 # each run copies it to ROOT.run (kept afterwards, to look at) so the steps always meet a new box.
-# SUITE=noble MIRROR=http://archive.ubuntu.com/ubuntu runs it on Ubuntu instead.
+# SUITE and MIRROR choose another system: SUITE=noble MIRROR=http://archive.ubuntu.com/ubuntu for
+# Ubuntu 24.04, where debootstrap knows noble and ubuntu-keyring is installed (Debian 12's do not).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
