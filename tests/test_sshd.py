@@ -167,12 +167,13 @@ def test_a_login_gets_the_launcher_and_a_dropped_client_leaves_no_dicehall(box):
     pid, fd = pty.fork()
     if pid == 0:  # the player's ssh client, in a terminal of its own at 80x24
         os.environ["TERM"] = "xterm-256color"
-        os.execv(SSH, box.ssh("-tt"))
+        os.execv(SSH, box.ssh("-tt") + ["echo", "a-shell-command"])  # the forced command runs instead
     try:
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         screen = read_for(fd, 60, until=b"Hall: play and watch")
         assert b"Hall: play and watch" in screen, f"no launcher over ssh: {screen[-500:]!r} {box.sshd_log()}"
         assert dicehall_processes(box.hall), "the launcher is not this test's dicehall"
+        assert b"a-shell-command" not in screen
         os.write(fd, b"h")  # into the Hall screen, following the hall, so the drop comes mid-screen
         assert game.encode() in read_for(fd, 30, until=game.encode()), "the Hall screen did not list the game"
         os.kill(pid, signal.SIGKILL)  # the link drops: the client dies without a word
