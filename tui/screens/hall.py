@@ -110,7 +110,7 @@ class HallScreen(KeyedScreen):
         yield Plain(Text("The hall", style="bold"), classes="title")
         yield Plain(COLUMNS, id="hall-columns")
         yield OptionList(id="hall-list")
-        yield StatusLine("Enter watches the game under the cursor; j joins an open seat; n opens a new game")
+        yield StatusLine("Enter watches the game under the cursor; j joins a seat; n opens a new game")
         yield Footer()
 
     def on_mount(self) -> None:

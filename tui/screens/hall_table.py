@@ -234,6 +234,11 @@ class HallPlay:
                 continue
             if action == "back":
                 binding = replace(binding, description="Leave", tooltip=leave)
+            elif action == "review":
+                binding = replace(binding, tooltip="review the game in the viewer, once it is over (its dice are "
+                                                   "secret until then)")
+            elif action == "redo":
+                binding = replace(binding, tooltip=NO_REDO)
             shown.append(binding)
         return shown
 
