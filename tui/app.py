@@ -393,6 +393,12 @@ class DicehallApp(App):
 
         self.push_screen(HallScreen())
 
+    def open_hall_host(self, hall=None) -> None:
+        """The choices of a new hall game (the Hall screen's n); it opens the game's screen."""
+        from tui.screens.hall_host import HallHostScreen
+
+        self.push_screen(HallHostScreen(hall))
+
     def open_hall_viewer(self, game) -> None:
         """The live viewer on a hall game this process watches (a HallGame from Hall.watch); it
         closes the game when it is left."""

@@ -251,9 +251,7 @@ class HallScreen(KeyedScreen):
                                        placeholder=default), named)
 
     def action_new(self) -> None:
-        from tui.screens.hall_host import HallHostScreen
-
-        self.app.push_screen(HallHostScreen(self.hall))
+        self.app.open_hall_host(self.hall)
 
     def action_refresh(self) -> None:
         self.show_entries(*self.look())
