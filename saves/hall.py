@@ -610,11 +610,13 @@ class HallGame:
         return self.fold.over
 
     def seats(self) -> list[SeatView]:
-        """Every seat with who is in it now: its holder's lock says whether a player is connected."""
+        """Every seat with who is in it now: its holder's lock says whether a player is connected
+        (in a finished game nobody waits for a seat: its seats are simply the players)."""
         views = []
+        over = self.finished
         for n, seat in enumerate(self.fold.seats):
             status = seat.kind
-            if seat.kind == "player" and n != self.seat and not self.hall.seat_held(self.id, n):
+            if seat.kind == "player" and not over and n != self.seat and not self.hall.seat_held(self.id, n):
                 status = "disconnected"
             views.append(SeatView(n, seat.kind, seat.name, status))
         self._seen_seats = [view.status for view in views]

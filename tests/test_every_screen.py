@@ -40,7 +40,8 @@ SCREENS = (
     + [(game_id, lambda game_id=game_id: DicehallApp(session=game(game_id)), []) for game_id in GAMES]
     + [(f"{game_id} viewer", lambda game_id=game_id: DicehallApp(session=game(game_id)), ["v"]) for game_id in GAMES]
     + [(f"{game_id} setup", lambda game_id=game_id: DicehallApp(setup=setup_screen(game_id)), [])
-       for game_id in GAMES if game_id != "dicetower"])
+       for game_id in GAMES if game_id != "dicetower"]
+    + [("hall", lambda: DicehallApp(), ["h"]), ("hall new game", lambda: DicehallApp(), ["h", "n"])])
 
 
 def footer_keys(app) -> list[str]:

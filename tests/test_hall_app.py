@@ -23,6 +23,7 @@ from tui.app import DicehallApp
 from tui.screens.dialogs import ConfirmScreen
 from tui.screens.hall_table import HallWaitScreen
 from tui.screens.troll import TrollScreen
+from tui.screens.viewer import ViewerScreen
 from tui.widgets import StatusLine
 
 ROOT = Path(__file__).parent.parent
@@ -181,8 +182,12 @@ def test_leaving_releases_the_seat_and_the_follower(hall):
     async def steps(pilot):
         await pilot.press("q")
         await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmScreen)  # leaving asks first
+        await pilot.press("y")
+        await pilot.pause()
 
     asyncio.run(_run_plain(app, steps))
+    assert app.return_code == 0  # opened by dicehall host/join: leaving leaves dicehall
     try:
         assert not app.hall_follower.is_alive()
         assert [v.status for v in bob.seats()] == ["disconnected", "player"]
@@ -497,7 +502,7 @@ def test_the_footer_and_help_say_what_u_and_q_do_in_the_hall(hall):
     bob.close()
     assert "u Takeback" in footer and "q Leave" in footer
     assert "ask the others to take back your last move" in help_text
-    assert "leave dicehall: your seat waits" in help_text
+    assert "leave dicehall (asks first); your seat waits" in help_text
     assert "it is saved as you play" not in help_text
 
 
@@ -528,8 +533,8 @@ def test_the_hall_dice_towers_title_keeps_the_seed_secret_until_the_end_then_sho
         ann.close()
 
 
-def test_a_fallen_hall_tower_promises_no_review_and_leaves_pull_out_of_the_footer(hall):
-    # v is refused at the hall's table, so the fallen tower must not offer it; p and r say why not
+def test_a_fallen_hall_tower_offers_its_review_and_leaves_pull_out_of_the_footer(hall):
+    # once the tower falls the seed is revealed: v opens the finished game as a replay; p and r say why not
     ann = hall.host("dicetower", ["player"], "Ann", options={"start": 1})
     app = DicehallApp(hall_game=ann)
 
@@ -542,13 +547,19 @@ def test_a_fallen_hall_tower_promises_no_review_and_leaves_pull_out_of_the_foote
         fallen = screen_text(pilot.app)
         await pilot.press("p")
         await pilot.pause()
-        return fallen, status(pilot.app)
+        refused = status(pilot.app)
+        await pilot.press("v")
+        await pilot.pause()
+        viewer = pilot.app.screen
+        return fallen, refused, viewer
 
     try:
-        fallen, refused = run(app, steps)
-        assert ann.finished
-        assert "The game is over: q leaves." in fallen and "Press v to review" not in fallen
-        assert "Pull" not in fallen.splitlines()[-1]  # the footer
-        assert "the tower has fallen" in refused and "q leaves" in refused and "v to review" not in refused
+        fallen, refused, viewer = run(app, steps)
+        assert ann.finished and ann.fold.revealed is not None
+        assert "Press v to review it, q to go back." in fallen
+        assert "Pull" not in fallen.splitlines()[-1] and "v Review" in fallen.splitlines()[-1]  # the footer
+        assert "the tower has fallen" in refused
+        assert isinstance(viewer, ViewerScreen) and not viewer.live
+        assert len(viewer.session.events) == len(ann.session.events)
     finally:
         ann.close()

@@ -331,6 +331,52 @@ class DicehallApp(App):
         self.push_screen(ConfirmScreen(f"{asker} asks to take back their last move (and everything after it). "
                                        f"Allow it?"), answered)
 
+    def hall_lobby(self):
+        """The Hall screen beneath a hall game opened from it (None: opened by dicehall host/join)."""
+        from tui.screens.hall import HallScreen
+
+        return next((s for s in self.screen_stack if isinstance(s, HallScreen)), None)
+
+    def hall_leave_words(self) -> str:
+        """What q and Esc do in a hall game, as its help says it."""
+        game = self.hall_game
+        where = "go back to the Hall screen" if self.hall_lobby() is not None else "leave dicehall"
+        if game is None or game.finished:
+            return where if self.hall_lobby() is not None else f"{where} (asks first)"
+        return f"{where} (asks first); your seat waits: dicehall join {game.id} takes it back"
+
+    def leave_hall_game(self) -> None:
+        """q or Esc in a hall game: back to the Hall screen it was opened from, else out of
+        dicehall. A game in progress asks first (its seat waits), and so does leaving dicehall:
+        one Escape meant as "cancel" must not end the program, nor an SSH session with it."""
+        from tui.screens.dialogs import ConfirmScreen
+
+        game, lobby = self.hall_game, self.hall_lobby()
+        if lobby is not None and (game is None or game.finished):
+            self.back_to_lobby(lobby)
+            return
+        if game is None or game.finished:
+            question = "Leave dicehall?"
+        else:
+            where = "Go back to the Hall screen?" if lobby is not None else "Leave dicehall?"
+            question = f"Leave game {game.id}? Your seat waits for you: dicehall join {game.id} takes it back. {where}"
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            if lobby is not None:
+                self.back_to_lobby(lobby)
+            else:
+                self.exit()
+
+        self.push_screen(ConfirmScreen(question), answered)
+
+    def back_to_lobby(self, lobby: Screen) -> None:
+        """Leave the hall game (its seat is released) and show the Hall screen again."""
+        self.close_hall()
+        while self.screen is not lobby and len(self.screen_stack) > 1:
+            self.pop_screen()
+
     def close_hall(self) -> None:
         """Stop the follower, then leave the game: the seat's lock and any watcher's are released."""
         game, self.hall_game = self.hall_game, None
@@ -362,6 +408,12 @@ class DicehallApp(App):
         from tui.screens.hall import HallScreen
 
         self.push_screen(HallScreen())
+
+    def open_hall_host(self, hall=None) -> None:
+        """The choices of a new hall game (the Hall screen's n); it opens the game's screen."""
+        from tui.screens.hall_host import HallHostScreen
+
+        self.push_screen(HallHostScreen(hall))
 
     def open_hall_viewer(self, game) -> None:
         """The live viewer on a hall game this process watches (a HallGame from Hall.watch); it

@@ -112,3 +112,11 @@ def clip(text: str, width: int = 78) -> str:
     """One line of at most `width` columns (78: inside the padding at 80x24), cut with "..." so a
     reader sees that there is more."""
     return text if len(text) <= width else text[: max(0, width - 3)] + "..."
+
+
+def player_kind(player) -> str:
+    """What a table says of a seat beside its name: "human", "bot STYLE", or "disconnected" (a hall
+    seat whose player's link is down: tui/screens/hall_table.py marks it)."""
+    if getattr(player, "away", False):
+        return "disconnected"
+    return f"bot {player.style}" if player.bot else "human"

@@ -96,8 +96,12 @@ class KeyedScreen(Screen):
         """Why a key that is not possible now does nothing (screens that have such keys say more)."""
         return f"{action.replace('_', ' ')} is not possible now"
 
+    def help_bindings(self) -> list[Binding]:
+        """The keys the help lists (a screen may say them otherwise where they work otherwise)."""
+        return all_bindings(type(self))
+
     def action_help(self) -> None:
-        rows = bindings_help(all_bindings(type(self)), self.binding_possible)
+        rows = bindings_help(self.help_bindings(), self.binding_possible)
         notes = self.HELP_NOTES
         status = self.query(StatusLine)
         if status and status.first().cut:  # the status line ended in "? shows all": here it is

@@ -81,6 +81,7 @@ class HallScreen(KeyedScreen):
         # priority: the focused list's own Enter would hide it from the footer
         Binding("enter,w", "watch", "Watch", priority=True),
         Binding("j", "join", "Join"),
+        Binding("n", "new", "New game", tooltip="open a new game in the hall: its seats, bots and options"),
         Binding("r", "refresh", "Refresh"),
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "back", "Back"),
@@ -88,7 +89,9 @@ class HallScreen(KeyedScreen):
     HELP_NOTES = ("The hall is the games folder shared by the people on this box (--hall DIR or DICEHALL_HALL). "
                   "Each game shows its moves so far, how many watch it, its last move and its seats (open, a "
                   "player, a bot by its name, or a player who is disconnected). Enter or w watches a game, read only: a "
-                  "finished one opens as a replay. j takes an open seat. The list follows the hall by itself "
+                  "finished one opens as a replay. j takes an open seat. n opens a new game (what dicehall host does): "
+                  "the game, each seat open or a bot, your name. Leaving a game opened here comes back here. "
+                  "The list follows the hall by itself "
                   "(every second); r looks at once.")
 
     def __init__(self, hall: Hall | None = None) -> None:
@@ -107,7 +110,7 @@ class HallScreen(KeyedScreen):
         yield Plain(Text("The hall", style="bold"), classes="title")
         yield Plain(COLUMNS, id="hall-columns")
         yield OptionList(id="hall-list")
-        yield StatusLine("Enter watches the game under the cursor; j joins an open seat")
+        yield StatusLine("Enter watches the game under the cursor; j joins a seat; n opens a new game")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -164,7 +167,7 @@ class HallScreen(KeyedScreen):
         finished = sum(1 for e in entries if not e.problem and e.finished)
         folder = clean_text(str(self.hall.folder), 40)
         title = (f"The hall: {playing} in progress, {finished} finished  ({folder})" if entries
-                 else f"The hall is empty ({folder}): dicehall host GAME opens a game")
+                 else f"The hall is empty ({folder}): n opens a game")
         self.query_one(".title", Plain).show(Text(clip(title, 78), style="bold"))
         ids = [f"game:{entry.id}" for entry in entries]
         if ids:
@@ -207,7 +210,7 @@ class HallScreen(KeyedScreen):
     def why_disabled(self, action: str, parameters: tuple) -> str:
         entry = self.current()
         if entry is None:
-            return "no game is selected: the hall is empty (dicehall host GAME opens one)"
+            return "no game is selected: the hall is empty (n opens one)"
         if entry.problem:
             return f"{entry.id} is not a good game: {clean_text(entry.problem, 200)}"
         if action == "join":
@@ -246,6 +249,9 @@ class HallScreen(KeyedScreen):
 
         self.app.push_screen(AskScreen(f"Your name at the table in {game_id} (Enter alone: {default}):",
                                        placeholder=default), named)
+
+    def action_new(self) -> None:
+        self.app.open_hall_host(self.hall)
 
     def action_refresh(self) -> None:
         self.show_entries(*self.look())

@@ -6,22 +6,32 @@ when another terminal has moved; the screen then redraws from the fold's session
 Before every seat is taken, HallWaitScreen says who is seated and how the others join."""
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from rich.text import Text
+from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer
 
 from engine import IllegalCommand, JournalError
+from engine.core import Player
 from engine.text import clean_text
 from saves import SaveError
 from saves.hall import HallGame, StaleState
-from tui.screens.base import KeyedScreen
+from tui.screens.base import KeyedScreen, all_bindings
 from tui.widgets import Plain, StatusLine
 
 # keys that never move for a seat: looking, choosing a troop or a square, undo (a takeback), leaving
 FREE_ACTIONS = {"undo", "redo", "review", "rules", "help", "back", "cursor", "cancel", "labels", "cycle", "arrow"}
+
+
+@dataclass(frozen=True)
+class AwayPlayer(Player):
+    """A seated person whose link is down, as the table draws them ("Bob (disconnected)")."""
+
+    away: bool = True
 
 
 class HallSession:
@@ -37,6 +47,33 @@ class HallSession:
         self.seed = int(game.fold.commitment[:12], 16)
         self.save_name = f"{game.fold.players_name(20)} (hall {game.id})"
         self.save_id = game.id
+        self.seat_status = [view.status for view in game.seats()]  # as last drawn: "disconnected" is marked
+
+    @property
+    def players(self) -> tuple:
+        """The players as the table draws them: a seat whose player's link is down says so beside
+        the name (the engine's own players, in the log, are never changed)."""
+        players = self.hall_game.session.players
+        return tuple(AwayPlayer(p.name, p.bot, p.style) if self.seat_status[n:n + 1] == ["disconnected"] else p
+                     for n, p in enumerate(players))
+
+    def look_at_seats(self) -> str:
+        """Look at who holds each seat now; what changed since the last look, in words ("Bob has
+        disconnected: their seat waits", "Bob is back"), or ""."""
+        game = self.hall_game
+        now = [view.status for view in game.seats()]
+        if game.finished:  # a finished game's seats are its players: nobody comes or goes
+            self.seat_status = now
+            return ""
+        said = []
+        for n, (was, status) in enumerate(zip(self.seat_status, now)):
+            name = clean_text(game.fold.seat_name(n), 40)
+            if was == "player" and status == "disconnected":
+                said.append(f"{name} has disconnected: their seat waits")
+            elif was == "disconnected" and status == "player":
+                said.append(f"{name} is back")
+        self.seat_status = now
+        return "; ".join(said)
 
     @property
     def seed_shown(self) -> str:
@@ -99,7 +136,7 @@ NO_TYPED_DICE = "typed dice are not used in the hall: its dice come from the gam
 # the game screen's own u and q, said as they work in the hall (they replace the screen's, key by key)
 HALL_BINDINGS = [
     Binding("u,ctrl+z", "undo", "Takeback", tooltip="ask the others to take back your last move (against bots only: at once)"),
-    Binding("q", "back", "Leave", tooltip="leave dicehall: your seat waits (dicehall join ID takes it back)"),
+    Binding("q", "back", "Leave", tooltip="leave the game (asks first); your seat waits: dicehall join ID takes it back"),
 ]
 
 
@@ -127,13 +164,17 @@ class HallPlay:
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action not in FREE_ACTIONS and others_turn(self.hall_game):
             return None
-        if action in ("review", "toggle_typed"):
+        if action == "review":  # once the seed is revealed the whole game is public: review it
+            return self.hall_game.fold.revealed is not None or None
+        if action == "toggle_typed":
             return None
         return super().check_action(action, parameters)
 
     def why_disabled(self, action: str, parameters: tuple) -> str:
         if action == "review":
-            return (f"no review at the table in the hall: watch with dicehall watch {self.hall_game.id} "
+            if self.hall_game.finished:
+                return "the game is over, but its seed is not revealed yet: try again in a moment"
+            return (f"no review at the table while the game is played: watch with dicehall watch {self.hall_game.id} "
                     f"on another terminal")
         if action == "toggle_typed":  # the Dice Tower's t
             return NO_TYPED_DICE
@@ -166,14 +207,47 @@ class HallPlay:
             self.status(f"asked {names} to take back your last move")
         self.hall_refresh(None)
 
+    def action_review(self) -> None:
+        """The finished game as a replay in the viewer (with its analysis), its dice re-derived
+        from the revealed seed, as the Hall screen opens a finished game."""
+        try:
+            session = self.hall_game.hall.finished_session(self.hall_game.id)
+        except (SaveError, OSError, ValueError) as error:
+            self.status(clean_text(str(error), 300), error=True)
+            return
+        self.app.open_viewer(session)
+
     def action_back(self) -> None:
-        self.app.exit()
+        self.app.leave_hall_game()
+
+    def help_bindings(self) -> list[Binding]:
+        """The keys as the help lists them in the hall: leaving says what it does here (back to
+        the Hall screen, or out of dicehall; the seat waits only while the game is played), and
+        the wager's Space (the bots' pace) only where a bot sits."""
+        game = self.hall_game
+        has_bots = any(seat.kind == "bot" for seat in game.fold.seats)
+        leave = self.app.hall_leave_words() if hasattr(self.app, "hall_leave_words") else "leave the game"
+        shown = []
+        for binding in all_bindings(type(self)):
+            action = parse_action(binding.action)[1]
+            if action == "skip" and not has_bots:
+                continue
+            if action == "back":
+                binding = replace(binding, description="Leave", tooltip=leave)
+            elif action == "review":
+                binding = replace(binding, tooltip="review the game in the viewer, once it is over (its dice are "
+                                                   "secret until then)")
+            elif action == "redo":
+                binding = replace(binding, tooltip=NO_REDO)
+            shown.append(binding)
+        return shown
 
     def hall_refresh(self, before: int | None, note: str = "") -> None:
         """Another terminal moved (or our decision was refused as stale): draw the fold's state.
         `before`: how many events were shown before (None: just redraw)."""
         session = self.session
         total = len(session.events)
+        seats = session.look_at_seats()  # before drawing: the table marks a disconnected seat
         if hasattr(self, "thinking"):
             self.thinking += 1  # a bot's search under way answers a position that is gone
         if hasattr(self, "selected") and not hasattr(self, "after_change"):
@@ -193,6 +267,8 @@ class HallPlay:
                     getattr(self, schedule)()
         if note:
             self.status(clean_text(note, 200))
+        if seats:  # a player's link dropped or came back: said last, so it is what the line shows
+            self.status(seats)
         self.refresh_bindings()
 
 
@@ -201,10 +277,11 @@ class HallWaitScreen(KeyedScreen):
 
     BINDINGS = [
         Binding("question_mark", "help", "Help"),
-        Binding("q,escape", "back", "Leave", tooltip="leave dicehall (dicehall join ID takes your seat back)"),
+        Binding("q,escape", "back", "Leave", tooltip="leave the game (asks first); dicehall join ID takes your seat back"),
     ]
     HELP_NOTES = ("The game starts by itself when every seat is taken: the others join from their own "
-                  "terminals with the command shown. q leaves; dicehall join ID takes your seat back.")
+                  "terminals with the command shown. q or Esc leaves, after asking; dicehall join ID takes your "
+                  "seat back.")
 
     def __init__(self, game: HallGame) -> None:
         super().__init__()
@@ -245,4 +322,4 @@ class HallWaitScreen(KeyedScreen):
         self.redraw()
 
     def action_back(self) -> None:
-        self.app.exit()
+        self.app.leave_hall_game()

@@ -15,7 +15,7 @@ from engine.games import towers
 from engine.games.towers import COLOURS, DARK, EMPTY, LIGHT, SIZE, Move, Place, TowersState
 from engine.text import clean_text
 from tui.screens.base import GameScreen, SetupScreen
-from tui.widgets import Plain, StatusLine, title_line
+from tui.widgets import Plain, StatusLine, player_kind, title_line
 
 STYLE = ("bold cyan", "bold yellow")  # Light, Dark: the letters L and D say it without colour
 HORIZONTAL = ("-", "=")  # Light's and Dark's lines of sight
@@ -100,7 +100,7 @@ def _vertical_between(state: TowersState, marks: dict, above: int, below: int) -
 
 def player_line(state: TowersState, players, colour: int) -> str:
     player = players[colour]
-    who = f"bot {player.style}" if player.bot else "human"
+    who = player_kind(player)
     return f"{COLOURS[colour]:<5} {player.name[:14]} ({who})"
 
 

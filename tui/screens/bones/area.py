@@ -8,6 +8,7 @@ import math
 from rich.text import Text
 
 from engine.games.bones import DIE, FULL, SIDES, BonesState, area_bounds
+from tui.widgets import player_kind
 
 STYLE = ("bold cyan", "bold yellow")  # side A, side B: a (lower case) and B (upper case) say it without colour
 LETTER = ("a", "B")
@@ -149,5 +150,5 @@ def draw_board(state: BonesState, reveal: bool = False) -> Text:
 
 def player_line(players, seat: int) -> str:
     player = players[seat]
-    who = f"bot {player.style}" if player.bot else "human"
+    who = player_kind(player)
     return f"{SIDES[seat]} {player.name[:12]} ({who})"

@@ -10,7 +10,7 @@ from rich.text import Text
 
 from engine.games import wager
 from engine.words import counted
-from tui.widgets import Plain, ellipsis
+from tui.widgets import Plain, ellipsis, player_kind
 
 
 def last_rolls(events, seats: int, keep: int = 4) -> list[list[int]]:
@@ -60,7 +60,7 @@ class ScoreTable(Plain):
         for seat, player in enumerate(session.players):
             acting = seat == state.seat and outcome is None
             marker = ">" if acting else " "
-            who = f"bot {player.style}" if player.bot else "human"
+            who = player_kind(player)
             score = "OUT" if state.out[seat] else f"{state.scores[seat]:>3}"
             table.append(f"{marker} {ellipsis(player.name, 16):<16} {score:>5}  ", style="bold reverse" if acting else "")
             table.append(f"{who:<13}{' '.join(map(str, rolls[seat])):<9}")

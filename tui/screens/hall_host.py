@@ -1,0 +1,149 @@
+"""A new hall game from the Hall screen (its `n`): what `dicehall host` does, by keyboard. The game,
+the wager's number of seats, which seat is yours, each other seat open or a bot of one of the
+game's styles, the game's options, and your name; then Hall.host opens it and the game's screen
+(the waiting screen until its seats are full) takes this screen's place."""
+from __future__ import annotations
+
+from engine import get_game
+from engine.games import bones, towers, troll, wager
+from engine.text import clean_text
+from saves import SaveError
+from saves.hall import Hall, login_name
+from tui.screens.base import SetupScreen
+
+GAMES = ("wager", "towers", "bones", "dicetower", "troll")  # the order the launcher lists them in
+SEATS = {"towers": 2, "bones": 2, "dicetower": 1, "troll": 1}  # the wager: 2 to 6, chosen here
+WAGER_SEATS = (2, 3, 4, 5, 6)
+BOT_STYLES = {"wager": wager.STYLES, "towers": towers.LEVELS, "bones": bones.LEVELS}  # as the games check them
+# each game's options: (key, label, values, words for each value); the first value is the game's default
+OPTIONS = {
+    "wager": [("play_on", "Ends", (False, True), ("at the first winner", "played on for places"))],
+    "towers": [("first", "First to place", ("light", "dark"), ("Light", "Dark")),
+               ("match", "Length", (False, True), ("one game", "a match of two games"))],
+    "bones": [("no_premeasure", "Premeasuring", (False, True), ("allowed", "not allowed"))],
+    "troll": [("difficulty", "Difficulty", ("standard", "sturdy", "tutorial"), ("standard", "sturdy", "tutorial")),
+              ("variant", "Variant", ("none",) + troll.VARIANTS,
+               ("none",) + tuple(v.replace("_", " ") for v in troll.VARIANTS))],
+    "dicetower": [("start", "Countdown from", (100, 60, 30), ("100", "60", "30"))],
+}
+LABEL = 16  # the width of a line's label
+
+
+def seat_words(kind: str) -> str:
+    return "open (for another player)" if kind == "open" else f"a bot, {kind.partition(':')[2]}"
+
+
+class HallHostScreen(SetupScreen):
+    """The choices of `dicehall host`, a line each; s opens the game in the hall."""
+
+    HEADING = "A new game in the hall"
+    LIST_ID = "hall-host"
+    HELP_NOTES = ("Up/Down pick a line; Enter, Space or Left/Right change it (Enter on your name asks for it; "
+                  "Enter alone there: your login name). Each seat but yours is open, for another player to "
+                  "join from their terminal (the Hall screen's j, or dicehall join ID), or a bot of one of the "
+                  "game's styles. s opens the game: its screen waits until every seat is taken. "
+                  "q or Esc goes back to the Hall screen; nothing is made until s.")
+
+    def __init__(self, hall: Hall | None = None) -> None:
+        super().__init__()
+        self.hall = hall or Hall()
+        self.game = GAMES[0]
+        self.count = 2  # the wager's seats
+        self.you = 0  # your seat, from 0
+        self.kinds: dict[str, list[str]] = {}  # per game: each seat's "open" or "bot:STYLE" (yours is ignored)
+        self.options = {game: {key: values[0] for key, _, values, _ in options} for game, options in OPTIONS.items()}
+        self.player_name = ""
+
+    def help_title(self) -> str:
+        return "The hall: a new game"
+
+    def seats(self) -> int:
+        return self.count if self.game == "wager" else SEATS[self.game]
+
+    def seat_kinds(self) -> list[str]:
+        """Each seat's kind in the game chosen, as many as it has seats (changed in place)."""
+        kinds = self.kinds.setdefault(self.game, [])
+        kinds.extend(["open"] * (self.seats() - len(kinds)))
+        del kinds[self.seats():]
+        return kinds
+
+    def seat_label(self, seat: int) -> str:
+        colour = f" ({towers.COLOURS[seat]})" if self.game == "towers" else ""
+        return f"Seat {seat + 1}{colour}:"
+
+    def rows(self) -> list[tuple[str, str]]:
+        rows = [("game", f"{'Game:':<{LABEL}}{get_game(self.game).TITLE}")]
+        if self.game == "wager":
+            rows.append(("count", f"{'Seats:':<{LABEL}}{self.count}"))
+        if self.seats() > 1:
+            rows.append(("you", f"{'Your seat:':<{LABEL}}{self.seat_label(self.you).rstrip(':')}"))
+            for seat, kind in enumerate(self.seat_kinds()):
+                if seat != self.you:
+                    rows.append((f"seat{seat}", f"{self.seat_label(seat):<{LABEL}}{seat_words(kind)}"))
+        for key, label, values, words in OPTIONS[self.game]:
+            rows.append((f"option:{key}", f"{label + ':':<{LABEL}}{words[values.index(self.options[self.game][key])]}"))
+        default = clean_text(login_name(), 40)
+        rows.append(("name", f"{'Your name:':<{LABEL}}{self.player_name or default + ' (your login name)'}"))
+        rows.append(("start", "Open the game in the hall (s)"))
+        return rows
+
+    def action_change(self, step: int = 1) -> None:
+        key = self.current()
+        if key == "game":
+            self.game = GAMES[(GAMES.index(self.game) + step) % len(GAMES)]
+            self.you = min(self.you, self.seats() - 1)
+        elif key == "count":
+            self.count = WAGER_SEATS[(WAGER_SEATS.index(self.count) + step) % len(WAGER_SEATS)]
+            self.you = min(self.you, self.count - 1)
+        elif key == "you":
+            self.you = (self.you + step) % self.seats()
+        elif key.startswith("seat"):
+            kinds = self.seat_kinds()
+            seat = int(key.removeprefix("seat"))
+            choices = ["open"] + [f"bot:{style}" for style in BOT_STYLES[self.game]]
+            kinds[seat] = choices[(choices.index(kinds[seat]) + step) % len(choices)]
+        elif key.startswith("option:"):
+            name = key.removeprefix("option:")
+            values = next(values for k, _, values, _ in OPTIONS[self.game] if k == name)
+            chosen = self.options[self.game]
+            chosen[name] = values[(values.index(chosen[name]) + step) % len(values)]
+        elif key == "name":
+            self.ask_name()
+            return
+        elif key == "start":
+            self.action_start()
+            return
+        self.redraw()
+
+    def ask_name(self) -> None:
+        from tui.screens.dialogs import AskScreen
+
+        default = clean_text(login_name(), 40)
+
+        def named(text: str | None) -> None:
+            if text is not None:
+                self.player_name = clean_text(text, 40).strip()  # shown to the others: cleaned, capped
+                self.redraw()
+
+        self.app.push_screen(AskScreen(f"Your name at the table (Enter alone: {default}):", self.player_name,
+                                       placeholder=default), named)
+
+    def host_options(self) -> dict:
+        """The options as `dicehall host --option` gives them (the troll's variant is its own flag)."""
+        options = dict(self.options[self.game])
+        variant = options.pop("variant", "none")
+        if variant != "none":
+            options[variant] = True
+        return options
+
+    def action_start(self) -> None:
+        kinds = ["player" if seat == self.you else kind for seat, kind in enumerate(self.seat_kinds())]
+        if self.seats() == 1:
+            kinds = ["player"]
+        try:
+            game = self.hall.host(self.game, kinds, self.player_name or login_name(), options=self.host_options())
+        except (SaveError, OSError, ValueError) as error:  # a hall it cannot write, a full disk: one line
+            self.status(clean_text(str(error), 300), error=True)
+            return
+        self.app.pop_screen()
+        self.app.open_hall_game(game)
