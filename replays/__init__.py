@@ -32,7 +32,7 @@ from engine.core import player_from_record
 from engine.session import LogError, Session
 from engine.text import clean_text
 from engine.words import counted
-from replays.durable import write_durably
+from replays.durable import open_regular, write_durably
 
 FORMAT = 3
 MAX_BYTES = 16 * 1024 * 1024
@@ -200,12 +200,12 @@ def _need(document: dict, key: str, kinds: tuple, what: str) -> Any:
 def read_document(path: str | Path) -> dict:
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if not path.is_file():
+        if path.is_dir():
             raise ReplayError(f"{clean_text(str(path), 60)} is not a file")
-        if size > MAX_BYTES:
-            raise ReplayError(f"too large for a replay ({size} bytes; the limit is {MAX_BYTES})")
-        with open(path, "rb") as handle:
+        with os.fdopen(open_regular(path), "rb") as handle:  # a FIFO is refused, never waited on
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_BYTES:
+                raise ReplayError(f"too large for a replay ({size} bytes; the limit is {MAX_BYTES})")
             data = handle.read(MAX_BYTES + 1)
     except OSError as error:
         raise ReplayError(f"cannot read {clean_text(str(path), 60)}: {error.strerror}") from None
