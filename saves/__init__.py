@@ -884,28 +884,36 @@ def _recover_hint(label: str) -> str:
     return f"the file is kept as it is ('dicehall recover {label}' keeps the good part)"
 
 
-def write_new(path: Path, data: bytes, mode: int) -> None:
+def write_new(path: Path, data: bytes, mode: int, dir_fd: int | None = None) -> None:
     """Create `path` (never over an existing file, FileExistsError, nor through a link) and write
     `data` durably with `mode` whatever the umask (a hall's group needs its bits); the folder is
-    synced, and a file left half written is removed."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    synced, and a file left half written is removed. With `dir_fd` (the hall's folders, opened
+    without following a link) the file is made in that folder, by its name only."""
+    target = path.name if dir_fd is not None else path
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dir_fd)
     try:
         os.fchmod(fd, mode)
         write_durably(fd, data)
     except BaseException:
         os.close(fd)
-        path.unlink(missing_ok=True)
+        try:
+            os.unlink(target, dir_fd=dir_fd)
+        except FileNotFoundError:
+            pass
         raise
     os.close(fd)
-    _fsync_dir(path.parent)
+    if dir_fd is not None:
+        os.fsync(dir_fd)
+    else:
+        _fsync_dir(path.parent)
 
 
-def _keep_torn(path: Path, tail: bytes, mode: int = 0o600) -> Path:
+def _keep_torn(path: Path, tail: bytes, mode: int = 0o600, dir_fd: int | None = None) -> Path:
     """Copy a torn tail into a new file next to the save (never over an existing one); returns its path."""
     for attempt in range(1, 1000):
         aside = path.with_name(path.name + TORN_SUFFIX + (f".{attempt}" if attempt > 1 else ""))
         try:
-            write_new(aside, tail, mode)
+            write_new(aside, tail, mode, dir_fd)
         except FileExistsError:
             continue
         return aside
