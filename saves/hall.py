@@ -175,10 +175,12 @@ def _open_dir(parent: int, name: str, shown: str, create: bool = False) -> int:
                 pass  # made by another process meanwhile: open theirs
             continue
         except OSError as error:
-            if error.errno == errno.ELOOP:
-                raise HallError(f"{shown}: a symbolic link: refused") from None
-            if error.errno == errno.ENOTDIR:
-                raise HallError(f"{shown}: not a folder: refused") from None
+            if error.errno in (errno.ELOOP, errno.ENOTDIR):  # Linux says ENOTDIR for a link with O_DIRECTORY
+                try:
+                    link = stat.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode)
+                except OSError:
+                    link = error.errno == errno.ELOOP
+                raise HallError(f"{shown}: {'a symbolic link' if link else 'not a folder'}: refused") from None
             raise HallError(f"{shown}: cannot open it ({_reason(error)})") from None
         if made:  # through the descriptor: what is changed is the folder just made, whatever the name holds now
             try:
