@@ -14,6 +14,8 @@ Layout of a hall folder (files 0660, folders 2770: the hall's group only, never 
     games/ID.watchers/PID one lock per live watcher
     games/ID.dhh.torn     the cut-off tail of an append that was interrupted, kept aside
     secrets/ID            the game's secret seed, until it is revealed into the log at the end
+Nothing in it is reached through a symbolic link: games/, secrets/ and ID.watchers/ are opened with
+O_NOFOLLOW|O_DIRECTORY and every file is opened, made and removed relative to them (Hall.folder_fd).
 
 The log has the save's framing (saves.MAGIC, then length/CRC-framed msgpack records; SaveScan reads
 it). Its header has `hall: 1`, the game, rules, options, `seats` (each {"kind": "open"} or {"kind":
@@ -144,13 +146,6 @@ def is_id(text: Any) -> bool:
 def commitment(seed: int) -> str:
     """What the log's header holds instead of the seed: BLAKE2b of it (checked when it is revealed)."""
     return blake2b(f"dicehall hall seed {seed}".encode(), digest_size=32).hexdigest()
-
-
-def _make_group_dirs(folder: Path) -> None:
-    """Create `folder` and its missing parents with mode 2770 (setgid: files take the hall's group)."""
-    make_dirs(folder, DIR_MODE, _take_parents_group)
-    if folder.is_symlink():
-        raise HallError(f"{_shown(folder)}: a symbolic link: refused")
 
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
