@@ -373,3 +373,14 @@ def test_a_log_replaced_or_damaged_after_a_listing_is_read_again(hall):
     assert hall.entry(first).problem == f"{first}: record 2: unknown record 'nonsense'"  # after Ann's seat
     os.unlink(hall.games / f"{first}.dhh")
     assert [e.id for e in hall.listing()] == [] and hall._listed == {}  # a game gone is forgotten
+
+
+def test_a_replay_of_empty_maps_is_refused_within_bounded_memory(tmp_path):
+    count, lists = 199_999, 80  # 16 MB: every list within the per-list limit, 16 million maps in all
+    events = b"\xdd" + struct.pack(">I", lists) + (b"\xdd" + struct.pack(">I", count) + b"\x80" * count) * lists
+    path = tmp_path / "maps.dhr"
+    path.write_bytes(b"\x82\xa6format\x03\xa6events" + events)
+    assert path.stat().st_size <= 16 * 1024 * 1024
+    peak, code, out = peak_mb(["verify", str(path)])
+    assert code == 1 and "lists and maps: not a dicehall replay" in out, out
+    assert peak < 250, f"verify peaked at {peak} MiB"  # was 1.4 GB and 22 s
