@@ -1116,30 +1116,22 @@ class Hall:
                   "commitment": commitment(seed), "name": short_name(title) or module.TITLE,
                   "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         HallFold(header, "the new game", None)  # checks options and styles before any file is made
-        games = self.folder_fd("games", create=True)
-        try:
-            secrets = self.folder_fd("secrets", create=True)
-        except BaseException:
-            os.close(games)
-            raise
-        try:
-            for _ in range(100):
-                game_id = "".join(secret_source.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
-                try:
-                    write_new(self.secrets / game_id, str(seed).encode(), FILE_MODE, secrets)
-                except FileExistsError:
-                    continue
-                try:
-                    write_new(self.games / f"{game_id}{LOG_SUFFIX}", MAGIC + frame(header), FILE_MODE, games)
-                except FileExistsError:
-                    self.forget_secret(game_id)
-                    continue
-                break
-            else:
-                raise HallError("no free game id in the hall")
-        finally:
-            os.close(games)
-            os.close(secrets)
+        os.close(self.folder_fd("games", create=True))
+        os.close(self.folder_fd("secrets", create=True))
+        for _ in range(100):
+            game_id = "".join(secret_source.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
+            try:
+                self._write_new("secrets", game_id, str(seed).encode())
+            except FileExistsError:
+                continue
+            try:
+                self._write_new("games", f"{game_id}{LOG_SUFFIX}", MAGIC + frame(header))
+            except FileExistsError:
+                self.forget_secret(game_id)
+                continue
+            break
+        else:
+            raise HallError("no free game id in the hall")
         if "player" not in kinds:
             hosted = self.open(game_id, plays_bots=True)
             hosted._settle()
@@ -1177,6 +1169,14 @@ class Hall:
         """The game as it stands, neither seated nor counted as a watcher. `plays_bots`: a process
         that plays the bots' turns of a game nobody sits in (bots against bots; the tests)."""
         return HallGame(self, game_id, writable=plays_bots, with_secret=plays_bots, plays_bots=plays_bots)
+
+    def _write_new(self, folder: str, name: str, data: bytes) -> None:
+        """saves.write_new of a new file `name` in the hall's folder `folder`, opened refusing a link."""
+        fd = self.folder_fd(folder)
+        try:
+            write_new(self.folder / folder / name, data, FILE_MODE, fd)
+        finally:
+            os.close(fd)
 
     # ----- secrets -----
     def read_secret(self, game_id: str) -> int | None:
