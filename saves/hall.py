@@ -1219,6 +1219,9 @@ class Hall:
             fd = _open_nofollow(path, os.O_RDWR, create=True, dir_fd=games)
         finally:
             os.close(games)
+        if os.fstat(fd).st_nlink != 1:  # a second name of another file: never truncated nor written
+            os.close(fd)
+            raise HallError(f"{_shown(path)}: a file with another name too: refused")
         for attempt in range(SEAT_TRIES):
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -384,3 +384,13 @@ def test_a_replay_of_empty_maps_is_refused_within_bounded_memory(tmp_path):
     peak, code, out = peak_mb(["verify", str(path)])
     assert code == 1 and "lists and maps: not a dicehall replay" in out, out
     assert peak < 250, f"verify peaked at {peak} MiB"  # was 1.4 GB and 22 s
+
+
+def test_a_seat_lock_that_is_another_files_second_name_is_never_written(hall, tmp_path):
+    game_id = hosted(hall, "wager", ["player", "open"])
+    precious = tmp_path / "precious"
+    precious.write_text("keep me")
+    os.link(precious, hall.games / f"{game_id}.seat1")
+    with pytest.raises(HallError, match=rf"^games/{game_id}.seat1: a file with another name too: refused$"):
+        hall.join(game_id, seat=1, name="Bob")
+    assert precious.read_text() == "keep me"
