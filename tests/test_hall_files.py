@@ -252,11 +252,18 @@ def big_hall_log(hall, records=3):
     return path
 
 
+# The peak is VmHWM, this process image's own high-water mark: ru_maxrss would carry over the peak
+# of the (large) test process it was forked from, since Linux keeps it across execve.
 MEASURE = """
 import resource, sys
 from tui.cli import main
 code = main(sys.argv[1:])
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, code, file=sys.stderr)
+try:
+    with open("/proc/self/status") as status:
+        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+except OSError:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(peak // 1024, code, file=sys.stderr)
 """
 
 
