@@ -32,11 +32,14 @@ from engine.core import player_from_record
 from engine.session import LogError, Session
 from engine.text import clean_text
 from engine.words import counted
-from replays.durable import write_durably
+from replays.durable import open_regular, write_durably
 
 FORMAT = 3
 MAX_BYTES = 16 * 1024 * 1024
 MAX_EVENTS = 200_000
+# Lists and maps one replay may unpack into: a real event is 2 or 3 of them, a turn mark 1, so this is
+# far above any game; it bounds what a crafted file of empty maps (a byte each) costs in memory.
+MAX_CONTAINERS = 8 * MAX_EVENTS
 DIGEST_EVERY = 100
 SUFFIX = ".dhr"
 FILE_DIGEST = "file_digest"
@@ -158,11 +161,27 @@ def _refuse_ext(code: int, data: bytes) -> Any:
     raise ReplayError("contains a msgpack extension type, which dicehall never writes")
 
 
+class _Containers:
+    """Counts the lists and maps as msgpack makes them (its list and object hook), refusing the file
+    once there are more than MAX_CONTAINERS: the per-list limits alone would let 16 MiB of empty maps
+    cost over a gigabyte."""
+
+    def __init__(self) -> None:
+        self.left = MAX_CONTAINERS
+
+    def __call__(self, value: Any) -> Any:
+        self.left -= 1
+        if self.left < 0:
+            raise ReplayError(f"more than {MAX_CONTAINERS} lists and maps: not a dicehall replay")
+        return value
+
+
 def unpack(data: bytes) -> Any:
+    counted_containers = _Containers()
     unpacker = msgpack.Unpacker(
         raw=False, use_list=False, strict_map_key=True, max_buffer_size=MAX_BYTES,
         max_str_len=1024 * 1024, max_bin_len=0, max_array_len=MAX_EVENTS, max_map_len=64,
-        max_ext_len=1024, ext_hook=_refuse_ext,
+        max_ext_len=1024, ext_hook=_refuse_ext, list_hook=counted_containers, object_hook=counted_containers,
     )
     unpacker.feed(data)
     try:
@@ -200,12 +219,12 @@ def _need(document: dict, key: str, kinds: tuple, what: str) -> Any:
 def read_document(path: str | Path) -> dict:
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if not path.is_file():
+        if path.is_dir():
             raise ReplayError(f"{clean_text(str(path), 60)} is not a file")
-        if size > MAX_BYTES:
-            raise ReplayError(f"too large for a replay ({size} bytes; the limit is {MAX_BYTES})")
-        with open(path, "rb") as handle:
+        with os.fdopen(open_regular(path), "rb") as handle:  # a FIFO is refused, never waited on
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_BYTES:
+                raise ReplayError(f"too large for a replay ({size} bytes; the limit is {MAX_BYTES})")
             data = handle.read(MAX_BYTES + 1)
     except OSError as error:
         raise ReplayError(f"cannot read {clean_text(str(path), 60)}: {error.strerror}") from None

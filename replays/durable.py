@@ -8,7 +8,9 @@ no circle. It needs nothing but the operating system.
 """
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
 
 def write_all(fd: int, data: bytes) -> None:
@@ -23,3 +25,18 @@ def write_durably(fd: int, data: bytes) -> None:
     aside, recovered saves and replays all write this way."""
     write_all(fd, data)
     os.fsync(fd)
+
+
+def open_regular(path, flags: int = os.O_RDONLY) -> int:
+    """A descriptor on `path` that never waits: O_NONBLOCK, so a FIFO put where a save, an index or a
+    replay should be cannot hang the open (or the reads after it), and anything that is not a
+    regular file is refused as an OSError whose strerror is "not a regular file" (the callers'
+    `except OSError` already turns that into their one line)."""
+    fd = os.open(path, flags | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd

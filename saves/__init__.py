@@ -46,13 +46,18 @@ from engine.core import player_from_record
 from engine.session import JournalError, LogError, Session
 from engine.text import NAME_LIMIT, clean_text
 from engine.words import counted
-from replays.durable import write_all, write_durably
+from replays.durable import open_regular, write_all, write_durably
 
 MAGIC = b"DICEHALL-SAVE\n\x00\x00"
 FORMAT = 2
 SUFFIX = ".dhs"
 TORN_SUFFIX = ".torn"
 MAX_RECORD = 4 * 1024 * 1024
+# What one record may hold when it is unpacked. The largest genuine record (a War of Bones turn) is
+# under 1 KiB, 175 values, lists of 13 and maps of 6: these are far above that, and bound what a
+# crafted record can cost (every value takes at least one byte, so at most MAX_UNPACKED of them).
+MAX_UNPACKED = 64 * 1024
+UNPACK_LIMITS = {"max_str_len": 4096, "max_bin_len": 0, "max_ext_len": 0, "max_array_len": 1024, "max_map_len": 64}
 MAX_FILE = 64 * 1024 * 1024  # far above any real game; it bounds the time a hostile file can cost a list
 TORN_SCAN_BUDGET = 64 * 1024 * 1024  # bytes checksummed while deciding whether a tail is torn
 READ_CHUNK = 1024 * 1024  # a save is read this much at a time
@@ -325,7 +330,7 @@ def default_name(module: Any, options: dict, players: Any) -> str:
 def read_header(path: Path) -> dict | None:
     """The header record of a save file, read alone (the names in use need no more); None if unreadable."""
     try:
-        with open(path, "rb") as file:
+        with os.fdopen(open_regular(path), "rb") as file:
             return SaveScan(file, save_label(path), 0).header
     except Exception:  # any damage: this file's name is simply not in use
         return None
@@ -462,8 +467,12 @@ class SaveScan:
             yield record
 
     def _unpack(self, payload: bytes, at: str) -> Any:
+        if len(payload) > MAX_UNPACKED:  # checked before unpacking: a crafted record costs nothing
+            self.damage = f"{at}: {len(payload)} bytes, more than a dicehall record holds"
+            return None
         try:
-            record = msgpack.unpackb(payload, raw=False, use_list=False, strict_map_key=True, ext_hook=_refuse_ext)
+            record = msgpack.unpackb(payload, raw=False, use_list=False, strict_map_key=True, ext_hook=_refuse_ext,
+                                     **UNPACK_LIMITS)
             check_nesting(record)  # a record nested 600 deep would make str() and the checks recurse until they fail
             return record
         except Exception:
@@ -684,7 +693,7 @@ def _find(name_or_id: str) -> Path:
 def _scanning(path: Path, label: str):
     """A SaveScan of the save at `path`, read a chunk at a time; an OSError becomes one SaveError line."""
     try:
-        handle = open(path, "rb")
+        handle = os.fdopen(open_regular(path), "rb")  # a FIFO named like a save is refused, never waited on
         size = os.fstat(handle.fileno()).st_size
     except OSError as error:
         raise SaveUnreadable(f"{label}: cannot read it ({_reason(error)})") from None
@@ -746,6 +755,7 @@ def _summary(path: Path, mtime: float) -> tuple[SaveInfo, bool]:
 INDEX_NAME = "index.dhi"  # not *.dhs: never listed as a save
 INDEX_FORMAT = 1
 MAX_INDEX = 16 * 1024 * 1024
+MAX_INDEX_SAVES = 1_000_000  # entries an index may hold (and a map in it): above it, it is rebuilt
 FINGERPRINT_BYTES = 16 * 1024  # CRCs of this much of the file's start (the header) and of its end (the last records)
 RACY_NS = 2_000_000_000  # a file changed this recently could change again within the same tick of its clock: not cached
 
@@ -772,7 +782,7 @@ def _fingerprint(path: Path) -> Fingerprint:
     """The file's fingerprint, read in constant time whatever its size (FileNotFoundError if it is gone)."""
     stat = os.stat(path)
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = open_regular(path)
     except FileNotFoundError:
         raise
     except OSError:
@@ -836,12 +846,12 @@ def _cached_info(entry: Any, path: Path, fingerprint: Fingerprint) -> SaveInfo |
 def _read_index(folder: Path) -> dict[str, Any]:
     """The index's entries by file name; empty if there is none or it cannot be read as one."""
     try:
-        with open(folder / INDEX_NAME, "rb") as handle:
+        with os.fdopen(open_regular(folder / INDEX_NAME), "rb") as handle:
             if os.fstat(handle.fileno()).st_size > MAX_INDEX:
                 return {}
             data = handle.read(MAX_INDEX + 1)
         index = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=_refuse_ext, max_bin_len=0,
-                                max_ext_len=0)
+                                max_ext_len=0, max_str_len=4096, max_array_len=64, max_map_len=MAX_INDEX_SAVES)
         check_nesting(index)
     except Exception:  # missing, unreadable, damaged or crafted: rebuilt from the saves
         return {}
@@ -874,28 +884,36 @@ def _recover_hint(label: str) -> str:
     return f"the file is kept as it is ('dicehall recover {label}' keeps the good part)"
 
 
-def write_new(path: Path, data: bytes, mode: int) -> None:
+def write_new(path: Path, data: bytes, mode: int, dir_fd: int | None = None) -> None:
     """Create `path` (never over an existing file, FileExistsError, nor through a link) and write
     `data` durably with `mode` whatever the umask (a hall's group needs its bits); the folder is
-    synced, and a file left half written is removed."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    synced, and a file left half written is removed. With `dir_fd` (the hall's folders, opened
+    without following a link) the file is made in that folder, by its name only."""
+    target = path.name if dir_fd is not None else path
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dir_fd)
     try:
         os.fchmod(fd, mode)
         write_durably(fd, data)
     except BaseException:
         os.close(fd)
-        path.unlink(missing_ok=True)
+        try:
+            os.unlink(target, dir_fd=dir_fd)
+        except FileNotFoundError:
+            pass
         raise
     os.close(fd)
-    _fsync_dir(path.parent)
+    if dir_fd is not None:
+        os.fsync(dir_fd)
+    else:
+        _fsync_dir(path.parent)
 
 
-def _keep_torn(path: Path, tail: bytes, mode: int = 0o600) -> Path:
+def _keep_torn(path: Path, tail: bytes, mode: int = 0o600, dir_fd: int | None = None) -> Path:
     """Copy a torn tail into a new file next to the save (never over an existing one); returns its path."""
     for attempt in range(1, 1000):
         aside = path.with_name(path.name + TORN_SUFFIX + (f".{attempt}" if attempt > 1 else ""))
         try:
-            write_new(aside, tail, mode)
+            write_new(aside, tail, mode, dir_fd)
         except FileExistsError:
             continue
         return aside
@@ -908,7 +926,7 @@ def open_save(name_or_id: str) -> Session:
     path = _find(name_or_id)
     shown = save_label(path)
     try:
-        fd = os.open(path, os.O_RDWR | os.O_APPEND)
+        fd = open_regular(path, os.O_RDWR | os.O_APPEND)
     except OSError as error:
         raise SaveError(f"{shown}: cannot open it ({_reason(error)})") from None
     _lock(fd, path)

@@ -14,6 +14,8 @@ Layout of a hall folder (files 0660, folders 2770: the hall's group only, never 
     games/ID.watchers/PID one lock per live watcher
     games/ID.dhh.torn     the cut-off tail of an append that was interrupted, kept aside
     secrets/ID            the game's secret seed, until it is revealed into the log at the end
+Nothing in it is reached through a symbolic link: games/, secrets/ and ID.watchers/ are opened with
+O_NOFOLLOW|O_DIRECTORY and every file is opened, made and removed relative to them (Hall.folder_fd).
 
 The log has the save's framing (saves.MAGIC, then length/CRC-framed msgpack records; SaveScan reads
 it). Its header has `hall: 1`, the game, rules, options, `seats` (each {"kind": "open"} or {"kind":
@@ -146,11 +148,43 @@ def commitment(seed: int) -> str:
     return blake2b(f"dicehall hall seed {seed}".encode(), digest_size=32).hexdigest()
 
 
-def _make_group_dirs(folder: Path) -> None:
-    """Create `folder` and its missing parents with mode 2770 (setgid: files take the hall's group)."""
-    make_dirs(folder, DIR_MODE, _take_parents_group)
-    if folder.is_symlink():
-        raise HallError(f"{_shown(folder)}: a symbolic link: refused")
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _open_dir(parent: int, name: str, shown: str, create: bool = False) -> int:
+    """A descriptor on the folder `name` inside the folder open as `parent`, never through a symbolic
+    link (a hall member could aim one at another player's folder); made with mode 2770 and the
+    parent's group if `create` and missing. FileNotFoundError if it is missing; HallError, one
+    line naming it as `shown`, for a link, a file that is not a folder, or another failure."""
+    made = False
+    for _ in range(3):
+        try:
+            fd = os.open(name, _DIR_FLAGS, dir_fd=parent)
+        except FileNotFoundError:
+            if not create:
+                raise
+            try:
+                os.mkdir(name, DIR_MODE & 0o777, dir_fd=parent)
+                made = True
+            except FileExistsError:
+                pass  # made by another process meanwhile: open theirs
+            continue
+        except OSError as error:
+            if error.errno in (errno.ELOOP, errno.ENOTDIR):  # Linux says ENOTDIR for a link with O_DIRECTORY
+                try:
+                    link = stat.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode)
+                except OSError:
+                    link = error.errno == errno.ELOOP
+                raise HallError(f"{shown}: {'a symbolic link' if link else 'not a folder'}: refused") from None
+            raise HallError(f"{shown}: cannot open it ({_reason(error)})") from None
+        if made:  # through the descriptor: what is changed is the folder just made, whatever the name holds now
+            try:
+                os.fchown(fd, -1, os.fstat(parent).st_gid)
+                os.fchmod(fd, DIR_MODE)  # mkdir's mode is reduced by the umask, and cannot set setgid
+            except OSError:
+                pass
+        return fd
+    raise HallError(f"{shown}: cannot be made (it keeps changing)")
 
 
 def _take_parents_group(part: Path) -> None:
@@ -160,12 +194,14 @@ def _take_parents_group(part: Path) -> None:
         pass
 
 
-def _open_nofollow(path: Path, flags: int, create: bool = False) -> int:
+def _open_nofollow(path: Path, flags: int, create: bool = False, dir_fd: int | None = None) -> int:
     """A descriptor on `path`, never through a symbolic link, never blocking on a FIFO; a regular file
-    or HallError. Created files get FILE_MODE whatever the umask."""
+    or HallError. Created files get FILE_MODE whatever the umask. With `dir_fd` (its folder, opened
+    by _open_dir) the file is opened there by its name, so no folder on the way is a link either."""
     extra = os.O_CREAT if create else 0
     try:
-        fd = os.open(path, flags | extra | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, FILE_MODE)
+        fd = os.open(path.name if dir_fd is not None else path,
+                     flags | extra | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, FILE_MODE, dir_fd=dir_fd)
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise HallError(f"{_shown(path)}: a symbolic link: refused") from None
@@ -422,19 +458,25 @@ class _Tail:
 
 class HallLog:
     """One hall game's log file, open for this process: `count` records after the header have been
-    read, ending at byte `offset`. Records read but not yet folded wait in `unread`."""
+    handed to the reader (or appended by it), ending at byte `offset`; `scanned` and
+    `scanned_count` say how far an append under the lock has checked the framing (at least as far).
 
-    def __init__(self, path: Path, hall_gid: int | None, writable: bool):
+    Records are handed out one at a time as they are read (records()), so a reader checks each
+    before the next is read: a damaged or crafted log costs its first bad record, never the file."""
+
+    def __init__(self, path: Path, hall_gid: int | None, writable: bool, dir_fd: int | None = None):
         self.path = path
         self.label = path.stem
         flags = os.O_RDWR | os.O_APPEND if writable else os.O_RDONLY
         try:
-            self.fd = _open_nofollow(path, flags)
+            self.dir_fd = os.dup(dir_fd) if dir_fd is not None else os.open(path.parent, _DIR_FLAGS)
         except FileNotFoundError:
             raise HallError(f"no hall game {clean_text(path.stem, 20)} (dicehall hall lists them)") from None
         except OSError as error:
-            raise HallError(f"{_shown(path)}: cannot open it ({_reason(error)})") from None
+            raise HallError(f"{clean_text(path.parent.name, 60)}: cannot open it ({_reason(error)})") from None
+        self.fd = -1
         try:
+            self._open(flags)
             info = os.fstat(self.fd)
             if hall_gid is not None and info.st_gid != hall_gid:
                 raise HallError(f"{_shown(path)}: not owned by the hall's group: refused")
@@ -443,23 +485,39 @@ class HallLog:
             self.bytes_read = [0]
             scan = SaveScan(_Tail(self.fd, 0, self.bytes_read), self.label, info.st_size)
             self.header = scan.header
-            self.unread: list[Any] = list(scan.records)
-            if scan.damage:
-                raise HallError(f"{self.label}: {scan.damage}")
         except BaseException:
-            os.close(self.fd)
+            self.close()
             raise
-        self.offset = scan.good_end
-        self.count = len(self.unread)
+        self.flags = flags
+        self.identity = (info.st_dev, info.st_ino)
+        self.offset = self.scanned = scan.good_end  # the header's end: records() reads on from here
+        self.count = self.scanned_count = 0
 
-    def read_new(self) -> list[Any]:
-        """Records appended since the last read (read from the offset only), plus any read but not
-        yet taken. A record still being written is left for the next call."""
-        self._scan()
-        taken, self.unread = self.unread, []
-        return taken
+    def _open(self, flags: int) -> None:
+        try:
+            self.fd = _open_nofollow(self.path, flags, dir_fd=self.dir_fd)
+        except FileNotFoundError:
+            raise HallError(f"no hall game {clean_text(self.path.stem, 20)} (dicehall hall lists them)") from None
+        except OSError as error:
+            raise HallError(f"{_shown(self.path)}: cannot open it ({_reason(error)})") from None
 
-    def _scan(self, locked: bool = False) -> None:
+    def reopen(self, dir_fd: int) -> None:
+        """Open the file again after close() (the listing keeps a game's fold, not its descriptors),
+        to read on from `offset`; HallError if the name now holds another file."""
+        self.dir_fd = os.dup(dir_fd)
+        try:
+            self._open(self.flags)
+            info = os.fstat(self.fd)
+            if (info.st_dev, info.st_ino) != self.identity or info.st_size < self.offset:
+                raise HallError(f"{self.label}: the log was replaced")
+        except BaseException:
+            self.close()
+            raise
+
+    def records(self):
+        """Each record appended since the last read (read from the offset only), as it is read. A
+        record still being written is left for the next call; damage is HallError once the good
+        records before it have been handed out."""
         size = os.fstat(self.fd).st_size
         if size == self.offset:
             return
@@ -467,16 +525,38 @@ class HallLog:
             raise HallError(f"{self.label}: too large for a hall game ({size} bytes)")
         scan = SaveScan(_Tail(self.fd, self.offset, self.bytes_read), self.label, size,
                         resume=(self.offset, self.count + 1))
-        new = list(scan.records)
+        for record in scan.records:
+            self.offset, self.count = scan.good_end, self.count + 1
+            if self.count > self.scanned_count:
+                self.scanned, self.scanned_count = self.offset, self.count
+            yield record
         if scan.damage:
             raise HallError(f"{self.label}: {scan.damage}")
-        self.unread.extend(new)
-        self.offset = scan.good_end
-        self.count += len(new)
+
+    def read_new(self) -> list[Any]:
+        """Every record appended since the last read, unchecked (a reader that folds them should
+        take records() instead, one at a time)."""
+        return list(self.records())
+
+    def _scan(self, locked: bool = False) -> None:
+        """Check the framing of what was appended past `scanned` (keeping no record: the reader
+        reads them from its offset when it folds them)."""
+        size = os.fstat(self.fd).st_size
+        if size == self.scanned:
+            return
+        if size > MAX_LOG:
+            raise HallError(f"{self.label}: too large for a hall game ({size} bytes)")
+        scan = SaveScan(_Tail(self.fd, self.scanned, self.bytes_read), self.label, size,
+                        resume=(self.scanned, self.scanned_count + 1))
+        for _ in scan.records:
+            self.scanned_count += 1
+        if scan.damage:
+            raise HallError(f"{self.label}: {scan.damage}")
+        self.scanned = scan.good_end
         if locked and scan.torn:  # under the lock no one is writing: a cut-off append, as a save's
-            tail = os.pread(self.fd, size - self.offset, self.offset)
-            _keep_torn(self.path, tail, FILE_MODE)
-            os.ftruncate(self.fd, self.offset)
+            tail = os.pread(self.fd, size - self.scanned, self.scanned)
+            _keep_torn(self.path, tail, FILE_MODE, self.dir_fd)
+            os.ftruncate(self.fd, self.scanned)
             os.fsync(self.fd)
 
     def append(self, record: dict, expected: int) -> None:
@@ -486,22 +566,23 @@ class HallLog:
         fcntl.flock(self.fd, fcntl.LOCK_EX)
         try:
             self._scan(locked=True)
-            if self.count != expected:
+            if self.scanned_count != expected or self.count != expected:
                 raise StaleState("the game moved on: your move was made on an old position; the board is refreshed")
             try:
                 write_durably(self.fd, data)
             except OSError as error:
-                os.ftruncate(self.fd, self.offset)
+                os.ftruncate(self.fd, self.scanned)
                 raise HallError(f"{_reason(error)}: nothing was written; try again") from None
-            self.offset += len(data)
-            self.count += 1
+            self.offset = self.scanned = self.scanned + len(data)  # every record before it was handed out
+            self.count = self.scanned_count = self.scanned_count + 1
         finally:
             fcntl.flock(self.fd, fcntl.LOCK_UN)
 
     def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
+        for name in ("fd", "dir_fd"):
+            if getattr(self, name, -1) >= 0:
+                os.close(getattr(self, name))
+                setattr(self, name, -1)
 
 
 # ----- waiting for a change -----
@@ -516,7 +597,8 @@ class _Inotify:
         self.fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
         if self.fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1")
-        if libc.inotify_add_watch(self.fd, os.fsencode(folder), self.MASK) < 0:
+        # ONLYDIR, DONT_FOLLOW: a games folder swapped for a link is not watched through it
+        if libc.inotify_add_watch(self.fd, os.fsencode(folder), self.MASK | 0x01000000 | 0x02000000) < 0:
             error = ctypes.get_errno()
             os.close(self.fd)
             raise OSError(error, "inotify_add_watch")
@@ -579,18 +661,22 @@ class HallGame:
     def __init__(self, hall: "Hall", game_id: str, *, writable: bool, with_secret: bool, plays_bots: bool = False):
         self.hall = hall
         self.id = check_id(game_id)
-        self.log = HallLog(hall.games / f"{self.id}{LOG_SUFFIX}", hall.gid(), writable)
+        games = hall.folder_fd("games")
+        try:
+            self.log = HallLog(hall.games / f"{self.id}{LOG_SUFFIX}", hall.gid(), writable, games)
+        finally:
+            os.close(games)
         self.seat: int | None = None
         self.plays_bots = plays_bots
         self._seat_fd = -1
         self._watch_fd = -1
-        self._watch_path: Path | None = None
+        self._watch_dir_fd = -1  # the game's watchers folder, while this process is counted in it
         self._waiter: _Inotify | None | bool = None  # False: inotify is not to be had, poll
         self._seen_seats: list[str] | None = None  # the seats' statuses when last looked at
         try:
             seed = hall.read_secret(self.id) if with_secret else None
             self.fold = HallFold(self.log.header, self.id, seed)
-            self._fold(self.log.read_new())
+            self._fold(self.log.records())
         except BaseException:
             self.log.close()
             raise
@@ -642,8 +728,7 @@ class HallGame:
         then do what falls to this process: draw the dice a started game waits for, undo a
         takeback of ours that was accepted, reveal the seed of a finished game. Returns the new
         records (those of others; ours are folded as they are written)."""
-        new = self.log.read_new()
-        self._fold(new)
+        new = self._fold(self.log.records())
         self._settle()
         self.seats()  # what wait() compares with
         return new
@@ -679,7 +764,9 @@ class HallGame:
         seen = self._seen_seats
         return seen is not None and [v.status for v in self.seats()] != seen
 
-    def _fold(self, records: list[Any]) -> None:
+    def _fold(self, records) -> list[Any]:
+        """Fold each record as it is read (before the next is read); returns those folded."""
+        folded = []
         for record in records:
             index = self.fold.count + 1
             try:
@@ -688,6 +775,8 @@ class HallGame:
                 raise HallError(f"{self.id}: record {index}: {clean_text(error, 200)}") from None
             except Exception as error:  # a wrongly typed field the checks let through
                 raise HallError(f"{self.id}: record {index}: not a valid record ({type(error).__name__})") from None
+            folded.append(record)
+        return folded
 
     # ----- writing -----
     def _append(self, record: dict) -> None:
@@ -702,7 +791,7 @@ class HallGame:
     def _refresh_after_stale(self) -> None:
         """Fold what others wrote first, then raise StaleState naming who moved first."""
         first = self.fold.count
-        self._fold(self.log.read_new())
+        self._fold(self.log.records())
         who = self.fold.seat_name(self.fold.actors[first]) if len(self.fold.actors) > first else "another player"
         raise StaleState(f"{who} moved first: your move was made on an old position; the board is refreshed") from None
 
@@ -860,30 +949,39 @@ class HallGame:
         self._settle()
 
     def _start_watching(self) -> None:
-        folder = self.hall.games / f"{self.id}.watchers"
-        _make_group_dirs(folder)
-        path = folder / str(os.getpid())
+        games = self.hall.folder_fd("games")
+        try:
+            folder = _open_dir(games, f"{self.id}.watchers", f"games/{self.id}.watchers", create=True)
+        finally:
+            os.close(games)
+        self._watch_dir_fd = folder
+        name = str(os.getpid())
+        path = self.hall.games / f"{self.id}.watchers" / name  # named in messages; opened in `folder`
         while True:
-            fd = _open_nofollow(path, os.O_RDWR, create=True)
+            fd = _open_nofollow(path, os.O_RDWR, create=True, dir_fd=folder)
             fcntl.flock(fd, fcntl.LOCK_EX)
             try:  # a lister may have removed the file as dead between our open and our lock
-                if os.stat(path, follow_symlinks=False).st_ino == os.fstat(fd).st_ino:
+                if os.stat(name, dir_fd=folder, follow_symlinks=False).st_ino == os.fstat(fd).st_ino:
                     break
             except FileNotFoundError:
                 pass
             os.close(fd)
-        self._watch_fd, self._watch_path = fd, path
+        self._watch_fd = fd
 
     def close(self) -> None:
         """Leave the game: the seat's lock is released (the seat shows as disconnected)."""
         if self._watch_fd >= 0:
-            if self._watch_path is not None:
-                try:
-                    self._watch_path.unlink()
-                except OSError:
-                    pass
+            try:
+                if os.stat(str(os.getpid()), dir_fd=self._watch_dir_fd, follow_symlinks=False).st_ino == os.fstat(
+                        self._watch_fd).st_ino:
+                    os.unlink(str(os.getpid()), dir_fd=self._watch_dir_fd)
+            except OSError:
+                pass
             os.close(self._watch_fd)
             self._watch_fd = -1
+        if self._watch_dir_fd >= 0:
+            os.close(self._watch_dir_fd)
+            self._watch_dir_fd = -1
         if self._seat_fd >= 0:
             os.close(self._seat_fd)
             self._seat_fd = -1
@@ -899,6 +997,43 @@ class HallGame:
 
 
 # ----- the hall -----
+def _live_watcher(folder: int, name: str, gid: int | None) -> int:
+    """1 if the file `name` in the watchers folder open as `folder` is a live watcher's lock; a dead
+    watcher's is removed. Anything else (a link, a FIFO, a file with data or another name, of
+    another group) was not made by a watcher: it is neither counted nor touched."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder)
+    except OSError:
+        return 0
+    try:
+        info = os.fstat(fd)
+        if (not stat.S_ISREG(info.st_mode) or info.st_size or info.st_nlink != 1
+                or gid is not None and info.st_gid != gid):
+            return 0
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return 1
+        try:  # its watcher is gone; removed only if the name still holds this very file
+            if os.stat(name, dir_fd=folder, follow_symlinks=False).st_ino == info.st_ino:
+                os.unlink(name, dir_fd=folder)
+        except OSError:
+            pass
+        return 0
+    finally:
+        os.close(fd)
+
+
+@dataclass
+class _Listed:
+    """What the listing read of one game: the log's (device, inode, size, mtime, ctime) then, and
+    the game (its fold; its descriptors closed) or the problem line."""
+
+    key: tuple | None
+    game: "HallGame | None"
+    problem: str | None
+
+
 @dataclass
 class HallEntry:
     """One line of `dicehall hall`: a game, or (`problem` set) a file that is not one."""
@@ -930,6 +1065,25 @@ class Hall:
         self.folder = hall_dir(folder)
         self.games = self.folder / "games"
         self.secrets = self.folder / "secrets"
+        self._listed: dict[str, _Listed] = {}  # what listing() read of each game, to read only what changed
+
+    def folder_fd(self, name: str, create: bool = False) -> int:
+        """A descriptor on the hall's folder `name` ("games", "secrets"), never through a symbolic link:
+        every file of the hall is opened, made and removed relative to one of these. The hall folder
+        itself is the admin's or the player's choice, and is taken as named. FileNotFoundError if
+        the folder is missing (and not `create`); HallError, one line, for a link or a non-folder."""
+        if create:
+            make_dirs(self.folder, DIR_MODE, _take_parents_group)
+        try:
+            top = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            raise
+        except OSError as error:
+            raise HallError(f"cannot open the hall {clean_text(str(self.folder), 200)} ({_reason(error)})") from None
+        try:
+            return _open_dir(top, name, name, create)
+        finally:
+            os.close(top)
 
     def gid(self) -> int | None:
         """The hall's group (the folder's): a game file of another group is not the hall's."""
@@ -964,16 +1118,16 @@ class Hall:
                   "commitment": commitment(seed), "name": short_name(title) or module.TITLE,
                   "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         HallFold(header, "the new game", None)  # checks options and styles before any file is made
-        _make_group_dirs(self.games)
-        _make_group_dirs(self.secrets)
+        os.close(self.folder_fd("games", create=True))
+        os.close(self.folder_fd("secrets", create=True))
         for _ in range(100):
             game_id = "".join(secret_source.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
             try:
-                write_new(self.secrets / game_id, str(seed).encode(), FILE_MODE)
+                self._write_new("secrets", game_id, str(seed).encode())
             except FileExistsError:
                 continue
             try:
-                write_new(self.games / f"{game_id}{LOG_SUFFIX}", MAGIC + frame(header), FILE_MODE)
+                self._write_new("games", f"{game_id}{LOG_SUFFIX}", MAGIC + frame(header))
             except FileExistsError:
                 self.forget_secret(game_id)
                 continue
@@ -1018,13 +1172,27 @@ class Hall:
         that plays the bots' turns of a game nobody sits in (bots against bots; the tests)."""
         return HallGame(self, game_id, writable=plays_bots, with_secret=plays_bots, plays_bots=plays_bots)
 
+    def _write_new(self, folder: str, name: str, data: bytes) -> None:
+        """saves.write_new of a new file `name` in the hall's folder `folder`, opened refusing a link."""
+        fd = self.folder_fd(folder)
+        try:
+            write_new(self.folder / folder / name, data, FILE_MODE, fd)
+        finally:
+            os.close(fd)
+
     # ----- secrets -----
     def read_secret(self, game_id: str) -> int | None:
         """The game's seed, or None once it is revealed (or if it cannot be read here)."""
         try:
-            fd = _open_nofollow(self.secrets / check_id(game_id), os.O_RDONLY)
+            secrets = self.folder_fd("secrets")
         except (OSError, HallError):
             return None
+        try:
+            fd = _open_nofollow(self.secrets / check_id(game_id), os.O_RDONLY, dir_fd=secrets)
+        except (OSError, HallError):
+            return None
+        finally:
+            os.close(secrets)
         try:
             text = os.read(fd, 40).decode("ascii", "replace").strip()
         finally:
@@ -1033,16 +1201,29 @@ class Hall:
 
     def forget_secret(self, game_id: str) -> None:
         try:
-            (self.secrets / check_id(game_id)).unlink()
+            secrets = self.folder_fd("secrets")
+        except (OSError, HallError):
+            return
+        try:
+            os.unlink(check_id(game_id), dir_fd=secrets)  # a link named so is removed itself, never followed
         except OSError:
             pass
+        finally:
+            os.close(secrets)
 
     # ----- locks -----
     def lock_seat(self, game_id: str, seat: int, name: str) -> int:
         """The descriptor holding seat `seat`'s lock (held until it is closed or the process ends),
         or SeatHeld naming who holds it."""
         path = self.games / f"{game_id}.seat{seat}"
-        fd = _open_nofollow(path, os.O_RDWR, create=True)
+        games = self.folder_fd("games")
+        try:
+            fd = _open_nofollow(path, os.O_RDWR, create=True, dir_fd=games)
+        finally:
+            os.close(games)
+        if os.fstat(fd).st_nlink != 1:  # a second name of another file: never truncated nor written
+            os.close(fd)
+            raise HallError(f"{_shown(path)}: a file with another name too: refused")
         for attempt in range(SEAT_TRIES):
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -1060,9 +1241,15 @@ class Hall:
     def seat_held(self, game_id: str, seat: int) -> bool:
         """Whether a live process holds the seat's lock (a dead one's lock the kernel has freed)."""
         try:
-            fd = _open_nofollow(self.games / f"{game_id}.seat{seat}", os.O_RDONLY)
+            games = self.folder_fd("games")
         except (OSError, HallError):
             return False
+        try:
+            fd = _open_nofollow(self.games / f"{game_id}.seat{seat}", os.O_RDONLY, dir_fd=games)
+        except (OSError, HallError):
+            return False
+        finally:
+            os.close(games)
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
             return False
@@ -1072,41 +1259,47 @@ class Hall:
             os.close(fd)
 
     def watchers(self, game_id: str) -> int:
-        """Live watchers of a game; a dead watcher's file is removed."""
-        folder = self.games / f"{game_id}.watchers"
+        """Live watchers of a game; a dead watcher's file is removed. The watchers folder is never
+        listed through a link (a link there counts no one), and only a file a watcher made (an
+        empty regular file of the hall's group, with no other name) is counted or removed."""
         try:
-            names = os.listdir(folder)
-        except OSError:
+            games = self.folder_fd("games")
+        except (OSError, HallError):
             return 0
+        try:
+            folder = _open_dir(games, f"{check_id(game_id)}.watchers", f"games/{game_id}.watchers")
+        except (OSError, HallError):
+            return 0
+        finally:
+            os.close(games)
+        gid = self.gid()
         live = 0
-        for name in names:
-            if not name.isdigit():
-                continue
-            try:
-                fd = _open_nofollow(folder / name, os.O_RDONLY)
-            except (OSError, HallError):
-                continue
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                (folder / name).unlink(missing_ok=True)  # its watcher is gone
-            except BlockingIOError:
-                live += 1
-            except OSError:
-                pass
-            finally:
-                os.close(fd)
+        try:
+            for name in os.listdir(folder):
+                if name.isdigit():
+                    live += _live_watcher(folder, name, gid)
+        except OSError:
+            pass
+        finally:
+            os.close(folder)
         return live
 
     # ----- listing -----
     def listing(self) -> list[HallEntry]:
         """Every game in the hall, the latest move first; a file that is not a good game is one
-        entry with a `problem` line, and never stops the listing."""
+        entry with a `problem` line, and never stops the listing. A game whose log has not changed
+        since the last listing by this Hall is not read again; one that grew is read from where the
+        last listing stopped (the lobby lists every second)."""
         try:
-            names = sorted(os.listdir(self.games))
+            games = self.folder_fd("games")
         except FileNotFoundError:
             return []
+        try:
+            names = sorted(os.listdir(games))
         except OSError as error:
             raise HallError(f"cannot read the hall {clean_text(str(self.games), 200)} ({_reason(error)})") from None
+        finally:
+            os.close(games)
         entries = []
         for name in names:
             if _OURS.fullmatch(name):
@@ -1116,29 +1309,66 @@ class Hall:
                 entries.append(HallEntry(shown, problem=f"games/{shown}: not a hall game's name: left alone"))
                 continue
             entries.append(self.entry(name[: -len(LOG_SUFFIX)]))
+        listed = {entry.id for entry in entries}
+        for gone in set(self._listed) - listed:
+            del self._listed[gone]
         entries.sort(key=lambda e: (e.problem is None, e.last_move), reverse=True)
         return entries
 
     def entry(self, game_id: str) -> HallEntry:
         """One game's listing entry; whatever is wrong with it is its problem line."""
         try:
-            with HallGame(self, game_id, writable=False, with_secret=False) as game:
-                fold = game.fold
-                session = fold.session
-                outcome = session.outcome if session else None
-                last = os.fstat(game.log.fd).st_mtime
-                return HallEntry(game_id, fold.module.ID, fold.module.TITLE, fold.players_name(), game.seats(),
-                                 len(session.marks) if session else 0, self.watchers(game_id), outcome is not None,
-                                 clean_text(outcome.summary, 120) if outcome else "", last)
-        except SaveError as error:
-            problem = clean_text(str(error), 300)
-        except Exception as error:  # the per-game boundary: one bad file never stops the listing
-            problem = f"{game_id}: cannot be read ({type(error).__name__})"
+            games = self.folder_fd("games")
+        except (OSError, HallError) as error:
+            problem = str(error) if isinstance(error, HallError) else f"cannot read the hall ({_reason(error)})"
+            return HallEntry(game_id, problem=clean_text(problem, 300))
         try:
-            last = os.stat(self.games / f"{game_id}{LOG_SUFFIX}", follow_symlinks=False).st_mtime
-        except OSError:
-            last = 0.0
-        return HallEntry(game_id, last_move=last, problem=problem)
+            try:
+                info = os.stat(f"{check_id(game_id)}{LOG_SUFFIX}", dir_fd=games, follow_symlinks=False)
+            except OSError:
+                info = None
+            key = None if info is None else (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+            listed = self._listed.get(game_id)
+            if listed is None or key is None or listed.key != key:  # else nothing changed: nothing is read
+                listed = _Listed(key, *self._read_for_listing(game_id, games, listed))
+                self._listed[game_id] = listed
+        finally:
+            os.close(games)
+        last = info.st_mtime if info is not None else 0.0
+        if listed.game is None:
+            return HallEntry(game_id, last_move=last, problem=listed.problem)
+        game = listed.game
+        fold = game.fold
+        session = fold.session
+        outcome = session.outcome if session else None
+        return HallEntry(game_id, fold.module.ID, fold.module.TITLE, fold.players_name(), game.seats(),
+                         len(session.marks) if session else 0, self.watchers(game_id), outcome is not None,
+                         clean_text(outcome.summary, 120) if outcome else "", last)
+
+    def _read_for_listing(self, game_id: str, games: int, listed: "_Listed | None") -> tuple["HallGame | None", str | None]:
+        """The game as the listing keeps it (its fold, the log's descriptors closed), read on from
+        the last listing's offset where it is the same file grown, else from the start; or None
+        and the problem line."""
+        try:
+            game = listed.game if listed is not None else None
+            if game is not None:
+                try:
+                    game.log.reopen(games)
+                except HallError:
+                    game = None  # replaced, or cut back: read afresh
+                else:
+                    try:
+                        game.follow()
+                    finally:
+                        game.log.close()
+            if game is None:
+                game = HallGame(self, game_id, writable=False, with_secret=False)
+                game.log.close()  # the fold is kept; the file is opened again only when it changes
+            return game, None
+        except SaveError as error:
+            return None, clean_text(str(error), 300)
+        except Exception as error:  # the per-game boundary: one bad file never stops the listing
+            return None, f"{game_id}: cannot be read ({type(error).__name__})"
 
     # ----- finished games -----
     def finished_session(self, game_id: str) -> Session:
@@ -1153,10 +1383,10 @@ class Hall:
             seed = game.fold.revealed
             if seed is None:
                 raise HallError(f"{game_id}: the game is over but its seed was never revealed")
-            log = HallLog(game.log.path, self.gid(), writable=False)
+            log = HallLog(game.log.path, self.gid(), writable=False, dir_fd=game.log.dir_fd)
         try:  # again from the start, every die drawn from the seed and compared with the log's
             fold = HallFold(log.header, game_id, seed)
-            for index, record in enumerate(log.read_new(), start=1):
+            for index, record in enumerate(log.records(), start=1):
                 try:
                     fold.apply(record)
                 except (HallRecordError, LogError, ValueError) as error:

@@ -270,9 +270,10 @@ def test_a_save_that_cannot_be_read_now_is_not_cached(monkeypatch):
     def failing_disk(*args, **kwargs):
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
-    monkeypatch.setattr(saves, "open", failing_disk, raising=False)  # the module's open(): its reads fail
+    working = saves.open_regular
+    monkeypatch.setattr(saves, "open_regular", failing_disk)  # how the module opens a save to read: it fails
     assert info_of(path).problem == f"{path.stem}: cannot read it (Input/output error)"
-    monkeypatch.delattr(saves, "open")  # the disk is fine again: a fault of the moment, not of the file
+    monkeypatch.setattr(saves, "open_regular", working)  # the disk is fine again: a fault of the moment, not of the file
     assert info_of(path).problem is None
 
 

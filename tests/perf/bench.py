@@ -802,12 +802,50 @@ def hall_latency(moves: int = 50) -> None:
             "within a second" if mode == "read" else "within a second on the watcher's screen")
 
 
+def hall_listing(games: int = 50, plays: int = 30, rounds: int = 7) -> None:
+    """The lobby's look at the hall (Hall.listing, every second): 50 games of 30 decisions each,
+    listed by a fresh Hall (every log read and folded) and again by the same Hall with nothing
+    changed (each log's fold kept: only the seats' locks and the watchers are looked at), and
+    after one game has moved (that log read from where it stopped). Fastest of `rounds` each,
+    the fresh and the kept listing alternating."""
+    from saves.hall import Hall
+
+    folder = tempfile.mkdtemp(prefix="dicehall-bench-listing-")
+    hall = Hall(folder)
+    played = []
+    rng = random.Random(5)
+    for _ in range(games):
+        game = hall.host("towers", ["player", "bot"], "Ann")
+        for _ in range(plays):
+            game.play(rng.choice(game.session.commands()))  # a Towers game lasts longer than this
+        played.append(game)
+    kept = Hall(folder)
+    kept.listing()
+    fresh_times, kept_times, moved_times = [], [], []
+    for round_number in range(rounds):
+        for which in (("fresh", "kept") if round_number % 2 == 0 else ("kept", "fresh")):
+            started = time.perf_counter()
+            (Hall(folder) if which == "fresh" else kept).listing()
+            (fresh_times if which == "fresh" else kept_times).append(time.perf_counter() - started)
+        mover = next(game for game in played if not game.finished)
+        mover.play(rng.choice(mover.session.commands()))
+        started = time.perf_counter()
+        kept.listing()
+        moved_times.append(time.perf_counter() - started)
+    for game in played:
+        game.close()
+    fresh, again, moved = min(fresh_times), min(kept_times), min(moved_times)
+    row(f"hall: listing {games} games of {plays} decisions, from scratch / again with nothing changed / "
+        "after one game moved", f"{ms(fresh)} / {ms(again)} / {ms(moved)}, **{fresh / again:.0f}x** less again",
+        "a second listing costs almost nothing")
+
+
 SECTIONS = {
     "frame": first_frame, "sim": sim_dicetower, "troll": troll_playouts, "branch": branch_middle,
     "tower": tower_screen_keys, "saves": saves_list, "len": events_length, "memory": memory_and_stepping,
     "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
     "bigsave": big_save, "analysis": analysis_speed, "search": troll_search_turn,
-    "hindsight": hindsight_solver, "hall": hall_latency,
+    "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing,
 }
 README_BEGIN = "<!-- speed table: written by tests/perf/bench.py --readme -->"
 README_END = "<!-- end of speed table -->"
