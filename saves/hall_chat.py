@@ -155,14 +155,16 @@ class HallChat:
             end = at + _FRAME.size + length
             if length > MAX_FRAME:  # no sender writes it: skipped whole, never read
                 if header or self.offset + end > size:
-                    return self._broken(f"{_shown(self.path)}: damaged after {len(self.messages)} messages: no more are shown")
+                    self._broken(f"{_shown(self.path)}: damaged after {len(self.messages) + len(new)} messages: no more are shown")
+                    break
                 at = end
                 continue
             if end > len(data):
                 break  # still being written, or past this slice: the next look
             payload = data[at + _FRAME.size : end]
             if zlib.crc32(payload) != crc:
-                return self._broken(f"{_shown(self.path)}: damaged after {len(self.messages)} messages: no more are shown")
+                self._broken(f"{_shown(self.path)}: damaged after {len(self.messages) + len(new)} messages: no more are shown")
+                break
             at = end
             try:
                 record = _unpack(payload)
@@ -178,7 +180,7 @@ class HallChat:
                 new.append(message)
         self.offset += at
         if header:
-            return None
+            return [] if self.problem else None
         self.messages.extend(new)
         return new[-KEEP:]
 

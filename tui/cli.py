@@ -513,7 +513,7 @@ def _watch_lines(hall, game_id: str) -> int:
                     print(clean_text(f"{n + 1:>4}  {session.describe(n, reveal=False)}", 200), flush=True)
                 shown = len(events)
             if game.finished:
-                print(clean_text(f"over: {session.outcome.summary}", 200))
+                print(clean_text(f"over: {game.fold.result}", 200))
                 return 0
             if game.wait(5.0):
                 game.follow()
@@ -538,7 +538,7 @@ def _list_hall(hall, as_json: bool) -> int:
             print(f"{clean_text(entry.id, 6):<6}  DAMAGED: {clean_text(entry.problem, 300)}")
             continue
         when = datetime.fromtimestamp(entry.last_move).strftime("%Y-%m-%d %H:%M")
-        state = f"over: {clean_text(entry.result, 100)}" if entry.finished else "in progress"
+        state = f"over: {clean_text(entry.result, 100)}" if entry.finished else f"in progress: {clean_text(entry.progress, 100)}"
         print(f"{entry.id:<6}  {clean_text(entry.game, 10):<10}  {entry.moves:>5}  {entry.watchers:>5}  {when:<16}  "
               f"{_seat_words(entry.seats)}; {state}")
     return 0
