@@ -449,7 +449,7 @@ class HallFold:
         if at - self.last_at < after * 60:
             raise HallRecordError(f"seat {seat + 1} was not idle for {after} minutes")
         name = self.seat_name(seat)
-        idle = f"{clean_text(name, 40)} (seat {seat + 1}) did not move for {after} minutes"
+        idle = f"{clean_text(name, 40)} (seat {seat + 1}) did not move for {counted(after, 'minute')}"
         if then == "abandon":
             self.abandoned = f"abandoned: {idle}"
             self.takeback = None

@@ -497,12 +497,22 @@ def _seat_words(views) -> str:
 
 
 def _watch_lines(hall, game_id: str) -> int:
-    """Follow a hall game, one line per event, until it ends (ctrl+c stops watching)."""
+    """Follow a hall game, one line per event and one per message said in it (as "say: Ann: hi"),
+    until it ends (ctrl+c stops watching)."""
+    from saves.hall import login_name
+    from saves.hall_chat import HallChat
+
     game = hall.watch(game_id)
-    shown = 0
+    chat = HallChat(hall, game_id, login_name(), None)
+    shown, told = 0, ""
     with game:
         print(f"watching {game.module.TITLE} {game.id}: {_seat_words(game.seats())}", flush=True)
         while True:
+            for message in chat.follow():
+                print(clean_text(f"say: {message.words()}", 300), flush=True)
+            if chat.problem and told != chat.problem:  # a damaged messages file: said once, the game goes on
+                told = chat.problem
+                print(clean_text(f"messages: {told}", 300), flush=True)
             session = game.session
             if session is not None:
                 events = session.events
