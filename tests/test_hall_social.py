@@ -323,13 +323,46 @@ def test_a_forged_idle_record_is_the_logs_damage(hall, monkeypatch):
                         (dict(base, at=last + 600, after=0), "no time to tell it by"),
                         (dict(base, at=last + 600, then="eat"), "for nothing"),
                         ({k: v for k, v in base.items()}, "no time to tell it by"),
-                        (dict(base, at="soon"), "whose time is not a time")):
+                        (dict(base, at="soon"), "whose time is not a time"),
+                        (dict(base, at=float("nan")), "whose time is not a time"),
+                        (dict(base, at=True), "whose time is not a time"),
+                        (dict(base, at=last + 600, seat="1"), "not another player's"),
+                        (dict(base, at=last + 600, by=True), "no seat named as its author"),
+                        (dict(base, at=last + 600, after=5.0), "no time to tell it by"),
+                        (dict(base, at=last + 600, after=10 ** 9), "no time to tell it by"),
+                        (dict(base, at=last + 600, then=["bot"]), "for nothing"),
+                        ({"op": "play", "by": mover.seat, "events": [], "at": {"t": 1}}, "whose time is not a time")):
         data = log.read_bytes()
         with open(log, "ab") as handle:
             handle.write(frame(record))
         with pytest.raises(HallError, match=why):
             hall.open(mover.id).close()
         log.write_bytes(data)
+    mover.close(), other.close()
+
+
+def test_an_idle_record_before_the_game_starts_or_after_it_ends_is_damage(hall, monkeypatch):
+    set_idle(hall, 1)
+    waiting = hall.host("towers", ["player", "open"], "Ann")
+    log = hall.games / f"{waiting.id}.dhh"
+    with open(log, "ab") as handle:
+        handle.write(frame({"op": "idle", "by": 0, "seat": 1, "then": "bot", "after": 1, "at": time.time() + 999}))
+    with pytest.raises(HallError, match="record 2: an idle seat outside a game in progress"):
+        hall.open(waiting.id).close()
+    waiting.close()
+    clock = Clock(monkeypatch)
+    mover, other = towers_pair(hall)
+    clock.now += 61
+    mover.claim_idle("abandon")
+    log = hall.games / f"{mover.id}.dhh"
+    data = log.read_bytes()
+    for record in ({"op": "idle", "by": mover.seat, "seat": other.seat, "then": "bot", "after": 1, "at": clock.now + 999},
+                   {"op": "takeback", "by": mover.seat, "to": 0, "at": clock.now}):
+        log.write_bytes(data)
+        with open(log, "ab") as handle:
+            handle.write(frame(record))
+        with pytest.raises(HallError, match="a record after the seed was revealed"):
+            hall.open(mover.id).close()
     mover.close(), other.close()
 
 
