@@ -93,6 +93,7 @@ class HallChat:
         self.seat = seat
         self.offset = 0  # 0: the header is not read yet
         self.messages: deque[ChatMessage] = deque(maxlen=KEEP)
+        self.unseen: deque[ChatMessage] = deque(maxlen=KEEP)  # read but not yet taken by take_unseen()
         self.recent: dict[tuple[str, bool], deque[float]] = {}  # each sender's latest times, for the rate
         self.problem = ""
         self.fd = -1
@@ -182,7 +183,14 @@ class HallChat:
         if header:
             return [] if self.problem else None
         self.messages.extend(new)
+        self.unseen.extend(new)
         return new[-KEEP:]
+
+    def take_unseen(self) -> list[ChatMessage]:
+        """Every message read since the last call, by follow() or by send() (which reads first)."""
+        taken = list(self.unseen)
+        self.unseen.clear()
+        return taken
 
     def _within_rate(self, message: ChatMessage) -> bool:
         times = self.recent.setdefault((message.name, message.seat is None), deque(maxlen=RATE))

@@ -10,13 +10,13 @@ import pytest
 
 from saves import hall as hallmod
 from saves.hall import Hall
-from saves.hall_chat import HallChat
+from saves.hall_chat import ChatRefused, HallChat
 from tests.apphelpers import screen_text
 from tests.hallhelpers import play_until_over
 from tui.app import DicehallApp
 from tui.screens.dialogs import AskScreen
 from tui.screens.hall import HallScreen
-from tui.screens.hall_talk import IdleScreen, MessagesScreen
+from tui.screens.hall_talk import IdleScreen, MessagesScreen, chat_of
 from tui.screens.viewer.hall import HallViewer
 from tui.widgets import StatusLine
 
@@ -88,10 +88,14 @@ def bobs_turn(hall):
 def test_at_the_table_m_sends_a_line_lines_arrive_in_the_status_line_and_x_mutes_them(hall):
     ann, bob = bobs_turn(hall)
     heard = HallChat(hall, ann.id, "Bob", bob.seat)
+    heard.send("said before you came")
     app = DicehallApp(hall_game=ann)
 
     async def steps(pilot):
         assert "m Message" in footer(pilot.app)
+        await until(pilot, lambda: getattr(chat_of(ann), "primed", False))  # the screen's first look at the messages
+        await pilot.pause(0.6)  # and another: what was said before is listed by M, not announced
+        assert "said before you came" not in status(pilot.app)
         await pilot.press("m")
         await pilot.pause()
         assert isinstance(pilot.app.screen, AskScreen)
@@ -99,7 +103,7 @@ def test_at_the_table_m_sends_a_line_lines_arrive_in_the_status_line_and_x_mutes
         await pilot.press("enter")
         await pilot.pause()
         assert status(pilot.app) == "sent: gl [b]hf[/b]"
-        assert [m.words() for m in heard.follow()] == ["Ann: gl [b]hf[/b]"]
+        assert [m.words() for m in heard.follow()][-1:] == ["Ann: gl [b]hf[/b]"]
         heard.send("thanks \x1b[31m[@click=app.quit]")
         await until(pilot, lambda: "Bob: thanks [31m[@click=app.quit]" in status(pilot.app), 3.0)
         assert pilot.app.is_running
@@ -108,6 +112,7 @@ def test_at_the_table_m_sends_a_line_lines_arrive_in_the_status_line_and_x_mutes
         listing = screen_text(pilot.app)
         assert isinstance(pilot.app.screen, MessagesScreen)
         assert "Ann: gl [b]hf[/b]" in listing and "Bob: thanks" in listing and "x mutes" in listing
+        assert "Bob: said before you came" in listing
         await pilot.press("x")
         await pilot.pause()
         assert "muted: they do not show as they come" in screen_text(pilot.app)
@@ -121,12 +126,14 @@ def test_at_the_table_m_sends_a_line_lines_arrive_in_the_status_line_and_x_mutes
         assert "Bob: you will not see this" in screen_text(pilot.app)
         await pilot.press("escape")
         # the rate: a sixth line within ten seconds is refused with one line
-        for n in range(6):
-            await pilot.press("m")
-            await pilot.pause()
-            await type_text(pilot, f"n{n}")
-            await pilot.press("enter")
-            await pilot.pause()
+        with pytest.raises(ChatRefused):  # Ann's own lines, straight to the file, until the rate refuses one
+            for n in range(6):
+                chat_of(ann).send(f"n{n}")
+        await pilot.press("m")
+        await pilot.pause()
+        await type_text(pilot, "one more")
+        await pilot.press("enter")
+        await pilot.pause()
         return status(pilot.app)
 
     last = run(app, steps)
@@ -175,7 +182,7 @@ def test_an_idle_seat_is_offered_to_a_bot_at_the_table_once_it_is_idle(hall, mon
         clock.offset = 3 * 60 + 1
         await until(pilot, lambda: "has not moved" in status(pilot.app), 3.0)
         told = status(pilot.app)
-        assert "I Idle seat" in footer(pilot.app)
+        await until(pilot, lambda: "I Idle seat" in footer(pilot.app), 3.0)
         await pilot.press("I")
         await pilot.pause()
         assert isinstance(pilot.app.screen, IdleScreen)

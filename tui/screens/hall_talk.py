@@ -149,8 +149,12 @@ class HallTalk:
         chat = chat_of(game)
         problem = chat.problem
         try:
-            new = chat.follow()
+            chat.follow()
         except OSError:
+            pass
+        new = [m for m in chat.take_unseen() if (m.name, m.seat) != (chat.name, chat.seat)]  # ours: "sent:" said it
+        if not getattr(chat, "primed", False):  # what was said before this screen opened: M lists it
+            chat.primed = True
             new = []
         if chat.problem and not problem:
             self.status(chat.problem, error=True)
