@@ -12,8 +12,10 @@ Layout of a hall folder (files 0660, folders 2770: the hall's group only, never 
     games/ID.dhh          the game's log (ID: 6 lowercase letters or digits)
     games/ID.seatN        seat N's lock (N from 0, as in the records): flock'd by the terminal holding it
     games/ID.watchers/PID one lock per live watcher
+    games/ID.chat         the game's messages (saves/hall_chat.py), beside its log, never in it
     games/ID.dhh.torn     the cut-off tail of an append that was interrupted, kept aside
     secrets/ID            the game's secret seed, until it is revealed into the log at the end
+    hall.toml             the admin's settings (idle_minutes = N: a seat idle on its turn that long)
 Nothing in it is reached through a symbolic link: games/, secrets/ and ID.watchers/ are opened with
 O_NOFOLLOW|O_DIRECTORY and every file is opened, made and removed relative to them (Hall.folder_fd).
 
@@ -29,6 +31,11 @@ Records, seats numbered from 0 as in the engine (people read them from 1):
     {"op": "answer", "by": s, "yes": bool}          every other seated person answers; one no refuses
     {"op": "undo", "by": s}                         the asker, once all said yes: back to event n
     {"op": "reveal", "seed": SEED}                  the last record, once the game is over
+    {"op": "idle", "by": s, "seat": n, "then": "bot"|"abandon", "after": MINUTES}   a seated person
+                                                    hands seat n, idle on its turn, to a bot, or ends
+                                                    the game as abandoned (see idle_minutes)
+Every record this dicehall writes has "at" (unix time, when it was appended): an idle record must
+come at least `after` minutes after the record before it, by the log's own times.
 The game starts (its engine session is made, named after the seats) when no seat is open. Any play
 cancels a takeback still waiting. Redo and typed dice are not used in the hall. Folding is pure and
 checks every record (HallFold); a bad record is the log's damage, one line.
@@ -67,6 +74,7 @@ from engine.codec import decode_event
 from engine.core import IllegalCommand, Player
 from engine.session import JournalError, LogError, Session
 from engine.text import NAME_LIMIT, clean_text
+from engine.words import counted
 from replays.durable import write_durably
 from saves import (FORMAT, MAGIC, SaveError, SaveScan, _encode_record, _keep_torn, _reason, frame,
                    home, make_dirs, short_name, write_new)
@@ -77,13 +85,15 @@ ID_LENGTH = 6
 ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 _ID = re.compile(r"[a-z0-9]{6}")
 _SEAT_FILE = re.compile(r"([a-z0-9]{6})\.seat([0-9]{1,2})")
-_OURS = re.compile(r"[a-z0-9]{6}(\.seat[0-9]{1,2}|\.watchers|\.dhh\.torn(\.[0-9]{1,3})?)")
+_OURS = re.compile(r"[a-z0-9]{6}(\.seat[0-9]{1,2}|\.watchers|\.chat|\.dhh\.torn(\.[0-9]{1,3})?)")
 MAX_LOG = 16 * 1024 * 1024  # far above a real game: bounds what one hostile file can cost a listing
 MAX_SEATS = 6
 POLL_EVERY = 0.2  # seconds between looks when inotify is not to be had
 ADMIN_HALL = Path("/var/games/dicehall")
 FILE_MODE = 0o660
 DIR_MODE = 0o2770
+MAX_IDLE_MINUTES = 7 * 24 * 60  # the longest idle time the hall's setting may give (a week)
+SETTINGS = "hall.toml"  # the admin's settings, in the hall folder: idle_minutes = N (0 or none: off)
 SEAT_TRIES = 5  # a lister probing a seat's lock holds it for microseconds: a taker tries again
 
 
@@ -290,6 +300,9 @@ class HallFold:
         self.revealed: int | None = None
         self.count = 0  # records applied after the header
         self.actors: list[int | None] = []  # the seat behind each record (None: the dice, a reveal)
+        self.last_at: float | None = None  # the "at" of the last record that has one
+        self.abandoned = ""  # why the game was ended before its end (an idle seat), in words
+        self.idle_notes: list[str] = []  # each seat handed to a bot for being idle, in words
         self._start_if_full()
 
     def _players(self) -> tuple[Player, ...]:
@@ -305,7 +318,24 @@ class HallFold:
 
     @property
     def over(self) -> bool:
-        return self.session is not None and self.session.outcome is not None
+        return self.session is not None and (self.session.outcome is not None or bool(self.abandoned))
+
+    @property
+    def result(self) -> str:
+        """The game's result in words: the engine's, or why it was abandoned; "" while it goes on."""
+        if self.abandoned:
+            return self.abandoned
+        outcome = self.session.outcome if self.session is not None else None
+        return outcome.summary if outcome is not None else ""
+
+    def progress(self) -> str:
+        """Where the game stands, in its own words (the game's progress, as the saves list shows it)."""
+        if self.session is None:
+            waiting = sum(s.kind == "open" for s in self.seats)
+            return f"waiting for {waiting} open seat{'s' if waiting > 1 else ''}"
+        if self.abandoned:
+            return self.abandoned
+        return self.module.progress(self.session.state)
 
     def seat_name(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < len(self.seats):
@@ -329,12 +359,19 @@ class HallFold:
         if self.revealed is not None:
             raise HallRecordError("a record after the seed was revealed")
         handler = {"seat": self._seat, "play": self._play, "dice": self._play, "takeback": self._takeback,
-                   "answer": self._answer, "undo": self._undo, "reveal": self._reveal}.get(op)
+                   "answer": self._answer, "undo": self._undo, "reveal": self._reveal, "idle": self._idle}.get(op)
         if handler is None:
             raise HallRecordError(f"unknown record {clean_text(op, 20)!r}")
+        at = record.get("at")
+        if at is not None and (not isinstance(at, (int, float)) or isinstance(at, bool) or not 0 <= at < 1e11):
+            raise HallRecordError("a record whose time is not a time")
+        if self.abandoned and op != "reveal":
+            raise HallRecordError("a record after the game was abandoned")
         actor = handler(record)
         self.count += 1
         self.actors.append(actor)
+        if at is not None:
+            self.last_at = float(at)
 
     def _by(self, record: dict) -> int:
         by = record.get("by")
@@ -432,6 +469,43 @@ class HallFold:
         self.note = f"{self.seat_name(by)} took back a move"
         return by
 
+    def _idle(self, record: dict) -> int:
+        """A seat idle on its turn for `after` minutes (by the log's times) handed to a bot, or the
+        game ended as abandoned, by another seated person."""
+        by, seat, then, after, at = self._by(record), record.get("seat"), record.get("then"), record.get("after"), record.get("at")
+        session = self.session
+        if session is None or self.over:
+            raise HallRecordError("an idle seat outside a game in progress")
+        if self.seats[by].kind != "player" or then not in ("bot", "abandon"):
+            raise HallRecordError("an idle seat claimed by no seated player, or for nothing")
+        if not _int(seat) or seat != session.to_act or seat == by or self.seats[seat].kind != "player":
+            raise HallRecordError("an idle seat that is not another player's, on their turn")
+        if not _int(after) or not 1 <= after <= MAX_IDLE_MINUTES or at is None or self.last_at is None:
+            raise HallRecordError("an idle seat with no time to tell it by")
+        if at - self.last_at < after * 60:
+            raise HallRecordError(f"seat {seat + 1} was not idle for {after} minutes")
+        name = self.seat_name(seat)
+        idle = f"{clean_text(name, 40)} (seat {seat + 1}) did not move for {counted(after, 'minute')}"
+        if then == "abandon":
+            self.abandoned = f"abandoned: {idle}"
+            self.takeback = None
+            return by
+        candidate = Seat("bot", bot_name(seat, len(self.seats), 1 + sum(s.kind == "bot" for s in self.seats)))
+        seats = self.seats[:seat] + [candidate] + self.seats[seat + 1 :]
+        try:
+            players = self.module.check_players(tuple(Player(s.name or "x", s.kind == "bot", s.style) for s in seats))
+        except ValueError as error:
+            raise HallRecordError(clean_text(error, 200)) from None
+        self.seats = seats
+        session.players = players  # the bot plays the seat from here (the seat's moves so far stay its own)
+        self.idle_notes.append(f"{idle}: seat {seat + 1} handed to {candidate.name}")
+        if self.takeback is not None and self.takeback.by == seat:
+            self.takeback = None  # a bot does not carry out a person's takeback
+        elif self.takeback is not None:
+            self.takeback.waiting.discard(seat)
+            self.takeback.accepted = not self.takeback.waiting
+        return by
+
     def _reveal(self, record: dict) -> None:
         seed = record.get("seed")
         if not self.over:
@@ -492,6 +566,7 @@ class HallLog:
         self.identity = (info.st_dev, info.st_ino)
         self.offset = self.scanned = scan.good_end  # the header's end: records() reads on from here
         self.count = self.scanned_count = 0
+        self.last_at: float | None = None  # the time of this process's last append
 
     def _open(self, flags: int) -> None:
         try:
@@ -561,7 +636,9 @@ class HallLog:
 
     def append(self, record: dict, expected: int) -> None:
         """Append `record` if the log holds exactly `expected` records; else StaleState (what is
-        new is then in `unread`). Durable (fsync'd) before it returns."""
+        new is then read by records()). Durable (fsync'd) before it returns."""
+        record.setdefault("at", round(time.time(), 3))  # the log's own times: what an idle seat is told by
+        self.last_at = record["at"]
         data = frame(_encode_record(record))
         fcntl.flock(self.fd, fcntl.LOCK_EX)
         try:
@@ -641,11 +718,12 @@ class SeatView:
     seat: int  # from 0
     kind: str  # "open", "player", "bot"
     name: str
-    status: str  # "open", "player" (held now), "bot", "disconnected"
+    status: str  # "open", "player" (held now), "bot", "disconnected", "idle" (on its turn too long)
 
     def words(self) -> str:
         """The seat as the lobby and `dicehall hall` show it: a bot by its name, so two bots differ."""
-        return {"open": "open", "bot": f"{self.name} (bot)", "disconnected": f"{self.name} (disconnected)"}.get(
+        return {"open": "open", "bot": f"{self.name} (bot)", "disconnected": f"{self.name} (disconnected)",
+                "idle": f"{self.name} (idle)"}.get(
             self.status, self.name)
 
 
@@ -704,6 +782,8 @@ class HallGame:
             status = seat.kind
             if seat.kind == "player" and not over and n != self.seat and not self.hall.seat_held(self.id, n):
                 status = "disconnected"
+            if seat.kind == "player" and n != self.seat and self.idle_for(n):
+                status = "idle"
             views.append(SeatView(n, seat.kind, seat.name, status))
         self._seen_seats = [view.status for view in views]
         return views
@@ -711,7 +791,45 @@ class HallGame:
     @property
     def to_act(self) -> int | None:
         session = self.session
-        return None if session is None else session.to_act
+        return None if session is None or self.fold.abandoned else session.to_act
+
+    # ----- idle seats -----
+    def idle_for(self, seat: int, now: float | None = None) -> int | None:
+        """The hall's idle time in minutes if `seat` is a person's, on its turn, and has not moved
+        for that long (by the log's last time); else None. Off (None) unless the admin set it."""
+        fold = self.fold
+        if (fold.last_at is None or fold.over or self.session is None or seat != self.session.to_act
+                or fold.seats[seat].kind != "player"):
+            return None
+        minutes = self.hall.idle_minutes()
+        if not minutes:
+            return None
+        now = time.time() if now is None else now
+        return minutes if now - fold.last_at >= minutes * 60 else None
+
+    def idle_seat(self) -> int | None:
+        """Another person's seat that is idle now (what this player may hand to a bot or end the game over)."""
+        seat = self.to_act
+        return seat if seat is not None and seat != self.seat and self.idle_for(seat) else None
+
+    def claim_idle(self, then: str) -> None:
+        """Hand the idle seat to move to a bot (`then` "bot") or end the game as abandoned ("abandon").
+        IllegalCommand (one line) unless another person's seat is idle now by the hall's setting."""
+        if self.seat is None:
+            raise IllegalCommand("only the game's players can act on an idle seat")
+        seat = self.to_act
+        minutes = self.hall.idle_minutes()
+        if not minutes:
+            raise IllegalCommand("idle seats are off in this hall (its admin sets idle_minutes in hall.toml)")
+        if seat is None or seat == self.seat or self.fold.seats[seat].kind != "player":
+            raise IllegalCommand("no other player's turn is waiting: no seat is idle")
+        now = time.time()
+        if self.idle_for(seat, now) is None:
+            left = max(1, int((self.fold.last_at or now) + minutes * 60 - now + 59) // 60)
+            raise IllegalCommand(f"{clean_text(self.fold.seat_name(seat), 40)} is not idle yet: "
+                                 f"{counted(left, 'minute')} to go (idle after {minutes})")
+        self._append({"op": "idle", "by": self.seat, "seat": seat, "then": then, "after": minutes, "at": round(now, 3)})
+        self._settle()
 
     @property
     def my_turn(self) -> bool:
@@ -824,6 +942,8 @@ class HallGame:
         for _ in range(self.log.count - before):
             self.fold.count += 1
             self.fold.actors.append(by)
+        if self.log.count > before:
+            self.fold.last_at = self.log.last_at
         if self.fold.takeback is not None and self.log.count > before:
             self.fold.note = f"{self.fold.seat_name(self.fold.takeback.by)}'s takeback was dropped: the game went on"
             self.fold.takeback = None
@@ -836,6 +956,8 @@ class HallGame:
         self._refuse_unless_seated()
         if self.session is None:
             raise IllegalCommand("the game starts when every seat is taken")
+        if self.fold.abandoned:
+            raise IllegalCommand(f"the game is over: {self.fold.abandoned}")
         seat = self.to_act
         if not self.my_turn:
             who = self.fold.seat_name(seat) if seat is not None else "nobody"
@@ -1049,11 +1171,13 @@ class HallEntry:
     result: str = ""
     last_move: float = 0.0
     problem: str | None = None
+    progress: str = ""  # where the game stands, in its own words ("placing: Light 0, Dark 0")
 
     def as_json(self) -> dict:
         return {"id": self.id, "game": self.game, "title": self.title, "name": self.name,
                 "seats": [{"seat": v.seat + 1, "status": v.status, "name": v.name} for v in self.seats],
                 "moves": self.moves, "watchers": self.watchers, "finished": self.finished, "result": self.result,
+                "progress": self.progress,
                 "last_move": datetime.fromtimestamp(self.last_move, timezone.utc).isoformat(timespec="seconds")
                 if self.last_move else None, "problem": self.problem}
 
@@ -1084,6 +1208,25 @@ class Hall:
             return _open_dir(top, name, name, create)
         finally:
             os.close(top)
+
+    def idle_minutes(self) -> int | None:
+        """The admin's idle time (hall.toml in the hall folder: `idle_minutes = N`), None when off:
+        no file, 0, or anything unreadable (a setting that cannot be read changes nothing)."""
+        import tomllib
+
+        try:
+            fd = _open_nofollow(self.folder / SETTINGS, os.O_RDONLY)
+        except (OSError, HallError):
+            return None
+        try:
+            text = os.read(fd, 4096).decode("utf-8", "replace")
+        finally:
+            os.close(fd)
+        try:
+            minutes = tomllib.loads(text).get("idle_minutes")
+        except tomllib.TOMLDecodeError:
+            return None
+        return minutes if _int(minutes) and 1 <= minutes <= MAX_IDLE_MINUTES else None
 
     def gid(self) -> int | None:
         """The hall's group (the folder's): a game file of another group is not the hall's."""
@@ -1340,10 +1483,9 @@ class Hall:
         game = listed.game
         fold = game.fold
         session = fold.session
-        outcome = session.outcome if session else None
         return HallEntry(game_id, fold.module.ID, fold.module.TITLE, fold.players_name(), game.seats(),
-                         len(session.marks) if session else 0, self.watchers(game_id), outcome is not None,
-                         clean_text(outcome.summary, 120) if outcome else "", last)
+                         len(session.marks) if session else 0, self.watchers(game_id), fold.over,
+                         clean_text(fold.result, 120), last, progress=clean_text(fold.progress(), 200))
 
     def _read_for_listing(self, game_id: str, games: int, listed: "_Listed | None") -> tuple["HallGame | None", str | None]:
         """The game as the listing keeps it (its fold, the log's descriptors closed), read on from
@@ -1397,6 +1539,8 @@ class Hall:
             log.close()
         session = fold.session
         session.save_name = fold.players_name()  # type: ignore[attr-defined]  # "Ann v Bob", as the lobby named it
+        session.hall_result = fold.result  # type: ignore[attr-defined]  # the engine's, or why it was abandoned
+        session.hall_notes = list(fold.idle_notes)  # type: ignore[attr-defined]  # seats handed to bots
         session.save_id = game_id  # type: ignore[attr-defined]
         return session
 
@@ -1404,8 +1548,9 @@ class Hall:
         """`dicehall verify ID`: a summary line, or HallError with one line saying what is wrong."""
         session = self.finished_session(game_id)
         players = ", ".join(p.name for p in session.players)
+        notes = "".join(f"\n{note}" for note in session.hall_notes)
         return (f"ok: hall game {game_id}, {session.game.TITLE}, {players}, {len(session.events)} events, "
-                f"{session.outcome.summary}\nthe revealed seed matches the commitment made when the game was "
+                f"{session.hall_result}{notes}\nthe revealed seed matches the commitment made when the game was "
                 f"opened, and every die was re-derived from it")
 
     def export(self, game_id: str, target: str | Path | None = None, overwrite: bool = False) -> Path:

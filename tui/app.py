@@ -226,6 +226,10 @@ class DicehallApp(App):
             self.push_screen(hall_game_screen(game, self.hall_stale))
         self.hall_follower = threading.Thread(target=self.follow_hall, args=(game,), name="hall-follower", daemon=True)
         self.hall_follower.start()
+        if getattr(self, "hall_chat_timer", None) is None:  # the game's messages, looked at by the screen's thread
+            from tui.screens.hall_talk import CHAT_EVERY
+
+            self.hall_chat_timer = self.set_interval(CHAT_EVERY, self.hall_chat_tick)
         self.call_after_refresh(self.hall_takeback_question)
 
     def follow_hall(self, game) -> None:
@@ -280,6 +284,11 @@ class DicehallApp(App):
         game = self.hall_game
         before = len(game.session.events) if game is not None and game.session is not None else None
         self.call_later(self.hall_changed, before)
+
+    def hall_chat_tick(self) -> None:
+        screen = self.hall_screen()
+        if self.hall_game is not None and hasattr(screen, "chat_tick"):
+            screen.chat_tick()
 
     def hall_screen(self):
         return next((s for s in reversed(self.screen_stack) if hasattr(s, "hall_refresh")), None)
@@ -385,6 +394,9 @@ class DicehallApp(App):
         if follower is not None and follower is not threading.current_thread():
             follower.join(timeout=1.0)
         if game is not None:
+            from tui.screens.hall_talk import close_chat
+
+            close_chat(game)
             game.close()
 
     def open_setup(self, game_id: str) -> bool:

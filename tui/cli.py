@@ -548,14 +548,24 @@ def _seat_words(views) -> str:
 
 
 def _watch_lines(hall, game_id: str, follow: bool = False) -> int:
-    """A hall game off a terminal, one line per event: the events so far, then (`follow`) each new one
-    until the game ends, the reader of a pipe goes away, or ctrl+c. Without `follow` it never waits,
-    so `dicehall watch ID > file` and `ssh -T box dicehall watch ID` end at once."""
+    """A hall game off a terminal, one line per event and one per message said in it (as "say: Ann:
+    hi"): what has happened so far, then (`follow`) each new one until the game ends, the reader of a
+    pipe goes away, or ctrl+c. Without `follow` it never waits, so `dicehall watch ID > file` and
+    `ssh -T box dicehall watch ID` end at once."""
+    from saves.hall import login_name
+    from saves.hall_chat import HallChat
+
     game = hall.watch(game_id)
-    shown = 0
+    chat = HallChat(hall, game_id, login_name(), None)
+    shown, told = 0, ""
     with game:
         print(f"watching {game.module.TITLE} {game.id}: {_seat_words(game.seats())}", flush=True)
         while True:
+            for message in chat.follow():
+                print(clean_text(f"say: {message.words()}", 300), flush=True)
+            if chat.problem and told != chat.problem:  # a damaged messages file: said once, the game goes on
+                told = chat.problem
+                print(clean_text(f"messages: {told}", 300), flush=True)
             session = game.session
             if session is not None:
                 events = session.events
@@ -566,7 +576,7 @@ def _watch_lines(hall, game_id: str, follow: bool = False) -> int:
                     print(clean_text(f"{n + 1:>4}  {session.describe(n, reveal=False)}", 200), flush=True)
                 shown = len(events)
             if game.finished:
-                print(clean_text(f"over: {session.outcome.summary}", 200))
+                print(clean_text(f"over: {game.fold.result}", 200))
                 return 0
             if not follow:
                 print(f"in progress: dicehall watch {game.id} --follow prints each move until it is over")
@@ -608,7 +618,7 @@ def _list_hall(hall, as_json: bool) -> int:
             print(f"{clean_text(entry.id, 6):<6}  DAMAGED: {clean_text(entry.problem, 300)}")
             continue
         when = datetime.fromtimestamp(entry.last_move).strftime("%Y-%m-%d %H:%M")
-        state = f"over: {clean_text(entry.result, 100)}" if entry.finished else "in progress"
+        state = f"over: {clean_text(entry.result, 100)}" if entry.finished else f"in progress: {clean_text(entry.progress, 100)}"
         print(f"{entry.id:<6}  {clean_text(entry.game, 10):<10}  {entry.moves:>5}  {entry.watchers:>5}  {when:<16}  "
               f"{_seat_words(entry.seats)}; {state}")
     return 0

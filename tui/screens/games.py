@@ -7,7 +7,7 @@ from typing import Callable
 from rich.text import Text
 from textual.screen import Screen
 
-from tui.screens import bones, dicetower, hall_table, towers, troll, wager
+from tui.screens import bones, dicetower, hall_table, hall_talk, towers, troll, wager
 
 
 def game_screen(session):
@@ -21,7 +21,9 @@ def hall_game_screen(game, on_stale: Callable[[], None]):
     HallSession, with the HallPlay keys first."""
     session = hall_table.HallSession(game, on_stale)
     plain = type(game_screen(session))
-    return type(f"Hall{plain.__name__}", (hall_table.HallPlay, plain), {"BINDINGS": hall_table.HALL_BINDINGS, "__module__": __name__})(session)
+    keys = hall_table.HALL_BINDINGS + hall_talk.CHAT_BINDINGS + hall_talk.IDLE_BINDINGS
+    return type(f"Hall{plain.__name__}", (hall_talk.HallTalk, hall_table.HallPlay, plain),
+                {"BINDINGS": keys, "__module__": __name__})(session)
 
 
 def setup_screen(game_id: str, **choices) -> Screen | None:

@@ -46,7 +46,8 @@ def seat_words(entry: HallEntry) -> str:
 
 
 def entry_row(entry: HallEntry) -> Text:
-    """A game in two lines (its id, game, moves, watchers, last move and state; then its seats), or
+    """A game in two lines (its id, game, moves, watchers, last move and state; then its seats; and
+    for a game in progress a third, where it stands), or
     a file that is not a good game in one DAMAGED line (the status line shows the whole reason)."""
     row = Text()
     if entry.problem:
@@ -60,6 +61,9 @@ def entry_row(entry: HallEntry) -> Text:
     row.append(clip(state, ROW_WIDTH - 52), style="bold" if entry.finished else "")
     row.append("\n")
     row.append(clip(f"  seats: {seat_words(entry)}", ROW_WIDTH))
+    if not entry.finished and entry.progress:  # where it stands, in the game's own words
+        row.append("\n")
+        row.append(clip(f"  now: {clean_text(entry.progress, 200)}", ROW_WIDTH))
     return row
 
 
@@ -88,9 +92,10 @@ class HallScreen(KeyedScreen):
     ]
     HELP_NOTES = ("The hall is the games folder shared by the people on this box (--hall DIR or DICEHALL_HALL). "
                   "Each game shows its moves so far, how many watch it, its last move and its seats (open, a "
-                  "player, a bot by its name, or a player who is disconnected). Enter or w watches a game, read only: a "
-                  "finished one opens as a replay. j takes an open seat. n opens a new game (what dicehall host does): "
-                  "the game, each seat open or a bot, your name. Leaving a game opened here comes back here. "
+                  "player, a bot by its name, a player who is disconnected, or one idle on their turn) and, for a game in "
+                  "progress, where it stands (now: the scores, the countdown, the troops left). Enter or w watches a game, "
+                  "read only: a finished one opens as a replay. j takes an open seat. n opens a new game (what dicehall "
+                  "host does): the game, each seat open or a bot, your name. Leaving a game opened here comes back here. "
                   "The list follows the hall by itself "
                   "(every second); r looks at once.")
 

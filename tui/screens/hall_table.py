@@ -21,10 +21,12 @@ from engine.text import clean_text
 from saves import SaveError
 from saves.hall import HallGame, StaleState
 from tui.screens.base import KeyedScreen, all_bindings
+from tui.screens.hall_talk import CHAT_BINDINGS, HallTalk
 from tui.widgets import Plain, StatusLine
 
 # keys that never move for a seat: looking, choosing a troop or a square, undo (a takeback), leaving
-FREE_ACTIONS = {"undo", "redo", "review", "rules", "help", "back", "cursor", "cancel", "labels", "cycle", "arrow"}
+FREE_ACTIONS = {"undo", "redo", "review", "rules", "help", "back", "cursor", "cancel", "labels", "cycle", "arrow",
+                "message", "messages", "idle_seat"}
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,8 @@ def others_turn(game: HallGame) -> str:
     if seat is None or seat == game.seat or game.fold.seats[seat].kind != "player":
         return ""
     where = "another terminal" if game.hall.seat_held(game.id, seat) else "disconnected"
+    if game.idle_for(seat):
+        where += ", idle: I hands the seat to a bot or ends the game"
     return f"{clean_text(game.fold.seat_name(seat), 40)}'s turn (seat {seat + 1}, {where})"
 
 
@@ -272,20 +276,25 @@ class HallPlay:
         self.refresh_bindings()
 
 
-class HallWaitScreen(KeyedScreen):
+class HallWaitScreen(HallTalk, KeyedScreen):
     """A hall game whose seats are not all taken yet: who sits where, and how the others join."""
 
     BINDINGS = [
+        *CHAT_BINDINGS,
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "back", "Leave", tooltip="leave the game (asks first); dicehall join ID takes your seat back"),
     ]
     HELP_NOTES = ("The game starts by itself when every seat is taken: the others join from their own "
                   "terminals with the command shown. q or Esc leaves, after asking; dicehall join ID takes your "
-                  "seat back.")
+                  "seat back. m sends a message to everyone in the game; M lists them.")
 
     def __init__(self, game: HallGame) -> None:
         super().__init__()
         self.game = game
+
+    @property
+    def talk_game(self) -> HallGame:
+        return self.game
 
     def help_title(self) -> str:
         return f"{self.game.module.TITLE} in the hall"

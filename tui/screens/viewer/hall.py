@@ -22,6 +22,7 @@ from engine import Session
 from engine.text import clean_text
 from engine.words import counted
 from saves.hall import HallGame
+from tui.screens.hall_talk import CHAT_BINDINGS, CHAT_EVERY, HallTalk, close_chat
 from tui.screens.viewer.screen import ANALYSIS_ACTIONS, ViewerScreen
 from tui.widgets import Plain, clip
 
@@ -35,12 +36,14 @@ class HallChanged(Message):
     bubble = False  # the app's own HallChanged handler is for the seat this terminal plays
 
 
-class HallViewer(ViewerScreen):
-    BINDINGS = [Binding("f", "live", "Follow live", tooltip="back to the live position, following the game")]
+class HallViewer(HallTalk, ViewerScreen):
+    BINDINGS = [Binding("f", "live", "Follow live", tooltip="back to the live position, following the game"),
+                *CHAT_BINDINGS]
     VIEWER_NOTES = ("Watching a hall game, read only: at the live end (End or f) each move shows as it is made; "
                     "stepped back, the view stays put and the status line counts the new moves. The hidden "
                     "cards (r), the hindsight solver (H), the analysis (a) and c wait for the end of the game: a player could be "
-                    "watching their own game.")
+                    "watching their own game. m sends a message to everyone in the game (marked as a "
+                    "watcher's); each shows in the status line as it comes; M lists them, x there mutes them.")
 
     def __init__(self, game: HallGame) -> None:
         self.game = game
@@ -58,6 +61,10 @@ class HallViewer(ViewerScreen):
         """A stand-in with no events while seats are open (the game has no session until they are taken)."""
         fold = game.fold
         return Session(fold.module, seed=None, options=fold.options, players=fold._players(), dice=[])
+
+    @property
+    def talk_game(self) -> HallGame:
+        return self.game
 
     def seat_words(self) -> str:
         return ", ".join(clean_text(view.words(), 40) for view in self.game.seats())
@@ -80,6 +87,7 @@ class HallViewer(ViewerScreen):
             self.status("live: each move shows as it is made; Left/PgUp step back, End comes back")
         self.follower = self.run_worker(self.follow_game, thread=True, group="hall-watch", exclusive=True,
                                         exit_on_error=False)
+        self.set_interval(CHAT_EVERY, self.chat_tick)
 
     def follow_game(self) -> None:
         """The worker: sleep until the game's files change, tell the screen, wait until it has read
@@ -248,3 +256,4 @@ class HallViewer(ViewerScreen):
 
     def on_unmount(self) -> None:
         self.stop_following()
+        close_chat(self.game)

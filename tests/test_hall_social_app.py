@@ -1,0 +1,267 @@
+"""Messages, idle seats and progress on the hall's screens at 80x24: the table, the live viewer,
+the lobby, and `dicehall watch` off a terminal."""
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+
+from saves import hall as hallmod
+from saves.hall import Hall
+from saves.hall_chat import ChatRefused, HallChat
+from tests.apphelpers import screen_text
+from tests.hallhelpers import play_until_over
+from tui.app import DicehallApp
+from tui.screens.dialogs import AskScreen
+from tui.screens.hall import HallScreen
+from tui.screens.hall_talk import IdleScreen, MessagesScreen, chat_of
+from tui.screens.viewer.hall import HallViewer
+from tui.widgets import StatusLine
+
+
+@pytest.fixture
+def hall(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "hall"))
+    return Hall(tmp_path / "hall")
+
+
+class Clock:
+    """saves.hall's clock (its `time` module only), moved on by hand; Textual's stays real."""
+
+    def __init__(self, monkeypatch):
+        self.offset = 0.0
+        monkeypatch.setattr(hallmod, "time", self)
+
+    def time(self) -> float:
+        return time.time() + self.offset
+
+    def __getattr__(self, name):
+        return getattr(time, name)
+
+
+def run(app, steps):
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            try:
+                return await steps(pilot)
+            finally:
+                app.close_hall()
+
+    return asyncio.run(main())
+
+
+async def until(pilot, condition, seconds=5.0):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, screen_text(pilot.app)
+        await pilot.pause(0.05)
+
+
+def status(app) -> str:
+    return app.screen.query_one(StatusLine).message
+
+
+def footer(app) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+async def type_text(pilot, text):
+    for ch in text:
+        await pilot.press({" ": "space", "[": "left_square_bracket", "]": "right_square_bracket", "/": "slash"}.get(ch, ch))
+
+
+def bobs_turn(hall):
+    """A Towers game between Ann and Bob where Bob is to move."""
+    ann = hall.host("towers", ["player", "open"], "Ann")
+    bob = hall.join(ann.id, name="Bob")
+    games = {ann.seat: ann, bob.seat: bob}
+    while True:
+        ann.follow(), bob.follow()
+        if ann.to_act == bob.seat:
+            return ann, bob
+        games[ann.to_act].play(games[ann.to_act].session.commands()[0])
+
+
+def test_at_the_table_m_sends_a_line_lines_arrive_in_the_status_line_and_x_mutes_them(hall):
+    ann, bob = bobs_turn(hall)
+    heard = HallChat(hall, ann.id, "Bob", bob.seat)
+    heard.send("said before you came")
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        assert "m Message" in footer(pilot.app)
+        await until(pilot, lambda: getattr(chat_of(ann), "primed", False))  # the screen's first look at the messages
+        await pilot.pause(0.6)  # and another: what was said before is listed by M, not announced
+        assert "said before you came" not in status(pilot.app)
+        await pilot.press("m")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, AskScreen)
+        await type_text(pilot, "gl [b]hf[/b]")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert status(pilot.app) == "sent: gl [b]hf[/b]"
+        assert [m.words() for m in heard.follow()][-1:] == ["Ann: gl [b]hf[/b]"]
+        heard.send("thanks \x1b[31m[@click=app.quit]")
+        await until(pilot, lambda: "Bob: thanks [31m[@click=app.quit]" in status(pilot.app), 3.0)
+        assert pilot.app.is_running
+        await pilot.press("M")
+        await pilot.pause()
+        listing = screen_text(pilot.app)
+        assert isinstance(pilot.app.screen, MessagesScreen)
+        assert "Ann: gl [b]hf[/b]" in listing and "Bob: thanks" in listing and "x mutes" in listing
+        assert "Bob: said before you came" in listing
+        await pilot.press("x")
+        await pilot.pause()
+        assert "muted: they do not show as they come" in screen_text(pilot.app)
+        await pilot.press("escape")
+        await pilot.pause()
+        heard.send("you will not see this")
+        await pilot.pause(1.5)
+        assert "you will not see this" not in status(pilot.app)
+        await pilot.press("M")
+        await pilot.pause()
+        assert "Bob: you will not see this" in screen_text(pilot.app)
+        await pilot.press("escape")
+        # the rate: a sixth line within ten seconds is refused with one line
+        with pytest.raises(ChatRefused):  # Ann's own lines, straight to the file, until the rate refuses one
+            for n in range(6):
+                chat_of(ann).send(f"n{n}")
+        await pilot.press("m")
+        await pilot.pause()
+        await type_text(pilot, "one more")
+        await pilot.press("enter")
+        await pilot.pause()
+        return status(pilot.app)
+
+    last = run(app, steps)
+    assert last.startswith("Not now: slow down: at most 5 messages in 10 seconds")
+    bob.close()
+
+
+def test_a_watcher_sends_a_line_marked_as_a_watchers_and_sees_the_players_lines(hall, monkeypatch):
+    monkeypatch.setattr("tui.screens.hall_talk.login_name", lambda: "Eve")
+    ann, bob = bobs_turn(hall)
+    said = HallChat(hall, ann.id, "Ann", ann.seat)
+    app = DicehallApp(watch=hall.watch(ann.id))
+
+    async def steps(pilot):
+        assert isinstance(pilot.app.screen, HallViewer)
+        assert "m Message" in footer(pilot.app)
+        await pilot.press("m")
+        await pilot.pause()
+        await type_text(pilot, "nice")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [m.words() for m in said.follow()] == ["Eve (watching): nice"]
+        said.send("thank you")
+        await until(pilot, lambda: "Ann: thank you" in status(pilot.app), 3.0)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        return screen_text(pilot.app)
+
+    help_text = run(app, steps)
+    assert "send a line to everyone in this game" in help_text
+    ann.close(), bob.close()
+
+
+def test_an_idle_seat_is_offered_to_a_bot_at_the_table_once_it_is_idle(hall, monkeypatch):
+    hall.folder.mkdir(parents=True, exist_ok=True)
+    (hall.folder / "hall.toml").write_text("idle_minutes = 3\n")
+    clock = Clock(monkeypatch)
+    ann, bob = bobs_turn(hall)
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        assert "Idle seat" not in footer(pilot.app)
+        await pilot.press("I")
+        await pilot.pause()
+        early = status(pilot.app)
+        clock.offset = 3 * 60 + 1
+        await until(pilot, lambda: "has not moved" in status(pilot.app), 3.0)
+        told = status(pilot.app)
+        await until(pilot, lambda: "I Idle seat" in footer(pilot.app), 3.0)
+        await pilot.press("I")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, IdleScreen)
+        before = len(ann.session.events)
+        said = []
+        screen = pilot.app.screen_stack[-2]
+        real_status = screen.status
+        monkeypatch.setattr(screen, "status", lambda message, error=False: (said.append(message), real_status(message, error)))
+        await pilot.press("b")
+        await until(pilot, lambda: ann.to_act == ann.seat and len(ann.session.events) > before)  # the bot moved
+        return early, told, said
+
+    early, told, said = run(app, steps)
+    assert early.startswith("Not now: no seat is idle")
+    assert told == "Bob has not moved for 3 minutes: I hands the seat to a bot or ends the game"
+    assert "Bob's seat is played by Bot from here" in said
+    bob.follow()
+    assert bob.fold.seats[bob.seat].kind == "bot"
+    bob.close()
+
+
+def test_an_idle_seat_ends_the_game_as_abandoned_from_the_table(hall, monkeypatch):
+    hall.folder.mkdir(parents=True, exist_ok=True)
+    (hall.folder / "hall.toml").write_text("idle_minutes = 1\n")
+    clock = Clock(monkeypatch)
+    ann, bob = bobs_turn(hall)
+    clock.offset = 61
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        await until(pilot, lambda: "I Idle seat" in footer(pilot.app), 3.0)
+        await pilot.press("I")
+        await pilot.pause()
+        await pilot.press("e")
+        await pilot.pause()
+        return status(pilot.app)
+
+    done = run(app, steps)
+    assert done == f"the game is over: abandoned: Bob (seat {bob.seat + 1}) did not move for 1 minute"
+    assert hall.entry(ann.id).finished
+    bob.close()
+
+
+def test_the_lobby_shows_each_games_progress_and_an_idle_seat(hall, monkeypatch):
+    hall.folder.mkdir(parents=True, exist_ok=True)
+    (hall.folder / "hall.toml").write_text("idle_minutes = 5\n")
+    clock = Clock(monkeypatch)
+    ann, bob = bobs_turn(hall)
+    tower = hall.host("dicetower", ["player"], "Cat")
+    tower.play(tower.session.commands()[0])
+    clock.offset = 6 * 60
+    app = DicehallApp()
+
+    async def steps(pilot):
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, HallScreen)
+        return screen_text(pilot.app)
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return await steps(pilot)
+
+    text = asyncio.run(main())
+    assert f"now: {ann.module.progress(ann.session.state)}" in text
+    assert f"now: {tower.module.progress(tower.session.state)}" in text
+    assert "Bob (idle)" in text
+    for game in (ann, bob, tower):
+        game.close()
+
+
+def test_dicehall_watch_off_a_terminal_prints_the_games_messages(hall, capsys):
+    from tui.cli import main
+
+    bots = hall.host("wager", ["bot:bold", "bot:cautious"], "x")
+    HallChat(hall, bots.id, "Ann", None).send("go \x1b[2J[bold]bots[/]")
+    play_until_over({0: bots}, random.Random(4))
+    bots.close()
+    assert main(["watch", bots.id]) == 0
+    out = capsys.readouterr().out
+    assert "say: Ann (watching): go [2J[bold]bots[/]\n" in out and "\x1b" not in out
