@@ -678,7 +678,7 @@ def _run_app(args: argparse.Namespace) -> int:
             engine.new_session(args.game, seed=0 if seed is None else seed, options=dict(args.option), dice=[])
         except ValueError as error:
             raise UsageError(str(error)) from None
-        session = saves.new_save(args.game, name=name, seed=seed, options=dict(args.option))
+        session = saves.new_save(args.game, name=name, seed=seed, options=dict(args.option), players=saves.solo_players())
         start = {"session": session}
     elif args.command == "continue":
         name = args.save
