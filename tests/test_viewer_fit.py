@@ -167,8 +167,35 @@ def test_opening_a_panel_lays_the_events_out_again_for_their_new_height(tmp_path
 
     lines = drive(viewer_app(tmp_path), steps).splitlines()
     current = next(n for n, line in enumerate(lines) if line.startswith(" >  32 "))
-    assert lines[current + 1].startswith("       ds at column 3")  # its second line too, above the event count
+    assert lines[current].endswith(" part")  # wrapped at a space, never inside a word ("part en / ds")
+    assert lines[current + 1].startswith("       ends at column 3")  # its second line too, above the event count
     assert lines[current + 2].startswith(" event 32/32")
+
+
+def test_a_mark_that_wraps_the_current_event_once_more_keeps_it_in_sight(tmp_path, monkeypatch):
+    # the last event's words fill its line exactly (78 columns); the analysis marks it, and the
+    # mark wraps it to a second line, which pushed the whole event out of the window's bottom
+    from engine.session import Session
+
+    session = lost_game()
+    last = len(session.events) - 1
+    words = " ".join(["word"] * 15)[:72]
+    describe = Session.describe
+    monkeypatch.setattr(Session, "describe", lambda self, n, reveal=True: words if n == last else describe(self, n, reveal))
+    marked = Analysis("troll", "win chance", (Decision(last + 1, 0, "x", "y", 0.1, 0.5, "??"),), (), (Point(last, 0.1),))
+    monkeypatch.setattr(ViewerScreen, "analyser", instant(marked))
+
+    async def steps(pilot):
+        before = screen_text(pilot.app)
+        await analysed(pilot)
+        return before, screen_text(pilot.app)
+
+    before, after = drive(viewer_of(session, tmp_path), steps)
+    assert f" >  {last + 1} {words}" in before.splitlines()  # one whole line
+    lines = after.splitlines()
+    current = lines.index(f" >  {last + 1} ?? {' '.join(words.split()[:-1])}")
+    assert lines[current + 1] == f"       {words.split()[-1]}"  # the word the mark pushed on
+    assert lines[current + 2].startswith(f" event {last + 1}/{last + 1}")
 
 
 def test_the_one_line_analysis_fits_its_width_and_keeps_the_mark_and_the_best_move():
