@@ -210,3 +210,27 @@ def test_the_one_line_analysis_fits_its_width_and_keeps_the_mark_and_the_best_mo
     assert one_line(ANALYSIS, drawn, 32, names, 32, 78) == "win chance 0% at event 32"
     narrow = one_line(ANALYSIS, drawn, COSTLY.event - 1, names, 32, 40)
     assert len(narrow) == 40 and narrow.startswith("?! event 9: ") and narrow.endswith("...")
+
+
+@pytest.mark.parametrize("terminal", [FULL, PLAIN], ids=["colour", "vt100"])
+def test_a_help_that_scrolls_keeps_each_key_in_its_column_and_nothing_shows_beside_it(terminal, tmp_path):
+    async def steps(pilot):
+        pilot.app.screen.status("a last message longer than the two lines of the status line " * 4)
+        await pilot.press("question_mark")  # the help shows the message whole: it scrolls
+        await pilot.pause()
+        await pilot.pause()
+        return pilot.app.screen.query_one("#help-box").max_scroll_y, screen_text(pilot.app)
+
+    scroll, text = drive(viewer_of(lost_game(), tmp_path, terminal=terminal), steps)
+    lines = text.splitlines()
+    assert scroll > 0 and "more below" in lines[-1]
+    row = next(n for n, line in enumerate(lines) if "r / H  reveal what is hidden" in line)
+    column = lines[row].index("reveal")
+    words = [lines[row][column:-1].strip()]
+    for line in lines[row + 1:]:
+        if line[2:column].strip():  # the next key's line
+            break
+        assert line[column - 1] == " " and line[column] != " ", line  # wrapped under its own words
+        words.append(line[column:-1].strip())
+    assert " ".join(words) == "reveal what is hidden / hindsight: was this deal winnable? (spoilers: each asks first)"
+    assert all(line[:1] in ("", " ") and len(line) <= 79 for line in lines)  # columns 0 and 79 are blank
