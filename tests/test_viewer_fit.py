@@ -234,3 +234,20 @@ def test_a_help_that_scrolls_keeps_each_key_in_its_column_and_nothing_shows_besi
         words.append(line[column:-1].strip())
     assert " ".join(words) == "reveal what is hidden / hindsight: was this deal winnable? (spoilers: each asks first)"
     assert all(line[:1] in ("", " ") and len(line) <= 79 for line in lines)  # columns 0 and 79 are blank
+
+
+def test_the_events_shown_are_laid_out_for_the_size_they_are_shown_at_even_if_a_resize_is_missed(tmp_path, monkeypatch):
+    # a resize handled before the draw it should follow left the current event's last line cut
+    # (seen in a real terminal as the analysis ended): the text is checked against its size as it is shown
+    from tui.widgets import Redrawn
+
+    monkeypatch.setattr(Redrawn, "on_resize", lambda self: None)  # every resize missed
+
+    async def steps(pilot):
+        await analysed(pilot)  # the panel takes rows from the events after they were drawn
+        return screen_text(pilot.app)
+
+    lines = drive(viewer_app(tmp_path), steps).splitlines()
+    current = next(n for n, line in enumerate(lines) if line.startswith(" >  32 "))
+    assert lines[current + 1].startswith("       ends at column 3")
+    assert lines[current + 2].startswith(" event 32/32")
