@@ -314,6 +314,14 @@ def short_name(name: str) -> str:
     return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 3] + "..."
 
 
+def solo_players() -> list[engine.Player]:
+    """The player of a one-player game (the Dice Tower, the troll) started at this terminal: the
+    login name, as the hall seats a person who names nobody (the engine cleans and caps it)."""
+    from saves.hall import login_name
+
+    return [engine.Player(login_name())]
+
+
 def default_name(module: Any, options: dict, players: Any) -> str:
     """A new save's name when the player gives none: who plays ("Ann v Bot"), else the game's
     options in a few words ("Tower from 100", "Sturdy, toys"), else the game's title."""

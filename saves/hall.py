@@ -1182,6 +1182,16 @@ class HallEntry:
                 if self.last_move else None, "problem": self.problem}
 
 
+# what `verify` re-derived from the revealed seed, in each game's words (Towers has no chance at all)
+RE_DERIVED = {
+    "dicetower": "every die was re-derived from it",
+    "wager": "every die was re-derived from it",
+    "troll": "the deck's order and every die were re-derived from it",
+    "bones": "every die and every landing was re-derived from it",
+    "towers": "every move was checked against the rules (Towers has no dice: the seed decides nothing)",
+}
+
+
 class Hall:
     """A hall folder. `games` and `secrets` are made (2770) when a game is hosted."""
 
@@ -1551,7 +1561,7 @@ class Hall:
         notes = "".join(f"\n{note}" for note in session.hall_notes)
         return (f"ok: hall game {game_id}, {session.game.TITLE}, {players}, {len(session.events)} events, "
                 f"{session.hall_result}{notes}\nthe revealed seed matches the commitment made when the game was "
-                f"opened, and every die was re-derived from it")
+                f"opened, and {RE_DERIVED.get(session.game.ID, 'every chance outcome was re-derived from it')}")
 
     def export(self, game_id: str, target: str | Path | None = None, overwrite: bool = False) -> Path:
         """Write a finished hall game as a replay (.dhr), as saves.export_save does for a save."""

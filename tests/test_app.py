@@ -397,3 +397,35 @@ def test_the_tower_log_shows_the_last_rolls_and_counts_them_after_undo_and_redo(
         assert len(log) > 10  # the log is full: older rolls are left out
         assert log == expected  # the tail of the whole log, and the count of every roll
     assert seen[0][0][0] == "LOG (26 rolls; v reviews all)"  # 25 pulls: the first threw double threes
+
+
+def test_a_fallen_tower_leaves_typed_dice_out_of_the_footer_and_t_says_why():
+    session = saves.new_save("dicetower", name="fallen", seed=7, options={"start": 1})
+
+    async def steps(pilot):
+        await pilot.press("p")
+        fallen = screen_text(pilot.app)
+        await pilot.press("t")
+        return fallen, screen_text(pilot.app)
+
+    fallen, refused = drive(DicehallApp(session=session), steps)
+    assert session.state.fell
+    footer = fallen.splitlines()[-1]
+    assert "Typed dice" not in footer and "Pull" not in footer and "Review" in footer
+    assert "(t: type)" not in fallen and "rolled by dicehall" in fallen
+    assert "Not now: the tower has fallen: no dice are left to type or roll" in refused
+
+
+def test_a_new_tower_is_played_by_the_login_name_cleaned_and_capped(monkeypatch):
+    monkeypatch.setenv("LOGNAME", "[b]ann[/b]\x07" + "n" * 60)
+
+    async def steps(pilot):
+        await pilot.press("enter", "enter")  # the Dice Tower, the name offered
+        assert isinstance(pilot.app.screen, DiceTowerScreen)
+        await pilot.press("p", "v")
+        return pilot.app.screen_stack[-2].session, screen_text(pilot.app)
+
+    session, review = drive(DicehallApp(), steps)
+    player = ("[b]ann[/b]" + "n" * 60)[:40]
+    assert [p.name for p in session.players] == [player]
+    assert f"({player}" in review.splitlines()[0]  # the replay's title names the player, as typed

@@ -330,3 +330,33 @@ def test_recover_on_a_healthy_save_says_so_and_writes_nothing(capsys):
     out = capsys.readouterr().out.strip()
     assert out == f"{session.save_id} is not damaged: nothing to recover ('dicehall continue {session.save_id}' opens it)"
     assert [info.id for info in saves.list_saves()] == [session.save_id]
+
+
+@pytest.mark.parametrize("game", ["dicetower", "troll"])
+def test_play_names_a_one_player_game_after_the_options_and_seats_the_login_name(game, monkeypatch):
+    import pty
+    import signal
+    import time
+
+    from tests.test_signals import read_for
+
+    monkeypatch.setenv("LOGNAME", "bob")
+    pid, fd = pty.fork()
+    if pid == 0:  # dicehall in a terminal of its own, as a person starts it
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(sys.executable, [sys.executable, "-m", "tui.cli", "play", game, "--seed", "3"])
+    try:
+        read_for(fd, 60, until=b"Help")  # the footer: the screen is drawn, the save made
+        infos = saves.list_saves()
+        os.kill(pid, signal.SIGTERM)  # ends the app cleanly (tests/test_signals.py)
+        deadline = time.time() + 15
+        while not os.waitpid(pid, os.WNOHANG)[0]:
+            if time.time() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                pytest.fail("dicehall did not end on SIGTERM")
+            read_for(fd, 0.05)
+    finally:
+        os.close(fd)
+    assert [info.name for info in infos] == [{"dicetower": "Tower from 100", "troll": "Standard"}[game]]
+    assert [p.name for p in saves.load_readonly(infos[0].id).players] == ["bob"]

@@ -74,3 +74,24 @@ def test_undo_leaves_the_footer_when_everything_is_undone():
     assert not session.can_undo and session.undos == 1
     assert "u Undo" in pulled and "u Undo" not in undone
     assert "Not now: nothing to undo" in again
+
+
+def test_the_footer_lists_the_keys_while_the_app_has_no_focus():
+    # a browser page (dicehall serve) blurs the app until it is clicked; Textual's Footer does not
+    # follow the keys while the app is blurred, so a screen opened meanwhile had a blank footer
+    from textual import events
+
+    async def steps(pilot):
+        app = pilot.app
+        app.post_message(events.AppBlur())
+        await pilot.pause()
+        launcher = screen_text(app).splitlines()[-1]
+        app.open_saves()
+        await pilot.pause()
+        await pilot.pause()
+        return app.app_focus, launcher, screen_text(app).splitlines()[-1]
+
+    focused, launcher, saves_list = drive(DicehallApp(), steps)
+    assert not focused
+    assert "c Continue" in launcher and "? Help" in launcher and "q Quit" in launcher
+    assert "? Help" in saves_list and "q Back" in saves_list  # drawn with its keys from its first frame

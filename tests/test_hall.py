@@ -414,6 +414,19 @@ def finished_wager(hall, seed=1):
     return ann, bob
 
 
+def test_verify_words_what_the_seed_decided_in_each_game(hall, capsys):
+    # Towers has no dice: its verify must not claim that any die was re-derived
+    ann = hall.host("towers", ["player", "open"], "Ann")
+    bob = hall.join(ann.id, name="Bob")
+    play_until_over({0: ann, 1: bob}, random.Random(3))
+    assert main(["--hall", str(hall.folder), "verify", ann.id]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"ok: hall game {ann.id}, Towers, Ann, Bob")
+    assert "die" not in out and "every move was checked against the rules (Towers has no dice" in out
+    ann.close(), bob.close()
+    assert set(hallmod.RE_DERIVED) == {entry.id for entry in engine.games.CATALOGUE}  # every game has its words
+
+
 def test_nothing_a_player_can_read_holds_the_secret_before_the_end(hall, capsys):
     ann = hall.host("wager", ["player", "open"], "Ann")
     bob = hall.join(ann.id, name="Bob")

@@ -78,3 +78,51 @@ def test_serve_answers_the_page_and_starts_the_app_on_a_loopback_port(tmp_path):
             server.wait(5)
     assert status == 200 and "dicehall" in page
     assert "dicehall" in seen  # the launcher's first frame reached the browser's socket
+
+
+def test_the_footer_shows_its_keys_in_a_browser_page_that_has_no_focus(tmp_path):
+    # textual-serve's driver blurs the app as it starts, and the page says "focus" only once it is
+    # clicked; Textual's Footer does not follow the keys while the app is blurred, so it stayed blank
+    import aiohttp
+
+    port = free_port()
+    env = dict(os.environ, DICEHALL_HALL=str(tmp_path / "hall"), DICEHALL_HOME=str(tmp_path / "home"))
+    server = subprocess.Popen([sys.executable, "-m", "tui.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+
+    async def visit() -> str:
+        deadline = time.monotonic() + 25
+        async with aiohttp.ClientSession() as client:
+            while True:
+                try:
+                    async with client.ws_connect(f"ws://127.0.0.1:{port}/ws?width=80&height=24") as ws:
+                        await ws.send_json(["resize", {"width": 80, "height": 24}])  # and never ["focus"]
+                        seen = ""
+                        while "Open replay" not in seen and time.monotonic() < deadline:
+                            try:
+                                message = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
+                            except asyncio.TimeoutError:
+                                break
+                            if message.type == aiohttp.WSMsgType.BINARY:
+                                seen += message.data.decode("utf-8", "replace")
+                            elif message.type == aiohttp.WSMsgType.TEXT:
+                                seen += message.data
+                            else:
+                                break
+                        return seen
+                except aiohttp.ClientConnectionError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise
+                    await asyncio.sleep(0.2)
+
+    try:
+        seen = asyncio.run(asyncio.wait_for(visit(), 60))
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(5)
+    assert "dicehall" in seen  # the launcher is drawn
+    assert "Open replay" in seen and "Continue" in seen  # and its footer's keys, with no focus given

@@ -209,6 +209,20 @@ def test_the_game_ends_when_neither_player_can_move():
     assert towers.outcome(final).summary == "Dark wins 6 to 0"
 
 
+def test_a_single_game_ends_as_the_game_and_only_a_match_numbers_its_games():
+    single = engine.new_session("towers", seed=1)
+    while single.outcome is None:
+        single.play(single.commands()[0])
+    assert single.describe(len(single.events) - 1).startswith("no one can move: the game ends, Light ")
+    match = engine.new_session("towers", seed=1, options={"match": True})
+    ends = []
+    while match.outcome is None:
+        before = len(match.events)
+        match.play(match.commands()[0])
+        ends += [match.describe(i) for i in range(before, len(match.events)) if isinstance(match.events[i], GameScored)]
+    assert [line.split(",")[0] for line in ends] == ["no one can move: game 1 ends", "no one can move: game 2 ends"]
+
+
 # ----- scoring, counted by hand -----
 SCORED = """
 L . . L . D . L

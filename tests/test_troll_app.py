@@ -206,3 +206,21 @@ def test_game_label_names_difficulty_variants_and_custom_heights():
     assert troll.game_label(troll.check_options({})) == "standard"
     assert troll.game_label(troll.check_options({"difficulty": "tutorial", "starting_card": True})) == "tutorial, starting card"
     assert troll.game_label(troll.check_options({"heights": [2, 2, 2, 2, 2, 2]})) == "custom 222222"
+
+
+def test_a_troll_from_the_launcher_is_named_by_its_options_numbered_not_dated_and_played_by_the_login(monkeypatch):
+    monkeypatch.setenv("LOGNAME", "ann\x1b[31m")  # a login name is cleaned like every name
+
+    async def steps(pilot):
+        played = []
+        for keys in (["down", "down"], []):  # back at the launcher, the troll is still highlighted
+            await pilot.press(*keys, "enter", "s")  # the troll, its setup as offered
+            assert isinstance(pilot.app.screen, TrollScreen)
+            played.append(pilot.app.screen.session)
+            await pilot.press("q")
+        return played
+
+    first, second = drive(DicehallApp(), steps)
+    names = {info.id: info.name for info in saves.list_saves()}
+    assert (names[first.save_id], names[second.save_id]) == ("Standard", "Standard (2)")
+    assert [p.name for p in first.players] == ["ann[31m"] and [p.name for p in second.players] == ["ann[31m"]

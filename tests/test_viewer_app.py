@@ -73,7 +73,7 @@ def test_event_lines_too_long_end_in_an_ellipsis_and_the_current_one_is_whole(tm
             shown = line[7:].rstrip()
             if index == position - 1:  # the current event: whole, wrapped under itself
                 rest = [more.strip() for more in lines[number + 1:] if more.startswith(" " * 7) and more.strip()]
-                assert (shown + "".join(rest)).replace(" ", "") == words.replace(" ", "")
+                assert " ".join([shown] + rest) == words  # wrapped at spaces: every word whole
                 wrapped += bool(rest)
             elif shown.endswith("..."):
                 assert words.startswith(shown[:-3]) and len(words) > len(shown) - 3

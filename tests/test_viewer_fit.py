@@ -167,8 +167,35 @@ def test_opening_a_panel_lays_the_events_out_again_for_their_new_height(tmp_path
 
     lines = drive(viewer_app(tmp_path), steps).splitlines()
     current = next(n for n, line in enumerate(lines) if line.startswith(" >  32 "))
-    assert lines[current + 1].startswith("       ds at column 3")  # its second line too, above the event count
+    assert lines[current].endswith(" part")  # wrapped at a space, never inside a word ("part en / ds")
+    assert lines[current + 1].startswith("       ends at column 3")  # its second line too, above the event count
     assert lines[current + 2].startswith(" event 32/32")
+
+
+def test_a_mark_that_wraps_the_current_event_once_more_keeps_it_in_sight(tmp_path, monkeypatch):
+    # the last event's words fill its line exactly (78 columns); the analysis marks it, and the
+    # mark wraps it to a second line, which pushed the whole event out of the window's bottom
+    from engine.session import Session
+
+    session = lost_game()
+    last = len(session.events) - 1
+    words = " ".join(["word"] * 15)[:72]
+    describe = Session.describe
+    monkeypatch.setattr(Session, "describe", lambda self, n, reveal=True: words if n == last else describe(self, n, reveal))
+    marked = Analysis("troll", "win chance", (Decision(last + 1, 0, "x", "y", 0.1, 0.5, "??"),), (), (Point(last, 0.1),))
+    monkeypatch.setattr(ViewerScreen, "analyser", instant(marked))
+
+    async def steps(pilot):
+        before = screen_text(pilot.app)
+        await analysed(pilot)
+        return before, screen_text(pilot.app)
+
+    before, after = drive(viewer_of(session, tmp_path), steps)
+    assert f" >  {last + 1} {words}" in before.splitlines()  # one whole line
+    lines = after.splitlines()
+    current = lines.index(f" >  {last + 1} ?? {' '.join(words.split()[:-1])}")
+    assert lines[current + 1] == f"       {words.split()[-1]}"  # the word the mark pushed on
+    assert lines[current + 2].startswith(f" event {last + 1}/{last + 1}")
 
 
 def test_the_one_line_analysis_fits_its_width_and_keeps_the_mark_and_the_best_move():
@@ -183,3 +210,44 @@ def test_the_one_line_analysis_fits_its_width_and_keeps_the_mark_and_the_best_mo
     assert one_line(ANALYSIS, drawn, 32, names, 32, 78) == "win chance 0% at event 32"
     narrow = one_line(ANALYSIS, drawn, COSTLY.event - 1, names, 32, 40)
     assert len(narrow) == 40 and narrow.startswith("?! event 9: ") and narrow.endswith("...")
+
+
+@pytest.mark.parametrize("terminal", [FULL, PLAIN], ids=["colour", "vt100"])
+def test_a_help_that_scrolls_keeps_each_key_in_its_column_and_nothing_shows_beside_it(terminal, tmp_path):
+    async def steps(pilot):
+        pilot.app.screen.status("a last message longer than the two lines of the status line " * 4)
+        await pilot.press("question_mark")  # the help shows the message whole: it scrolls
+        await pilot.pause()
+        await pilot.pause()
+        return pilot.app.screen.query_one("#help-box").max_scroll_y, screen_text(pilot.app)
+
+    scroll, text = drive(viewer_of(lost_game(), tmp_path, terminal=terminal), steps)
+    lines = text.splitlines()
+    assert scroll > 0 and "more below" in lines[-1]
+    row = next(n for n, line in enumerate(lines) if "r / H  reveal what is hidden" in line)
+    column = lines[row].index("reveal")
+    words = [lines[row][column:-1].strip()]
+    for line in lines[row + 1:]:
+        if line[2:column].strip():  # the next key's line
+            break
+        assert line[column - 1] == " " and line[column] != " ", line  # wrapped under its own words
+        words.append(line[column:-1].strip())
+    assert " ".join(words) == "reveal what is hidden / hindsight: was this deal winnable? (spoilers: each asks first)"
+    assert all(line[:1] in ("", " ") and len(line) <= 79 for line in lines)  # columns 0 and 79 are blank
+
+
+def test_the_events_shown_are_laid_out_for_the_size_they_are_shown_at_even_if_a_resize_is_missed(tmp_path, monkeypatch):
+    # a resize handled before the draw it should follow left the current event's last line cut
+    # (seen in a real terminal as the analysis ended): the text is checked against its size as it is shown
+    from tui.widgets import Redrawn
+
+    monkeypatch.setattr(Redrawn, "on_resize", lambda self: None)  # every resize missed
+
+    async def steps(pilot):
+        await analysed(pilot)  # the panel takes rows from the events after they were drawn
+        return screen_text(pilot.app)
+
+    lines = drive(viewer_app(tmp_path), steps).splitlines()
+    current = next(n for n, line in enumerate(lines) if line.startswith(" >  32 "))
+    assert lines[current + 1].startswith("       ends at column 3")
+    assert lines[current + 2].startswith(" event 32/32")

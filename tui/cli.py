@@ -762,7 +762,7 @@ def _run_app(args: argparse.Namespace) -> int:
             raise UsageError(str(error)) from None
         if _missing_terminal():  # the arguments first; then refused before the save is made
             return _refuse_without_terminal(args.command)
-        session = saves.new_save(args.game, name=name, seed=seed, options=dict(args.option))
+        session = saves.new_save(args.game, name=name, seed=seed, options=dict(args.option), players=saves.solo_players())
         start = {"session": session}
     elif args.command == "continue":
         name = args.save

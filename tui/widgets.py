@@ -21,9 +21,11 @@ class Redrawn(Plain):
     from what it was last given, when its size changes (a panel opened beside it after it was drawn)."""
 
     drawn_with: tuple[tuple, dict] | None = None
+    laid_for = None  # the size the text was laid out for
 
     def draw(self, *args, **kwargs) -> None:
         self.drawn_with = (args, kwargs)
+        self.laid_for = self.size
         self.lay_out(*args, **kwargs)
 
     def lay_out(self, *args, **kwargs) -> None:
@@ -31,8 +33,14 @@ class Redrawn(Plain):
 
     def on_resize(self) -> None:
         if self.drawn_with is not None:
-            args, kwargs = self.drawn_with
-            self.lay_out(*args, **kwargs)
+            self.draw(*self.drawn_with[0], **self.drawn_with[1])
+
+    def render(self):
+        # the last word before the text is shown: laid out for another size (a resize that came
+        # before the draw it should have followed), it is laid out again for this one
+        if self.drawn_with is not None and self.laid_for != self.size:
+            self.draw(*self.drawn_with[0], **self.drawn_with[1])
+        return super().render()
 
 
 class StatusLine(Plain):

@@ -425,7 +425,8 @@ def describe(state: TowersState, event: object, reveal: bool = True) -> str:
     if isinstance(event, TurnSkipped):
         return f"{player_label(state, event.player)} has no legal move and is skipped"
     if isinstance(event, GameScored):
-        text = f"no one can move: game {event.game} ends, Light {event.light}, Dark {event.dark}"
+        which = f"game {event.game}" if state.match else "the game"  # a single game has no number
+        text = f"no one can move: {which} ends, Light {event.light}, Dark {event.dark}"
         if state.match and event.game == 1:
             text += f"; game 2: {COLOURS[1 - state.first_placer]} places first"
         return text

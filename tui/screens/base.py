@@ -47,6 +47,17 @@ class KeyedScreen(Screen):
 
     HELP_NOTES = ""
 
+    def on_mount(self) -> None:
+        self.bindings_updated_signal.subscribe(self, self.footer_follows_unfocused)
+
+    def footer_follows_unfocused(self, screen: Screen) -> None:
+        """Textual's Footer does not follow the keys while the app is blurred, and textual-serve's
+        driver blurs the app as it starts (until the page is clicked): in a browser the footer was
+        blank. The keys are the same, focused or not, so the footer is drawn again here."""
+        if not self.app.app_focus:
+            for footer in self.query(Footer):
+                footer.call_later(footer.recompose)  # in the footer's own context (it binds to itself)
+
     def status(self, message: str, error: bool = False) -> None:
         self.query_one(StatusLine).say(message, error)
 

@@ -11,7 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
-from tui.widgets import Plain
+from tui.widgets import Plain, Redrawn
 
 
 def key_label(key: str) -> str:
@@ -43,6 +43,32 @@ def bindings_help(bindings: list[Binding], possible=lambda binding: True) -> lis
             for keys, whats, now in rows.values()]
 
 
+def help_text(title: str, rows: list[tuple[str, str]], notes: str, width: int) -> Text:
+    """The help's words for a box `width` columns wide inside: each key's line wrapped under its
+    own words, the notes flowing."""
+    text = Text()
+    text.append(f"{title}: keys", style="bold")
+    text.append("  (Esc closes)\n")
+    keys_width = max(len(keys) for keys, _ in rows) if rows else 0
+    for keys, what in rows:
+        text.append(f"{keys:>{keys_width + 1}}  ", style="bold")
+        lines = textwrap.wrap(what, max(10, width - keys_width - 3)) or [""]
+        text.append(("\n" + " " * (keys_width + 3)).join(lines) + "\n")
+    if notes:  # notes flow to the box's width: a blank line alone starts a new paragraph
+        flowing = "\n\n".join(" ".join(part.split()) for part in notes.split("\n\n"))
+        text.append(f"\n{flowing}")
+    text.rstrip()  # no blank line at the bottom of the box
+    return text
+
+
+class HelpText(Redrawn):
+    """The help's words, wrapped again for the width they get: a help that scrolls loses columns
+    to its scroll bar, and a key's line wrapped for the wider box broke out of its column."""
+
+    def lay_out(self, title: str, rows: list[tuple[str, str]], notes: str) -> None:
+        self.show(help_text(title, rows, notes, self.size.width or HelpScreen.WIDTH))
+
+
 class HelpScreen(ModalScreen[None]):
     """Every key of the screen it was opened from, and a line of what each does. It is meant to
     fit 80x24 unscrolled; a help that does not (a long last message above it) says on its frame
@@ -58,24 +84,14 @@ class HelpScreen(ModalScreen[None]):
         self.notes = notes
 
     def compose(self) -> ComposeResult:
-        text = Text()
-        text.append(f"{self.title_text}: keys", style="bold")
-        text.append("  (Esc closes)\n")
-        width = max(len(keys) for keys, _ in self.rows) if self.rows else 0
-        for keys, what in self.rows:
-            text.append(f"{keys:>{width + 1}}  ", style="bold")
-            lines = textwrap.wrap(what, self.WIDTH - width - 3) or [""]
-            text.append(("\n" + " " * (width + 3)).join(lines) + "\n")
-        if self.notes:  # notes flow to the box's width: a blank line alone starts a new paragraph
-            flowing = "\n\n".join(" ".join(part.split()) for part in self.notes.split("\n\n"))
-            text.append(f"\n{flowing}")
-        text.rstrip()  # no blank line at the bottom of the box
         with VerticalScroll(id="help-box", classes="dialog"):
-            yield Plain(text)
+            yield HelpText(help_text(self.title_text, self.rows, self.notes, self.WIDTH))
 
     def on_mount(self) -> None:
+        self.query_one(HelpText).draw(self.title_text, self.rows, self.notes)
         box = self.query_one("#help-box", VerticalScroll)
         self.watch(box, "scroll_y", self.say_more, init=False)
+        self.watch(box, "virtual_size", self.say_more, init=False)  # the words wrapped again
         self.call_after_refresh(self.say_more)
 
     def say_more(self, *_: object) -> None:

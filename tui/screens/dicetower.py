@@ -163,7 +163,9 @@ class DiceTowerScreen(GameScreen):
             text.append(f"Pulls left       {float(left):.2f} expected ({how})\n")
             text.append(f"Falls next pull  {percent(float(fall))}  (remove: {percent(float(fall_r))})\n")
         mode = "typed by you (t: roll)" if self.typed_dice else "rolled by dicehall (t: type)"
-        if not self.check_action("toggle_typed", ()):  # the hall: its dice come from the game's secret seed
+        if state.fell:  # no die is left to roll: t is gone too
+            mode = "typed by you" if self.typed_dice else "rolled by dicehall"
+        elif not self.check_action("toggle_typed", ()):  # the hall: its dice come from the game's secret seed
             mode = "rolled by dicehall"
         text.append(f"Dice             {mode}\n")
         if self.session.chance_needed is not None:
@@ -171,12 +173,14 @@ class DiceTowerScreen(GameScreen):
         return text
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action == "pull" and self.session.outcome is not None:
-            return None  # the tower has fallen: p and r leave the footer
+        if action in ("pull", "toggle_typed") and self.session.outcome is not None:
+            return None  # the tower has fallen: p, r and t leave the footer
         return super().check_action(action, parameters)
 
     def why_disabled(self, action: str, parameters: tuple) -> str:
-        if action == "pull" and self.session.outcome is not None:
+        if action in ("pull", "toggle_typed") and self.session.outcome is not None:
+            if action == "toggle_typed":  # a shorter line: the status line is one row
+                return "the tower has fallen: no dice are left to type or roll"
             then = "q to go back, v to review" if self.check_action("review", ()) else "q leaves"  # the hall: no v
             return f"the tower has fallen (pull {self.session.state.pulls}): {then}"
         return super().why_disabled(action, parameters)

@@ -96,7 +96,7 @@ class LauncherScreen(KeyedScreen):
                 self.status(f"no new {title}: nothing was saved")
                 return
             try:
-                session = saves.new_save(game_id, name=saves.short_name(name) or default)
+                session = saves.new_save(game_id, name=saves.short_name(name) or default, players=saves.solo_players())
             except (saves.SaveError, OSError, ValueError) as error:
                 self.status(str(error), error=True)
                 return

@@ -212,7 +212,8 @@ class TrollScreen(SteppedBatches, GameScreen):
         actions = " then ".join(str(c) for c in plan.commands)
         # the reason can be longer than a line: the whole hint goes above the log, wrapped
         self.hint = (state, f"{label.upper()}: {actions} ({plan.reason})")
-        self.status(f"{label}: {actions} (why: under the bridge)")
+        # a pointer, not a reason: "(why: under the bridge)" read as the reason itself
+        self.status(f"{label}: {actions} (its reason is written above the log)")
         self.redraw()
 
     def action_deep_hint(self) -> None:

@@ -58,9 +58,8 @@ class TrollSetupScreen(SetupScreen):
             today = datetime.now().date().isoformat()
             seed, name = daily_seed("troll", today), name or f"daily {today}"
         options = self.options()
-        name = name or f"{troll.game_label(troll.check_options(options))} {datetime.now():%Y-%m-%d %H:%M}"
-        try:
-            session = saves.new_save("troll", name=name, seed=seed, options=options)
+        try:  # no name: saves names it after its options, numbered if taken ("Standard (2)")
+            session = saves.new_save("troll", name=name, seed=seed, options=options, players=saves.solo_players())
         except (saves.SaveError, ValueError, OSError) as error:
             self.status(str(error), error=True)
             return

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from textwrap import wrap
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -56,11 +57,19 @@ class EventWindow(Redrawn):
         width = max(10, self.size.width or 80)
         total = len(session.events)
         current = position - 1  # the last event applied
-        extra = 0  # the highlighted event's lines beyond its first
-        if current >= 0:
-            if (current, reveal) not in cache:
-                cache[(current, reveal)] = session.describe(current, reveal)
-            extra = -(-max(0, 6 + len(cache[(current, reveal)]) - width) // (width - 6))
+
+        def line(index: int) -> str:
+            key = (index, reveal)
+            if key not in cache:
+                cache[key] = session.describe(index, reveal)
+            mark = marks.get(index, "") if marks else ""
+            return f"{'>' if index == current else ' '}{index + 1:>4} {mark + ' ' if mark else ''}{cache[key]}"
+
+        # the highlighted event is shown whole, wrapped at spaces under itself (its mark counted:
+        # a mark that wrapped it once more pushed it out of sight); the others end in "..."
+        whole = wrap(line(current), width, subsequent_indent=" " * 6, break_on_hyphens=False) if current >= 0 else []
+        whole = whole[:height]  # a window too small for it keeps its first lines
+        extra = max(0, len(whole) - 1)  # the highlighted event's lines beyond its first
         top = min(max(0, current - (height - extra) // 2), max(0, total - (height - extra)))
         text = Text()
         if position == 0:
@@ -69,17 +78,7 @@ class EventWindow(Redrawn):
             height -= 1
         rows = 0
         for index in range(top, total):
-            key = (index, reveal)
-            if key not in cache:
-                cache[key] = session.describe(index, reveal)
-            marker = ">" if index == current else " "
-            mark = marks.get(index, "") if marks else ""
-            line = f"{marker}{index + 1:>4} {mark + ' ' if mark else ''}{cache[key]}"
-            # the highlighted event is shown whole (wrapped under itself); the others end in "..."
-            pieces = [line[:width] if index == current else clip(line, width)]
-            if index == current and len(line) > width:
-                rest = line[width:]
-                pieces += ["      " + rest[i:i + width - 6] for i in range(0, len(rest), width - 6)]
+            pieces = whole if index == current else [clip(line(index), width)]
             if rows + len(pieces) > height:
                 break
             rows += len(pieces)
