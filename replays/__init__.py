@@ -29,6 +29,7 @@ import msgpack
 import engine
 from engine.codec import DecodeError, check_nesting, decode_event, encode_event
 from engine.core import player_from_record
+from engine.errors import DicehallError
 from engine.session import LogError, Session
 from engine.text import clean_text
 from engine.words import counted
@@ -78,7 +79,7 @@ def seal(document: dict) -> dict:
     return dict(document, **{FILE_DIGEST: file_digest(document)})
 
 
-class ReplayError(ValueError):
+class ReplayError(DicehallError, ValueError):
     """A replay that cannot be used; the message is one line."""
 
 

@@ -63,6 +63,7 @@ from typing import Any
 import engine
 from engine.codec import decode_event
 from engine.core import IllegalCommand, Player
+from engine.errors import DicehallError
 from engine.session import JournalError, LogError, Session
 from engine.text import NAME_LIMIT, clean_text
 from replays.durable import write_durably
@@ -98,7 +99,12 @@ class SeatHeld(HallError):
     pass
 
 
-class HallRecordError(ValueError):
+class HallWriteFailed(HallError, JournalError):
+    """An append that could not be written (a full disk): the log was cut back, nothing changed;
+    `reason` is the short cause ("disk full")."""
+
+
+class HallRecordError(DicehallError, ValueError):
     """A record that the hall's rules refuse; one line."""
 
 
@@ -183,6 +189,23 @@ def _shown(path: Path) -> str:
     return clean_text(f"{path.parent.name}/{path.name}", 80)
 
 
+def in_words(error: OSError, folder: Path, outcome: str) -> HallError:
+    """An OSError met in the hall as one line for the player: what it means and what became of the
+    request (`outcome`: "no seat was taken"), never an errno or a path outside the hall."""
+    name = error.filename
+    where = ""
+    if isinstance(name, (str, bytes, os.PathLike)) and name != "":
+        full = os.fsdecode(name)
+        relative = os.path.relpath(full, folder) if os.path.isabs(full) else full
+        where = clean_text(relative if not relative.startswith("..") else os.path.basename(full), 80)
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return HallError(f"disk full: {outcome}; make room and try again")
+    if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        on = f" on {where}" if where else ""
+        return HallError(f"cannot write in the hall: permission denied{on} (ask the box's admin); {outcome}")
+    return HallError(f"{where + ': ' if where else ''}{_reason(error).lower()}: {outcome}")
+
+
 # ----- the fold: pure, checked -----
 @dataclass
 class Seat:
@@ -212,7 +235,7 @@ class HallFold:
     def __init__(self, header: Any, label: str, seed: int | None = None):
         self.label = label
         self.seed = seed
-        if not isinstance(header, dict) or header.get("hall") != HALL_FORMAT:
+        if not isinstance(header, dict) or not _int(header.get("hall")) or header.get("hall") != HALL_FORMAT:
             version = header.get("hall") if isinstance(header, dict) else None
             if _int(version) and version > HALL_FORMAT:
                 raise HallError(f"{label}: made by a newer dicehall (hall format {version})")
@@ -223,7 +246,9 @@ class HallFold:
         except ValueError as error:
             raise HallError(f"{label}: {error}") from None
         rules = header.get("rules")
-        if not _int(rules) or rules > self.module.RULES_VERSION:
+        if not _int(rules) or rules < 1:
+            raise HallError(f"{label}: the header's rules version is not readable")
+        if rules > self.module.RULES_VERSION:
             raise HallError(f"{label}: made for newer {self.module.TITLE} rules")
         options, seats, pledge = header.get("options"), header.get("seats"), header.get("commitment")
         if not isinstance(options, dict) or not isinstance(seats, (list, tuple)) or not 1 <= len(seats) <= MAX_SEATS:
@@ -492,7 +517,7 @@ class HallLog:
                 write_durably(self.fd, data)
             except OSError as error:
                 os.ftruncate(self.fd, self.offset)
-                raise HallError(f"{_reason(error)}: nothing was written; try again") from None
+                raise HallWriteFailed(f"{_reason(error)}: nothing was written; try again", _reason(error)) from None
             self.offset += len(data)
             self.count += 1
         finally:
@@ -587,6 +612,7 @@ class HallGame:
         self._watch_path: Path | None = None
         self._waiter: _Inotify | None | bool = None  # False: inotify is not to be had, poll
         self._seen_seats: list[str] | None = None  # the seats' statuses when last looked at
+        self.held_back = ""  # what falls to this terminal but could not be written yet (a full disk), in words
         try:
             seed = hall.read_secret(self.id) if with_secret else None
             self.fold = HallFold(self.log.header, self.id, seed)
@@ -781,22 +807,32 @@ class HallGame:
             raise IllegalCommand("you are watching this game: only its players move")
 
     def _settle(self) -> None:
-        """What falls to whoever notices it first, each refused harmlessly if another did it."""
+        """What falls to whoever notices it first, each refused harmlessly if another did it. On a
+        full disk it waits: what was written stays, `held_back` says what is not yet, and the next
+        look (follow) tries again."""
         for _ in range(3):  # a StaleState here means someone else did it: look again
+            pending = ""
             try:
                 fold = self.fold
                 request = fold.takeback
                 if request is not None and request.accepted and request.by == self.seat:
+                    pending = "your takeback is accepted but not made yet"
                     self._append({"op": "undo", "by": self.seat})
                 elif (fold.started and not fold.over and self.session.chance_needed is not None
                       and fold.seed is not None and (self.seat is not None or self.plays_bots)):
+                    pending = "the dice are not rolled yet"
                     self._act(lambda: self.session.resume_seeded(), "dice", None)
                 elif fold.over and fold.revealed is None and fold.seed is not None:
+                    pending = "the game is over and every move is in its log, but its seed is not revealed yet"
                     self._append({"op": "reveal", "seed": fold.seed})
                     self.hall.forget_secret(self.id)
+                self.held_back = ""
                 return
             except StaleState:
                 continue
+            except HallWriteFailed as error:  # nothing of it was written: the next look tries again
+                self.held_back = f"{pending} ({error.reason}): the next look at the game does it"
+                return
 
     # ----- seats and watching -----
     def _take(self, seat: int | None, name: str) -> None:
@@ -962,6 +998,17 @@ class Hall:
                   "commitment": commitment(seed), "name": short_name(title) or module.TITLE,
                   "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         HallFold(header, "the new game", None)  # checks options and styles before any file is made
+        made: list[str] = []  # the game's id once its files exist: removed again if hosting fails
+        try:
+            return self._open_new(game, kinds, name, seed, header, made)
+        except BaseException as error:
+            if made:
+                self._unhost(made[0], len(MAGIC + frame(header)))
+            if isinstance(error, OSError):
+                raise in_words(error, self.folder, "the game was not opened") from None
+            raise
+
+    def _open_new(self, game: str, kinds: list[str], name: str, seed: int, header: dict, made: list[str]) -> HallGame:
         _make_group_dirs(self.games)
         _make_group_dirs(self.secrets)
         for _ in range(100):
@@ -975,6 +1022,10 @@ class Hall:
             except FileExistsError:
                 self.forget_secret(game_id)
                 continue
+            except BaseException:
+                self.forget_secret(game_id)  # no secret without its game
+                raise
+            made.append(game_id)
             break
         else:
             raise HallError("no free game id in the hall")
@@ -990,24 +1041,51 @@ class Hall:
             raise
         return hosted
 
+    def _unhost(self, game_id: str, header_size: int) -> None:
+        """Remove what a failed host made: the game's log (while it holds its header only: nobody
+        has taken a seat), its seat locks and its secret."""
+        log = self.games / f"{game_id}{LOG_SUFFIX}"
+        try:
+            if os.stat(log, follow_symlinks=False).st_size != header_size:
+                return  # a seat was taken meanwhile: the game is someone's now
+            log.unlink()
+        except OSError:
+            return
+        for seat in range(MAX_SEATS):
+            try:
+                (self.games / f"{game_id}.seat{seat}").unlink()
+            except OSError:
+                pass
+        self.forget_secret(game_id)
+
     def join(self, game_id: str, seat: int | None = None, name: str = "") -> HallGame:
         """Take a seat (from 0; the first open one, or our own disconnected one, if None) for the
         life of this process; SeatHeld says who holds it."""
-        joined = HallGame(self, game_id, writable=True, with_secret=True)
+        try:
+            joined = HallGame(self, game_id, writable=True, with_secret=True)
+        except OSError as error:
+            raise in_words(error, self.folder, "no seat was taken") from None
         try:
             joined._take(seat, name)
-        except BaseException:
+        except BaseException as error:
             joined.close()
+            if isinstance(error, OSError):
+                raise in_words(error, self.folder, "no seat was taken") from None
             raise
         return joined
 
     def watch(self, game_id: str) -> HallGame:
         """Follow a game, read only, counted as a watcher while this process lives."""
-        watching = HallGame(self, game_id, writable=False, with_secret=False)
+        try:
+            watching = HallGame(self, game_id, writable=False, with_secret=False)
+        except OSError as error:
+            raise in_words(error, self.folder, "the game cannot be watched") from None
         try:
             watching._start_watching()
-        except BaseException:
+        except BaseException as error:
             watching.close()
+            if isinstance(error, OSError):
+                raise in_words(error, self.folder, "the game cannot be watched") from None
             raise
         return watching
 
@@ -1051,8 +1129,11 @@ class Hall:
                     os.close(fd)
                     raise SeatHeld(f"seat {seat + 1} is held by {holder}") from None
                 time.sleep(0.02)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()} {name}\n".encode(), 0)
+        try:  # the holder's name is for others' refusals only: a full disk does not keep a seat from its player
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()} {name}\n".encode(), 0)
+        except OSError:
+            pass
         return fd
 
     def seat_held(self, game_id: str, seat: int) -> bool:

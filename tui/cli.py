@@ -8,6 +8,7 @@ import sys
 from datetime import datetime
 
 from engine.chance import daily_seed
+from engine.errors import DicehallError
 from engine.words import counted
 from engine.text import clean_text  # text from files and arguments is data: no escape sequence reaches the terminal
 
@@ -50,7 +51,7 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"dicehall: {clean_text(message, 400)}\n")  # argparse quotes unknown arguments raw
 
 
-class UsageError(ValueError):
+class UsageError(DicehallError, ValueError):
     """An argument the parser accepted but the command cannot use: reported like argparse's own errors."""
 
 
@@ -259,14 +260,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except (ValueError, OSError) as error:  # SaveError, ReplayError and option errors are one-liners
-        return _fail(str(error).splitlines()[0] if str(error) else type(error).__name__)
-    except Exception as error:
-        import saves
+    except (DicehallError, ValueError, OSError) as error:  # anything dicehall refuses, and option errors: one line
+        from saves import error_line
 
-        if isinstance(error, saves.SaveError):
-            return _fail(str(error))
-        raise
+        return _fail(error_line(error))
 
 
 def _game(game: str):
