@@ -189,9 +189,14 @@ def _shown(path: Path) -> str:
     return clean_text(f"{path.parent.name}/{path.name}", 80)
 
 
-def in_words(error: OSError, folder: Path, outcome: str) -> HallError:
-    """An OSError met in the hall as one line for the player: what it means and what became of the
-    request (`outcome`: "no seat was taken"), never an errno or a path outside the hall."""
+def in_words(error: "OSError | HallWriteFailed", folder: Path, outcome: str) -> HallError:
+    """An OSError (or a failed append) met in the hall as one line for the player: what it means
+    and what became of the request (`outcome`: "no seat was taken"), never an errno or a path
+    outside the hall."""
+    if isinstance(error, HallWriteFailed):
+        if error.reason == "disk full":
+            return HallError(f"disk full: {outcome}; make room and try again")
+        return HallError(f"{error.reason}: {outcome}")
     name = error.filename
     where = ""
     if isinstance(name, (str, bytes, os.PathLike)) and name != "":
@@ -1004,7 +1009,7 @@ class Hall:
         except BaseException as error:
             if made:
                 self._unhost(made[0], len(MAGIC + frame(header)))
-            if isinstance(error, OSError):
+            if isinstance(error, (OSError, HallWriteFailed)):
                 raise in_words(error, self.folder, "the game was not opened") from None
             raise
 
@@ -1069,7 +1074,7 @@ class Hall:
             joined._take(seat, name)
         except BaseException as error:
             joined.close()
-            if isinstance(error, OSError):
+            if isinstance(error, (OSError, HallWriteFailed)):
                 raise in_words(error, self.folder, "no seat was taken") from None
             raise
         return joined
@@ -1185,7 +1190,7 @@ class Hall:
         except FileNotFoundError:
             return []
         except OSError as error:
-            raise HallError(f"cannot read the hall {clean_text(str(self.games), 200)} ({_reason(error)})") from None
+            raise HallError(f"cannot read the hall's games folder ({_reason(error).lower()})") from None
         entries = []
         for name in names:
             if _OURS.fullmatch(name):

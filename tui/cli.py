@@ -196,7 +196,7 @@ def build_parser() -> Parser:
     serve.add_argument("--public", action="store_true",
                        help="allow an address other than loopback (anyone who reaches it plays as you)")
     serve.add_argument("--hall", metavar="DIR", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    for command in (hall, host, join, watch, verify, export):  # --hall DIR after the command works too
+    for command in (hall, host, join, watch, verify, export, replay, analyse):  # --hall DIR after the command works too
         command.add_argument("--hall", metavar="DIR", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
 
@@ -286,12 +286,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _hall_command(args)
     if command == "serve":
         return _serve(args)
-    if command == "verify" and _hall_game_named(args.file, is_file=True):
+    if command == "verify" and _hall_game_named(args.file, file_first=True):
         from saves.hall import Hall
 
         print(Hall().verify(args.file))  # HallError: one line, from main
         return 0
-    if command == "export" and _hall_game_named(args.save, is_file=False):
+    if command == "export" and _hall_game_named(args.save, save_first=True):
         from saves.hall import Hall
 
         import saves
@@ -380,18 +380,19 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _hall_game_named(name: str, is_file: bool) -> bool:
-    """Whether `verify NAME` / `export NAME` means a hall game: NAME is a hall game's id, names no
-    file (verify) or save (export) of that name, and the hall holds that game."""
+def _hall_game_named(name: str, file_first: bool = False, save_first: bool = False) -> bool:
+    """Whether `verify NAME`, `replay NAME`, `export NAME` or `analyse NAME` means a hall game: NAME
+    is a hall game's id, names no file (verify, replay, analyse) or save (export, analyse) of that
+    name, and the hall holds that game."""
     import os
 
     from saves.hall import LOG_SUFFIX, Hall, is_id
 
     if not is_id(name):
         return False
-    if is_file and os.path.exists(name):
+    if file_first and os.path.exists(name):
         return False
-    if not is_file:
+    if save_first:
         import saves
 
         try:
@@ -563,6 +564,10 @@ def _analyse(args: argparse.Namespace) -> int:
             session = replays.read_replay(args.file)
         except replays.ReplayError as error:
             return _fail(f"{clean_text(args.file, 200)}: {error}")
+    elif _hall_game_named(args.file, file_first=True, save_first=True):
+        from saves.hall import Hall
+
+        session = Hall().finished_session(args.file)  # HallError (not over, not revealed): one line, from main
     else:
         import saves
 
@@ -685,6 +690,10 @@ def _run_app(args: argparse.Namespace) -> int:
                 return _fail("no unfinished save to continue (dicehall saves lists them)")
             name = unfinished[0].id
         start = {"session": saves.open_save(name)}
+    elif args.command == "replay" and _hall_game_named(args.file, file_first=True):
+        from saves.hall import Hall
+
+        start = {"replay": Hall().finished_session(args.file)}  # HallError: one line, before the screen opens
     elif args.command == "replay":
         import replays
 

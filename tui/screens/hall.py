@@ -250,8 +250,10 @@ class HallScreen(KeyedScreen):
                                        placeholder=default), named)
 
     def action_refresh(self) -> None:
-        self.show_entries(*self.look())
-        self.status(f"the hall looked at just now: {counted(len(self.entries), 'game')}")
+        entries, error = self.look()
+        self.show_entries(entries, error)
+        if not error:  # the line that says why the hall cannot be read stays
+            self.status(f"the hall looked at just now: {counted(len(self.entries), 'game')}")
 
     def action_back(self) -> None:
         self.app.pop_screen()
