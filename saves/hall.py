@@ -520,11 +520,13 @@ class HallLog:
                 raise StaleState("the game moved on: your move was made on an old position; the board is refreshed")
             try:
                 write_durably(self.fd, data)
-            except OSError as error:
+            except OSError:
                 os.ftruncate(self.fd, self.offset)
-                raise HallWriteFailed(f"{_reason(error)}: nothing was written; try again", _reason(error)) from None
+                raise
             self.offset += len(data)
             self.count += 1
+        except OSError as error:  # the write, or keeping a torn tail aside, on a full disk
+            raise HallWriteFailed(f"{_reason(error)}: nothing was written; try again", _reason(error)) from None
         finally:
             fcntl.flock(self.fd, fcntl.LOCK_UN)
 

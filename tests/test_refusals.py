@@ -348,6 +348,29 @@ def test_a_full_disk_at_the_reveal_is_said_on_the_game_screen(hall, monkeypatch)
     assert hall.verify(ann.id).startswith(f"ok: hall game {ann.id}")
 
 
+@pytest.mark.parametrize("torn", [False, True])
+def test_a_play_on_a_full_disk_is_refused_in_words_and_the_game_goes_on(hall, monkeypatch, torn):
+    """torn: the log ends in a cut-off append, which the writer keeps aside first (a write too)."""
+    ann = hall.host("towers", ["player", "open"], "Ann")
+    bob = hall.join(ann.id, name="Bob")
+    ann.follow()
+    mover = ann if ann.my_turn else bob
+    if torn:
+        with open(hall.games / f"{ann.id}.dhh", "ab") as log:
+            log.write(frame({"op": "answer"})[:-3])
+    events = mover.session.events
+    command = mover.session.commands()[0]
+    on_disk(monkeypatch, FullDisk())
+    with pytest.raises(HallError) as refused:
+        mover.play(command)
+    assert str(refused.value) == "disk full: nothing was written; try again"
+    assert mover.session.events == events
+    on_disk(monkeypatch, os)
+    mover.play(command)
+    assert len(mover.session.events) > len(events)
+    ann.close(), bob.close()
+
+
 def test_host_on_a_full_disk_or_a_folder_it_may_not_write_is_one_worded_line(hall, monkeypatch, capsys):
     on_disk(monkeypatch, FullDisk())
     assert main(["--hall", str(hall.folder), "host", "towers"]) == 1

@@ -236,7 +236,8 @@ class DicehallApp(App):
 
     def hall_changed(self, before: int | None = None) -> None:
         """Read what other terminals wrote and draw it (in the screen's thread)."""
-        from saves import SaveError
+        from engine.errors import DicehallError
+        from saves import error_line
         from tui.screens.games import hall_game_screen
 
         game = self.hall_game
@@ -248,8 +249,8 @@ class DicehallApp(App):
             note = game.fold.note
             try:
                 game.follow()
-            except SaveError as error:
-                self.hall_say(str(error).splitlines()[0], error=True)
+            except (DicehallError, OSError) as error:  # a damaged record, an unreadable log: one line
+                self.hall_say(error_line(error), error=True)
                 return
             screen = self.hall_screen()
             if screen is not None and not hasattr(screen, "session") and game.session is not None:
