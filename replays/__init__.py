@@ -242,6 +242,8 @@ def session_from_document(document: dict) -> Session:
     except ValueError as error:
         raise ReplayError(str(error)) from None
     rules = _need(document, "rules", (int,), "a number")
+    if rules < 1:  # rules versions count from 1
+        raise ReplayError("the header's rules version is not readable")
     if rules > module.RULES_VERSION:
         raise ReplayError(f"made for newer {module.TITLE} rules (version {rules})")
     seed = _need(document, "seed", (int,), "a number")

@@ -586,7 +586,9 @@ def _header_fields(header: dict, label: str) -> tuple:
     except ValueError as error:
         raise SaveError(f"{label}: {error}") from None
     rules = header.get("rules")
-    if not isinstance(rules, int) or rules > module.RULES_VERSION:
+    if not isinstance(rules, int) or isinstance(rules, bool) or rules < 1:  # rules versions count from 1
+        raise SaveError(f"{label}: the header's rules version is not readable")
+    if rules > module.RULES_VERSION:
         raise SaveError(f"{label}: made for newer {module.TITLE} rules (version {rules})")
     seed = header.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):

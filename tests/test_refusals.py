@@ -428,6 +428,24 @@ def test_a_header_with_a_bool_for_hall_or_a_rules_version_below_1_is_damaged(hal
     assert entry.problem == f"{ann.id}: {words}"
 
 
+@pytest.mark.parametrize("value", [-1, 0, True])
+def test_a_save_or_a_replay_whose_rules_version_is_below_1_or_a_bool_is_refused(value, tmp_path):
+    import msgpack
+
+    session = saves.new_save("dicetower", name="crafted", seed=3)
+    path = session.journal.path
+    saves.close_save(session)
+    parsed = parse_save(path.read_bytes(), "x")
+    path.write_bytes(MAGIC + frame(dict(parsed.header, rules=value)) + b"".join(frame(r) for r in parsed.records))
+    with pytest.raises(saves.SaveError, match="the header's rules version is not readable"):
+        saves.load_readonly(session.save_id)
+    document = replays.seal(dict(replays.replay_document(engine.new_session("dicetower", seed=3)), rules=value))
+    crafted = tmp_path / "crafted.dhr"
+    crafted.write_bytes(msgpack.packb(document, use_bin_type=True))
+    with pytest.raises(replays.ReplayError, match="rules"):
+        replays.read_replay(crafted)
+
+
 # ----- a finished hall game's id wherever a finished game is read -----
 @pytest.fixture
 def finished(hall):
