@@ -7,3 +7,8 @@ from __future__ import annotations
 
 class DicehallError(Exception):
     """Something dicehall refuses; the message is one line for the player."""
+
+
+class OptionError(DicehallError, ValueError):
+    """An option, a seat or a game that dicehall does not have ("unknown option 'x'", "Towers is for
+    two players"): refused before anything is written."""

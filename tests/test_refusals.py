@@ -83,6 +83,18 @@ def test_every_error_dicehall_raises_to_a_player_derives_from_dicehall_error():
     assert issubclass(SeatHeld, HallError) and issubclass(HallError, saves.SaveError)
 
 
+@pytest.mark.parametrize("refuse", [lambda: engine.get_game("chess"),
+                                    lambda: engine.new_session("towers", options={"colour": "red"}),
+                                    lambda: engine.new_session("wager", players=["Ann"]),
+                                    lambda: engine.new_session("troll", options={"difficulty": "hard"}),
+                                    lambda: engine.new_session("bones", players=["Ann", "Bob", "Cat"]),
+                                    lambda: engine.new_session("dicetower", options={"start": 0})])
+def test_an_option_seat_or_game_dicehall_does_not_have_is_a_dicehall_error_and_still_a_value_error(refuse):
+    with pytest.raises(DicehallError) as refused:
+        refuse()
+    assert isinstance(refused.value, ValueError) and one_line(str(refused.value))
+
+
 def test_watching_a_game_an_empty_hall_does_not_have_is_one_line(hall):
     async def steps(pilot):
         said = pilot.app.watch_hall_game("abcdef")
