@@ -463,7 +463,9 @@ class HallLog:
         except FileNotFoundError:
             raise HallError(f"no hall game {clean_text(path.stem, 20)} (dicehall hall lists them)") from None
         except OSError as error:
-            raise HallError(f"{_shown(path)}: cannot open it ({_reason(error)})") from None
+            if writable and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise HallError(f"cannot write in the hall: permission denied on {_shown(path)} (ask the box's admin)") from None
+            raise HallError(f"{_shown(path)}: cannot open it ({_reason(error).lower()})") from None
         try:
             info = os.fstat(self.fd)
             if hall_gid is not None and info.st_gid != hall_gid:

@@ -403,6 +403,24 @@ def test_host_on_a_full_disk_or_a_folder_it_may_not_write_is_one_worded_line(hal
                    "the game was not opened\n")
 
 
+def test_joining_a_game_whose_log_this_user_may_not_write_asks_for_the_admin(hall, monkeypatch, capsys):
+    ann = hall.host("towers", ["player", "open"], "Ann")
+    real_open = os.open
+
+    def refused(path, flags, *args, **kwargs):  # root is never refused by chmod: the kernel's answer, faked
+        if str(path).endswith(".dhh") and flags & os.O_RDWR:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refused)
+    assert main(["--hall", str(hall.folder), "join", ann.id, "--name", "Bob"]) == 1
+    assert capsys.readouterr().err == (f"dicehall: cannot write in the hall: permission denied on games/{ann.id}.dhh "
+                                       f"(ask the box's admin)\n")
+    assert main(["--hall", str(hall.folder), "hall"]) == 0  # reading is still allowed
+    assert ann.id in capsys.readouterr().out
+    ann.close()
+
+
 def test_a_file_where_the_secrets_folder_should_be_is_named_relative_to_the_hall(hall, capsys):
     hall.folder.mkdir(parents=True)
     hall.secrets.write_text("in the way")
