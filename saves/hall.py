@@ -1038,13 +1038,12 @@ class Hall:
             break
         else:
             raise HallError("no free game id in the hall")
-        if "player" not in kinds:
-            hosted = self.open(game_id, plays_bots=True)
-            hosted._settle()
-            return hosted
-        hosted = HallGame(self, game_id, writable=True, with_secret=True)
+        hosted = HallGame(self, game_id, writable=True, with_secret=True, plays_bots="player" not in kinds)
         try:
-            hosted._take(kinds.index("player"), name)
+            if "player" in kinds:
+                hosted._take(kinds.index("player"), name)
+            else:  # bots only: this process plays their turns, holding no seat
+                hosted._settle()
         except BaseException:
             hosted.close()
             raise
