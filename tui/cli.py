@@ -248,6 +248,13 @@ def _fail(message: str) -> int:
     return 1
 
 
+def _refusal(error: BaseException) -> str:
+    """A refusal's one line: dicehall's own words, or a system error without its errno or whole path."""
+    from saves import error_line
+
+    return error_line(error)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -260,10 +267,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except (DicehallError, ValueError, OSError) as error:  # anything dicehall refuses, and option errors: one line
-        from saves import error_line
-
-        return _fail(error_line(error))
+    except (ValueError, OSError) as error:  # SaveError, ReplayError and option errors are one-liners
+        return _fail(_refusal(error))
+    except DicehallError as error:  # the rest of what dicehall refuses (SaveError, HallError): one line too
+        return _fail(_refusal(error))
 
 
 def _game(game: str):
@@ -401,6 +408,16 @@ def _hall_game_named(name: str, file_first: bool = False, save_first: bool = Fal
         except saves.SaveError:
             pass
     return os.path.lexists(Hall().games / f"{name}{LOG_SUFFIX}")
+
+
+def _finished_hall_game(name: str):
+    """`replay NAME`: the finished hall game NAME as a replay's session when NAME is a hall game's id
+    and no file has that name, else None; HallError (not over, never revealed) is one line, from main."""
+    if not _hall_game_named(name, file_first=True):
+        return None
+    from saves.hall import Hall
+
+    return Hall().finished_session(name)
 
 
 SEATS = {"dicetower": 1, "troll": 1, "towers": 2, "bones": 2}  # Dead Man's Wager: --players, 2 to 6
@@ -690,15 +707,11 @@ def _run_app(args: argparse.Namespace) -> int:
                 return _fail("no unfinished save to continue (dicehall saves lists them)")
             name = unfinished[0].id
         start = {"session": saves.open_save(name)}
-    elif args.command == "replay" and _hall_game_named(args.file, file_first=True):
-        from saves.hall import Hall
-
-        start = {"replay": Hall().finished_session(args.file)}  # HallError: one line, before the screen opens
     elif args.command == "replay":
         import replays
 
         try:
-            start = {"replay": replays.read_replay(args.file)}
+            start = {"replay": _finished_hall_game(args.file) or replays.read_replay(args.file)}
         except replays.ReplayError as error:
             return _fail(f"{clean_text(args.file, 200)}: {error}")
     from tui.app import DicehallApp
