@@ -504,7 +504,8 @@ def test_analyse_and_replay_take_a_file_then_a_save_of_that_name_first(hall, fin
     dicetower = engine.new_session("dicetower", seed=4)
     replays.write_replay(dicetower, tmp_path / finished)  # a replay file of that name, in the folder
     opened = []
-    monkeypatch.setattr(DicehallApp, "run", lambda app: opened.append(app))
+    monkeypatch.setattr(DicehallApp, "run", lambda app: opened.append(app))  # no terminal in a test
+    monkeypatch.setattr("tui.cli._missing_terminal", lambda: None, raising=False)  # as if on one
     assert main(["--hall", str(hall.folder), "replay", finished]) == 0
     assert opened[-1].start_replay.game.ID == "dicetower"
     (tmp_path / finished).unlink()
