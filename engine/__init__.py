@@ -9,11 +9,12 @@ from typing import Iterable, Sequence
 
 from engine.codec import digest
 from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
+from engine.errors import DicehallError
 from engine.games import CATALOGUE, get_game
 from engine.session import Journal, JournalError, LogError, Mark, Session
 
 __all__ = [
-    "CATALOGUE", "ChanceNeeded", "IllegalCommand", "Journal", "JournalError", "LogError", "Mark", "Outcome",
+    "CATALOGUE", "ChanceNeeded", "DicehallError", "IllegalCommand", "Journal", "JournalError", "LogError", "Mark", "Outcome",
     "Player", "Session", "digest", "get_game", "new_seed", "new_session", "replay_upto",
 ]
 

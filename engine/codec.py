@@ -17,13 +17,15 @@ from typing import Any
 
 import msgpack
 
+from engine.errors import DicehallError
+
 # No genuine save record or replay nests deeper than about 7 levels; a hostile one could nest
 # ~1,000 (msgpack's own limit), deep enough to make any recursive code (repr, decoders) fail.
 MAX_NESTING = 32
 MAX_FIELD_TEXT = 100  # no event's text field comes near it (card codes, directions, die kinds)
 
 
-class DecodeError(ValueError):
+class DecodeError(DicehallError, ValueError):
     """An encoded event that is not one of the game's events."""
 
 

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.errors import DicehallError
 
-class IllegalCommand(ValueError):
+
+class IllegalCommand(DicehallError, ValueError):
     """A command that is not allowed now; the message tells the player why."""
 
 

@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import Any, Iterable, Protocol, Sequence
 
 from engine.chance import seeded_draws
-from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
+from engine.core import ChanceNeeded, DicehallError, IllegalCommand, Outcome, Player
 
 # A state is kept every this many events: state_at folds at most this many, and the replays' digest
 # positions (every 100 events) fall on kept states.
@@ -33,7 +33,7 @@ class Journal(Protocol):
     def append(self, record: dict) -> None: ...
 
 
-class JournalError(Exception):
+class JournalError(DicehallError):
     """The journal could not record a batch (a full disk): it was not committed, so the session is
     exactly as it was before the call. The message is one line for the player; `reason` is the
     short cause ("disk full")."""
@@ -51,7 +51,7 @@ class Mark:
     player: int
 
 
-class LogError(ValueError):
+class LogError(DicehallError, ValueError):
     """An event log that the rules could not have produced; `index` is the first bad event (0-based).
     The message numbers events from 1, as the replay viewer does: "event 70" is where `g 70` goes."""
 

@@ -29,6 +29,7 @@ import msgpack
 import engine
 from engine.codec import DecodeError, check_nesting, decode_event, encode_event
 from engine.core import player_from_record
+from engine.errors import DicehallError
 from engine.session import LogError, Session
 from engine.text import clean_text
 from engine.words import counted
@@ -81,7 +82,7 @@ def seal(document: dict) -> dict:
     return dict(document, **{FILE_DIGEST: file_digest(document)})
 
 
-class ReplayError(ValueError):
+class ReplayError(DicehallError, ValueError):
     """A replay that cannot be used; the message is one line."""
 
 
@@ -260,6 +261,8 @@ def session_from_document(document: dict) -> Session:
     except ValueError as error:
         raise ReplayError(str(error)) from None
     rules = _need(document, "rules", (int,), "a number")
+    if rules < 1:  # rules versions count from 1
+        raise ReplayError("the header's rules version is not readable")
     if rules > module.RULES_VERSION:
         raise ReplayError(f"made for newer {module.TITLE} rules (version {rules})")
     seed = _need(document, "seed", (int,), "a number")

@@ -43,6 +43,7 @@ import engine
 import engine.games
 from engine.codec import DecodeError, check_nesting, decode_event, encode_event
 from engine.core import player_from_record
+from engine.errors import DicehallError
 from engine.session import JournalError, LogError, Session
 from engine.text import NAME_LIMIT, clean_text
 from engine.words import counted
@@ -64,7 +65,7 @@ READ_CHUNK = 1024 * 1024  # a save is read this much at a time
 _FRAME = struct.Struct(">II")
 
 
-class SaveError(Exception):
+class SaveError(DicehallError):
     """A save that cannot be used; the message is one line for the player."""
 
 
@@ -162,6 +163,19 @@ def _reason(error: OSError) -> str:
     if error.errno in (errno.ENOSPC, errno.EDQUOT):
         return "disk full"
     return error.strerror or type(error).__name__
+
+
+def error_line(error: BaseException) -> str:
+    """What a refusal says to the player, in one line: a DicehallError's own words; an OSError as
+    its cause and the file's name, never an errno or a whole path ("x.dhr: permission denied")."""
+    if isinstance(error, OSError):
+        name = error.filename
+        shown = clean_text(os.path.basename(os.fsdecode(name)), 80) if isinstance(name, (str, bytes, os.PathLike)) else ""
+        reason = _reason(error)
+        reason = reason[:1].lower() + reason[1:]
+        return f"{shown}: {reason}" if shown else reason
+    lines = str(error).splitlines()
+    return clean_text(lines[0], 400) if lines and lines[0] else type(error).__name__
 
 
 class SaveJournal:
@@ -589,7 +603,9 @@ def _header_fields(header: dict, label: str) -> tuple:
     except ValueError as error:
         raise SaveError(f"{label}: {error}") from None
     rules = header.get("rules")
-    if not isinstance(rules, int) or rules > module.RULES_VERSION:
+    if not isinstance(rules, int) or isinstance(rules, bool) or rules < 1:  # rules versions count from 1
+        raise SaveError(f"{label}: the header's rules version is not readable")
+    if rules > module.RULES_VERSION:
         raise SaveError(f"{label}: made for newer {module.TITLE} rules (version {rules})")
     seed = header.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):

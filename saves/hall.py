@@ -72,6 +72,7 @@ from typing import Any
 import engine
 from engine.codec import decode_event
 from engine.core import IllegalCommand, Player
+from engine.errors import DicehallError
 from engine.session import JournalError, LogError, Session
 from engine.text import NAME_LIMIT, clean_text
 from engine.words import counted
@@ -110,7 +111,12 @@ class SeatHeld(HallError):
     pass
 
 
-class HallRecordError(ValueError):
+class HallWriteFailed(HallError, JournalError):
+    """An append that could not be written (a full disk): the log was cut back, nothing changed;
+    `reason` is the short cause ("disk full")."""
+
+
+class HallRecordError(DicehallError, ValueError):
     """A record that the hall's rules refuse; one line."""
 
 
@@ -229,6 +235,28 @@ def _shown(path: Path) -> str:
     return clean_text(f"{path.parent.name}/{path.name}", 80)
 
 
+def in_words(error: "OSError | HallWriteFailed", folder: Path, outcome: str) -> HallError:
+    """An OSError (or a failed append) met in the hall as one line for the player: what it means
+    and what became of the request (`outcome`: "no seat was taken"), never an errno or a path
+    outside the hall."""
+    if isinstance(error, HallWriteFailed):
+        if error.reason == "disk full":
+            return HallError(f"disk full: {outcome}; make room and try again")
+        return HallError(f"{error.reason}: {outcome}")
+    name = error.filename
+    where = ""
+    if isinstance(name, (str, bytes, os.PathLike)) and name != "":
+        full = os.fsdecode(name)
+        relative = os.path.relpath(full, folder) if os.path.isabs(full) else full
+        where = clean_text(relative if not relative.startswith("..") else os.path.basename(full), 80)
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return HallError(f"disk full: {outcome}; make room and try again")
+    if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        on = f" on {where}" if where else ""
+        return HallError(f"cannot write in the hall: permission denied{on} (ask the box's admin); {outcome}")
+    return HallError(f"{where + ': ' if where else ''}{_reason(error).lower()}: {outcome}")
+
+
 # ----- the fold: pure, checked -----
 @dataclass
 class Seat:
@@ -258,7 +286,7 @@ class HallFold:
     def __init__(self, header: Any, label: str, seed: int | None = None):
         self.label = label
         self.seed = seed
-        if not isinstance(header, dict) or header.get("hall") != HALL_FORMAT:
+        if not isinstance(header, dict) or not _int(header.get("hall")) or header.get("hall") != HALL_FORMAT:
             version = header.get("hall") if isinstance(header, dict) else None
             if _int(version) and version > HALL_FORMAT:
                 raise HallError(f"{label}: made by a newer dicehall (hall format {version})")
@@ -269,7 +297,9 @@ class HallFold:
         except ValueError as error:
             raise HallError(f"{label}: {error}") from None
         rules = header.get("rules")
-        if not _int(rules) or rules > self.module.RULES_VERSION:
+        if not _int(rules) or rules < 1:
+            raise HallError(f"{label}: the header's rules version is not readable")
+        if rules > self.module.RULES_VERSION:
             raise HallError(f"{label}: made for newer {self.module.TITLE} rules")
         options, seats, pledge = header.get("options"), header.get("seats"), header.get("commitment")
         if not isinstance(options, dict) or not isinstance(seats, (list, tuple)) or not 1 <= len(seats) <= MAX_SEATS:
@@ -574,7 +604,10 @@ class HallLog:
         except FileNotFoundError:
             raise HallError(f"no hall game {clean_text(self.path.stem, 20)} (dicehall hall lists them)") from None
         except OSError as error:
-            raise HallError(f"{_shown(self.path)}: cannot open it ({_reason(error)})") from None
+            if flags & os.O_RDWR and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise HallError(f"cannot write in the hall: permission denied on {_shown(self.path)} "
+                                f"(ask the box's admin)") from None
+            raise HallError(f"{_shown(self.path)}: cannot open it ({_reason(error).lower()})") from None
 
     def reopen(self, dir_fd: int) -> None:
         """Open the file again after close() (the listing keeps a game's fold, not its descriptors),
@@ -647,11 +680,13 @@ class HallLog:
                 raise StaleState("the game moved on: your move was made on an old position; the board is refreshed")
             try:
                 write_durably(self.fd, data)
-            except OSError as error:
+            except OSError:
                 os.ftruncate(self.fd, self.scanned)
-                raise HallError(f"{_reason(error)}: nothing was written; try again") from None
+                raise
             self.offset = self.scanned = self.scanned + len(data)  # every record before it was handed out
             self.count = self.scanned_count = self.scanned_count + 1
+        except OSError as error:  # the write, or keeping a torn tail aside, on a full disk
+            raise HallWriteFailed(f"{_reason(error)}: nothing was written; try again", _reason(error)) from None
         finally:
             fcntl.flock(self.fd, fcntl.LOCK_UN)
 
@@ -739,7 +774,10 @@ class HallGame:
     def __init__(self, hall: "Hall", game_id: str, *, writable: bool, with_secret: bool, plays_bots: bool = False):
         self.hall = hall
         self.id = check_id(game_id)
-        games = hall.folder_fd("games")
+        try:
+            games = hall.folder_fd("games")
+        except FileNotFoundError:  # no game was ever hosted in this hall
+            raise HallError(f"no hall game {self.id} (dicehall hall lists them)") from None
         try:
             self.log = HallLog(hall.games / f"{self.id}{LOG_SUFFIX}", hall.gid(), writable, games)
         finally:
@@ -751,6 +789,7 @@ class HallGame:
         self._watch_dir_fd = -1  # the game's watchers folder, while this process is counted in it
         self._waiter: _Inotify | None | bool = None  # False: inotify is not to be had, poll
         self._seen_seats: list[str] | None = None  # the seats' statuses when last looked at
+        self.held_back = ""  # what falls to this terminal but could not be written yet (a full disk), in words
         try:
             seed = hall.read_secret(self.id) if with_secret else None
             self.fold = HallFold(self.log.header, self.id, seed)
@@ -994,22 +1033,32 @@ class HallGame:
             raise IllegalCommand("you are watching this game: only its players move")
 
     def _settle(self) -> None:
-        """What falls to whoever notices it first, each refused harmlessly if another did it."""
+        """What falls to whoever notices it first, each refused harmlessly if another did it. On a
+        full disk it waits: what was written stays, `held_back` says what is not yet, and the next
+        look (follow) tries again."""
         for _ in range(3):  # a StaleState here means someone else did it: look again
+            pending = ""
             try:
                 fold = self.fold
                 request = fold.takeback
                 if request is not None and request.accepted and request.by == self.seat:
+                    pending = "your takeback is accepted but not made yet"
                     self._append({"op": "undo", "by": self.seat})
                 elif (fold.started and not fold.over and self.session.chance_needed is not None
                       and fold.seed is not None and (self.seat is not None or self.plays_bots)):
+                    pending = "the dice are not rolled yet"
                     self._act(lambda: self.session.resume_seeded(), "dice", None)
                 elif fold.over and fold.revealed is None and fold.seed is not None:
+                    pending = "the game is over and every move is in its log, but its seed is not revealed yet"
                     self._append({"op": "reveal", "seed": fold.seed})
                     self.hall.forget_secret(self.id)
+                self.held_back = ""
                 return
             except StaleState:
                 continue
+            except HallWriteFailed as error:  # nothing of it was written: the next look tries again
+                self.held_back = f"{pending} ({error.reason}): the next look at the game does it"
+                return
 
     # ----- seats and watching -----
     def _take(self, seat: int | None, name: str) -> None:
@@ -1271,6 +1320,17 @@ class Hall:
                   "commitment": commitment(seed), "name": short_name(title) or module.TITLE,
                   "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         HallFold(header, "the new game", None)  # checks options and styles before any file is made
+        made: list[str] = []  # the game's id once its files exist: removed again if hosting fails
+        try:
+            return self._open_new(game, kinds, name, seed, header, made)
+        except BaseException as error:
+            if made:
+                self._unhost(made[0], len(MAGIC + frame(header)))
+            if isinstance(error, (OSError, HallWriteFailed)):
+                raise in_words(error, self.folder, "the game was not opened") from None
+            raise
+
+    def _open_new(self, game: str, kinds: list[str], name: str, seed: int, header: dict, made: list[str]) -> HallGame:
         os.close(self.folder_fd("games", create=True))
         os.close(self.folder_fd("secrets", create=True))
         for _ in range(100):
@@ -1284,39 +1344,75 @@ class Hall:
             except FileExistsError:
                 self.forget_secret(game_id)
                 continue
+            except BaseException:
+                self.forget_secret(game_id)  # no secret without its game
+                raise
+            made.append(game_id)
             break
         else:
             raise HallError("no free game id in the hall")
-        if "player" not in kinds:
-            hosted = self.open(game_id, plays_bots=True)
-            hosted._settle()
-            return hosted
-        hosted = HallGame(self, game_id, writable=True, with_secret=True)
+        hosted = HallGame(self, game_id, writable=True, with_secret=True, plays_bots="player" not in kinds)
         try:
-            hosted._take(kinds.index("player"), name)
+            if "player" in kinds:
+                hosted._take(kinds.index("player"), name)
+            else:  # bots only: this process plays their turns, holding no seat
+                hosted._settle()
         except BaseException:
             hosted.close()
             raise
         return hosted
 
+    def _unhost(self, game_id: str, header_size: int) -> None:
+        """Remove what a failed host made: the game's log (while it holds its header only: nobody
+        has taken a seat), its seat locks and its secret."""
+        try:
+            games = self.folder_fd("games")
+        except (OSError, HallError):
+            return
+        try:
+            log = f"{game_id}{LOG_SUFFIX}"
+            if os.stat(log, dir_fd=games, follow_symlinks=False).st_size != header_size:
+                return  # a seat was taken meanwhile: the game is someone's now
+            os.unlink(log, dir_fd=games)
+            for seat in range(MAX_SEATS):
+                try:
+                    os.unlink(f"{game_id}.seat{seat}", dir_fd=games)
+                except OSError:
+                    pass
+        except OSError:
+            return
+        finally:
+            os.close(games)
+        self.forget_secret(game_id)
+
     def join(self, game_id: str, seat: int | None = None, name: str = "") -> HallGame:
         """Take a seat (from 0; the first open one, or our own disconnected one, if None) for the
         life of this process; SeatHeld says who holds it."""
-        joined = HallGame(self, game_id, writable=True, with_secret=True)
+        try:
+            joined = HallGame(self, game_id, writable=True, with_secret=True)
+        except OSError as error:
+            raise in_words(error, self.folder, "no seat was taken") from None
         try:
             joined._take(seat, name)
-        except BaseException:
+        except BaseException as error:
             joined.close()
+            if isinstance(error, (OSError, HallWriteFailed)):
+                raise in_words(error, self.folder, "no seat was taken") from None
             raise
         return joined
 
     def watch(self, game_id: str) -> HallGame:
         """Follow a game, read only, counted as a watcher while this process lives."""
-        watching = HallGame(self, game_id, writable=False, with_secret=False)
+        try:
+            watching = HallGame(self, game_id, writable=False, with_secret=False)
+        except OSError as error:
+            raise in_words(error, self.folder, "the game cannot be watched") from None
         try:
             watching._start_watching()
-        except BaseException:
+        except BaseException as error:
             watching.close()
+            if isinstance(error, OSError):
+                raise in_words(error, self.folder, "the game cannot be watched") from None
             raise
         return watching
 
@@ -1387,8 +1483,11 @@ class Hall:
                     os.close(fd)
                     raise SeatHeld(f"seat {seat + 1} is held by {holder}") from None
                 time.sleep(0.02)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()} {name}\n".encode(), 0)
+        try:  # the holder's name is for others' refusals only: a full disk does not keep a seat from its player
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()} {name}\n".encode(), 0)
+        except OSError:
+            pass
         return fd
 
     def seat_held(self, game_id: str, seat: int) -> bool:
@@ -1450,7 +1549,7 @@ class Hall:
         try:
             names = sorted(os.listdir(games))
         except OSError as error:
-            raise HallError(f"cannot read the hall {clean_text(str(self.games), 200)} ({_reason(error)})") from None
+            raise HallError(f"cannot read the hall's games folder ({_reason(error).lower()})") from None
         finally:
             os.close(games)
         entries = []

@@ -125,6 +125,7 @@ class DicehallApp(App):
         self.hall_stop = threading.Event()  # the follower ends
         self.hall_followed = threading.Event()  # the screen has read what the follower woke for
         self.takeback_asked: int | None = None  # the event a takeback we are answering goes back to
+        self.held_back_said = ""  # the last HallGame.held_back said (a full disk), so it is said once
         self.start_session = session
         self.start_replay = replay
         self.start_watch = watch  # a hall game to watch live (`dicehall watch ID`): leaving it leaves the program
@@ -255,7 +256,8 @@ class DicehallApp(App):
 
     def hall_changed(self, before: int | None = None) -> None:
         """Read what other terminals wrote and draw it (in the screen's thread)."""
-        from saves import SaveError
+        from engine.errors import DicehallError
+        from saves import error_line
         from tui.screens.games import hall_game_screen
 
         game = self.hall_game
@@ -267,14 +269,17 @@ class DicehallApp(App):
             note = game.fold.note
             try:
                 game.follow()
-            except SaveError as error:
-                self.hall_say(str(error).splitlines()[0], error=True)
+            except (DicehallError, OSError) as error:  # a damaged record, an unreadable log: one line
+                self.hall_say(error_line(error), error=True)
                 return
             screen = self.hall_screen()
             if screen is not None and not hasattr(screen, "session") and game.session is not None:
                 self.switch_screen_under(screen, hall_game_screen(game, self.hall_stale))
             elif screen is not None:
                 screen.hall_refresh(before, game.fold.note if game.fold.note != note else "")
+            if game.held_back and game.held_back != self.held_back_said:  # the move is in; what follows it waits
+                self.hall_say(game.held_back, error=True)
+            self.held_back_said = game.held_back
             self.hall_takeback_question()
         finally:
             self.hall_followed.set()
@@ -437,22 +442,23 @@ class DicehallApp(App):
     def watch_hall_game(self, game_id: str, hall=None) -> str | None:
         """Watch a hall game: live while it is played, as a replay once it is over (its dice
         re-derived from the revealed seed). Returns the one line saying why not, or None."""
-        from engine.text import clean_text
+        from engine.errors import DicehallError
+        from saves import error_line
         from saves.hall import Hall
 
         hall = hall or Hall()
         try:
             game = hall.watch(game_id)
-        except (OSError, ValueError) as error:  # HallError, a damaged or vanished game: one line
-            return clean_text(str(error), 300)
+        except (DicehallError, OSError) as error:  # HallError, a damaged or vanished game: one line
+            return error_line(error)
         if not game.finished:
             self.open_hall_viewer(game)
             return None
         game.close()
         try:
             session = hall.finished_session(game_id)
-        except (OSError, ValueError) as error:
-            return clean_text(str(error), 300)
+        except (DicehallError, OSError) as error:  # never revealed, or a die that is not the seed's
+            return error_line(error)
         self.open_viewer(session)
         return None
 

@@ -8,6 +8,7 @@ import sys
 from datetime import datetime
 
 from engine.chance import daily_seed
+from engine.errors import DicehallError
 from engine.words import counted
 from engine.text import clean_text  # text from files and arguments is data: no escape sequence reaches the terminal
 
@@ -51,7 +52,7 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"dicehall: {clean_text(message, 400)}\n")  # argparse quotes unknown arguments raw
 
 
-class UsageError(ValueError):
+class UsageError(DicehallError, ValueError):
     """An argument the parser accepted but the command cannot use: reported like argparse's own errors."""
 
 
@@ -198,7 +199,7 @@ def build_parser() -> Parser:
     serve.add_argument("--public", action="store_true",
                        help="allow an address other than loopback (anyone who reaches it plays as you)")
     serve.add_argument("--hall", metavar="DIR", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    for command in (hall, host, join, watch, verify, export):  # --hall DIR after the command works too
+    for command in (hall, host, join, watch, verify, export, replay, analyse):  # --hall DIR after the command works too
         command.add_argument("--hall", metavar="DIR", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     return parser
 
@@ -250,6 +251,13 @@ def _fail(message: str) -> int:
     return 1
 
 
+def _refusal(error: BaseException) -> str:
+    """A refusal's one line: dicehall's own words, or a system error without its errno or whole path."""
+    from saves import error_line
+
+    return error_line(error)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         try:
@@ -287,13 +295,9 @@ def _main(argv: list[str] | None) -> int:
     except BrokenPipeError:
         raise  # main's: standard output is gone
     except (ValueError, OSError) as error:  # SaveError, ReplayError and option errors are one-liners
-        return _fail(str(error).splitlines()[0] if str(error) else type(error).__name__)
-    except Exception as error:
-        import saves
-
-        if isinstance(error, saves.SaveError):
-            return _fail(str(error))
-        raise
+        return _fail(_refusal(error))
+    except DicehallError as error:  # the rest of what dicehall refuses (SaveError, HallError): one line too
+        return _fail(_refusal(error))
 
 
 def _game(game: str):
@@ -316,12 +320,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _hall_command(args)
     if command == "serve":
         return _serve(args)
-    if command == "verify" and _hall_game_named(args.file, is_file=True):
+    if command == "verify" and _hall_game_named(args.file, file_first=True):
         from saves.hall import Hall
 
         print(Hall().verify(args.file))  # HallError: one line, from main
         return 0
-    if command == "export" and _hall_game_named(args.save, is_file=False):
+    if command == "export" and _hall_game_named(args.save, save_first=True):
         from saves.hall import Hall
 
         import saves
@@ -410,18 +414,19 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _hall_game_named(name: str, is_file: bool) -> bool:
-    """Whether `verify NAME` / `export NAME` means a hall game: NAME is a hall game's id, names no
-    file (verify) or save (export) of that name, and the hall holds that game."""
+def _hall_game_named(name: str, file_first: bool = False, save_first: bool = False) -> bool:
+    """Whether `verify NAME`, `replay NAME`, `export NAME` or `analyse NAME` means a hall game: NAME
+    is a hall game's id, names no file (verify, replay, analyse) or save (export, analyse) of that
+    name, and the hall holds that game."""
     import os
 
     from saves.hall import LOG_SUFFIX, Hall, is_id
 
     if not is_id(name):
         return False
-    if is_file and os.path.exists(name):
+    if file_first and os.path.exists(name):
         return False
-    if not is_file:
+    if save_first:
         import saves
 
         try:
@@ -430,6 +435,16 @@ def _hall_game_named(name: str, is_file: bool) -> bool:
         except saves.SaveError:
             pass
     return os.path.lexists(Hall().games / f"{name}{LOG_SUFFIX}")
+
+
+def _finished_hall_game(name: str):
+    """`replay NAME`: the finished hall game NAME as a replay's session when NAME is a hall game's id
+    and no file has that name, else None; HallError (not over, never revealed) is one line, from main."""
+    if not _hall_game_named(name, file_first=True):
+        return None
+    from saves.hall import Hall
+
+    return Hall().finished_session(name)
 
 
 SEATS = {"dicetower": 1, "troll": 1, "towers": 2, "bones": 2}  # Dead Man's Wager: --players, 2 to 6
@@ -646,6 +661,10 @@ def _analyse(args: argparse.Namespace) -> int:
             session = replays.read_replay(args.file)
         except replays.ReplayError as error:
             return _fail(f"{clean_text(args.file, 200)}: {error}")
+    elif _hall_game_named(args.file, file_first=True, save_first=True):
+        from saves.hall import Hall
+
+        session = Hall().finished_session(args.file)  # HallError (not over, not revealed): one line, from main
     else:
         import saves
 
@@ -780,7 +799,7 @@ def _run_app(args: argparse.Namespace) -> int:
         import replays
 
         try:
-            start = {"replay": replays.read_replay(args.file)}
+            start = {"replay": _finished_hall_game(args.file) or replays.read_replay(args.file)}
         except replays.ReplayError as error:
             return _fail(f"{clean_text(args.file, 200)}: {error}")
     if _missing_terminal():

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Callable
 
+from engine.errors import DicehallError
+
 # Win-chance drops (0..1) that earn a mark, lichess's sizes: ?! inaccuracy, ? mistake, ?? blunder.
 WIN_CHANCE_THRESHOLDS = (0.05, 0.10, 0.15)
 MARKS = ("?!", "?", "??")
@@ -35,7 +37,7 @@ ANALYSERS = {  # game id -> the module that analyses it (imported only when aske
 }
 
 
-class NoAnalyser(ValueError):
+class NoAnalyser(DicehallError, ValueError):
     """The game has no analyser yet."""
 
 

@@ -11,6 +11,8 @@ import importlib
 from dataclasses import dataclass
 from types import ModuleType
 
+from engine.errors import OptionError
+
 
 @dataclass(frozen=True)
 class CatalogueEntry:
@@ -38,6 +40,6 @@ def get_game(game_id: str) -> ModuleType:
     for entry in CATALOGUE:
         if entry.id == game_id:
             if not entry.playable:
-                raise ValueError(f"{entry.title} is coming but not playable yet")
+                raise OptionError(f"{entry.title} is coming but not playable yet")
             return entry.module
-    raise ValueError(f"unknown game {str(game_id)[:30]!r} (games: {', '.join(e.id for e in CATALOGUE)})")
+    raise OptionError(f"unknown game {str(game_id)[:30]!r} (games: {', '.join(e.id for e in CATALOGUE)})")

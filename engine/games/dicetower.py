@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
+from engine.errors import OptionError
 from engine.text import clean_text
 from engine.words import counted
 
@@ -109,21 +110,21 @@ def check_options(options: dict) -> dict:
     known = {"start": 100, "advantage_from": None}
     for key in options:
         if key not in known:
-            raise ValueError(f"unknown option {clean_text(key, 20)!r} (known: start, advantage_from)")
+            raise OptionError(f"unknown option {clean_text(key, 20)!r} (known: start, advantage_from)")
     start = options.get("start", 100)
     if not isinstance(start, int) or isinstance(start, bool) or not 1 <= start <= MAX_START:
-        raise ValueError(f"start must be a whole number from 1 to {MAX_START}")
+        raise OptionError(f"start must be a whole number from 1 to {MAX_START}")
     advantage_from = options.get("advantage_from")
     if advantage_from is None:
         advantage_from = 51  # the ruling's default, whatever the start
     if not isinstance(advantage_from, int) or isinstance(advantage_from, bool) or not 1 <= advantage_from <= MAX_START + 1:
-        raise ValueError(f"advantage_from must be a whole number from 1 to {MAX_START + 1}")
+        raise OptionError(f"advantage_from must be a whole number from 1 to {MAX_START + 1}")
     return {"start": start, "advantage_from": advantage_from}
 
 
 def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:
     if len(players) > 1:
-        raise ValueError("the Dice Tower is for one player")
+        raise OptionError("the Dice Tower is for one player")
     name = clean_text(players[0].name) if players else ""
     return (Player(name),) if name else _UNNAMED
 

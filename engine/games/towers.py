@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.core import IllegalCommand, Outcome, Player
+from engine.errors import OptionError
 from engine.session import replace
 from engine.text import clean_text
 
@@ -195,19 +196,19 @@ class TowersState:
 def check_options(options: dict) -> dict:
     for key in options:
         if key not in ("first", "match"):
-            raise ValueError(f"unknown option {clean_text(key, 20)!r} (known: first, match)")
+            raise OptionError(f"unknown option {clean_text(key, 20)!r} (known: first, match)")
     first = options.get("first", "light")
     if first not in ("light", "dark"):
-        raise ValueError("first must be light or dark (who places the first tower)")
+        raise OptionError("first must be light or dark (who places the first tower)")
     match = options.get("match", False)
     if not isinstance(match, bool):
-        raise ValueError("match must be true or false")
+        raise OptionError("match must be true or false")
     return {"first": first, "match": match}
 
 
 def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:
     if len(players) not in (0, 2):
-        raise ValueError(f"Towers is for two players (Light and Dark), not {len(players)}")
+        raise OptionError(f"Towers is for two players (Light and Dark), not {len(players)}")
     players = players or (Player("Light"), Player("Dark"))
     checked = []
     for colour, player in enumerate(players):
@@ -216,7 +217,7 @@ def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:
         if player.bot:
             style = player.style or "medium"
             if style not in LEVELS + ("random",):
-                raise ValueError(f"{name}: the bot's level is easy, medium or hard, not {clean_text(style, 20)!r}")
+                raise OptionError(f"{name}: the bot's level is easy, medium or hard, not {clean_text(style, 20)!r}")
         checked.append(Player(name, bool(player.bot), style))
     return tuple(checked)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
+from engine.errors import OptionError
 from engine.session import replace
 from engine.text import clean_text
 
@@ -193,23 +194,23 @@ class WagerState:
 def check_options(options: dict) -> dict:
     for key in options:
         if key != "play_on":
-            raise ValueError(f"unknown option {clean_text(key, 20)!r} (known: play_on)")
+            raise OptionError(f"unknown option {clean_text(key, 20)!r} (known: play_on)")
     play_on = options.get("play_on", False)
     if not isinstance(play_on, bool):
-        raise ValueError("play_on must be true or false")
+        raise OptionError("play_on must be true or false")
     return {"play_on": play_on}
 
 
 def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise ValueError(f"Dead Man's Wager is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
+        raise OptionError(f"Dead Man's Wager is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
     checked = []
     for number, player in enumerate(players, start=1):
         name = clean_text(player.name) or f"Player {number}"
         if player.bot:
             style = player.style or "best"
             if style not in STYLES:
-                raise ValueError(f"{name}: a bot plays {', '.join(STYLES)}, not {clean_text(style, 20)!r}")
+                raise OptionError(f"{name}: a bot plays {', '.join(STYLES)}, not {clean_text(style, 20)!r}")
         else:
             style = ""  # a person has no bot style
         checked.append(Player(name, bool(player.bot), style))

@@ -16,8 +16,10 @@ from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
+from engine.errors import DicehallError
 from engine.text import clean_text
 from engine.words import counted
+from saves import error_line
 from saves.hall import Hall, HallEntry, login_name
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen
@@ -135,8 +137,8 @@ class HallScreen(KeyedScreen):
     def look(self) -> tuple[list[HallEntry], str]:
         try:
             return self.hall.listing(), ""
-        except (OSError, ValueError) as error:  # HallError: the folder cannot be read
-            return [], clean_text(str(error), 300)
+        except (DicehallError, OSError) as error:  # HallError: the folder cannot be read
+            return [], error_line(error)
 
     def follow_hall(self) -> None:
         """The listing thread: look at the hall every second (or at once after r) and post it."""
@@ -247,8 +249,8 @@ class HallScreen(KeyedScreen):
                 return
             try:
                 joined = self.hall.join(game_id, name=clean_text(name, 40).strip() or default)
-            except (OSError, ValueError) as error:  # SeatHeld, HallError: one line
-                self.status(clean_text(str(error), 300), error=True)
+            except (DicehallError, OSError) as error:  # SeatHeld, HallError: one line
+                self.status(error_line(error), error=True)
                 return
             opener(joined)
 
@@ -259,8 +261,10 @@ class HallScreen(KeyedScreen):
         self.app.open_hall_host(self.hall)
 
     def action_refresh(self) -> None:
-        self.show_entries(*self.look())
-        self.status(f"the hall looked at just now: {counted(len(self.entries), 'game')}")
+        entries, error = self.look()
+        self.show_entries(entries, error)
+        if not error:  # the line that says why the hall cannot be read stays
+            self.status(f"the hall looked at just now: {counted(len(self.entries), 'game')}")
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -97,7 +97,7 @@ class HallSession:
         seat = game.to_act
         bots_turn = seat is not None and game.fold.seats[seat].kind == "bot"
         try:
-            return game.play(command)
+            batch = game.play(command)
         except StaleState:
             self.on_stale()
             if bots_turn:  # another terminal played the bot first: nothing to say
@@ -105,6 +105,9 @@ class HallSession:
             raise
         except SaveError as error:  # a damaged log, a full disk: one line, the game unchanged
             raise JournalError(str(error)) from None
+        if game.held_back:  # the move is in, but a full disk held back its dice or the reveal: the refresh says so
+            self.on_stale()
+        return batch
 
     def roll(self, faces) -> tuple:
         raise IllegalCommand(NO_TYPED_DICE)

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
+from engine.errors import DicehallError
 from engine.games import CATALOGUE
 from engine.text import clean_text
 from tui.screens.base import KeyedScreen
@@ -97,8 +98,8 @@ class LauncherScreen(KeyedScreen):
                 return
             try:
                 session = saves.new_save(game_id, name=saves.short_name(name) or default, players=saves.solo_players())
-            except (saves.SaveError, OSError, ValueError) as error:
-                self.status(str(error), error=True)
+            except (DicehallError, OSError, ValueError) as error:
+                self.status(saves.error_line(error), error=True)
                 return
             self.app.open_game(session)
 

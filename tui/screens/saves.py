@@ -11,6 +11,7 @@ from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
 import saves
+from engine.errors import DicehallError
 from engine.text import clean_text
 from engine.words import counted
 from tui.screens.base import KeyedScreen
@@ -163,8 +164,8 @@ class SavesScreen(KeyedScreen):
 
                 self.app.push_screen(ConfirmScreen(f"{clean_text(str(exists.path), 200)} exists. Replace it?"), replace)
                 return
-            except (saves.SaveError, OSError) as error:
-                self.status(f"not exported: {clean_text(str(error), 200)}", error=True)
+            except (DicehallError, OSError) as error:
+                self.status(f"not exported: {saves.error_line(error)}", error=True)
                 return
             self.status(f"exported to {clean_text(str(written), 200)}")
 

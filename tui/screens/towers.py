@@ -11,6 +11,7 @@ from textual.widgets import Footer
 
 from engine import JournalError
 from engine.core import Player
+from engine.errors import DicehallError
 from engine.games import towers
 from engine.games.towers import COLOURS, DARK, EMPTY, LIGHT, SIZE, Move, Place, TowersState
 from engine.text import clean_text
@@ -402,7 +403,7 @@ class TowersSetupScreen(SetupScreen):
         try:
             session = saves.new_save("towers", name=name, seed=self.seed, players=players,
                                      options={"first": self.choices["first"], "match": self.choices["match"]})
-        except (saves.SaveError, ValueError, OSError) as error:
-            self.status(str(error), error=True)
+        except (DicehallError, OSError, ValueError) as error:
+            self.status(saves.error_line(error), error=True)
             return
         self.app.open_game(session, replace=True)

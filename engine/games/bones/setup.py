@@ -7,6 +7,7 @@ the First Strike player takes the first turn.
 from __future__ import annotations
 
 from engine.core import IllegalCommand, Player
+from engine.errors import OptionError
 from engine.games.bones.area import SIDES
 from engine.games.bones.commands import Choose, Reengage
 from engine.games.bones.events import OptionChosen, Reengaged, RolledOff
@@ -21,16 +22,16 @@ LEVELS = ("general", "random")  # the bot's styles (engine/bots/bones.py); the f
 def check_options(options: dict) -> dict:
     for key in options:
         if key != "no_premeasure":
-            raise ValueError(f"unknown option {clean_text(key, 20)!r} (known: no_premeasure)")
+            raise OptionError(f"unknown option {clean_text(key, 20)!r} (known: no_premeasure)")
     value = options.get("no_premeasure", False)
     if not isinstance(value, bool):
-        raise ValueError("no_premeasure must be true or false")
+        raise OptionError("no_premeasure must be true or false")
     return {"no_premeasure": value}
 
 
 def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:
     if len(players) not in (0, 2):
-        raise ValueError(f"War of Bones is for two players, not {len(players)}")
+        raise OptionError(f"War of Bones is for two players, not {len(players)}")
     players = players or (Player("Player A"), Player("Player B"))
     checked = []
     for seat, player in enumerate(players):
@@ -39,7 +40,7 @@ def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:
         if player.bot:
             style = player.style or LEVELS[0]
             if style not in LEVELS:
-                raise ValueError(f"{name}: the bot plays {', '.join(LEVELS)}, not {clean_text(style, 20)!r}")
+                raise OptionError(f"{name}: the bot plays {', '.join(LEVELS)}, not {clean_text(style, 20)!r}")
         checked.append(Player(name, bool(player.bot), style))
     return tuple(checked)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.core import Player
+from engine.errors import OptionError
 from engine.games.troll.bridge import DIAMOND_ACE, FULL_DECK, ROWS, THE_CLUB, Card, FlightStack, TrollState, colour_of
 from engine.session import replace
 from engine.text import clean_text
@@ -40,15 +41,15 @@ def _flag(options: dict, key: str) -> bool:
         return value
     if isinstance(value, int) and value in (0, 1):  # the command line passes whole numbers
         return bool(value)
-    raise ValueError(f"{key} must be true or false")
+    raise OptionError(f"{key} must be true or false")
 
 
 def _card_code(value: object) -> str:
     if not isinstance(value, str):
-        raise ValueError("deck: every card is a code such as AS or 10H")
+        raise OptionError("deck: every card is a code such as AS or 10H")
     code = value.strip().upper()
     if code not in FULL_DECK:
-        raise ValueError(f"deck: {clean_text(value, 10)!r} is not a card (A 2 ... 10 J Q K + C D H S)")
+        raise OptionError(f"deck: {clean_text(value, 10)!r} is not a card (A 2 ... 10 J Q K + C D H S)")
     return code
 
 
@@ -68,20 +69,20 @@ def check_options(options: dict) -> dict:
     known = ("difficulty", "heights", "starting_card", "reusable_diamond_ace", "club_at_start", "toys", "deck")
     for key in options:
         if key not in known:
-            raise ValueError(f"unknown option {clean_text(key, 20)!r} (known: {', '.join(known)})")
+            raise OptionError(f"unknown option {clean_text(key, 20)!r} (known: {', '.join(known)})")
     difficulty = options.get("difficulty", "standard")
     if difficulty not in (*PRESETS, "custom"):
-        raise ValueError("difficulty must be standard, sturdy, tutorial or custom")
+        raise OptionError("difficulty must be standard, sturdy, tutorial or custom")
     raw = options.get("heights")
     if raw is None:
         if difficulty == "custom":
-            raise ValueError("custom difficulty needs heights (six numbers)")
+            raise OptionError("custom difficulty needs heights (six numbers)")
         heights = PRESETS[difficulty]
     else:
         if not isinstance(raw, (list, tuple)) or len(raw) != 6 or not all(
             isinstance(h, int) and not isinstance(h, bool) and h >= 1 for h in raw
         ):
-            raise ValueError("heights must be six whole numbers of 1 or more")
+            raise OptionError("heights must be six whole numbers of 1 or more")
         heights = tuple(raw)
         if PRESETS.get(difficulty) != heights:  # heights override the difficulty; a preset's keep its name
             difficulty = next((name for name, preset in PRESETS.items() if preset == heights), "custom")
@@ -91,11 +92,11 @@ def check_options(options: dict) -> dict:
     club_at_start = _flag(options, "club_at_start") or toys
     starting_card = _flag(options, "starting_card")
     if starting_card and club_at_start:
-        raise ValueError("starting_card cannot go with club_at_start or toys: the troll's hands are full")
+        raise OptionError("starting_card cannot go with club_at_start or toys: the troll's hands are full")
     held = 2 if toys else 1 if club_at_start else 0
     if 2 * sum(heights) > 51 - held:  # one card must be left to turn up first (it gives the rows' colours)
         most = (51 - held) // 2  # both rows have the same heights
-        raise ValueError(f"the bridge would take {2 * sum(heights)} of the {52 - held} cards to deal; at most "
+        raise OptionError(f"the bridge would take {2 * sum(heights)} of the {52 - held} cards to deal; at most "
                          f"{2 * most} ({most} per row) can go in, so that one is left to turn up first")
     normal = {
         "difficulty": difficulty, "heights": list(heights), "starting_card": starting_card,
@@ -104,19 +105,19 @@ def check_options(options: dict) -> dict:
     if options.get("deck") is not None:
         deck = options["deck"]
         if not isinstance(deck, (list, tuple)) or len(deck) != 52:
-            raise ValueError("deck must list the 52 cards, top card first")
+            raise OptionError("deck must list the 52 cards, top card first")
         codes = [_card_code(c) for c in deck]
         if len(set(codes)) != 52:
-            raise ValueError("deck: every card must appear once")
+            raise OptionError("deck: every card must appear once")
         normal["deck"] = codes
     return normal
 
 
 def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:
     if len(players) > 1:
-        raise ValueError("Angry Troll versus Magic Bridge is a solitaire: one player")
+        raise OptionError("Angry Troll versus Magic Bridge is a solitaire: one player")
     if players and players[0].bot:
-        raise ValueError("the troll is played by a person, not a bot")
+        raise OptionError("the troll is played by a person, not a bot")
     name = clean_text(players[0].name) if players else ""
     return (Player(name or "Player"),)
 

@@ -3,6 +3,7 @@ watch) and the no pre-measuring option."""
 from __future__ import annotations
 
 from engine.core import Player
+from engine.errors import DicehallError
 from engine.games import bones
 from engine.games.bones import SIDES
 from engine.text import clean_text
@@ -86,7 +87,7 @@ class BonesSetupScreen(SetupScreen):
         try:
             session = saves.new_save("bones", name=name, seed=self.seed, players=players,
                                      options={"no_premeasure": self.choices["no_premeasure"]})
-        except (saves.SaveError, ValueError, OSError) as error:
-            self.status(str(error), error=True)
+        except (DicehallError, OSError, ValueError) as error:
+            self.status(saves.error_line(error), error=True)
             return
         self.app.open_game(session, replace=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from engine.chance import daily_seed
+from engine.errors import DicehallError
 from engine.games import troll
 from engine.text import clean_text
 from tui.screens.base import SetupScreen
@@ -60,7 +61,7 @@ class TrollSetupScreen(SetupScreen):
         options = self.options()
         try:  # no name: saves names it after its options, numbered if taken ("Standard (2)")
             session = saves.new_save("troll", name=name, seed=seed, options=options, players=saves.solo_players())
-        except (saves.SaveError, ValueError, OSError) as error:
-            self.status(str(error), error=True)
+        except (DicehallError, OSError, ValueError) as error:
+            self.status(saves.error_line(error), error=True)
             return
         self.app.open_game(session, replace=True)

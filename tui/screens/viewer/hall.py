@@ -19,8 +19,10 @@ from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
 from engine import Session
+from engine.errors import DicehallError
 from engine.text import clean_text
 from engine.words import counted
+from saves import error_line
 from saves.hall import HallGame
 from tui.screens.hall_talk import CHAT_BINDINGS, CHAT_EVERY, HallTalk, close_chat
 from tui.screens.viewer.screen import ANALYSIS_ACTIONS, ViewerScreen
@@ -127,9 +129,10 @@ class HallViewer(HallTalk, ViewerScreen):
         before = len(self.session.events)
         try:
             game.follow()
-        except (OSError, ValueError) as error:  # HallError: a damaged record; what came before stays
+        except (DicehallError, OSError) as error:  # HallError: a damaged record; what came before stays
             self.following = False
-            self.status(f"{clean_text(str(error), 300)}; no more moves will show", error=True)
+            self.status(f"the game's log is damaged from here: {error_line(error)}; what came before stays, "
+                        f"no more moves will show", error=True)
             self.redraw()
             return
         self.seat_line = self.seat_words()
@@ -180,8 +183,8 @@ class HallViewer(HallTalk, ViewerScreen):
         self.following = False
         try:
             session = self.game.hall.finished_session(self.game.id)
-        except (OSError, ValueError) as error:
-            self.status(f"the game is over, but {clean_text(str(error), 200)}", error=True)
+        except (DicehallError, OSError) as error:
+            self.status(f"the game is over, but {error_line(error)}", error=True)
             return
         if len(session.events) == len(self.session.events):
             self.session = session

@@ -15,6 +15,7 @@ from textual.timer import Timer
 from textual.widgets import Footer
 
 from engine import Session
+from engine.errors import DicehallError
 from engine.words import counted
 from tui.screens.viewer.analysis import AnalysedViewer, AnalysisPanel, thresholds_note
 from tui.screens.viewer.hindsight import HINDSIGHT_ACTIONS, HindsightPanel, HindsightViewer
@@ -361,8 +362,8 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         base = re.sub(r" \(branch(?: \d+)?\)$", "", base)  # a branch of a branch counts on, not nests
         try:
             taken = {info.name for info in saves.list_saves()}
-        except (saves.SaveError, OSError) as error:
-            self.status(str(error), error=True)
+        except (DicehallError, OSError) as error:
+            self.status(saves.error_line(error), error=True)
             return
         name, number = f"{base} (branch)", 2
         if name not in taken:
@@ -380,8 +381,8 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
 
         try:
             branch = saves.branch_save(self.session, self.position, name=name)
-        except (saves.SaveError, ValueError, OSError) as error:
-            self.status(str(error), error=True)
+        except (DicehallError, OSError, ValueError) as error:
+            self.status(saves.error_line(error), error=True)
             return
         branch.notice = f"a new save branched from event {self.position}: {branch.save_name}"  # type: ignore[attr-defined]
         # the branch is a game of its own: leaving it goes back to the game list, not to this viewer

@@ -9,6 +9,7 @@ from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
 from engine.core import Player
+from engine.errors import DicehallError
 from engine.text import clean_text
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen
@@ -134,8 +135,8 @@ class WagerSetupScreen(KeyedScreen):
         try:
             session = saves.new_save("wager", name=name, seed=self.seed, players=self.players(),
                                      options={"play_on": self.play_on})
-        except (saves.SaveError, ValueError, OSError) as error:
-            self.status(str(error), error=True)
+        except (DicehallError, OSError, ValueError) as error:
+            self.status(saves.error_line(error), error=True)
             return
         self.app.open_game(session, replace=True)
 

@@ -1,0 +1,14 @@
+"""The one root of dicehall's errors. Every refusal a player sees (an illegal move, a damaged save or
+log, a hall that cannot do it now, a replay that cannot be used) derives from DicehallError, so a
+handler that means "anything dicehall refuses" can say so, and a bug (any other exception) is not
+mistaken for one. It imports nothing: every layer (engine, replays, saves, tui) may import it."""
+from __future__ import annotations
+
+
+class DicehallError(Exception):
+    """Something dicehall refuses; the message is one line for the player."""
+
+
+class OptionError(DicehallError, ValueError):
+    """An option, a seat or a game that dicehall does not have ("unknown option 'x'", "Towers is for
+    two players"): refused before anything is written."""
