@@ -1,4 +1,4 @@
-"""The README's admin steps ("Setting up a hall (for a box's admin)") parse and name real commands,
+"""The admin steps of docs/hall.md ("Setting up a hall (for a box's admin)") parse and name real commands,
 options and paths. tests/box/admin_steps.sh runs the same blocks for real in a fresh Debian root
 (slow, root and network: by hand); tests/test_sshd.py logs in with the same authorized_keys line."""
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_the_steps_avoid_what_broke_on_debian():
 def test_every_command_is_on_this_machine_and_takes_the_options_given():
     tools = {"apt-get", "python3", "ln", "groupadd", "install", "useradd", "usermod", "chown", "chmod", "printf"}
     named = {c[0] for c in commands() if not c[0].startswith("/opt/") and c[0] != "dicehall"}
-    assert named == tools, "a new command in the README's steps: check it here"
+    assert named == tools, "a new command in the admin's steps: check it here"
     for command in commands():
         if command[0] not in tools or command[0] == "printf":
             continue
@@ -112,7 +112,7 @@ def test_the_key_line_gives_a_terminal_and_the_printf_writes_exactly_it(tmp_path
     options = re.sub(r'command="[^"]*"', "", readme_steps.key_options()).strip(",").split(",")
     assert "restrict" in options and "pty" in options  # restrict alone forbids the terminal
     assert readme_steps.forced_command().startswith("umask 007; ")
-    # the block's printf, given the README's placeholder key as ann.pub, writes the line shown
+    # the block's printf, given the documentation's placeholder key as ann.pub, writes the line shown
     printf = next(line for block in readme_steps.shell_blocks() for line in block.splitlines()
                   if line.startswith("printf "))
     (tmp_path / "ann.pub").write_text(line[len(OPTIONS) + 1:] + "\n")
@@ -130,7 +130,7 @@ def test_the_match_block_is_for_the_shared_account_and_forbids_forwarding():
 
 
 def test_the_extractor_refuses_a_section_without_its_line():
-    text = "### Setting up a hall (for a box's admin)\n\n```sh\ntrue\n```\n\n### Next\n"
+    text = "## Setting up a hall (for a box's admin)\n\n```sh\ntrue\n```\n\n## Next\n"
     assert readme_steps.shell_blocks(text) == ["true\n"]
     with pytest.raises(ValueError, match="one authorized_keys line"):
         readme_steps.key_line(text)

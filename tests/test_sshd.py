@@ -1,5 +1,5 @@
-"""dicehall behind a real sshd, as the README's admin sets it up: the README's authorized_keys line
-(read from the README, with this dicehall's path and a hall in tmp_path) on a key of a test's own, an
+"""dicehall behind a real sshd, as docs/hall.md's admin sets it up: its authorized_keys line
+(read from docs/hall.md, with this dicehall's path and a hall in tmp_path) on a key of a test's own, an
 sshd of the test's own on a free loopback port. A login with a terminal gets the launcher, and a
 client killed mid-game leaves no dicehall behind; a login without a terminal is refused with one
 line and leaves nothing either. Skipped, with the reason, where there is no sshd (.ci/run installs
@@ -71,7 +71,7 @@ def wait_until(predicate, seconds: float) -> bool:
 
 
 class Box:
-    """An sshd of our own on 127.0.0.1, letting one key in with the README's forced command."""
+    """An sshd of our own on 127.0.0.1, letting one key in with the documented forced command."""
 
     def __init__(self, tmp_path: Path):
         self.dir = tmp_path
@@ -80,7 +80,7 @@ class Box:
         self.key = tmp_path / "ann"
         subprocess.run([SSH_KEYGEN, "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "host_key")], check=True)
         subprocess.run([SSH_KEYGEN, "-q", "-t", "ed25519", "-N", "", "-C", "ann@laptop", "-f", str(self.key)], check=True)
-        # The README's line, only its command pointed at this dicehall and this test's hall.
+        # The documented line, only its command pointed at this dicehall and this test's hall.
         readme_command = readme_steps.forced_command()
         command = readme_command.replace("dicehall --hall /var/games/dicehall",
                                          f"{shlex.quote(str(DICEHALL))} --hall {shlex.quote(str(self.hall))}")

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The README's "Setting up a hall (for a box's admin)", run for real: its shell blocks exactly as
-# written (taken from the README by readme_steps.py), as root, in a fresh Debian root made with
+# docs/hall.md's "Setting up a hall (for a box's admin)", run for real: its shell blocks exactly as
+# written (taken from docs/hall.md by readme_steps.py), as root, in a fresh Debian root made with
 # debootstrap, then checked: the hall's modes, a game hosted by the shared account and listed by a
 # player with a login of her own, the Match block accepted by sshd, and a real login over the
-# root's own sshd with the README's authorized_keys line, which gets the launcher and leaves no
+# root's own sshd with the documented authorized_keys line, which gets the launcher and leaves no
 # dicehall behind when the client is killed.
 #
 #   sudo tests/box/admin_steps.sh [ROOT]     # needs debootstrap, tmux, ssh; Debian's mirror and PyPI
@@ -66,7 +66,7 @@ export DEBIAN_FRONTEND=noninteractive
 echo "== apt-get update (a real box has its lists)"
 apt-get update -q >/root/apt-update.log 2>&1 || { cat /root/apt-update.log; exit 1; }
 id ann >/dev/null 2>&1 || useradd -m -s /bin/bash ann   # the player with a login of her own
-echo "== the README's steps, as written"
+echo "== the documented steps, as written"
 sh -ex /root/readme-steps.sh
 echo "== checks"
 test "$(stat -c %a:%G /var/games/dicehall)" = 2770:dicehall
@@ -137,4 +137,4 @@ tmux -L "\$sock" kill-server || true
 echo "== client killed: no dicehall left"
 NS
 unshare --mount --propagation private bash "$ns_script"
-say "PASSED: the README's admin steps work as written on $suite ($root)"
+say "PASSED: the documented admin steps work as written on $suite ($root)"

@@ -1,6 +1,6 @@
-"""The admin's steps as the README writes them: the fenced blocks of its section "Setting up a hall
-(for a box's admin)", so tests/box/admin_steps.sh and tests/test_sshd.py run exactly what the README
-says, and cannot drift from it.
+"""The admin's steps as docs/hall.md writes them: the fenced blocks of its section "Setting up a hall
+(for a box's admin)", so tests/box/admin_steps.sh and tests/test_sshd.py run exactly what the
+documentation says, and cannot drift from it.
 
     python3 tests/box/readme_steps.py sh         # the shell blocks, in order, one script
     python3 tests/box/readme_steps.py key-line   # the authorized_keys line
@@ -12,13 +12,13 @@ import re
 import sys
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-SECTION = "### Setting up a hall (for a box's admin)"
+HALL_DOC = Path(__file__).resolve().parents[2] / "docs" / "hall.md"
+SECTION = "## Setting up a hall (for a box's admin)"
 
 
 def section(text: str | None = None) -> str:
     """The section's text, from its heading to the next heading of any level."""
-    text = README.read_text(encoding="utf-8") if text is None else text
+    text = HALL_DOC.read_text(encoding="utf-8") if text is None else text
     start = text.index(SECTION) + len(SECTION)
     following = re.search(r"^#{1,6} ", text[start:], re.MULTILINE)
     return text[start:start + following.start()] if following else text[start:]
@@ -35,11 +35,11 @@ def shell_blocks(text: str | None = None) -> list[str]:
 
 
 def key_line(text: str | None = None) -> str:
-    """The authorized_keys line as shown (its key is the README's placeholder)."""
+    """The authorized_keys line as shown (its key is the documentation's placeholder)."""
     lines = [line for lang, body in blocks(text) if lang == ""
              for line in body.splitlines() if line.startswith("command=")]
     if len(lines) != 1:
-        raise ValueError(f"expected one authorized_keys line in the README, found {len(lines)}")
+        raise ValueError(f"expected one authorized_keys line in docs/hall.md, found {len(lines)}")
     return lines[0]
 
 
@@ -57,7 +57,7 @@ def forced_command(text: str | None = None) -> str:
 def match_block(text: str | None = None) -> str:
     found = [body for lang, body in blocks(text) if lang == "" and body.startswith("Match ")]
     if len(found) != 1:
-        raise ValueError(f"expected one Match block in the README, found {len(found)}")
+        raise ValueError(f"expected one Match block in docs/hall.md, found {len(found)}")
     return found[0]
 
 

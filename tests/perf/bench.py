@@ -1,9 +1,9 @@
 """dicehall's speed goals, measured side by side in one run (this machine is shared and noisy, so
 every figure that has a baseline is measured beside it, alternating, and given as a ratio).
 
-    python tests/perf/bench.py                    # every row, then the README's Speed table
+    python tests/perf/bench.py                    # every row, then the Speed table
     python tests/perf/bench.py --only sim,troll   # some rows (names: see SECTIONS)
-    python tests/perf/bench.py --readme           # every row, and rewrite the table in README.md
+    python tests/perf/bench.py --docs             # every row, and rewrite the table in docs/performance.md
 
 Rows that can grow with the game are measured at 1k, 10k and 100k events (a Dice Tower started high
 enough; only here is its start raised past the rules' 10,000). Not a test: nothing here fails a build.
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 SIZES = (1_000, 10_000, 100_000)
-ROWS: list[tuple[str, str, str]] = []  # (what, figure, goal) for the README's table
+ROWS: list[tuple[str, str, str]] = []  # (what, figure, goal) for docs/performance.md's table
 
 
 def row(what: str, figure: str, goal: str = "") -> None:
@@ -847,8 +847,9 @@ SECTIONS = {
     "bigsave": big_save, "analysis": analysis_speed, "search": troll_search_turn,
     "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing,
 }
-README_BEGIN = "<!-- speed table: written by tests/perf/bench.py --readme -->"
-README_END = "<!-- end of speed table -->"
+TABLE_BEGIN = "<!-- speed table: written by tests/perf/bench.py --docs -->"
+TABLE_END = "<!-- end of speed table -->"
+PERFORMANCE_DOC = ROOT / "docs" / "performance.md"
 
 
 def table() -> str:
@@ -857,17 +858,17 @@ def table() -> str:
     return "\n".join(lines)
 
 
-def write_readme(text: str) -> None:
-    readme = ROOT / "README.md"
-    content = readme.read_text()
-    begin, end = content.index(README_BEGIN) + len(README_BEGIN), content.index(README_END)
-    readme.write_text(content[:begin] + "\n" + text + "\n" + content[end:])
+def write_table(text: str) -> None:
+    content = PERFORMANCE_DOC.read_text()
+    begin, end = content.index(TABLE_BEGIN) + len(TABLE_BEGIN), content.index(TABLE_END)
+    PERFORMANCE_DOC.write_text(content[:begin] + "\n" + text + "\n" + content[end:])
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", help="comma-separated rows: " + ", ".join(SECTIONS))
-    parser.add_argument("--readme", action="store_true", help="rewrite the Speed table in README.md")
+    parser.add_argument("--docs", "--readme", dest="docs", action="store_true",
+                        help="rewrite the Speed table in docs/performance.md (--readme: its old name)")
     args = parser.parse_args()
     chosen = args.only.split(",") if args.only else list(SECTIONS)
     scratch_home()
@@ -875,5 +876,5 @@ if __name__ == "__main__":
         SECTIONS[name]()
     print()
     print(table())
-    if args.readme:
-        write_readme(table())
+    if args.docs:
+        write_table(table())

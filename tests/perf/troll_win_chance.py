@@ -4,7 +4,7 @@ the positions the adviser leaves after each of its turns in whole standard games
 
     python tests/perf/troll_win_chance.py [--games 4000] [--seed 7]
 
-The games are `dicehall sim troll --seed 7`'s, not the 500 deals of `--seed 1` that the README's
+The games are `dicehall sim troll --seed 7`'s, not the 500 deals of `--seed 1` that docs/bots.md's
 figures are measured on. Prints the weights in WIN_CHANCE's form, in full (the player's decisions are measured with them). Pure Python (no numpy): Newton's
 method on standardised features with a tiny ridge, about a minute for 4,000 games.
 """
