@@ -54,3 +54,11 @@ def test_the_contract_names_what_a_module_lacks_or_takes_wrongly():
     assert "no TITLE" in faults and "no decide" in faults and not isinstance(stub, GameModule)
     assert "is_turn_start takes state, event; the contract passes event" in faults
     assert set(OPTIONAL_HOOKS).isdisjoint(REQUIRED_NAMES)
+
+
+def test_every_game_has_its_screens_in_the_terminal():
+    from tui.screens.games import SCREENS
+
+    assert set(SCREENS) == {entry.id for entry in PLAYABLE}
+    for screens in SCREENS.values():  # a hall screen is the game's own screen with the hall's keys first
+        assert issubclass(screens.hall, screens.play) and screens.hall.__name__ == f"Hall{screens.play.__name__}"
