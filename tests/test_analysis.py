@@ -14,7 +14,7 @@ from engine.analysis import troll as troll_analysis
 from engine.bots import troll as adviser
 from engine.bots import wager as wager_bots
 from engine.core import Player
-from engine.games import dicetower, troll
+from engine.games import CATALOGUE, dicetower, troll
 from engine.games.dicetower import PullBlock
 from engine.games.wager import EndTurn, Roll, Wager
 from tui.cli import NO_ANALYSER, main
@@ -220,18 +220,17 @@ def replay_of(session, folder, name):
     return str(path)
 
 
-@pytest.mark.parametrize("game", ["dicetower", "wager", "troll", "towers", "bones"])
+@pytest.mark.parametrize("game", [entry.id for entry in CATALOGUE if entry.analyser])
 def test_analyse_json_on_a_replay(game, tmp_path, capsys):
-    if game == "dicetower":
-        session = tower()
-    elif game == "wager":
-        session = wager_game(Wager())
-    elif game == "troll":
-        session = adviser_game(5, {"difficulty": "standard"}, stop_turn=2, then=(troll.Move("up"), troll.Move("right")))
-    elif game == "bones":
-        session = bones_game()
-    else:
-        session = towers_game_with_a_late_error()[0]
+    played = {  # a game of each analysed game (a new one adds its own here)
+        "dicetower": tower,
+        "wager": lambda: wager_game(Wager()),
+        "troll": lambda: adviser_game(5, {"difficulty": "standard"}, stop_turn=2,
+                                      then=(troll.Move("up"), troll.Move("right"))),
+        "bones": bones_game,
+        "towers": lambda: towers_game_with_a_late_error()[0],
+    }
+    session = played[game]()
     path = replay_of(session, tmp_path, f"{game}.dhr")
     assert main(["analyse", path, "--json", "--samples", "2"]) == 0
     document = json.loads(capsys.readouterr().out)

@@ -9,16 +9,18 @@ from textual.widgets._footer import FooterKey
 
 import saves
 from engine.core import Player
+from engine.games import CATALOGUE
 from tests.apphelpers import drive, screen_text
 from tui.app import DicehallApp
 from tui.screens.bones import BonesScreen
 from tui.screens.dialogs import HelpScreen
+from tui.screens.games import SCREENS as GAME_SCREENS
 from tui.screens.games import setup_screen
 from tui.screens.rules import RulesScreen
 from tui.screens.saves import SavesScreen
 from tui.screens.towers import TowersScreen
 
-GAMES = ("dicetower", "wager", "troll", "towers", "bones")
+GAMES = tuple(entry.id for entry in CATALOGUE if entry.playable)
 PLAYERS = {"wager": [Player("Ada"), Player("Bot 2", True, "best")], "towers": [Player("Ada"), Player("Bo")],
            "bones": [Player("Ada"), Player("Bo")]}
 
@@ -40,7 +42,7 @@ SCREENS = (
     + [(game_id, lambda game_id=game_id: DicehallApp(session=game(game_id)), []) for game_id in GAMES]
     + [(f"{game_id} viewer", lambda game_id=game_id: DicehallApp(session=game(game_id)), ["v"]) for game_id in GAMES]
     + [(f"{game_id} setup", lambda game_id=game_id: DicehallApp(setup=setup_screen(game_id)), [])
-       for game_id in GAMES if game_id != "dicetower"]
+       for game_id in GAMES if GAME_SCREENS[game_id].setup is not None]
     + [("hall", lambda: DicehallApp(), ["h"]), ("hall new game", lambda: DicehallApp(), ["h", "n"])])
 
 

@@ -13,6 +13,7 @@ from engine.bots import towers as towers_bot
 from engine.bots import troll as troll_bot
 from engine.bots import wager as wager_bot
 from engine.core import Player
+from engine.games import CATALOGUE, entry_of
 from engine.games.dicetower import PullBlock
 from tests.apphelpers import drive, screen_text
 from tui.app import DicehallApp
@@ -24,6 +25,9 @@ from tui.widgets import StatusLine
 BOTS = {"wager": [Player("Ada", True, "best"), Player("Bot 2", True, "bold"), Player("Bot 3", True, "cautious")],
         "towers": [Player("Ada", True, "easy"), Player("Bot", True, "easy")],
         "bones": [Player("Ada", True, "random"), Player("Bot", True, "random")]}
+
+
+EVERY_GAME = [entry.id for entry in CATALOGUE if entry.playable]
 
 
 def bot_game(game: str, seed: int = 3, moves: int = 60, name: str = "watched"):
@@ -84,10 +88,10 @@ def test_event_lines_too_long_end_in_an_ellipsis_and_the_current_one_is_whole(tm
     assert cut > 0 and wrapped > 0  # the game has lines too long for the window, and they said so
 
 
-@pytest.mark.parametrize("game", ["dicetower", "troll", "wager", "towers", "bones"])
+@pytest.mark.parametrize("game", EVERY_GAME)
 def test_every_board_fits_the_viewer_at_80x24(game):
     session = bot_game(game, moves=40)
-    viewer_width = 78 if game == "troll" else 26  # the board's columns inside its padding and border
+    viewer_width = 78 if entry_of(game).wide_board else 26  # the board's columns inside its padding and border
     from tui.screens.games import board_drawer
 
     draw = board_drawer(game)
@@ -171,7 +175,7 @@ def test_q_in_a_replay_opened_from_the_command_line_leaves_the_program(tmp_path)
     assert code == 0 and screen is ViewerScreen  # the app ended on the viewer, not the launcher
 
 
-@pytest.mark.parametrize("game", ["dicetower", "troll", "wager", "towers", "bones"])
+@pytest.mark.parametrize("game", EVERY_GAME)
 def test_turn_keys_land_where_the_player_decides(game, tmp_path):
     session = bot_game(game, moves=30)
 

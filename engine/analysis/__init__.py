@@ -21,6 +21,7 @@ from importlib import import_module
 from typing import Callable
 
 from engine.errors import DicehallError
+from engine.games import CATALOGUE
 
 # Win-chance drops (0..1) that earn a mark, lichess's sizes: ?! inaccuracy, ? mistake, ?? blunder.
 WIN_CHANCE_THRESHOLDS = (0.05, 0.10, 0.15)
@@ -28,13 +29,9 @@ MARKS = ("?!", "?", "??")
 MARK_WORDS = {"?!": "inaccuracy", "?": "mistake", "??": "blunder"}
 MARK_PLURALS = {"?!": "inaccuracies", "?": "mistakes", "??": "blunders"}
 
-ANALYSERS = {  # game id -> the module that analyses it (imported only when asked for)
-    "dicetower": "engine.analysis.dicetower",
-    "wager": "engine.analysis.wager",
-    "troll": "engine.analysis.troll",
-    "towers": "engine.analysis.towers",
-    "bones": "engine.analysis.bones",
-}
+# game id -> the module that analyses it (imported only when asked for), from the catalogue
+ANALYSERS = {entry.id: entry.analyser for entry in CATALOGUE if entry.analyser}
+PULLS_LEFT = "expected pulls left"  # the figure of an analysis of a countdown (the Dice Tower), not win chance
 
 
 class NoAnalyser(DicehallError, ValueError):
@@ -87,7 +84,7 @@ class Analysis:
     names: tuple[str, ...] = ()  # the players, for the summary's luck
 
     def summary(self) -> str:
-        if not self.decisions and self.game == "dicetower":
+        if not self.decisions and self.figure == PULLS_LEFT:
             return _tower_summary(self)
         counts = {mark: sum(1 for d in self.decisions if d.mark == mark) for mark in MARKS}
         marked = ", ".join(f"{counts[m]} {MARK_PLURALS[m] if counts[m] != 1 else MARK_WORDS[m]} ({m})" for m in reversed(MARKS))

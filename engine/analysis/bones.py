@@ -217,7 +217,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
         if progress:
             progress(done, total)
         if partial:
-            partial(Analysis("bones", "win chance", tuple(decisions), (), _curve(points), names=names))
+            partial(Analysis(bones.ID, "win chance", tuple(decisions), (), _curve(points), names=names))
     luck = []
     for first, end in runs:
         before, after = session.state_at(first), session.state_at(end)
@@ -237,7 +237,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
              f"opponent's next turn with new dice; then material (a troop 2 + its face, supply 0.35 a point) on a "
              f"win-chance curve. Marks: a drop of 5 points ?!, 10 ?, 15 ?? beyond one standard error; ?? for a "
              f"move that loses at once when the general's does not. Luck and curve: side {bones.SIDES[side]}'s view",)
-    return Analysis("bones", "win chance", tuple(decisions), tuple(luck), curve, notes, names=names)
+    return Analysis(bones.ID, "win chance", tuple(decisions), tuple(luck), curve, notes, names=names)
 
 
 def _curve(points: dict[int, float]) -> tuple[Point, ...]:

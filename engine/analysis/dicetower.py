@@ -4,7 +4,7 @@ and each roll's luck: how far it moved the expected pulls left against its expec
 (positive: the tower will stand longer than it was expected to)."""
 from __future__ import annotations
 
-from engine.analysis import Analysis, Luck, Point
+from engine.analysis import PULLS_LEFT, Analysis, Luck, Point
 from engine.games import dicetower
 
 
@@ -29,4 +29,4 @@ def analyse(session, samples: int | None = None, progress=None) -> Analysis:
         if progress:
             progress(index + 1, len(events))
     notes = ("no decisions to judge: the journaling game says when to pull; luck is in pulls",)
-    return Analysis("dicetower", "expected pulls left", (), tuple(luck), tuple(curve), notes, {"odds": odds})
+    return Analysis(dicetower.ID, PULLS_LEFT, (), tuple(luck), tuple(curve), notes, {"odds": odds})

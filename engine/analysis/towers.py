@@ -79,10 +79,10 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
                                   chance(best_margin, best_exact), mark_for(drop, THRESHOLDS)))
         curve.append(Point(mark.start, chance(best_margin, best_exact)))
         if partial:
-            partial(Analysis("towers", "win chance", tuple(decisions), (), tuple(curve)))
+            partial(Analysis(towers.ID, "win chance", tuple(decisions), (), tuple(curve)))
         if progress:
             progress(done, len(marks))
     notes = ("marks by margin lost (points): 1 ?!, 2 ?, 4 ??; chances are the margin on a logistic curve "
              "(+2 points about 73%); judged by the medium bot's search, exact near the end",)
-    return Analysis("towers", "win chance", tuple(decisions), (), tuple(curve), notes,
+    return Analysis(towers.ID, "win chance", tuple(decisions), (), tuple(curve), notes,
                     names=tuple(p.name for p in session.players))

@@ -195,7 +195,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
         decisions.append(Decision(event, 0, words(played), words(best), chances[played], chances[best], mark))
         curve.append(Point(start, chances[best]))
         if partial:
-            partial(Analysis("troll", "win chance", tuple(decisions), (), tuple(curve)))
+            partial(Analysis(troll.ID, "win chance", tuple(decisions), (), tuple(curve)))
         if progress:
             progress(done, len(turns))
     luck = _awakening_luck(session, turns, decisions)
@@ -203,5 +203,5 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
              f"cards, the dice rolled anew), played on by the adviser; marks: a drop in win chance of 5 points ?!, "
              f"10 ?, 15 ?? beyond one sampled deal's worth (noise), and ?? for a pair that loses at once "
              f"when another does not",)
-    return Analysis("troll", "win chance", tuple(decisions), tuple(luck), tuple(curve), notes,
+    return Analysis(troll.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), notes,
                     names=tuple(p.name for p in session.players))

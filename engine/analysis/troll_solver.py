@@ -322,7 +322,7 @@ def solve(session, budget: float = DEFAULT_BUDGET, nodes: int | None = None,
     module's doc). `nodes` (positions) overrides `budget` (seconds at NODES_PER_SECOND);
     `should_stop()` is asked every few hundred positions and ends the search early (a worker's
     cancel); `progress(searched, allowed)` is called as it goes."""
-    if session.game.ID != "troll":
+    if session.game.ID != troll.ID:
         raise ValueError(f"the hindsight solver is for the troll, not {session.game.TITLE}")
     limit = max(1, int(budget * NODES_PER_SECOND) if nodes is None else nodes)
     notes = []

@@ -68,7 +68,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
             decisions.append(Decision(number, event.seat, WORDS[played], WORDS[best], chances[played], chances[best],
                                       mark_for(drop, THRESHOLDS)))
             if partial:  # with three or more players in, each choice is sampled: worth showing early
-                partial(Analysis("wager", "win chance", tuple(decisions), tuple(luck), tuple(curve)))
+                partial(Analysis(wager.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve)))
         if isinstance(event, wager.DieRolled):
             before, now = chance_of(state, event.seat), chance_of(after, event.seat)
             if before is None or now is None:
@@ -85,5 +85,5 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
         notes.append(f"{unrated} rolls with three or more players in are not rated for luck")
     notes.append("marks: a drop in win chance of 5 points ?!, 10 ?, 15 ??; exact with two players in, "
                  "sampled (600 games per choice) with more")
-    return Analysis("wager", "win chance", tuple(decisions), tuple(luck), tuple(curve), tuple(notes),
+    return Analysis(wager.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), tuple(notes),
                     names=tuple(p.name for p in session.players))

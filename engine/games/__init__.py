@@ -1,9 +1,11 @@
 """The games dicehall hosts: one engine module (or package, for a long game) per game, plus the
-catalogue the launcher shows.
+catalogue: one entry per game with every fact about it that other layers need.
 
 The catalogue names each game without importing its module: a module is imported the first time
 it is asked for, so the launcher's first frame does not wait for every game's rules to load
-(tests/test_catalogue.py checks that the titles here match the modules' own).
+(tests/test_catalogue.py checks that the titles here match the modules' own). What a game module
+itself must have is its contract, engine/contract.py; what the terminal shows of it (its screen,
+setup screen and board) is tui/screens/games.py, keyed by the same id.
 """
 from __future__ import annotations
 
@@ -20,19 +22,62 @@ class CatalogueEntry:
     title: str
     blurb: str
     playable: bool  # False: not built yet ("coming")
+    seats: tuple[int, int] = (1, 1)  # the fewest and the most players (the game's check_players agrees)
+    # the game-specific options `dicehall sim` takes, and their defaults (name, default); any other is refused
+    sim_options: tuple[tuple[str, object], ...] = ()
+    analyser: str = ""  # the module that analyses it (engine/analysis/), imported only when asked for; "" none
+    marks_by_margin: bool = False  # its analysis marks points of final margin lost, not win chance lost
+    also_blunder: str = ""  # what else earns a ?? in its analysis, as the viewer's help adds it
+    hidden: str = ""  # what the replay viewer's reveal shows (face-down cards...); "" nothing is hidden
+    wide_board: bool = False  # the viewer draws its board above the log, not beside it
+    hindsight_solver: bool = False  # the viewer's hindsight (engine/analysis/ID_solver.py) solves it
+    # what `verify` re-derives from a revealed hall seed, in the game's words
+    re_derived: str = "every chance outcome was re-derived from it"
 
     @property
     def module(self) -> ModuleType | None:
         return importlib.import_module(f"engine.games.{self.id}") if self.playable else None
 
+    @property
+    def several_players(self) -> bool:
+        """Whether more than one person may play it: its setup asks who plays each seat."""
+        return self.seats[1] > 1
+
+    @property
+    def sim_defaults(self) -> dict:
+        return dict(self.sim_options)
+
+
+_DICE = "every die was re-derived from it"
 
 CATALOGUE = (
-    CatalogueEntry("dicetower", "Dice Tower", "a 2d6 countdown for journaling games", True),
-    CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die", True),
-    CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "calm a bridge of cards as a troll", True),
-    CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", True),
-    CatalogueEntry("bones", "War of Bones", "a dice wargame", True),
+    CatalogueEntry("dicetower", "Dice Tower", "a 2d6 countdown for journaling games", True,
+                   seats=(1, 1), sim_options=(("remove_rate", 0.0),), analyser="engine.analysis.dicetower",
+                   re_derived=_DICE),
+    CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die", True,
+                   seats=(2, 6), sim_options=(("players", 2), ("bots", None)), analyser="engine.analysis.wager",
+                   re_derived=_DICE),
+    CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "calm a bridge of cards as a troll", True,
+                   seats=(1, 1), sim_options=(("difficulty", "standard"), ("variant", None), ("bot", "hint")),
+                   analyser="engine.analysis.troll",
+                   also_blunder="; ?? also for a pair that loses at once (collapse, flight) when another does not",
+                   hidden="every face-down card and the whole deck order", wide_board=True, hindsight_solver=True,
+                   re_derived="the deck's order and every die were re-derived from it"),
+    CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", True,
+                   seats=(2, 2), sim_options=(("bots", None),), analyser="engine.analysis.towers",
+                   marks_by_margin=True,
+                   re_derived="every move was checked against the rules (Towers has no dice: the seed decides nothing)"),
+    CatalogueEntry("bones", "War of Bones", "a dice wargame", True,
+                   seats=(2, 2), sim_options=(("bots", None),), analyser="engine.analysis.bones",
+                   re_derived="every die and every landing was re-derived from it"),
 )
+
+
+def entry_of(game_id: str) -> CatalogueEntry:
+    """The catalogue entry of a game id; for an id the catalogue lacks, a bare entry (not playable,
+    no analyser, nothing hidden) so that a reader of the facts need not ask first."""
+    found = next((entry for entry in CATALOGUE if entry.id == game_id), None)
+    return found or CatalogueEntry(game_id, game_id, "", False)
 
 
 def get_game(game_id: str) -> ModuleType:

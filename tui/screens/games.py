@@ -1,47 +1,84 @@
-"""Which screen plays each game, which asks who plays it first, and which function draws its board
-in the replay viewer."""
+"""The terminal's side of each game, one entry per game keyed by its id: the screen that plays it,
+the screen that asks who plays it first (if it has one), the function that draws its board in the
+replay viewer, and its screen in the hall (the game's own screen with the hall's keys first).
+The engine's side of a game is its module (engine/contract.py) and its catalogue entry
+(engine/games/__init__.py); a new game adds its line here."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 from rich.text import Text
 from textual.screen import Screen
 
+from engine.games import bones as bones_rules
+from engine.games import dicetower as dicetower_rules
+from engine.games import towers as towers_rules
+from engine.games import troll as troll_rules
+from engine.games import wager as wager_rules
 from tui.screens import bones, dicetower, hall_table, hall_talk, towers, troll, wager
+
+# a hall game's keys: the hall's own (takeback, leave), its messages, idle seats; then the game's
+HALL_KEYS = hall_table.HALL_BINDINGS + hall_talk.CHAT_BINDINGS + hall_talk.IDLE_BINDINGS
+
+
+class HallDiceTowerScreen(hall_talk.HallTalk, hall_table.HallPlay, dicetower.DiceTowerScreen):
+    BINDINGS = HALL_KEYS
+
+
+class HallTrollScreen(hall_talk.HallTalk, hall_table.HallPlay, troll.TrollScreen):
+    BINDINGS = HALL_KEYS
+
+
+class HallWagerScreen(hall_talk.HallTalk, hall_table.HallPlay, wager.WagerScreen):
+    BINDINGS = HALL_KEYS
+
+
+class HallTowersScreen(hall_talk.HallTalk, hall_table.HallPlay, towers.TowersScreen):
+    BINDINGS = HALL_KEYS
+
+
+class HallBonesScreen(hall_talk.HallTalk, hall_table.HallPlay, bones.BonesScreen):
+    BINDINGS = HALL_KEYS
+
+
+@dataclass(frozen=True)
+class GameScreens:
+    """What the terminal shows of one game."""
+
+    play: type[Screen]  # its screen, on a Session
+    hall: type[Screen]  # its screen on a HallSession: the hall's keys, then the game's
+    board: Callable[..., Text]  # draws its board for the replay viewer: (state, reveal)
+    setup: type[Screen] | None = None  # asks who plays and how before the first move; None: only named
+
+
+SCREENS: dict[str, GameScreens] = {
+    dicetower_rules.ID: GameScreens(dicetower.DiceTowerScreen, HallDiceTowerScreen, dicetower.draw_board),
+    troll_rules.ID: GameScreens(troll.TrollScreen, HallTrollScreen, troll.draw_board, troll.TrollSetupScreen),
+    wager_rules.ID: GameScreens(wager.WagerScreen, HallWagerScreen, wager.draw_board, wager.WagerSetupScreen),
+    towers_rules.ID: GameScreens(towers.TowersScreen, HallTowersScreen, towers.draw_board, towers.TowersSetupScreen),
+    bones_rules.ID: GameScreens(bones.BonesScreen, HallBonesScreen, bones.draw_board, bones.BonesSetupScreen),
+}
 
 
 def game_screen(session):
-    screens = {"dicetower": dicetower.DiceTowerScreen, "troll": troll.TrollScreen, "wager": wager.WagerScreen,
-               "towers": towers.TowersScreen, "bones": bones.BonesScreen}
-    return screens[session.game.ID](session)
+    return SCREENS[session.game.ID].play(session)
 
 
 def hall_game_screen(game, on_stale: Callable[[], None]):
     """The game screen of a started hall game (saves.hall.HallGame): the game's own screen on a
     HallSession, with the HallPlay keys first."""
     session = hall_table.HallSession(game, on_stale)
-    plain = type(game_screen(session))
-    keys = hall_table.HALL_BINDINGS + hall_talk.CHAT_BINDINGS + hall_talk.IDLE_BINDINGS
-    return type(f"Hall{plain.__name__}", (hall_talk.HallTalk, hall_table.HallPlay, plain),
-                {"BINDINGS": keys, "__module__": __name__})(session)
+    return SCREENS[session.game.ID].hall(session)
 
 
 def setup_screen(game_id: str, **choices) -> Screen | None:
     """The screen that asks who plays and how, for games with choices to make before the first move
     (None: the game is only named).
     `choices` are the command line's: seed, name and the game's options."""
-    if game_id == "wager":
-        return wager.WagerSetupScreen(**choices)
-    if game_id == "towers":
-        return towers.TowersSetupScreen(**choices)
-    if game_id == "troll":
-        return troll.TrollSetupScreen(**choices)
-    if game_id == "bones":
-        return bones.BonesSetupScreen(**choices)
-    return None
+    screens = SCREENS.get(game_id)
+    return screens.setup(**choices) if screens is not None and screens.setup is not None else None
 
 
 def board_drawer(game_id: str) -> Callable[..., Text]:
-    boards = {"dicetower": dicetower.draw_board, "troll": troll.draw_board, "wager": wager.draw_board,
-              "towers": towers.draw_board, "bones": bones.draw_board}
-    return boards[game_id]
+    return SCREENS[game_id].board

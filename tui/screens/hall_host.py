@@ -5,26 +5,25 @@ game's styles, the game's options, and your name; then Hall.host opens it and th
 from __future__ import annotations
 
 from engine import get_game
-from engine.games import bones, towers, troll, wager
+from engine.games import CATALOGUE, bones, dicetower, entry_of, towers, troll, wager
 from engine.text import clean_text
 from saves import SaveError
 from saves.hall import Hall, login_name
 from tui.screens.base import SetupScreen
 
-GAMES = ("wager", "towers", "bones", "dicetower", "troll")  # the order the launcher lists them in
-SEATS = {"towers": 2, "bones": 2, "dicetower": 1, "troll": 1}  # the wager: 2 to 6, chosen here
-WAGER_SEATS = (2, 3, 4, 5, 6)
-BOT_STYLES = {"wager": wager.STYLES, "towers": towers.LEVELS, "bones": bones.LEVELS}  # as the games check them
+# the games of several players first, then the solo ones, each in the catalogue's order
+GAMES = tuple(entry.id for entry in sorted((e for e in CATALOGUE if e.playable), key=lambda e: not e.several_players))
+BOT_STYLES = {wager.ID: wager.STYLES, towers.ID: towers.LEVELS, bones.ID: bones.LEVELS}  # as the games check them
 # each game's options: (key, label, values, words for each value); the first value is the game's default
 OPTIONS = {
-    "wager": [("play_on", "Ends", (False, True), ("at the first winner", "played on for places"))],
-    "towers": [("first", "First to place", ("light", "dark"), ("Light", "Dark")),
+    wager.ID: [("play_on", "Ends", (False, True), ("at the first winner", "played on for places"))],
+    towers.ID: [("first", "First to place", ("light", "dark"), ("Light", "Dark")),
                ("match", "Length", (False, True), ("one game", "a match of two games"))],
-    "bones": [("no_premeasure", "Premeasuring", (False, True), ("allowed", "not allowed"))],
-    "troll": [("difficulty", "Difficulty", ("standard", "sturdy", "tutorial"), ("standard", "sturdy", "tutorial")),
+    bones.ID: [("no_premeasure", "Premeasuring", (False, True), ("allowed", "not allowed"))],
+    troll.ID: [("difficulty", "Difficulty", ("standard", "sturdy", "tutorial"), ("standard", "sturdy", "tutorial")),
               ("variant", "Variant", ("none",) + troll.VARIANTS,
                ("none",) + tuple(v.replace("_", " ") for v in troll.VARIANTS))],
-    "dicetower": [("start", "Countdown from", (100, 60, 30), ("100", "60", "30"))],
+    dicetower.ID: [("start", "Countdown from", (100, 60, 30), ("100", "60", "30"))],
 }
 LABEL = 16  # the width of a line's label
 
@@ -48,7 +47,7 @@ class HallHostScreen(SetupScreen):
         super().__init__()
         self.hall = hall or Hall()
         self.game = GAMES[0]
-        self.count = 2  # the wager's seats
+        self.count = 2  # the seats of a game whose number of seats is chosen here (the wager's)
         self.you = 0  # your seat, from 0
         self.kinds: dict[str, list[str]] = {}  # per game: each seat's "open" or "bot:STYLE" (yours is ignored)
         self.options = {game: {key: values[0] for key, _, values, _ in options} for game, options in OPTIONS.items()}
@@ -57,8 +56,14 @@ class HallHostScreen(SetupScreen):
     def help_title(self) -> str:
         return "The hall: a new game"
 
+    def seat_counts(self) -> tuple[int, ...]:
+        """The numbers of seats the game chosen may have (the catalogue's fewest to most)."""
+        fewest, most = entry_of(self.game).seats
+        return tuple(range(fewest, most + 1))
+
     def seats(self) -> int:
-        return self.count if self.game == "wager" else SEATS[self.game]
+        counts = self.seat_counts()
+        return self.count if len(counts) > 1 else counts[0]
 
     def seat_kinds(self) -> list[str]:
         """Each seat's kind in the game chosen, as many as it has seats (changed in place)."""
@@ -68,12 +73,12 @@ class HallHostScreen(SetupScreen):
         return kinds
 
     def seat_label(self, seat: int) -> str:
-        colour = f" ({towers.COLOURS[seat]})" if self.game == "towers" else ""
+        colour = f" ({towers.COLOURS[seat]})" if self.game == towers.ID else ""
         return f"Seat {seat + 1}{colour}:"
 
     def rows(self) -> list[tuple[str, str]]:
         rows = [("game", f"{'Game:':<{LABEL}}{get_game(self.game).TITLE}")]
-        if self.game == "wager":
+        if len(self.seat_counts()) > 1:
             rows.append(("count", f"{'Seats:':<{LABEL}}{self.count}"))
         if self.seats() > 1:
             rows.append(("you", f"{'Your seat:':<{LABEL}}{self.seat_label(self.you).rstrip(':')}"))
@@ -93,7 +98,8 @@ class HallHostScreen(SetupScreen):
             self.game = GAMES[(GAMES.index(self.game) + step) % len(GAMES)]
             self.you = min(self.you, self.seats() - 1)
         elif key == "count":
-            self.count = WAGER_SEATS[(WAGER_SEATS.index(self.count) + step) % len(WAGER_SEATS)]
+            counts = self.seat_counts()
+            self.count = counts[(counts.index(self.count) + step) % len(counts)]
             self.you = min(self.you, self.count - 1)
         elif key == "you":
             self.you = (self.you + step) % self.seats()

@@ -401,7 +401,7 @@ class TowersSetupScreen(SetupScreen):
         players = self.players()
         name = self.save_name or f"{players[0].name} v {players[1].name}"
         try:
-            session = saves.new_save("towers", name=name, seed=self.seed, players=players,
+            session = saves.new_save(towers.ID, name=name, seed=self.seed, players=players,
                                      options={"first": self.choices["first"], "match": self.choices["match"]})
         except (DicehallError, OSError, ValueError) as error:
             self.status(saves.error_line(error), error=True)

@@ -85,7 +85,7 @@ class BonesSetupScreen(SetupScreen):
         players = self.players()
         name = self.save_name or f"{players[0].name} v {players[1].name}"
         try:
-            session = saves.new_save("bones", name=name, seed=self.seed, players=players,
+            session = saves.new_save(bones.ID, name=name, seed=self.seed, players=players,
                                      options={"no_premeasure": self.choices["no_premeasure"]})
         except (DicehallError, OSError, ValueError) as error:
             self.status(saves.error_line(error), error=True)

@@ -57,10 +57,10 @@ class TrollSetupScreen(SetupScreen):
         seed, name = self.seed, self.save_name
         if self.values["deal"] == "today's deal":
             today = datetime.now().date().isoformat()
-            seed, name = daily_seed("troll", today), name or f"daily {today}"
+            seed, name = daily_seed(troll.ID, today), name or f"daily {today}"
         options = self.options()
         try:  # no name: saves names it after its options, numbered if taken ("Standard (2)")
-            session = saves.new_save("troll", name=name, seed=seed, options=options, players=saves.solo_players())
+            session = saves.new_save(troll.ID, name=name, seed=seed, options=options, players=saves.solo_players())
         except (DicehallError, OSError, ValueError) as error:
             self.status(saves.error_line(error), error=True)
             return

@@ -15,14 +15,13 @@ from textual.worker import Worker, get_current_worker
 
 from engine import analysis
 from engine.analysis import ANALYSERS, MARK_WORDS, MARKS, Analysis, Decision, Luck
+from engine.games import entry_of
 from tui.widgets import Redrawn, clip
 
 GRAPH_MARKS = {"?!": "!", "?": "?", "??": "X"}  # one column per mark under the graph
 BLOCKS = " \u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"  # eighths of a cell, from empty to full
 ASCII_LEVELS = " .:#"  # thirds of a cell, for a terminal without block characters
 BAR_WIDTH = 20  # the progress bar's cells
-MARGIN_GAMES = {"towers"}  # marked by points of margin lost, not by win chance (engine/analysis/towers.py)
-ALSO_BLUNDER = {"troll": "; ?? also for a pair that loses at once (collapse, flight) when another does not"}
 
 
 class AnalysisStopped(Exception):
@@ -63,11 +62,12 @@ def thresholds_note(game_id: str, title: str) -> str:
     if thresholds is None:
         return ("No decisions to judge here: the graph is the expected pulls left along the game, and each "
                 "roll's luck is in pulls (positive: the tower stands longer than expected).")
-    if game_id in MARGIN_GAMES:
+    entry = entry_of(game_id)
+    if entry.marks_by_margin:
         sizes, unit = ", ".join(f"{t:g}" for t in thresholds), "points of the final margin lost"
     else:
         sizes, unit = ", ".join(f"{t * 100:g}" for t in thresholds), "points of win chance lost"
-    return (f"Marks: ?! inaccuracy, ? mistake, ?? blunder for {sizes} {unit}{ALSO_BLUNDER.get(game_id, '')}; "
+    return (f"Marks: ?! inaccuracy, ? mistake, ?? blunder for {sizes} {unit}{entry.also_blunder}; "
             "under the graph ! ? X, and ^ the event shown.")
 
 

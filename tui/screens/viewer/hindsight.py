@@ -16,12 +16,12 @@ from textual.worker import Worker, get_current_worker
 
 from engine.analysis import troll_solver
 from engine.analysis.troll_solver import Solution
+from engine.games import entry_of
 from tui.screens.dialogs import ConfirmScreen
 from tui.screens.viewer.analysis import progress_bar
 from tui.widgets import Plain, clip
 
 LABEL = "hindsight (looks at the hidden cards)"
-SOLVER_GAMES = {"troll"}  # the games with a hindsight solver
 HINDSIGHT_ACTIONS = {"hindsight", "hindsight_line", "hindsight_start"}
 
 
@@ -195,14 +195,14 @@ class HindsightViewer:
 
     def hindsight_possible(self, action: str) -> bool | None:
         """check_action for the hindsight keys: None hides a key that cannot work now."""
-        if self.session.game.ID not in SOLVER_GAMES or not self.solves:
+        if not entry_of(self.session.game.ID).hindsight_solver or not self.solves:
             return None
         if action == "hindsight":
             return None if self.hindsight_running else True
         return True if self.hindsight is not None and self.hindsight.winnable else None
 
     def hindsight_refusal(self, action: str) -> str:
-        if self.session.game.ID not in SOLVER_GAMES:
+        if not entry_of(self.session.game.ID).hindsight_solver:
             return "only the troll has a hindsight solver"
         if not self.solves:
             return "this is the solver's line already: q goes back to the game"

@@ -16,6 +16,7 @@ from textual.widgets import Footer
 
 from engine import Session
 from engine.errors import DicehallError
+from engine.games import entry_of
 from engine.words import counted
 from tui.screens.viewer.analysis import AnalysedViewer, AnalysisPanel, thresholds_note
 from tui.screens.viewer.hindsight import HINDSIGHT_ACTIONS, HindsightPanel, HindsightViewer
@@ -24,8 +25,6 @@ from tui.screens.dialogs import AskScreen, ConfirmScreen
 from tui.widgets import Plain, Redrawn, StatusLine, clip
 
 SPEEDS = (0.5, 1, 2, 4, 8, 16, 32)  # events per second while autoplaying
-WIDE_BOARDS = {"troll"}
-HIDDEN = {"troll": "every face-down card and the whole deck order"}  # what reveal shows, per game
 EVENT_KEYS = Binding.Group("Event", compact=True)
 TURN_KEYS = Binding.Group("Turn")
 ENDS = Binding.Group("the start / the end")
@@ -133,7 +132,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         self.descriptions: dict = {}
         self.starts: list[int] | None = None
         self.stops: list[int] | None = None
-        self.wide = session.game.ID in WIDE_BOARDS
+        self.wide = entry_of(session.game.ID).wide_board
         self.draw_board = None  # this game's board drawer, asked of the app on the first redraw
 
     def help_title(self) -> str:
@@ -314,7 +313,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         self.redraw()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action == "reveal" and self.session.game.ID not in HIDDEN:
+        if action == "reveal" and not entry_of(self.session.game.ID).hidden:
             return None  # nothing is hidden in this game: the key is left out of the footer
         if action in ANALYSIS_ACTIONS:
             return self.analysis_possible(action)
@@ -327,7 +326,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         the footer, and once there are decisions to jump to, n p w take the room of `a` (which then
         only shows or hides the panel). ? lists every key."""
         if action == "autoplay":
-            return self.session.game.ID not in HIDDEN
+            return not entry_of(self.session.game.ID).hidden
         return not (action == "analyse" and self.analysis is not None and self.analysis.decisions)
 
     def why_disabled(self, action: str, parameters: tuple) -> str:
@@ -343,7 +342,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         if self.reveal:
             self.show_hidden(False)
             return
-        question = (f"Reveal {HIDDEN[self.session.game.ID]}? That is a spoiler: the players could not "
+        question = (f"Reveal {entry_of(self.session.game.ID).hidden}? That is a spoiler: the players could not "
                     "see it, and it tells what comes next.")
         self.app.push_screen(ConfirmScreen(question), lambda yes: self.show_hidden(True) if yes else None)
 

@@ -10,6 +10,7 @@ from textual.widgets.option_list import Option
 
 from engine.core import Player
 from engine.errors import DicehallError
+from engine.games import wager
 from engine.text import clean_text
 from tui.screens.base import KeyedScreen
 from tui.screens.dialogs import AskScreen
@@ -133,7 +134,7 @@ class WagerSetupScreen(KeyedScreen):
 
         name = self.save_name or " v ".join(name for name, _ in self.seats)
         try:
-            session = saves.new_save("wager", name=name, seed=self.seed, players=self.players(),
+            session = saves.new_save(wager.ID, name=name, seed=self.seed, players=self.players(),
                                      options={"play_on": self.play_on})
         except (DicehallError, OSError, ValueError) as error:
             self.status(saves.error_line(error), error=True)

@@ -1,0 +1,64 @@
+"""Every game keeps the written contract of a game module (engine/contract.py): the names the
+session, the codec, saves, replays and the screens ask of it, with the parameters they pass, and the
+optional hooks with theirs. A sixth game is checked by being in the catalogue."""
+from __future__ import annotations
+
+import types
+
+import pytest
+
+import engine
+from engine.contract import OPTIONAL_HOOKS, REQUIRED_NAMES, GameModule, missing
+from engine.core import Player
+from engine.games import CATALOGUE
+
+PLAYABLE = [entry for entry in CATALOGUE if entry.playable]
+
+
+@pytest.mark.parametrize("entry", PLAYABLE, ids=lambda e: e.id)
+def test_every_game_keeps_the_contract(entry):
+    module = engine.get_game(entry.id)
+    assert isinstance(module, GameModule)
+    assert missing(module) == []
+    assert module.ID == entry.id
+    assert all(isinstance(cls, type) and name == cls.__name__ for name, cls in module.EVENTS.items())
+
+
+@pytest.mark.parametrize("entry", PLAYABLE, ids=lambda e: e.id)
+def test_every_game_starts_and_lists_its_commands_through_the_contract(entry):
+    module = engine.get_game(entry.id)
+    session = engine.new_session(entry.id, seed=1, players=[f"P{n}" for n in range(entry.seats[0])])
+    assert isinstance(module.progress(session.state), str)
+    if session.chance_needed is None and session.outcome is None:
+        for command in session.commands():
+            assert module.parse_command(str(command)) == command
+
+
+@pytest.mark.parametrize("entry", PLAYABLE, ids=lambda e: e.id)
+def test_the_catalogue_seats_are_what_the_game_accepts(entry):
+    module = engine.get_game(entry.id)
+    fewest, most = entry.seats
+    for count in range(fewest, most + 1):
+        assert len(module.check_players(tuple(Player(f"P{n}") for n in range(count)))) == count
+    for count in (fewest - 1, most + 1):
+        if count > 0:
+            with pytest.raises(ValueError):
+                module.check_players(tuple(Player(f"P{n}") for n in range(count)))
+
+
+def test_the_contract_names_what_a_module_lacks_or_takes_wrongly():
+    stub = types.ModuleType("stub")
+    stub.ID = "stub"
+    stub.is_turn_start = lambda state, event: True
+    faults = missing(stub)
+    assert "no TITLE" in faults and "no decide" in faults and not isinstance(stub, GameModule)
+    assert "is_turn_start takes state, event; the contract passes event" in faults
+    assert set(OPTIONAL_HOOKS).isdisjoint(REQUIRED_NAMES)
+
+
+def test_every_game_has_its_screens_in_the_terminal():
+    from tui.screens.games import SCREENS
+
+    assert set(SCREENS) == {entry.id for entry in PLAYABLE}
+    for screens in SCREENS.values():  # a hall screen is the game's own screen with the hall's keys first
+        assert issubclass(screens.hall, screens.play) and screens.hall.__name__ == f"Hall{screens.play.__name__}"
