@@ -77,7 +77,7 @@ from engine.session import JournalError, LogError, Session
 from engine.text import NAME_LIMIT, clean_text
 from engine.words import counted
 from replays.durable import write_durably
-from saves import (FORMAT, MAGIC, SaveError, SaveScan, _encode_record, _keep_torn, _reason, frame,
+from saves import (FORMAT, MAGIC, SaveError, SaveScan, encode_record, keep_torn, os_reason, frame,
                    home, make_dirs, short_name, write_new)
 
 HALL_FORMAT = 1
@@ -192,7 +192,7 @@ def _open_dir(parent: int, name: str, shown: str, create: bool = False) -> int:
                 except OSError:
                     link = error.errno == errno.ELOOP
                 raise HallError(f"{shown}: {'a symbolic link' if link else 'not a folder'}: refused") from None
-            raise HallError(f"{shown}: cannot open it ({_reason(error)})") from None
+            raise HallError(f"{shown}: cannot open it ({os_reason(error)})") from None
         if made:  # through the descriptor: what is changed is the folder just made, whatever the name holds now
             try:
                 os.fchown(fd, -1, os.fstat(parent).st_gid)
@@ -254,7 +254,7 @@ def in_words(error: "OSError | HallWriteFailed", folder: Path, outcome: str) -> 
     if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         on = f" on {where}" if where else ""
         return HallError(f"cannot write in the hall: permission denied{on} (ask the box's admin); {outcome}")
-    return HallError(f"{where + ': ' if where else ''}{_reason(error).lower()}: {outcome}")
+    return HallError(f"{where + ': ' if where else ''}{os_reason(error).lower()}: {outcome}")
 
 
 # ----- the fold: pure, checked -----
@@ -577,7 +577,7 @@ class HallLog:
         except FileNotFoundError:
             raise HallError(f"no hall game {clean_text(path.stem, 20)} (dicehall hall lists them)") from None
         except OSError as error:
-            raise HallError(f"{clean_text(path.parent.name, 60)}: cannot open it ({_reason(error)})") from None
+            raise HallError(f"{clean_text(path.parent.name, 60)}: cannot open it ({os_reason(error)})") from None
         self.fd = -1
         try:
             self._open(flags)
@@ -607,7 +607,7 @@ class HallLog:
             if flags & os.O_RDWR and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
                 raise HallError(f"cannot write in the hall: permission denied on {_shown(self.path)} "
                                 f"(ask the box's admin)") from None
-            raise HallError(f"{_shown(self.path)}: cannot open it ({_reason(error).lower()})") from None
+            raise HallError(f"{_shown(self.path)}: cannot open it ({os_reason(error).lower()})") from None
 
     def reopen(self, dir_fd: int) -> None:
         """Open the file again after close() (the listing keeps a game's fold, not its descriptors),
@@ -663,7 +663,7 @@ class HallLog:
         self.scanned = scan.good_end
         if locked and scan.torn:  # under the lock no one is writing: a cut-off append, as a save's
             tail = os.pread(self.fd, size - self.scanned, self.scanned)
-            _keep_torn(self.path, tail, FILE_MODE, self.dir_fd)
+            keep_torn(self.path, tail, FILE_MODE, self.dir_fd)
             os.ftruncate(self.fd, self.scanned)
             os.fsync(self.fd)
 
@@ -672,7 +672,7 @@ class HallLog:
         new is then read by records()). Durable (fsync'd) before it returns."""
         record.setdefault("at", round(time.time(), 3))  # the log's own times: what an idle seat is told by
         self.last_at = record["at"]
-        data = frame(_encode_record(record))
+        data = frame(encode_record(record))
         fcntl.flock(self.fd, fcntl.LOCK_EX)
         try:
             self._scan(locked=True)
@@ -686,7 +686,7 @@ class HallLog:
             self.offset = self.scanned = self.scanned + len(data)  # every record before it was handed out
             self.count = self.scanned_count = self.scanned_count + 1
         except OSError as error:  # the write, or keeping a torn tail aside, on a full disk
-            raise HallWriteFailed(f"{_reason(error)}: nothing was written; try again", _reason(error)) from None
+            raise HallWriteFailed(f"{os_reason(error)}: nothing was written; try again", os_reason(error)) from None
         finally:
             fcntl.flock(self.fd, fcntl.LOCK_UN)
 
@@ -1262,7 +1262,7 @@ class Hall:
         except FileNotFoundError:
             raise
         except OSError as error:
-            raise HallError(f"cannot open the hall {clean_text(str(self.folder), 200)} ({_reason(error)})") from None
+            raise HallError(f"cannot open the hall {clean_text(str(self.folder), 200)} ({os_reason(error)})") from None
         try:
             return _open_dir(top, name, name, create)
         finally:
@@ -1549,7 +1549,7 @@ class Hall:
         try:
             names = sorted(os.listdir(games))
         except OSError as error:
-            raise HallError(f"cannot read the hall's games folder ({_reason(error).lower()})") from None
+            raise HallError(f"cannot read the hall's games folder ({os_reason(error).lower()})") from None
         finally:
             os.close(games)
         entries = []
@@ -1572,7 +1572,7 @@ class Hall:
         try:
             games = self.folder_fd("games")
         except (OSError, HallError) as error:
-            problem = str(error) if isinstance(error, HallError) else f"cannot read the hall ({_reason(error)})"
+            problem = str(error) if isinstance(error, HallError) else f"cannot read the hall ({os_reason(error)})"
             return HallEntry(game_id, problem=clean_text(problem, 300))
         try:
             try:
