@@ -37,3 +37,13 @@ def test_no_module_under_saves_imports_a_private_name_from_another():
                 if isinstance(root, ast.Name) and root.id in modules and root.id in ("saves", "engine", "replays", "tui"):
                     found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
     assert found == []
+
+
+def test_no_module_under_saves_is_over_400_lines():
+    long = {path.relative_to(SAVES).as_posix(): count for path in saves_modules()
+            if (count := len(path.read_text(encoding="utf-8").splitlines())) > 400}
+    assert long == {}
+
+
+def test_the_hall_is_a_package_of_rooms_too():
+    assert (SAVES / "hall" / "__init__.py").is_file() and len(list((SAVES / "hall").glob("*.py"))) >= 6
