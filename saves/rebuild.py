@@ -57,7 +57,7 @@ def build_session(parsed: ParsedSave | SaveScan, label: str, journal: Any = None
         raise SaveError(f"{label}: {error}") from None
     except Exception as error:
         raise SaveError(f"{label}: the header is not readable ({type(error).__name__})") from None
-    session.save_name = save_name_of(parsed.header, label)  # type: ignore[attr-defined]
+    session.save_name = save_name_of(parsed.header, label)
     for index, record in enumerate(parsed.records, start=1):
         try:
             _replay_record(session, record, module)

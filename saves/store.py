@@ -80,8 +80,8 @@ def new_save(
         path.unlink(missing_ok=True)
         reason = os_reason(error) if isinstance(error, OSError) else getattr(error, "reason", str(error))
         raise SaveError(f"could not create the save ({reason}); no file was left behind") from None
-    session.save_name = header["name"]  # type: ignore[attr-defined]
-    session.save_id = path.stem  # type: ignore[attr-defined]
+    session.save_name = header["name"]
+    session.save_id = path.stem
     return session
 
 
@@ -142,8 +142,8 @@ def open_save(name_or_id: str) -> Session:
         raise
     session.journal = SaveJournal(path, fd)
     session.resume_seeded(resolve_pending=False)
-    session.save_id = shown  # type: ignore[attr-defined]
-    session.notice = notice  # type: ignore[attr-defined]
+    session.save_id = shown
+    session.notice = notice
     return session
 
 
@@ -171,5 +171,5 @@ def load_readonly(name_or_id: str) -> Session:
         session = build_session(scan, shown)
         if scan.damage:
             raise SaveDamaged(f"{shown}: {scan.damage}", scan.index - 1)
-    session.save_id = shown  # type: ignore[attr-defined]
+    session.save_id = shown
     return session

@@ -220,10 +220,11 @@ class Hall(HallSeats, HallListing):
             os.close(fd)
 
     # ----- finished games -----
-    def finished_session(self, game_id: str) -> Session:
+    def finished_fold(self, game_id: str) -> HallFold:
         """The whole game refolded with its revealed seed: the commitment checked and every die
         re-derived. HallError with one line if it is unfinished, unrevealed, or anything differs.
-        The session is named after the game and its seats, as a replay of it shows them."""
+        The fold's `result` is the engine's, or why the game was abandoned; `idle_notes` the seats
+        handed to bots."""
         check_id(game_id)
         self._reveal_if_over(game_id)
         with HallGame(self, game_id, writable=False, with_secret=False) as game:
@@ -239,20 +240,26 @@ class Hall(HallSeats, HallListing):
                 pass
         finally:
             log.close()
+        return fold
+
+    def finished_session(self, game_id: str) -> Session:
+        """The whole game refolded with its revealed seed: the commitment checked and every die
+        re-derived. HallError with one line if it is unfinished, unrevealed, or anything differs.
+        The session is named after the game and its seats, as a replay of it shows them."""
+        fold = self.finished_fold(game_id)
         session = fold.session
-        session.save_name = fold.players_name()  # type: ignore[attr-defined]  # "Ann v Bob", as the lobby named it
-        session.hall_result = fold.result  # type: ignore[attr-defined]  # the engine's, or why it was abandoned
-        session.hall_notes = list(fold.idle_notes)  # type: ignore[attr-defined]  # seats handed to bots
-        session.save_id = game_id  # type: ignore[attr-defined]
+        session.save_name = fold.players_name()  # "Ann v Bob", as the lobby named it
+        session.save_id = game_id
         return session
 
     def verify(self, game_id: str) -> str:
         """`dicehall verify ID`: a summary line, or HallError with one line saying what is wrong."""
-        session = self.finished_session(game_id)
+        fold = self.finished_fold(game_id)
+        session = fold.session
         players = ", ".join(p.name for p in session.players)
-        notes = "".join(f"\n{note}" for note in session.hall_notes)
+        notes = "".join(f"\n{note}" for note in fold.idle_notes)  # seats handed to bots
         return (f"ok: hall game {game_id}, {session.game.TITLE}, {players}, {len(session.events)} events, "
-                f"{session.hall_result}{notes}\nthe revealed seed matches the commitment made when the game was "
+                f"{fold.result}{notes}\nthe revealed seed matches the commitment made when the game was "
                 f"opened, and {RE_DERIVED.get(session.game.ID, 'every chance outcome was re-derived from it')}")
 
     def export(self, game_id: str, target: str | Path | None = None, overwrite: bool = False) -> Path:
