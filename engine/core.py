@@ -1,4 +1,5 @@
-"""What every game module shares: the error for illegal commands, players, outcomes, and chance needs."""
+"""What every game module shares: the error for illegal commands, players, outcomes, chance needs, and
+the labels a host gives a session."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -50,3 +51,12 @@ class ChanceNeeded:
     spec: tuple[int, ...]
     prompt: str
     dice: bool = True
+
+
+class HostLabels:
+    """What a host (a save, the hall, a replay) calls a session, for the screens to show: a base of
+    Session. The engine never reads or sets them; the host that made the session fills them in."""
+
+    save_name: str = ""  # the name shown ("Ann v Bot"); "" when no host named it
+    save_id: str = ""  # the host's id for it: a save's file id, a hall game's id
+    notice: str | None = None  # one line for the player on opening (a cut-off record removed, a branch made)

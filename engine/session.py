@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import Any, Iterable, Protocol, Sequence
 
 from engine.chance import seeded_draws
-from engine.core import ChanceNeeded, DicehallError, IllegalCommand, Outcome, Player
+from engine.core import ChanceNeeded, DicehallError, HostLabels, IllegalCommand, Outcome, Player
 
 # A state is kept every this many events: state_at folds at most this many, and the replays' digest
 # positions (every 100 events) fall on kept states.
@@ -102,7 +102,7 @@ class LogView(SequenceABC):
         return f"LogView({tuple(self)!r})"
 
 
-class Session:
+class Session(HostLabels):
     def __init__(
         self,
         game: ModuleType,

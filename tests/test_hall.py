@@ -1,4 +1,4 @@
-"""The hall (saves/hall.py): shared game logs, seats, stale moves, followers, hostile files, fair dice.
+"""The hall (saves/hall/): shared game logs, seats, stale moves, followers, hostile files, fair dice.
 
 Processes that hold seats are real child processes (tests/hallhelpers.py), killed for real."""
 from __future__ import annotations
@@ -309,7 +309,7 @@ def test_wait_wakes_within_a_second_of_another_process_appending(hall, tmp_path,
         def unavailable(*args):
             raise OSError("no inotify here")
 
-        monkeypatch.setattr(hallmod, "_Inotify", unavailable)
+        monkeypatch.setattr(hallmod.follow, "Inotify", unavailable)
     game = hall.host("wager", ["player", "open"], "Ann")
     watcher = hall.watch(game.id)
     started = time.monotonic()
@@ -556,11 +556,11 @@ def test_the_hall_commands_never_import_textual(hall):
 
 def test_the_default_hall_is_the_admins_folder_else_the_users_data_folder(monkeypatch, tmp_path, home):
     monkeypatch.delenv("DICEHALL_HALL", raising=False)
-    monkeypatch.setattr(hallmod, "ADMIN_HALL", tmp_path / "missing")
+    monkeypatch.setattr(hallmod.files, "ADMIN_HALL", tmp_path / "missing")
     assert hallmod.hall_dir() == home / "hall"
     admin = tmp_path / "var-games-dicehall"
     admin.mkdir()
-    monkeypatch.setattr(hallmod, "ADMIN_HALL", admin)
+    monkeypatch.setattr(hallmod.files, "ADMIN_HALL", admin)
     assert hallmod.hall_dir() == admin
     monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "env"))
     assert hallmod.hall_dir() == tmp_path / "env" and hallmod.hall_dir(tmp_path / "arg") == tmp_path / "arg"

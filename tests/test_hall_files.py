@@ -316,13 +316,13 @@ def test_a_hall_log_is_checked_a_record_at_a_time(hall):
 def scans(monkeypatch):
     """Every SaveScan the hall makes: (label, where it resumes from, or None for the whole file)."""
     made = []
-    real = hallmod.SaveScan
+    real = hallmod.log.SaveScan
 
     def counting(handle, label, size, resume=None):
         made.append((label, resume))
         return real(handle, label, size, resume=resume)
 
-    monkeypatch.setattr(hallmod, "SaveScan", counting)
+    monkeypatch.setattr(hallmod.log, "SaveScan", counting)
     return made
 
 

@@ -219,7 +219,8 @@ class Clock:
 
     def __init__(self, monkeypatch):
         self.now = time.time()
-        monkeypatch.setattr(hallmod, "time", self)
+        for room in (hallmod.follow, hallmod.game, hallmod.log, hallmod.seats):  # each hall module with a clock
+            monkeypatch.setattr(room, "time", self)
 
     def time(self) -> float:
         return self.now

@@ -32,7 +32,8 @@ class Clock:
 
     def __init__(self, monkeypatch):
         self.offset = 0.0
-        monkeypatch.setattr(hallmod, "time", self)
+        for room in (hallmod.follow, hallmod.game, hallmod.log, hallmod.seats):  # each hall module with a clock
+            monkeypatch.setattr(room, "time", self)
 
     def time(self) -> float:
         return time.time() + self.offset

@@ -71,8 +71,8 @@ def every_error_class() -> dict[str, type]:
 
 def test_every_error_dicehall_raises_to_a_player_derives_from_dicehall_error():
     classes = every_error_class()
-    assert {"saves.hall.SeatHeld", "saves.hall.StaleState", "engine.core.IllegalCommand", "replays.ReplayError",
-            "saves.SaveError", "engine.session.LogError", "tui.cli.UsageError"} <= set(classes)
+    assert {"saves.hall.errors.SeatHeld", "saves.hall.errors.StaleState", "engine.core.IllegalCommand", "replays.ReplayError",
+            "saves.errors.SaveError", "engine.session.LogError", "tui.cli.UsageError"} <= set(classes)
     assert CONTROL_FLOW <= set(classes)  # a name here that no longer exists is a stale exemption
     outside = sorted(name for name, cls in classes.items()
                      if name not in CONTROL_FLOW and not issubclass(cls, DicehallError))
@@ -267,7 +267,8 @@ class FullDisk:
 
 
 def on_disk(monkeypatch, disk) -> None:
-    for module in (saves, hallmod, durable):
+    for module in (saves.files, saves.index, saves.store, saves.manage, hallmod.files, hallmod.folder, hallmod.game,
+                   hallmod.log, hallmod.seats, durable):
         monkeypatch.setattr(module, "os", disk)
 
 

@@ -10,6 +10,7 @@ import pytest
 import engine
 import replays
 import saves
+import saves.framing
 from engine.games.dicetower import PullBlock
 
 
@@ -257,7 +258,7 @@ def test_when_telling_a_torn_tail_costs_too_much_it_is_called_damage(monkeypatch
     session = make_save(name="costly", pulls=4)
     path = session.journal.path
     offset, data = flip_length(path, 2)
-    monkeypatch.setattr(saves, "TORN_SCAN_BUDGET", 0)
+    monkeypatch.setattr(saves.framing, "TORN_SCAN_BUDGET", 0)
     with pytest.raises(saves.SaveDamaged, match=f"record 2 at byte {offset}: length .* runs past the end of the file$"):
         saves.load_readonly(session.save_id)
     with pytest.raises(saves.SaveDamaged):

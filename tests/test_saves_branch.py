@@ -7,6 +7,9 @@ import random
 import pytest
 
 import saves
+import saves.files
+import saves.manage
+import saves.store
 from engine.core import Player
 
 
@@ -43,8 +46,8 @@ def branch_the_old_way(session, upto: int):
 
 def records_after_the_header(session) -> bytes:
     data = session.journal.path.read_bytes()
-    header_length = saves._FRAME.unpack_from(data, len(saves.MAGIC))[0]
-    return data[len(saves.MAGIC) + saves._FRAME.size + header_length:]
+    header_length = saves.FRAME.unpack_from(data, len(saves.MAGIC))[0]
+    return data[len(saves.MAGIC) + saves.FRAME.size + header_length:]
 
 
 GAMES = {
@@ -82,7 +85,8 @@ def test_a_branch_is_one_write_of_the_whole_file(monkeypatch):
         writes.append(len(data))
         real_write_durably(fd, data)
 
-    monkeypatch.setattr(saves, "write_durably", counting)
+    for room in (saves.files, saves.store, saves.manage):  # every durable write of the saves modules
+        monkeypatch.setattr(room, "write_durably", counting)
     branch = saves.branch_save(trunk, len(trunk.events) // 2)
     assert writes == [branch.journal.path.stat().st_size]  # header and records, written once
     branch.play(branch.commands()[0])  # and the branch is open for play, appending as usual

@@ -11,6 +11,12 @@ import pytest
 
 import engine
 import saves
+import saves.files
+import saves.framing
+import saves.index
+import saves.manage
+import saves.rebuild
+import saves.store
 from engine.bots import bones as bones_bot
 from engine.core import Player
 from engine.games.dicetower import PullBlock
@@ -109,14 +115,14 @@ def test_no_exception_from_one_file_takes_down_the_list_or_the_commands(fault, m
     """Whatever a record makes the engine raise, it is that file's one line."""
     good = good_tower("fine")
     cursed = good_tower("cursed", pulls=1)
-    real = saves._replay_record
+    real = saves.rebuild._replay_record
 
     def replay(session, record, module):
         if session.save_name == "cursed":
             raise fault
         return real(session, record, module)
 
-    monkeypatch.setattr(saves, "_replay_record", replay)
+    monkeypatch.setattr(saves.rebuild, "_replay_record", replay)
     infos = {info.id: info for info in saves.list_saves()}
     assert infos[good.save_id].problem is None
     assert infos[cursed.save_id].problem == f"{cursed.save_id}: record 1: not a valid record ({type(fault).__name__})"
@@ -167,7 +173,8 @@ class FullDisk:
 
 def on_disk(monkeypatch, disk):
     """Saves write through replays.durable and cut back, lock and rename through their own os."""
-    monkeypatch.setattr(saves, "os", disk)
+    for room in (saves.files, saves.index, saves.store, saves.manage):
+        monkeypatch.setattr(room, "os", disk)
     monkeypatch.setattr(durable, "os", disk)
 
 
@@ -275,7 +282,7 @@ def test_wager_bots_on_a_full_disk_wait_instead_of_looping(monkeypatch):
 
 def test_a_big_save_of_tiny_records_is_read_in_memory_far_below_its_size(monkeypatch):
     """A save is read a record at a time: the peak is a read buffer and the game, not the file."""
-    monkeypatch.setattr(saves, "READ_CHUNK", 32 * 1024)
+    monkeypatch.setattr(saves.framing, "READ_CHUNK", 32 * 1024)
     session = good_tower("big", pulls=1)
     pair = saves.frame({"op": "undo"}) + saves.frame({"op": "redo"})
     pairs = 1024 * 1024 // len(pair)
@@ -310,7 +317,7 @@ def test_a_towers_bot_answer_that_cannot_be_saved_waits_for_enter(monkeypatch):
     session = saves.new_save("towers", name="bot full", seed=2, players=players)
     probe = engine.new_session("towers", seed=2, players=players)
     mine = list(probe.play(Place(parse_square("d5"))))
-    disk = FullDisk(room=len(saves.frame(saves._encode_record({"op": "play", "by": 0, "events": mine}))))
+    disk = FullDisk(room=len(saves.frame(saves.encode_record({"op": "play", "by": 0, "events": mine}))))
 
     async def steps(pilot):
         on_disk(monkeypatch, disk)

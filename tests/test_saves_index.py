@@ -12,6 +12,8 @@ import msgpack
 import pytest
 
 import saves
+import saves.files
+import saves.index
 from engine.core import Player
 from engine.games.dicetower import PullBlock
 
@@ -20,7 +22,7 @@ from engine.games.dicetower import PullBlock
 def settled(monkeypatch):
     """Files written by a test are milliseconds old: let the index trust them at once (the racy window
     has its own test)."""
-    monkeypatch.setattr(saves, "RACY_NS", 0)
+    monkeypatch.setattr(saves.index, "RACY_NS", 0)
 
 
 def tower(name, pulls, seed=7):
@@ -69,7 +71,7 @@ def rebuilt_list() -> list:
     kept = index.read_bytes() if index.exists() else None
     index.unlink(missing_ok=True)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(saves, "_write_index", lambda folder, entries: None)
+        patch.setattr(saves.index, "_write_index", lambda folder, entries: None)
         infos = saves.list_saves()
     if kept is not None:
         index.write_bytes(kept)
@@ -79,13 +81,13 @@ def rebuilt_list() -> list:
 def rebuilds(monkeypatch) -> list[str]:
     """The ids of the saves rebuilt from their records from now on (the others came from the index)."""
     built = []
-    real = saves._summary
+    real = saves.index._summary
 
     def counting(path, mtime):
         built.append(path.stem)
         return real(path, mtime)
 
-    monkeypatch.setattr(saves, "_summary", counting)
+    monkeypatch.setattr(saves.index, "_summary", counting)
     return built
 
 
@@ -236,7 +238,7 @@ def test_an_index_too_large_to_be_one_is_not_read(monkeypatch):
     path = tower("Night 1", 3).journal.path
     truth = rebuilt_list()
     index = path.parent / saves.INDEX_NAME
-    monkeypatch.setattr(saves, "MAX_INDEX", 1000)
+    monkeypatch.setattr(saves.index, "MAX_INDEX", 1000)
     index.write_bytes(msgpack.packb({"format": 1, "saves": {"pad": "x" * 2000}}))
     built = rebuilds(monkeypatch)
     assert saves.list_saves() == truth and built == [path.stem]
@@ -252,7 +254,7 @@ def test_an_index_that_cannot_be_read_or_written_changes_nothing(home):
 
 
 def test_a_save_changed_within_the_clock_s_last_tick_is_not_cached(monkeypatch):
-    monkeypatch.setattr(saves, "RACY_NS", 10 * 1_000_000_000)  # the file is younger than this
+    monkeypatch.setattr(saves.index, "RACY_NS", 10 * 1_000_000_000)  # the file is younger than this
     path = tower("Night 1", 3).journal.path
     saves.list_saves()
     built = rebuilds(monkeypatch)
@@ -271,9 +273,11 @@ def test_a_save_that_cannot_be_read_now_is_not_cached(monkeypatch):
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
     working = saves.open_regular
-    monkeypatch.setattr(saves, "open_regular", failing_disk)  # how the module opens a save to read: it fails
+    for room in (saves.files, saves.index):  # how the modules open a save to read: it fails
+        monkeypatch.setattr(room, "open_regular", failing_disk)
     assert info_of(path).problem == f"{path.stem}: cannot read it (Input/output error)"
-    monkeypatch.setattr(saves, "open_regular", working)  # the disk is fine again: a fault of the moment, not of the file
+    for room in (saves.files, saves.index):  # the disk is fine again: a fault of the moment, not of the file
+        monkeypatch.setattr(room, "open_regular", working)
     assert info_of(path).problem is None
 
 
@@ -301,9 +305,10 @@ def test_a_change_the_times_cannot_show_is_told_by_the_bytes(where, monkeypatch)
         session.play(PullBlock())
     saves.close_save(session)
     path = session.journal.path
-    monkeypatch.setattr(saves, "FINGERPRINT_BYTES", 1024)  # the header and the last record: each in one CRC only
+    monkeypatch.setattr(saves.index, "FINGERPRINT_BYTES", 1024)  # the header and the last record: each in one CRC only
     assert path.stat().st_size > 3 * 1024
-    monkeypatch.setattr(saves, "os", FrozenTimes(path.stat()))
+    for room in (saves.files, saves.index):
+        monkeypatch.setattr(room, "os", FrozenTimes(path.stat()))
     saves.list_saves()
     data = bytearray(path.read_bytes())
     at = data.index(b"Night 1") + 6 if where == "header" else len(data) - 2

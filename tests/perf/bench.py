@@ -95,7 +95,7 @@ def long_save(events: int, seed: int = 3):
     pull = PullBlock()
     while len(session.events) < events:
         session.play(pull)
-    saves.write_durably(journal.fd, b"".join(saves.frame(saves._encode_record(r)) for r in collect.records))
+    saves.write_durably(journal.fd, b"".join(saves.frame(saves.encode_record(r)) for r in collect.records))
     session.journal = journal
     return session
 
@@ -384,7 +384,7 @@ def durable_append(rounds: int = 300) -> None:
     journal = session.journal
     bare = os.open(Path(os.environ["DICEHALL_HOME"]) / "bare.bin", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     record = {"op": "play", "by": 0, "events": [BlockPulled(False), DiceRolled((2, 5))]}
-    data = saves.frame(saves._encode_record(record))
+    data = saves.frame(saves.encode_record(record))
     append, base, play = [], [], []
     for _ in range(rounds):
         started = time.perf_counter()

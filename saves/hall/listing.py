@@ -1,0 +1,140 @@
+"""What `dicehall hall` and the lobby list: one entry per game, re-read only where it changed (a part of Hall)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from engine.text import clean_text
+from saves import SaveError, os_reason
+from saves.hall.errors import HallError
+from saves.hall.files import LOG_SUFFIX, OUR_FILES, check_id, is_id
+from saves.hall.game import HallGame
+from saves.hall.seats import SeatView
+
+
+@dataclass
+class Listed:
+    """What the listing read of one game: the log's (device, inode, size, mtime, ctime) then, and
+    the game (its fold; its descriptors closed) or the problem line."""
+
+    key: tuple | None
+    game: "HallGame | None"
+    problem: str | None
+
+
+@dataclass
+class HallEntry:
+    """One line of `dicehall hall`: a game, or (`problem` set) a file that is not one."""
+
+    id: str
+    game: str = "?"  # the game's id ("towers")
+    title: str = "?"  # the game's title ("Towers")
+    name: str = ""  # who plays: "Ann v Bob"
+    seats: list[SeatView] = field(default_factory=list)
+    moves: int = 0
+    watchers: int = 0
+    finished: bool = False
+    result: str = ""
+    last_move: float = 0.0
+    problem: str | None = None
+    progress: str = ""  # where the game stands, in its own words ("placing: Light 0, Dark 0")
+
+    def as_json(self) -> dict:
+        return {"id": self.id, "game": self.game, "title": self.title, "name": self.name,
+                "seats": [{"seat": v.seat + 1, "status": v.status, "name": v.name} for v in self.seats],
+                "moves": self.moves, "watchers": self.watchers, "finished": self.finished, "result": self.result,
+                "progress": self.progress,
+                "last_move": datetime.fromtimestamp(self.last_move, timezone.utc).isoformat(timespec="seconds")
+                if self.last_move else None, "problem": self.problem}
+
+
+
+class HallListing:
+    """The listing of a Hall (its base class: it uses the Hall's `folder_fd`, `watchers` and
+    `_listed`, what the last listing read of each game)."""
+
+    # ----- listing -----
+    def listing(self) -> list[HallEntry]:
+        """Every game in the hall, the latest move first; a file that is not a good game is one
+        entry with a `problem` line, and never stops the listing. A game whose log has not changed
+        since the last listing by this Hall is not read again; one that grew is read from where the
+        last listing stopped (the lobby lists every second)."""
+        try:
+            games = self.folder_fd("games")
+        except FileNotFoundError:
+            return []
+        try:
+            names = sorted(os.listdir(games))
+        except OSError as error:
+            raise HallError(f"cannot read the hall's games folder ({os_reason(error).lower()})") from None
+        finally:
+            os.close(games)
+        entries = []
+        for name in names:
+            if OUR_FILES.fullmatch(name):
+                continue
+            shown = clean_text(name, 60)
+            if not name.endswith(LOG_SUFFIX) or not is_id(name[: -len(LOG_SUFFIX)]):
+                entries.append(HallEntry(shown, problem=f"games/{shown}: not a hall game's name: left alone"))
+                continue
+            entries.append(self.entry(name[: -len(LOG_SUFFIX)]))
+        listed = {entry.id for entry in entries}
+        for gone in set(self._listed) - listed:
+            del self._listed[gone]
+        entries.sort(key=lambda e: (e.problem is None, e.last_move), reverse=True)
+        return entries
+
+    def entry(self, game_id: str) -> HallEntry:
+        """One game's listing entry; whatever is wrong with it is its problem line."""
+        try:
+            games = self.folder_fd("games")
+        except (OSError, HallError) as error:
+            problem = str(error) if isinstance(error, HallError) else f"cannot read the hall ({os_reason(error)})"
+            return HallEntry(game_id, problem=clean_text(problem, 300))
+        try:
+            try:
+                info = os.stat(f"{check_id(game_id)}{LOG_SUFFIX}", dir_fd=games, follow_symlinks=False)
+            except OSError:
+                info = None
+            key = None if info is None else (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+            listed = self._listed.get(game_id)
+            if listed is None or key is None or listed.key != key:  # else nothing changed: nothing is read
+                listed = Listed(key, *self._read_for_listing(game_id, games, listed))
+                self._listed[game_id] = listed
+        finally:
+            os.close(games)
+        last = info.st_mtime if info is not None else 0.0
+        if listed.game is None:
+            return HallEntry(game_id, last_move=last, problem=listed.problem)
+        game = listed.game
+        fold = game.fold
+        session = fold.session
+        return HallEntry(game_id, fold.module.ID, fold.module.TITLE, fold.players_name(), game.seats(),
+                         len(session.marks) if session else 0, self.watchers(game_id), fold.over,
+                         clean_text(fold.result, 120), last, progress=clean_text(fold.progress(), 200))
+
+    def _read_for_listing(self, game_id: str, games: int, listed: "Listed | None") -> tuple["HallGame | None", str | None]:
+        """The game as the listing keeps it (its fold, the log's descriptors closed), read on from
+        the last listing's offset where it is the same file grown, else from the start; or None
+        and the problem line."""
+        try:
+            game = listed.game if listed is not None else None
+            if game is not None:
+                try:
+                    game.log.reopen(games)
+                except HallError:
+                    game = None  # replaced, or cut back: read afresh
+                else:
+                    try:
+                        game.follow()
+                    finally:
+                        game.log.close()
+            if game is None:
+                game = HallGame(self, game_id, writable=False, with_secret=False)
+                game.log.close()  # the fold is kept; the file is opened again only when it changes
+            return game, None
+        except SaveError as error:
+            return None, clean_text(str(error), 300)
+        except Exception as error:  # the per-game boundary: one bad file never stops the listing
+            return None, f"{game_id}: cannot be read ({type(error).__name__})"
