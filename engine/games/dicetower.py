@@ -21,6 +21,9 @@ ID = "dicetower"
 TITLE = "Dice Tower"
 BLURB = "a 2d6 countdown for journaling games"
 RULES_VERSION = 1
+SEATS = (1, 1)  # (fewest, most) players; `dicehall host` asks --players only when they differ
+HAS_SETUP = False  # `dicehall play` opens the setup screen first, to choose who plays
+SIM_OPTIONS = {"remove_rate": 0.0}  # `dicehall sim`'s options for this game, with their defaults
 MAX_START = 10000
 EXACT_UP_TO = 1000  # beyond this, the screen's figures use floats (exact fractions get slow)
 

@@ -44,3 +44,6 @@ ID = "bones"
 TITLE = "War of Bones"
 BLURB = "a dice wargame"
 RULES_VERSION = 1
+SEATS = (2, 2)  # (fewest, most) players; `dicehall host` asks --players only when they differ
+HAS_SETUP = True  # `dicehall play` opens the setup screen first, to choose who plays
+SIM_OPTIONS = {"bots": None}  # `dicehall sim`'s options for this game, with their defaults

@@ -50,3 +50,6 @@ ID = "troll"
 TITLE = "Angry Troll versus Magic Bridge"
 BLURB = "calm a bridge of cards as a troll"
 RULES_VERSION = 1
+SEATS = (1, 1)  # (fewest, most) players; `dicehall host` asks --players only when they differ
+HAS_SETUP = False  # `dicehall play` opens the setup screen first, to choose who plays
+SIM_OPTIONS = {"difficulty": "standard", "variant": None, "bot": "hint"}  # `dicehall sim`'s options for this game, with their defaults
