@@ -11,7 +11,7 @@ from typing import Callable
 
 from dicehall.cli import terminal
 from dicehall.cli.analyse import DESCRIPTION as ANALYSE_DESCRIPTION, NO_ANALYSER, analyse_arguments, analyse_command
-from dicehall.cli.args import Parser, UsageError, fail, option, refusal
+from dicehall.cli.args import Parser, UsageError, fail, refusal
 from dicehall.cli.files import (export_arguments, export_command, file_argument, recover_command, save_argument,
                                 saves_command, verify_command)
 from dicehall.cli.games import rules_arguments, rules_command, sim_arguments, sim_command
@@ -22,7 +22,7 @@ from dicehall.cli.screens import (continue_arguments, continue_command, launcher
 from dicehall.cli.serve import serve_arguments, serve_command
 from engine.errors import DicehallError
 
-__all__ = ["COMMANDS", "NO_ANALYSER", "UsageError", "build_parser", "main", "option"]
+__all__ = ["COMMANDS", "NO_ANALYSER", "UsageError", "build_parser", "main"]
 
 
 def no_arguments(parser: Parser) -> None:

@@ -12,17 +12,17 @@ from engine.words import counted
 
 
 def export_arguments(parser: Parser) -> None:
-    parser.add_argument("save", metavar="SAVE")
+    parser.add_argument("save")
     parser.add_argument("-o", "--output", metavar="FILE|FOLDER", help="the replay file, or a folder for SAVE_ID.dhr")
     parser.add_argument("--force", action="store_true", help="replace the file if it exists")
 
 
 def file_argument(parser: Parser) -> None:
-    parser.add_argument("file", metavar="FILE")
+    parser.add_argument("file")
 
 
 def save_argument(parser: Parser) -> None:
-    parser.add_argument("save", metavar="SAVE")
+    parser.add_argument("save")
 
 
 def needs_a_file(command: str, name: str) -> None:

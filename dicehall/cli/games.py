@@ -22,13 +22,13 @@ def sim_epilog() -> str:
 
 
 def rules_arguments(parser: Parser) -> None:
-    parser.add_argument("game", metavar="GAME")
+    parser.add_argument("game")
 
 
 def sim_arguments(parser: Parser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.late_epilog = sim_epilog
-    parser.add_argument("game", metavar="GAME")
+    parser.add_argument("game")
     parser.add_argument("--games", type=games, default=1000)
     parser.add_argument("--seed", type=seed, default=1)
     parser.add_argument("--json", action="store_true")

@@ -19,7 +19,7 @@ def hall_arguments(parser: Parser) -> None:
 
 
 def host_arguments(parser: Parser) -> None:
-    parser.add_argument("game", metavar="GAME")
+    parser.add_argument("game")
     parser.add_argument("--players", type=positive, help="how many seats (Dead Man's Wager: 2 to 6; default 2)")
     parser.add_argument("--seat", type=hall_seat, action="append", default=[], metavar="N=open|bot[:STYLE]",
                         help="seat N left open for another player (the default) or given to a bot; you take the first "
@@ -29,13 +29,13 @@ def host_arguments(parser: Parser) -> None:
 
 
 def join_arguments(parser: Parser) -> None:
-    parser.add_argument("id", metavar="ID")
+    parser.add_argument("id")
     parser.add_argument("--seat", type=positive, metavar="N", help="the seat (from 1); default: your own, else the first open")
     parser.add_argument("--name", default="", help="your name at the table (default: your login name)")
 
 
 def watch_arguments(parser: Parser) -> None:
-    parser.add_argument("id", metavar="ID")
+    parser.add_argument("id")
     parser.add_argument("--follow", action="store_true",
                         help="off a terminal: after the moves so far, print each new one until the game is over")
 

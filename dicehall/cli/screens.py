@@ -14,7 +14,7 @@ from engine.text import clean_text
 
 
 def play_arguments(parser: Parser) -> None:
-    parser.add_argument("game", metavar="GAME")
+    parser.add_argument("game")
     parser.add_argument("--seed", type=seed)
     parser.add_argument("--daily", action="store_true", help="today's deal, the same for everyone")
     parser.add_argument("--name", default="")
@@ -22,7 +22,7 @@ def play_arguments(parser: Parser) -> None:
 
 
 def continue_arguments(parser: Parser) -> None:
-    parser.add_argument("save", nargs="?", metavar="SAVE")
+    parser.add_argument("save", nargs="?")
 
 
 def run_app(args: argparse.Namespace, **start) -> int:
