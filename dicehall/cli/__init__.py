@@ -9,7 +9,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
-from dicehall.cli import terminal
+import dicehall.cli.terminal as terminal
 from dicehall.cli.analyse import DESCRIPTION as ANALYSE_DESCRIPTION, NO_ANALYSER, analyse_arguments, analyse_command
 from dicehall.cli.args import Parser, UsageError, fail, refusal
 from dicehall.cli.files import (export_arguments, export_command, file_argument, recover_command, save_argument,

@@ -8,7 +8,7 @@ import argparse
 import os
 from datetime import datetime
 
-from dicehall.cli import terminal
+import dicehall.cli.terminal as terminal
 from dicehall.cli.args import Parser, UsageError, game, hall_seat, option, positive
 from engine.text import clean_text
 from engine.words import counted

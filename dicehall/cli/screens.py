@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from datetime import datetime
 
-from dicehall.cli import terminal
+import dicehall.cli.terminal as terminal
 from dicehall.cli.args import Parser, UsageError, fail, game, option, seed
 from dicehall.cli.files import needs_a_file
 from dicehall.cli.hall import finished_hall_game
