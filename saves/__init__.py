@@ -42,7 +42,6 @@ from saves.manage import branch_save, export_save, recover_save, rename_save, wr
 from saves.rebuild import build_session
 from saves.store import SaveJournal, close_save, delete_save, load_readonly, new_save, open_save
 
-_find = find_save  # the name tui/cli.py calls today; find_save is the public one
 
 __all__ = [
     "ExportExists", "FINGERPRINT_BYTES", "FORMAT", "FRAME", "Fingerprint", "INDEX_FORMAT", "INDEX_NAME", "MAGIC",

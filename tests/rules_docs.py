@@ -23,7 +23,7 @@ def game_ids() -> list[str]:
 
 def printed_rules(game_id: str) -> str:
     """What `dicehall rules GAME` prints, through the command itself."""
-    from tui.cli import main
+    from dicehall.cli import main
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

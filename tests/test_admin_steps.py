@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.box import readme_steps
-from tui.cli import build_parser
+from dicehall.cli import build_parser
 
 REPO = Path(__file__).resolve().parents[1]
 OPTIONS = 'command="umask 007; dicehall --hall /var/games/dicehall",restrict,pty'

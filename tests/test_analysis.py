@@ -17,7 +17,7 @@ from engine.core import Player
 from engine.games import CATALOGUE, dicetower, troll
 from engine.games.dicetower import PullBlock
 from engine.games.wager import EndTurn, Roll, Wager
-from tui.cli import NO_ANALYSER, main
+from dicehall.cli import NO_ANALYSER, main
 
 DECISION_FIELDS = ["event", "played", "best", "chance_played", "chance_best", "mark"]
 

@@ -11,7 +11,7 @@ from engine.analysis import bones as bones_analysis
 from engine.bots import bones as general
 from engine.core import Player
 from engine.games import bones
-from tui.cli import main
+from dicehall.cli import main
 
 DECISION_FIELDS = ["event", "played", "best", "chance_played", "chance_best", "mark"]
 PLAYERS = [Player("Ada"), Player("Gen", True, "general")]

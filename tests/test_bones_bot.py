@@ -12,7 +12,7 @@ from engine.games import bones
 from engine.games.bones import Assign, Attack, Keep, Reinforce, Reroll, RollIn
 from engine.session import Session
 from tests.test_bones_rules import A, B, battlefield, duel, play, reinforcing
-from tui import sim
+from dicehall import sim
 
 
 def bot_game(first: str, second: str, seed: int) -> Session:

@@ -11,14 +11,14 @@ import replays
 import saves
 from engine.games import dicetower
 from engine.games.dicetower import PullBlock
-from tui.cli import main
+from dicehall.cli import main
 
 
 def run_cli(*args, home=None):
     env = dict(os.environ)
     if home:
         env["DICEHALL_HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "tui.cli", *args], capture_output=True, text=True, timeout=120, env=env)
+    return subprocess.run([sys.executable, "-m", "dicehall", *args], capture_output=True, text=True, timeout=120, env=env)
 
 
 @pytest.mark.parametrize("args", [["bogus"], ["sim", "dicetower", "--games", "0"], ["sim", "dicetower", "--seed", "x"],
@@ -121,7 +121,7 @@ def test_saves_export_and_verify(tmp_path, capsys):
 
 def test_headless_commands_do_not_import_textual(tmp_path):
     path = replays.write_replay(engine.new_session("dicetower", seed=1), tmp_path / "g.dhr")
-    code = ("import sys; from tui.cli import main; "
+    code = ("import sys; from dicehall.cli import main; "
             f"main(['verify', {str(path)!r}]); main(['analyse', {str(path)!r}]); main(['sim', 'dicetower', '--games', '3']); "
             "main(['rules', 'dicetower']); "
             "main(['saves']); print('TEXTUAL' if 'textual' in sys.modules else 'CLEAN')")
@@ -163,7 +163,7 @@ def test_daily_and_seed_together_are_refused(capsys):
 
 
 def test_options_parse_words_booleans_and_lists():
-    from tui.cli import _option
+    from dicehall.cli.args import option as _option
 
     assert _option("difficulty=sturdy") == ("difficulty", "sturdy")
     assert _option("toys=true") == ("toys", True)
@@ -298,7 +298,7 @@ def test_sim_games_is_capped(capsys):
 
 
 def test_a_long_sim_shows_its_progress_on_a_terminal_and_clears_it(monkeypatch, capsys):
-    from tui import sim
+    from dicehall import sim
 
     class Terminal:
         def __init__(self):
@@ -344,7 +344,7 @@ def test_play_names_a_one_player_game_after_the_options_and_seats_the_login_name
     pid, fd = pty.fork()
     if pid == 0:  # dicehall in a terminal of its own, as a person starts it
         os.environ["TERM"] = "xterm-256color"
-        os.execv(sys.executable, [sys.executable, "-m", "tui.cli", "play", game, "--seed", "3"])
+        os.execv(sys.executable, [sys.executable, "-m", "dicehall", "play", game, "--seed", "3"])
     try:
         read_for(fd, 60, until=b"Help")  # the footer: the screen is drawn, the save made
         infos = saves.list_saves()

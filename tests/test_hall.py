@@ -23,7 +23,7 @@ from saves import MAGIC, frame, parse_save
 from saves import hall as hallmod
 from saves.hall import Hall, HallError, SeatHeld, StaleState
 from tests.hallhelpers import play_until_over, start_child, step
-from tui.cli import main
+from dicehall.cli import main
 
 
 @pytest.fixture
@@ -549,7 +549,7 @@ def test_hall_json_names_each_game_by_who_plays_it_and_keeps_its_title(hall, cap
 
 
 def test_the_hall_commands_never_import_textual(hall):
-    code = ("import sys; from tui.cli import main; main(['--hall', sys.argv[1], 'host', 'towers', '--name', 'Ann']); "
+    code = ("import sys; from dicehall.cli import main; main(['--hall', sys.argv[1], 'host', 'towers', '--name', 'Ann']); "
             "main(['--hall', sys.argv[1], 'hall', '--json']); assert 'textual' not in sys.modules")
     assert subprocess.run([sys.executable, "-c", code, str(hall.folder)], capture_output=True, timeout=60).returncode == 0
 

@@ -220,7 +220,7 @@ class Panes:
 
     def start(self, name: str, *args: str) -> None:
         env = " ".join(f"{k}={v}" for k, v in {**self.env, "DICEHALL_HOME": str(self.tmp / name)}.items())
-        command = f"cd {ROOT} && exec env {env} {sys.executable} -m tui.cli {' '.join(args)}"
+        command = f"cd {ROOT} && exec env {env} {sys.executable} -m dicehall {' '.join(args)}"
         if name in self.started:
             self.tmux("respawn-pane", "-k", "-t", name, command)
         else:
@@ -252,7 +252,7 @@ class Panes:
 
 
 def hall_json(hall_dir: Path) -> dict:
-    out = subprocess.run([sys.executable, "-m", "tui.cli", "--hall", str(hall_dir), "hall", "--json"], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "dicehall", "--hall", str(hall_dir), "hall", "--json"], cwd=ROOT,
                          capture_output=True, text=True, timeout=30, check=True).stdout
     return json.loads(out)
 
@@ -322,7 +322,7 @@ def test_two_real_terminals_play_a_whole_wager_through_the_hall_one_hung_up_and_
 
 def verify_hall_game(hall_dir: Path, game_id: str) -> str:
     """`dicehall verify ID`'s summary line; the test fails if it does not pass."""
-    verified = subprocess.run([sys.executable, "-m", "tui.cli", "--hall", str(hall_dir), "verify", game_id],
+    verified = subprocess.run([sys.executable, "-m", "dicehall", "--hall", str(hall_dir), "verify", game_id],
                               cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert verified.returncode == 0, verified.stderr
     assert verified.stdout.startswith(f"ok: hall game {game_id}")

@@ -20,7 +20,7 @@ from saves import MAGIC, MAX_RECORD, READ_CHUNK, SaveScan, frame, parse_save
 from saves import hall as hallmod
 from saves.hall import Hall, HallError, HallLog
 from tests.hallhelpers import start_child, step
-from tui.cli import main
+from dicehall.cli import main
 
 ROOT = Path(__file__).parent.parent
 
@@ -45,7 +45,7 @@ def empty_maps(count):
 
 def run(args, timeout=30, **env):
     """dicehall in a child process, bounded in time: a hang fails the test instead of the suite."""
-    return subprocess.run([sys.executable, "-m", "tui.cli", *args], capture_output=True, text=True, timeout=timeout,
+    return subprocess.run([sys.executable, "-m", "dicehall", *args], capture_output=True, text=True, timeout=timeout,
                           cwd=ROOT, env={**os.environ, **env}, stdin=subprocess.DEVNULL)
 
 
@@ -256,7 +256,7 @@ def big_hall_log(hall, records=3):
 # of the (large) test process it was forked from, since Linux keeps it across execve.
 MEASURE = """
 import resource, sys
-from tui.cli import main
+from dicehall.cli import main
 code = main(sys.argv[1:])
 try:
     with open("/proc/self/status") as status:

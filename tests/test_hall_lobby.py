@@ -231,7 +231,7 @@ def test_a_finished_game_opens_as_a_replay(hall):
 
 
 def test_dicehall_watch_off_a_terminal_still_prints_lines(hall, capsys):
-    from tui.cli import main
+    from dicehall.cli import main
 
     bots = hall.host("wager", ["bot:bold", "bot:cautious"], "x")
     play_until_over({0: bots}, random.Random(4))

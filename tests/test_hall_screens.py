@@ -376,7 +376,7 @@ def test_a_disconnected_opponent_is_shown_and_announced_and_so_is_their_return(h
 
 
 def hall_cli(hall: Hall, *args: str) -> str:
-    return subprocess.run([sys.executable, "-m", "tui.cli", "--hall", str(hall.folder), *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "dicehall", "--hall", str(hall.folder), *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=60, check=True).stdout
 
 

@@ -19,7 +19,7 @@ from saves import hall as hallmod
 from saves import hall_chat
 from saves.hall import Hall, HallError
 from saves.hall_chat import ChatRefused, HallChat
-from tui.cli import main
+from dicehall.cli import main
 
 
 @pytest.fixture

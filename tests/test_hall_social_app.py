@@ -257,7 +257,7 @@ def test_the_lobby_shows_each_games_progress_and_an_idle_seat(hall, monkeypatch)
 
 
 def test_dicehall_watch_off_a_terminal_prints_the_games_messages(hall, capsys):
-    from tui.cli import main
+    from dicehall.cli import main
 
     bots = hall.host("wager", ["bot:bold", "bot:cautious"], "x")
     HallChat(hall, bots.id, "Ann", None).send("go \x1b[2J[bold]bots[/]")

@@ -16,7 +16,7 @@ from engine.codec import MAX_NESTING, DecodeError, check_nesting, decode_event, 
 from engine.games.dicetower import PullBlock
 from engine.text import clean_text
 from tests.apphelpers import drive, screen_text
-from tui.cli import main
+from dicehall.cli import main
 
 PLAYERS = {"dicetower": ["Ada"], "troll": ["Ada"], "wager": ["Ada", "Bo"], "towers": ["Ada", "Bo"], "bones": ["Ada", "Bo"]}
 GAMES = sorted(PLAYERS)

@@ -34,7 +34,7 @@ def test_the_rules_of_a_game_never_import_its_bots():
 
 
 def test_the_engine_imports_nothing_above_it():
-    assert imports_under("engine", ("tui", "saves", "replays", "textual")) == []
+    assert imports_under("engine", ("tui", "saves", "replays", "textual", "dicehall")) == []
 
 
 def test_every_package_is_installed():
@@ -42,7 +42,7 @@ def test_every_package_is_installed():
     # module became a package) would be missing from a non-editable install
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {".".join(init.parent.relative_to(ROOT).parts)
-             for top in ("engine", "tui", "saves", "replays") for init in (ROOT / top).rglob("__init__.py")}
+             for top in ("engine", "tui", "saves", "replays", "dicehall") for init in (ROOT / top).rglob("__init__.py")}
     assert found - listed == set()
 
 
@@ -69,3 +69,30 @@ def test_war_of_bones_is_one_package_with_the_whole_game_interface():
         assert hasattr(bones, name), name
     session = Session(bones, seed=1)
     assert session.state.stage == "choose" and session.describe(len(session.events) - 1).startswith("roll-off")
+
+
+def top_level_imports(path: Path) -> set[str]:
+    """The modules a source file imports at its top (not inside a function or a class)."""
+    found = set()
+    for node in ast.parse(path.read_text(), str(path)).body:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+    return found
+
+
+def test_the_command_line_imports_the_screens_only_when_a_command_opens_one():
+    # dicehall/ (the command line, sim) may import engine, saves and replays; tui and Textual only
+    # inside the functions of the commands that open a screen, so the headless commands stay headless
+    textual = sorted(f"{path.relative_to(ROOT)} imports {name}" for path in (ROOT / "dicehall").rglob("*.py")
+                     for name in imported_modules(path) if name.split(".")[0] == "textual")
+    assert textual == []  # the screens do that, in tui/
+    eager = sorted(f"{path.relative_to(ROOT)} imports {name}" for path in (ROOT / "dicehall").rglob("*.py")
+                   for name in top_level_imports(path) if name.split(".")[0] in ("tui", "textual"))
+    assert eager == []
+
+
+def test_nothing_below_the_command_line_imports_it():
+    for folder in ("engine", "saves", "replays", "tui"):
+        assert imports_under(folder, ("dicehall",)) == [], folder

@@ -49,7 +49,7 @@ def dicehall(*args: str, stdin, stdout, stderr=subprocess.PIPE) -> subprocess.Po
     """dicehall ARGS; stdin "closed": a pipe already at end of file."""
     given = closed_pipe() if stdin == "closed" else stdin
     try:
-        return subprocess.Popen([sys.executable, "-m", "tui.cli", *args], cwd=ROOT, stdin=given, stdout=stdout, stderr=stderr)
+        return subprocess.Popen([sys.executable, "-m", "dicehall", *args], cwd=ROOT, stdin=given, stdout=stdout, stderr=stderr)
     finally:
         if stdin == "closed":
             os.close(given)
@@ -293,7 +293,7 @@ def test_the_real_command_exits_within_a_second_when_its_terminal_closes(tmp_pat
     name = f"pty-{tmp_path.name}"
     pid, fd = pty.fork()
     if pid == 0:
-        os.execv(sys.executable, [sys.executable, "-m", "tui.cli", "play", "dicetower", "--seed", "7", "--name", name])
+        os.execv(sys.executable, [sys.executable, "-m", "dicehall", "play", "dicetower", "--seed", "7", "--name", name])
     try:
         assert SCREEN_DRAWN in read_for(fd, 60, until=SCREEN_DRAWN)
         press_p_until_saved(lambda key: os.write(fd, key), name, 1, lambda: read_for(fd, 0.05))

@@ -11,7 +11,7 @@ from engine.bots import troll as adviser
 from engine.chance import seeded_draw
 from engine.codec import encode_event
 from engine.games.dicetower import PullBlock
-from tui import sim
+from dicehall import sim
 
 
 def without_time(report: dict) -> dict:

@@ -26,7 +26,7 @@ from saves.hall import Hall, HallError, SeatHeld
 from tests.apphelpers import drive, screen_text
 from tests.hallhelpers import play_until_over
 from tui.app import DicehallApp
-from tui.cli import main
+from dicehall.cli import main
 from tui.screens.hall import HallScreen
 from tui.screens.viewer import ViewerScreen
 from tui.screens.viewer.hall import HallViewer
@@ -57,7 +57,7 @@ def one_line(text: str) -> str:
 def every_error_class() -> dict[str, type]:
     """Every exception class defined in dicehall's packages, by its dotted name."""
     found = {}
-    for top in ("engine", "saves", "replays", "tui"):
+    for top in ("engine", "saves", "replays", "tui", "dicehall"):
         package = importlib.import_module(top)
         names = [top] + [m.name for m in pkgutil.walk_packages(package.__path__, top + ".")]
         for name in names:
@@ -72,7 +72,7 @@ def every_error_class() -> dict[str, type]:
 def test_every_error_dicehall_raises_to_a_player_derives_from_dicehall_error():
     classes = every_error_class()
     assert {"saves.hall.errors.SeatHeld", "saves.hall.errors.StaleState", "engine.core.IllegalCommand", "replays.ReplayError",
-            "saves.errors.SaveError", "engine.session.LogError", "tui.cli.UsageError"} <= set(classes)
+            "saves.errors.SaveError", "engine.session.LogError", "dicehall.cli.args.UsageError"} <= set(classes)
     assert CONTROL_FLOW <= set(classes)  # a name here that no longer exists is a stale exemption
     outside = sorted(name for name, cls in classes.items()
                      if name not in CONTROL_FLOW and not issubclass(cls, DicehallError))
@@ -432,7 +432,7 @@ def test_a_file_where_the_secrets_folder_should_be_is_named_relative_to_the_hall
 
 
 def test_the_cli_words_a_raw_system_error_without_errno_or_path(monkeypatch, capsys):
-    import tui.cli as cli
+    import dicehall.cli as cli
 
     def broken(args):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), "/some/where/deep/file.dhr")
@@ -506,7 +506,7 @@ def test_analyse_and_replay_take_a_file_then_a_save_of_that_name_first(hall, fin
     replays.write_replay(dicetower, tmp_path / finished)  # a replay file of that name, in the folder
     opened = []
     monkeypatch.setattr(DicehallApp, "run", lambda app: opened.append(app))  # no terminal in a test
-    monkeypatch.setattr("tui.cli._missing_terminal", lambda: None, raising=False)  # as if on one
+    monkeypatch.setattr("dicehall.cli.terminal.missing_terminal", lambda: None, raising=False)  # as if on one
     assert main(["--hall", str(hall.folder), "replay", finished]) == 0
     assert opened[-1].start_replay.game.ID == "dicetower"
     (tmp_path / finished).unlink()

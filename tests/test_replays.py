@@ -197,12 +197,12 @@ def test_verify_command_prints_one_line_and_never_a_traceback(tmp_path):
     doc, _ = tampered_dice(document(finished_game(seed=5)))
     bad.append(write(tmp_path, doc, "tampered.dhr"))
     for path in bad:
-        result = subprocess.run([sys.executable, "-m", "tui.cli", "verify", str(path)], capture_output=True, text=True, timeout=60)
+        result = subprocess.run([sys.executable, "-m", "dicehall", "verify", str(path)], capture_output=True, text=True, timeout=60)
         assert result.returncode == 1, path
         assert "Traceback" not in result.stderr and result.stdout == ""
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     good = replays.write_replay(finished_game(), tmp_path / "good.dhr")
-    result = subprocess.run([sys.executable, "-m", "tui.cli", "verify", str(good)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run([sys.executable, "-m", "dicehall", "verify", str(good)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and result.stdout.startswith("ok: ")
 
 

@@ -354,7 +354,7 @@ def test_dicehall_saves_prints_no_control_characters(home):
     data = bytearray(path.read_bytes())
     data[-2] ^= 1
     path.write_bytes(bytes(data))
-    result = subprocess.run([sys.executable, "-m", "tui.cli", "saves"], capture_output=True, timeout=60,
+    result = subprocess.run([sys.executable, "-m", "dicehall", "saves"], capture_output=True, timeout=60,
                             env=dict(os.environ, DICEHALL_HOME=str(home)))
     assert result.returncode == 0 and sum(line.strip().startswith(b"id ") for line in result.stdout.splitlines()) == 3
     assert b"\x1b" not in result.stdout + result.stderr and b"\x07" not in result.stdout + result.stderr

@@ -23,7 +23,7 @@ from engine.games.dicetower import PullBlock
 from replays import durable
 from tests.apphelpers import drive, screen_text
 from tui.app import DicehallApp
-from tui.cli import main
+from dicehall.cli import main
 from tui.screens.dicetower import DiceTowerScreen
 
 
@@ -102,7 +102,7 @@ def test_plain_continue_skips_a_bad_file_and_opens_the_latest_good_save(crafted,
     os.utime(saves.saves_dir() / f"{good[0]}.dhs", (1, 1))
     opened = []
     monkeypatch.setattr(DicehallApp, "run", lambda app: opened.append(app))  # no terminal in a test
-    monkeypatch.setattr("tui.cli._missing_terminal", lambda: None)  # as if on one
+    monkeypatch.setattr("dicehall.cli.terminal.missing_terminal", lambda: None)  # as if on one
     assert main(["continue"]) == 0
     session = opened[0].start_session
     assert session.save_id == good[1]
@@ -227,7 +227,7 @@ def test_a_failed_append_that_cannot_be_cut_back_closes_the_save_and_reopening_r
 def test_play_on_a_full_disk_leaves_no_file(game, room, monkeypatch, capsys, home):
     """room 300 lets the troll's header in, then its shuffle (a chance event before the first move) fails."""
     on_disk(monkeypatch, FullDisk(room))
-    monkeypatch.setattr("tui.cli._missing_terminal", lambda: None)  # on a terminal: the save is made, and fails
+    monkeypatch.setattr("dicehall.cli.terminal.missing_terminal", lambda: None)  # on a terminal: the save is made, and fails
     assert main(["play", game]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["dicehall: could not create the save (disk full); no file was left behind"]

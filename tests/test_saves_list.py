@@ -16,7 +16,7 @@ from engine.games.dicetower import PullBlock
 from engine.words import counted
 from tests.apphelpers import drive, screen_text
 from tui.app import DicehallApp
-from tui.cli import main
+from dicehall.cli import main
 from tui.screens.dialogs import ConfirmScreen, HelpScreen
 from tui.screens.saves import SavesScreen
 from tui.widgets import StatusLine, title_line
@@ -279,7 +279,7 @@ def test_version_flag(capsys):
 
 
 def test_the_saves_command_still_imports_no_textual(tmp_path):
-    code = "import sys; from tui.cli import main; main(['saves']); print('TEXTUAL' if 'textual' in sys.modules else 'CLEAN')"
+    code = "import sys; from dicehall.cli import main; main(['saves']); print('TEXTUAL' if 'textual' in sys.modules else 'CLEAN')"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                             env=dict(os.environ, DICEHALL_HOME=str(tmp_path / "h")))
     assert result.stdout.strip().endswith("CLEAN"), result.stdout + result.stderr

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.cli import main
+from dicehall.cli import main
 
 ROOT = Path(__file__).parent.parent
 
@@ -36,7 +36,7 @@ def test_serve_answers_the_page_and_starts_the_app_on_a_loopback_port(tmp_path):
 
     port = free_port()
     env = dict(os.environ, DICEHALL_HALL=str(tmp_path / "hall"))
-    server = subprocess.Popen([sys.executable, "-m", "tui.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
+    server = subprocess.Popen([sys.executable, "-m", "dicehall", "serve", "--port", str(port)], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 
     async def visit() -> tuple[int, str, str]:
@@ -87,7 +87,7 @@ def test_the_footer_shows_its_keys_in_a_browser_page_that_has_no_focus(tmp_path)
 
     port = free_port()
     env = dict(os.environ, DICEHALL_HALL=str(tmp_path / "hall"), DICEHALL_HOME=str(tmp_path / "home"))
-    server = subprocess.Popen([sys.executable, "-m", "tui.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
+    server = subprocess.Popen([sys.executable, "-m", "dicehall", "serve", "--port", str(port)], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 
     async def visit() -> str:
@@ -126,3 +126,19 @@ def test_the_footer_shows_its_keys_in_a_browser_page_that_has_no_focus(tmp_path)
             server.wait(5)
     assert "dicehall" in seen  # the launcher is drawn
     assert "Open replay" in seen and "Continue" in seen  # and its footer's keys, with no focus given
+
+
+def test_the_command_serve_starts_is_not_shadowed_by_folders_where_it_runs(tmp_path):
+    # textual-serve runs the command through the shell, in the folder serve was started from: a
+    # dicehall/ or tui/ folder there must not stand in for the real ones
+    from dicehall.cli.serve import browser_command
+
+    for package in ("dicehall", "tui", "engine"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("raise SystemExit('SHADOWED')\n")
+        (tmp_path / package / "__main__.py").write_text("raise SystemExit('SHADOWED')\n")
+    assert "-m tui.cli" not in browser_command()
+    result = subprocess.run(f"{browser_command()} --version", shell=True, cwd=tmp_path, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0 and result.stdout.startswith("dicehall "), result.stdout + result.stderr
+    assert "SHADOWED" not in result.stderr

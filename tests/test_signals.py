@@ -43,7 +43,7 @@ def test_signal_ends_the_app_and_continue_resumes_identically(home, signum):
     pid, fd = pty.fork()
     if pid == 0:  # the child: dicehall in a terminal of its own
         os.environ["TERM"] = "xterm-256color"
-        os.execv(sys.executable, [sys.executable, "-m", "tui.cli", "play", "dicetower", "--seed", "7", "--name", "link"])
+        os.execv(sys.executable, [sys.executable, "-m", "dicehall", "play", "dicetower", "--seed", "7", "--name", "link"])
     try:
         assert b"COUNTDOWN" in read_for(fd, 60, until=b"COUNTDOWN"), "the app did not draw its screen"
         for expected in (1, 2, 3):

@@ -184,7 +184,7 @@ def test_dicehall_under_term_vt100_writes_no_colour_and_no_box_drawing(home):
     if pid == 0:  # the child: dicehall in a terminal of its own, a vt100
         os.environ["TERM"] = "vt100"
         os.environ.pop("NO_COLOR", None)
-        os.execv(sys.executable, [sys.executable, "-m", "tui.cli", "play", "dicetower", "--seed", "7", "--name", "vt"])
+        os.execv(sys.executable, [sys.executable, "-m", "dicehall", "play", "dicetower", "--seed", "7", "--name", "vt"])
     try:
         out = read_for(fd, 60, until=b"COUNTDOWN")
         out += read_for(fd, 1.0)
@@ -208,7 +208,7 @@ def test_dicehall_does_not_take_the_mouse(home):
     pid, fd = pty.fork()
     if pid == 0:
         os.environ["TERM"] = "xterm-256color"
-        os.execv(sys.executable, [sys.executable, "-m", "tui.cli"])
+        os.execv(sys.executable, [sys.executable, "-m", "dicehall"])
     try:
         out = read_for(fd, 60, until=b"Dice Tower")
         out += read_for(fd, 1.0)

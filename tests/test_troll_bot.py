@@ -4,7 +4,7 @@ import dataclasses
 import engine
 from engine.bots import troll as adviser
 from engine.games import troll
-from tui.sim import sim_troll
+from dicehall.sim import sim_troll
 
 
 def started(seed=3, **options):

@@ -6,7 +6,7 @@ from engine.bots import troll as adviser
 from engine.bots import troll_search
 from engine.chance import seeded_draw
 from engine.games import troll
-from tui.sim import play_troll, sim_troll
+from dicehall.sim import play_troll, sim_troll
 
 
 def played_on(seed: int, steps: int, **options):

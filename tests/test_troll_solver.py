@@ -10,7 +10,7 @@ from engine.analysis import troll as troll_analysis
 from engine.analysis import troll_solver
 from engine.bots import troll as adviser
 from engine.games import troll
-from tui.cli import NO_ANALYSER, main
+from dicehall.cli import NO_ANALYSER, main
 
 
 def adviser_game(seed: int, options: dict, turns: int | None = None):

@@ -1,4 +1,4 @@
-"""dicehall's terminal side: the command line (tui.cli) and the Textual app (tui.app).
+"""dicehall's screens: the Textual app (tui.app) and its screens. The command line is dicehall.cli.
 
 Importing this package does not import Textual, so headless commands start fast.
 """

@@ -1,0 +1,101 @@
+"""`dicehall analyse`: a game judged decision by decision, read from a replay file, a save or a
+finished hall game, and its printer; with --hindsight, the troll's solver."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from dicehall.cli.args import Parser, UsageError, budget, fail, positive
+from dicehall.cli.files import needs_a_file
+from dicehall.cli.hall import hall_game_named
+from engine.text import clean_text
+
+NO_ANALYSER = 2  # the exit code of `analyse` for a game that has no analysis yet
+
+DESCRIPTION = ("Judge every decision of a person and the luck of every roll. Marks by the drop in win chance: "
+               "?! inaccuracy 5 points, ? mistake 10, ?? blunder 15 (Towers: by margin lost, 1, 2 and 4 points; "
+               "the troll and War of Bones also mark ?? a move that loses at once when another plays on).")
+
+
+def analyse_arguments(parser: Parser) -> None:
+    parser.add_argument("file", metavar="FILE_OR_SAVE")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--samples", type=positive, help="sampled deals (the troll) or futures (War of Bones) per decision, the same figures every run")
+    parser.add_argument("--budget", type=budget, metavar="SECONDS",
+                        help="the troll, War of Bones: as many samples per decision as fit in about this many seconds, at a fixed rate; "
+                             "with --hindsight, the solver's budget (default 10)")
+    parser.add_argument("--hindsight", action="store_true",
+                        help="the troll: was this deal winnable? a solver that looks at the real deck order and dice")
+
+
+def analyse_command(args: argparse.Namespace) -> int:
+    """Analyse a replay file, or a save by name or id: one line per decision (per roll for the Dice
+    Tower) and a summary, or the whole analysis as JSON."""
+    import json
+    from pathlib import Path
+
+    from engine import analysis
+
+    needs_a_file("analyse", args.file)
+    if args.samples is not None and args.budget is not None:
+        raise UsageError("--samples and --budget do not go together: --budget chooses the samples")
+    if args.hindsight and args.samples is not None:
+        raise UsageError("--hindsight does not take --samples: it searches, within --budget SECONDS")
+    if Path(args.file).is_file():
+        import replays
+
+        try:
+            session = replays.read_replay(args.file)
+        except replays.ReplayError as error:
+            return fail(f"{clean_text(args.file, 200)}: {error}")
+    elif hall_game_named(args.file, file_first=True, save_first=True):
+        from saves.hall import Hall
+
+        session = Hall().finished_session(args.file)  # HallError (not over, not revealed): one line, from main
+    else:
+        import saves
+
+        session = saves.load_readonly(args.file)  # SaveError: one line, from main
+    if args.hindsight:
+        return hindsight(session, args)
+    if not analysis.has_analyser(session.game.ID):
+        print(f"dicehall: {session.game.TITLE} has no analysis yet (analysed: "
+              f"{', '.join(sorted(analysis.ANALYSERS))})", file=sys.stderr)
+        return NO_ANALYSER
+    result = analysis.analyse(session, samples=args.samples, budget=args.budget)
+    if args.json:
+        print(json.dumps(analysis.as_json(result), indent=1))
+        return 0
+    names = [p.name for p in session.players]
+    if result.game == "dicetower":
+        for luck in result.chance:
+            after = result.curve[luck.event].value
+            print(f"event {luck.event:>4}: luck {luck.luck:+.2f} pulls, then {after:.2f} expected pulls left")
+    for d in result.decisions:
+        who = clean_text(names[d.seat], 16) if len(names) > 1 else ""
+        mark = f"  {d.mark} {analysis.MARK_WORDS[d.mark]}" if d.mark else ""
+        print(clean_text(f"event {d.event:>4}: {who + ' ' if who else ''}played {d.played}, win {d.chance_played:.1%}; "
+                         f"best {d.best}, win {d.chance_best:.1%}{mark}", 400))
+    for note in result.notes:
+        print(clean_text(f"note: {note}", 400))
+    print(clean_text(result.summary(), 600))
+    return 0
+
+
+def hindsight(session, args: argparse.Namespace) -> int:
+    """The troll's hindsight solver: whether the deal was winnable, and the latest position the game
+    could still be won from, with a line that wins, one command per line with its event number."""
+    import json
+
+    if session.game.ID != "troll":
+        print(f"dicehall: {session.game.TITLE} has no hindsight solver (only the troll has one)", file=sys.stderr)
+        return NO_ANALYSER
+    from engine.analysis import troll_solver
+
+    solution = troll_solver.solve(session, budget=troll_solver.DEFAULT_BUDGET if args.budget is None else args.budget)
+    if args.json:
+        print(json.dumps(troll_solver.as_json(solution), indent=1))
+        return 0
+    for line in solution.text_lines():  # the engine's own words and numbers; cleaned anyway, keeping the columns
+        print(line if line.isprintable() else clean_text(line, 600))
+    return 0

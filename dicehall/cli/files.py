@@ -1,0 +1,108 @@
+"""The commands on saves and replay files that never open a screen: `saves` (the listing and its
+printer), `export`, `recover` and `verify` (a save, a replay file, or a finished hall game's id)."""
+from __future__ import annotations
+
+import argparse
+from datetime import datetime
+
+from dicehall.cli.args import Parser, UsageError, fail
+from dicehall.cli.hall import hall_game_named
+from engine.text import clean_text
+from engine.words import counted
+
+
+def export_arguments(parser: Parser) -> None:
+    parser.add_argument("save")
+    parser.add_argument("-o", "--output", metavar="FILE|FOLDER", help="the replay file, or a folder for SAVE_ID.dhr")
+    parser.add_argument("--force", action="store_true", help="replace the file if it exists")
+
+
+def file_argument(parser: Parser) -> None:
+    parser.add_argument("file")
+
+
+def save_argument(parser: Parser) -> None:
+    parser.add_argument("save")
+
+
+def needs_a_file(command: str, name: str) -> None:
+    if not name.strip():
+        raise UsageError(f"{command} needs the name of a replay file (.dhr)")
+
+
+def saves_command(args: argparse.Namespace) -> int:
+    return list_saves()
+
+
+def export_command(args: argparse.Namespace) -> int:
+    import saves
+
+    try:
+        if hall_game_named(args.save, save_first=True):
+            from saves.hall import Hall
+
+            written = Hall().export(args.save, args.output, overwrite=args.force)
+        else:
+            written = saves.export_save(args.save, args.output, overwrite=args.force)
+    except saves.ExportExists as error:
+        return fail(f"{error}; add --force to replace it")
+    print(f"wrote {clean_text(str(written), 300)}")
+    return 0
+
+
+def verify_command(args: argparse.Namespace) -> int:
+    if hall_game_named(args.file, file_first=True):
+        from saves.hall import Hall
+
+        print(Hall().verify(args.file))  # HallError: one line, from main
+        return 0
+    needs_a_file("verify", args.file)
+    import replays
+
+    try:
+        print(replays.verify(args.file))
+    except replays.ReplayError as error:
+        return fail(f"{clean_text(args.file, 200)}: {error}")
+    return 0
+
+
+def recover_command(args: argparse.Namespace) -> int:
+    import saves
+
+    try:
+        new_id = saves.recover_save(args.save)
+    except saves.SaveHealthy as healthy:  # nothing to do, and nothing was written
+        print(clean_text(str(healthy), 400))
+        return 0
+    print(f"recovered into save {new_id}; the damaged file is kept")
+    return 0
+
+
+def list_saves() -> int:
+    """Every save as a block of lines under a header row: when it was last played, its game and whole
+    name; below them its progress (or what is wrong with it), what it branched from, and its id, the
+    handle `continue`, `export` and `recover` take. Long text wraps; nothing is cut."""
+    import textwrap
+
+    import saves
+
+    infos = saves.list_saves()
+    folder = clean_text(str(saves.saves_dir()), 300)
+    if not infos:
+        print(f"no saves yet (they live in {folder})")
+        return 0
+    print(f"{counted(len(infos), 'save')} in {folder}, most recently played first\n")
+    when_width, game_width = 16, 10
+    indent = " " * (when_width + 2 + game_width + 2)
+    print(f"{'LAST PLAYED':<{when_width}}  {'GAME':<{game_width}}  NAME, then progress, branch and id")
+    for info in infos:  # SaveInfo is cleaned already; cleaned again here so no file can reach the terminal
+        when = datetime.fromtimestamp(info.last_played).strftime("%Y-%m-%d %H:%M")
+        first = f"{when:<{when_width}}  {clean_text(info.game, game_width):<{game_width}}  {clean_text(info.name)}"
+        details = [f"DAMAGED: {clean_text(info.problem, 300)}" if info.problem else clean_text(info.progress, 300)]
+        if info.branch_of:
+            details.append(clean_text(info.branch_of, 200))
+        details.append(f"id {clean_text(info.id, 200)}")
+        print(first)
+        for detail in details:
+            print(textwrap.fill(detail, 79, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False))
+    return 0

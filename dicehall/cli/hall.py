@@ -1,0 +1,232 @@
+"""The hall's commands: `hall` (the listing and its printer), `host`, `join` and `watch`. On a
+terminal, host and join open the game's screen; otherwise they print the game's id and the seat
+taken and leave (the seat then shows as disconnected, and `join ID` with the same name takes it
+back). watch opens the live viewer on a terminal; elsewhere it prints each event as it is played."""
+from __future__ import annotations
+
+import argparse
+import os
+from datetime import datetime
+
+import dicehall.cli.terminal as terminal
+from dicehall.cli.args import Parser, UsageError, game, hall_seat, option, positive
+from engine.text import clean_text
+from engine.words import counted
+
+
+def hall_arguments(parser: Parser) -> None:
+    parser.add_argument("--json", action="store_true")
+
+
+def host_arguments(parser: Parser) -> None:
+    parser.add_argument("game")
+    parser.add_argument("--players", type=positive, help="how many seats (Dead Man's Wager: 2 to 6; default 2)")
+    parser.add_argument("--seat", type=hall_seat, action="append", default=[], metavar="N=open|bot[:STYLE]",
+                        help="seat N left open for another player (the default) or given to a bot; you take the first "
+                             "seat not named")
+    parser.add_argument("--name", default="", help="your name at the table (default: your login name)")
+    parser.add_argument("--option", type=option, action="append", default=[], metavar="KEY=VALUE")
+
+
+def join_arguments(parser: Parser) -> None:
+    parser.add_argument("id")
+    parser.add_argument("--seat", type=positive, metavar="N", help="the seat (from 1); default: your own, else the first open")
+    parser.add_argument("--name", default="", help="your name at the table (default: your login name)")
+
+
+def watch_arguments(parser: Parser) -> None:
+    parser.add_argument("id")
+    parser.add_argument("--follow", action="store_true",
+                        help="off a terminal: after the moves so far, print each new one until the game is over")
+
+
+def hall_command(args: argparse.Namespace) -> int:
+    from saves.hall import Hall
+
+    return list_hall(Hall(), args.json)
+
+
+def host_command(args: argparse.Namespace) -> int:
+    from saves.hall import Hall
+
+    hall = Hall()
+    module = game(args.game)
+    from engine.games import entry_of
+
+    seats = entry_of(module.ID).seats  # (fewest, most); a game of more than one size takes --players
+    count = seats[0] if seats[0] == seats[1] else args.players or seats[0]
+    if args.players is not None and seats[0] == seats[1]:
+        raise UsageError(f"{module.TITLE} has {count} seat{'s' if count > 1 else ''}; --players is for Dead Man's Wager")
+    kinds = ["?"] * count
+    for seat, kind in args.seat:
+        if seat >= count:
+            raise UsageError(f"--seat {seat + 1}: {module.TITLE} has seats 1 to {count}")
+        kinds[seat] = kind
+    if "?" not in kinds:
+        raise UsageError("every seat is open or a bot: leave one for yourself")
+    host_seat = kinds.index("?")
+    kinds = ["player" if n == host_seat else "open" if kind == "?" else kind for n, kind in enumerate(kinds)]
+    try:
+        hosted = hall.host(args.game, kinds, player_name(args.name), options=dict(args.option))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if terminal.on_terminal():
+        return play_in_hall(hosted)
+    with hosted:
+        print(f"hosted {hosted.module.TITLE} as {hosted.id} in {clean_text(str(hall.folder), 200)}; "
+              f"you hold seat {hosted.seat + 1} as {clean_text(hosted.fold.seats[hosted.seat].name)}")
+        print(f"seats: {seat_words(hosted.seats())}; others join with: dicehall join {hosted.id}")
+    return 0
+
+
+def join_command(args: argparse.Namespace) -> int:
+    from saves.hall import Hall, check_id
+
+    joined = Hall().join(check_id(args.id), None if args.seat is None else args.seat - 1, player_name(args.name))
+    if terminal.on_terminal():
+        return play_in_hall(joined)
+    with joined:
+        print(f"joined {joined.module.TITLE} {joined.id}: you hold seat {joined.seat + 1} as "
+              f"{clean_text(joined.fold.seats[joined.seat].name)}; seats: {seat_words(joined.seats())}")
+    return 0
+
+
+def watch_command(args: argparse.Namespace) -> int:
+    from saves.hall import Hall, check_id
+
+    hall = Hall()
+    if terminal.on_terminal():
+        return watch_app(hall, check_id(args.id))
+    return watch_lines(hall, check_id(args.id), args.follow)
+
+
+def player_name(given: str) -> str:
+    from saves.hall import login_name
+
+    return given or login_name()
+
+
+def watch_app(hall, game_id: str) -> int:
+    """On a terminal: the replay viewer, live on a game in progress, or a finished game as a replay."""
+    watched = hall.watch(game_id)  # a missing or damaged game: one line, before the screen opens
+    start = {"watch": watched}
+    if watched.finished:
+        watched.close()
+        start = {"replay": hall.finished_session(game_id)}
+    from tui.app import DicehallApp
+
+    app = DicehallApp(**start)
+    app.run()
+    return app.return_code or 0
+
+
+def play_in_hall(hall_game) -> int:
+    """Open the hall game's screen (the app follows the log and releases the seat when it ends)."""
+    from tui.app import DicehallApp
+
+    try:
+        app = DicehallApp(hall_game=hall_game)
+        app.run()
+    finally:
+        hall_game.close()  # already closed by the app, unless it never started
+    return app.return_code or 0
+
+
+def seat_words(views) -> str:
+    return ", ".join(clean_text(view.words(), 60) for view in views)
+
+
+def watch_lines(hall, game_id: str, follow: bool = False) -> int:
+    """A hall game off a terminal, one line per event and one per message said in it (as "say: Ann:
+    hi"): what has happened so far, then (`follow`) each new one until the game ends, the reader of a
+    pipe goes away, or ctrl+c. Without `follow` it never waits, so `dicehall watch ID > file` and
+    `ssh -T box dicehall watch ID` end at once."""
+    from saves.hall import login_name
+    from saves.hall_chat import HallChat
+
+    watched = hall.watch(game_id)
+    chat = HallChat(hall, game_id, login_name(), None)
+    shown, told = 0, ""
+    with watched:
+        print(f"watching {watched.module.TITLE} {watched.id}: {seat_words(watched.seats())}", flush=True)
+        while True:
+            for message in chat.follow():
+                print(clean_text(f"say: {message.words()}", 300), flush=True)
+            if chat.problem and told != chat.problem:  # a damaged messages file: said once, the game goes on
+                told = chat.problem
+                print(clean_text(f"messages: {told}", 300), flush=True)
+            session = watched.session
+            if session is not None:
+                events = session.events
+                if len(events) < shown:  # a takeback
+                    print(f"(taken back to event {len(events)})", flush=True)
+                    shown = len(events)
+                for n in range(shown, len(events)):
+                    print(clean_text(f"{n + 1:>4}  {session.describe(n, reveal=False)}", 200), flush=True)
+                shown = len(events)
+            if watched.finished:
+                print(clean_text(f"over: {watched.fold.result}", 200))
+                return 0
+            if not follow:
+                print(f"in progress: dicehall watch {watched.id} --follow prints each move until it is over")
+                return 0
+            if terminal.stdout_gone():  # a pipe whose reader left while nothing was played: no write would tell
+                return 0
+            if watched.wait(1.0):
+                watched.follow()
+
+
+def list_hall(hall, as_json: bool) -> int:
+    """The hall's games under a header row; a file that is not a good game is one line."""
+    import json
+
+    entries = hall.listing()
+    folder = clean_text(str(hall.folder), 300)
+    if as_json:
+        print(json.dumps({"hall": folder, "games": [entry.as_json() for entry in entries]}, indent=1))
+        return 0
+    if not entries:
+        print(f"no games in the hall {folder} (dicehall host GAME opens one)")
+        return 0
+    print(f"{counted(len(entries), 'game')} in the hall {folder}, the latest move first\n")
+    print(f"{'ID':<6}  {'GAME':<10}  {'MOVES':>5}  {'WATCH':>5}  {'LAST MOVE':<16}  SEATS")
+    for entry in entries:  # every field is cleaned already; cleaned again so no file reaches the terminal
+        if entry.problem:
+            print(f"{clean_text(entry.id, 6):<6}  DAMAGED: {clean_text(entry.problem, 300)}")
+            continue
+        when = datetime.fromtimestamp(entry.last_move).strftime("%Y-%m-%d %H:%M")
+        state = f"over: {clean_text(entry.result, 100)}" if entry.finished else f"in progress: {clean_text(entry.progress, 100)}"
+        print(f"{entry.id:<6}  {clean_text(entry.game, 10):<10}  {entry.moves:>5}  {entry.watchers:>5}  {when:<16}  "
+              f"{seat_words(entry.seats)}; {state}")
+    return 0
+
+
+def hall_game_named(name: str, file_first: bool = False, save_first: bool = False) -> bool:
+    """Whether `verify NAME`, `replay NAME`, `export NAME` or `analyse NAME` means a hall game: NAME
+    is a hall game's id, names no file (verify, replay, analyse) or save (export, analyse) of that
+    name, and the hall holds that game."""
+    from saves.hall import LOG_SUFFIX, Hall, is_id
+
+    if not is_id(name):
+        return False
+    if file_first and os.path.exists(name):
+        return False
+    if save_first:
+        import saves
+
+        try:
+            saves.find_save(name)
+            return False
+        except saves.SaveError:
+            pass
+    return os.path.lexists(Hall().games / f"{name}{LOG_SUFFIX}")
+
+
+def finished_hall_game(name: str):
+    """`replay NAME`: the finished hall game NAME as a replay's session when NAME is a hall game's id
+    and no file has that name, else None; HallError (not over, never revealed) is one line, from main."""
+    if not hall_game_named(name, file_first=True):
+        return None
+    from saves.hall import Hall
+
+    return Hall().finished_session(name)

@@ -1,0 +1,105 @@
+"""The commands that open a screen: the launcher (no command), `play`, `continue` and `replay`.
+Their arguments are checked, and a save made, before Textual is imported (tui, lazily)."""
+from __future__ import annotations
+
+import argparse
+from datetime import datetime
+
+import dicehall.cli.terminal as terminal
+from dicehall.cli.args import Parser, UsageError, fail, game, option, seed
+from dicehall.cli.files import needs_a_file
+from dicehall.cli.hall import finished_hall_game
+from engine.chance import daily_seed
+from engine.text import clean_text
+
+
+def play_arguments(parser: Parser) -> None:
+    parser.add_argument("game")
+    parser.add_argument("--seed", type=seed)
+    parser.add_argument("--daily", action="store_true", help="today's deal, the same for everyone")
+    parser.add_argument("--name", default="")
+    parser.add_argument("--option", type=option, action="append", default=[], metavar="KEY=VALUE")
+
+
+def continue_arguments(parser: Parser) -> None:
+    parser.add_argument("save", nargs="?")
+
+
+def run_app(args: argparse.Namespace, **start) -> int:
+    """The app on this terminal, opening on `start` (the launcher when empty)."""
+    if terminal.missing_terminal():
+        return terminal.refuse_without_terminal(args.command)
+    from tui.app import DicehallApp
+
+    app = DicehallApp(**start)
+    app.run()
+    return app.return_code or 0
+
+
+def launcher_command(args: argparse.Namespace) -> int:
+    return run_app(args)
+
+
+def play_command(args: argparse.Namespace) -> int:
+    import saves
+
+    module = game(args.game)  # a bad game name fails here, before the screen opens
+    from engine.games import entry_of
+
+    if entry_of(module.ID).several_players:  # games of several players: the setup screen asks who plays
+        try:
+            options = module.check_options(dict(args.option))
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        if args.daily:
+            raise UsageError(f"--daily is for the troll's deal; {module.TITLE} takes --seed")
+        if terminal.missing_terminal():
+            return terminal.refuse_without_terminal(args.command)
+        from tui.screens.games import setup_screen
+
+        return run_app(args, setup=setup_screen(args.game, seed=args.seed, name=args.name, **options))
+    import engine
+
+    game_seed = args.seed
+    name = args.name
+    if args.daily:
+        if args.seed is not None:
+            raise UsageError("--daily and --seed do not go together: the daily deal has its own seed")
+        today = datetime.now().date().isoformat()
+        game_seed = daily_seed(args.game, today)
+        name = name or f"daily {today}"
+    try:  # the options are checked before anything is written
+        engine.new_session(args.game, seed=0 if game_seed is None else game_seed, options=dict(args.option), dice=[])
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if terminal.missing_terminal():  # the arguments first; then refused before the save is made
+        return terminal.refuse_without_terminal(args.command)
+    session = saves.new_save(args.game, name=name, seed=game_seed, options=dict(args.option), players=saves.solo_players())
+    return run_app(args, session=session)
+
+
+def continue_command(args: argparse.Namespace) -> int:
+    import saves
+
+    name = args.save
+    if name is None:
+        unfinished = [i for i in saves.list_saves() if not i.finished and not i.problem]
+        if not unfinished:
+            return fail("no unfinished save to continue (dicehall saves lists them)")
+        name = unfinished[0].id
+    session = saves.open_save(name)  # a missing or damaged save is told first
+    if terminal.missing_terminal():
+        saves.close_save(session)
+        return terminal.refuse_without_terminal(args.command)
+    return run_app(args, session=session)
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    needs_a_file("replay", args.file)
+    import replays
+
+    try:
+        start = {"replay": finished_hall_game(args.file) or replays.read_replay(args.file)}
+    except replays.ReplayError as error:
+        return fail(f"{clean_text(args.file, 200)}: {error}")
+    return run_app(args, **start)
