@@ -17,7 +17,6 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
-import stat
 import struct
 import time
 import zlib
@@ -31,7 +30,8 @@ import msgpack
 from engine.text import NAME_LIMIT, clean_text
 from replays.durable import write_durably
 from saves import MAGIC, frame
-from saves.hall import FILE_MODE, HallError, check_id
+from saves.hall import HallError, check_id
+from saves.hall.files import open_nofollow, shown_path as _shown
 
 CHAT_SUFFIX = ".chat"
 TEXT_LIMIT = 200  # characters in one message
@@ -43,30 +43,6 @@ READ_LIMIT = 64 * 1024  # bytes read in one look: a flood is read a slice at a t
 KEEP = 200  # messages kept for the messages list
 _FRAME = struct.Struct(">II")
 HEADER = {"chat": 1}
-
-
-def _shown(path: Path) -> str:
-    """The file as a player reads its name: relative to the hall ("games/ab12cd.chat")."""
-    return clean_text(f"{path.parent.name}/{path.name}", 80)
-
-
-def _open_file(path: Path, flags: int, create: bool) -> int:
-    """A descriptor on `path`: never through a symbolic link, never blocking on a FIFO, a regular
-    file or HallError; made with FILE_MODE whatever the umask."""
-    try:
-        fd = os.open(path, flags | (os.O_CREAT if create else 0) | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
-                     FILE_MODE)
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            raise HallError(f"{_shown(path)}: a symbolic link: refused") from None
-        raise
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode):
-        os.close(fd)
-        raise HallError(f"{_shown(path)}: not a regular file: refused")
-    if create and info.st_size == 0 and stat.S_IMODE(info.st_mode) != FILE_MODE and info.st_uid == os.getuid():
-        os.fchmod(fd, FILE_MODE)
-    return fd
 
 
 class ChatRefused(HallError):
@@ -131,7 +107,11 @@ class HallChat:
         self.close()  # opened to read: opened again to write, the offset kept
         flags = os.O_RDWR | os.O_APPEND if create else os.O_RDONLY
         try:
-            self.fd = _open_file(self.path, flags, create)
+            games = self.hall.folder_fd("games")  # inside the games folder, never through a link to it
+            try:
+                self.fd = open_nofollow(self.path, flags, create, dir_fd=games)
+            finally:
+                os.close(games)
             self.writable = create
         except FileNotFoundError:
             return False
