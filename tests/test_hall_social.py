@@ -76,6 +76,20 @@ def test_two_processes_exchange_lines_and_a_watchers_line_is_marked(hall):
     game.close()
 
 
+def test_messages_are_never_read_or_written_through_a_linked_games_folder(hall, tmp_path):
+    game = hall.host("towers", ["player", "open"], "Ann")
+    HallChat(hall, game.id, "Ann", 0).send("before the swap")
+    game.close()
+    elsewhere = tmp_path / "elsewhere"
+    hall.games.rename(elsewhere)
+    hall.games.symlink_to(elsewhere)
+    reader = HallChat(hall, game.id, "Bob", 1)
+    assert reader.follow() == [] and "games: a symbolic link: refused" in reader.problem
+    with pytest.raises(ChatRefused, match="symbolic link"):
+        HallChat(hall, game.id, "Ann", 0).send("through the link")
+    assert b"through the link" not in (elsewhere / f"{game.id}.chat").read_bytes()
+
+
 def test_hostile_text_is_cleaned_capped_and_never_markup(hall):
     game = hall.host("towers", ["player", "open"], "Ann")
     ann, bob = HallChat(hall, game.id, "Ann", 0), HallChat(hall, game.id, "Bob", 1)
