@@ -420,6 +420,13 @@ class DicehallApp(App):
 
         self.push_screen(ViewerScreen(session, live=live))
 
+    def open_hindsight_line(self, line: Session, solution, name: str = "") -> None:
+        """The hindsight solver's winning line (an engine.analysis.troll_solver.Solution, played out
+        as `line`) in a viewer of its own; `name`: the save's, for a branch's name."""
+        from tui.screens.viewer.line import LineViewer
+
+        self.push_screen(LineViewer(line, solution, name))
+
     def open_hall(self) -> None:
         """The hall's lobby: its games, to watch or join."""
         from tui.screens.hall import HallScreen
