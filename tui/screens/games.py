@@ -16,14 +16,16 @@ def game_screen(session):
     return screens[session.game.ID](session)
 
 
-def hall_game_screen(game, on_stale: Callable[[], None]):
+def hall_game_screen(game):
     """The game screen of a started hall game (saves.hall.HallGame): the game's own screen on a
     HallSession, with the HallPlay keys first."""
-    session = hall_table.HallSession(game, on_stale)
+    session = hall_table.HallSession(game)
     plain = type(game_screen(session))
     keys = hall_table.HALL_BINDINGS + hall_talk.CHAT_BINDINGS + hall_talk.IDLE_BINDINGS
-    return type(f"Hall{plain.__name__}", (hall_talk.HallTalk, hall_table.HallPlay, plain),
-                {"BINDINGS": keys, "__module__": __name__})(session)
+    screen = type(f"Hall{plain.__name__}", (hall_talk.HallTalk, hall_table.HallPlay, plain),
+                  {"BINDINGS": keys, "__module__": __name__})(session)
+    session.on_stale = screen.hall_stale  # a decision the log refused: the screen reads what is new
+    return screen
 
 
 def setup_screen(game_id: str, **choices) -> Screen | None:
