@@ -8,98 +8,27 @@ a batch is on disk before anyone sees its result.
 Every cost of a play, an undo or a look at the log is independent of the game's length: each event
 is evolved once when it is played; the log keeps the state every CHECKPOINT_EVERY events (not every
 state) and `state_at` folds at most that many events from the nearest one; `events` and `marks` are
-read-only views, not copies.
+read-only views, not copies. The log's parts (the journal, marks, LogError, LogView) are in
+engine/log.py.
 """
 from __future__ import annotations
 
-import dataclasses
 from array import array
 from bisect import bisect_right
-from collections.abc import Sequence as SequenceABC
-from dataclasses import dataclass
-from itertools import islice
 from types import ModuleType
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, Iterable, Sequence
 
 from engine.chance import seeded_draws
-from engine.core import ChanceNeeded, DicehallError, HostLabels, IllegalCommand, Outcome, Player
+from engine.core import ChanceNeeded, HostLabels, IllegalCommand, Outcome, Player
+# the log's parts live in engine/log.py and replace in engine/replace.py; callers import them from here too
+from engine.log import Journal, JournalError, LogError, LogView, Mark, mark_view
+from engine.replace import replace
+
+__all__ = ["CHECKPOINT_EVERY", "Journal", "JournalError", "LogError", "LogView", "Mark", "Session", "replace"]
 
 # A state is kept every this many events: state_at folds at most this many, and the replays' digest
 # positions (every 100 events) fall on kept states.
 CHECKPOINT_EVERY = 25
-
-
-class Journal(Protocol):
-    def append(self, record: dict) -> None: ...
-
-
-class JournalError(DicehallError):
-    """The journal could not record a batch (a full disk): it was not committed, so the session is
-    exactly as it was before the call. The message is one line for the player; `reason` is the
-    short cause ("disk full")."""
-
-    def __init__(self, message: str, reason: str = ""):
-        super().__init__(message)
-        self.reason = reason or message
-
-
-@dataclass(frozen=True, slots=True)
-class Mark:
-    """Where a decision starts in the event log, and whose it was."""
-
-    start: int
-    player: int
-
-
-class LogError(DicehallError, ValueError):
-    """An event log that the rules could not have produced; `index` is the first bad event (0-based).
-    The message numbers events from 1, as the replay viewer does: "event 70" is where `g 70` goes."""
-
-    def __init__(self, index: int, reason: str):
-        super().__init__(f"event {index + 1}: {reason}")
-        self.index = index
-        self.reason = reason
-
-
-class LogView(SequenceABC):
-    """The log (its events or its marks) as it stood when the view was taken, without copying it:
-    len and indexing cost the same at any length, and a slice copies that slice only. Later plays
-    and undos do not change a view: the session appends after it, and copies the log before it
-    cuts back a log that a view still shows (see Session._truncate)."""
-
-    __slots__ = ("_items", "_length", "_item")
-    __hash__ = None  # type: ignore[assignment]  # compared by content, like the tuple it stands for
-
-    def __init__(self, items: Sequence, length: int, item=None):
-        self._items = items
-        self._length = length
-        self._item = item  # builds an item from what is stored, where that is not the item itself
-
-    def __len__(self) -> int:
-        return self._length
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            got = self._items[slice(*index.indices(self._length))]
-            return tuple(got) if self._item is None else tuple(map(self._item, got))
-        if index < 0:
-            index += self._length
-        if not 0 <= index < self._length:
-            raise IndexError("log index out of range")
-        got = self._items[index]
-        return got if self._item is None else self._item(got)
-
-    def __iter__(self):
-        items = islice(self._items, self._length)
-        return items if self._item is None else map(self._item, items)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (LogView, tuple, list)):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return f"LogView({tuple(self)!r})"
 
 
 class Session(HostLabels):
@@ -165,7 +94,7 @@ class Session(HostLabels):
     def marks(self) -> LogView:
         """Where each decision starts, and whose it was (Marks), like `events`."""
         self._shown = True
-        return LogView(_MarkPairs(self._mark_starts, self._mark_players), len(self._mark_starts), _mark)
+        return mark_view(self._mark_starts, self._mark_players)
 
     def state_at(self, n: int) -> Any:
         """The state after the first n events (0 is the start): folded from the kept state at or
@@ -577,64 +506,8 @@ class Session(HostLabels):
         return list(self._mark_starts)
 
 
-class _MarkPairs:
-    """The marks as stored (two arrays), indexable like a list of (start, player) pairs."""
-
-    __slots__ = ("starts", "players")
-
-    def __init__(self, starts: array, players: array):
-        self.starts = starts
-        self.players = players
-
-    def __len__(self) -> int:
-        return len(self.starts)
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return list(zip(self.starts[index], self.players[index]))
-        return self.starts[index], self.players[index]
-
-    def __iter__(self):
-        return zip(self.starts, self.players)
-
-
-def _mark(pair: tuple[int, int]) -> Mark:
-    return Mark(*pair)
-
-
 def _face(face: Any) -> int:
     """A die face typed or scripted: a whole number from 1 to 6 (True is not a face)."""
     if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
         raise IllegalCommand(f"{str(face)[:10]} is not a die face (1 to 6)")
     return face
-
-
-_FIELD_NAMES: dict[type, frozenset[str]] = {}
-
-
-def replace(obj: Any, **changes: Any) -> Any:
-    """dataclasses.replace for the game modules' evolve functions, without its cost: the new state
-    is the old one's fields with `changes` (every state is a frozen dataclass with no __post_init__,
-    so nothing is skipped). Unknown field names are a TypeError, as with dataclasses.replace."""
-    cls = obj.__class__
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = _plain_fields(cls)
-    if not names or not names.issuperset(changes):
-        return dataclasses.replace(obj, **changes)  # slots, __post_init__, or a wrong name: the full check
-    new = _object_new(cls)
-    new.__dict__.update(obj.__dict__, **changes)
-    return new
-
-
-_object_new = object.__new__
-
-
-def _plain_fields(cls: type) -> frozenset[str]:
-    """The field names of a dataclass whose instances are just their fields in __dict__; empty if not."""
-    if hasattr(cls, "__slots__") or hasattr(cls, "__post_init__"):
-        return frozenset()
-    fields = dataclasses.fields(cls)
-    if any(not f.init for f in fields):
-        return frozenset()
-    return frozenset(f.name for f in fields)

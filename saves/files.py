@@ -126,11 +126,19 @@ def short_name(name: str) -> str:
     return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 3] + "..."
 
 
+def login_name() -> str:
+    """The name a player sits down as when they give none: their login name."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name to be had: a seat still needs one
+        return "Player"
+
+
 def solo_players() -> list[engine.Player]:
     """The player of a one-player game (the Dice Tower, the troll) started at this terminal: the
     login name, as the hall seats a person who names nobody (the engine cleans and caps it)."""
-    from saves.hall import login_name
-
     return [engine.Player(login_name())]
 
 

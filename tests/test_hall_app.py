@@ -125,8 +125,9 @@ def test_a_decision_on_a_stale_position_is_refused_with_one_line_and_the_screen_
         bob.follow()
         bob.play(Place(parse_square("a1")))
         await until(pilot, lambda: "on a1" in status(pilot.app))  # Ann's turn
-        pilot.app.hall_stop.set()  # her screen stops following: it cannot learn of Bob's next record
-        pilot.app.hall_follower.join()
+        follower = pilot.app.screen_stack[1].hall_follower
+        follower.stop(wait=5.0)  # her screen stops following: it cannot learn of Bob's next record
+        assert follower.done.is_set()
         bob.ask_takeback()  # Bob asks to take a1 back: Ann's next move is made on an old position
         await pilot.press("right", "enter")  # e5: refused, as the log has grown
         said = pilot.app.screen_stack[1].query_one(StatusLine).message
@@ -179,7 +180,10 @@ def test_leaving_releases_the_seat_and_the_follower(hall):
     ann, bob = towers_game(hall)
     app = DicehallApp(hall_game=ann)
 
+    followers = []
+
     async def steps(pilot):
+        followers.append(pilot.app.screen.hall_follower)
         await pilot.press("q")
         await pilot.pause()
         assert isinstance(pilot.app.screen, ConfirmScreen)  # leaving asks first
@@ -189,7 +193,7 @@ def test_leaving_releases_the_seat_and_the_follower(hall):
     asyncio.run(_run_plain(app, steps))
     assert app.return_code == 0  # opened by dicehall host/join: leaving leaves dicehall
     try:
-        assert not app.hall_follower.is_alive()
+        assert followers[0].done.is_set()  # the follower's thread has ended
         assert [v.status for v in bob.seats()] == ["disconnected", "player"]
         again = hall.join(ann.id, name="Ann")  # the same person takes the seat back
         assert again.seat == 0

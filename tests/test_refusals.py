@@ -72,7 +72,7 @@ def every_error_class() -> dict[str, type]:
 def test_every_error_dicehall_raises_to_a_player_derives_from_dicehall_error():
     classes = every_error_class()
     assert {"saves.hall.errors.SeatHeld", "saves.hall.errors.StaleState", "engine.core.IllegalCommand", "replays.ReplayError",
-            "saves.errors.SaveError", "engine.session.LogError", "dicehall.cli.args.UsageError"} <= set(classes)
+            "saves.errors.SaveError", "engine.log.LogError", "dicehall.cli.args.UsageError"} <= set(classes)
     assert CONTROL_FLOW <= set(classes)  # a name here that no longer exists is a stale exemption
     outside = sorted(name for name, cls in classes.items()
                      if name not in CONTROL_FLOW and not issubclass(cls, DicehallError))

@@ -1,5 +1,6 @@
 """The TUI's arrows point one way: the app owns navigation, so no screen imports another screen
-(only the shared base, stepping, dialogs, the hall's messages keys and widgets, and the modules of its own game's package),
+(only the shared base, stepping, dialogs, the hall's messages keys and its follower (neither is a screen), widgets,
+and the modules of its own game's package),
 and only the app (and the command line) reaches the registry of every game's screens."""
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import ast
 from pathlib import Path
 
 SCREENS = Path(__file__).parent.parent / "tui" / "screens"
-SHARED = {"tui.screens.base", "tui.screens.stepping", "tui.screens.dialogs", "tui.screens.hall_talk"}
+SHARED = {"tui.screens.base", "tui.screens.stepping", "tui.screens.dialogs", "tui.screens.hall_talk",
+          "tui.screens.hall_follow"}
 
 
 def imported_modules(path: Path) -> set[str]:

@@ -21,7 +21,6 @@ from textual.binding import Binding
 from textual.color import Color
 from textual.filter import LineFilter, Monochrome, NoColor
 from textual.geometry import Size
-from textual.message import Message
 from textual.screen import Screen
 
 from engine import Session
@@ -106,11 +105,6 @@ def size_notice(size: Size, screen: Screen) -> str | None:
             f"Make the window larger to go on (ctrl+q quits).")
 
 
-class HallChanged(Message):
-    """Posted by the hall follower thread: another terminal wrote to the game's log or took or
-    left a seat."""
-
-
 class DicehallApp(App):
     CSS_PATH = Path(__file__).with_name("dicehall.tcss")
     TITLE = "dicehall"
@@ -121,11 +115,6 @@ class DicehallApp(App):
                  terminal: Terminal | None = None, watch=None, hall_game=None) -> None:
         super().__init__()
         self.hall_game = hall_game  # a saves.hall.HallGame this terminal sits in (dicehall host/join)
-        self.hall_follower: threading.Thread | None = None
-        self.hall_stop = threading.Event()  # the follower ends
-        self.hall_followed = threading.Event()  # the screen has read what the follower woke for
-        self.takeback_asked: int | None = None  # the event a takeback we are answering goes back to
-        self.held_back_said = ""  # the last HallGame.held_back said (a full disk), so it is said once
         self.start_session = session
         self.start_replay = replay
         self.start_watch = watch  # a hall game to watch live (`dicehall watch ID`): leaving it leaves the program
@@ -209,141 +198,34 @@ class DicehallApp(App):
                 self.pop_screen()
         self.push_screen(screen)
 
-    # ----- a hall game: this terminal's seat, the others' moves followed from the log -----
+    # ----- a hall game: this terminal's seat; its screen follows the others' moves (tui/screens/hall_follow.py) -----
     def open_hall_game(self, game=None) -> None:
-        """The hall game's screen (or, until every seat is taken, the screen that waits for them),
-        and the follower thread that wakes it when another terminal writes. `game`: a seat taken
-        from the hall's lobby (`j`); otherwise the one `dicehall host/join` took."""
+        """The hall game's screen (or, until every seat is taken, the screen that waits for them);
+        the screen follows the game. `game`: a seat taken from the hall's lobby (`j`); otherwise the
+        one `dicehall host/join` took."""
         from tui.screens.games import hall_game_screen
         from tui.screens.hall_table import HallWaitScreen
 
         if game is not None:
             self.close_hall()  # at most one seat per terminal
-            self.hall_game, self.hall_stop = game, threading.Event()
+            self.hall_game = game
         game = self.hall_game
         if game.session is None:
             self.push_screen(HallWaitScreen(game))
         else:
-            self.push_screen(hall_game_screen(game, self.hall_stale))
-        self.hall_follower = threading.Thread(target=self.follow_hall, args=(game,), name="hall-follower", daemon=True)
-        self.hall_follower.start()
-        if getattr(self, "hall_chat_timer", None) is None:  # the game's messages, looked at by the screen's thread
-            from tui.screens.hall_talk import CHAT_EVERY
+            self.push_screen(hall_game_screen(game))
 
-            self.hall_chat_timer = self.set_interval(CHAT_EVERY, self.hall_chat_tick)
-        self.call_after_refresh(self.hall_takeback_question)
-
-    def follow_hall(self, game) -> None:
-        """The follower thread: sleep until the game's files change, then have the screen's thread
-        read what is new (follow) and wait until it has, so the two never read the log at once.
-        It looks at `hall_stop` at least every quarter second."""
-        while not self.hall_stop.is_set():
-            try:
-                changed = game.wait(0.25)
-            except Exception:  # the log closed under us (leaving), or unreadable: the screen stays as it is
-                return
-            if not changed or self.hall_stop.is_set():
-                continue
-            self.hall_followed.clear()
-            if not self.post_message(HallChanged()):  # the app is closing
-                return
-            while not self.hall_followed.wait(0.25):
-                if self.hall_stop.is_set():
-                    return
-
-    def on_hall_changed(self, message: "HallChanged") -> None:
-        self.hall_changed()
-
-    def hall_changed(self, before: int | None = None) -> None:
-        """Read what other terminals wrote and draw it (in the screen's thread)."""
-        from engine.errors import DicehallError
-        from saves import error_line
+    def open_hall_table(self, waiting: Screen) -> None:
+        """The last seat was taken: the game's screen in place of the one that waited for it."""
         from tui.screens.games import hall_game_screen
 
-        game = self.hall_game
-        try:
-            if game is None:  # left the game
-                return
-            if before is None:
-                before = len(game.session.events) if game.session is not None else None
-            note = game.fold.note
-            try:
-                game.follow()
-            except (DicehallError, OSError) as error:  # a damaged record, an unreadable log: one line
-                self.hall_say(error_line(error), error=True)
-                return
-            screen = self.hall_screen()
-            if screen is not None and not hasattr(screen, "session") and game.session is not None:
-                self.switch_screen_under(screen, hall_game_screen(game, self.hall_stale))
-            elif screen is not None:
-                screen.hall_refresh(before, game.fold.note if game.fold.note != note else "")
-            if game.held_back and game.held_back != self.held_back_said:  # the move is in; what follows it waits
-                self.hall_say(game.held_back, error=True)
-            self.held_back_said = game.held_back
-            self.hall_takeback_question()
-        finally:
-            self.hall_followed.set()
-
-    def hall_stale(self) -> None:
-        """Our decision was refused (the log had grown): the game has read what is new; redraw it."""
-        game = self.hall_game
-        before = len(game.session.events) if game is not None and game.session is not None else None
-        self.call_later(self.hall_changed, before)
-
-    def hall_chat_tick(self) -> None:
-        screen = self.hall_screen()
-        if self.hall_game is not None and hasattr(screen, "chat_tick"):
-            screen.chat_tick()
-
-    def hall_screen(self):
-        return next((s for s in reversed(self.screen_stack) if hasattr(s, "hall_refresh")), None)
+        self.switch_screen_under(waiting, hall_game_screen(self.hall_game))
 
     def switch_screen_under(self, old: Screen, new: Screen) -> None:
         """Put `new` where `old` is (under any dialog above it)."""
         while self.screen is not old and len(self.screen_stack) > 1:
             self.pop_screen()
         self.switch_screen(new)
-
-    def hall_say(self, message: str, error: bool = False) -> None:
-        screen = self.hall_screen()
-        if screen is not None:
-            screen.status(message, error=error)
-
-    def hall_takeback_question(self) -> None:
-        """Ask this terminal's player about a takeback another player asked for (once each)."""
-        from engine.text import clean_text
-        from tui.screens.dialogs import ConfirmScreen
-
-        game = self.hall_game
-        request = game.fold.takeback if game is not None else None
-        if request is None or request.accepted or game.seat not in request.waiting:
-            self.takeback_asked = None
-            return
-        if self.takeback_asked == request.to:
-            return
-        self.takeback_asked = request.to
-        asker = clean_text(game.fold.seat_name(request.by), 40)
-
-        def answered(yes: bool | None) -> None:
-            from engine import IllegalCommand
-            from saves import SaveError
-
-            now = game.fold.takeback
-            if yes is None or now is None or now.to != request.to or game.seat not in now.waiting:
-                return  # the game went on meanwhile: the question is gone
-            before = len(game.session.events)
-            try:
-                game.answer_takeback(bool(yes))
-            except (IllegalCommand, SaveError) as error:
-                self.hall_say(str(error).splitlines()[0], error=True)
-            else:
-                self.hall_say(f"you {'allowed' if yes else 'refused'} {asker}'s takeback")
-            screen = self.hall_screen()
-            if screen is not None:
-                screen.hall_refresh(before)
-
-        self.push_screen(ConfirmScreen(f"{asker} asks to take back their last move (and everything after it). "
-                                       f"Allow it?"), answered)
 
     def hall_lobby(self):
         """The Hall screen beneath a hall game opened from it (None: opened by dicehall host/join)."""
@@ -392,12 +274,11 @@ class DicehallApp(App):
             self.pop_screen()
 
     def close_hall(self) -> None:
-        """Stop the follower, then leave the game: the seat's lock and any watcher's are released."""
+        """Stop the screens following the game, then leave it: the seat's lock and any watcher's are released."""
         game, self.hall_game = self.hall_game, None
-        self.hall_stop.set()
-        follower = self.hall_follower
-        if follower is not None and follower is not threading.current_thread():
-            follower.join(timeout=1.0)
+        for screen in self.screen_stack:
+            if hasattr(screen, "hall_refresh"):  # the screens this terminal plays the game on
+                screen.stop_following()
         if game is not None:
             from tui.screens.hall_talk import close_chat
 
@@ -419,6 +300,13 @@ class DicehallApp(App):
         from tui.screens.viewer import ViewerScreen
 
         self.push_screen(ViewerScreen(session, live=live))
+
+    def open_hindsight_line(self, line: Session, solution, name: str = "") -> None:
+        """The hindsight solver's winning line (an engine.analysis.troll_solver.Solution, played out
+        as `line`) in a viewer of its own; `name`: the save's, for a branch's name."""
+        from tui.screens.viewer.line import LineViewer
+
+        self.push_screen(LineViewer(line, solution, name))
 
     def open_hall(self) -> None:
         """The hall's lobby: its games, to watch or join."""

@@ -8,7 +8,7 @@ from pathlib import Path
 from engine.errors import DicehallError
 from engine.session import JournalError
 from engine.text import clean_text
-from saves import SaveError, os_reason
+from saves.errors import SaveError, os_reason
 
 
 class HallError(SaveError):

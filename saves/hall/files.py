@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.text import clean_text
 from saves import home, os_reason
+from saves.files import login_name  # noqa: F401  (the hall's name for it too)
 from saves.hall.errors import HallError
 
 
@@ -41,16 +42,6 @@ def hall_dir(override: str | Path | None = None) -> Path:
     if ADMIN_HALL.is_dir() and os.access(ADMIN_HALL, os.W_OK | os.X_OK):
         return ADMIN_HALL
     return home() / "hall"
-
-
-def login_name() -> str:
-    """The name a player sits down as when they give none: their login name."""
-    import getpass
-
-    try:
-        return getpass.getuser()
-    except Exception:  # no login name to be had: a seat still needs one
-        return "Player"
 
 
 def bot_name(seat: int, seats: int, bots: int) -> str:

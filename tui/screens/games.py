@@ -65,11 +65,13 @@ def game_screen(session):
     return SCREENS[session.game.ID].play(session)
 
 
-def hall_game_screen(game, on_stale: Callable[[], None]):
+def hall_game_screen(game):
     """The game screen of a started hall game (saves.hall.HallGame): the game's own screen on a
     HallSession, with the HallPlay keys first."""
-    session = hall_table.HallSession(game, on_stale)
-    return SCREENS[session.game.ID].hall(session)
+    session = hall_table.HallSession(game)
+    screen = SCREENS[session.game.ID].hall(session)
+    session.on_stale = screen.hall_stale  # a decision the log refused: the screen reads what is new
+    return screen
 
 
 def setup_screen(game_id: str, **choices) -> Screen | None:

@@ -1,7 +1,8 @@
 """Playing a hall game (saves/hall.py) on the game screens: the screen a game is played on is the
 same as at one keyboard, given a HallSession instead of the engine's Session, and the HallPlay
-mixin that keeps this terminal to its own seat (tui/screens/games.py puts the two together). The app's follower (tui/app.py) tells the screen
-when another terminal has moved; the screen then redraws from the fold's session.
+mixin that keeps this terminal to its own seat (tui/screens/games.py puts the two together). The
+screen's follower (tui/screens/hall_follow.py) tells it when another terminal has moved; it then
+redraws from the fold's session.
 
 Before every seat is taken, HallWaitScreen says who is seated and how the others join."""
 from __future__ import annotations
@@ -21,6 +22,7 @@ from engine.text import clean_text
 from saves import SaveError
 from saves.hall import HallGame, StaleState
 from tui.screens.base import KeyedScreen, all_bindings
+from tui.screens.hall_follow import HallTable
 from tui.screens.hall_talk import CHAT_BINDINGS, HallTalk
 from tui.widgets import Plain, StatusLine
 
@@ -43,9 +45,9 @@ class HallSession:
     from the commitment for the bots' tie-breaks, never the secret seed, and never shown (a player
     could take it for the seed): a title shows `seed_shown`."""
 
-    def __init__(self, game: HallGame, on_stale: Callable[[], None]) -> None:
+    def __init__(self, game: HallGame, on_stale: Callable[[], None] | None = None) -> None:
         self.hall_game = game
-        self.on_stale = on_stale  # the screen refreshes after a decision the log refused
+        self.on_stale = on_stale or (lambda: None)  # the screen refreshes after a decision the log refused
         self.seed = int(game.fold.commitment[:12], 16)
         self.save_name = f"{game.fold.players_name(20)} (hall {game.id})"
         self.save_id = game.id
@@ -87,9 +89,60 @@ class HallSession:
     def real(self):
         return self.hall_game.session
 
-    def __getattr__(self, name: str):
-        return getattr(self.hall_game.session, name)
+    # ----- what a game screen reads, from the fold's session (declared: nothing else is offered) -----
+    @property
+    def game(self):
+        return self.hall_game.session.game
 
+    @property
+    def options(self) -> dict:
+        return self.hall_game.session.options
+
+    @property
+    def journal(self):
+        return self.hall_game.session.journal
+
+    @property
+    def state(self):
+        return self.hall_game.session.state
+
+    @property
+    def events(self):
+        return self.hall_game.session.events
+
+    @property
+    def marks(self):
+        return self.hall_game.session.marks
+
+    @property
+    def outcome(self):
+        return self.hall_game.session.outcome
+
+    @property
+    def to_act(self):
+        return self.hall_game.session.to_act
+
+    @property
+    def chance_needed(self):
+        return self.hall_game.session.chance_needed
+
+    @property
+    def undos(self):
+        return self.hall_game.session.undos
+
+    def commands(self) -> list:
+        return self.hall_game.session.commands()
+
+    def describe(self, *args, **kwargs) -> str:
+        return self.hall_game.session.describe(*args, **kwargs)
+
+    def state_at(self, index: int):
+        return self.hall_game.session.state_at(index)
+
+    def turn_starts(self) -> list[int]:
+        return self.hall_game.session.turn_starts()
+
+    # ----- what a game screen does, through the hall -----
     def play(self, command, faces=None) -> tuple:
         if faces is not None:
             raise IllegalCommand(NO_TYPED_DICE)
@@ -156,7 +209,7 @@ def others_turn(game: HallGame) -> str:
     return f"{clean_text(game.fold.seat_name(seat), 40)}'s turn (seat {seat + 1}, {where})"
 
 
-class HallPlay:
+class HallPlay(HallTable):
     """Put first in a game screen's bases for a hall game: keys that move are refused when it is
     another person's turn, with a line naming them; `u` asks a takeback; no redo, no review, no
     typed dice (the Dice Tower's `t`: the dice are the secret seed's); `q` leaves
@@ -279,7 +332,7 @@ class HallPlay:
         self.refresh_bindings()
 
 
-class HallWaitScreen(HallTalk, KeyedScreen):
+class HallWaitScreen(HallTalk, HallTable, KeyedScreen):
     """A hall game whose seats are not all taken yet: who sits where, and how the others join."""
 
     BINDINGS = [
@@ -297,6 +350,10 @@ class HallWaitScreen(HallTalk, KeyedScreen):
 
     @property
     def talk_game(self) -> HallGame:
+        return self.game
+
+    @property
+    def hall_game(self) -> HallGame:
         return self.game
 
     def help_title(self) -> str:

@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from engine.games.bones.state import BonesState
+from typing import Protocol
 
 TROOPS = 8  # per side, numbered 0..7 in the engine, #1..#8 in words
 ROLLERS = 3
 FULL = 900  # the starting area's side, in hundredths of an inch
 DIE = 62.5  # one die width in hundredths of an inch
 SIDES = ("A", "B")  # seat 0 is side A, seat 1 side B
+
+
+class Sized(Protocol):
+    """What the area's edges depend on (a BonesState): the side of the area as it has shrunk. A
+    protocol, so that this module, which state.py builds on, needs nothing from state.py."""
+
+    @property
+    def side(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -29,7 +34,7 @@ class Troop:
     face: int
 
 
-def area_bounds(state: BonesState) -> tuple[int, int]:
+def area_bounds(state: Sized) -> tuple[int, int]:
     """The area's low and high edge (the same for x and y), in hundredths of an inch."""
     low = (FULL - state.side) // 2
     return low, low + state.side

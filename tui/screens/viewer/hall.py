@@ -1,7 +1,7 @@
 """The replay viewer in live mode on a hall game (`dicehall watch ID`, or Enter in the hall): read
-only, counted as a watcher for as long as it is open. A worker thread sleeps until the game's files
-change (HallGame.wait) and tells the screen, which reads what is new (HallGame.follow) in its own
-thread, so it never draws a half-folded move. At the live end the view follows each new move; stepped
+only, counted as a watcher for as long as it is open. Its follower (tui/screens/hall_follow.py, the
+same as a player's table) sleeps until the game's files change and tells the screen, which reads what
+is new (HallGame.follow) in its own thread, so it never draws a half-folded move. At the live end the view follows each new move; stepped
 back, it stays put and the status line counts the new moves (End or f goes back to the live end).
 
 A watcher is not a player, but a player can watch their own game in another terminal: while the
@@ -10,13 +10,10 @@ the analysis (a, n, p, w) and branching (c, whose dice would be the secret seed'
 end of the game; then the viewer reloads the whole game with its revealed seed, as a replay."""
 from __future__ import annotations
 
-import threading
 from bisect import bisect_left
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.message import Message
-from textual.worker import Worker, get_current_worker
 
 from engine import Session
 from engine.errors import DicehallError
@@ -24,18 +21,13 @@ from engine.text import clean_text
 from engine.words import counted
 from saves import error_line
 from saves.hall import HallGame
+from tui.screens.hall_follow import HallChanged, HallFollower
 from tui.screens.hall_talk import CHAT_BINDINGS, CHAT_EVERY, HallTalk, close_chat
 from tui.screens.viewer.screen import ANALYSIS_ACTIONS, ViewerScreen
 from tui.widgets import Plain, clip
 
 WAIT_SLICE = 0.5  # seconds the worker sleeps at most before it looks whether the viewer was left
 WAITS_FOR_THE_END = {"reveal", "branch", "hindsight", "hindsight_line", "hindsight_start"} | ANALYSIS_ACTIONS
-
-
-class HallChanged(Message):
-    """The game's files changed: the screen reads what is new."""
-
-    bubble = False  # the app's own HallChanged handler is for the seat this terminal plays
 
 
 class HallViewer(HallTalk, ViewerScreen):
@@ -52,8 +44,7 @@ class HallViewer(HallTalk, ViewerScreen):
         session = game.session or self.waiting_session(game)
         super().__init__(session, live=True)
         self.seen_end = len(session.events)  # the events seen at the live end, for "N new moves"
-        self.followed = threading.Event()  # the screen has read what the worker was told of
-        self.follower: Worker | None = None
+        self.follower: HallFollower | None = None
         self.following = True
         self.seat_line = self.seat_words()
         self.replayed = False  # the finished game, reloaded with its revealed seed
@@ -87,38 +78,24 @@ class HallViewer(HallTalk, ViewerScreen):
             self.status(f"waiting for every seat to be taken: {self.seat_line}")
         else:
             self.status("live: each move shows as it is made; Left/PgUp step back, End comes back")
-        self.follower = self.run_worker(self.follow_game, thread=True, group="hall-watch", exclusive=True,
-                                        exit_on_error=False)
+        # the follower closes the game (and so stops counting as a watcher) when it ends
+        self.follower = HallFollower(self, self.game, wait=WAIT_SLICE, closes=True)
+        if self.following:
+            self.follower.start()
+        else:  # over already (game_over above): the game is closed at once
+            self.follower.stop()
         self.set_interval(CHAT_EVERY, self.chat_tick)
-
-    def follow_game(self) -> None:
-        """The worker: sleep until the game's files change, tell the screen, wait until it has read
-        them. It closes the game (and so stops counting as a watcher) when it ends."""
-        worker = get_current_worker()
-        game = self.game
-        try:
-            while not worker.is_cancelled and self.following:
-                if not game.wait(WAIT_SLICE):
-                    continue
-                self.followed.clear()
-                self.post_message(HallChanged())
-                while not self.followed.wait(WAIT_SLICE):
-                    if worker.is_cancelled or not self.following:
-                        return
-        finally:
-            game.close()
 
     def stop_following(self) -> None:
         self.following = False
-        self.followed.set()
         if self.follower is not None:
-            self.follower.cancel()
+            self.follower.stop()
 
     def on_hall_changed(self, message: HallChanged) -> None:
         try:
             self.read_new()
         finally:
-            self.followed.set()
+            message.read()
 
     def read_new(self) -> None:
         """Fold what is new and show it: follow it at the live end, else count it."""
@@ -130,7 +107,7 @@ class HallViewer(HallTalk, ViewerScreen):
         try:
             game.follow()
         except (DicehallError, OSError) as error:  # HallError: a damaged record; what came before stays
-            self.following = False
+            self.stop_following()  # the follower ends, and closes the game
             self.status(f"the game's log is damaged from here: {error_line(error)}; what came before stays, "
                         f"no more moves will show", error=True)
             self.redraw()
@@ -180,7 +157,7 @@ class HallViewer(HallTalk, ViewerScreen):
         """The game ended: once its seed is revealed, reload it whole as a replay (dice re-derived)."""
         if self.game.fold.revealed is None:
             return  # the player's terminal reveals it at once: the next change brings it
-        self.following = False
+        self.stop_following()  # the follower ends, and closes the game
         try:
             session = self.game.hall.finished_session(self.game.id)
         except (DicehallError, OSError) as error:

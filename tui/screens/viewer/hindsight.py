@@ -175,14 +175,13 @@ class HindsightViewer:
 
     def action_hindsight_line(self) -> None:
         """The solver's line as a game of its own, in a viewer: step through it, branch from it."""
-        from tui.screens.viewer.line import LineViewer
-
         try:
             line = troll_solver.line_session(self.session, self.hindsight)
         except Exception as error:  # solve checked the line; a replay changed under us says one line
             self.status(f"the line could not be played: {error}", error=True)
             return
-        self.app.push_screen(LineViewer(line, self.hindsight, getattr(self.session, "save_name", "")))
+        # the app opens it (it owns navigation): the line's viewer is a ViewerScreen, which is built on this module
+        self.app.open_hindsight_line(line, self.hindsight, getattr(self.session, "save_name", ""))
 
     def action_hindsight_start(self) -> None:
         """Go to where the line starts: the decision not yet played, so `c` branches from there."""
