@@ -6,10 +6,10 @@ import math
 import sys
 import time
 
-import engine
-from engine.chance import seeded_draw
-from engine.games import dicetower
-from engine.words import counted
+from dicehall import engine
+from dicehall.engine.chance import seeded_draw
+from dicehall.engine.games import dicetower
+from dicehall.engine.words import counted
 
 
 PROGRESS_SECONDS = 1.0  # how often a long run says how far it has got
@@ -73,8 +73,8 @@ def sim_dicetower(games: int, seed: int, remove_rate: float) -> dict:
 def play_troll(seed: int, options: dict, bot: str) -> tuple[str, int, int]:
     """One whole troll game: (result, score, turns). bot is "hint" (the adviser), "search" (the
     adviser's best lines played on over sampled deals) or "random"."""
-    from engine.bots import troll as adviser
-    from engine.bots import troll_search
+    from dicehall.engine.bots import troll as adviser
+    from dicehall.engine.bots import troll_search
 
     session = engine.new_session("troll", seed=seed, options=options)
     step = 0
@@ -125,8 +125,8 @@ def format_troll(report: dict) -> str:
 def sim_wager(players: int, styles: list[str], games: int, seed: int) -> dict:
     """Bots of the given styles play whole games; the seating rotates every game, so each style
     sits in each seat equally often. Reports win rates per style and per seat (first-player advantage)."""
-    from engine.bots import wager as bots
-    from engine.core import Player
+    from dicehall.engine.bots import wager as bots
+    from dicehall.engine.core import Player
 
     if not 2 <= players <= 6:
         raise ValueError("wager needs 2 to 6 players")
@@ -183,8 +183,8 @@ def check_two_bots(levels: list[str], known: tuple[str, ...], usage: str, what: 
 def sim_towers(levels: list[str], games: int, seed: int) -> dict:
     """Two bot levels play `games` games, colours alternated (the first level is Light in the even
     games), Light placing first. Reports each level's wins, the draws, and the slowest answer."""
-    from engine.bots import towers as bots
-    from engine.core import Player
+    from dicehall.engine.bots import towers as bots
+    from dicehall.engine.core import Player
 
     check_two_bots(levels, bots.LEVELS, "towers: --bots takes two levels, like --bots hard,easy", "Towers level", "levels")
     wins = {0: 0, 1: 0}  # by the level's position in `levels`
@@ -235,10 +235,10 @@ def sim_bones(levels: list[str], games: int, seed: int, turn_limit: int = 2000) 
     """Two War of Bones bot styles play `games` games, seats alternated (the first style is A in the
     even games). Reports each style's win rate, the draws (a game past `turn_limit` turns counts as
     unfinished), the mean turns and the slowest answer."""
-    from engine.bots import bones as bots
-    from engine.core import Player
-    from engine.games import bones
-    from engine.session import Session
+    from dicehall.engine.bots import bones as bots
+    from dicehall.engine.core import Player
+    from dicehall.engine.games import bones
+    from dicehall.engine.session import Session
 
     check_two_bots(levels, bots.LEVELS, "bones: --bots takes two styles, like --bots general,random",
                    "War of Bones bot", "bots")

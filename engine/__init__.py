@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from engine.codec import digest
-from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
-from engine.errors import DicehallError
-from engine.games import CATALOGUE, get_game
-from engine.session import Journal, JournalError, LogError, Mark, Session
+from dicehall.engine.codec import digest
+from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.games import CATALOGUE, get_game
+from dicehall.engine.session import Journal, JournalError, LogError, Mark, Session
 
 __all__ = [
     "CATALOGUE", "ChanceNeeded", "DicehallError", "IllegalCommand", "Journal", "JournalError", "LogError", "Mark", "Outcome",

@@ -17,7 +17,7 @@ from typing import Any
 
 import msgpack
 
-from engine.errors import DicehallError
+from dicehall.engine.errors import DicehallError
 
 # No genuine save record or replay nests deeper than about 7 levels; a hostile one could nest
 # ~1,000 (msgpack's own limit), deep enough to make any recursive code (repr, decoders) fail.

@@ -15,7 +15,7 @@ import inspect
 from types import ModuleType
 from typing import Any, Protocol, Sequence, runtime_checkable
 
-from engine.core import ChanceNeeded, Outcome, Player
+from dicehall.engine.core import ChanceNeeded, Outcome, Player
 
 
 @runtime_checkable

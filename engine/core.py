@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.errors import DicehallError
+from dicehall.engine.errors import DicehallError
 
 
 class IllegalCommand(DicehallError, ValueError):

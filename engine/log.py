@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Protocol, Sequence
 
-from engine.core import DicehallError
+from dicehall.engine.core import DicehallError
 
 
 class Journal(Protocol):

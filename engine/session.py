@@ -18,11 +18,11 @@ from bisect import bisect_right
 from types import ModuleType
 from typing import Any, Iterable, Sequence
 
-from engine.chance import seeded_draws
-from engine.core import ChanceNeeded, HostLabels, IllegalCommand, Outcome, Player
+from dicehall.engine.chance import seeded_draws
+from dicehall.engine.core import ChanceNeeded, HostLabels, IllegalCommand, Outcome, Player
 # the log's parts live in engine/log.py and replace in engine/replace.py; callers import them from here too
-from engine.log import Journal, JournalError, LogError, LogView, Mark, mark_view
-from engine.replace import replace
+from dicehall.engine.log import Journal, JournalError, LogError, LogView, Mark, mark_view
+from dicehall.engine.replace import replace
 
 __all__ = ["CHECKPOINT_EVERY", "Journal", "JournalError", "LogError", "LogView", "Mark", "Session", "replace"]
 

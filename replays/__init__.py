@@ -26,14 +26,14 @@ from typing import Any, Callable, Sequence
 
 import msgpack
 
-import engine
-from engine.codec import DecodeError, check_nesting, decode_event, encode_event
-from engine.core import player_from_record
-from engine.errors import DicehallError
-from engine.session import LogError, Session
-from engine.text import clean_text
-from engine.words import counted
-from replays.durable import open_regular, write_durably
+from dicehall import engine
+from dicehall.engine.codec import DecodeError, check_nesting, decode_event, encode_event
+from dicehall.engine.core import player_from_record
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.session import LogError, Session
+from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
+from dicehall.replays.durable import open_regular, write_durably
 
 FORMAT = 3
 MAX_BYTES = 16 * 1024 * 1024

@@ -28,19 +28,19 @@ hall (the shared hall). The names every caller uses are exported here.
 """
 from __future__ import annotations
 
-from replays.durable import open_regular, write_all, write_durably
-from saves.errors import (ExportExists, SaveDamaged, SaveError, SaveHealthy, SaveInUse, SaveUnreadable,
+from dicehall.replays.durable import open_regular, write_all, write_durably
+from dicehall.saves.errors import (ExportExists, SaveDamaged, SaveError, SaveHealthy, SaveInUse, SaveUnreadable,
                           SaveWriteFailed, error_line, os_reason)
-from saves.files import (default_name, distinct_name, fsync_dir, home, keep_torn, make_dirs, names_in_use,
+from dicehall.saves.files import (default_name, distinct_name, fsync_dir, home, keep_torn, make_dirs, names_in_use,
                          read_header, replays_dir, save_label, saves_dir, short_name, solo_players, write_new)
-from saves.framing import (FORMAT, FRAME, MAGIC, MAX_FILE, MAX_RECORD, MAX_UNPACKED, READ_CHUNK, SUFFIX,
+from dicehall.saves.framing import (FORMAT, FRAME, MAGIC, MAX_FILE, MAX_RECORD, MAX_UNPACKED, READ_CHUNK, SUFFIX,
                            TORN_SCAN_BUDGET, TORN_SUFFIX, UNPACK_LIMITS, UPCASTS, ParsedSave, SaveScan, encode_record,
                            frame, parse_save, upcast_header)
-from saves.index import (FINGERPRINT_BYTES, INDEX_FORMAT, INDEX_NAME, MAX_INDEX, MAX_INDEX_SAVES, RACY_NS, Fingerprint,
+from dicehall.saves.index import (FINGERPRINT_BYTES, INDEX_FORMAT, INDEX_NAME, MAX_INDEX, MAX_INDEX_SAVES, RACY_NS, Fingerprint,
                          SaveInfo, branch_text, find_save, list_saves)
-from saves.manage import branch_save, export_save, recover_save, rename_save, write_export
-from saves.rebuild import build_session
-from saves.store import SaveJournal, close_save, delete_save, load_readonly, new_save, open_save
+from dicehall.saves.manage import branch_save, export_save, recover_save, rename_save, write_export
+from dicehall.saves.rebuild import build_session
+from dicehall.saves.store import SaveJournal, close_save, delete_save, load_readonly, new_save, open_save
 
 
 __all__ = [

@@ -5,9 +5,9 @@ import errno
 import os
 from pathlib import Path
 
-from engine.errors import DicehallError
-from engine.session import JournalError
-from engine.text import clean_text
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.session import JournalError
+from dicehall.engine.text import clean_text
 
 
 class SaveError(DicehallError):

@@ -11,11 +11,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import engine
-from engine.text import NAME_LIMIT, clean_text
-from replays.durable import open_regular, write_durably
-from saves.errors import SaveError, SaveInUse, SaveUnreadable, os_reason
-from saves.framing import MAX_FILE, SUFFIX, TORN_SUFFIX, SaveScan
+from dicehall import engine
+from dicehall.engine.text import NAME_LIMIT, clean_text
+from dicehall.replays.durable import open_regular, write_durably
+from dicehall.saves.errors import SaveError, SaveInUse, SaveUnreadable, os_reason
+from dicehall.saves.framing import MAX_FILE, SUFFIX, TORN_SUFFIX, SaveScan
 
 def save_label(path: Path) -> str:
     """A save file's id as dicehall shows it: the file name without .dhs, control characters removed."""

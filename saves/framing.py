@@ -14,8 +14,8 @@ from typing import Any
 
 import msgpack
 
-from engine.codec import check_nesting, encode_event
-from saves.errors import SaveError, SaveUnreadable, os_reason
+from dicehall.engine.codec import check_nesting, encode_event
+from dicehall.saves.errors import SaveError, SaveUnreadable, os_reason
 
 MAGIC = b"DICEHALL-SAVE\n\x00\x00"
 FORMAT = 2

@@ -11,14 +11,15 @@ from typing import Any
 
 import msgpack
 
-import engine.games
-from engine.codec import check_nesting
-from engine.text import clean_text
-from replays.durable import open_regular, write_durably
-from saves.errors import SaveError, SaveUnreadable
-from saves.files import save_label, saves_dir, scanning, shown_path
-from saves.framing import SUFFIX, refuse_ext
-from saves.rebuild import build_session
+import dicehall.engine.games
+from dicehall import engine
+from dicehall.engine.codec import check_nesting
+from dicehall.engine.text import clean_text
+from dicehall.replays.durable import open_regular, write_durably
+from dicehall.saves.errors import SaveError, SaveUnreadable
+from dicehall.saves.files import save_label, saves_dir, scanning, shown_path
+from dicehall.saves.framing import SUFFIX, refuse_ext
+from dicehall.saves.rebuild import build_session
 
 
 @dataclass

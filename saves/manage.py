@@ -5,17 +5,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import engine
-from engine.session import Session
-from engine.text import NAME_LIMIT, clean_text
-from replays.durable import write_all, write_durably
-from saves.errors import ExportExists, SaveDamaged, SaveError, SaveHealthy, os_reason
-from saves.files import (create_file, fsync_dir, lock, names_in_use, read_header, save_label, saves_dir, scanning,
+from dicehall import engine
+from dicehall.engine.session import Session
+from dicehall.engine.text import NAME_LIMIT, clean_text
+from dicehall.replays.durable import write_all, write_durably
+from dicehall.saves.errors import ExportExists, SaveDamaged, SaveError, SaveHealthy, os_reason
+from dicehall.saves.files import (create_file, fsync_dir, lock, names_in_use, read_header, save_label, saves_dir, scanning,
                          short_name, shown_path, slug)
-from saves.framing import FRAME, MAGIC, READ_CHUNK, SUFFIX, encode_record, frame
-from saves.index import find_save
-from saves.rebuild import build_session, save_name_of
-from saves.store import SaveJournal, load_readonly, new_header
+from dicehall.saves.framing import FRAME, MAGIC, READ_CHUNK, SUFFIX, encode_record, frame
+from dicehall.saves.index import find_save
+from dicehall.saves.rebuild import build_session, save_name_of
+from dicehall.saves.store import SaveJournal, load_readonly, new_header
 
 
 def export_save(name_or_id: str, target: str | Path | None = None, overwrite: bool = False) -> Path:
@@ -32,7 +32,7 @@ def export_save(name_or_id: str, target: str | Path | None = None, overwrite: bo
 def write_export(session: Session, stem: str, target: str | Path | None, overwrite: bool) -> Path:
     """Write `session` as a replay to `target` (a file, or a folder: `<folder>/<stem>.dhr`; none: the
     current folder); ExportExists for a file already there unless `overwrite`, SaveError otherwise."""
-    import replays
+    from dicehall import replays
 
     default = f"{stem}{replays.SUFFIX}"
     path = Path(target) if target else Path.cwd() / default

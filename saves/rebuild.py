@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import engine
-from engine.codec import DecodeError, decode_event
-from engine.core import player_from_record
-from engine.session import LogError, Session
-from engine.text import clean_text
-from saves.errors import SaveDamaged, SaveError
-from saves.framing import ParsedSave, SaveScan, upcast_header
+from dicehall import engine
+from dicehall.engine.codec import DecodeError, decode_event
+from dicehall.engine.core import player_from_record
+from dicehall.engine.session import LogError, Session
+from dicehall.engine.text import clean_text
+from dicehall.saves.errors import SaveDamaged, SaveError
+from dicehall.saves.framing import ParsedSave, SaveScan, upcast_header
 
 
 def _header_fields(header: dict, label: str) -> tuple:

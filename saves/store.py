@@ -6,17 +6,17 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-import engine
-from engine.session import Session
-from engine.text import clean_text
-from engine.words import counted
-from replays.durable import open_regular, write_durably
-from saves.errors import SaveDamaged, SaveError, SaveWriteFailed, os_reason
-from saves.files import (create_file, default_name, distinct_name, keep_torn, lock, recover_hint, save_label,
+from dicehall import engine
+from dicehall.engine.session import Session
+from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
+from dicehall.replays.durable import open_regular, write_durably
+from dicehall.saves.errors import SaveDamaged, SaveError, SaveWriteFailed, os_reason
+from dicehall.saves.files import (create_file, default_name, distinct_name, keep_torn, lock, recover_hint, save_label,
                          scanning, short_name)
-from saves.framing import FORMAT, MAGIC, encode_record, frame
-from saves.index import find_save
-from saves.rebuild import build_session
+from dicehall.saves.framing import FORMAT, MAGIC, encode_record, frame
+from dicehall.saves.index import find_save
+from dicehall.saves.rebuild import build_session
 
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 CHILD = """
 import sys, time
-from saves.hall import Hall
+from dicehall.saves.hall import Hall
 folder, action, game_id, name, delay = sys.argv[1:6]
 time.sleep(float(delay))
 hall = Hall(folder)
@@ -51,9 +51,9 @@ def play_until_over(games: dict, rng) -> None:
 
 PLAYER = """
 import json, random, sys, time
-import engine
-from engine.core import IllegalCommand
-from saves.hall import Hall, StaleState
+from dicehall import engine
+from dicehall.engine.core import IllegalCommand
+from dicehall.saves.hall import Hall, StaleState
 folder, game_id, name, seed, pause = sys.argv[1:6]
 hall = Hall(folder)
 game = hall.join(game_id, name=name) if name != "-" else hall.open(game_id, plays_bots=True)

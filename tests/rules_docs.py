@@ -16,7 +16,7 @@ RULES_DOCS = ROOT / "docs" / "rules"
 
 
 def game_ids() -> list[str]:
-    from engine.games import CATALOGUE
+    from dicehall.engine.games import CATALOGUE
 
     return [entry.id for entry in CATALOGUE]
 

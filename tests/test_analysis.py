@@ -7,16 +7,16 @@ from fractions import Fraction
 
 import pytest
 
-import engine
-import replays
-from engine import analysis
-from engine.analysis import troll as troll_analysis
-from engine.bots import troll as adviser
-from engine.bots import wager as wager_bots
-from engine.core import Player
-from engine.games import CATALOGUE, dicetower, troll
-from engine.games.dicetower import PullBlock
-from engine.games.wager import EndTurn, Roll, Wager
+from dicehall import engine
+from dicehall import replays
+from dicehall.engine import analysis
+from dicehall.engine.analysis import troll as troll_analysis
+from dicehall.engine.bots import troll as adviser
+from dicehall.engine.bots import wager as wager_bots
+from dicehall.engine.core import Player
+from dicehall.engine.games import CATALOGUE, dicetower, troll
+from dicehall.engine.games.dicetower import PullBlock
+from dicehall.engine.games.wager import EndTurn, Roll, Wager
 from dicehall.cli import NO_ANALYSER, main
 
 DECISION_FIELDS = ["event", "played", "best", "chance_played", "chance_best", "mark"]
@@ -112,13 +112,13 @@ def test_wager_stopping_there_is_not_marked_and_the_dice_luck_is_exact():
     assert (result.decisions[-1].played, result.decisions[-1].mark) == ("stop", "")
     assert all(d.chance_best >= d.chance_played for d in result.decisions)
     # each die: the roller's exact chance after it against the average over the six faces
-    from engine.analysis.wager import chance_of
+    from dicehall.engine.analysis.wager import chance_of
 
     for luck in result.chance:
         before = session.state_at(luck.event - 1)
         after = session.state_at(luck.event)
         assert luck.luck == pytest.approx(chance_of(after, luck.seat) - chance_of(before, luck.seat), abs=1e-12)
-    from engine.games.wager import DieRolled
+    from dicehall.engine.games.wager import DieRolled
 
     assert [c.event for c in result.chance] == [n for n, e in enumerate(session.events, start=1) if isinstance(e, DieRolled)]
 
@@ -269,7 +269,7 @@ def test_analyse_prints_a_line_per_decision_and_a_summary(tmp_path, capsys):
 
 def bones_game(seed=1, events=80):
     """Ann (a person, playing the general's moves) against the general, the first `events` events."""
-    from engine.bots import bones as general
+    from dicehall.engine.bots import bones as general
 
     session = engine.new_session("bones", seed=seed, players=[Player("Ann"), Player("Gen", True, "general")])
     while session.outcome is None and len(session.events) < events:
@@ -300,7 +300,7 @@ def test_analyse_bad_files_get_the_same_one_line_as_verify(tmp_path, capsys):
 
 
 def test_analyse_a_save_by_name_without_changing_it(capsys):
-    import saves
+    from dicehall import saves
 
     session = saves.new_save("dicetower", name="my tower", seed=3)
     for _ in range(4):
@@ -332,9 +332,9 @@ def test_troll_luck_is_each_turns_awakenings_against_what_the_pair_before_was_ex
 def towers_game_with_a_late_error():
     """Ann (a person) plays the medium bot's moves, except once near the end, where every move's
     margin is exact: there she plays the worst. Returns the session and that decision's event."""
-    from engine.analysis import towers as towers_analysis
-    from engine.bots import towers as towers_bot
-    from engine.games import towers
+    from dicehall.engine.analysis import towers as towers_analysis
+    from dicehall.engine.bots import towers as towers_bot
+    from dicehall.engine.games import towers
 
     session = engine.new_session("towers", seed=3, players=[Player("Ann"), Player("Bot", True, "medium")])
     erred = None
@@ -353,7 +353,7 @@ def towers_game_with_a_late_error():
 
 
 def test_towers_a_move_that_loses_points_at_the_end_is_marked_by_the_exact_margin_lost():
-    from engine.analysis import towers as towers_analysis
+    from dicehall.engine.analysis import towers as towers_analysis
 
     session, (event, worst, lost) = towers_game_with_a_late_error()
     result = analysis.analyse(session)

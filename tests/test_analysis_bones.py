@@ -4,13 +4,13 @@ import json
 
 import pytest
 
-import engine
-import replays
-from engine import analysis
-from engine.analysis import bones as bones_analysis
-from engine.bots import bones as general
-from engine.core import Player
-from engine.games import bones
+from dicehall import engine
+from dicehall import replays
+from dicehall.engine import analysis
+from dicehall.engine.analysis import bones as bones_analysis
+from dicehall.engine.bots import bones as general
+from dicehall.engine.core import Player
+from dicehall.engine.games import bones
 from dicehall.cli import main
 
 DECISION_FIELDS = ["event", "played", "best", "chance_played", "chance_best", "mark"]

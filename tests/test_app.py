@@ -1,14 +1,14 @@
 """The app driven through Pilot at 80x24: play a tower to its fall, undo, review, branch; snapshots."""
 from __future__ import annotations
 
-import saves
-from engine.games.dicetower import PullBlock
+from dicehall import saves
+from dicehall.engine.games.dicetower import PullBlock
 from pathlib import Path
 
 from tests.apphelpers import drive, screen_text
-from tui.app import DicehallApp
-from tui.screens.dicetower import DiceTowerScreen
-from tui.screens.viewer import ViewerScreen
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.dicetower import DiceTowerScreen
+from dicehall.tui.screens.viewer import ViewerScreen
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -27,8 +27,10 @@ def test_launcher_lists_the_five_games_and_snapshot(snapshot):
 
 
 def test_coming_game_says_why_it_cannot_open(monkeypatch):
-    import engine.games
-    import tui.screens.launcher
+    import dicehall.engine.games
+    from dicehall import engine
+    import dicehall.tui.screens.launcher
+    from dicehall import tui
 
     coming = engine.games.CatalogueEntry("chess", "Chess", "a board game", False)
     monkeypatch.setattr(tui.screens.launcher, "CATALOGUE", engine.games.CATALOGUE + (coming,))
@@ -43,7 +45,7 @@ def test_coming_game_says_why_it_cannot_open(monkeypatch):
 
 
 def test_the_launcher_opens_war_of_bones_at_its_setup():
-    from tui.screens.bones import BonesSetupScreen
+    from dicehall.tui.screens.bones import BonesSetupScreen
 
     async def steps(pilot):
         await pilot.press(*["down"] * 4, "enter")
@@ -211,7 +213,7 @@ def test_saves_screen_continue_and_delete_with_confirmation():
 
 
 def test_open_a_replay_from_the_launcher_and_step_autoplay_goto(tmp_path):
-    import replays
+    from dicehall import replays
 
     session = saves.new_save("dicetower", name="shared game", seed=5)
     for _ in range(3):
@@ -278,7 +280,7 @@ def test_a_blank_name_gets_a_distinct_default():
 
 
 def test_replay_command_opens_the_viewer_at_the_end(tmp_path):
-    import replays
+    from dicehall import replays
 
     session = saves.new_save("dicetower", name="watch", seed=4)
     while session.outcome is None:
@@ -297,14 +299,14 @@ def test_replay_command_opens_the_viewer_at_the_end(tmp_path):
 
 
 def test_a_standing_tower_never_shows_a_zero_chance_to_fall():
-    from tui.screens.dicetower import percent
+    from dicehall.tui.screens.dicetower import percent
 
     assert percent(1e-25) == "<0.01%" and percent(0.0) == "<0.01%"  # underflow: still possible
     assert percent(1 / 3) == "33.33%"
 
 
 def test_a_five_digit_countdown_keeps_its_digits_whole():
-    from tui.widgets import big_number
+    from dicehall.tui.widgets import big_number
 
     session = saves.new_save("dicetower", name="long night", seed=3, options={"start": 10000})
 
@@ -357,7 +359,7 @@ def test_saves_screen_export_asks_before_replacing_a_file(tmp_path):
     assert "exists. Replace it?" in asked
     assert kept == b"someone else's file"
     assert "exported to" in done
-    import replays
+    from dicehall import replays
 
     assert replays.read_replay(target).events == session.events
 
@@ -365,9 +367,9 @@ def test_saves_screen_export_asks_before_replacing_a_file(tmp_path):
 def test_the_tower_log_shows_the_last_rolls_and_counts_them_after_undo_and_redo():
     """The screen draws only the last screenful of the log, found from its end, and counts the rolls
     from the state: what it shows must be the tail of the whole log, as before, at every step."""
-    from engine.games.dicetower import DiceRolled
-    from engine.words import counted
-    from tui.screens.dicetower import pull_log
+    from dicehall.engine.games.dicetower import DiceRolled
+    from dicehall.engine.words import counted
+    from dicehall.tui.screens.dicetower import pull_log
 
     # double threes roll again, so rolls and pulls differ; more rolls than the log has lines
     session = saves.new_save("dicetower", name="long log", seed=7, dice=[3, 3, 2, 5] + [1, 2, 6, 4] * 20)

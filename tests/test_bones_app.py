@@ -9,16 +9,16 @@ from rich.text import Text
 
 import pytest
 
-import saves
-from engine.bots import bones as bot
-from engine.core import Player
-from engine.games import bones
-from engine.games.bones import (Assign, AttackDeclared, Choose, DefenceAssigned, DefenceRolled, Reengage,
+from dicehall import saves
+from dicehall.engine.bots import bones as bot
+from dicehall.engine.core import Player
+from dicehall.engine.games import bones
+from dicehall.engine.games.bones import (Assign, AttackDeclared, Choose, DefenceAssigned, DefenceRolled, Reengage,
                                 ReinforceCalled, RerollCalled, Resupplied, area_bounds)
 from tests.apphelpers import drive, screen_text
-from tui.widgets import StatusLine
-from tui.app import DicehallApp
-from tui.screens.bones import BonesScreen, BonesSetupScreen, draw_board
+from dicehall.tui.widgets import StatusLine
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.bones import BonesScreen, BonesSetupScreen, draw_board
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 PEOPLE = [Player("Ada"), Player("Bo")]
@@ -342,7 +342,7 @@ def test_snapshot_of_the_attack_builder(snapshot):
 
 
 def test_review_opens_the_viewer_with_the_area_drawn():
-    from tui.screens.viewer import ViewerScreen
+    from dicehall.tui.screens.viewer import ViewerScreen
 
     session = ready(5, [Player("Ada"), Player("Bot", True, "general")])
 
@@ -357,7 +357,7 @@ def test_review_opens_the_viewer_with_the_area_drawn():
 
 def test_an_arrow_prefers_a_troop_within_45_degrees_over_a_nearer_one_mostly_sideways():
     from tests.test_bones_rules import battlefield
-    from tui.screens.bones import nearest_troop
+    from dicehall.tui.screens.bones import nearest_troop
     # A1 at (4", 4"); A2 a little right but further down (sideways more than ahead); A3 straight right
     state = battlefield({0: (400, 400, 3), 1: (500, 520, 3), 2: (800, 400, 3)}, {0: (100, 850, 1)})
     troops = [(0, 0), (0, 1), (0, 2)]
@@ -476,8 +476,8 @@ def test_one_notation_a_face_on_the_map_a_number_with_a_hash_in_words():
         await pilot.press("l")
         numbers = screen_text(pilot.app)
         await pilot.press("question_mark")
-        from tui.screens.dialogs import HelpScreen
-        from tui.widgets import Plain
+        from dicehall.tui.screens.dialogs import HelpScreen
+        from dicehall.tui.widgets import Plain
 
         assert isinstance(pilot.app.screen, HelpScreen)
         return faces, numbers, str(pilot.app.screen.query_one(Plain).render())

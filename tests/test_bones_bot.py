@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from engine.bots import bones as bot
-from engine.core import Player
-from engine.games import bones
-from engine.games.bones import Assign, Attack, Keep, Reinforce, Reroll, RollIn
-from engine.session import Session
+from dicehall.engine.bots import bones as bot
+from dicehall.engine.core import Player
+from dicehall.engine.games import bones
+from dicehall.engine.games.bones import Assign, Attack, Keep, Reinforce, Reroll, RollIn
+from dicehall.engine.session import Session
 from tests.test_bones_rules import A, B, battlefield, duel, play, reinforcing
 from dicehall import sim
 

@@ -12,15 +12,15 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import engine
-import replays
-from engine.codec import decode_event, digest, encode_event
-from engine.core import IllegalCommand, Player
-from engine.games import bones
-from engine.games.bones import (
+from dicehall import engine
+from dicehall import replays
+from dicehall.engine.codec import decode_event, digest, encode_event
+from dicehall.engine.core import IllegalCommand, Player
+from dicehall.engine.games import bones
+from dicehall.engine.games.bones import (
     Assign, Attack, BonesState, Choose, Converge, Keep, Reengage, Reinforce, Reroll, Resupply, RollIn, Troop,
 )
-from engine.session import Session
+from dicehall.engine.session import Session
 
 A, B = 0, 1
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from engine.games import CATALOGUE, get_game
+from dicehall.engine.games import CATALOGUE, get_game
 
 
 @pytest.mark.parametrize("entry", [e for e in CATALOGUE if e.playable], ids=lambda e: e.id)
@@ -17,7 +17,8 @@ def test_catalogue_titles_and_blurbs_are_the_modules_own(entry):
 
 
 def test_every_game_is_playable_and_a_coming_one_would_say_so(monkeypatch):
-    import engine.games
+    import dicehall.engine.games
+    from dicehall import engine
 
     assert [e.id for e in CATALOGUE if not e.playable] == []
     coming = engine.games.CatalogueEntry("chess", "Chess", "a board game", False)
@@ -28,8 +29,8 @@ def test_every_game_is_playable_and_a_coming_one_would_say_so(monkeypatch):
 
 
 def test_opening_the_app_imports_no_game_until_one_is_asked_for():
-    code = ("import sys, tui.app, engine; "
-            "print(sorted(m for m in sys.modules if m.startswith('engine.games.')))")
+    code = ("import sys, dicehall.tui.app, dicehall.engine; "
+            "print(sorted(m for m in sys.modules if m.startswith('dicehall.engine.games.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

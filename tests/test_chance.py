@@ -1,7 +1,7 @@
 """The seeded chance source: pinned golden vectors, so a Python or platform change cannot alter games."""
 from collections import Counter
 
-from engine.chance import d6, seeded_draw, seeded_draws
+from dicehall.engine.chance import d6, seeded_draw, seeded_draws
 
 
 def test_golden_d6_vector_seed_7():

@@ -6,11 +6,11 @@ import sys
 
 import pytest
 
-import engine
-import replays
-import saves
-from engine.games import dicetower
-from engine.games.dicetower import PullBlock
+from dicehall import engine
+from dicehall import replays
+from dicehall import saves
+from dicehall.engine.games import dicetower
+from dicehall.engine.games.dicetower import PullBlock
 from dicehall.cli import main
 
 
@@ -61,7 +61,8 @@ def test_unknown_games_and_bad_options_get_the_usage_and_one_line(args, error, c
 
 
 def test_a_game_that_is_coming_gets_the_usage_and_one_line(capsys, monkeypatch):
-    import engine.games
+    import dicehall.engine.games
+    from dicehall import engine
 
     # every game is playable now: a catalogue entry not built yet stands in for the next one
     coming = engine.games.CatalogueEntry("chess", "Chess", "a board game", False)
@@ -150,7 +151,7 @@ def test_damaged_save_is_one_line(capsys):
 
 
 def test_daily_deal_is_the_same_for_everyone_on_a_date():
-    from engine.chance import daily_seed
+    from dicehall.engine.chance import daily_seed
 
     assert daily_seed("troll", "2026-11-22") == daily_seed("troll", "2026-11-22")
     assert daily_seed("troll", "2026-11-22") != daily_seed("troll", "2026-11-23")

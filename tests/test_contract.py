@@ -7,10 +7,10 @@ import types
 
 import pytest
 
-import engine
-from engine.contract import OPTIONAL_HOOKS, REQUIRED_NAMES, GameModule, missing
-from engine.core import Player
-from engine.games import CATALOGUE
+from dicehall import engine
+from dicehall.engine.contract import OPTIONAL_HOOKS, REQUIRED_NAMES, GameModule, missing
+from dicehall.engine.core import Player
+from dicehall.engine.games import CATALOGUE
 
 PLAYABLE = [entry for entry in CATALOGUE if entry.playable]
 
@@ -57,7 +57,7 @@ def test_the_contract_names_what_a_module_lacks_or_takes_wrongly():
 
 
 def test_every_game_has_its_screens_in_the_terminal():
-    from tui.screens.games import SCREENS
+    from dicehall.tui.screens.games import SCREENS
 
     assert set(SCREENS) == {entry.id for entry in PLAYABLE}
     for screens in SCREENS.values():  # a hall screen is the game's own screen with the hall's keys first

@@ -4,9 +4,9 @@ from functools import lru_cache
 
 import pytest
 
-import engine
-from engine.games import dicetower
-from engine.games.dicetower import BlockPulled, DiceRolled, PullBlock
+from dicehall import engine
+from dicehall.engine.games import dicetower
+from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock
 
 
 def tower(start=100, dice=(), **options):
@@ -188,6 +188,6 @@ def test_rules_text_states_the_rulings():
 
 
 def test_the_rules_text_quotes_the_exact_mean():
-    from engine.games import dicetower
+    from dicehall.engine.games import dicetower
 
     assert f"lasts {float(dicetower.expected_pulls(100)):.2f} pulls on average" in dicetower.RULES_TEXT

@@ -7,18 +7,18 @@ from __future__ import annotations
 import pytest
 from textual.widgets._footer import FooterKey
 
-import saves
-from engine.core import Player
-from engine.games import CATALOGUE
+from dicehall import saves
+from dicehall.engine.core import Player
+from dicehall.engine.games import CATALOGUE
 from tests.apphelpers import drive, screen_text
-from tui.app import DicehallApp
-from tui.screens.bones import BonesScreen
-from tui.screens.dialogs import HelpScreen
-from tui.screens.games import SCREENS as GAME_SCREENS
-from tui.screens.games import setup_screen
-from tui.screens.rules import RulesScreen
-from tui.screens.saves import SavesScreen
-from tui.screens.towers import TowersScreen
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.bones import BonesScreen
+from dicehall.tui.screens.dialogs import HelpScreen
+from dicehall.tui.screens.games import SCREENS as GAME_SCREENS
+from dicehall.tui.screens.games import setup_screen
+from dicehall.tui.screens.rules import RulesScreen
+from dicehall.tui.screens.saves import SavesScreen
+from dicehall.tui.screens.towers import TowersScreen
 
 GAMES = tuple(entry.id for entry in CATALOGUE if entry.playable)
 PLAYERS = {"wager": [Player("Ada"), Player("Bot 2", True, "best")], "towers": [Player("Ada"), Player("Bo")],
@@ -154,7 +154,7 @@ def test_the_rules_footer_names_pgup_and_pgdn_which_scroll_it():
 
 
 def test_towers_footer_shows_esc_only_while_a_pick_is_held():
-    from engine.games.towers import Place
+    from dicehall.engine.games.towers import Place
 
     session = saves.new_save("towers", name="esc", seed=1, players=[Player("Ada"), Player("Bo")])
     for square in range(16):  # every tower placed: the movement phase

@@ -7,12 +7,12 @@ import pytest
 from textual.actions import parse as parse_action
 from textual.widgets._footer import FooterKey
 
-import saves
-from engine.core import Player
+from dicehall import saves
+from dicehall.engine.core import Player
 from tests.apphelpers import drive, screen_text
-from tui.app import DicehallApp
-from tui.screens.bones import BonesScreen
-from tui.screens.troll import TrollScreen
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.bones import BonesScreen
+from dicehall.tui.screens.troll import TrollScreen
 
 PEOPLE = [Player("Ada"), Player("Bo")]
 GAMES = {"dicetower": None, "troll": None, "wager": PEOPLE, "towers": PEOPLE, "bones": PEOPLE}

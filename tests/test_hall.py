@@ -15,13 +15,13 @@ import time
 import msgpack
 import pytest
 
-import engine
-import replays
-from engine.codec import decode_event, encode_event
-from engine.session import LogError, Session
-from saves import MAGIC, frame, parse_save
-from saves import hall as hallmod
-from saves.hall import Hall, HallError, SeatHeld, StaleState
+from dicehall import engine
+from dicehall import replays
+from dicehall.engine.codec import decode_event, encode_event
+from dicehall.engine.session import LogError, Session
+from dicehall.saves import MAGIC, frame, parse_save
+from dicehall.saves import hall as hallmod
+from dicehall.saves.hall import Hall, HallError, SeatHeld, StaleState
 from tests.hallhelpers import play_until_over, start_child, step
 from dicehall.cli import main
 
@@ -61,7 +61,7 @@ def test_a_session_without_a_seed_takes_each_outcome_from_the_log_checked_agains
 
 
 def test_a_session_without_a_seed_refuses_an_outcome_the_rules_cannot_give():
-    from engine.games.wager import DieRolled
+    from dicehall.engine.games.wager import DieRolled
 
     session = Session(engine.get_game("wager"), seed=None, players=engine.as_players(["a", "b"]))
     roll = session.game.decide(session.state, session.commands()[0])
@@ -472,7 +472,7 @@ def rewrite(path, change):
 
 
 def test_a_changed_die_or_a_wrong_revealed_seed_fails_verify_with_one_line(hall, capsys):
-    from engine.games import wager
+    from dicehall.engine.games import wager
 
     ann, bob = finished_wager(hall, seed=2)
     path = log_path(hall, ann)
@@ -501,7 +501,7 @@ def test_a_changed_die_or_a_wrong_revealed_seed_fails_verify_with_one_line(hall,
 
 
 def test_a_seated_player_catches_a_die_that_is_not_the_seeds(hall):
-    from engine.games.wager import DieRolled
+    from dicehall.engine.games.wager import DieRolled
 
     ann = hall.host("wager", ["player", "open"], "Ann")
     bob = hall.join(ann.id, name="Bob")

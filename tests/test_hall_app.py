@@ -15,16 +15,16 @@ from pathlib import Path
 
 import pytest
 
-import engine
-from engine.games.towers import Place, parse_square
-from saves.hall import Hall
+from dicehall import engine
+from dicehall.engine.games.towers import Place, parse_square
+from dicehall.saves.hall import Hall
 from tests.apphelpers import screen_text
-from tui.app import DicehallApp
-from tui.screens.dialogs import ConfirmScreen
-from tui.screens.hall_table import HallWaitScreen
-from tui.screens.troll import TrollScreen
-from tui.screens.viewer import ViewerScreen
-from tui.widgets import StatusLine
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.dialogs import ConfirmScreen
+from dicehall.tui.screens.hall_table import HallWaitScreen
+from dicehall.tui.screens.troll import TrollScreen
+from dicehall.tui.screens.viewer import ViewerScreen
+from dicehall.tui.widgets import StatusLine
 
 ROOT = Path(__file__).parent.parent
 

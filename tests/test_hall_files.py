@@ -15,10 +15,10 @@ from pathlib import Path
 import msgpack
 import pytest
 
-import saves
-from saves import MAGIC, MAX_RECORD, READ_CHUNK, SaveScan, frame, parse_save
-from saves import hall as hallmod
-from saves.hall import Hall, HallError, HallLog
+from dicehall import saves
+from dicehall.saves import MAGIC, MAX_RECORD, READ_CHUNK, SaveScan, frame, parse_save
+from dicehall.saves import hall as hallmod
+from dicehall.saves.hall import Hall, HallError, HallLog
 from tests.hallhelpers import start_child, step
 from dicehall.cli import main
 
@@ -185,7 +185,7 @@ def test_a_fifo_given_as_a_replay_is_refused_at_once(tmp_path):
 
 HALL_FIFOS = """
 import json, os, sys
-from saves.hall import Hall, HallError
+from dicehall.saves.hall import Hall, HallError
 hall = Hall(sys.argv[1])
 game = hall.host("wager", ["player", "open", "open"], "Ann")
 game.close()

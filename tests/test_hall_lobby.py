@@ -10,14 +10,14 @@ import time
 
 import pytest
 
-from saves.hall import Hall
+from dicehall.saves.hall import Hall
 from tests.apphelpers import drive, screen_text
 from tests.hallhelpers import play_until_over
-from tui.app import DicehallApp
-from tui.screens.hall import HallScreen
-from tui.screens.viewer import ViewerScreen
-from tui.screens.viewer.hall import HallViewer
-from tui.widgets import StatusLine
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.hall import HallScreen
+from dicehall.tui.screens.viewer import ViewerScreen
+from dicehall.tui.screens.viewer.hall import HallViewer
+from dicehall.tui.widgets import StatusLine
 
 HOSTILE_NAME = "[bold red]Eve[/]\x1b[2J"
 

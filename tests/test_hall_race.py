@@ -8,17 +8,17 @@ import sys
 import time
 from pathlib import Path
 
-import engine
-import replays
-from saves import SaveScan, parse_save
-from saves.hall import Hall
+from dicehall import engine
+from dicehall import replays
+from dicehall.saves import SaveScan, parse_save
+from dicehall.saves.hall import Hall
 from tests.hallhelpers import start_player
 
 WRITERS, APPENDS = 8, 50
 
 WRITER = """
 import sys
-from saves.hall import Hall, HallLog, StaleState
+from dicehall.saves.hall import Hall, HallLog, StaleState
 folder, game_id, writer = sys.argv[1:4]
 hall = Hall(folder)
 log = HallLog(hall.games / f"{game_id}.dhh", hall.gid(), writable=True)
@@ -36,7 +36,7 @@ print(stale, flush=True)
 
 READER = """
 import os, sys
-from saves import SaveScan
+from dicehall.saves import SaveScan
 path, rounds = sys.argv[1], int(sys.argv[2])
 for _ in range(rounds):
     with open(path, "rb") as handle:

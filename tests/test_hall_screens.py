@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from saves.hall import Hall, login_name
+from dicehall.saves.hall import Hall, login_name
 from tests.apphelpers import screen_text
 from tests.hallhelpers import play_until_over
-from tui.app import DicehallApp
-from tui.screens.dialogs import ConfirmScreen, HelpScreen
-from tui.screens.hall import HallScreen
-from tui.screens.hall_host import HallHostScreen
-from tui.screens.hall_table import HallWaitScreen
-from tui.screens.viewer import ViewerScreen
-from tui.widgets import StatusLine
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.dialogs import ConfirmScreen, HelpScreen
+from dicehall.tui.screens.hall import HallScreen
+from dicehall.tui.screens.hall_host import HallHostScreen
+from dicehall.tui.screens.hall_table import HallWaitScreen
+from dicehall.tui.screens.viewer import ViewerScreen
+from dicehall.tui.widgets import StatusLine
 
 ROOT = Path(__file__).parent.parent
 

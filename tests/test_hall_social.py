@@ -12,13 +12,13 @@ from pathlib import Path
 import msgpack
 import pytest
 
-import engine
-from engine.games import CATALOGUE
-from saves import MAGIC, frame
-from saves import hall as hallmod
-from saves import hall_chat
-from saves.hall import Hall, HallError
-from saves.hall_chat import ChatRefused, HallChat
+from dicehall import engine
+from dicehall.engine.games import CATALOGUE
+from dicehall.saves import MAGIC, frame
+from dicehall.saves import hall as hallmod
+from dicehall.saves import hall_chat
+from dicehall.saves.hall import Hall, HallError
+from dicehall.saves.hall_chat import ChatRefused, HallChat
 from dicehall.cli import main
 
 
@@ -35,8 +35,8 @@ def chat_path(hall, game_id):
 # ----- messages -----
 CHILD = """
 import sys, time
-from saves.hall import Hall
-from saves.hall_chat import HallChat
+from dicehall.saves.hall import Hall
+from dicehall.saves.hall_chat import HallChat
 folder, game_id = sys.argv[1:3]
 chat = HallChat(Hall(folder), game_id, "Bob", 1)
 chat.send("hello from Bob")

@@ -8,17 +8,17 @@ import time
 
 import pytest
 
-from saves import hall as hallmod
-from saves.hall import Hall
-from saves.hall_chat import ChatRefused, HallChat
+from dicehall.saves import hall as hallmod
+from dicehall.saves.hall import Hall
+from dicehall.saves.hall_chat import ChatRefused, HallChat
 from tests.apphelpers import screen_text
 from tests.hallhelpers import play_until_over
-from tui.app import DicehallApp
-from tui.screens.dialogs import AskScreen
-from tui.screens.hall import HallScreen
-from tui.screens.hall_talk import IdleScreen, MessagesScreen, chat_of
-from tui.screens.viewer.hall import HallViewer
-from tui.widgets import StatusLine
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.dialogs import AskScreen
+from dicehall.tui.screens.hall import HallScreen
+from dicehall.tui.screens.hall_talk import IdleScreen, MessagesScreen, chat_of
+from dicehall.tui.screens.viewer.hall import HallViewer
+from dicehall.tui.widgets import StatusLine
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def hall(tmp_path, monkeypatch):
 
 
 class Clock:
-    """saves.hall's clock (its `time` module only), moved on by hand; Textual's stays real."""
+    """dicehall.saves.hall's clock (its `time` module only), moved on by hand; Textual's stays real."""
 
     def __init__(self, monkeypatch):
         self.offset = 0.0
@@ -143,7 +143,7 @@ def test_at_the_table_m_sends_a_line_lines_arrive_in_the_status_line_and_x_mutes
 
 
 def test_a_watcher_sends_a_line_marked_as_a_watchers_and_sees_the_players_lines(hall, monkeypatch):
-    monkeypatch.setattr("tui.screens.hall_talk.login_name", lambda: "Eve")
+    monkeypatch.setattr("dicehall.tui.screens.hall_talk.login_name", lambda: "Eve")
     ann, bob = bobs_turn(hall)
     said = HallChat(hall, ann.id, "Ann", ann.seat)
     app = DicehallApp(watch=hall.watch(ann.id))

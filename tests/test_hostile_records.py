@@ -9,12 +9,12 @@ import zlib
 import msgpack
 import pytest
 
-import engine
-import replays
-import saves
-from engine.codec import MAX_NESTING, DecodeError, check_nesting, decode_event, field_types
-from engine.games.dicetower import PullBlock
-from engine.text import clean_text
+from dicehall import engine
+from dicehall import replays
+from dicehall import saves
+from dicehall.engine.codec import MAX_NESTING, DecodeError, check_nesting, decode_event, field_types
+from dicehall.engine.games.dicetower import PullBlock
+from dicehall.engine.text import clean_text
 from tests.apphelpers import drive, screen_text
 from dicehall.cli import main
 
@@ -425,7 +425,7 @@ def test_verify_names_the_changed_event_as_the_viewer_numbers_it(tmp_path):
         await pilot.press("g", *str(index + 1), "enter")
         return screen_text(pilot.app)
 
-    from tui.app import DicehallApp
+    from dicehall.tui.app import DicehallApp
 
     text = drive(DicehallApp(replay=replays.read_replay(replays.write_replay(session, tmp_path / "g.dhr"))), steps)
     assert f"event {index + 1}/{len(session.events)}" in text

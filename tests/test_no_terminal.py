@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-import saves
-from engine.games.dicetower import PullBlock
-from saves.hall import Hall
+from dicehall import saves
+from dicehall.engine.games.dicetower import PullBlock
+from dicehall.saves.hall import Hall
 from tests.hallhelpers import play_until_over
 from tests.test_signals import pulls_on_disk, read_for
 
@@ -206,8 +206,8 @@ def test_a_command_that_prints_ends_quietly_on_a_closed_pipe(hall, tmp_path, arg
 # ----- the terminal goes away while the app runs -----
 APP = """
 import sys
-import saves
-from tui.app import DicehallApp
+from dicehall import saves
+from dicehall.tui.app import DicehallApp
 app = DicehallApp(session=saves.new_save("dicetower", name=sys.argv[1], seed=7))
 app.run()
 sys.exit(app.return_code or 0)

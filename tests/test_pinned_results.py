@@ -6,11 +6,11 @@ from hashlib import blake2b
 import msgpack
 import pytest
 
-import engine
-from engine.bots import troll as adviser
-from engine.chance import seeded_draw
-from engine.codec import encode_event
-from engine.games.dicetower import PullBlock
+from dicehall import engine
+from dicehall.engine.bots import troll as adviser
+from dicehall.engine.chance import seeded_draw
+from dicehall.engine.codec import encode_event
+from dicehall.engine.games.dicetower import PullBlock
 from dicehall import sim
 
 

@@ -4,10 +4,10 @@ import os
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-import engine
-import replays
-import saves
-from engine.games.dicetower import PullBlock
+from dicehall import engine
+from dicehall import replays
+from dicehall import saves
+from dicehall.engine.games.dicetower import PullBlock
 
 actions = st.lists(st.sampled_from(["pull", "remove", "undo", "redo"]), min_size=1, max_size=60)
 seeds = st.integers(min_value=0, max_value=2**63 - 1)

@@ -14,28 +14,28 @@ from pathlib import Path
 
 import pytest
 
-import engine
-import replays
-import saves
-from engine.codec import encode_event
-from engine.errors import DicehallError
-from replays import durable
-from saves import MAGIC, frame, parse_save
-from saves import hall as hallmod
-from saves.hall import Hall, HallError, SeatHeld
+from dicehall import engine
+from dicehall import replays
+from dicehall import saves
+from dicehall.engine.codec import encode_event
+from dicehall.engine.errors import DicehallError
+from dicehall.replays import durable
+from dicehall.saves import MAGIC, frame, parse_save
+from dicehall.saves import hall as hallmod
+from dicehall.saves.hall import Hall, HallError, SeatHeld
 from tests.apphelpers import drive, screen_text
 from tests.hallhelpers import play_until_over
-from tui.app import DicehallApp
+from dicehall.tui.app import DicehallApp
 from dicehall.cli import main
-from tui.screens.hall import HallScreen
-from tui.screens.viewer import ViewerScreen
-from tui.screens.viewer.hall import HallViewer
-from tui.widgets import StatusLine
+from dicehall.tui.screens.hall import HallScreen
+from dicehall.tui.screens.viewer import ViewerScreen
+from dicehall.tui.screens.viewer.hall import HallViewer
+from dicehall.tui.widgets import StatusLine
 
 ROOT = Path(__file__).parent.parent
 # exceptions that never reach a player: each is caught where it is raised, to stop a search
-CONTROL_FLOW = {"engine.bots.towers._OutOfNodes", "engine.codec._WrongType",
-                "engine.analysis.troll_solver._OutOfBudget", "tui.screens.viewer.analysis.AnalysisStopped"}
+CONTROL_FLOW = {"dicehall.engine.bots.towers._OutOfNodes", "dicehall.engine.codec._WrongType",
+                "dicehall.engine.analysis.troll_solver._OutOfBudget", "dicehall.tui.screens.viewer.analysis.AnalysisStopped"}
 
 
 @pytest.fixture
@@ -58,6 +58,7 @@ def every_error_class() -> dict[str, type]:
     """Every exception class defined in dicehall's packages, by its dotted name."""
     found = {}
     for top in ("engine", "saves", "replays", "tui", "dicehall"):
+        top = top if top == "dicehall" else f"dicehall.{top}"
         package = importlib.import_module(top)
         names = [top] + [m.name for m in pkgutil.walk_packages(package.__path__, top + ".")]
         for name in names:
@@ -71,8 +72,8 @@ def every_error_class() -> dict[str, type]:
 
 def test_every_error_dicehall_raises_to_a_player_derives_from_dicehall_error():
     classes = every_error_class()
-    assert {"saves.hall.errors.SeatHeld", "saves.hall.errors.StaleState", "engine.core.IllegalCommand", "replays.ReplayError",
-            "saves.errors.SaveError", "engine.log.LogError", "dicehall.cli.args.UsageError"} <= set(classes)
+    assert {"dicehall.saves.hall.errors.SeatHeld", "dicehall.saves.hall.errors.StaleState", "dicehall.engine.core.IllegalCommand", "dicehall.replays.ReplayError",
+            "dicehall.saves.errors.SaveError", "dicehall.engine.log.LogError", "dicehall.cli.args.UsageError"} <= set(classes)
     assert CONTROL_FLOW <= set(classes)  # a name here that no longer exists is a stale exemption
     outside = sorted(name for name, cls in classes.items()
                      if name not in CONTROL_FLOW and not issubclass(cls, DicehallError))

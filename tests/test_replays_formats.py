@@ -7,9 +7,9 @@ from pathlib import Path
 import msgpack
 import pytest
 
-import engine
-import replays
-from engine.games.dicetower import PullBlock
+from dicehall import engine
+from dicehall import replays
+from dicehall.engine.games.dicetower import PullBlock
 
 FIXTURE = Path(__file__).parent / "fixtures" / "format1-dicetower.dhr"
 

@@ -7,11 +7,11 @@ import textwrap
 
 import pytest
 
-import engine
-import replays
-import saves
-import saves.framing
-from engine.games.dicetower import PullBlock
+from dicehall import engine
+from dicehall import replays
+from dicehall import saves
+import dicehall.saves.framing
+from dicehall.engine.games.dicetower import PullBlock
 
 
 def make_save(name="Night 1", pulls=4, seed=7):
@@ -112,7 +112,7 @@ def test_newer_save_format_is_refused_with_its_version():
 def test_second_process_is_told_the_save_is_in_use(home):
     session = saves.new_save("dicetower", name="shared", seed=1)
     script = textwrap.dedent(f"""
-        import saves
+        from dicehall import saves
         try:
             saves.open_save({session.save_id!r})
         except saves.SaveInUse as error:

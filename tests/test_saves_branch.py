@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-import saves
-import saves.files
-import saves.manage
-import saves.store
-from engine.core import Player
+from dicehall import saves
+import dicehall.saves.files
+import dicehall.saves.manage
+import dicehall.saves.store
+from dicehall.engine.core import Player
 
 
 def played(game: str, moves: int, players=None):

@@ -9,22 +9,22 @@ import tracemalloc
 import msgpack
 import pytest
 
-import engine
-import saves
-import saves.files
-import saves.framing
-import saves.index
-import saves.manage
-import saves.rebuild
-import saves.store
-from engine.bots import bones as bones_bot
-from engine.core import Player
-from engine.games.dicetower import PullBlock
-from replays import durable
+from dicehall import engine
+from dicehall import saves
+import dicehall.saves.files
+import dicehall.saves.framing
+import dicehall.saves.index
+import dicehall.saves.manage
+import dicehall.saves.rebuild
+import dicehall.saves.store
+from dicehall.engine.bots import bones as bones_bot
+from dicehall.engine.core import Player
+from dicehall.engine.games.dicetower import PullBlock
+from dicehall.replays import durable
 from tests.apphelpers import drive, screen_text
-from tui.app import DicehallApp
+from dicehall.tui.app import DicehallApp
 from dicehall.cli import main
-from tui.screens.dicetower import DiceTowerScreen
+from dicehall.tui.screens.dicetower import DiceTowerScreen
 
 
 def records_of(path):
@@ -255,7 +255,7 @@ def test_the_game_screen_says_the_disk_is_full_keeps_the_game_open_and_goes_on(m
 
 
 def test_wager_bots_on_a_full_disk_wait_instead_of_looping(monkeypatch):
-    from tui.screens.wager import WagerScreen
+    from dicehall.tui.screens.wager import WagerScreen
 
     session = saves.new_save("wager", name="bots", seed=4, players=[Player("Ada"), Player("Bot", True, "bold")])
     disk = FullDisk(room=1 << 20)
@@ -310,8 +310,8 @@ def test_a_save_over_the_size_cap_is_one_line(home):
 
 
 def test_a_towers_bot_answer_that_cannot_be_saved_waits_for_enter(monkeypatch):
-    from engine.games.towers import Place, parse_square
-    from tui.screens.towers import TowersScreen
+    from dicehall.engine.games.towers import Place, parse_square
+    from dicehall.tui.screens.towers import TowersScreen
 
     players = [Player("You"), Player("Bot", True, "easy")]
     session = saves.new_save("towers", name="bot full", seed=2, players=players)

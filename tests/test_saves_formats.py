@@ -8,9 +8,9 @@ from pathlib import Path
 import msgpack
 import pytest
 
-import engine
-import saves
-from engine.games.dicetower import PullBlock
+from dicehall import engine
+from dicehall import saves
+from dicehall.engine.games.dicetower import PullBlock
 
 FIXTURE = Path(__file__).parent / "fixtures" / "format1-dicetower.dhs"
 SAVE_ID = "format1-dicetower"

@@ -11,11 +11,11 @@ from pathlib import Path
 import msgpack
 import pytest
 
-import saves
-import saves.files
-import saves.index
-from engine.core import Player
-from engine.games.dicetower import PullBlock
+from dicehall import saves
+import dicehall.saves.files
+import dicehall.saves.index
+from dicehall.engine.core import Player
+from dicehall.engine.games.dicetower import PullBlock
 
 
 @pytest.fixture(autouse=True)
@@ -132,8 +132,8 @@ def test_a_save_played_by_another_process_is_read_again(home):
     path = tower("Night 1", 2).journal.path
     assert info_of(path).progress.endswith("2 pulls")
     child = textwrap.dedent(f"""
-        import saves
-        from engine.games.dicetower import PullBlock
+        from dicehall import saves
+        from dicehall.engine.games.dicetower import PullBlock
         session = saves.open_save({path.stem!r})
         session.play(PullBlock())
         session.play(PullBlock(True))

@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-import saves
-from engine.core import Player
-from engine.games.dicetower import PullBlock
-from engine.words import counted
+from dicehall import saves
+from dicehall.engine.core import Player
+from dicehall.engine.games.dicetower import PullBlock
+from dicehall.engine.words import counted
 from tests.apphelpers import drive, screen_text
-from tui.app import DicehallApp
+from dicehall.tui.app import DicehallApp
 from dicehall.cli import main
-from tui.screens.dialogs import ConfirmScreen, HelpScreen
-from tui.screens.saves import SavesScreen
-from tui.widgets import StatusLine, title_line
+from dicehall.tui.screens.dialogs import ConfirmScreen, HelpScreen
+from dicehall.tui.screens.saves import SavesScreen
+from dicehall.tui.widgets import StatusLine, title_line
 
 
 def two_towers_and_a_branch():
@@ -123,7 +123,7 @@ def test_deleting_a_save_in_use_elsewhere_says_why_and_keeps_it():
 
 
 def test_export_from_the_list_asks_where_and_defaults_to_the_replays_folder(home):
-    import replays
+    from dicehall import replays
 
     session = saves.new_save("dicetower", name="to share", seed=4)
     session.play(PullBlock())
@@ -271,7 +271,7 @@ def test_the_saves_command_has_a_header_and_cuts_nothing(capsys):
 
 
 def test_version_flag(capsys):
-    from engine import VERSION
+    from dicehall.engine import VERSION
 
     with pytest.raises(SystemExit) as done:
         main(["--version"])
@@ -300,7 +300,7 @@ def test_the_rules_screen_says_how_far_the_reader_is_and_where_they_end():
 
 
 def test_wager_names_too_long_for_a_column_end_in_a_mark():
-    from tui.screens.wager import WagerScreen
+    from dicehall.tui.screens.wager import WagerScreen
 
     long = "Alexandra the Great of Macedon"
     session = saves.new_save("wager", seed=3, players=[Player(long), Player("Bot 2", True, "best")])

@@ -3,8 +3,8 @@ import random
 
 import pytest
 
-import engine
-from engine.games.dicetower import PullBlock
+from dicehall import engine
+from dicehall.engine.games.dicetower import PullBlock
 
 
 def played(pulls=5, seed=7):
@@ -76,7 +76,7 @@ def test_nothing_to_undo_says_so():
 
 def test_state_at_every_prefix_is_the_fold():
     session = played(6)
-    from engine.games import dicetower
+    from dicehall.engine.games import dicetower
 
     state = dicetower.initial_state(session.options, session.players)
     for n, event in enumerate(session.events, start=1):
@@ -141,8 +141,8 @@ def test_scripted_dice_leave_what_no_hand_can_roll_to_the_seed():
 
 
 def test_a_recorded_decision_is_matched_through_the_games_command_of():
-    from engine.games import bones
-    from engine.session import Session
+    from dicehall.engine.games import bones
+    from dicehall.engine.session import Session
 
     live = Session(bones, seed=3, players=[engine.Player("A"), engine.Player("B")])
     while live.state.stage != "action":
@@ -162,7 +162,7 @@ def test_a_recorded_decision_is_matched_through_the_games_command_of():
 def test_a_script_that_runs_out_before_a_landing_lands_from_the_seed():
     # War of Bones: the script ends with a reinforce roll of 6; the troop rolling back in is a
     # landing, which no one can type, so it comes from the seed instead of stalling the game
-    from engine.games import bones
+    from dicehall.engine.games import bones
 
     s = engine.new_session("bones", seed=3, players=["A", "B"], dice=[6, 1, 6])  # roll-off 6 v 1, then the reinforce
     s.play(bones.Choose("first strike"))
@@ -183,7 +183,7 @@ def test_a_script_that_runs_out_before_a_landing_lands_from_the_seed():
 
 
 def test_a_script_that_runs_out_in_a_converge_lands_the_troops_outside_from_the_seed():
-    from engine.games import bones
+    from dicehall.engine.games import bones
 
     s = engine.new_session("bones", seed=3, players=["A", "B"], dice=[6, 1])
     s.play(bones.Choose("first strike"))
@@ -209,7 +209,7 @@ def long_tower(pulls, seed=5):
 
 
 def folded_states(session):
-    from engine.games import dicetower
+    from dicehall.engine.games import dicetower
 
     states = [dicetower.initial_state(session.options, session.players)]
     for event in session.events:
@@ -289,7 +289,7 @@ def test_a_long_game_keeps_far_less_than_a_state_per_event():
 
 
 def test_a_dice_tower_state_from_the_fold_is_the_one_its_constructor_builds():
-    from engine.games.dicetower import TowerState
+    from dicehall.engine.games.dicetower import TowerState
 
     session = played(6, seed=11)
     state = session.state
@@ -304,8 +304,8 @@ def test_a_dice_tower_state_from_the_fold_is_the_one_its_constructor_builds():
 def test_who_acts_and_whether_it_is_over_are_the_rules_answers_after_every_play_undo_and_redo():
     """The session answers to_act, outcome and chance_needed without asking the rules again while
     the state stands; after plays, undos and redos the answers stay the rules' own."""
-    from engine.bots import wager as bots
-    from engine.core import Player
+    from dicehall.engine.bots import wager as bots
+    from dicehall.engine.core import Player
 
     people_and_bot = [Player("Ada"), Player("Bo"), Player("Cy", True, "cautious")]
     for players, seed in [(people_and_bot, seed) for seed in range(4)] + [(people_and_bot[:2], seed) for seed in range(4)]:
@@ -330,10 +330,10 @@ def test_who_acts_and_whether_it_is_over_are_the_rules_answers_after_every_play_
 
 
 def test_undo_with_a_bot_seat_takes_back_the_persons_decision_and_the_bots_replies():
-    from engine.core import Player
+    from dicehall.engine.core import Player
 
     session = engine.new_session("wager", seed=3, players=[Player("Ada"), Player("Cy", True, "cautious")])
-    from engine.bots import wager as bots
+    from dicehall.engine.bots import wager as bots
 
     while session.to_act != 0 or not session.marks or session.marks[-1].player != 1:  # the bot has just replied
         seat = session.to_act

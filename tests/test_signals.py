@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-import engine
-import saves
-from engine.games.dicetower import PullBlock
+from dicehall import engine
+from dicehall import saves
+from dicehall.engine.games.dicetower import PullBlock
 
 
 def read_for(fd: int, seconds: float, until: bytes | None = None) -> bytes:

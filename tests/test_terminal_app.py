@@ -13,14 +13,14 @@ import time
 
 import pytest
 
-import saves
-from engine.core import Player
+from dicehall import saves
+from dicehall.engine.core import Player
 from tests.apphelpers import screen_text
 from tests.test_signals import read_for
-from tui.app import DicehallApp, TooSmallScreen
-from tui.screens.bones import BonesScreen
-from tui.screens.launcher import LauncherScreen
-from tui.terminal import FULL, PLAIN, Terminal, choose_terminal
+from dicehall.tui.app import DicehallApp, TooSmallScreen
+from dicehall.tui.screens.bones import BonesScreen
+from dicehall.tui.screens.launcher import LauncherScreen
+from dicehall.tui.terminal import FULL, PLAIN, Terminal, choose_terminal
 
 PEOPLE = [Player("Ada"), Player("Bo")]
 
@@ -121,7 +121,7 @@ def test_the_terminal_choice(term, colours, no_color, expected):
 def detected(**env) -> str:
     environ = {k: v for k, v in os.environ.items() if k not in ("TERM", "NO_COLOR")}
     environ.update(env)
-    code = "from tui.terminal import detect_terminal; print(detect_terminal().describe())"
+    code = "from dicehall.tui.terminal import detect_terminal; print(detect_terminal().describe())"
     result = subprocess.run([sys.executable, "-c", code], env=environ, capture_output=True, text=True, check=True)
     return result.stdout.strip()
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import saves
-from engine.core import Player
-from engine.games import towers
-from engine.games.towers import DARK, LIGHT, Place, parse_square
+from dicehall import saves
+from dicehall.engine.core import Player
+from dicehall.engine.games import towers
+from dicehall.engine.games.towers import DARK, LIGHT, Place, parse_square
 from tests.apphelpers import drive, screen_text
-from tui.app import DicehallApp
-from tui.screens.towers import TowersScreen, TowersSetupScreen
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.towers import TowersScreen, TowersSetupScreen
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 PLACEMENT = [f"{f}{r}" for r in range(1, 5) for f in "afch"]  # Light a and c files, Dark f and h
@@ -130,7 +130,7 @@ def test_keys_are_refused_with_reasons_at_the_edge_and_when_the_game_is_over():
 
 
 def test_both_boards_fit_their_columns_and_show_lines_of_sight():
-    from tui.screens.towers import draw_board
+    from dicehall.tui.screens.towers import draw_board
 
     session = saves.new_save("towers", name="fit", players=[Player("Ada"), Player("Bo")])
     for name in PLACEMENT:
@@ -146,7 +146,7 @@ def test_both_boards_fit_their_columns_and_show_lines_of_sight():
 def test_leaving_while_the_bot_thinks_drops_its_answer(monkeypatch):
     import threading
 
-    from engine.bots import towers as bot
+    from dicehall.engine.bots import towers as bot
 
     session = saves.new_save("towers", name="leave", players=[Player("Ada"), Player("Bot", True, "hard")])
     release = threading.Event()

@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-import engine
-from engine.bots import towers as bot
-from engine.core import Player
-from engine.games import towers
-from engine.games.towers import BUILT, DARK, EMPTY, LIGHT, UNBUILT, Move, TowersState, parse_square
+from dicehall import engine
+from dicehall.engine.bots import towers as bot
+from dicehall.engine.core import Player
+from dicehall.engine.games import towers
+from dicehall.engine.games.towers import BUILT, DARK, EMPTY, LIGHT, UNBUILT, Move, TowersState, parse_square
 from tests.test_towers_rules import board, position
 
 

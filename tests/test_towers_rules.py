@@ -4,12 +4,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import engine
-import replays
-import saves
-from engine.core import Player
-from engine.games import towers
-from engine.games.towers import (
+from dicehall import engine
+from dicehall import replays
+from dicehall import saves
+from dicehall.engine.core import Player
+from dicehall.engine.games import towers
+from dicehall.engine.games.towers import (
     BUILT, DARK, EMPTY, LIGHT, UNBUILT, GameScored, Move, Place, TowerMoved, TowerPlaced, TowersState, TurnSkipped,
     parse_square, square_name,
 )

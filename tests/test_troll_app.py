@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-import saves
-from engine.bots import troll as adviser
-from engine.games import troll
+from dicehall import saves
+from dicehall.engine.bots import troll as adviser
+from dicehall.engine.games import troll
 from tests.apphelpers import drive, screen_text
-from tui.app import DicehallApp
-from tui.screens.troll import TrollScreen
-from tui.screens.viewer import ViewerScreen
-from tui.widgets import StatusLine
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.troll import TrollScreen
+from dicehall.tui.screens.viewer import ViewerScreen
+from dicehall.tui.widgets import StatusLine
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 ARROW = {"up": "up", "down": "down", "left": "left", "right": "right"}
@@ -114,8 +114,8 @@ def test_troll_screen_snapshot(snapshot):
 
 
 def test_viewer_steps_by_game_turn_and_reveal_shows_the_deck(tmp_path):
-    import replays
-    from engine.bots.troll import choose
+    from dicehall import replays
+    from dicehall.engine.bots.troll import choose
 
     session = saves.new_save("troll", name="turns", seed=8, options={"difficulty": "sturdy"})
     for _ in range(8):
@@ -180,8 +180,8 @@ def test_reveal_shows_every_buried_card_and_the_whole_deck_at_80x24():
 def test_the_launcher_asks_difficulty_variant_and_deal():
     from datetime import date
 
-    from engine.chance import daily_seed
-    from tui.screens.troll import TrollSetupScreen
+    from dicehall.engine.chance import daily_seed
+    from dicehall.tui.screens.troll import TrollSetupScreen
 
     async def steps(pilot):
         app = pilot.app

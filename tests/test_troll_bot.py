@@ -1,9 +1,9 @@
 """The troll's adviser: legal plans, blind to hidden cards, and clearly better than random play."""
 import dataclasses
 
-import engine
-from engine.bots import troll as adviser
-from engine.games import troll
+from dicehall import engine
+from dicehall.engine.bots import troll as adviser
+from dicehall.engine.games import troll
 from dicehall.sim import sim_troll
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import engine.games.troll as troll
-from engine.codec import field_types
+import dicehall.engine.games.troll as troll
+from dicehall.engine.codec import field_types
 
 # every public name of the former single module
 NAMES = """

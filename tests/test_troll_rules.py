@@ -6,18 +6,18 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import engine
-import replays
-import saves
-from engine.core import IllegalCommand, Player
-from engine.games import troll
-from engine.games.troll import (
+from dicehall import engine
+from dicehall import replays
+from dicehall import saves
+from dicehall.engine.core import IllegalCommand, Player
+from dicehall.engine.games import troll
+from dicehall.engine.games.troll import (
     ActionsLost, AwakeningRolled, BridgeCollapsed, BridgeUnsettled, Card, CardLaidDown, CardPickedUp,
     CardStomped, ClubUsed, DeckShuffled, DiamondThrown, FlightPhase, FlightStack, LayDown, Move, PickUp,
     SpadeUsed, Stomp, ThrowDiamond, TrollMoved, TrollPlaced, TrollState, TrollWon, TurnBegan, UseClub,
     UseSpade, Wait,
 )
-from engine.session import LogError, Session
+from dicehall.engine.session import LogError, Session
 
 STANDARD = (3, 2, 1, 1, 2, 3)
 UPPER = ["2C", "3C", "4C", "5C", "6C", "7C"]  # the lower row is red below, so black cards wake these
@@ -860,8 +860,8 @@ def test_save_then_open_folds_to_the_live_state():
 
 
 def test_branching_inside_an_action_keeps_its_consequences_and_future_dice():
-    import saves
-    from engine.bots.troll import choose
+    from dicehall import saves
+    from dicehall.engine.bots.troll import choose
 
     session = engine.new_session("troll", seed=21, options={"difficulty": "tutorial"})
     while session.outcome is None:

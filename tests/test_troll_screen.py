@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-import saves
-from engine.games import troll
+from dicehall import saves
+from dicehall.engine.games import troll
 from tests.apphelpers import drive, screen_text
-from tui.app import DicehallApp
-from tui.screens.troll import TrollScreen, title_line, wrapped
-from tui.widgets import StatusLine
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.troll import TrollScreen, title_line, wrapped
+from dicehall.tui.widgets import StatusLine
 
 # seed 52, standard: the troll ends on upper 2 and the 10D there flies off with it (turn 5)
 FLEW_AWAY = ["move up", "move left", "move down", "move left", "stomp", "move up", "move left", "move left"]
@@ -80,7 +80,7 @@ def test_a_collapse_says_which_collapse_on_screen():
 def test_a_buried_awake_card_is_marked_on_the_board():
     from dataclasses import replace
 
-    from tui.screens.troll import draw_board
+    from dicehall.tui.screens.troll import draw_board
 
     state = played("buried", 5, []).state
     plain = draw_board(state).plain
@@ -209,7 +209,7 @@ def test_options_name_preset_heights_and_explain_the_card_limit():
 
 
 def test_an_explicit_deal_names_its_first_card_and_the_rows_colours():
-    import engine
+    from dicehall import engine
 
     order = list(reversed(troll.FULL_DECK))  # no shuffle: the log starts with the troll's placing
     session = engine.new_session("troll", seed=1, options={"deck": order}, dice=[2, 1])
@@ -224,7 +224,7 @@ def test_an_explicit_deal_names_its_first_card_and_the_rows_colours():
 
 
 def test_a_hint_longer_than_a_line_is_shown_whole_until_the_bridge_changes():
-    from engine.bots import troll as adviser
+    from dicehall.engine.bots import troll as adviser
 
     session = saves.new_save("troll", name="hint", seed=7)  # the playtest: follow the hint to turn 6
     while session.state.turn < 6:
@@ -272,7 +272,7 @@ def test_the_status_line_gets_each_step_and_the_batch_whole(monkeypatch):
 
 
 def test_counts_are_words_one_action_one_step():
-    from tui.screens.troll.log import batch_words
+    from dicehall.tui.screens.troll.log import batch_words
 
     session = played("counts", 11, ["move up"])  # one of the turn's two actions taken
 
@@ -284,7 +284,7 @@ def test_counts_are_words_one_action_one_step():
 
 
 def test_the_deeper_hint_thinks_in_a_worker_and_shows_the_search_players_plan():
-    from engine.bots import troll_search
+    from dicehall.engine.bots import troll_search
 
     session = saves.new_save("troll", name="deep hint", seed=7)
     events = len(session.events)

@@ -1,11 +1,11 @@
 """The troll's deeper player: legal, blind to hidden cards, repeatable, and no weaker than the adviser."""
 import dataclasses
 
-import engine
-from engine.bots import troll as adviser
-from engine.bots import troll_search
-from engine.chance import seeded_draw
-from engine.games import troll
+from dicehall import engine
+from dicehall.engine.bots import troll as adviser
+from dicehall.engine.bots import troll_search
+from dicehall.engine.chance import seeded_draw
+from dicehall.engine.games import troll
 from dicehall.sim import play_troll, sim_troll
 
 

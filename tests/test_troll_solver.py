@@ -4,12 +4,12 @@ import json
 
 import pytest
 
-import engine
-import replays
-from engine.analysis import troll as troll_analysis
-from engine.analysis import troll_solver
-from engine.bots import troll as adviser
-from engine.games import troll
+from dicehall import engine
+from dicehall import replays
+from dicehall.engine.analysis import troll as troll_analysis
+from dicehall.engine.analysis import troll_solver
+from dicehall.engine.bots import troll as adviser
+from dicehall.engine.games import troll
 from dicehall.cli import NO_ANALYSER, main
 
 

@@ -8,37 +8,39 @@ import ast
 from pathlib import Path
 
 SCREENS = Path(__file__).parent.parent / "tui" / "screens"
-SHARED = {"tui.screens.base", "tui.screens.stepping", "tui.screens.dialogs", "tui.screens.hall_talk",
-          "tui.screens.hall_follow"}
+SHARED = {"dicehall.tui.screens.base", "dicehall.tui.screens.stepping", "dicehall.tui.screens.dialogs", "dicehall.tui.screens.hall_talk",
+          "dicehall.tui.screens.hall_follow"}
 
 
 def imported_modules(path: Path) -> set[str]:
     """Every module a file imports, at the top or inside a function."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module:
+        if isinstance(node, ast.ImportFrom) and node.module == "dicehall":
+            found.update(f"dicehall.{alias.name}" for alias in node.names)  # `from dicehall import saves`
+        elif isinstance(node, ast.ImportFrom) and node.module:
             found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names if node.module == "tui.screens")
+            found.update(f"{node.module}.{alias.name}" for alias in node.names if node.module == "dicehall.tui.screens")
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
     return found
 
 
 def own_module(path: Path) -> str:
-    return "tui." + ".".join(path.relative_to(SCREENS.parent).with_suffix("").parts).removesuffix(".__init__")
+    return "dicehall.tui." + ".".join(path.relative_to(SCREENS.parent).with_suffix("").parts).removesuffix(".__init__")
 
 
 def test_no_screen_imports_another_screen():
     crossings = []
     for path in sorted(SCREENS.rglob("*.py")):
         module = own_module(path)
-        if module == "tui.screens.games":
+        if module == "dicehall.tui.screens.games":
             continue  # the app's registry of every game's screens
         package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
         for name in imported_modules(path):
-            if not name.startswith("tui.screens.") or name in SHARED:
+            if not name.startswith("dicehall.tui.screens.") or name in SHARED:
                 continue
-            if package != "tui.screens" and (name == package or name.startswith(package + ".")):
+            if package != "dicehall.tui.screens" and (name == package or name.startswith(package + ".")):
                 continue  # a module of the same game's package
             crossings.append(f"{module} imports {name}")
     assert crossings == []
@@ -46,12 +48,12 @@ def test_no_screen_imports_another_screen():
 
 def test_screens_reach_the_app_only_through_self_app():
     users = [own_module(p) for p in SCREENS.rglob("*.py")
-             if {"tui.app", "tui.screens.games"} & imported_modules(p) and p.name != "games.py"]
+             if {"dicehall.tui.app", "dicehall.tui.screens.games"} & imported_modules(p) and p.name != "games.py"]
     assert users == []
 
 
 def test_screens_never_import_the_command_line():
     # what a screen and the command line share (the daily deal's seed) lives below both
-    users = [own_module(p) for p in SCREENS.rglob("*.py") if any(m == "dicehall" or m.startswith("dicehall.")
+    users = [own_module(p) for p in SCREENS.rglob("*.py") if any(m in ("dicehall", "dicehall.cli", "dicehall.sim") or m.startswith("dicehall.cli.")
                                                                for m in imported_modules(p))]
     assert users == []

@@ -10,21 +10,21 @@ from pathlib import Path
 
 import pytest
 
-import replays
-import saves
-from engine import analysis
-from engine.analysis import Analysis, Decision, Luck, Point
-from engine.analysis import troll as troll_analysis
-from engine.bots import troll as adviser
-from engine.games import troll
-from engine.games.wager import Wager
+from dicehall import replays
+from dicehall import saves
+from dicehall.engine import analysis
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point
+from dicehall.engine.analysis import troll as troll_analysis
+from dicehall.engine.bots import troll as adviser
+from dicehall.engine.games import troll
+from dicehall.engine.games.wager import Wager
 from tests.apphelpers import drive, screen_text
 from tests.test_analysis import adviser_game, tower, wager_game
-from tui.app import DicehallApp
-from tui.screens.viewer.analysis import AnalysisStopped, graph_rows
-from tui.screens.viewer import ViewerScreen
-from tui.terminal import PLAIN
-from tui.widgets import StatusLine
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.viewer.analysis import AnalysisStopped, graph_rows
+from dicehall.tui.screens.viewer import ViewerScreen
+from dicehall.tui.terminal import PLAIN
+from dicehall.tui.widgets import StatusLine
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 BLUNDER = (troll.Move("up"), troll.Move("right"))  # collapses the bridge at turn 2 of seed 5's standard deal

@@ -6,21 +6,21 @@ from __future__ import annotations
 
 import pytest
 
-import replays
-import saves
-from engine.bots import bones as bones_bot
-from engine.bots import towers as towers_bot
-from engine.bots import troll as troll_bot
-from engine.bots import wager as wager_bot
-from engine.core import Player
-from engine.games import CATALOGUE, entry_of
-from engine.games.dicetower import PullBlock
+from dicehall import replays
+from dicehall import saves
+from dicehall.engine.bots import bones as bones_bot
+from dicehall.engine.bots import towers as towers_bot
+from dicehall.engine.bots import troll as troll_bot
+from dicehall.engine.bots import wager as wager_bot
+from dicehall.engine.core import Player
+from dicehall.engine.games import CATALOGUE, entry_of
+from dicehall.engine.games.dicetower import PullBlock
 from tests.apphelpers import drive, screen_text
-from tui.app import DicehallApp
-from tui.screens.dialogs import ConfirmScreen
-from tui.screens.launcher import LauncherScreen
-from tui.screens.viewer import ViewerScreen, replay_title
-from tui.widgets import StatusLine
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.dialogs import ConfirmScreen
+from dicehall.tui.screens.launcher import LauncherScreen
+from dicehall.tui.screens.viewer import ViewerScreen, replay_title
+from dicehall.tui.widgets import StatusLine
 
 BOTS = {"wager": [Player("Ada", True, "best"), Player("Bot 2", True, "bold"), Player("Bot 3", True, "cautious")],
         "towers": [Player("Ada", True, "easy"), Player("Bot", True, "easy")],
@@ -92,7 +92,7 @@ def test_event_lines_too_long_end_in_an_ellipsis_and_the_current_one_is_whole(tm
 def test_every_board_fits_the_viewer_at_80x24(game):
     session = bot_game(game, moves=40)
     viewer_width = 78 if entry_of(game).wide_board else 26  # the board's columns inside its padding and border
-    from tui.screens.games import board_drawer
+    from dicehall.tui.screens.games import board_drawer
 
     draw = board_drawer(game)
     for position in range(0, len(session.events) + 1, 3):
@@ -298,7 +298,7 @@ def test_a_turn_stop_and_a_branch_say_their_words_whole(tmp_path, monkeypatch):
     monkeypatch.setattr(replay, "describe", lambda index, reveal=True: f"event {index + 1}: {long}")
     replay.save_name = "n" * 40  # the longest name: the branch's notice names its branch whole
     # the branch's bot waits: on a busy machine its paced move could replace the notice before it is read
-    monkeypatch.setattr("tui.screens.wager.screen.BOT_PACE", 60)
+    monkeypatch.setattr("dicehall.tui.screens.wager.screen.BOT_PACE", 60)
 
     async def steps(pilot):
         await pilot.press("home", "pagedown")

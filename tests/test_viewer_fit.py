@@ -12,15 +12,15 @@ import pytest
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey, FooterLabel
 
-from engine.analysis import Analysis, Decision, Point, troll_solver
+from dicehall.engine.analysis import Analysis, Decision, Point, troll_solver
 from tests.apphelpers import drive, screen_text
 from tests.test_viewer_analysis import instant, status, until, viewer_of
 from tests.test_viewer_hindsight import lost_game, solved
-from tui.screens.viewer import ViewerScreen
-from tui.screens.viewer.analysis import Drawn, one_line
-from tui.screens.viewer.hindsight import LABEL
-from tui.screens.viewer.line import LineViewer
-from tui.terminal import FULL, PLAIN
+from dicehall.tui.screens.viewer import ViewerScreen
+from dicehall.tui.screens.viewer.analysis import Drawn, one_line
+from dicehall.tui.screens.viewer.hindsight import LABEL
+from dicehall.tui.screens.viewer.line import LineViewer
+from dicehall.tui.terminal import FULL, PLAIN
 
 WIDTH = 80
 # the decisions of lost_game() (events 4, 9, ... 29), judged as the troll analyser words them
@@ -175,7 +175,7 @@ def test_opening_a_panel_lays_the_events_out_again_for_their_new_height(tmp_path
 def test_a_mark_that_wraps_the_current_event_once_more_keeps_it_in_sight(tmp_path, monkeypatch):
     # the last event's words fill its line exactly (78 columns); the analysis marks it, and the
     # mark wraps it to a second line, which pushed the whole event out of the window's bottom
-    from engine.session import Session
+    from dicehall.engine.session import Session
 
     session = lost_game()
     last = len(session.events) - 1
@@ -239,7 +239,7 @@ def test_a_help_that_scrolls_keeps_each_key_in_its_column_and_nothing_shows_besi
 def test_the_events_shown_are_laid_out_for_the_size_they_are_shown_at_even_if_a_resize_is_missed(tmp_path, monkeypatch):
     # a resize handled before the draw it should follow left the current event's last line cut
     # (seen in a real terminal as the analysis ended): the text is checked against its size as it is shown
-    from tui.widgets import Redrawn
+    from dicehall.tui.widgets import Redrawn
 
     monkeypatch.setattr(Redrawn, "on_resize", lambda self: None)  # every resize missed
 

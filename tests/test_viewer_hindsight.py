@@ -8,20 +8,20 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-import engine
-import replays
-import saves
-from engine.analysis import troll_solver
-from engine.bots import troll as adviser
-from engine.games import troll
+from dicehall import engine
+from dicehall import replays
+from dicehall import saves
+from dicehall.engine.analysis import troll_solver
+from dicehall.engine.bots import troll as adviser
+from dicehall.engine.games import troll
 from tests.apphelpers import drive, screen_text
 from tests.test_analysis import adviser_game, tower
 from tests.test_viewer_analysis import flat, status, until
-from tui.app import DicehallApp
-from tui.screens.dialogs import ConfirmScreen
-from tui.screens.viewer import ViewerScreen
-from tui.screens.viewer.hindsight import LABEL
-from tui.screens.viewer.line import LineViewer
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.dialogs import ConfirmScreen
+from dicehall.tui.screens.viewer import ViewerScreen
+from dicehall.tui.screens.viewer.hindsight import LABEL
+from dicehall.tui.screens.viewer.line import LineViewer
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 WINS = ("won", "perfect")
@@ -250,7 +250,7 @@ def test_viewer_with_the_hindsight_answer_snapshot(tmp_path, snapshot):
 
 
 def test_the_answer_is_one_or_two_lines_for_every_kind_of_answer():
-    from tui.screens.viewer.hindsight import answer_lines
+    from dicehall.tui.screens.viewer.hindsight import answer_lines
 
     won = troll_solver.Solution(True, 9, (troll.Move("up"),), played="move up", turn=2, latest=True)
     at_start = troll_solver.Solution(True, 4, (troll.Move("up"),), turn=1, at_start=True)

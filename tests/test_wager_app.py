@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import saves
-from engine.core import Player
+from dicehall import saves
+from dicehall.engine.core import Player
 from tests.apphelpers import drive, screen_text
-from tui.app import DicehallApp
-from tui.screens.wager import WagerScreen, WagerSetupScreen
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.wager import WagerScreen, WagerSetupScreen
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -177,8 +177,8 @@ def test_setup_help_shows_the_bracket_keys_as_typed():
 
 
 def test_the_scoresheet_reads_only_the_rounds_it_shows():
-    from engine.games import wager
-    from tui.screens.wager.table import ScoreSheet
+    from dicehall.engine.games import wager
+    from dicehall.tui.screens.wager.table import ScoreSheet
 
     session = saves.new_save("wager", name="long table", seed=33, players=[Player("Ada"), Player("Bo")])
     while session.outcome is None and session.state.round < 7:  # end each turn as soon as the rules allow

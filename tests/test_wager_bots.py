@@ -4,11 +4,11 @@ import dataclasses
 
 import pytest
 
-import engine
-from engine.bots import wager as bots
-from engine.core import Player
-from engine.games import wager
-from engine.games.wager import EndTurn, Roll, Wager
+from dicehall import engine
+from dicehall.engine.bots import wager as bots
+from dicehall.engine.core import Player
+from dicehall.engine.games import wager
+from dicehall.engine.games.wager import EndTurn, Roll, Wager
 
 
 def decision(scores, runs=None, seat=0, **more):

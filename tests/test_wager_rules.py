@@ -7,12 +7,12 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import engine
-import replays
-from engine.bots import wager as bots
-from engine.core import IllegalCommand, Player
-from engine.games import wager
-from engine.games.wager import DieRolled, EndTurn, Roll, RollCalled, TurnEnded, Wager, WagerCalled
+from dicehall import engine
+from dicehall import replays
+from dicehall.engine.bots import wager as bots
+from dicehall.engine.core import IllegalCommand, Player
+from dicehall.engine.games import wager
+from dicehall.engine.games.wager import DieRolled, EndTurn, Roll, RollCalled, TurnEnded, Wager, WagerCalled
 
 KEYS = {"r": Roll(), "w": Wager(), "e": EndTurn()}
 SAMPLE_DICE = [3, 2, 6, 4, 6, 2, 2, 3, 1, 1, 2, 6, 1, 5, 4, 3, 1, 5]

@@ -23,10 +23,10 @@ from textual.filter import LineFilter, Monochrome, NoColor
 from textual.geometry import Size
 from textual.screen import Screen
 
-from engine import Session
-from tui.screens.launcher import LauncherScreen
-from tui.terminal import FULL, Terminal, detect_terminal
-from tui.widgets import Plain
+from dicehall.engine import Session
+from dicehall.tui.screens.launcher import LauncherScreen
+from dicehall.tui.terminal import FULL, Terminal, detect_terminal
+from dicehall.tui.widgets import Plain
 
 EXIT_WATCHDOG_SECONDS = 3.0
 MIN_SIZE = (80, 24)  # what every screen needs unless it says otherwise with its own MIN_SIZE
@@ -134,7 +134,7 @@ class DicehallApp(App):
         kwargs.setdefault("mouse", False)
         result = super().run(*args, **kwargs)
         if self.signalled == signal.SIGHUP:  # the terminal is gone: nothing more can be shown on it
-            from tui.driver import drop_terminal_output
+            from dicehall.tui.driver import drop_terminal_output
 
             drop_terminal_output()
         return result
@@ -145,7 +145,7 @@ class DicehallApp(App):
         from textual import constants
 
         if constants.DRIVER is None and os.name == "posix":
-            from tui.driver import TerminalDriver
+            from dicehall.tui.driver import TerminalDriver
 
             return TerminalDriver
         return super().get_driver_class()
@@ -187,7 +187,7 @@ class DicehallApp(App):
     def open_game(self, session: Session, *, replace: bool = False, alone: bool = False) -> None:
         """The game screen of `session`, pushed; `replace`: in place of the current screen (a game's
         setup); `alone`: above the launcher only, so leaving it goes back to the game list (a branch)."""
-        from tui.screens.games import game_screen
+        from dicehall.tui.screens.games import game_screen
 
         screen = game_screen(session)
         if replace:
@@ -203,8 +203,8 @@ class DicehallApp(App):
         """The hall game's screen (or, until every seat is taken, the screen that waits for them);
         the screen follows the game. `game`: a seat taken from the hall's lobby (`j`); otherwise the
         one `dicehall host/join` took."""
-        from tui.screens.games import hall_game_screen
-        from tui.screens.hall_table import HallWaitScreen
+        from dicehall.tui.screens.games import hall_game_screen
+        from dicehall.tui.screens.hall_table import HallWaitScreen
 
         if game is not None:
             self.close_hall()  # at most one seat per terminal
@@ -217,7 +217,7 @@ class DicehallApp(App):
 
     def open_hall_table(self, waiting: Screen) -> None:
         """The last seat was taken: the game's screen in place of the one that waited for it."""
-        from tui.screens.games import hall_game_screen
+        from dicehall.tui.screens.games import hall_game_screen
 
         self.switch_screen_under(waiting, hall_game_screen(self.hall_game))
 
@@ -229,7 +229,7 @@ class DicehallApp(App):
 
     def hall_lobby(self):
         """The Hall screen beneath a hall game opened from it (None: opened by dicehall host/join)."""
-        from tui.screens.hall import HallScreen
+        from dicehall.tui.screens.hall import HallScreen
 
         return next((s for s in self.screen_stack if isinstance(s, HallScreen)), None)
 
@@ -245,7 +245,7 @@ class DicehallApp(App):
         """q or Esc in a hall game: back to the Hall screen it was opened from, else out of
         dicehall. A game in progress asks first (its seat waits), and so does leaving dicehall:
         one Escape meant as "cancel" must not end the program, nor an SSH session with it."""
-        from tui.screens.dialogs import ConfirmScreen
+        from dicehall.tui.screens.dialogs import ConfirmScreen
 
         game, lobby = self.hall_game, self.hall_lobby()
         if lobby is not None and (game is None or game.finished):
@@ -280,14 +280,14 @@ class DicehallApp(App):
             if hasattr(screen, "hall_refresh"):  # the screens this terminal plays the game on
                 screen.stop_following()
         if game is not None:
-            from tui.screens.hall_talk import close_chat
+            from dicehall.tui.screens.hall_talk import close_chat
 
             close_chat(game)
             game.close()
 
     def open_setup(self, game_id: str) -> bool:
         """The screen that asks who plays a new game; False if the game has none (it is only named)."""
-        from tui.screens.games import setup_screen
+        from dicehall.tui.screens.games import setup_screen
 
         setup = setup_screen(game_id)
         if setup is None:
@@ -297,42 +297,42 @@ class DicehallApp(App):
 
     def open_viewer(self, session: Session, live: bool = False) -> None:
         """The replay viewer on `session`; `live`: a game in progress, reviewed from its screen."""
-        from tui.screens.viewer import ViewerScreen
+        from dicehall.tui.screens.viewer import ViewerScreen
 
         self.push_screen(ViewerScreen(session, live=live))
 
     def open_hindsight_line(self, line: Session, solution, name: str = "") -> None:
         """The hindsight solver's winning line (an engine.analysis.troll_solver.Solution, played out
         as `line`) in a viewer of its own; `name`: the save's, for a branch's name."""
-        from tui.screens.viewer.line import LineViewer
+        from dicehall.tui.screens.viewer.line import LineViewer
 
         self.push_screen(LineViewer(line, solution, name))
 
     def open_hall(self) -> None:
         """The hall's lobby: its games, to watch or join."""
-        from tui.screens.hall import HallScreen
+        from dicehall.tui.screens.hall import HallScreen
 
         self.push_screen(HallScreen())
 
     def open_hall_host(self, hall=None) -> None:
         """The choices of a new hall game (the Hall screen's n); it opens the game's screen."""
-        from tui.screens.hall_host import HallHostScreen
+        from dicehall.tui.screens.hall_host import HallHostScreen
 
         self.push_screen(HallHostScreen(hall))
 
     def open_hall_viewer(self, game) -> None:
         """The live viewer on a hall game this process watches (a HallGame from Hall.watch); it
         closes the game when it is left."""
-        from tui.screens.viewer.hall import HallViewer
+        from dicehall.tui.screens.viewer.hall import HallViewer
 
         self.push_screen(HallViewer(game))
 
     def watch_hall_game(self, game_id: str, hall=None) -> str | None:
         """Watch a hall game: live while it is played, as a replay once it is over (its dice
         re-derived from the revealed seed). Returns the one line saying why not, or None."""
-        from engine.errors import DicehallError
-        from saves import error_line
-        from saves.hall import Hall
+        from dicehall.engine.errors import DicehallError
+        from dicehall.saves import error_line
+        from dicehall.saves.hall import Hall
 
         hall = hall or Hall()
         try:
@@ -351,18 +351,18 @@ class DicehallApp(App):
         return None
 
     def open_rules(self, game) -> None:
-        from tui.screens.rules import RulesScreen
+        from dicehall.tui.screens.rules import RulesScreen
 
         self.push_screen(RulesScreen(game))
 
     def open_saves(self) -> None:
-        from tui.screens.saves import SavesScreen
+        from dicehall.tui.screens.saves import SavesScreen
 
         self.push_screen(SavesScreen())
 
     def board_drawer(self, game_id: str):
         """The function that draws a game's board as it stood, for the replay viewer."""
-        from tui.screens.games import board_drawer
+        from dicehall.tui.screens.games import board_drawer
 
         return board_drawer(game_id)
 
@@ -370,7 +370,7 @@ class DicehallApp(App):
         shown = super().get_key_display(binding)
         if self.terminal.box_lines or shown.isascii():
             return shown
-        from tui.screens.dialogs import key_label  # words for the arrows and the Enter sign
+        from dicehall.tui.screens.dialogs import key_label  # words for the arrows and the Enter sign
 
         modifiers, key = binding.parse_key()
         return "+".join(modifiers + [key_label(key).title() if len(key) > 1 else key])
@@ -406,7 +406,7 @@ class DicehallApp(App):
         self.exit(return_code=128 + signum)
 
     def close_saves(self) -> None:
-        from saves import close_save
+        from dicehall.saves import close_save
 
         for screen in self.screen_stack:
             session = getattr(screen, "session", None)

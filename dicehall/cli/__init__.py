@@ -20,7 +20,7 @@ from dicehall.cli.hall import (hall_arguments, hall_command, host_arguments, hos
 from dicehall.cli.screens import (continue_arguments, continue_command, launcher_command, play_arguments, play_command,
                                   replay_command)
 from dicehall.cli.serve import serve_arguments, serve_command
-from engine.errors import DicehallError
+from dicehall.engine.errors import DicehallError
 
 __all__ = ["COMMANDS", "NO_ANALYSER", "UsageError", "build_parser", "main"]
 
@@ -68,8 +68,8 @@ EPILOG = ("dicehall COMMAND --help tells a command's arguments. --hall DIR (befo
 
 
 def build_parser() -> Parser:
-    from engine import VERSION
-    from engine.games import CATALOGUE  # names the games without importing their rules
+    from dicehall.engine import VERSION
+    from dicehall.engine.games import CATALOGUE  # names the games without importing their rules
 
     parser = Parser(prog="dicehall", description=DESCRIPTION,
                     epilog=EPILOG.format(games=", ".join(entry.id for entry in CATALOGUE)))

@@ -8,7 +8,7 @@ import sys
 from dicehall.cli.args import Parser, UsageError, budget, fail, positive
 from dicehall.cli.files import needs_a_file
 from dicehall.cli.hall import hall_game_named
-from engine.text import clean_text
+from dicehall.engine.text import clean_text
 
 NO_ANALYSER = 2  # the exit code of `analyse` for a game that has no analysis yet
 
@@ -34,7 +34,7 @@ def analyse_command(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    from engine import analysis
+    from dicehall.engine import analysis
 
     needs_a_file("analyse", args.file)
     if args.samples is not None and args.budget is not None:
@@ -42,18 +42,18 @@ def analyse_command(args: argparse.Namespace) -> int:
     if args.hindsight and args.samples is not None:
         raise UsageError("--hindsight does not take --samples: it searches, within --budget SECONDS")
     if Path(args.file).is_file():
-        import replays
+        from dicehall import replays
 
         try:
             session = replays.read_replay(args.file)
         except replays.ReplayError as error:
             return fail(f"{clean_text(args.file, 200)}: {error}")
     elif hall_game_named(args.file, file_first=True, save_first=True):
-        from saves.hall import Hall
+        from dicehall.saves.hall import Hall
 
         session = Hall().finished_session(args.file)  # HallError (not over, not revealed): one line, from main
     else:
-        import saves
+        from dicehall import saves
 
         session = saves.load_readonly(args.file)  # SaveError: one line, from main
     if args.hindsight:
@@ -90,7 +90,7 @@ def hindsight(session, args: argparse.Namespace) -> int:
     if session.game.ID != "troll":
         print(f"dicehall: {session.game.TITLE} has no hindsight solver (only the troll has one)", file=sys.stderr)
         return NO_ANALYSER
-    from engine.analysis import troll_solver
+    from dicehall.engine.analysis import troll_solver
 
     solution = troll_solver.solve(session, budget=troll_solver.DEFAULT_BUDGET if args.budget is None else args.budget)
     if args.json:

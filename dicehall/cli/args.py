@@ -6,8 +6,8 @@ import argparse
 import re
 import sys
 
-from engine.errors import DicehallError
-from engine.text import clean_text  # text from files and arguments is data: no escape sequence reaches the terminal
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.text import clean_text  # text from files and arguments is data: no escape sequence reaches the terminal
 
 
 class Parser(argparse.ArgumentParser):
@@ -108,7 +108,7 @@ def hall_seat(text: str) -> tuple[int, str]:
 
 def game(name: str):
     """The engine module of the game NAME; an unknown or unplayable game is an argument error."""
-    import engine
+    from dicehall import engine
 
     try:
         return engine.get_game(name)
@@ -123,6 +123,6 @@ def fail(message: str) -> int:
 
 def refusal(error: BaseException) -> str:
     """A refusal's one line: dicehall's own words, or a system error without its errno or whole path."""
-    from saves import error_line
+    from dicehall.saves import error_line
 
     return error_line(error)

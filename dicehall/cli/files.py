@@ -7,8 +7,8 @@ from datetime import datetime
 
 from dicehall.cli.args import Parser, UsageError, fail
 from dicehall.cli.hall import hall_game_named
-from engine.text import clean_text
-from engine.words import counted
+from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
 
 
 def export_arguments(parser: Parser) -> None:
@@ -35,11 +35,11 @@ def saves_command(args: argparse.Namespace) -> int:
 
 
 def export_command(args: argparse.Namespace) -> int:
-    import saves
+    from dicehall import saves
 
     try:
         if hall_game_named(args.save, save_first=True):
-            from saves.hall import Hall
+            from dicehall.saves.hall import Hall
 
             written = Hall().export(args.save, args.output, overwrite=args.force)
         else:
@@ -52,12 +52,12 @@ def export_command(args: argparse.Namespace) -> int:
 
 def verify_command(args: argparse.Namespace) -> int:
     if hall_game_named(args.file, file_first=True):
-        from saves.hall import Hall
+        from dicehall.saves.hall import Hall
 
         print(Hall().verify(args.file))  # HallError: one line, from main
         return 0
     needs_a_file("verify", args.file)
-    import replays
+    from dicehall import replays
 
     try:
         print(replays.verify(args.file))
@@ -67,7 +67,7 @@ def verify_command(args: argparse.Namespace) -> int:
 
 
 def recover_command(args: argparse.Namespace) -> int:
-    import saves
+    from dicehall import saves
 
     try:
         new_id = saves.recover_save(args.save)
@@ -84,7 +84,7 @@ def list_saves() -> int:
     handle `continue`, `export` and `recover` take. Long text wraps; nothing is cut."""
     import textwrap
 
-    import saves
+    from dicehall import saves
 
     infos = saves.list_saves()
     folder = clean_text(str(saves.saves_dir()), 300)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from dicehall.cli.args import Parser, UsageError, game, games, positive, rate, seed
-from engine.text import clean_text
+from dicehall.engine.text import clean_text
 
 SIM_GAME_OPTIONS = ("remove_rate", "difficulty", "variant", "bot", "players", "bots")  # the options some games take
 
@@ -13,7 +13,7 @@ SIM_GAME_OPTIONS = ("remove_rate", "difficulty", "variant", "bot", "players", "b
 def sim_epilog() -> str:
     """The options each game takes, read from the games when sim's help is asked for (the launcher's
     start imports no game's rules)."""
-    from engine.games import CATALOGUE
+    from dicehall.engine.games import CATALOGUE
 
     lines = [f"  {entry.id}: " + (", ".join("--" + name.replace("_", "-") for name in entry.sim_defaults)
                                   or "no game options")
@@ -50,7 +50,7 @@ def rules_command(args: argparse.Namespace) -> int:
 def sim_options(args: argparse.Namespace) -> dict:
     """The game-specific options of `sim`, with defaults; an option the game does not take, or a
     --bots that names no bot, is a UsageError."""
-    from engine.games import entry_of
+    from dicehall.engine.games import entry_of
 
     known = entry_of(game(args.game).ID).sim_defaults
     for name in SIM_GAME_OPTIONS:
@@ -66,7 +66,7 @@ def sim_options(args: argparse.Namespace) -> dict:
 
 
 def sim_command(args: argparse.Namespace) -> int:
-    import engine
+    from dicehall import engine
     from dicehall import sim
 
     options = sim_options(args)  # an unknown game: the usage and one line

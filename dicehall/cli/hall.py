@@ -10,8 +10,8 @@ from datetime import datetime
 
 import dicehall.cli.terminal as terminal
 from dicehall.cli.args import Parser, UsageError, game, hall_seat, option, positive
-from engine.text import clean_text
-from engine.words import counted
+from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
 
 
 def hall_arguments(parser: Parser) -> None:
@@ -41,17 +41,17 @@ def watch_arguments(parser: Parser) -> None:
 
 
 def hall_command(args: argparse.Namespace) -> int:
-    from saves.hall import Hall
+    from dicehall.saves.hall import Hall
 
     return list_hall(Hall(), args.json)
 
 
 def host_command(args: argparse.Namespace) -> int:
-    from saves.hall import Hall
+    from dicehall.saves.hall import Hall
 
     hall = Hall()
     module = game(args.game)
-    from engine.games import entry_of
+    from dicehall.engine.games import entry_of
 
     seats = entry_of(module.ID).seats  # (fewest, most); a game of more than one size takes --players
     count = seats[0] if seats[0] == seats[1] else args.players or seats[0]
@@ -80,7 +80,7 @@ def host_command(args: argparse.Namespace) -> int:
 
 
 def join_command(args: argparse.Namespace) -> int:
-    from saves.hall import Hall, check_id
+    from dicehall.saves.hall import Hall, check_id
 
     joined = Hall().join(check_id(args.id), None if args.seat is None else args.seat - 1, player_name(args.name))
     if terminal.on_terminal():
@@ -92,7 +92,7 @@ def join_command(args: argparse.Namespace) -> int:
 
 
 def watch_command(args: argparse.Namespace) -> int:
-    from saves.hall import Hall, check_id
+    from dicehall.saves.hall import Hall, check_id
 
     hall = Hall()
     if terminal.on_terminal():
@@ -101,7 +101,7 @@ def watch_command(args: argparse.Namespace) -> int:
 
 
 def player_name(given: str) -> str:
-    from saves.hall import login_name
+    from dicehall.saves.hall import login_name
 
     return given or login_name()
 
@@ -113,7 +113,7 @@ def watch_app(hall, game_id: str) -> int:
     if watched.finished:
         watched.close()
         start = {"replay": hall.finished_session(game_id)}
-    from tui.app import DicehallApp
+    from dicehall.tui.app import DicehallApp
 
     app = DicehallApp(**start)
     app.run()
@@ -122,7 +122,7 @@ def watch_app(hall, game_id: str) -> int:
 
 def play_in_hall(hall_game) -> int:
     """Open the hall game's screen (the app follows the log and releases the seat when it ends)."""
-    from tui.app import DicehallApp
+    from dicehall.tui.app import DicehallApp
 
     try:
         app = DicehallApp(hall_game=hall_game)
@@ -141,8 +141,8 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
     hi"): what has happened so far, then (`follow`) each new one until the game ends, the reader of a
     pipe goes away, or ctrl+c. Without `follow` it never waits, so `dicehall watch ID > file` and
     `ssh -T box dicehall watch ID` end at once."""
-    from saves.hall import login_name
-    from saves.hall_chat import HallChat
+    from dicehall.saves.hall import login_name
+    from dicehall.saves.hall_chat import HallChat
 
     watched = hall.watch(game_id)
     chat = HallChat(hall, game_id, login_name(), None)
@@ -205,14 +205,14 @@ def hall_game_named(name: str, file_first: bool = False, save_first: bool = Fals
     """Whether `verify NAME`, `replay NAME`, `export NAME` or `analyse NAME` means a hall game: NAME
     is a hall game's id, names no file (verify, replay, analyse) or save (export, analyse) of that
     name, and the hall holds that game."""
-    from saves.hall import LOG_SUFFIX, Hall, is_id
+    from dicehall.saves.hall import LOG_SUFFIX, Hall, is_id
 
     if not is_id(name):
         return False
     if file_first and os.path.exists(name):
         return False
     if save_first:
-        import saves
+        from dicehall import saves
 
         try:
             saves.find_save(name)
@@ -227,6 +227,6 @@ def finished_hall_game(name: str):
     and no file has that name, else None; HallError (not over, never revealed) is one line, from main."""
     if not hall_game_named(name, file_first=True):
         return None
-    from saves.hall import Hall
+    from dicehall.saves.hall import Hall
 
     return Hall().finished_session(name)

@@ -9,8 +9,8 @@ import dicehall.cli.terminal as terminal
 from dicehall.cli.args import Parser, UsageError, fail, game, option, seed
 from dicehall.cli.files import needs_a_file
 from dicehall.cli.hall import finished_hall_game
-from engine.chance import daily_seed
-from engine.text import clean_text
+from dicehall.engine.chance import daily_seed
+from dicehall.engine.text import clean_text
 
 
 def play_arguments(parser: Parser) -> None:
@@ -29,7 +29,7 @@ def run_app(args: argparse.Namespace, **start) -> int:
     """The app on this terminal, opening on `start` (the launcher when empty)."""
     if terminal.missing_terminal():
         return terminal.refuse_without_terminal(args.command)
-    from tui.app import DicehallApp
+    from dicehall.tui.app import DicehallApp
 
     app = DicehallApp(**start)
     app.run()
@@ -41,10 +41,10 @@ def launcher_command(args: argparse.Namespace) -> int:
 
 
 def play_command(args: argparse.Namespace) -> int:
-    import saves
+    from dicehall import saves
 
     module = game(args.game)  # a bad game name fails here, before the screen opens
-    from engine.games import entry_of
+    from dicehall.engine.games import entry_of
 
     if entry_of(module.ID).several_players:  # games of several players: the setup screen asks who plays
         try:
@@ -55,10 +55,10 @@ def play_command(args: argparse.Namespace) -> int:
             raise UsageError(f"--daily is for the troll's deal; {module.TITLE} takes --seed")
         if terminal.missing_terminal():
             return terminal.refuse_without_terminal(args.command)
-        from tui.screens.games import setup_screen
+        from dicehall.tui.screens.games import setup_screen
 
         return run_app(args, setup=setup_screen(args.game, seed=args.seed, name=args.name, **options))
-    import engine
+    from dicehall import engine
 
     game_seed = args.seed
     name = args.name
@@ -79,7 +79,7 @@ def play_command(args: argparse.Namespace) -> int:
 
 
 def continue_command(args: argparse.Namespace) -> int:
-    import saves
+    from dicehall import saves
 
     name = args.save
     if name is None:
@@ -96,7 +96,7 @@ def continue_command(args: argparse.Namespace) -> int:
 
 def replay_command(args: argparse.Namespace) -> int:
     needs_a_file("replay", args.file)
-    import replays
+    from dicehall import replays
 
     try:
         start = {"replay": finished_hall_game(args.file) or replays.read_replay(args.file)}

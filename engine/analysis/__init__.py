@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Callable
 
-from engine.errors import DicehallError
-from engine.games import CATALOGUE
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.games import CATALOGUE
 
 # Win-chance drops (0..1) that earn a mark, lichess's sizes: ?! inaccuracy, ? mistake, ?? blunder.
 WIN_CHANCE_THRESHOLDS = (0.05, 0.10, 0.15)

@@ -27,10 +27,10 @@ import math
 import random
 from hashlib import blake2b
 
-from engine.analysis import Analysis, Decision, Luck, Point, mark_for
-from engine.bots import bones as general
-from engine.games import bones
-from engine.games.bones import troop_name
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for
+from dicehall.engine.bots import bones as general
+from dicehall.engine.games import bones
+from dicehall.engine.games.bones import troop_name
 
 SAMPLES = 16  # sampled futures per candidate and per chance event by default (tests/perf/bench.py)
 ROLLOUTS_PER_SECOND = 1500  # --budget: rollouts per second of budget, a fixed rate (so figures repeat), below what this machine does

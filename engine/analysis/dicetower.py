@@ -4,8 +4,8 @@ and each roll's luck: how far it moved the expected pulls left against its expec
 (positive: the tower will stand longer than it was expected to)."""
 from __future__ import annotations
 
-from engine.analysis import PULLS_LEFT, Analysis, Luck, Point
-from engine.games import dicetower
+from dicehall.engine.analysis import PULLS_LEFT, Analysis, Luck, Point
+from dicehall.engine.games import dicetower
 
 
 def analyse(session, samples: int | None = None, progress=None) -> Analysis:

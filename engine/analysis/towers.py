@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 
-from engine.analysis import Analysis, Decision, Point, mark_for
-from engine.bots import towers as bot
-from engine.games import towers
+from dicehall.engine.analysis import Analysis, Decision, Point, mark_for
+from dicehall.engine.bots import towers as bot
+from dicehall.engine.games import towers
 
 NODES = bot.NODES["medium"]  # positions searched per move judged
 THRESHOLDS = (1.0, 2.0, 4.0)  # points of margin lost: ?!, ?, ??

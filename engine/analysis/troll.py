@@ -20,11 +20,11 @@ from __future__ import annotations
 import random
 from hashlib import blake2b
 
-from engine.analysis import Analysis, Decision, Luck, Point, mark_for
-from engine.bots import troll as adviser
-from engine.core import IllegalCommand
-from engine.games import troll
-from engine.session import replace
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for
+from dicehall.engine.bots import troll as adviser
+from dicehall.engine.core import IllegalCommand
+from dicehall.engine.games import troll
+from dicehall.engine.session import replace
 
 SAMPLES = 16  # sampled deals per decision by default (a whole standard game within 30 s: tests/perf/bench.py)
 CANDIDATES = 3  # the adviser's best pairs judged beside the pair played

@@ -31,13 +31,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from engine import replay_upto
-from engine.analysis.troll import _command_of, _fold  # the command a logged decision was; a fold of events
-from engine.bots import troll as adviser
-from engine.chance import seeded_draw
-from engine.games import troll
-from engine.session import Session
-from engine.text import clean_text
+from dicehall.engine import replay_upto
+from dicehall.engine.analysis.troll import _command_of, _fold  # the command a logged decision was; a fold of events
+from dicehall.engine.bots import troll as adviser
+from dicehall.engine.chance import seeded_draw
+from dicehall.engine.games import troll
+from dicehall.engine.session import Session
+from dicehall.engine.text import clean_text
 
 DEFAULT_BUDGET = 10.0  # seconds
 NODES_PER_SECOND = 10_000  # positions per second of budget: a fixed rate (so answers repeat), below what this machine does

@@ -6,9 +6,9 @@ average over the six faces, both players playing best from then on; with more pl
 are not rated (a note says so). The figures stop at the first place: "winning" is taking it."""
 from __future__ import annotations
 
-from engine.analysis import Analysis, Decision, Luck, Point, mark_for
-from engine.bots import wager as bots
-from engine.games import wager
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for
+from dicehall.engine.bots import wager as bots
+from dicehall.engine.games import wager
 
 THRESHOLDS = (0.05, 0.10, 0.15)
 WORDS = {"wager": "wager", "stop": "stop"}  # the `h` odds' words

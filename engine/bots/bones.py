@@ -33,9 +33,9 @@ import random
 from functools import lru_cache
 from hashlib import blake2b
 
-from engine.chance import seeded_draw
-from engine.games import bones
-from engine.games.bones import (
+from dicehall.engine.chance import seeded_draw
+from dicehall.engine.games import bones
+from dicehall.engine.games.bones import (
     LEVELS, Assign, Attack, BonesState, Choose, Converge, Keep, Reengage, Reinforce, Reroll, Resupply, RollIn, in_range,
 )  # the game names the levels (LEVELS); they are played here
 

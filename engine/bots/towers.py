@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import time
 
-from engine.chance import seeded_draw
-from engine.games import towers
-from engine.games.towers import BUILT, EMPTY, LINES, SIZE, STEPS, TOWERS_EACH, UNBUILT, Move, Place, TowersState
+from dicehall.engine.chance import seeded_draw
+from dicehall.engine.games import towers
+from dicehall.engine.games.towers import BUILT, EMPTY, LINES, SIZE, STEPS, TOWERS_EACH, UNBUILT, Move, Place, TowersState
 
 LEVELS = ("random", "easy", "medium", "hard")
 NODES = {"medium": 4_000, "hard": 40_000}

@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.games import troll
-from engine.games.troll import COLUMNS, ROWS, TrollState
+from dicehall.engine.games import troll
+from dicehall.engine.games.troll import COLUMNS, ROWS, TrollState
 
 WIN = 1_000_000.0
 

@@ -25,12 +25,12 @@ from __future__ import annotations
 import math
 from hashlib import blake2b
 
-from engine.bots import troll as adviser
-from engine.chance import seeded_draw
-from engine.core import IllegalCommand
-from engine.games import troll
-from engine.games.troll import FULL_DECK, PRESETS, ROWS, THE_CLUB, Card, TrollState
-from engine.session import replace
+from dicehall.engine.bots import troll as adviser
+from dicehall.engine.chance import seeded_draw
+from dicehall.engine.core import IllegalCommand
+from dicehall.engine.games import troll
+from dicehall.engine.games.troll import FULL_DECK, PRESETS, ROWS, THE_CLUB, Card, TrollState
+from dicehall.engine.session import replace
 
 CANDIDATES = 6  # the adviser's best lines (distinct outcomes) that are played on
 DEALS = 24  # sampled deals per decision, shared by every candidate

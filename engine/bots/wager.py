@@ -30,9 +30,9 @@ from functools import lru_cache
 from hashlib import blake2b
 from operator import itemgetter
 
-from engine.chance import seeded_draw
-from engine.games import wager
-from engine.games.wager import STYLES, EndTurn, Roll, Wager, WagerState  # the game names the styles; they are played here
+from dicehall.engine.chance import seeded_draw
+from dicehall.engine.games import wager
+from dicehall.engine.games.wager import STYLES, EndTurn, Roll, Wager, WagerState  # the game names the styles; they are played here
 
 LOW, HIGH = -30, wager.TARGET - 1  # the scores the exact table covers
 TOLERANCE = 1e-9  # value iteration stops when no value moves by more than this in a sweep

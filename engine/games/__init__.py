@@ -13,7 +13,7 @@ import importlib
 from dataclasses import dataclass
 from types import ModuleType
 
-from engine.errors import OptionError
+from dicehall.engine.errors import OptionError
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class CatalogueEntry:
 
     @property
     def module(self) -> ModuleType | None:
-        return importlib.import_module(f"engine.games.{self.id}") if self.playable else None
+        return importlib.import_module(f"dicehall.engine.games.{self.id}") if self.playable else None
 
     @property
     def several_players(self) -> bool:
@@ -52,23 +52,23 @@ _DICE = "every die was re-derived from it"
 
 CATALOGUE = (
     CatalogueEntry("dicetower", "Dice Tower", "a 2d6 countdown for journaling games", True,
-                   seats=(1, 1), sim_options=(("remove_rate", 0.0),), analyser="engine.analysis.dicetower",
+                   seats=(1, 1), sim_options=(("remove_rate", 0.0),), analyser="dicehall.engine.analysis.dicetower",
                    re_derived=_DICE),
     CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die", True,
-                   seats=(2, 6), sim_options=(("players", 2), ("bots", None)), analyser="engine.analysis.wager",
+                   seats=(2, 6), sim_options=(("players", 2), ("bots", None)), analyser="dicehall.engine.analysis.wager",
                    re_derived=_DICE),
     CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "calm a bridge of cards as a troll", True,
                    seats=(1, 1), sim_options=(("difficulty", "standard"), ("variant", None), ("bot", "hint")),
-                   analyser="engine.analysis.troll",
+                   analyser="dicehall.engine.analysis.troll",
                    also_blunder="; ?? also for a pair that loses at once (collapse, flight) when another does not",
                    hidden="every face-down card and the whole deck order", wide_board=True, hindsight_solver=True,
                    re_derived="the deck's order and every die were re-derived from it"),
     CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", True,
-                   seats=(2, 2), sim_options=(("bots", None),), analyser="engine.analysis.towers",
+                   seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.towers",
                    marks_by_margin=True,
                    re_derived="every move was checked against the rules (Towers has no dice: the seed decides nothing)"),
     CatalogueEntry("bones", "War of Bones", "a dice wargame", True,
-                   seats=(2, 2), sim_options=(("bots", None),), analyser="engine.analysis.bones",
+                   seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.bones",
                    re_derived="every die and every landing was re-derived from it"),
 )
 

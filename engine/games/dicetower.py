@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
-from engine.errors import OptionError
-from engine.text import clean_text
-from engine.words import counted
+from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
+from dicehall.engine.errors import OptionError
+from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
 
 if TYPE_CHECKING:
     from fractions import Fraction

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import IllegalCommand, Outcome, Player
-from engine.errors import OptionError
-from engine.session import replace
-from engine.text import clean_text
+from dicehall.engine.core import IllegalCommand, Outcome, Player
+from dicehall.engine.errors import OptionError
+from dicehall.engine.session import replace
+from dicehall.engine.text import clean_text
 
 ID = "towers"
 TITLE = "Towers"

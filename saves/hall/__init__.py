@@ -58,17 +58,17 @@ follow (waiting for a change), game (HallGame), seats (seat locks, watchers, sec
 """
 from __future__ import annotations
 
-from saves.hall.errors import HallError, HallRecordError, HallWriteFailed, SeatHeld, StaleState, in_words
-from saves.hall.files import (ADMIN_HALL, DIR_MODE, FILE_MODE, HALL_FORMAT, ID_ALPHABET, ID_LENGTH, LOG_SUFFIX,
+from dicehall.saves.hall.errors import HallError, HallRecordError, HallWriteFailed, SeatHeld, StaleState, in_words
+from dicehall.saves.hall.files import (ADMIN_HALL, DIR_MODE, FILE_MODE, HALL_FORMAT, ID_ALPHABET, ID_LENGTH, LOG_SUFFIX,
                               MAX_IDLE_MINUTES, MAX_LOG, MAX_SEATS, POLL_EVERY, SEAT_TRIES, SETTINGS, bot_name,
                               check_id, commitment, hall_dir, is_id, login_name)
-from saves.hall.fold import HallFold, Seat, Takeback, fold_records
-from saves.hall.folder import RE_DERIVED, Hall
-from saves.hall.follow import ChangeWaiter, Inotify
-from saves.hall.game import HallGame
-from saves.hall.listing import HallEntry
-from saves.hall.log import HallLog, LogRecorder
-from saves.hall.seats import SeatView
+from dicehall.saves.hall.fold import HallFold, Seat, Takeback, fold_records
+from dicehall.saves.hall.folder import RE_DERIVED, Hall
+from dicehall.saves.hall.follow import ChangeWaiter, Inotify
+from dicehall.saves.hall.game import HallGame
+from dicehall.saves.hall.listing import HallEntry
+from dicehall.saves.hall.log import HallLog, LogRecorder
+from dicehall.saves.hall.seats import SeatView
 
 __all__ = [
     "ADMIN_HALL", "ChangeWaiter", "DIR_MODE", "FILE_MODE", "HALL_FORMAT", "Hall", "HallEntry", "HallError",

@@ -5,10 +5,10 @@ import errno
 import os
 from pathlib import Path
 
-from engine.errors import DicehallError
-from engine.session import JournalError
-from engine.text import clean_text
-from saves.errors import SaveError, os_reason
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.session import JournalError
+from dicehall.engine.text import clean_text
+from dicehall.saves.errors import SaveError, os_reason
 
 
 class HallError(SaveError):

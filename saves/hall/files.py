@@ -10,10 +10,10 @@ from hashlib import blake2b
 from pathlib import Path
 from typing import Any
 
-from engine.text import clean_text
-from saves import home, os_reason
-from saves.files import login_name  # noqa: F401  (the hall's name for it too)
-from saves.hall.errors import HallError
+from dicehall.engine.text import clean_text
+from dicehall.saves import home, os_reason
+from dicehall.saves.files import login_name  # noqa: F401  (the hall's name for it too)
+from dicehall.saves.hall.errors import HallError
 
 
 HALL_FORMAT = 1

@@ -5,15 +5,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import engine
-from engine.codec import decode_event
-from engine.core import Player
-from engine.session import LogError, Session
-from engine.text import NAME_LIMIT, clean_text
-from engine.words import counted
-from saves import short_name
-from saves.hall.errors import HallError, HallRecordError
-from saves.hall.files import HALL_FORMAT, MAX_IDLE_MINUTES, MAX_SEATS, bot_name, commitment
+from dicehall import engine
+from dicehall.engine.codec import decode_event
+from dicehall.engine.core import Player
+from dicehall.engine.session import LogError, Session
+from dicehall.engine.text import NAME_LIMIT, clean_text
+from dicehall.engine.words import counted
+from dicehall.saves import short_name
+from dicehall.saves.hall.errors import HallError, HallRecordError
+from dicehall.saves.hall.files import HALL_FORMAT, MAX_IDLE_MINUTES, MAX_SEATS, bot_name, commitment
 
 
 # ----- the fold: pure, checked -----

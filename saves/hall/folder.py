@@ -6,19 +6,19 @@ import secrets as secret_source
 from datetime import datetime, timezone
 from pathlib import Path
 
-import engine
-from engine.session import Session
-from engine.text import clean_text
-from saves import FORMAT, MAGIC, SaveError, frame, make_dirs, os_reason, short_name, write_new
-from saves.hall.errors import HallError, HallWriteFailed, in_words
-from saves.hall.files import (DIR_MODE, FILE_MODE, HALL_FORMAT, ID_ALPHABET, ID_LENGTH, LOG_SUFFIX, MAX_IDLE_MINUTES,
+from dicehall import engine
+from dicehall.engine.session import Session
+from dicehall.engine.text import clean_text
+from dicehall.saves import FORMAT, MAGIC, SaveError, frame, make_dirs, os_reason, short_name, write_new
+from dicehall.saves.hall.errors import HallError, HallWriteFailed, in_words
+from dicehall.saves.hall.files import (DIR_MODE, FILE_MODE, HALL_FORMAT, ID_ALPHABET, ID_LENGTH, LOG_SUFFIX, MAX_IDLE_MINUTES,
                               MAX_SEATS, SETTINGS, bot_name, check_id, commitment, hall_dir, open_dir, open_nofollow,
                               take_parents_group)
-from saves.hall.fold import HallFold, fold_records, is_int
-from saves.hall.log import HallLog
-from saves.hall.game import HallGame
-from saves.hall.listing import HallListing, Listed
-from saves.hall.seats import HallSeats
+from dicehall.saves.hall.fold import HallFold, fold_records, is_int
+from dicehall.saves.hall.log import HallLog
+from dicehall.saves.hall.game import HallGame
+from dicehall.saves.hall.listing import HallListing, Listed
+from dicehall.saves.hall.seats import HallSeats
 
 
 # what `verify` re-derived from the revealed seed, in each game's words (Towers has no chance at all)
@@ -264,7 +264,7 @@ class Hall(HallSeats, HallListing):
 
     def export(self, game_id: str, target: str | Path | None = None, overwrite: bool = False) -> Path:
         """Write a finished hall game as a replay (.dhr), as saves.export_save does for a save."""
-        from saves import write_export
+        from dicehall.saves import write_export
 
         return write_export(self.finished_session(game_id), f"hall-{game_id}", target, overwrite)
 

@@ -8,7 +8,7 @@ import struct
 import time
 from pathlib import Path
 
-from saves.hall.files import POLL_EVERY
+from dicehall.saves.hall.files import POLL_EVERY
 
 
 

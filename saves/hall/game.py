@@ -6,17 +6,17 @@ import os
 import time
 from typing import Any
 
-from engine.core import IllegalCommand, Player
-from engine.session import Session
-from engine.text import clean_text
-from engine.words import counted
-from saves import short_name
-from saves.hall.errors import HallError, HallWriteFailed, SeatHeld, StaleState
-from saves.hall.files import LOG_SUFFIX, bot_name, check_id, open_dir, open_nofollow
-from saves.hall.fold import HallFold, fold_records
-from saves.hall.follow import ChangeWaiter
-from saves.hall.log import HallLog, LogRecorder
-from saves.hall.seats import SeatView
+from dicehall.engine.core import IllegalCommand, Player
+from dicehall.engine.session import Session
+from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
+from dicehall.saves import short_name
+from dicehall.saves.hall.errors import HallError, HallWriteFailed, SeatHeld, StaleState
+from dicehall.saves.hall.files import LOG_SUFFIX, bot_name, check_id, open_dir, open_nofollow
+from dicehall.saves.hall.fold import HallFold, fold_records
+from dicehall.saves.hall.follow import ChangeWaiter
+from dicehall.saves.hall.log import HallLog, LogRecorder
+from dicehall.saves.hall.seats import SeatView
 
 
 # ----- a game as one process sees it -----

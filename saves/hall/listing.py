@@ -5,12 +5,12 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from engine.text import clean_text
-from saves import SaveError, os_reason
-from saves.hall.errors import HallError
-from saves.hall.files import LOG_SUFFIX, OUR_FILES, check_id, is_id
-from saves.hall.game import HallGame
-from saves.hall.seats import SeatView
+from dicehall.engine.text import clean_text
+from dicehall.saves import SaveError, os_reason
+from dicehall.saves.hall.errors import HallError
+from dicehall.saves.hall.files import LOG_SUFFIX, OUR_FILES, check_id, is_id
+from dicehall.saves.hall.game import HallGame
+from dicehall.saves.hall.seats import SeatView
 
 
 @dataclass

@@ -8,11 +8,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.text import clean_text
-from replays.durable import write_durably
-from saves import SaveScan, encode_record, frame, keep_torn, os_reason
-from saves.hall.errors import HallError, HallWriteFailed, StaleState
-from saves.hall.files import DIR_FLAGS, FILE_MODE, MAX_LOG, open_nofollow, shown_path
+from dicehall.engine.text import clean_text
+from dicehall.replays.durable import write_durably
+from dicehall.saves import SaveScan, encode_record, frame, keep_torn, os_reason
+from dicehall.saves.hall.errors import HallError, HallWriteFailed, StaleState
+from dicehall.saves.hall.files import DIR_FLAGS, FILE_MODE, MAX_LOG, open_nofollow, shown_path
 
 
 # ----- the log: framing, locking, reading what is new -----

@@ -8,9 +8,9 @@ import stat
 import time
 from dataclasses import dataclass
 
-from engine.text import clean_text
-from saves.hall.errors import HallError, SeatHeld
-from saves.hall.files import SEAT_TRIES, check_id, open_dir, open_nofollow, shown_path
+from dicehall.engine.text import clean_text
+from dicehall.saves.hall.errors import HallError, SeatHeld
+from dicehall.saves.hall.files import SEAT_TRIES, check_id, open_dir, open_nofollow, shown_path
 
 
 # ----- seats as shown -----

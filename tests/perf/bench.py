@@ -55,15 +55,15 @@ def scratch_home() -> None:
 
 # ----- long games: a Dice Tower started high enough -----
 def raise_tower_start() -> None:
-    from engine.games import dicetower
+    from dicehall.engine.games import dicetower
 
     dicetower.MAX_START = 1_000_000  # here only: the rules stop at 10,000
 
 
 def long_tower(events: int, seed: int = 3):
     """A Dice Tower session (no save) of at least `events` events, still standing."""
-    import engine
-    from engine.games.dicetower import PullBlock
+    from dicehall import engine
+    from dicehall.engine.games.dicetower import PullBlock
 
     raise_tower_start()
     session = engine.new_session("dicetower", seed=seed, options={"start": events * 2})
@@ -85,8 +85,8 @@ class Collect:
 
 def long_save(events: int, seed: int = 3):
     """A save of at least `events` events, open for play (its records written with one write)."""
-    import saves
-    from engine.games.dicetower import PullBlock
+    from dicehall import saves
+    from dicehall.engine.games.dicetower import PullBlock
 
     raise_tower_start()
     session = saves.new_save("dicetower", name=f"bench {events}", seed=seed, options={"start": events * 2})
@@ -107,7 +107,7 @@ started = time.perf_counter()
 from textual.app import App
 from textual.widgets import Static
 if sys.argv[1] == "dicehall":
-    from tui.app import DicehallApp as Base
+    from dicehall.tui.app import DicehallApp as Base
 else:
     class Base(App):
         def compose(self):
@@ -163,7 +163,7 @@ def first_frame(rounds: int = 15) -> None:
 def reference_tower(seed: int) -> int:
     """The Dice Tower's rules as a direct loop over the same BLAKE2b draws the engine uses (start 100,
     plain pulls): the pulls until it falls."""
-    from engine.chance import seeded_draws
+    from dicehall.engine.chance import seeded_draws
 
     countdown, pulls, k = 100, 0, 0
     while True:
@@ -201,7 +201,7 @@ def side_by_side(ours, base, items: list, per_run: int, rounds: int = 9) -> tupl
 
 def sim_dicetower(games: int = 1500) -> None:
     """`sim dicetower`'s games through the engine against the reference loop, CPU time, side by side."""
-    from engine.chance import seeded_draw
+    from dicehall.engine.chance import seeded_draw
     from dicehall.sim import play_dicetower
 
     seeds = [seeded_draw(1, i, 2**32) for i in range(games)]
@@ -215,8 +215,8 @@ def sim_dicetower(games: int = 1500) -> None:
 def reference_troll(seed: int, options: dict) -> tuple[str, int, int]:
     """A random troll playout with the game module folded directly (no Session): the same seeded
     draws and the same random choices as `sim troll --bot random`."""
-    from engine.chance import seeded_draw, seeded_draws
-    from engine.games import troll as game
+    from dicehall.engine.chance import seeded_draw, seeded_draws
+    from dicehall.engine.games import troll as game
 
     checked = game.check_options(dict(options))
     state = game.initial_state(checked, game.check_players(()))
@@ -257,7 +257,7 @@ def troll_playouts(games: int = 200) -> None:
 
 def branch_middle() -> None:
     """"Continue from here" (branch) from the middle of a game, the new save written and closed."""
-    import saves
+    from dicehall import saves
 
     scratch_home()
     figures = {}
@@ -272,8 +272,8 @@ def branch_middle() -> None:
 
 def tower_screen_keys(presses: int = 6) -> None:
     """The Dice Tower screen: from a pull key and from an undo key to the next frame, on a save."""
-    import saves
-    from tui.app import DicehallApp
+    from dicehall import saves
+    from dicehall.tui.app import DicehallApp
 
     scratch_home()
 
@@ -312,7 +312,7 @@ def tower_screen_keys(presses: int = 6) -> None:
 
 def saves_list() -> None:
     """`list_saves` (behind `continue`, `saves` and the launcher) with one save of each length."""
-    import saves
+    from dicehall import saves
 
     figures, first = {}, {}
     for n in SIZES:
@@ -377,8 +377,8 @@ def durable_append(rounds: int = 300) -> None:
     """A save's durable append (encode, frame, write, fsync) against a bare write+fsync of the same bytes;
     and a whole pull (engine, dice, and that append) for scale."""
     scratch_home()
-    import saves
-    from engine.games.dicetower import BlockPulled, DiceRolled, PullBlock
+    from dicehall import saves
+    from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock
 
     session = saves.new_save("dicetower", name="bench", seed=1, options={"start": 10000})
     journal = session.journal
@@ -408,8 +408,8 @@ def durable_append(rounds: int = 300) -> None:
 
 def viewer_steps(presses: int = 30) -> None:
     """From a key press in the replay viewer to the next frame composed: one step, and a jump to an end."""
-    from tui.app import DicehallApp
-    from tui.screens.viewer import ViewerScreen
+    from dicehall.tui.app import DicehallApp
+    from dicehall.tui.screens.viewer import ViewerScreen
 
     class TimedApp(DicehallApp):
         frames: list[float] = []
@@ -445,8 +445,8 @@ def viewer_steps(presses: int = 30) -> None:
 def troll_hint(games: int = 10) -> None:
     """The hint's time per turn: the adviser searching every legal pair of actions, timed at the
     start of each turn (the second action's hint searches single actions only)."""
-    import engine
-    from engine.bots import troll as adviser
+    from dicehall import engine
+    from dicehall.engine.bots import troll as adviser
 
     times = []
     for seed in range(games):
@@ -468,8 +468,8 @@ def troll_hint(games: int = 10) -> None:
 def wager_odds() -> None:
     """The wager's odds behind `h` and the best bot: the exact two-player tables once, then one
     question exact (two players) and one sampled (six players)."""
-    from engine.bots import wager as bots
-    from engine.games.wager import WagerState
+    from dicehall.engine.bots import wager as bots
+    from dicehall.engine.games.wager import WagerState
 
     def decision(scores, seat=0):
         count = len(scores)
@@ -491,8 +491,8 @@ def wager_odds() -> None:
 
 def towers_bot(games: int = 2) -> None:
     """The Towers bot's time per answer at each searching level, over whole games against itself."""
-    import engine
-    from engine.bots import towers as bot
+    from dicehall import engine
+    from dicehall.engine.bots import towers as bot
 
     figures = {}
     for level in ("medium", "hard"):
@@ -513,7 +513,7 @@ def towers_bot(games: int = 2) -> None:
 
 BIG_SAVE = """
 import re, sys, time
-import saves
+from dicehall import saves
 started = time.perf_counter()
 [info] = saves.list_saves()
 listed = time.perf_counter()
@@ -528,8 +528,8 @@ print(listed - started, opened - listed, peak / 1024)
 def big_save(mib: int = 64) -> None:
     """A save of MIB MiB of tiny valid records (one pull, then undo/redo pairs): the time to list it and
     to open it, and the peak memory of the process, against the same process with a one-pull save."""
-    import saves
-    from engine.games.dicetower import PullBlock
+    from dicehall import saves
+    from dicehall.engine.games.dicetower import PullBlock
 
     figures = {}
     for size in (0, mib << 20):
@@ -561,12 +561,12 @@ def analysis_speed(games: int = 3) -> None:
     a two-player wager and a Dice Tower from 100."""
     import random
 
-    import engine
-    from engine import analysis
-    from engine.bots import troll as adviser
-    from engine.bots import wager as wager_bots
-    from engine.core import Player
-    from engine.games.dicetower import PullBlock
+    from dicehall import engine
+    from dicehall.engine import analysis
+    from dicehall.engine.bots import troll as adviser
+    from dicehall.engine.bots import wager as wager_bots
+    from dicehall.engine.core import Player
+    from dicehall.engine.games.dicetower import PullBlock
 
     troll_times, turns = [], []
     for seed in range(1, games + 1):
@@ -591,7 +591,7 @@ def analysis_speed(games: int = 3) -> None:
     started = time.perf_counter()
     analysis.analyse(tower)
     tower_time = time.perf_counter() - started
-    from engine.bots import towers as towers_bot
+    from dicehall.engine.bots import towers as towers_bot
 
     board = engine.new_session("towers", seed=1, players=[Player("A"), Player("B", True, "medium")])
     while board.outcome is None:
@@ -610,10 +610,10 @@ def analysis_speed(games: int = 3) -> None:
 def bones_analysis_speed(seeds: tuple[int, ...] = (1, 2, 3, 4, 5)) -> None:
     """`dicehall analyse` on War of Bones games at the default samples: a person (her moves the
     general's) against the general, as `sim bones` plays them (46 to 364 turns on these seeds)."""
-    import engine
-    from engine import analysis
-    from engine.bots import bones as general
-    from engine.core import Player
+    from dicehall import engine
+    from dicehall.engine import analysis
+    from dicehall.engine.bots import bones as general
+    from dicehall.engine.core import Player
 
     times, turns = [], []
     for seed in seeds:
@@ -632,8 +632,8 @@ def bones_analysis_speed(seeds: tuple[int, ...] = (1, 2, 3, 4, 5)) -> None:
 def troll_search_turn(games: int = 3) -> None:
     """The deeper player's time per turn (`H`, `sim troll --bot search`): both decisions of a turn,
     on standard deals played by it."""
-    import engine
-    from engine.bots import troll_search
+    from dicehall import engine
+    from dicehall.engine.bots import troll_search
 
     times = []
     for seed in range(games):
@@ -655,9 +655,9 @@ def troll_search_turn(games: int = 3) -> None:
 def hindsight_solver(games: int = 50) -> None:
     """`dicehall analyse --hindsight` at its default budget: standard deals from the start, and whole
     standard games played by the adviser (searched from their last decision backwards)."""
-    import engine
-    from engine.analysis import troll_solver
-    from engine.bots import troll as adviser
+    from dicehall import engine
+    from dicehall.engine.analysis import troll_solver
+    from dicehall.engine.bots import troll as adviser
 
     figures = {}
     for kind in ("deal", "played"):
@@ -683,7 +683,7 @@ def hindsight_solver(games: int = 50) -> None:
 HALL_WATCHER = r"""
 import asyncio, sys, time
 sys.path.insert(0, sys.argv[4])
-from saves.hall import Hall
+from dicehall.saves.hall import Hall
 mode, folder, game_id = sys.argv[1:4]
 game = Hall(folder).watch(game_id)
 if mode == "read":  # a watcher reading each move (HallGame.wait, then follow)
@@ -696,8 +696,8 @@ if mode == "read":  # a watcher reading each move (HallGame.wait, then follow)
                 seen = len(game.session.events)
                 print(time.time(), seen, flush=True)
     sys.exit(0)
-from tui.app import DicehallApp  # a watcher's screen: the live viewer, timed at the frame that shows the move
-from tui.screens.viewer.hall import HallViewer
+from dicehall.tui.app import DicehallApp  # a watcher's screen: the live viewer, timed at the frame that shows the move
+from dicehall.tui.screens.viewer.hall import HallViewer
 shown = [0]
 class TimedApp(DicehallApp):
     def _display(self, screen, renderable):
@@ -723,12 +723,12 @@ def hall_latency(moves: int = 50) -> None:
     to a watcher process having read it, and to the watcher's live viewer showing it in a frame;
     against the same kind of move made in one process on a save and drawn there (its replay viewer,
     live, moved to the new end). Samples of the two alternate, move by move."""
-    import engine
-    import saves
-    from engine.core import Player
-    from saves.hall import Hall
-    from tui.app import DicehallApp
-    from tui.screens.viewer import ViewerScreen
+    from dicehall import engine
+    from dicehall import saves
+    from dicehall.engine.core import Player
+    from dicehall.saves.hall import Hall
+    from dicehall.tui.app import DicehallApp
+    from dicehall.tui.screens.viewer import ViewerScreen
 
     folder = tempfile.mkdtemp(prefix="dicehall-bench-hall-")
     hall = Hall(folder)
@@ -808,7 +808,7 @@ def hall_listing(games: int = 50, plays: int = 30, rounds: int = 7) -> None:
     changed (each log's fold kept: only the seats' locks and the watchers are looked at), and
     after one game has moved (that log read from where it stopped). Fastest of `rounds` each,
     the fresh and the kept listing alternating."""
-    from saves.hall import Hall
+    from dicehall.saves.hall import Hall
 
     folder = tempfile.mkdtemp(prefix="dicehall-bench-listing-")
     hall = Hall(folder)

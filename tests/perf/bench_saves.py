@@ -27,10 +27,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ["DICEHALL_HOME"] = tempfile.mkdtemp(prefix="bench-saves-")
 
-import engine  # noqa: E402
-import saves  # noqa: E402
-from engine.games import dicetower  # noqa: E402
-from engine.games.dicetower import PullBlock  # noqa: E402
+from dicehall import engine  # noqa: E402
+from dicehall import saves  # noqa: E402
+from dicehall.engine.games import dicetower  # noqa: E402
+from dicehall.engine.games.dicetower import PullBlock  # noqa: E402
 
 dicetower.MAX_START = 10_000_000  # this process only: see the module's notes
 
@@ -76,13 +76,13 @@ def old_tower_screen():
     """The Dice Tower screen before: each key drew the log from every event of the game."""
     from rich.text import Text
 
-    from engine.words import counted
-    from tui.screens.dicetower import DiceTowerScreen, pull_log
-    from tui.widgets import Plain, title_line
+    from dicehall.engine.words import counted
+    from dicehall.tui.screens.dicetower import DiceTowerScreen, pull_log
+    from dicehall.tui.widgets import Plain, title_line
 
     class OldDiceTowerScreen(DiceTowerScreen):
         def redraw(self) -> None:
-            from tui.screens.dicetower import draw_board
+            from dicehall.tui.screens.dicetower import draw_board
 
             session = self.session
             state = session.state
@@ -132,7 +132,7 @@ def branch_times(session, rounds: int) -> tuple[float, float]:
 
 def key_times(session, screen_type, presses: int) -> float:
     """The median time from a key (p, then u to take it back, in turn) to the next frame drawn."""
-    from tui.app import DicehallApp
+    from dicehall.tui.app import DicehallApp
 
     class TimedApp(DicehallApp):
         frames: list[float] = []
@@ -165,7 +165,7 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=20, help="keys timed per screen and size")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
-    from tui.screens.dicetower import DiceTowerScreen
+    from dicehall.tui.screens.dicetower import DiceTowerScreen
 
     rows: dict[str, dict[int, tuple[float, float]]] = {"branch": {}, "list": {}, "key": {}}
     listed = {}

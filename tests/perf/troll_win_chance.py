@@ -23,10 +23,10 @@ RIDGE = 1e-3
 def positions(games: int, seed: int) -> tuple[list[dict[str, float]], list[int]]:
     """(features per position, won per position): the final state of the adviser's chosen line at
     the start of each of its turns, labelled with whether that game was won."""
-    import engine
-    from engine.bots import troll as adviser
-    from engine.bots import troll_search
-    from engine.chance import seeded_draw
+    from dicehall import engine
+    from dicehall.engine.bots import troll as adviser
+    from dicehall.engine.bots import troll_search
+    from dicehall.engine.chance import seeded_draw
 
     rows, labels = [], []
     for game in range(games):

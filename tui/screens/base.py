@@ -13,10 +13,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
-from engine import IllegalCommand, JournalError, Session
-from engine.text import clean_text
-from tui.screens.dialogs import AskScreen, HelpScreen, bindings_help
-from tui.widgets import Plain, StatusLine
+from dicehall.engine import IllegalCommand, JournalError, Session
+from dicehall.engine.text import clean_text
+from dicehall.tui.screens.dialogs import AskScreen, HelpScreen, bindings_help
+from dicehall.tui.widgets import Plain, StatusLine
 
 
 def all_bindings(screen_type: type) -> list[Binding]:
@@ -25,7 +25,7 @@ def all_bindings(screen_type: type) -> list[Binding]:
     a base's "q,escape" is "q" alone under a screen whose Esc cancels."""
     seen, found = set(), []
     for cls in screen_type.__mro__:
-        if not cls.__module__.startswith("tui."):
+        if not cls.__module__.startswith("dicehall.tui."):
             continue  # Textual's own focus and copy keys are not game keys
         for binding in cls.__dict__.get("BINDINGS", []):
             keys = [key.strip() for key in binding.key.split(",")]
@@ -270,6 +270,6 @@ class GameScreen(KeyedScreen):
 
     def on_unmount(self) -> None:
         # leaving the screen releases the save for other sessions; every event is already on disk
-        from saves import close_save
+        from dicehall.saves import close_save
 
         close_save(self.session)

@@ -11,7 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
-from tui.widgets import Plain, Redrawn
+from dicehall.tui.widgets import Plain, Redrawn
 
 
 def key_label(key: str) -> str:

@@ -7,12 +7,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
-from engine.games import dicetower
-from engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
-from engine.words import counted
-from tui.screens.base import GameScreen
-from tui.screens.dialogs import AskScreen
-from tui.widgets import Plain, StatusLine, big_number, title_line
+from dicehall.engine.games import dicetower
+from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
+from dicehall.engine.words import counted
+from dicehall.tui.screens.base import GameScreen
+from dicehall.tui.screens.dialogs import AskScreen
+from dicehall.tui.widgets import Plain, StatusLine, big_number, title_line
 
 
 BOARD_TEXT_WIDTH = 26  # the board column (tui/dicehall.tcss .board: 29) less its padding and border

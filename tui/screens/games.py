@@ -11,12 +11,12 @@ from typing import Callable
 from rich.text import Text
 from textual.screen import Screen
 
-from engine.games import bones as bones_rules
-from engine.games import dicetower as dicetower_rules
-from engine.games import towers as towers_rules
-from engine.games import troll as troll_rules
-from engine.games import wager as wager_rules
-from tui.screens import bones, dicetower, hall_table, hall_talk, towers, troll, wager
+from dicehall.engine.games import bones as bones_rules
+from dicehall.engine.games import dicetower as dicetower_rules
+from dicehall.engine.games import towers as towers_rules
+from dicehall.engine.games import troll as troll_rules
+from dicehall.engine.games import wager as wager_rules
+from dicehall.tui.screens import bones, dicetower, hall_table, hall_talk, towers, troll, wager
 
 # a hall game's keys: the hall's own (takeback, leave), its messages, idle seats; then the game's
 HALL_KEYS = hall_table.HALL_BINDINGS + hall_talk.CHAT_BINDINGS + hall_talk.IDLE_BINDINGS

@@ -16,14 +16,14 @@ from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
-from engine.errors import DicehallError
-from engine.text import clean_text
-from engine.words import counted
-from saves import error_line
-from saves.hall import Hall, HallEntry, login_name
-from tui.screens.base import KeyedScreen
-from tui.screens.dialogs import AskScreen
-from tui.widgets import Plain, StatusLine, clip
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
+from dicehall.saves import error_line
+from dicehall.saves.hall import Hall, HallEntry, login_name
+from dicehall.tui.screens.base import KeyedScreen
+from dicehall.tui.screens.dialogs import AskScreen
+from dicehall.tui.widgets import Plain, StatusLine, clip
 
 REFRESH_EVERY = 1.0  # seconds between looks at the hall (watchers come and go without a write to a log)
 ROW_WIDTH = 74  # inside the list's frame and padding at 80 columns

@@ -17,12 +17,12 @@ import threading
 from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
-from engine import IllegalCommand
-from engine.errors import DicehallError
-from engine.text import clean_text
-from saves import SaveError, error_line
-from tui.screens.dialogs import ConfirmScreen
-from tui.screens.hall_talk import CHAT_EVERY
+from dicehall.engine import IllegalCommand
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.text import clean_text
+from dicehall.saves import SaveError, error_line
+from dicehall.tui.screens.dialogs import ConfirmScreen
+from dicehall.tui.screens.hall_talk import CHAT_EVERY
 
 TABLE_WAIT = 0.25  # seconds a table's follower sleeps at most before it looks whether it was stopped
 

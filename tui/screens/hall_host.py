@@ -4,12 +4,12 @@ game's styles, the game's options, and your name; then Hall.host opens it and th
 (the waiting screen until its seats are full) takes this screen's place."""
 from __future__ import annotations
 
-from engine import get_game
-from engine.games import CATALOGUE, bones, dicetower, entry_of, towers, troll, wager
-from engine.text import clean_text
-from saves import SaveError
-from saves.hall import Hall, login_name
-from tui.screens.base import SetupScreen
+from dicehall.engine import get_game
+from dicehall.engine.games import CATALOGUE, bones, dicetower, entry_of, towers, troll, wager
+from dicehall.engine.text import clean_text
+from dicehall.saves import SaveError
+from dicehall.saves.hall import Hall, login_name
+from dicehall.tui.screens.base import SetupScreen
 
 # the games of several players first, then the solo ones, each in the catalogue's order
 GAMES = tuple(entry.id for entry in sorted((e for e in CATALOGUE if e.playable), key=lambda e: not e.several_players))
@@ -122,7 +122,7 @@ class HallHostScreen(SetupScreen):
         self.redraw()
 
     def ask_name(self) -> None:
-        from tui.screens.dialogs import AskScreen
+        from dicehall.tui.screens.dialogs import AskScreen
 
         default = clean_text(login_name(), 40)
 

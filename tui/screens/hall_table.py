@@ -16,15 +16,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer
 
-from engine import IllegalCommand, JournalError
-from engine.core import Player
-from engine.text import clean_text
-from saves import SaveError
-from saves.hall import HallGame, StaleState
-from tui.screens.base import KeyedScreen, all_bindings
-from tui.screens.hall_follow import HallTable
-from tui.screens.hall_talk import CHAT_BINDINGS, HallTalk
-from tui.widgets import Plain, StatusLine
+from dicehall.engine import IllegalCommand, JournalError
+from dicehall.engine.core import Player
+from dicehall.engine.text import clean_text
+from dicehall.saves import SaveError
+from dicehall.saves.hall import HallGame, StaleState
+from dicehall.tui.screens.base import KeyedScreen, all_bindings
+from dicehall.tui.screens.hall_follow import HallTable
+from dicehall.tui.screens.hall_talk import CHAT_BINDINGS, HallTalk
+from dicehall.tui.widgets import Plain, StatusLine
 
 # keys that never move for a seat: looking, choosing a troop or a square, undo (a takeback), leaving
 FREE_ACTIONS = {"undo", "redo", "review", "rules", "help", "back", "cursor", "cancel", "labels", "cycle", "arrow",

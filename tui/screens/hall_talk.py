@@ -14,14 +14,14 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
-from engine import IllegalCommand
-from engine.text import clean_text
-from engine.words import counted
-from saves import SaveError
-from saves.hall import HallGame, login_name
-from saves.hall_chat import TEXT_LIMIT, HallChat
-from tui.screens.dialogs import AskScreen
-from tui.widgets import Plain, clip
+from dicehall.engine import IllegalCommand
+from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
+from dicehall.saves import SaveError
+from dicehall.saves.hall import HallGame, login_name
+from dicehall.saves.hall_chat import TEXT_LIMIT, HallChat
+from dicehall.tui.screens.dialogs import AskScreen
+from dicehall.tui.widgets import Plain, clip
 
 CHAT_EVERY = 0.5  # seconds between looks at the game's messages (a look is one fstat when nothing is new)
 TALK_ACTIONS = {"message", "messages", "idle_seat"}

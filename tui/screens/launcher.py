@@ -10,12 +10,12 @@ from textual.binding import Binding
 from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
-from engine.errors import DicehallError
-from engine.games import CATALOGUE
-from engine.text import clean_text
-from tui.screens.base import KeyedScreen
-from tui.screens.dialogs import AskScreen, ConfirmScreen
-from tui.widgets import Plain, StatusLine
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.games import CATALOGUE
+from dicehall.engine.text import clean_text
+from dicehall.tui.screens.base import KeyedScreen
+from dicehall.tui.screens.dialogs import AskScreen, ConfirmScreen
+from dicehall.tui.widgets import Plain, StatusLine
 
 LOGO = "dicehall - a terminal game parlor"
 
@@ -75,7 +75,7 @@ class LauncherScreen(KeyedScreen):
         self.query_one(OptionList).action_select()
 
     def start_game(self, game_id: str) -> None:
-        import saves
+        from dicehall import saves
 
         entry = next(e for e in CATALOGUE if e.id == game_id)
         if not entry.playable:
@@ -111,7 +111,7 @@ class LauncherScreen(KeyedScreen):
         self.app.open_saves()
 
     def action_open_replay(self) -> None:
-        import replays
+        from dicehall import replays
 
         def opened(path: str | None) -> None:
             if not path:
@@ -130,7 +130,7 @@ class LauncherScreen(KeyedScreen):
 
     def action_rules(self) -> None:
         """The rules of the highlighted game (of the first game when the cursor is elsewhere)."""
-        from engine.games import get_game
+        from dicehall.engine.games import get_game
 
         menu = self.query_one(OptionList)
         option = menu.get_option_at_index(menu.highlighted) if menu.highlighted is not None else None

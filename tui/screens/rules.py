@@ -6,8 +6,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer
 
-from tui.screens.base import KeyedScreen
-from tui.widgets import Plain, StatusLine
+from dicehall.tui.screens.base import KeyedScreen
+from dicehall.tui.widgets import Plain, StatusLine
 
 
 class RulesScreen(KeyedScreen):

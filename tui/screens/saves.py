@@ -10,13 +10,13 @@ from textual.binding import Binding
 from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
-import saves
-from engine.errors import DicehallError
-from engine.text import clean_text
-from engine.words import counted
-from tui.screens.base import KeyedScreen
-from tui.screens.dialogs import AskScreen, ConfirmScreen
-from tui.widgets import Plain, StatusLine
+from dicehall import saves
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
+from dicehall.tui.screens.base import KeyedScreen
+from dicehall.tui.screens.dialogs import AskScreen, ConfirmScreen
+from dicehall.tui.widgets import Plain, StatusLine
 
 
 TITLE_WIDTH = 16  # "Dead Man's Wager"; longer titles are cut to their first two words

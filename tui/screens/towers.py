@@ -9,14 +9,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
-from engine import JournalError
-from engine.core import Player
-from engine.errors import DicehallError
-from engine.games import towers
-from engine.games.towers import COLOURS, DARK, EMPTY, LIGHT, SIZE, Move, Place, TowersState
-from engine.text import clean_text
-from tui.screens.base import GameScreen, SetupScreen
-from tui.widgets import Plain, StatusLine, player_kind, title_line
+from dicehall.engine import JournalError
+from dicehall.engine.core import Player
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.games import towers
+from dicehall.engine.games.towers import COLOURS, DARK, EMPTY, LIGHT, SIZE, Move, Place, TowersState
+from dicehall.engine.text import clean_text
+from dicehall.tui.screens.base import GameScreen, SetupScreen
+from dicehall.tui.widgets import Plain, StatusLine, player_kind, title_line
 
 STYLE = ("bold cyan", "bold yellow")  # Light, Dark: the letters L and D say it without colour
 HORIZONTAL = ("-", "=")  # Light's and Dark's lines of sight
@@ -312,7 +312,7 @@ class TowersScreen(GameScreen):
         self.redraw()
 
         def think() -> None:
-            from engine.bots import towers as bot
+            from dicehall.engine.bots import towers as bot
 
             command = bot.choose(state, level, seed, nonce)
             self.app.call_from_thread(self.bot_answered, ticket, state, command)
@@ -396,7 +396,7 @@ class TowersSetupScreen(SetupScreen):
         return seats if you == 0 else seats[::-1]
 
     def action_start(self) -> None:
-        import saves
+        from dicehall import saves
 
         players = self.players()
         name = self.save_name or f"{players[0].name} v {players[1].name}"

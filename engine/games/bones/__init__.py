@@ -22,23 +22,23 @@ The package follows the rules' own sections; everything is imported from here, a
 """
 from __future__ import annotations
 
-from engine.games.bones.actions import SHRINK, SMALLEST, reinforce_options
-from engine.games.bones.area import (DIE, FULL, ROLLERS, SIDES, TROOPS, Troop, area_bounds, distance, gap, in_range,
+from dicehall.engine.games.bones.actions import SHRINK, SMALLEST, reinforce_options
+from dicehall.engine.games.bones.area import (DIE, FULL, ROLLERS, SIDES, TROOPS, Troop, area_bounds, distance, gap, in_range,
                                      overlaps, troop_name)
-from engine.games.bones.attack import attack_splits, canonical, compositions, judge, partitions, targets_of
-from engine.games.bones.commands import (COMMANDS, Assign, Attack, Choose, Converge, Keep, Reengage, Reinforce, Reroll,
+from dicehall.engine.games.bones.attack import attack_splits, canonical, compositions, judge, partitions, targets_of
+from dicehall.engine.games.bones.commands import (COMMANDS, Assign, Attack, Choose, Converge, Keep, Reengage, Reinforce, Reroll,
                                          Resupply, RollIn, parse_command)
-from engine.games.bones.events import (ACTION_EVENTS, CHANCE_EVENTS, EVENTS, AttackDeclared, AttackRolled, Converged,
+from dicehall.engine.games.bones.events import (ACTION_EVENTS, CHANCE_EVENTS, EVENTS, AttackDeclared, AttackRolled, Converged,
                                        DefenceAssigned, DefenceRolled, DiceKept, DieRerolled, LandingMissed,
                                        OptionChosen, Reengaged, ReinforceCalled, ReinforcementsTaken, ReinforceRolled,
                                        RerollCalled, Resupplied, RolledOff, TroopLanded)
-from engine.games.bones.play import (chance_draws, chance_event, chance_needed, command_of, decide, evolve,
+from dicehall.engine.games.bones.play import (chance_draws, chance_event, chance_needed, command_of, decide, evolve,
                                      legal_commands, recorded_draws)
-from engine.games.bones.reading import describe, is_turn_start, label, outcome, progress
-from engine.games.bones.rules_text import RULES_TEXT
-from engine.games.bones.setup import LEVELS, check_options, check_players, initial_state, reengage_choices
-from engine.games.bones.state import DECISIONS, AttackInProgress, BonesState, PairResult, to_act
-from engine.games.bones.supply import MAX_SUPPLY, current_dice
+from dicehall.engine.games.bones.reading import describe, is_turn_start, label, outcome, progress
+from dicehall.engine.games.bones.rules_text import RULES_TEXT
+from dicehall.engine.games.bones.setup import LEVELS, check_options, check_players, initial_state, reengage_choices
+from dicehall.engine.games.bones.state import DECISIONS, AttackInProgress, BonesState, PairResult, to_act
+from dicehall.engine.games.bones.supply import MAX_SUPPLY, current_dice
 
 ID = "bones"
 TITLE = "War of Bones"

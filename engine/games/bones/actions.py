@@ -7,13 +7,13 @@ on each side (down to 3") and every troop now outside rolls back in.
 """
 from __future__ import annotations
 
-from engine.core import IllegalCommand
-from engine.games.bones.area import TROOPS, area_bounds
-from engine.games.bones.commands import Converge, Reinforce, RollIn
-from engine.games.bones.events import Converged, ReinforceCalled, ReinforcementsTaken
-from engine.games.bones.landings import roll_in
-from engine.games.bones.state import BonesState, end_turn, troop_in_play
-from engine.session import replace
+from dicehall.engine.core import IllegalCommand
+from dicehall.engine.games.bones.area import TROOPS, area_bounds
+from dicehall.engine.games.bones.commands import Converge, Reinforce, RollIn
+from dicehall.engine.games.bones.events import Converged, ReinforceCalled, ReinforcementsTaken
+from dicehall.engine.games.bones.landings import roll_in
+from dicehall.engine.games.bones.state import BonesState, end_turn, troop_in_play
+from dicehall.engine.session import replace
 
 SMALLEST = 300  # converging stops at 3"
 SHRINK = 200  # each completed converge takes 2" off the side

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import itertools
 
-from engine.core import IllegalCommand
-from engine.games.bones.area import TROOPS, in_range, troop_name
-from engine.games.bones.commands import Assign, Attack
-from engine.games.bones.events import AttackDeclared, DefenceAssigned
-from engine.games.bones.state import AttackInProgress, BonesState, PairResult, end_turn, set_troop, troop_in_play
-from engine.session import replace
+from dicehall.engine.core import IllegalCommand
+from dicehall.engine.games.bones.area import TROOPS, in_range, troop_name
+from dicehall.engine.games.bones.commands import Assign, Attack
+from dicehall.engine.games.bones.events import AttackDeclared, DefenceAssigned
+from dicehall.engine.games.bones.state import AttackInProgress, BonesState, PairResult, end_turn, set_troop, troop_in_play
+from dicehall.engine.session import replace
 
 
 def targets_of(state: BonesState, seat: int, troop: int) -> tuple[int, ...]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import IllegalCommand
-from engine.text import clean_text
+from dicehall.engine.core import IllegalCommand
+from dicehall.engine.text import clean_text
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,11 @@ landings were for (`after`: the roll-off, the first turn, or the end of a turn).
 """
 from __future__ import annotations
 
-from engine.core import ChanceNeeded
-from engine.games.bones.area import Troop, area_bounds, overlaps, troop_name
-from engine.games.bones.events import LandingMissed, TroopLanded
-from engine.games.bones.state import BonesState, end_turn, set_troop
-from engine.session import replace
+from dicehall.engine.core import ChanceNeeded
+from dicehall.engine.games.bones.area import Troop, area_bounds, overlaps, troop_name
+from dicehall.engine.games.bones.events import LandingMissed, TroopLanded
+from dicehall.engine.games.bones.state import BonesState, end_turn, set_troop
+from dicehall.engine.session import replace
 
 
 def roll_in(state: BonesState, picks: tuple[tuple[int, int], ...], after: str) -> BonesState:

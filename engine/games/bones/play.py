@@ -6,16 +6,16 @@ supply.py (rerolls and resupply), actions.py (reinforce and converge), landings.
 """
 from __future__ import annotations
 
-from engine.core import ChanceNeeded, IllegalCommand
-from engine.games.bones import actions, attack, landings, setup, supply
-from engine.games.bones.area import troop_name
-from engine.games.bones.commands import (Assign, Attack, Choose, Converge, Keep, Reengage, Reinforce, Reroll, Resupply,
+from dicehall.engine.core import ChanceNeeded, IllegalCommand
+from dicehall.engine.games.bones import actions, attack, landings, setup, supply
+from dicehall.engine.games.bones.area import troop_name
+from dicehall.engine.games.bones.commands import (Assign, Attack, Choose, Converge, Keep, Reengage, Reinforce, Reroll, Resupply,
                                          RollIn)
-from engine.games.bones.events import (AttackDeclared, AttackRolled, Converged, DefenceAssigned, DefenceRolled,
+from dicehall.engine.games.bones.events import (AttackDeclared, AttackRolled, Converged, DefenceAssigned, DefenceRolled,
                                        DiceKept, DieRerolled, LandingMissed, OptionChosen, Reengaged,
                                        ReinforceCalled, ReinforcementsTaken, ReinforceRolled, RerollCalled,
                                        Resupplied, RolledOff, TroopLanded)
-from engine.games.bones.state import BonesState, to_act
+from dicehall.engine.games.bones.state import BonesState, to_act
 
 # what a decision stage waits for, said to a command that does not answer it
 WAITING_FOR = {

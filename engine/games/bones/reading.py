@@ -2,15 +2,15 @@
 progress a saves list shows, and where the viewer's turns start."""
 from __future__ import annotations
 
-from engine.core import Outcome
-from engine.games.bones.area import SIDES, troop_name
-from engine.games.bones.events import (ACTION_EVENTS, AttackDeclared, AttackRolled, Converged, DefenceAssigned,
+from dicehall.engine.core import Outcome
+from dicehall.engine.games.bones.area import SIDES, troop_name
+from dicehall.engine.games.bones.events import (ACTION_EVENTS, AttackDeclared, AttackRolled, Converged, DefenceAssigned,
                                        DefenceRolled, DiceKept, DieRerolled, LandingMissed, OptionChosen, Reengaged,
                                        ReinforceCalled, ReinforcementsTaken, ReinforceRolled, RerollCalled,
                                        Resupplied, RolledOff, TroopLanded)
-from engine.games.bones.play import evolve
-from engine.games.bones.state import BonesState
-from engine.words import counted
+from dicehall.engine.games.bones.play import evolve
+from dicehall.engine.games.bones.state import BonesState
+from dicehall.engine.words import counted
 
 
 def outcome(state: BonesState) -> Outcome | None:

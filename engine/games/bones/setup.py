@@ -6,15 +6,15 @@ the First Strike player takes the first turn.
 """
 from __future__ import annotations
 
-from engine.core import IllegalCommand, Player
-from engine.errors import OptionError
-from engine.games.bones.area import SIDES
-from engine.games.bones.commands import Choose, Reengage
-from engine.games.bones.events import OptionChosen, Reengaged, RolledOff
-from engine.games.bones.landings import roll_in
-from engine.games.bones.state import BonesState, troop_in_play
-from engine.session import replace
-from engine.text import clean_text
+from dicehall.engine.core import IllegalCommand, Player
+from dicehall.engine.errors import OptionError
+from dicehall.engine.games.bones.area import SIDES
+from dicehall.engine.games.bones.commands import Choose, Reengage
+from dicehall.engine.games.bones.events import OptionChosen, Reengaged, RolledOff
+from dicehall.engine.games.bones.landings import roll_in
+from dicehall.engine.games.bones.state import BonesState, troop_in_play
+from dicehall.engine.session import replace
+from dicehall.engine.text import clean_text
 
 LEVELS = ("general", "random")  # the bot's styles (engine/bots/bones.py); the first is the default
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import IllegalCommand
-from engine.games.bones.area import FULL, TROOPS, Troop, troop_name
-from engine.session import replace
+from dicehall.engine.core import IllegalCommand
+from dicehall.engine.games.bones.area import FULL, TROOPS, Troop, troop_name
+from dicehall.engine.session import replace
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,14 @@ they like, before anything is resolved. Keeping the dice goes on to what they we
 """
 from __future__ import annotations
 
-from engine.core import IllegalCommand
-from engine.games.bones.actions import reinforce_die_kept
-from engine.games.bones.attack import attack_dice_kept, defence_dice_kept
-from engine.games.bones.commands import Keep, Reroll, Resupply
-from engine.games.bones.events import (AttackRolled, DefenceRolled, DiceKept, DieRerolled, ReinforceRolled,
+from dicehall.engine.core import IllegalCommand
+from dicehall.engine.games.bones.actions import reinforce_die_kept
+from dicehall.engine.games.bones.attack import attack_dice_kept, defence_dice_kept
+from dicehall.engine.games.bones.commands import Keep, Reroll, Resupply
+from dicehall.engine.games.bones.events import (AttackRolled, DefenceRolled, DiceKept, DieRerolled, ReinforceRolled,
                                        RerollCalled, Resupplied)
-from engine.games.bones.state import BonesState, end_turn, set_troop, troop_in_play
-from engine.session import replace
+from dicehall.engine.games.bones.state import BonesState, end_turn, set_troop, troop_in_play
+from dicehall.engine.session import replace
 
 MAX_SUPPLY = 6
 REROLL_STAGES = ("attack_reroll", "defence_reroll", "reinforce_reroll")

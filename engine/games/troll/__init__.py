@@ -20,31 +20,31 @@ One module per section of the rules; this package gives every name as `engine.ga
 """
 from __future__ import annotations
 
-from engine.games.troll.actions import (
+from dicehall.engine.games.troll.actions import (
     CANDIDATES, COMMANDS, ActionsLost, CardLaidDown, CardPickedUp, CardStomped, ClubUsed, DiamondThrown, LayDown,
     Move, PickUp, SpadeUsed, Stomp, ThrowDiamond, TrollMoved, UseClub, UseSpade, Wait, action_event, awake_top_at,
     carried_awake, parse_command, possible_actions,
 )
-from engine.games.troll.awakening import AwakeningRolled, TurnBegan, awakening_target, next_turn
-from engine.games.troll.bridge import (
+from dicehall.engine.games.troll.awakening import AwakeningRolled, TurnBegan, awakening_target, next_turn
+from dicehall.engine.games.troll.bridge import (
     COLUMNS, DIAMOND_ACE, DIRECTIONS, FULL_DECK, LEFT_BANK, RANKS, RIGHT_BANK, ROWS, SUITS, THE_CLUB, Card,
     FlightStack, Pos, TrollState, colour_of, line, neighbour, occupied, place, row_of, with_stack,
 )
-from engine.games.troll.checks import (
+from dicehall.engine.games.troll.checks import (
     QUIET_LIMIT, BridgeCollapsed, BridgeUnsettled, TrollWon, bridge_stands, calm, collapse_cause, end_of_turn,
     outcome,
 )
-from engine.games.troll.flight import FlightPhase, flight_moves
-from engine.games.troll.rules_text import RULES_TEXT
-from engine.games.troll.setup import (
+from dicehall.engine.games.troll.flight import FlightPhase, flight_moves
+from dicehall.engine.games.troll.rules_text import RULES_TEXT
+from dicehall.engine.games.troll.setup import (
     PRESETS, SHUFFLE_SPEC, VARIANTS, DeckShuffled, TrollPlaced, check_options, check_players, deal, game_label,
     initial_state, shuffled,
 )
-from engine.games.troll.turn import (
+from dicehall.engine.games.troll.turn import (
     CHANCE_EVENTS, EVENTS, chance_draws, chance_event, chance_needed, decide, evolve, is_turn_start,
     legal_commands, to_act,
 )
-from engine.games.troll.words import describe, end_words, progress
+from dicehall.engine.games.troll.words import describe, end_words, progress
 
 ID = "troll"
 TITLE = "Angry Troll versus Magic Bridge"

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import IllegalCommand
-from engine.games.troll.bridge import (COLUMNS, DIRECTIONS, ROWS, Card, Pos, TrollState, line, neighbour, place,
+from dicehall.engine.core import IllegalCommand
+from dicehall.engine.games.troll.bridge import (COLUMNS, DIRECTIONS, ROWS, Card, Pos, TrollState, line, neighbour, place,
                                        turn_top, with_stack)
-from engine.session import replace
-from engine.text import clean_text
+from dicehall.engine.session import replace
+from dicehall.engine.text import clean_text
 
 
 # ----- commands -----

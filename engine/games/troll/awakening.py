@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.games.troll.bridge import TrollState, row_of, turn_top, with_stack
-from engine.session import replace
+from dicehall.engine.games.troll.bridge import TrollState, row_of, turn_top, with_stack
+from dicehall.engine.session import replace
 
 
 # ----- events -----

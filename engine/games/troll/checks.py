@@ -8,10 +8,10 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.core import Outcome
-from engine.games.troll.awakening import next_turn
-from engine.games.troll.bridge import DIRECTIONS, ROWS, TrollState, neighbour, occupied, place
-from engine.games.troll.flight import FlightPhase, flight_moves, fly
+from dicehall.engine.core import Outcome
+from dicehall.engine.games.troll.awakening import next_turn
+from dicehall.engine.games.troll.bridge import DIRECTIONS, ROWS, TrollState, neighbour, occupied, place
+from dicehall.engine.games.troll.flight import FlightPhase, flight_moves, fly
 
 QUIET_LIMIT = 10  # dicehall's decision: quiet turns in a row before the bridge wins
 

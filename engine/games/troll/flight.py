@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.games.troll.bridge import COLUMNS, LEFT_BANK, RIGHT_BANK, ROWS, Card, TrollState, with_stack
-from engine.session import replace
+from dicehall.engine.games.troll.bridge import COLUMNS, LEFT_BANK, RIGHT_BANK, ROWS, Card, TrollState, with_stack
+from dicehall.engine.session import replace
 
 
 @dataclass(frozen=True)

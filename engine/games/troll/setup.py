@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import Player
-from engine.errors import OptionError
-from engine.games.troll.bridge import DIAMOND_ACE, FULL_DECK, ROWS, THE_CLUB, Card, FlightStack, TrollState, colour_of
-from engine.session import replace
-from engine.text import clean_text
+from dicehall.engine.core import Player
+from dicehall.engine.errors import OptionError
+from dicehall.engine.games.troll.bridge import DIAMOND_ACE, FULL_DECK, ROWS, THE_CLUB, Card, FlightStack, TrollState, colour_of
+from dicehall.engine.session import replace
+from dicehall.engine.text import clean_text
 
 PRESETS = {"standard": (3, 2, 1, 1, 2, 3), "sturdy": (4, 3, 2, 2, 3, 4), "tutorial": (5, 4, 3, 3, 4, 5)}
 VARIANTS = ("starting_card", "reusable_diamond_ace", "club_at_start", "toys")

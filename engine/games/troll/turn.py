@@ -4,15 +4,15 @@ the legal commands, `decide` (an action and every automatic consequence after it
 """
 from __future__ import annotations
 
-from engine.core import ChanceNeeded, IllegalCommand
-from engine.games.troll.actions import (ActionsLost, CardLaidDown, CardPickedUp, CardStomped, ClubUsed, DiamondThrown,
+from dicehall.engine.core import ChanceNeeded, IllegalCommand
+from dicehall.engine.games.troll.actions import (ActionsLost, CardLaidDown, CardPickedUp, CardStomped, ClubUsed, DiamondThrown,
                                         SpadeUsed, TrollMoved, Wait, act, action_event, possible_actions)
-from engine.games.troll.awakening import AwakeningRolled, TurnBegan, awaken, awakening_roll, begin_turn, next_turn
-from engine.games.troll.bridge import TrollState, row_of
-from engine.games.troll.checks import BridgeCollapsed, BridgeUnsettled, TrollWon, end_of_turn, outcome
-from engine.games.troll.flight import FlightPhase, fly
-from engine.games.troll.setup import SHUFFLE_SPEC, DeckShuffled, TrollPlaced, deal, shuffle_draws, shuffled
-from engine.session import replace
+from dicehall.engine.games.troll.awakening import AwakeningRolled, TurnBegan, awaken, awakening_roll, begin_turn, next_turn
+from dicehall.engine.games.troll.bridge import TrollState, row_of
+from dicehall.engine.games.troll.checks import BridgeCollapsed, BridgeUnsettled, TrollWon, end_of_turn, outcome
+from dicehall.engine.games.troll.flight import FlightPhase, fly
+from dicehall.engine.games.troll.setup import SHUFFLE_SPEC, DeckShuffled, TrollPlaced, deal, shuffle_draws, shuffled
+from dicehall.engine.session import replace
 
 EVENTS = {
     cls.__name__: cls

@@ -3,14 +3,14 @@ the screen (`end_words`), and a save's progress in a few words for the saves lis
 """
 from __future__ import annotations
 
-from engine.games.troll.actions import (ActionsLost, CardLaidDown, CardPickedUp, CardStomped, ClubUsed, DiamondThrown,
+from dicehall.engine.games.troll.actions import (ActionsLost, CardLaidDown, CardPickedUp, CardStomped, ClubUsed, DiamondThrown,
                                         SpadeUsed, TrollMoved)
-from engine.games.troll.awakening import AwakeningRolled, TurnBegan, next_turn
-from engine.games.troll.bridge import LEFT_BANK, RIGHT_BANK, ROWS, TrollState
-from engine.games.troll.checks import BridgeCollapsed, BridgeUnsettled, TrollWon, collapse_cause, outcome
-from engine.games.troll.flight import FlightPhase
-from engine.games.troll.setup import DeckShuffled, TrollPlaced, deal
-from engine.session import replace
+from dicehall.engine.games.troll.awakening import AwakeningRolled, TurnBegan, next_turn
+from dicehall.engine.games.troll.bridge import LEFT_BANK, RIGHT_BANK, ROWS, TrollState
+from dicehall.engine.games.troll.checks import BridgeCollapsed, BridgeUnsettled, TrollWon, collapse_cause, outcome
+from dicehall.engine.games.troll.flight import FlightPhase
+from dicehall.engine.games.troll.setup import DeckShuffled, TrollPlaced, deal
+from dicehall.engine.session import replace
 
 
 def end_words(state: TrollState) -> str:

@@ -4,10 +4,10 @@ attack builder, `defence` the defender's assignment, `offers` the reroll offer a
 `orders` reinforce / resupply / converge with their confirmation, `panel` and `log` the side
 panel's words, `screen` the battlefield that composes them and plays what they build (and the
 bots), `setup` who plays."""
-from tui.screens.bones.area import NARROW, STYLE, WIDE, draw_area, draw_board, inches, player_line
-from tui.screens.bones.screen import STAGE_WORDS, BonesScreen
-from tui.screens.bones.setup import MODES, BonesSetupScreen
-from tui.screens.bones.troops import nearest_troop, troop_words
+from dicehall.tui.screens.bones.area import NARROW, STYLE, WIDE, draw_area, draw_board, inches, player_line
+from dicehall.tui.screens.bones.screen import STAGE_WORDS, BonesScreen
+from dicehall.tui.screens.bones.setup import MODES, BonesSetupScreen
+from dicehall.tui.screens.bones.troops import nearest_troop, troop_words
 
 __all__ = ["NARROW", "STYLE", "WIDE", "STAGE_WORDS", "MODES", "BonesScreen", "BonesSetupScreen", "draw_area",
            "draw_board", "inches", "nearest_troop", "player_line", "troop_words"]

@@ -7,8 +7,8 @@ import math
 
 from rich.text import Text
 
-from engine.games.bones import DIE, FULL, SIDES, BonesState, area_bounds
-from tui.widgets import player_kind
+from dicehall.engine.games.bones import DIE, FULL, SIDES, BonesState, area_bounds
+from dicehall.tui.widgets import player_kind
 
 STYLE = ("bold cyan", "bold yellow")  # side A, side B: a (lower case) and B (upper case) say it without colour
 LETTER = ("a", "B")

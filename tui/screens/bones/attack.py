@@ -3,9 +3,9 @@ target and the firepower set against it; Up/Down change a line's target, Left/Ri
 Tab adds a line with the firepower left over. Any split the rules allow can be built."""
 from __future__ import annotations
 
-from engine.games import bones
-from engine.games.bones import Attack, BonesState, troop_name
-from tui.screens.bones.troops import troop_words
+from dicehall.engine.games import bones
+from dicehall.engine.games.bones import Attack, BonesState, troop_name
+from dicehall.tui.screens.bones.troops import troop_words
 
 
 class AttackBuilder:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from textual.timer import Timer
 
-from engine import JournalError
-from engine.games import bones
-from engine.games.bones import BonesState
+from dicehall.engine import JournalError
+from dicehall.engine.games import bones
+from dicehall.engine.games.bones import BonesState
 
 
 class PacedBots:
@@ -57,7 +57,7 @@ class PacedBots:
         self.redraw()
 
         def think() -> None:
-            from engine.bots import bones as bot
+            from dicehall.engine.bots import bones as bot
 
             try:
                 command = bot.choose(state, level, seed, nonce)

@@ -2,8 +2,8 @@
 the result each choice gives, before the attacks are judged."""
 from __future__ import annotations
 
-from engine.games import bones
-from engine.games.bones import Assign, BonesState, troop_name
+from dicehall.engine.games import bones
+from dicehall.engine.games.bones import Assign, BonesState, troop_name
 
 
 class DefenceAssignment:

@@ -8,9 +8,9 @@ import textwrap
 
 from rich.text import Text
 
-from engine.games import bones
-from engine.games.bones import TroopLanded, troop_name
-from engine.words import counted
+from dicehall.engine.games import bones
+from dicehall.engine.games.bones import TroopLanded, troop_name
+from dicehall.engine.words import counted
 
 
 def event_words(session, index: int) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engine.games import bones
-from engine.games.bones import BonesState, Choose, Keep, Reroll, troop_name
+from dicehall.engine.games import bones
+from dicehall.engine.games.bones import BonesState, Choose, Keep, Reroll, troop_name
 
 OFFER_STAGES = ("choose", "attack_reroll", "defence_reroll", "reinforce_reroll", "reinforce_choice")
 

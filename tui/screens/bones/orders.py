@@ -2,8 +2,8 @@
 Enter or y confirms. Here: the command each key asks for and those words."""
 from __future__ import annotations
 
-from engine.games import bones
-from engine.games.bones import SIDES, BonesState, Converge, Reinforce, Resupply, troop_name
+from dicehall.engine.games import bones
+from dicehall.engine.games.bones import SIDES, BonesState, Converge, Reinforce, Resupply, troop_name
 
 
 def order(state: BonesState, seat: int, what: str, number: int | None):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from engine.games.bones import SIDES, BonesState, troop_name
-from tui.screens.bones.area import STYLE, player_line
+from dicehall.engine.games.bones import SIDES, BonesState, troop_name
+from dicehall.tui.screens.bones.area import STYLE, player_line
 
 
 def sides_text(state: BonesState, players, width: int, acting: int | None) -> Text:

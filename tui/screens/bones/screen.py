@@ -14,20 +14,20 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
-from engine.games import bones
-from engine.games.bones import SIDES, BonesState, Keep, TroopLanded, troop_name
-from tui.screens.base import GameScreen
-from tui.screens.bones.area import WIDE, draw_area, inches
-from tui.screens.bones.attack import AttackBuilder
-from tui.screens.bones.bots import PacedBots
-from tui.screens.bones.defence import DefenceAssignment
-from tui.screens.bones.log import batch_words, event_words, log_text
-from tui.screens.bones.offers import OFFER_STAGES, OfferMenu
-from tui.screens.bones.orders import order
-from tui.screens.bones.panel import rolls_line, sides_text
-from tui.screens.bones.troops import ReengagePicks, nearest_troop, own_troops, troop_words
-from tui.screens.stepping import SteppedBatches
-from tui.widgets import Plain, StatusLine, title_line
+from dicehall.engine.games import bones
+from dicehall.engine.games.bones import SIDES, BonesState, Keep, TroopLanded, troop_name
+from dicehall.tui.screens.base import GameScreen
+from dicehall.tui.screens.bones.area import WIDE, draw_area, inches
+from dicehall.tui.screens.bones.attack import AttackBuilder
+from dicehall.tui.screens.bones.bots import PacedBots
+from dicehall.tui.screens.bones.defence import DefenceAssignment
+from dicehall.tui.screens.bones.log import batch_words, event_words, log_text
+from dicehall.tui.screens.bones.offers import OFFER_STAGES, OfferMenu
+from dicehall.tui.screens.bones.orders import order
+from dicehall.tui.screens.bones.panel import rolls_line, sides_text
+from dicehall.tui.screens.bones.troops import ReengagePicks, nearest_troop, own_troops, troop_words
+from dicehall.tui.screens.stepping import SteppedBatches
+from dicehall.tui.widgets import Plain, StatusLine, title_line
 
 STAGE_WORDS = {
     "landing": "troops rolling into the area", "rolloff": "the roll-off", "choose": "Reengage or First Strike",

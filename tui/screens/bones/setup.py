@@ -2,12 +2,12 @@
 watch) and the no pre-measuring option."""
 from __future__ import annotations
 
-from engine.core import Player
-from engine.errors import DicehallError
-from engine.games import bones
-from engine.games.bones import SIDES
-from engine.text import clean_text
-from tui.screens.base import SetupScreen
+from dicehall.engine.core import Player
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.games import bones
+from dicehall.engine.games.bones import SIDES
+from dicehall.engine.text import clean_text
+from dicehall.tui.screens.base import SetupScreen
 
 MODES = ("bot", "two", "watch")
 
@@ -80,7 +80,7 @@ class BonesSetupScreen(SetupScreen):
         return seats if you == 0 else seats[::-1]
 
     def action_start(self) -> None:
-        import saves
+        from dicehall import saves
 
         players = self.players()
         name = self.save_name or f"{players[0].name} v {players[1].name}"

@@ -2,7 +2,7 @@
 arrow picks, a troop in words, and the troops picked at Reengage."""
 from __future__ import annotations
 
-from engine.games.bones import BonesState, Reengage, troop_name
+from dicehall.engine.games.bones import BonesState, Reengage, troop_name
 
 
 def troop_words(state: BonesState, seat: int, number: int) -> str:

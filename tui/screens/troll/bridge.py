@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from engine.games import troll
-from engine.games.troll import COLUMNS, TrollState
+from dicehall.engine.games import troll
+from dicehall.engine.games.troll import COLUMNS, TrollState
 
 CELL = 8
 WIDTH = 78  # the columns inside the screen's padding at 80x24

@@ -7,11 +7,11 @@ import textwrap
 
 from rich.text import Text
 
-from engine.games import troll
-from engine.games.troll import TrollState
-from engine.words import counted
-from tui.screens.troll.bridge import WIDTH
-from tui.widgets import Plain
+from dicehall.engine.games import troll
+from dicehall.engine.games.troll import TrollState
+from dicehall.engine.words import counted
+from dicehall.tui.screens.troll.bridge import WIDTH
+from dicehall.tui.widgets import Plain
 
 
 def wrapped(line: str, width: int) -> list[str]:

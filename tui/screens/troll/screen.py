@@ -10,14 +10,14 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Footer
 
-from engine.games import troll
-from engine.games.troll import LayDown, Move, PickUp, Stomp, ThrowDiamond, TrollState, UseClub, UseSpade, Wait
-from engine.words import counted
-from tui.screens.base import GameScreen
-from tui.screens.stepping import SteppedBatches
-from tui.screens.troll.bridge import WIDTH, draw_board
-from tui.screens.troll.log import TrollLog, batch_words, step_words
-from tui.widgets import Plain, StatusLine
+from dicehall.engine.games import troll
+from dicehall.engine.games.troll import LayDown, Move, PickUp, Stomp, ThrowDiamond, TrollState, UseClub, UseSpade, Wait
+from dicehall.engine.words import counted
+from dicehall.tui.screens.base import GameScreen
+from dicehall.tui.screens.stepping import SteppedBatches
+from dicehall.tui.screens.troll.bridge import WIDTH, draw_board
+from dicehall.tui.screens.troll.log import TrollLog, batch_words, step_words
+from dicehall.tui.widgets import Plain, StatusLine
 
 
 def title_line(name: str, where: str, undos: int, width: int = WIDTH) -> str:
@@ -201,7 +201,7 @@ class TrollScreen(SteppedBatches, GameScreen):
         self.play(Wait())
 
     def action_hint(self) -> None:
-        from engine.bots import troll as troll_bot
+        from dicehall.engine.bots import troll as troll_bot
 
         if self.session.to_act is None:
             self.status("no hint: the troll is not to act", error=True)
@@ -225,7 +225,7 @@ class TrollScreen(SteppedBatches, GameScreen):
         self.status("deeper hint: thinking...")
 
         def think() -> None:
-            from engine.bots import troll_search
+            from dicehall.engine.bots import troll_search
 
             plan = troll_search.best_turn(state, seed)
             self.app.call_from_thread(self.deep_hint_answered, state, plan)

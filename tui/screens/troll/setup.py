@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from engine.chance import daily_seed
-from engine.errors import DicehallError
-from engine.games import troll
-from engine.text import clean_text
-from tui.screens.base import SetupScreen
+from dicehall.engine.chance import daily_seed
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.games import troll
+from dicehall.engine.text import clean_text
+from dicehall.tui.screens.base import SetupScreen
 
 
 class TrollSetupScreen(SetupScreen):
@@ -52,7 +52,7 @@ class TrollSetupScreen(SetupScreen):
         return options
 
     def action_start(self) -> None:
-        import saves
+        from dicehall import saves
 
         seed, name = self.seed, self.save_name
         if self.values["deal"] == "today's deal":

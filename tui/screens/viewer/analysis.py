@@ -13,10 +13,10 @@ from rich.text import Text
 from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
-from engine import analysis
-from engine.analysis import ANALYSERS, MARK_WORDS, MARKS, Analysis, Decision, Luck
-from engine.games import entry_of
-from tui.widgets import Redrawn, clip
+from dicehall.engine import analysis
+from dicehall.engine.analysis import ANALYSERS, MARK_WORDS, MARKS, Analysis, Decision, Luck
+from dicehall.engine.games import entry_of
+from dicehall.tui.widgets import Redrawn, clip
 
 GRAPH_MARKS = {"?!": "!", "?": "?", "??": "X"}  # one column per mark under the graph
 BLOCKS = " \u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"  # eighths of a cell, from empty to full

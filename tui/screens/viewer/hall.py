@@ -15,16 +15,16 @@ from bisect import bisect_left
 from rich.text import Text
 from textual.binding import Binding
 
-from engine import Session
-from engine.errors import DicehallError
-from engine.text import clean_text
-from engine.words import counted
-from saves import error_line
-from saves.hall import HallGame
-from tui.screens.hall_follow import HallChanged, HallFollower
-from tui.screens.hall_talk import CHAT_BINDINGS, CHAT_EVERY, HallTalk, close_chat
-from tui.screens.viewer.screen import ANALYSIS_ACTIONS, ViewerScreen
-from tui.widgets import Plain, clip
+from dicehall.engine import Session
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
+from dicehall.saves import error_line
+from dicehall.saves.hall import HallGame
+from dicehall.tui.screens.hall_follow import HallChanged, HallFollower
+from dicehall.tui.screens.hall_talk import CHAT_BINDINGS, CHAT_EVERY, HallTalk, close_chat
+from dicehall.tui.screens.viewer.screen import ANALYSIS_ACTIONS, ViewerScreen
+from dicehall.tui.widgets import Plain, clip
 
 WAIT_SLICE = 0.5  # seconds the worker sleeps at most before it looks whether the viewer was left
 WAITS_FOR_THE_END = {"reveal", "branch", "hindsight", "hindsight_line", "hindsight_start"} | ANALYSIS_ACTIONS

@@ -14,12 +14,12 @@ from rich.text import Text
 from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
-from engine.analysis import troll_solver
-from engine.analysis.troll_solver import Solution
-from engine.games import entry_of
-from tui.screens.dialogs import ConfirmScreen
-from tui.screens.viewer.analysis import progress_bar
-from tui.widgets import Plain, clip
+from dicehall.engine.analysis import troll_solver
+from dicehall.engine.analysis.troll_solver import Solution
+from dicehall.engine.games import entry_of
+from dicehall.tui.screens.dialogs import ConfirmScreen
+from dicehall.tui.screens.viewer.analysis import progress_bar
+from dicehall.tui.widgets import Plain, clip
 
 LABEL = "hindsight (looks at the hidden cards)"
 HINDSIGHT_ACTIONS = {"hindsight", "hindsight_line", "hindsight_start"}

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from engine import Session
-from engine.analysis.troll_solver import Solution
-from tui.screens.viewer.screen import ViewerScreen
-from tui.widgets import Plain, clip
+from dicehall.engine import Session
+from dicehall.engine.analysis.troll_solver import Solution
+from dicehall.tui.screens.viewer.screen import ViewerScreen
+from dicehall.tui.widgets import Plain, clip
 
 
 class LineViewer(ViewerScreen):

@@ -14,15 +14,15 @@ from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Footer
 
-from engine import Session
-from engine.errors import DicehallError
-from engine.games import entry_of
-from engine.words import counted
-from tui.screens.viewer.analysis import AnalysedViewer, AnalysisPanel, thresholds_note
-from tui.screens.viewer.hindsight import HINDSIGHT_ACTIONS, HindsightPanel, HindsightViewer
-from tui.screens.base import KeyedScreen
-from tui.screens.dialogs import AskScreen, ConfirmScreen
-from tui.widgets import Plain, Redrawn, StatusLine, clip
+from dicehall.engine import Session
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.games import entry_of
+from dicehall.engine.words import counted
+from dicehall.tui.screens.viewer.analysis import AnalysedViewer, AnalysisPanel, thresholds_note
+from dicehall.tui.screens.viewer.hindsight import HINDSIGHT_ACTIONS, HindsightPanel, HindsightViewer
+from dicehall.tui.screens.base import KeyedScreen
+from dicehall.tui.screens.dialogs import AskScreen, ConfirmScreen
+from dicehall.tui.widgets import Plain, Redrawn, StatusLine, clip
 
 SPEEDS = (0.5, 1, 2, 4, 8, 16, 32)  # events per second while autoplaying
 EVENT_KEYS = Binding.Group("Event", compact=True)
@@ -353,7 +353,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
 
     def action_branch(self) -> None:
         """A new save from the position shown, opened at once; a name already taken asks first."""
-        import saves
+        from dicehall import saves
 
         if self.timer:
             self.action_autoplay()
@@ -376,7 +376,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
                              lambda yes: self.make_branch(f"{base} (branch {number})") if yes else self.status("no branch made"))
 
     def make_branch(self, name: str) -> None:
-        import saves
+        from dicehall import saves
 
         try:
             branch = saves.branch_save(self.session, self.position, name=name)

@@ -9,9 +9,9 @@ from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Footer
 
-from tui.screens.base import GameScreen
-from tui.screens.wager.table import Banner, ScoreSheet, ScoreTable
-from tui.widgets import Plain, StatusLine, title_line
+from dicehall.tui.screens.base import GameScreen
+from dicehall.tui.screens.wager.table import Banner, ScoreSheet, ScoreTable
+from dicehall.tui.widgets import Plain, StatusLine, title_line
 
 BOT_PACE = 0.7  # seconds between a bot's moves, so people can follow them
 
@@ -21,7 +21,7 @@ def warm_odds() -> None:
     first bot move or `h` does not freeze the screen."""
     import threading
 
-    from engine.bots import wager as bots
+    from dicehall.engine.bots import wager as bots
 
     threading.Thread(target=bots.tables, name="wager-odds", daemon=True).start()
 
@@ -71,7 +71,7 @@ class WagerScreen(GameScreen):
     COMMANDS = {"roll": "Roll", "wager": "Wager", "end turn": "EndTurn"}
 
     def command(self, what: str):
-        from engine.games import wager
+        from dicehall.engine.games import wager
 
         return getattr(wager, self.COMMANDS[what])()
 
@@ -112,7 +112,7 @@ class WagerScreen(GameScreen):
         self.schedule_bots()
 
     def action_odds(self) -> None:
-        from engine.bots import wager as bots
+        from dicehall.engine.bots import wager as bots
 
         state = self.session.state
         chances = bots.win_chances(state)
@@ -127,7 +127,7 @@ class WagerScreen(GameScreen):
 
     def play_bot(self) -> bool:
         """One move of the bot whose turn it is, through the same engine API as a player's key."""
-        from engine.bots import wager as bots
+        from dicehall.engine.bots import wager as bots
 
         player = self.session.players[self.session.to_act]
         if not self.attempt(lambda: self.session.play(bots.choose(self.session.state, player.style or "best"))):

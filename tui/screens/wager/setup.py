@@ -8,14 +8,14 @@ from textual.binding import Binding
 from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
-from engine.core import Player
-from engine.errors import DicehallError
-from engine.games import wager
-from engine.text import clean_text
-from tui.screens.base import KeyedScreen
-from tui.screens.dialogs import AskScreen
-from tui.screens.wager.screen import warm_odds
-from tui.widgets import Plain, StatusLine
+from dicehall.engine.core import Player
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.games import wager
+from dicehall.engine.text import clean_text
+from dicehall.tui.screens.base import KeyedScreen
+from dicehall.tui.screens.dialogs import AskScreen
+from dicehall.tui.screens.wager.screen import warm_odds
+from dicehall.tui.widgets import Plain, StatusLine
 
 KINDS = ("human", "best", "cautious", "bold")  # a seat is a human or a bot of one style
 
@@ -130,7 +130,7 @@ class WagerSetupScreen(KeyedScreen):
         return [Player(name, kind != "human", "" if kind == "human" else kind) for name, kind in self.seats]
 
     def action_start(self) -> None:
-        import saves
+        from dicehall import saves
 
         name = self.save_name or " v ".join(name for name, _ in self.seats)
         try:

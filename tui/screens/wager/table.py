@@ -8,9 +8,9 @@ from bisect import bisect_left
 
 from rich.text import Text
 
-from engine.games import wager
-from engine.words import counted
-from tui.widgets import Plain, ellipsis, player_kind
+from dicehall.engine.games import wager
+from dicehall.engine.words import counted
+from dicehall.tui.widgets import Plain, ellipsis, player_kind
 
 
 def last_rolls(events, seats: int, keep: int = 4) -> list[list[int]]:
