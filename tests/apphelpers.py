@@ -19,3 +19,41 @@ def drive(app, steps):
             return await steps(pilot)
 
     return asyncio.run(main())
+
+
+def drive_hall(app, steps):
+    """`drive` for an app that may hold a hall seat: the seat and its follower are let go at the end,
+    whatever `steps` did."""
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            try:
+                return await steps(pilot)
+            finally:
+                app.close_hall()
+
+    return asyncio.run(main())
+
+
+async def until(pilot, condition, seconds=15.0):
+    """Let the app run until `condition()` holds (a follower thread wakes it); fail with the screen
+    after `seconds` (generous: on a busy 2-core machine a bot seat and the follower can take seconds)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, screen_text(pilot.app)
+        await pilot.pause(0.05)
+
+
+def status(app) -> str:
+    """The current screen's status line."""
+    from dicehall.tui.widgets import StatusLine
+
+    return app.screen.query_one(StatusLine).message
+
+
+def footer(app) -> str:
+    """The screen's last line: the footer's keys."""
+    return screen_text(app).splitlines()[-1]

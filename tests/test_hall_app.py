@@ -18,7 +18,7 @@ import pytest
 from dicehall import engine
 from dicehall.engine.games.towers import Place, parse_square
 from dicehall.saves.hall import Hall
-from tests.apphelpers import screen_text
+from tests.apphelpers import drive_hall as run, screen_text, status, until
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import ConfirmScreen
 from dicehall.tui.screens.hall_table import HallWaitScreen
@@ -35,29 +35,10 @@ def hall(tmp_path, monkeypatch):
     return Hall(tmp_path / "hall")
 
 
-def run(app, steps):
-    async def main():
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            try:
-                return await steps(pilot)
-            finally:
-                app.close_hall()
-
-    return asyncio.run(main())
 
 
-async def until(pilot, condition, seconds=15.0):
-    """Let the app run until `condition()` holds (the follower thread wakes it); fail after `seconds`
-    (generous: on a busy 2-core machine a bot seat and the follower thread can take seconds)."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, screen_text(pilot.app)
-        await pilot.pause(0.05)
 
 
-def status(app) -> str:
-    return app.screen.query_one(StatusLine).message
 
 
 def test_the_host_waits_for_the_open_seat_then_the_game_starts_when_it_is_taken(hall):

@@ -4,18 +4,16 @@ the Hall screen when opened from it), a finished game's review and the way back,
 link drops and comes back, and a finished game's seats shown as its players."""
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from dicehall.saves.hall import Hall, login_name
-from tests.apphelpers import screen_text
+from tests.apphelpers import drive_hall as run, footer, screen_text, status, until
 from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import ConfirmScreen, HelpScreen
@@ -23,7 +21,6 @@ from dicehall.tui.screens.hall import HallScreen
 from dicehall.tui.screens.hall_host import HallHostScreen
 from dicehall.tui.screens.hall_table import HallWaitScreen
 from dicehall.tui.screens.viewer import ViewerScreen
-from dicehall.tui.widgets import StatusLine
 
 ROOT = Path(__file__).parent.parent
 
@@ -35,31 +32,12 @@ def hall(tmp_path, monkeypatch):
     return Hall(tmp_path / "hall")
 
 
-def run(app, steps):
-    async def main():
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            try:
-                return await steps(pilot)
-            finally:
-                app.close_hall()
-
-    return asyncio.run(main())
 
 
-async def until(pilot, condition, seconds=15.0):
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, screen_text(pilot.app)
-        await pilot.pause(0.05)
 
 
-def status(app) -> str:
-    return app.screen.query_one(StatusLine).message
 
 
-def footer(app) -> str:
-    return screen_text(app).splitlines()[-1]
 
 
 async def to_line(pilot, key: str) -> None:

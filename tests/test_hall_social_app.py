@@ -11,14 +11,13 @@ import pytest
 from dicehall.saves import hall as hallmod
 from dicehall.saves.hall import Hall
 from dicehall.saves.hall_chat import ChatRefused, HallChat
-from tests.apphelpers import screen_text
+from tests.apphelpers import drive_hall as run, footer, screen_text, status, until
 from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.screens.hall import HallScreen
 from dicehall.tui.screens.hall_talk import IdleScreen, MessagesScreen, chat_of
 from dicehall.tui.screens.viewer.hall import HallViewer
-from dicehall.tui.widgets import StatusLine
 
 
 @pytest.fixture
@@ -42,31 +41,12 @@ class Clock:
         return getattr(time, name)
 
 
-def run(app, steps):
-    async def main():
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            try:
-                return await steps(pilot)
-            finally:
-                app.close_hall()
-
-    return asyncio.run(main())
 
 
-async def until(pilot, condition, seconds=5.0):
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, screen_text(pilot.app)
-        await pilot.pause(0.05)
 
 
-def status(app) -> str:
-    return app.screen.query_one(StatusLine).message
 
 
-def footer(app) -> str:
-    return screen_text(app).splitlines()[-1]
 
 
 async def type_text(pilot, text):
