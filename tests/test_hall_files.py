@@ -175,12 +175,10 @@ def test_a_fifo_in_the_saves_folder_is_refused_by_every_command_at_once(tmp_path
 def test_a_fifo_given_as_a_replay_is_refused_at_once(tmp_path):
     fifo = tmp_path / "game.dhr"
     os.mkfifo(fifo)
-    for command in (["verify", str(fifo)], ["analyse", str(fifo)]):  # analyse looks for a save of that name
+    for command in (["verify", str(fifo)], ["analyse", str(fifo)]):  # both say what the file is, not "no save"
         result = run(command)
         assert result.returncode == 1 and one_line(result.stderr), (command, result.stderr)
-    assert "game.dhr: cannot read" in result.stderr or "no save named" in result.stderr
-    result = run(["verify", str(fifo)])
-    assert result.stderr.endswith("not a regular file\n"), result.stderr
+        assert result.stderr.endswith("not a regular file\n"), (command, result.stderr)
 
 
 HALL_FIFOS = """

@@ -41,7 +41,8 @@ def analyse_command(args: argparse.Namespace) -> int:
         raise UsageError("--samples and --budget do not go together: --budget chooses the samples")
     if args.hindsight and args.samples is not None:
         raise UsageError("--hindsight does not take --samples: it searches, within --budget SECONDS")
-    if Path(args.file).is_file():
+    path = Path(args.file)
+    if path.is_file() or ((path.exists() or path.is_symlink()) and not path.is_dir()):  # a FIFO or a link: the reader says why not
         from dicehall import replays
 
         try:
