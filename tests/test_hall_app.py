@@ -403,6 +403,8 @@ def test_the_dice_tower_and_the_troll_are_played_in_the_hall_by_their_one_person
     async def steps(pilot):
         pressed = []
         for n in range(3):
+            if game_id == "troll" and pressed and ann.session.outcome is not None:
+                break  # the secret deal can end the troll's game within three actions: what was played stands
             before = len(ann.session.events)
             key = troll_key(ann.session) if game_id == "troll" else "pr"[n % 2]  # pull, pull and remove
             await pilot.press(key)
@@ -416,8 +418,8 @@ def test_the_dice_tower_and_the_troll_are_played_in_the_hall_by_their_one_person
         pressed, listed, typed, screen = run(app, steps)
         watcher.follow()
         assert engine.digest(watcher.session.state) == engine.digest(ann.session.state)
-        assert len(watcher.session.events) == len(ann.session.events) > 3
-        assert listed.watchers == 1 and listed.moves == 3 and [v.status for v in listed.seats] == ["player"]
+        assert len(watcher.session.events) == len(ann.session.events) > len(pressed)
+        assert listed.watchers == 1 and listed.moves == len(pressed) and [v.status for v in listed.seats] == ["player"]
         assert f"(hall {ann.id})" in screen
         if game_id == "dicetower":
             assert pressed == ["p", "r", "p"]
