@@ -3,6 +3,8 @@ the labels a host gives a session."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
 
 from dicehall.engine.errors import DicehallError
 
@@ -60,3 +62,6 @@ class HostLabels:
     save_name: str = ""  # the name shown ("Ann v Bot"); "" when no host named it
     save_id: str = ""  # the host's id for it: a save's file id, a hall game's id
     notice: str | None = None  # one line for the player on opening (a cut-off record removed, a branch made)
+    # Kept by the host beside the game, never game events (undo and the fold never see them):
+    comments: Mapping[int, str] = MappingProxyType({})  # players' comments by event number (0: the whole game)
+    assists: tuple[tuple[str, int], ...] = ()  # (kind, events so far) of each assist asked: "hint", "reveal", "hindsight"
