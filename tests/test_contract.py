@@ -62,3 +62,25 @@ def test_every_game_has_its_screens_in_the_terminal():
     assert set(SCREENS) == {entry.id for entry in PLAYABLE}
     for screens in SCREENS.values():  # a hall screen is the game's own screen with the hall's keys first
         assert issubclass(screens.hall, screens.play) and screens.hall.__name__ == f"Hall{screens.play.__name__}"
+
+
+@pytest.mark.parametrize("entry", [e for e in CATALOGUE if e.simulator], ids=lambda e: e.id)
+def test_every_sim_is_found_through_the_catalogue_and_reports_its_game(entry):
+    import json
+
+    from dicehall import sims
+
+    from importlib import import_module
+
+    # the quickest bots where the game has bots called random (a hard Towers game takes half a minute)
+    try:
+        text = sims.run(entry.id, 1, 3, {"bots": ["random", "random"]}, as_json=True)
+    except ValueError:
+        text = sims.run(entry.id, 1, 3, {}, as_json=True)  # the entry's defaults fill the options
+    report = json.loads(text)
+    assert report["game"] == entry.id and report["games"] == 1
+    assert import_module(entry.simulator).describe(report).startswith(f"{entry.id}: 1 game")
+
+
+def test_every_playable_game_has_a_sim():
+    assert [e.id for e in CATALOGUE if e.playable and not (e.simulator and e.sim_options)] == []
