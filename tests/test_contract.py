@@ -54,6 +54,29 @@ def test_the_contract_names_what_a_module_lacks_or_takes_wrongly():
     assert "no TITLE" in faults and "no decide" in faults and not isinstance(stub, GameModule)
     assert "is_turn_start takes state, event; the contract passes event" in faults
     assert set(OPTIONAL_HOOKS).isdisjoint(REQUIRED_NAMES)
+    stub.HOST_CHOICES = (("start", "Countdown from", (100, 60), ("100",)),)
+    stub.BOT_STYLES = ["easy"]
+    faults = missing(stub)
+    assert "HOST_CHOICES: each is (key, label, values, words), a word for every value" in faults
+    assert "BOT_STYLES is not a tuple" in faults
+
+
+@pytest.mark.parametrize("entry", PLAYABLE, ids=lambda e: e.id)
+def test_what_hosting_offers_is_what_the_game_accepts(entry):
+    # the hall's new-game screen offers these: each bot style seats a bot, each choice is an option
+    module = engine.get_game(entry.id)
+    fewest, _ = entry.seats
+    for style in getattr(module, "BOT_STYLES", ()):
+        seated = module.check_players(tuple(Player(f"P{n}", n > 0, style if n > 0 else "") for n in range(max(2, fewest))))
+        assert seated[1].style == style
+    assert len(getattr(module, "SEAT_NAMES", ())) in (0, entry.seats[1])
+    for key, _label, values, _words in getattr(module, "HOST_CHOICES", ()):
+        for value in values:
+            if key == "variant":
+                options = {} if value == "none" else {value: True}
+            else:
+                options = {key: value}
+            assert module.check_options(options)  # OptionError if the screen offered what the game refuses
 
 
 def test_every_game_has_its_screens_in_the_terminal():
