@@ -12,7 +12,7 @@ Layout of a hall folder (files 0660, folders 2770: the hall's group only, never 
     games/ID.dhh          the game's log (ID: 6 lowercase letters or digits)
     games/ID.seatN        seat N's lock (N from 0, as in the records): flock'd by the terminal holding it
     games/ID.watchers/PID one lock per live watcher
-    games/ID.chat         the game's messages (saves/hall_chat.py), beside its log, never in it
+    games/ID.chat         the game's messages (saves/hall/chat.py), beside its log, never in it
     games/ID.dhh.torn     the cut-off tail of an append that was interrupted, kept aside
     secrets/ID            the game's secret seed, until it is revealed into the log at the end
     hall.toml             the admin's settings (idle_minutes = N: a seat idle on its turn that long)

@@ -135,9 +135,9 @@ class Hall(HallSeats, HallListing):
         hosted = HallGame(self, game_id, writable=True, with_secret=True, plays_bots="player" not in kinds)
         try:
             if "player" in kinds:
-                hosted._take(kinds.index("player"), name)
+                hosted.take_seat(kinds.index("player"), name)
             else:  # bots only: this process plays their turns, holding no seat
-                hosted._settle()
+                hosted.settle()
         except BaseException:
             hosted.close()
             raise
@@ -174,7 +174,7 @@ class Hall(HallSeats, HallListing):
         except OSError as error:
             raise in_words(error, self.folder, "no seat was taken") from None
         try:
-            joined._take(seat, name)
+            joined.take_seat(seat, name)
         except BaseException as error:
             joined.close()
             if isinstance(error, (OSError, HallWriteFailed)):
@@ -189,7 +189,7 @@ class Hall(HallSeats, HallListing):
         except OSError as error:
             raise in_words(error, self.folder, "the game cannot be watched") from None
         try:
-            watching._start_watching()
+            watching.start_watching()
         except BaseException as error:
             watching.close()
             if isinstance(error, OSError):
@@ -265,6 +265,6 @@ class Hall(HallSeats, HallListing):
             return
         try:
             with HallGame(self, game_id, writable=True, with_secret=True) as game:
-                game._settle()
+                game.settle()
         except SaveError:
             pass
