@@ -1,7 +1,7 @@
 """dicehall, the one installed name over the repository's folders: `dicehall.engine` (engine/),
 `dicehall.tui` (tui/), `dicehall.saves` (saves/), `dicehall.replays` (replays/), mapped by
 pyproject.toml's package-dir; and this folder's own command line and what it runs without a screen:
-`dicehall.cli` (the `dicehall` command, a table of subcommands) and `dicehall.sim` (whole games
+`dicehall.cli` (the `dicehall` command, a table of subcommands) and `dicehall.sims` (whole games
 sampled). Neither imports Textual; the commands that open a screen import `dicehall.tui` when they run."""
 # Run from the repository root (pytest, `python -m dicehall`), this folder is found first, through
 # the current directory on sys.path, and its __path__ holds only itself; dicehall.engine and the

@@ -92,6 +92,16 @@ OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     "game_label": ("options",),
 }
 
+# The optional constants: what hosting a game offers, read by the hall's new-game screen (without
+# them: no bot seats, seats named "Seat N", no choices).
+OPTIONAL_CONSTANTS: dict[str, str] = {
+    "BOT_STYLES": "the styles a bot seat may play, the first the default (check_players takes them)",
+    "SEAT_NAMES": "each seat's name in the game (Towers' colours)",
+    # (option key, label, values, words for each value); the first value is the game's default. A
+    # key "variant" names the option to set true ("none": no variant), as --option does
+    "HOST_CHOICES": "the options offered when a game is set up, each as (key, label, values, words)",
+}
+
 # The required functions' parameters, by name: what the callers pass.
 REQUIRED_PARAMETERS: dict[str, tuple[str, ...]] = {
     name: tuple(p for p in inspect.signature(member).parameters if p != "self")
@@ -114,4 +124,10 @@ def missing(module: ModuleType) -> list[str]:
         taken = tuple(inspect.signature(function).parameters)
         if len(taken) != len(wanted):
             faults.append(f"{name} takes {', '.join(taken) or 'nothing'}; the contract passes {', '.join(wanted)}")
+    for name in OPTIONAL_CONSTANTS:
+        value = getattr(module, name, ())
+        if not isinstance(value, tuple):
+            faults.append(f"{name} is not a tuple")
+        elif name == "HOST_CHOICES" and not all(len(c) == 4 and len(c[2]) == len(c[3]) for c in value):
+            faults.append("HOST_CHOICES: each is (key, label, values, words), a word for every value")
     return faults

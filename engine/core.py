@@ -62,6 +62,8 @@ class HostLabels:
     save_name: str = ""  # the name shown ("Ann v Bot"); "" when no host named it
     save_id: str = ""  # the host's id for it: a save's file id, a hall game's id
     notice: str | None = None  # one line for the player on opening (a cut-off record removed, a branch made)
+    header_claimed: bool = False  # a replay's: its header (the undo count, the result) is the file's claim, not re-derived
+    recorded_result: str = ""  # a replay's: the result its file claims
     # Kept by the host beside the game, never game events (undo and the fold never see them):
     comments: Mapping[int, str] = MappingProxyType({})  # players' comments by event number (0: the whole game)
     assists: tuple[tuple[str, int], ...] = ()  # (kind, events so far) of each assist asked: "hint", "reveal", "hindsight"

@@ -305,8 +305,8 @@ def session_from_document(document: dict) -> Session:
     _check_digests(session, document.get("digests"))
     session.undos = undos
     session.save_name = clean_text(document["name"])
-    session.recorded_result = clean_text(document.get("result") or "", 120)  # type: ignore[attr-defined]
-    session.header_claimed = True  # type: ignore[attr-defined]  # CLAIMS: the viewer marks the undo count
+    session.recorded_result = clean_text(document.get("result") or "", 120)
+    session.header_claimed = True  # CLAIMS: the viewer marks the undo count
     return session
 
 

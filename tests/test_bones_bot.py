@@ -12,7 +12,7 @@ from dicehall.engine.games import bones
 from dicehall.engine.games.bones import Assign, Attack, Keep, Reinforce, Reroll, RollIn
 from dicehall.engine.session import Session
 from tests.test_bones_rules import A, B, battlefield, duel, play, reinforcing
-from dicehall import sim
+from dicehall.sims import bones as sim
 
 
 def bot_game(first: str, second: str, seed: int) -> Session:

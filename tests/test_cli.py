@@ -299,7 +299,7 @@ def test_sim_games_is_capped(capsys):
 
 
 def test_a_long_sim_shows_its_progress_on_a_terminal_and_clears_it(monkeypatch, capsys):
-    from dicehall import sim
+    from dicehall import sims as sim
 
     class Terminal:
         def __init__(self):

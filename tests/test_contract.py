@@ -54,6 +54,29 @@ def test_the_contract_names_what_a_module_lacks_or_takes_wrongly():
     assert "no TITLE" in faults and "no decide" in faults and not isinstance(stub, GameModule)
     assert "is_turn_start takes state, event; the contract passes event" in faults
     assert set(OPTIONAL_HOOKS).isdisjoint(REQUIRED_NAMES)
+    stub.HOST_CHOICES = (("start", "Countdown from", (100, 60), ("100",)),)
+    stub.BOT_STYLES = ["easy"]
+    faults = missing(stub)
+    assert "HOST_CHOICES: each is (key, label, values, words), a word for every value" in faults
+    assert "BOT_STYLES is not a tuple" in faults
+
+
+@pytest.mark.parametrize("entry", PLAYABLE, ids=lambda e: e.id)
+def test_what_hosting_offers_is_what_the_game_accepts(entry):
+    # the hall's new-game screen offers these: each bot style seats a bot, each choice is an option
+    module = engine.get_game(entry.id)
+    fewest, _ = entry.seats
+    for style in getattr(module, "BOT_STYLES", ()):
+        seated = module.check_players(tuple(Player(f"P{n}", n > 0, style if n > 0 else "") for n in range(max(2, fewest))))
+        assert seated[1].style == style
+    assert len(getattr(module, "SEAT_NAMES", ())) in (0, entry.seats[1])
+    for key, _label, values, _words in getattr(module, "HOST_CHOICES", ()):
+        for value in values:
+            if key == "variant":
+                options = {} if value == "none" else {value: True}
+            else:
+                options = {key: value}
+            assert module.check_options(options)  # OptionError if the screen offered what the game refuses
 
 
 def test_every_game_has_its_screens_in_the_terminal():
@@ -62,3 +85,25 @@ def test_every_game_has_its_screens_in_the_terminal():
     assert set(SCREENS) == {entry.id for entry in PLAYABLE}
     for screens in SCREENS.values():  # a hall screen is the game's own screen with the hall's keys first
         assert issubclass(screens.hall, screens.play) and screens.hall.__name__ == f"Hall{screens.play.__name__}"
+
+
+@pytest.mark.parametrize("entry", [e for e in CATALOGUE if e.simulator], ids=lambda e: e.id)
+def test_every_sim_is_found_through_the_catalogue_and_reports_its_game(entry):
+    import json
+
+    from dicehall import sims
+
+    from importlib import import_module
+
+    # the quickest bots where the game has bots called random (a hard Towers game takes half a minute)
+    try:
+        text = sims.run(entry.id, 1, 3, {"bots": ["random", "random"]}, as_json=True)
+    except ValueError:
+        text = sims.run(entry.id, 1, 3, {}, as_json=True)  # the entry's defaults fill the options
+    report = json.loads(text)
+    assert report["game"] == entry.id and report["games"] == 1
+    assert import_module(entry.simulator).describe(report).startswith(f"{entry.id}: 1 game")
+
+
+def test_every_playable_game_has_a_sim():
+    assert [e.id for e in CATALOGUE if e.playable and not (e.simulator and e.sim_options)] == []

@@ -165,7 +165,7 @@ def test_expected_pulls_from_100_is_about_thirty():
 
 
 def test_expected_pulls_agrees_with_sampled_games():
-    from dicehall.sim import sim_dicetower
+    from dicehall.sims.dicetower import sim_dicetower
 
     report = sim_dicetower(1500, seed=11, remove_rate=0)
     assert abs(report["mean"] - float(dicetower.expected_pulls(100))) < 0.5

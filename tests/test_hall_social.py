@@ -1,4 +1,4 @@
-"""What a hall on a shared box also needs: messages (saves/hall_chat.py), idle seats (the "idle"
+"""What a hall on a shared box also needs: messages (saves/hall/chat.py), idle seats (the "idle"
 record, the admin's hall.toml) and a line of progress per game in the listing."""
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from dicehall import engine
 from dicehall.engine.games import CATALOGUE
 from dicehall.saves import MAGIC, frame
 from dicehall.saves import hall as hallmod
-from dicehall.saves import hall_chat
+from dicehall.saves.hall import chat as hall_chat
 from dicehall.saves.hall import Hall, HallError
-from dicehall.saves.hall_chat import ChatRefused, HallChat
+from dicehall.saves.hall.chat import ChatRefused, HallChat
 from dicehall.cli import main
 
 
@@ -36,7 +36,7 @@ def chat_path(hall, game_id):
 CHILD = """
 import sys, time
 from dicehall.saves.hall import Hall
-from dicehall.saves.hall_chat import HallChat
+from dicehall.saves.hall.chat import HallChat
 folder, game_id = sys.argv[1:3]
 chat = HallChat(Hall(folder), game_id, "Bob", 1)
 chat.send("hello from Bob")

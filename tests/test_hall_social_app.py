@@ -10,7 +10,7 @@ import pytest
 
 from dicehall.saves import hall as hallmod
 from dicehall.saves.hall import Hall
-from dicehall.saves.hall_chat import ChatRefused, HallChat
+from dicehall.saves.hall.chat import ChatRefused, HallChat
 from tests.apphelpers import drive_hall as run, footer, screen_text, status, until
 from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
@@ -123,7 +123,7 @@ def test_at_the_table_m_sends_a_line_lines_arrive_in_the_status_line_and_x_mutes
 
 
 def test_a_watcher_sends_a_line_marked_as_a_watchers_and_sees_the_players_lines(hall, monkeypatch):
-    monkeypatch.setattr("dicehall.tui.screens.hall_talk.login_name", lambda: "Eve")
+    monkeypatch.setattr("dicehall.saves.hall.game.login_name", lambda: "Eve")
     ann, bob = bobs_turn(hall)
     said = HallChat(hall, ann.id, "Ann", ann.seat)
     app = DicehallApp(watch=hall.watch(ann.id))

@@ -11,7 +11,11 @@ from dicehall.engine.bots import troll as adviser
 from dicehall.engine.chance import seeded_draw
 from dicehall.engine.codec import encode_event
 from dicehall.engine.games.dicetower import PullBlock
-from dicehall import sim
+from dicehall.sims.bones import sim_bones
+from dicehall.sims.dicetower import sim_dicetower
+from dicehall.sims.towers import sim_towers
+from dicehall.sims.troll import sim_troll
+from dicehall.sims.wager import sim_wager
 
 
 def without_time(report: dict) -> dict:
@@ -32,11 +36,11 @@ def log_fingerprint(session, extra=()) -> str:
 
 
 def test_sim_dicetower_results_are_pinned():
-    assert without_time(sim.sim_dicetower(300, 4, 0)) == {
+    assert without_time(sim_dicetower(300, 4, 0)) == {
         "game": "dicetower", "games": 300, "seed": 4, "remove_rate": 0, "mean": 29.713333333333335, "min": 22,
         "max": 37, "percentiles": {"p5": 25, "p25": 28, "p50": 30, "p75": 32, "p95": 35},
         "exact_mean": 29.947680261043853}
-    assert without_time(sim.sim_dicetower(300, 4, 0.5)) == {
+    assert without_time(sim_dicetower(300, 4, 0.5)) == {
         "game": "dicetower", "games": 300, "seed": 4, "remove_rate": 0.5, "mean": 19.14, "min": 12, "max": 26,
         "percentiles": {"p5": 15, "p25": 18, "p50": 19, "p75": 21, "p95": 23}}
 
@@ -54,18 +58,18 @@ def test_sim_dicetower_results_are_pinned():
     ("standard", "starting_card", "hint", (0.0, 0.0, 12.125, 26.75)),
 ])
 def test_sim_troll_results_are_pinned(difficulty, variant, bot, expected):
-    report = sim.sim_troll(8, 5, difficulty, variant, bot)
+    report = sim_troll(8, 5, difficulty, variant, bot)
     assert (report["win_rate"], report["perfect_rate"], report["mean_score"], report["mean_turns"]) == expected
 
 
 def test_sim_wager_towers_and_bones_results_are_pinned():
-    assert without_time(sim.sim_wager(3, ["best", "cautious", "bold"], 10, 2)) == {
+    assert without_time(sim_wager(3, ["best", "cautious", "bold"], 10, 2)) == {
         "game": "wager", "games": 10, "seed": 2, "players": 3, "bots": ["best", "cautious", "bold"],
         "style_win_rate": {"best": 0.7, "cautious": 0.0, "bold": 0.3}, "seat_win_rate": [0.5, 0.4, 0.1]}
-    assert without_time(sim.sim_towers(["random", "easy"], 4, 3)) == {
+    assert without_time(sim_towers(["random", "easy"], 4, 3)) == {
         "game": "towers", "games": 4, "seed": 3, "bots": ["random", "easy"], "win_rate": {"random": 0.0, "easy": 1.0},
         "draw_rate": 0.0, "mean_margin": -10.25}
-    assert without_time(sim.sim_bones(["random", "random"], 4, 3)) == {
+    assert without_time(sim_bones(["random", "random"], 4, 3)) == {
         "game": "bones", "games": 4, "seed": 3, "bots": ["random", "random"],
         "win_rate": {"random (first)": 0.5, "random (second)": 0.5}, "draw_rate": 0.0, "unfinished": 0, "mean_turns": 34.0}
 

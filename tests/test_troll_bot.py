@@ -4,7 +4,7 @@ import dataclasses
 from dicehall import engine
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.games import troll
-from dicehall.sim import sim_troll
+from dicehall.sims.troll import sim_troll
 
 
 def started(seed=3, **options):

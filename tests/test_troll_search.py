@@ -6,7 +6,7 @@ from dicehall.engine.bots import troll as adviser
 from dicehall.engine.bots import troll_search
 from dicehall.engine.chance import seeded_draw
 from dicehall.engine.games import troll
-from dicehall.sim import play_troll, sim_troll
+from dicehall.sims.troll import play_troll, sim_troll
 
 
 def played_on(seed: int, steps: int, **options):

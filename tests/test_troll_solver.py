@@ -189,7 +189,7 @@ def test_analyse_hindsight_refuses_samples_and_other_games(tmp_path, capsys):
     replays.write_replay(engine.new_session("bones", seed=1), path)
     assert main(["analyse", str(path), "--hindsight"]) == NO_ANALYSER
     captured = capsys.readouterr()
-    assert captured.out == "" and captured.err.strip() == "dicehall: War of Bones has no hindsight solver (only the troll has one)"
+    assert captured.out == "" and captured.err.strip() == "dicehall: War of Bones has no hindsight solver (only Angry Troll versus Magic Bridge has one)"
     with pytest.raises(SystemExit) as exit_:
         main(["analyse", str(path), "--hindsight", "--samples", "3"])
     assert exit_.value.code == 2

@@ -8,6 +8,7 @@ import sys
 from dicehall.cli.args import Parser, UsageError, budget, fail, positive
 from dicehall.cli.files import needs_a_file
 from dicehall.cli.hall import hall_game_named
+from dicehall.engine.games import CATALOGUE, entry_of
 from dicehall.engine.text import clean_text
 
 NO_ANALYSER = 2  # the exit code of `analyse` for a game that has no analysis yet
@@ -68,7 +69,7 @@ def analyse_command(args: argparse.Namespace) -> int:
         print(json.dumps(analysis.as_json(result), indent=1))
         return 0
     names = [p.name for p in session.players]
-    if result.game == "dicetower":
+    if result.figure == analysis.PULLS_LEFT:  # a countdown: its rolls and the pulls they leave
         for luck in result.chance:
             after = result.curve[luck.event].value
             print(f"event {luck.event:>4}: luck {luck.luck:+.2f} pulls, then {after:.2f} expected pulls left")
@@ -88,14 +89,16 @@ def hindsight(session, args: argparse.Namespace) -> int:
     could still be won from, with a line that wins, one command per line with its event number."""
     import json
 
-    if session.game.ID != "troll":
-        print(f"dicehall: {session.game.TITLE} has no hindsight solver (only the troll has one)", file=sys.stderr)
+    if not entry_of(session.game.ID).hindsight_solver:
+        solved = ", ".join(entry.title for entry in CATALOGUE if entry.hindsight_solver)
+        print(f"dicehall: {session.game.TITLE} has no hindsight solver (only {solved} has one)", file=sys.stderr)
         return NO_ANALYSER
-    from dicehall.engine.analysis import troll_solver
+    from importlib import import_module
 
-    solution = troll_solver.solve(session, budget=troll_solver.DEFAULT_BUDGET if args.budget is None else args.budget)
+    solver = import_module(f"dicehall.engine.analysis.{session.game.ID}_solver")  # the catalogue's convention
+    solution = solver.solve(session, budget=solver.DEFAULT_BUDGET if args.budget is None else args.budget)
     if args.json:
-        print(json.dumps(troll_solver.as_json(solution), indent=1))
+        print(json.dumps(solver.as_json(solution), indent=1))
         return 0
     for line in solution.text_lines():  # the engine's own words and numbers; cleaned anyway, keeping the columns
         print(line if line.isprintable() else clean_text(line, 600))

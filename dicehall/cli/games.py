@@ -67,13 +67,11 @@ def sim_options(args: argparse.Namespace) -> dict:
 
 def sim_command(args: argparse.Namespace) -> int:
     from dicehall import engine
-    from dicehall import sim
+    from dicehall import sims
 
     options = sim_options(args)  # an unknown game: the usage and one line
     try:
-        report = sim.run(args.game, args.games, args.seed, options.get("remove_rate", 0.0), args.json,
-                         options.get("difficulty", "standard"), options.get("variant"), options.get("bot", "hint"),
-                         options.get("players", 2), options.get("bots"))
+        report = sims.run(args.game, args.games, args.seed, options, args.json)
     except (engine.IllegalCommand, engine.LogError):
         raise  # a bug, not a bad argument
     except ValueError as error:  # sim checks its arguments before it plays: unknown game, players, bot styles

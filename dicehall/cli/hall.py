@@ -142,7 +142,7 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
     pipe goes away, or ctrl+c. Without `follow` it never waits, so `dicehall watch ID > file` and
     `ssh -T box dicehall watch ID` end at once."""
     from dicehall.saves.hall import login_name
-    from dicehall.saves.hall_chat import HallChat
+    from dicehall.saves.hall.chat import HallChat
 
     watched = hall.watch(game_id)
     chat = HallChat(hall, game_id, login_name(), None)

@@ -25,6 +25,7 @@ class CatalogueEntry:
     seats: tuple[int, int] = (1, 1)  # the fewest and the most players (the game's check_players agrees)
     # the game-specific options `dicehall sim` takes, and their defaults (name, default); any other is refused
     sim_options: tuple[tuple[str, object], ...] = ()
+    simulator: str = ""  # the module of its `dicehall sim` (dicehall/sims/), imported only when asked for; "" none
     analyser: str = ""  # the module that analyses it (engine/analysis/), imported only when asked for; "" none
     marks_by_margin: bool = False  # its analysis marks points of final margin lost, not win chance lost
     also_blunder: str = ""  # what else earns a ?? in its analysis, as the viewer's help adds it
@@ -53,22 +54,26 @@ _DICE = "every die was re-derived from it"
 CATALOGUE = (
     CatalogueEntry("dicetower", "Dice Tower", "a 2d6 countdown for journaling games", True,
                    seats=(1, 1), sim_options=(("remove_rate", 0.0),), analyser="dicehall.engine.analysis.dicetower",
+                   simulator="dicehall.sims.dicetower",
                    re_derived=_DICE),
     CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die", True,
                    seats=(2, 6), sim_options=(("players", 2), ("bots", None)), analyser="dicehall.engine.analysis.wager",
+                   simulator="dicehall.sims.wager",
                    re_derived=_DICE),
     CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "calm a bridge of cards as a troll", True,
                    seats=(1, 1), sim_options=(("difficulty", "standard"), ("variant", None), ("bot", "hint")),
-                   analyser="dicehall.engine.analysis.troll",
+                   analyser="dicehall.engine.analysis.troll", simulator="dicehall.sims.troll",
                    also_blunder="; ?? also for a pair that loses at once (collapse, flight) when another does not",
                    hidden="every face-down card and the whole deck order", wide_board=True, hindsight_solver=True,
                    re_derived="the deck's order and every die were re-derived from it"),
     CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", True,
                    seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.towers",
+                   simulator="dicehall.sims.towers",
                    marks_by_margin=True,
                    re_derived="every move was checked against the rules (Towers has no dice: the seed decides nothing)"),
     CatalogueEntry("bones", "War of Bones", "a dice wargame", True,
                    seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.bones",
+                   simulator="dicehall.sims.bones",
                    re_derived="every die and every landing was re-derived from it"),
 )
 

@@ -22,6 +22,7 @@ TITLE = "Dice Tower"
 BLURB = "a 2d6 countdown for journaling games"
 RULES_VERSION = 1
 MAX_START = 10000
+HOST_CHOICES = (("start", "Countdown from", (100, 60, 30), ("100", "60", "30")),)
 EXACT_UP_TO = 1000  # beyond this, the screen's figures use floats (exact fractions get slow)
 
 RULES_TEXT = """\

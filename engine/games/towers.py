@@ -29,6 +29,10 @@ TOWERS_EACH = 8
 LIGHT, DARK = 0, 1
 COLOURS = ("Light", "Dark")
 LEVELS = ("easy", "medium", "hard")  # the bot's levels (engine/bots/towers.py)
+BOT_STYLES = LEVELS
+SEAT_NAMES = COLOURS
+HOST_CHOICES = (("first", "First to place", ("light", "dark"), ("Light", "Dark")),
+                ("match", "Length", (False, True), ("one game", "a match of two games")))
 
 # a square's contents: EMPTY, or a tower of one colour, unbuilt or built
 EMPTY = 0

@@ -27,6 +27,8 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 TARGET = 20
 BEAST, FORTUNE = 6, 3  # the faces whose third in a row decides a player's game
 STYLES = ("cautious", "bold", "best")  # the bot seats' styles (engine/bots/wager.py plays them)
+BOT_STYLES = STYLES
+HOST_CHOICES = (("play_on", "Ends", (False, True), ("at the first winner", "played on for places")),)
 
 RULES_TEXT = """\
 DEAD MAN'S WAGER - a race to 20 points with one die, for 2 to 6 players.

@@ -12,7 +12,7 @@ Layout of a hall folder (files 0660, folders 2770: the hall's group only, never 
     games/ID.dhh          the game's log (ID: 6 lowercase letters or digits)
     games/ID.seatN        seat N's lock (N from 0, as in the records): flock'd by the terminal holding it
     games/ID.watchers/PID one lock per live watcher
-    games/ID.chat         the game's messages (saves/hall_chat.py), beside its log, never in it
+    games/ID.chat         the game's messages (saves/hall/chat.py), beside its log, never in it
     games/ID.dhh.torn     the cut-off tail of an append that was interrupted, kept aside
     secrets/ID            the game's secret seed, until it is revealed into the log at the end
     hall.toml             the admin's settings (idle_minutes = N: a seat idle on its turn that long)
@@ -63,7 +63,7 @@ from dicehall.saves.hall.files import (ADMIN_HALL, DIR_MODE, FILE_MODE, HALL_FOR
                               MAX_IDLE_MINUTES, MAX_LOG, MAX_SEATS, POLL_EVERY, SEAT_TRIES, SETTINGS, bot_name,
                               check_id, commitment, hall_dir, is_id, login_name)
 from dicehall.saves.hall.fold import HallFold, Seat, Takeback, fold_records
-from dicehall.saves.hall.folder import RE_DERIVED, Hall
+from dicehall.saves.hall.folder import Hall
 from dicehall.saves.hall.follow import ChangeWaiter, Inotify
 from dicehall.saves.hall.game import HallGame
 from dicehall.saves.hall.listing import HallEntry
@@ -73,7 +73,7 @@ from dicehall.saves.hall.seats import SeatView
 __all__ = [
     "ADMIN_HALL", "ChangeWaiter", "DIR_MODE", "FILE_MODE", "HALL_FORMAT", "Hall", "HallEntry", "HallError",
     "HallFold", "HallGame", "HallLog", "HallRecordError", "HallWriteFailed", "ID_ALPHABET", "ID_LENGTH", "Inotify",
-    "LOG_SUFFIX", "LogRecorder", "MAX_IDLE_MINUTES", "MAX_LOG", "MAX_SEATS", "POLL_EVERY", "RE_DERIVED", "SEAT_TRIES",
+    "LOG_SUFFIX", "LogRecorder", "MAX_IDLE_MINUTES", "MAX_LOG", "MAX_SEATS", "POLL_EVERY", "SEAT_TRIES",
     "SETTINGS", "Seat", "SeatHeld", "SeatView", "StaleState", "Takeback", "bot_name", "check_id", "commitment",
     "fold_records", "hall_dir", "in_words", "is_id", "login_name",
 ]

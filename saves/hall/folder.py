@@ -14,21 +14,12 @@ from dicehall.saves.hall.errors import HallError, HallWriteFailed, in_words
 from dicehall.saves.hall.files import (DIR_MODE, FILE_MODE, HALL_FORMAT, ID_ALPHABET, ID_LENGTH, LOG_SUFFIX, MAX_IDLE_MINUTES,
                               MAX_SEATS, SETTINGS, bot_name, check_id, commitment, hall_dir, open_dir, open_nofollow,
                               take_parents_group)
+from dicehall.engine.games import entry_of
 from dicehall.saves.hall.fold import HallFold, fold_records, is_int
 from dicehall.saves.hall.log import HallLog
 from dicehall.saves.hall.game import HallGame
 from dicehall.saves.hall.listing import HallListing, Listed
 from dicehall.saves.hall.seats import HallSeats
-
-
-# what `verify` re-derived from the revealed seed, in each game's words (Towers has no chance at all)
-RE_DERIVED = {
-    "dicetower": "every die was re-derived from it",
-    "wager": "every die was re-derived from it",
-    "troll": "the deck's order and every die were re-derived from it",
-    "bones": "every die and every landing was re-derived from it",
-    "towers": "every move was checked against the rules (Towers has no dice: the seed decides nothing)",
-}
 
 
 class Hall(HallSeats, HallListing):
@@ -144,9 +135,9 @@ class Hall(HallSeats, HallListing):
         hosted = HallGame(self, game_id, writable=True, with_secret=True, plays_bots="player" not in kinds)
         try:
             if "player" in kinds:
-                hosted._take(kinds.index("player"), name)
+                hosted.take_seat(kinds.index("player"), name)
             else:  # bots only: this process plays their turns, holding no seat
-                hosted._settle()
+                hosted.settle()
         except BaseException:
             hosted.close()
             raise
@@ -183,7 +174,7 @@ class Hall(HallSeats, HallListing):
         except OSError as error:
             raise in_words(error, self.folder, "no seat was taken") from None
         try:
-            joined._take(seat, name)
+            joined.take_seat(seat, name)
         except BaseException as error:
             joined.close()
             if isinstance(error, (OSError, HallWriteFailed)):
@@ -198,7 +189,7 @@ class Hall(HallSeats, HallListing):
         except OSError as error:
             raise in_words(error, self.folder, "the game cannot be watched") from None
         try:
-            watching._start_watching()
+            watching.start_watching()
         except BaseException as error:
             watching.close()
             if isinstance(error, OSError):
@@ -260,7 +251,7 @@ class Hall(HallSeats, HallListing):
         notes = "".join(f"\n{note}" for note in fold.idle_notes)  # seats handed to bots
         return (f"ok: hall game {game_id}, {session.game.TITLE}, {players}, {len(session.events)} events, "
                 f"{fold.result}{notes}\nthe revealed seed matches the commitment made when the game was "
-                f"opened, and {RE_DERIVED.get(session.game.ID, 'every chance outcome was re-derived from it')}")
+                f"opened, and {entry_of(session.game.ID).re_derived}")
 
     def export(self, game_id: str, target: str | Path | None = None, overwrite: bool = False) -> Path:
         """Write a finished hall game as a replay (.dhr), as saves.export_save does for a save."""
@@ -274,6 +265,6 @@ class Hall(HallSeats, HallListing):
             return
         try:
             with HallGame(self, game_id, writable=True, with_secret=True) as game:
-                game._settle()
+                game.settle()
         except SaveError:
             pass

@@ -1,7 +1,6 @@
 """A hall game as one process sees it (HallGame): reading, following, playing, seats and watching."""
 from __future__ import annotations
 
-import fcntl
 import os
 import time
 from typing import Any
@@ -11,12 +10,15 @@ from dicehall.engine.session import Session
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves import short_name
+from dicehall.saves.files import login_name
+from dicehall.saves.hall.chat import HallChat
 from dicehall.saves.hall.errors import HallError, HallWriteFailed, SeatHeld, StaleState
-from dicehall.saves.hall.files import LOG_SUFFIX, bot_name, check_id, open_dir, open_nofollow
+from dicehall.saves.hall.files import LOG_SUFFIX, bot_name, check_id
 from dicehall.saves.hall.fold import HallFold, fold_records
 from dicehall.saves.hall.follow import ChangeWaiter
 from dicehall.saves.hall.log import HallLog, LogRecorder
 from dicehall.saves.hall.seats import SeatView
+from dicehall.saves.hall.watchers import WatcherMark
 
 
 # ----- a game as one process sees it -----
@@ -43,12 +45,12 @@ class HallGame:
         self.seat: int | None = None
         self.plays_bots = plays_bots
         self._seat_fd = -1
-        self._watch_fd = -1
-        self._watch_dir_fd = -1  # the game's watchers folder, while this process is counted in it
+        self._watching: WatcherMark | None = None  # this process counted among the game's watchers
         self._waiter = ChangeWaiter(hall.games, self.id + ".", self._changed)
         self._seen_seats: list[str] | None = None  # the seats' statuses when last looked at
         self.held_back = ""  # what falls to this terminal but could not be written yet (a full disk), in words
         self._recorder = LogRecorder(self.log, lambda: self.fold.count)  # the session's journal while it acts (_act), none otherwise
+        self._chat: HallChat | None = None  # the game's messages, opened when first asked for
         try:
             seed = hall.read_secret(self.id) if with_secret else None
             self.fold = HallFold(self.log.header, self.id, seed)
@@ -127,7 +129,7 @@ class HallGame:
             raise IllegalCommand(f"{clean_text(self.fold.seat_name(seat), 40)} is not idle yet: "
                                  f"{counted(left, 'minute')} to go (idle after {minutes})")
         self._append({"op": "idle", "by": self.seat, "seat": seat, "then": then, "after": minutes, "at": round(now, 3)})
-        self._settle()
+        self.settle()
 
     @property
     def my_turn(self) -> bool:
@@ -145,7 +147,7 @@ class HallGame:
         takeback of ours that was accepted, reveal the seed of a finished game. Returns the new
         records (those of others; ours are folded as they are written)."""
         new = self._fold(self.log.records())
-        self._settle()
+        self.settle()
         self.seats()  # what wait() compares with
         return new
 
@@ -226,7 +228,7 @@ class HallGame:
             who = self.fold.seat_name(seat) if seat is not None else "nobody"
             raise IllegalCommand(f"it is {who}'s turn, not yours" if seat is not None else "no move can be made now")
         batch = self._act(lambda: self.session.play(command), "play", seat)
-        self._settle()
+        self.settle()
         return batch
 
     def ask_takeback(self) -> None:
@@ -242,7 +244,7 @@ class HallGame:
         if not mine:
             raise IllegalCommand("you have no move to take back")
         self._append({"op": "takeback", "by": self.seat, "to": mine[-1]})
-        self._settle()
+        self.settle()
 
     def answer_takeback(self, yes: bool) -> None:
         self._refuse_unless_seated()
@@ -250,13 +252,13 @@ class HallGame:
         if request is None or self.seat not in request.waiting:
             raise IllegalCommand("no takeback is waiting for your answer")
         self._append({"op": "answer", "by": self.seat, "yes": bool(yes)})
-        self._settle()
+        self.settle()
 
     def _refuse_unless_seated(self) -> None:
         if self.seat is None and not self.plays_bots:
             raise IllegalCommand("you are watching this game: only its players move")
 
-    def _settle(self) -> None:
+    def settle(self) -> None:
         """What falls to whoever notices it first, each refused harmlessly if another did it. On a
         full disk it waits: what was written stays, `held_back` says what is not yet, and the next
         look (follow) tries again."""
@@ -285,7 +287,7 @@ class HallGame:
                 return
 
     # ----- seats and watching -----
-    def _take(self, seat: int | None, name: str) -> None:
+    def take_seat(self, seat: int | None, name: str) -> None:
         """Take `seat` (the first open one if None) as `name`: a new seat, or one of ours back."""
         name = short_name(name)
         if not name:
@@ -311,7 +313,7 @@ class HallGame:
                 os.close(fd)
                 raise
             self._seat_fd, self.seat = fd, choice
-            self._settle()
+            self.settle()
             return
         raise HallError("the seats keep changing: try again")
 
@@ -341,42 +343,31 @@ class HallGame:
         bots = 1 + sum(s.kind == "bot" for s in self.fold.seats)
         self._append({"op": "seat", "seat": seat, "kind": "bot", "style": style, "by": self.seat,
                       "name": short_name(name) or bot_name(seat, len(self.fold.seats), bots)})
-        self._settle()
+        self.settle()
 
-    def _start_watching(self) -> None:
-        games = self.hall.folder_fd("games")
-        try:
-            folder = open_dir(games, f"{self.id}.watchers", f"games/{self.id}.watchers", create=True)
-        finally:
-            os.close(games)
-        self._watch_dir_fd = folder
-        name = str(os.getpid())
-        path = self.hall.games / f"{self.id}.watchers" / name  # named in messages; opened in `folder`
-        while True:
-            fd = open_nofollow(path, os.O_RDWR, create=True, dir_fd=folder)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            try:  # a lister may have removed the file as dead between our open and our lock
-                if os.stat(name, dir_fd=folder, follow_symlinks=False).st_ino == os.fstat(fd).st_ino:
-                    break
-            except FileNotFoundError:
-                pass
-            os.close(fd)
-        self._watch_fd = fd
+    def start_watching(self) -> None:
+        """Be counted among the game's watchers until close."""
+        self._watching = WatcherMark.start(self.hall, self.id)
+
+    def chat(self) -> HallChat:
+        """The game's messages as this process sends and reads them: as its seat's player, or as a
+        watcher under the login name; opened when first asked for, one per game object."""
+        if self._chat is None:
+            name = self.fold.seats[self.seat].name if self.seat is not None else login_name()
+            self._chat = HallChat(self.hall, self.id, name, self.seat)
+        return self._chat
+
+    def close_chat(self) -> None:
+        if self._chat is not None:
+            self._chat.close()
+            self._chat = None
 
     def close(self) -> None:
         """Leave the game: the seat's lock is released (the seat shows as disconnected)."""
-        if self._watch_fd >= 0:
-            try:
-                if os.stat(str(os.getpid()), dir_fd=self._watch_dir_fd, follow_symlinks=False).st_ino == os.fstat(
-                        self._watch_fd).st_ino:
-                    os.unlink(str(os.getpid()), dir_fd=self._watch_dir_fd)
-            except OSError:
-                pass
-            os.close(self._watch_fd)
-            self._watch_fd = -1
-        if self._watch_dir_fd >= 0:
-            os.close(self._watch_dir_fd)
-            self._watch_dir_fd = -1
+        self.close_chat()
+        if self._watching is not None:
+            self._watching.close()
+            self._watching = None
         if self._seat_fd >= 0:
             os.close(self._seat_fd)
             self._seat_fd = -1

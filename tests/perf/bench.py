@@ -202,7 +202,7 @@ def side_by_side(ours, base, items: list, per_run: int, rounds: int = 9) -> tupl
 def sim_dicetower(games: int = 1500) -> None:
     """`sim dicetower`'s games through the engine against the reference loop, CPU time, side by side."""
     from dicehall.engine.chance import seeded_draw
-    from dicehall.sim import play_dicetower
+    from dicehall.sims.dicetower import play_dicetower
 
     seeds = [seeded_draw(1, i, 2**32) for i in range(games)]
     engine_pulls = [play_dicetower(s, 0) for s in seeds]
@@ -245,7 +245,7 @@ def reference_troll(seed: int, options: dict) -> tuple[str, int, int]:
 
 def troll_playouts(games: int = 200) -> None:
     """Random troll playouts (standard) through Session against the game module folded directly."""
-    from dicehall.sim import play_troll
+    from dicehall.sims.troll import play_troll
 
     options = {"difficulty": "standard"}
     assert [play_troll(s, options, "random") for s in range(20)] == [reference_troll(s, options) for s in range(20)]

@@ -5,7 +5,7 @@ game's styles, the game's options, and your name; then Hall.host opens it and th
 from __future__ import annotations
 
 from dicehall.engine import get_game
-from dicehall.engine.games import CATALOGUE, bones, dicetower, entry_of, towers, troll, wager
+from dicehall.engine.games import CATALOGUE, entry_of
 from dicehall.engine.text import clean_text
 from dicehall.saves import SaveError
 from dicehall.saves.hall import Hall, login_name
@@ -13,18 +13,17 @@ from dicehall.tui.screens.base import SetupScreen
 
 # the games of several players first, then the solo ones, each in the catalogue's order
 GAMES = tuple(entry.id for entry in sorted((e for e in CATALOGUE if e.playable), key=lambda e: not e.several_players))
-BOT_STYLES = {wager.ID: wager.STYLES, towers.ID: towers.LEVELS, bones.ID: bones.LEVELS}  # as the games check them
-# each game's options: (key, label, values, words for each value); the first value is the game's default
-OPTIONS = {
-    wager.ID: [("play_on", "Ends", (False, True), ("at the first winner", "played on for places"))],
-    towers.ID: [("first", "First to place", ("light", "dark"), ("Light", "Dark")),
-               ("match", "Length", (False, True), ("one game", "a match of two games"))],
-    bones.ID: [("no_premeasure", "Premeasuring", (False, True), ("allowed", "not allowed"))],
-    troll.ID: [("difficulty", "Difficulty", ("standard", "sturdy", "tutorial"), ("standard", "sturdy", "tutorial")),
-              ("variant", "Variant", ("none",) + troll.VARIANTS,
-               ("none",) + tuple(v.replace("_", " ") for v in troll.VARIANTS))],
-    dicetower.ID: [("start", "Countdown from", (100, 60, 30), ("100", "60", "30"))],
-}
+
+
+def host_choices(game: str) -> tuple:
+    """The game's own options offered here: (key, label, values, words), the first value the default."""
+    return getattr(get_game(game), "HOST_CHOICES", ())
+
+
+def bot_styles(game: str) -> tuple[str, ...]:
+    return getattr(get_game(game), "BOT_STYLES", ())
+
+
 LABEL = 16  # the width of a line's label
 
 
@@ -50,7 +49,7 @@ class HallHostScreen(SetupScreen):
         self.count = 2  # the seats of a game whose number of seats is chosen here (the wager's)
         self.you = 0  # your seat, from 0
         self.kinds: dict[str, list[str]] = {}  # per game: each seat's "open" or "bot:STYLE" (yours is ignored)
-        self.options = {game: {key: values[0] for key, _, values, _ in options} for game, options in OPTIONS.items()}
+        self.options = {game: {key: values[0] for key, _, values, _ in host_choices(game)} for game in GAMES}
         self.player_name = ""
 
     def help_title(self) -> str:
@@ -73,7 +72,8 @@ class HallHostScreen(SetupScreen):
         return kinds
 
     def seat_label(self, seat: int) -> str:
-        colour = f" ({towers.COLOURS[seat]})" if self.game == towers.ID else ""
+        names = getattr(get_game(self.game), "SEAT_NAMES", ())
+        colour = f" ({names[seat]})" if seat < len(names) else ""
         return f"Seat {seat + 1}{colour}:"
 
     def rows(self) -> list[tuple[str, str]]:
@@ -85,7 +85,7 @@ class HallHostScreen(SetupScreen):
             for seat, kind in enumerate(self.seat_kinds()):
                 if seat != self.you:
                     rows.append((f"seat{seat}", f"{self.seat_label(seat):<{LABEL}}{seat_words(kind)}"))
-        for key, label, values, words in OPTIONS[self.game]:
+        for key, label, values, words in host_choices(self.game):
             rows.append((f"option:{key}", f"{label + ':':<{LABEL}}{words[values.index(self.options[self.game][key])]}"))
         default = clean_text(login_name(), 40)
         rows.append(("name", f"{'Your name:':<{LABEL}}{self.player_name or default + ' (your login name)'}"))
@@ -106,11 +106,11 @@ class HallHostScreen(SetupScreen):
         elif key.startswith("seat"):
             kinds = self.seat_kinds()
             seat = int(key.removeprefix("seat"))
-            choices = ["open"] + [f"bot:{style}" for style in BOT_STYLES[self.game]]
+            choices = ["open"] + [f"bot:{style}" for style in bot_styles(self.game)]
             kinds[seat] = choices[(choices.index(kinds[seat]) + step) % len(choices)]
         elif key.startswith("option:"):
             name = key.removeprefix("option:")
-            values = next(values for k, _, values, _ in OPTIONS[self.game] if k == name)
+            values = next(values for k, _, values, _ in host_choices(self.game) if k == name)
             chosen = self.options[self.game]
             chosen[name] = values[(values.index(chosen[name]) + step) % len(values)]
         elif key == "name":

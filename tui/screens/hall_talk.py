@@ -1,7 +1,7 @@
 """Messages and idle seats on the hall's screens: the game's table, the screen that waits for seats,
 and the live viewer (tui/screens/hall_table.py, tui/screens/viewer/hall.py).
 
-m sends a line to everyone in the game (saves/hall_chat.py); each line that arrives shows in the
+m sends a line to everyone in the game (saves/hall/chat.py); each line that arrives shows in the
 status line, unless this terminal muted them; M lists the game's messages, and x there mutes or
 unmutes them (for this terminal only). At the table, I acts on another player's seat that is idle
 on its turn (the hall admin's setting): hand it to a bot, or end the game as abandoned. Every line
@@ -18,8 +18,8 @@ from dicehall.engine import IllegalCommand
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves import SaveError
-from dicehall.saves.hall import HallGame, login_name
-from dicehall.saves.hall_chat import TEXT_LIMIT, HallChat
+from dicehall.saves.hall import HallGame
+from dicehall.saves.hall.chat import TEXT_LIMIT, HallChat
 from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.widgets import Plain, clip
 
@@ -37,21 +37,13 @@ IDLE_BINDINGS = [
 
 
 def chat_of(game: HallGame) -> HallChat:
-    """The game's messages as this terminal sends and reads them (one per game object): as its
-    seat's player, or as a watcher under the login name."""
-    chat = getattr(game, "_hall_chat", None)
-    if chat is None:
-        seat = game.seat
-        name = game.fold.seats[seat].name if seat is not None else login_name()
-        chat = HallChat(game.hall, game.id, name, seat)
-        game._hall_chat = chat  # type: ignore[attr-defined]
-    return chat
+    """The game's messages as this terminal sends and reads them (the game object keeps them)."""
+    return game.chat()
 
 
 def close_chat(game: HallGame | None) -> None:
-    chat = getattr(game, "_hall_chat", None)
-    if chat is not None:
-        chat.close()
+    if game is not None:
+        game.close_chat()
 
 
 class MessagesScreen(ModalScreen[None]):

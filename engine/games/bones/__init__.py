@@ -37,6 +37,9 @@ from dicehall.engine.games.bones.play import (chance_draws, chance_event, chance
 from dicehall.engine.games.bones.reading import describe, is_turn_start, label, outcome, progress
 from dicehall.engine.games.bones.rules_text import RULES_TEXT
 from dicehall.engine.games.bones.setup import LEVELS, check_options, check_players, initial_state, reengage_choices
+
+BOT_STYLES = LEVELS
+HOST_CHOICES = (("no_premeasure", "Premeasuring", (False, True), ("allowed", "not allowed")),)
 from dicehall.engine.games.bones.state import DECISIONS, AttackInProgress, BonesState, PairResult, to_act
 from dicehall.engine.games.bones.supply import MAX_SUPPLY, current_dice
 

@@ -46,6 +46,9 @@ from dicehall.engine.games.troll.turn import (
 )
 from dicehall.engine.games.troll.words import describe, end_words, progress
 
+HOST_CHOICES = (("difficulty", "Difficulty", ("standard", "sturdy", "tutorial"), ("standard", "sturdy", "tutorial")),
+                ("variant", "Variant", ("none",) + VARIANTS, ("none",) + tuple(v.replace("_", " ") for v in VARIANTS)))
+
 ID = "troll"
 TITLE = "Angry Troll versus Magic Bridge"
 BLURB = "calm a bridge of cards as a troll"

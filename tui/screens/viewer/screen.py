@@ -178,7 +178,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         self.query_one(EventWindow).draw(session, self.position, self.reveal, self.descriptions, self.event_marks())
         auto = f"  auto {SPEEDS[self.speed]}/s" if self.timer else ""  # off: the footer offers Space
         # a replay file's undo count is only its header's word (verify says so); a save's is counted
-        claimed = " (claimed)" if getattr(session, "header_claimed", False) else ""
+        claimed = " (claimed)" if session.header_claimed else ""
         reveal = "  REVEALED" if self.reveal else ""
         where = self.query_one("#where", Plain)
         line = (f"event {self.position}/{len(session.events)}  turn {self.turn_at(self.position)}{auto}  "
@@ -383,7 +383,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         except (DicehallError, OSError, ValueError) as error:
             self.status(saves.error_line(error), error=True)
             return
-        branch.notice = f"a new save branched from event {self.position}: {branch.save_name}"  # type: ignore[attr-defined]
+        branch.notice = f"a new save branched from event {self.position}: {branch.save_name}"
         # the branch is a game of its own: leaving it goes back to the game list, not to this viewer
         self.app.open_game(branch, alone=True)
 

@@ -30,8 +30,8 @@ import msgpack
 from dicehall.engine.text import NAME_LIMIT, clean_text
 from dicehall.replays.durable import write_durably
 from dicehall.saves import MAGIC, frame
-from dicehall.saves.hall import HallError, check_id
-from dicehall.saves.hall.files import open_nofollow, shown_path as _shown
+from dicehall.saves.hall.errors import HallError
+from dicehall.saves.hall.files import check_id, open_nofollow, shown_path as _shown
 
 CHAT_SUFFIX = ".chat"
 TEXT_LIMIT = 200  # characters in one message
