@@ -235,3 +235,30 @@ def verify_record(path: str | Path) -> str:
             f"{result}{dice}\n"
             f"every line was re-derived from the seed and the rules; {NOT_COVERED} "
             f"({counted(notes, 'comment')} here); only claimed: {replays.CLAIMS}")
+
+
+def write_text_file(session: Session, path: str | Path, overwrite: bool = False, analysis: Any = None) -> Path:
+    """Write the text record durably (a temporary file beside it, fsync'd, then moved into place).
+    Without `overwrite` an existing file is never replaced: FileExistsError instead."""
+    import os
+
+    from dicehall.replays.durable import write_durably
+
+    path = Path(path)
+    data = write_text(session, analysis).encode("utf-8")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        try:
+            write_durably(fd, data)
+        finally:
+            os.close(fd)
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)  # atomic, and FileExistsError if something is there
+            tmp.unlink()
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
