@@ -30,6 +30,18 @@ def _shown(text: str, limit: int = 40) -> str:
     return clean_text(text, limit)
 
 
+def _differing(given: str, expected: str, limit: int = 50) -> tuple[str, str]:
+    """Both texts shown from a little before where they first differ, so a long line's change is seen."""
+    same = 0
+    for a, b in zip(given, expected):
+        if a != b:
+            break
+        same += 1
+    start = max(0, same - 12)
+    cut = "..." if start else ""
+    return cut + _shown(given[start:], limit), cut + _shown(expected[start:], limit)
+
+
 class _Lines:
     """The record's lines, with comments taken out as they are read and kept by event number."""
 
@@ -272,8 +284,9 @@ class _Reader:
             source = "the seed gives"
         expected = game.describe(state, event, True)
         if words != expected:
-            raise TextRecordError(f"event {len(self.events) + 1}: the record says '{_shown(words, 60)}'; "
-                                  f"{source} '{_shown(expected, 60)}'", number, col + 2)
+            given, derived = _differing(words, expected)
+            raise TextRecordError(f"event {len(self.events) + 1}: the record says '{given}'; {source} '{derived}'",
+                                  number, col + 2)
         if not self.batches:
             self.batches.append((0, None))
         self.add(event, number)
