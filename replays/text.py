@@ -262,3 +262,27 @@ def write_text_file(session: Session, path: str | Path, overwrite: bool = False,
         tmp.unlink(missing_ok=True)
         raise
     return path
+
+
+# What one OSC 52 sequence may carry: terminals and tmux cap it (xterm and hterm near 100,000 bytes
+# of base64), so a longer record is copied as its tag lines only.
+CLIPBOARD_LIMIT = 60_000
+
+
+def clipboard_text(session: Session, analysis: Any = None, hint: str = "") -> tuple[str, str]:
+    """The text to copy and what it is, in words: the whole record, or for a game too long for a
+    clipboard its tag lines (the seed and options replay its deal) and a line saying what was left out
+    (`hint`: how to get the whole record)."""
+    record = write_text(session, analysis)
+    if len(record.encode("utf-8")) <= CLIPBOARD_LIMIT:
+        return record, "the text record"
+    tags = [line for line in record.splitlines() if line.startswith("[")]
+    left_out = f"{len(session.events):,} events left out: a long game"
+    tags.append(comment(f"{left_out}{'; ' + hint if hint else ''}"))
+    return "\n".join(tags) + "\n", "the tag lines (a long game)"
+
+
+def copied_words(text: str, what: str) -> str:
+    """The status line after a copy: what was copied and how long it is."""
+    lines = text.count("\n")
+    return f"copied {what} through OSC 52: {len(text):,} characters, {lines:,} lines"

@@ -96,6 +96,9 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         Binding("home", "jump(0)", "the start", show=False, group=ENDS),
         Binding("end", "jump(-1)", "the end", show=False, group=ENDS),
         Binding("g", "goto", "go to an event number", show=False),
+        # through the terminal (OSC 52): over SSH and tmux it reaches the player's own clipboard
+        Binding("y", "copy_record", "copy the text record", show=False,
+                tooltip="copy the game's text record (with the analysis, once done) to your clipboard"),
         Binding("space", "autoplay", "Auto", tooltip="autoplay on or off"),
         Binding("plus,equals_sign", "speed(1)", "autoplay faster", show=False),
         Binding("minus", "speed(-1)", "autoplay slower", show=False),
@@ -337,6 +340,19 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         if action in HINDSIGHT_ACTIONS:
             return self.hindsight_refusal(action)
         return super().why_disabled(action, parameters)
+
+    def action_copy_record(self) -> None:
+        from dicehall.replays.text import clipboard_text, copied_words
+
+        done = self.analysis if self.analysis is not None and not self.analysis_running else None
+        hint = f"dicehall export {self.session.save_id} --text" if self.session.save_id else ""
+        try:
+            text, what = clipboard_text(self.session, done, hint)
+        except DicehallError as error:
+            self.status(f"not copied: {error}", error=True)
+            return
+        self.app.copy_to_clipboard(text)
+        self.status(copied_words(text, what))
 
     def action_reveal(self) -> None:
         if self.reveal:
