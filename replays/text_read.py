@@ -204,13 +204,13 @@ class _Reader:
                 lines.keep(len(self.events), comments)
                 return number
             if text[:1].isdigit():
-                self.decision(number, text, columns)
-                lines.keep(len(self.events), comments)
+                self.decision(number, text, columns, comments)
                 continue
             raise TextRecordError(f"'{_shown(text)}' is not a move, an event (indented), a comment or the digest line",
                                   number, columns[0] if columns else 1)
 
-    def decision(self, number: int, text: str, columns: list[int]) -> None:
+    def decision(self, number: int, text: str, columns: list[int], comments: list[str]) -> None:
+        """A decision line (its comments belong to its first event) and the lines of the events it makes."""
         game, state = self.game, self.state
         if game.outcome(state) is not None:
             raise TextRecordError(f"a move after the game ended ({game.outcome(state).summary})", number, 1)
@@ -240,6 +240,7 @@ class _Reader:
             raise TextRecordError(f"'{_shown(words)}' is not a {game.TITLE} move here ({_shown(str(error), 80)}); "
                                   f"expected {shown}", number, col) from None
         self.batches.append((len(self.events), seat))
+        self.lines.keep(len(self.events) + 1, comments)
         for event in batch:
             line = self.lines.next()
             if line is None:

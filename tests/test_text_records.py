@@ -143,13 +143,15 @@ def test_a_comment_edited_still_verifies_and_verify_says_comments_are_not_covere
     assert read_record(path).comments == {2: "a terrible roll, said nobody"}
 
 
-def test_comments_anywhere_are_read_and_attached_to_the_event_before_them(tmp_path):
+def test_ruling_a_comment_belongs_to_the_event_line_before_it_and_a_decisions_to_its_first_event(tmp_path):
     path, _ = tower_record(tmp_path)
     lines = path.read_text().splitlines()
+    assert lines[12] == "1. Ada: pull" and lines[16] == "2. Ada: pull"
     lines[13] = lines[13] + " {on the first pull}"  # "   pull 1: pull a block", event 1
+    lines[16] = lines[16] + " {the second pull}"  # a decision's line: its first event, event 3
     lines.insert(12, "{the start}")  # before the first move: the whole game
     session = read_text("\n".join(lines) + "\n", "x")
-    assert session.comments == {0: "the start", 1: "on the first pull", 2: "nice roll"}
+    assert session.comments == {0: "the start", 1: "on the first pull", 2: "nice roll", 3: "the second pull"}
 
 
 def test_typed_dice_round_trip_and_are_marked_on_their_line(tmp_path):
@@ -236,3 +238,33 @@ def test_a_binary_replay_and_a_text_record_are_told_apart_by_their_content(tmp_p
     text = tmp_path / "named.dhr"
     text.write_text(write_text(session))
     assert list(read_record(text).events) == list(session.events)
+
+
+def test_replay_analyse_and_the_launchers_continue_from_here_read_a_text_record(tmp_path, capsys):
+    import json
+
+    from dicehall.tui.app import DicehallApp
+    from tests.apphelpers import drive
+
+    session = whole_game(engine.new_session("wager", seed=3, players=[Player("Ada"), Player("Bob")]))
+    path = tmp_path / "shared.dht"
+    path.write_text(write_text(session))
+    assert main(["analyse", str(path), "--json", "--samples", "20"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "wager"
+    broken = tmp_path / "broken.dht"
+    broken.write_text(path.read_text().replace("1. Ada: roll", "1. Ada: fly"))
+    for command in ("replay", "analyse", "verify"):
+        assert main([command, str(broken)]) == 1
+        err = capsys.readouterr().err.strip()
+        assert err.startswith(f"dicehall: {broken}: line 14, col 9: 'fly' is not a Dead Man's Wager move here")
+        assert "\n" not in err
+
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("o")
+        app.screen.query_one("Input").value = str(path)
+        await pilot.press("enter", "home", "right", "right", "right", "c")
+        return app.screen.session
+
+    branch = drive(DicehallApp(), steps)
+    assert list(branch.events)[:3] == list(session.events)[:3] and branch.save_id
