@@ -268,3 +268,19 @@ def test_replay_analyse_and_the_launchers_continue_from_here_read_a_text_record(
 
     branch = drive(DicehallApp(), steps)
     assert list(branch.events)[:3] == list(session.events)[:3] and branch.save_id
+
+
+def test_a_finished_hall_game_exports_as_a_text_record(tmp_path, monkeypatch, capsys):
+    from dicehall.saves.hall import Hall
+    from tests.test_hall import finished_wager
+
+    monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "unused"))
+    hall = Hall(tmp_path / "hall")
+    ann, bob = finished_wager(hall)
+    assert main(["--hall", str(hall.folder), "export", ann.id, "--text", "-o", str(tmp_path)]) == 0
+    exported = tmp_path / f"hall-{ann.id}.dht"
+    read = read_record(exported)
+    assert read.seed == ann.fold.revealed and read.save_name == "Ann v Bob"
+    assert list(read.events) == list(hall.finished_session(ann.id).events)
+    assert main(["verify", str(exported)]) == 0
+    ann.close(), bob.close()
