@@ -175,6 +175,7 @@ class _Reader:
         self.used = 0  # seeded draws used so far
         self.turn = 0
         self.marks: dict[int, str] = {}
+        self.typed: list[tuple[int, Any, Any, int, tuple]] = []  # (event index, event, state before, seeded used, spec)
 
     def read(self) -> int:
         """Reads up to the digest line; returns its line number."""
@@ -277,6 +278,7 @@ class _Reader:
                 raise TextRecordError(f"event {len(self.events) + 1}: {len(need.spec)} dice here, not {len(faces)}",
                                       number, col + 2)
             event = game.chance_event(state, tuple(int(f) - 1 for f in faces), True)
+            self.typed.append((len(self.events), event, state, self.used, need.spec))
             source = "the typed dice give"
         else:
             draws = seeded_draws(self.session.seed, self.used, need.spec)
@@ -284,6 +286,8 @@ class _Reader:
             self.used += len(need.spec)
             source = "the seed gives"
         expected = game.describe(state, event, True)
+        if words != expected and source == "the seed gives":
+            self.re_marked(words, need)
         if words != expected:
             given, derived = _differing(words, expected)
             raise TextRecordError(f"event {len(self.events) + 1}: the record says '{given}'; {source} '{derived}'",
@@ -291,6 +295,19 @@ class _Reader:
         if not self.batches:
             self.batches.append((0, None))
         self.add(event, number)
+
+    def re_marked(self, words: str, need: Any) -> None:
+        """A seeded outcome re-marked as typed shifts every later seeded draw, so the first seeded line
+        after it fails: when an earlier typed outcome holds exactly the seed's own dice and counting
+        it as seeded makes this line right, that line is the one changed, and the error names it."""
+        game, seed = self.game, self.session.seed
+        for index, event, before, used, spec in reversed(self.typed):
+            if game.chance_event(before, seeded_draws(seed, used, spec), True) != event:
+                continue
+            later = seeded_draws(seed, self.used - len(need.spec) + len(spec), need.spec)
+            if game.describe(self.state, game.chance_event(self.state, later, False), True) == words:
+                raise TextRecordError(f"event {index + 1}: marked as typed, but these are the seed's own dice "
+                                      "(the mark was changed)", self.event_lines[index], 4)
 
     def add(self, event: Any, number: int) -> None:
         self.events.append(event)

@@ -284,3 +284,17 @@ def test_a_finished_hall_game_exports_as_a_text_record(tmp_path, monkeypatch, ca
     assert list(read.events) == list(hall.finished_session(ann.id).events)
     assert main(["verify", str(exported)]) == 0
     ann.close(), bob.close()
+
+
+def test_a_seeded_outcome_re_marked_as_typed_is_named_on_its_own_line(tmp_path):
+    path, session = tower_record(tmp_path)
+    lines = path.read_text().splitlines()
+    number = next(i for i, line in enumerate(lines, 1) if line.startswith("   * "))
+    game, before = session.game, session.state_at(1)  # the first roll is event 2
+    typed = game.chance_event(before, game.chance_draws(session.events[1]), True)
+    faces = " ".join(str(d + 1) for d in game.chance_draws(typed))
+    lines[number - 1] = f"   * typed {faces} = {game.describe(before, typed, True)}"  # the mark and its words both
+    text = "\n".join(lines).replace("[Typed 0]", "[Typed 1]")
+    with pytest.raises(records.TextRecordError, match=rf"^line {number}, col 4: event 2: marked as typed, but these are "
+                                                      r"the seed's own dice \(the mark was changed\)$"):
+        read_text(text, "x")
