@@ -13,14 +13,18 @@ and compares: a line it cannot produce is named by line and column (text_read.py
 """
 from __future__ import annotations
 
+import os
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from dicehall import engine
+from dicehall import engine, replays
 from dicehall.engine.core import IllegalCommand
 from dicehall.engine.session import Session
-from dicehall.replays import text_read
+from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
+from dicehall.replays import ReplayError, text_read
+from dicehall.replays.durable import open_regular, write_durably
 from dicehall.replays.text_lines import (ANALYSIS_NOTE, MAX_BYTES, SETUP_LINE, SUFFIX, TYPED, TextRecordError, comment,
                                          escape, tag_line)
 
@@ -172,11 +176,7 @@ def is_text_record(data: bytes) -> bool:
 
 
 def read_file(path: str | Path) -> bytes:
-    from dicehall.replays import ReplayError
-    from dicehall.replays.durable import open_regular
-    from dicehall.engine.text import clean_text
-    import os
-
+    """A record's bytes, size-capped before reading; ReplayError with one line otherwise."""
     path = Path(path)
     try:
         if path.is_dir():
@@ -203,8 +203,6 @@ def _decoded(data: bytes) -> str:
 
 def read_record(path: str | Path) -> Session:
     """A replay file of either kind: a text record (.dht) or a binary replay (.dhr)."""
-    from dicehall import replays
-
     if Path(path).suffix != SUFFIX and not Path(path).is_file():
         return replays.read_replay(path)  # its own words for a missing file, a folder, a FIFO
     data = read_file(path)
@@ -215,9 +213,6 @@ def read_record(path: str | Path) -> Session:
 
 def verify_record(path: str | Path) -> str:
     """`dicehall verify` on either kind of replay file."""
-    from dicehall import replays
-    from dicehall.engine.words import counted
-
     if Path(path).suffix != SUFFIX and not Path(path).is_file():
         return replays.verify(path)
     data = read_file(path)
@@ -240,10 +235,6 @@ def verify_record(path: str | Path) -> str:
 def write_text_file(session: Session, path: str | Path, overwrite: bool = False, analysis: Any = None) -> Path:
     """Write the text record durably (a temporary file beside it, fsync'd, then moved into place).
     Without `overwrite` an existing file is never replaced: FileExistsError instead."""
-    import os
-
-    from dicehall.replays.durable import write_durably
-
     path = Path(path)
     data = write_text(session, analysis).encode("utf-8")
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
