@@ -298,3 +298,18 @@ def test_a_seeded_outcome_re_marked_as_typed_is_named_on_its_own_line(tmp_path):
     with pytest.raises(records.TextRecordError, match=rf"^line {number}, col 4: event 2: marked as typed, but these are "
                                                       r"the seed's own dice \(the mark was changed\)$"):
         read_text(text, "x")
+
+
+def test_export_text_analysed_writes_the_marks_and_figures_and_still_verifies(tmp_path, capsys):
+    session = saves.new_save("dicetower", name="judged", seed=2)
+    whole_game(session, seed=2, limit=8)
+    save_id = session.save_id
+    saves.close_save(session)
+    assert main(["export", save_id, "--text", "-", "--analysed"]) == 0
+    text = capsys.readouterr().out
+    assert "{analysis: luck " in text  # the Dice Tower's figure: each roll's luck, in pulls
+    read = read_text(text, "x")
+    assert list(read.events) == list(saves.load_readonly(save_id).events) and read.comments == {}
+    with pytest.raises(SystemExit):  # a binary replay carries no analysis: the usage and one line
+        main(["export", save_id, "--analysed"])
+    assert "--analysed goes with --text" in capsys.readouterr().err

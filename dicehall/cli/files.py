@@ -17,6 +17,8 @@ def export_arguments(parser: Parser) -> None:
     parser.add_argument("--force", action="store_true", help="replace the file if it exists")
     parser.add_argument("--text", nargs="?", const="", metavar="-",
                         help="write the text record (.dht) a person reads instead; --text - prints it")
+    parser.add_argument("--analysed", action="store_true",
+                        help="with --text: analyse the game first, its marks and figures written as comments")
 
 
 def file_argument(parser: Parser) -> None:
@@ -39,7 +41,7 @@ def saves_command(args: argparse.Namespace) -> int:
 def export_command(args: argparse.Namespace) -> int:
     from dicehall import saves
 
-    if args.text is not None:
+    if args.text is not None or args.analysed:
         return export_text(args)
     try:
         if hall_game_named(args.save, save_first=True):
@@ -63,6 +65,8 @@ def export_text(args: argparse.Namespace) -> int:
     from dicehall import saves
     from dicehall.replays import text
 
+    if args.analysed and args.text is None:
+        raise UsageError("--analysed goes with --text: a binary replay carries no analysis")
     if args.text not in ("", "-"):
         raise UsageError(f"--text takes nothing, or - for standard output (not {clean_text(args.text, 40)!r}): "
                          "name the file with -o FILE")
@@ -73,8 +77,13 @@ def export_text(args: argparse.Namespace) -> int:
     else:
         session = saves.load_readonly(args.save)
         stem = session.save_id
+    analysis = None
+    if args.analysed:
+        from dicehall.engine import analysis as judged
+
+        analysis = judged.analyse(session)  # NoAnalyser, a DicehallError: one line, from main
     if args.text == "-" or args.output == "-":
-        sys.stdout.write(text.write_text(session))
+        sys.stdout.write(text.write_text(session, analysis))
         return 0
     default = f"{stem}{text.SUFFIX}"
     path = Path(args.output) if args.output else Path.cwd() / default
@@ -82,7 +91,7 @@ def export_text(args: argparse.Namespace) -> int:
         path = path / default
     shown = clean_text(str(path), 300)
     try:
-        text.write_text_file(session, path, overwrite=args.force)
+        text.write_text_file(session, path, overwrite=args.force, analysis=analysis)
     except FileExistsError:
         return fail(f"{shown} already exists; add --force to replace it")
     except OSError as error:
