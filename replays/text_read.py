@@ -189,16 +189,16 @@ class _Reader:
             if not text:
                 lines.keep(len(self.events), comments)
                 continue
-            if text.startswith(" "):
-                self.chance_line(number, text, columns)
-                lines.keep(len(self.events), comments)
-                continue
             if setup_due:
                 if text != SETUP_LINE:
                     raise TextRecordError(f"expected '{SETUP_LINE}': the game starts with chance", number, 1)
                 setup_due = False
                 self.batches.append((0, None))
                 lines.keep(1, comments)
+                continue
+            if text.startswith(" "):
+                self.chance_line(number, text, columns)
+                lines.keep(len(self.events), comments)
                 continue
             if text.startswith("digest "):
                 self.digest(number, text)

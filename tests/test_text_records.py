@@ -313,3 +313,11 @@ def test_export_text_analysed_writes_the_marks_and_figures_and_still_verifies(tm
     with pytest.raises(SystemExit):  # a binary replay carries no analysis: the usage and one line
         main(["export", save_id, "--analysed"])
     assert "--analysed goes with --text" in capsys.readouterr().err
+
+
+def test_the_setup_line_heads_the_chance_before_the_first_move():
+    session = whole_game(engine.new_session("troll", seed=5), limit=2)
+    text = write_text(session)
+    assert "\n0. setup\n   * shuffled and dealt" in text
+    with pytest.raises(records.TextRecordError, match=r"^line 13, col 1: expected '0. setup': the game starts with chance$"):
+        read_text(text.replace("0. setup\n", ""), "x")
