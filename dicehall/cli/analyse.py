@@ -45,9 +45,10 @@ def analyse_command(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if path.is_file() or ((path.exists() or path.is_symlink()) and not path.is_dir()):  # a FIFO or a link: the reader says why not
         from dicehall import replays
+        from dicehall.replays.text import read_record
 
         try:
-            session = replays.read_replay(args.file)
+            session = read_record(args.file)
         except replays.ReplayError as error:
             return fail(f"{clean_text(args.file, 200)}: {error}")
     elif hall_game_named(args.file, file_first=True, save_first=True):

@@ -15,6 +15,10 @@ def export_arguments(parser: Parser) -> None:
     parser.add_argument("save")
     parser.add_argument("-o", "--output", metavar="FILE|FOLDER", help="the replay file, or a folder for SAVE_ID.dhr")
     parser.add_argument("--force", action="store_true", help="replace the file if it exists")
+    parser.add_argument("--text", nargs="?", const="", metavar="-",
+                        help="write the text record (.dht) a person reads instead; --text - prints it")
+    parser.add_argument("--analysed", action="store_true",
+                        help="with --text: analyse the game first, its marks and figures written as comments")
 
 
 def file_argument(parser: Parser) -> None:
@@ -37,6 +41,8 @@ def saves_command(args: argparse.Namespace) -> int:
 def export_command(args: argparse.Namespace) -> int:
     from dicehall import saves
 
+    if args.text is not None or args.analysed:
+        return export_text(args)
     try:
         if hall_game_named(args.save, save_first=True):
             from dicehall.saves.hall import Hall
@@ -50,6 +56,50 @@ def export_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def export_text(args: argparse.Namespace) -> int:
+    """`export SAVE --text [-o FILE]`: the text record, to a file (SAVE_ID.dht by default) or with
+    `--text -` (or `-o -`) to standard output."""
+    import sys
+    from pathlib import Path
+
+    from dicehall import saves
+    from dicehall.replays import text
+
+    if args.analysed and args.text is None:
+        raise UsageError("--analysed goes with --text: a binary replay carries no analysis")
+    if args.text not in ("", "-"):
+        raise UsageError(f"--text takes nothing, or - for standard output (not {clean_text(args.text, 40)!r}): "
+                         "name the file with -o FILE")
+    if hall_game_named(args.save, save_first=True):
+        from dicehall.saves.hall import Hall
+
+        session, stem = Hall().finished_session(args.save), f"hall-{args.save}"
+    else:
+        session = saves.load_readonly(args.save)
+        stem = session.save_id
+    analysis = None
+    if args.analysed:
+        from dicehall.engine import analysis as judged
+
+        analysis = judged.analyse(session)  # NoAnalyser, a DicehallError: one line, from main
+    if args.text == "-" or args.output == "-":
+        sys.stdout.write(text.write_text(session, analysis))
+        return 0
+    default = f"{stem}{text.SUFFIX}"
+    path = Path(args.output) if args.output else Path.cwd() / default
+    if path.is_dir():
+        path = path / default
+    shown = clean_text(str(path), 300)
+    try:
+        text.write_text_file(session, path, overwrite=args.force, analysis=analysis)
+    except FileExistsError:
+        return fail(f"{shown} already exists; add --force to replace it")
+    except OSError as error:
+        return fail(f"cannot write {shown}: {error.strerror or type(error).__name__}")
+    print(f"wrote {shown}")
+    return 0
+
+
 def verify_command(args: argparse.Namespace) -> int:
     if hall_game_named(args.file, file_first=True):
         from dicehall.saves.hall import Hall
@@ -58,9 +108,10 @@ def verify_command(args: argparse.Namespace) -> int:
         return 0
     needs_a_file("verify", args.file)
     from dicehall import replays
+    from dicehall.replays.text import verify_record
 
     try:
-        print(replays.verify(args.file))
+        print(verify_record(args.file))
     except replays.ReplayError as error:
         return fail(f"{clean_text(args.file, 200)}: {error}")
     return 0

@@ -97,9 +97,10 @@ def continue_command(args: argparse.Namespace) -> int:
 def replay_command(args: argparse.Namespace) -> int:
     needs_a_file("replay", args.file)
     from dicehall import replays
+    from dicehall.replays.text import read_record
 
     try:
-        start = {"replay": finished_hall_game(args.file) or replays.read_replay(args.file)}
+        start = {"replay": finished_hall_game(args.file) or read_record(args.file)}
     except replays.ReplayError as error:
         return fail(f"{clean_text(args.file, 200)}: {error}")
     return run_app(args, **start)

@@ -840,12 +840,48 @@ def hall_listing(games: int = 50, plays: int = 30, rounds: int = 7) -> None:
         "a second listing costs almost nothing")
 
 
+def text_records(rounds: int = 3) -> None:
+    """Export and import of a text record (.dht) against a binary replay (.dhr) of the same game, at
+    each length, alternating (the best of `rounds` each): write_text then read_text, replay_document
+    packed then read back."""
+    import msgpack
+
+    from dicehall import replays
+    from dicehall.replays.text import read_text, write_text
+
+    out: dict[str, dict[int, float]] = {"export": {}, "import": {}, "bexport": {}, "bimport": {}}
+    for n in SIZES:
+        session = long_tower(n)
+        best = {key: float("inf") for key in out}
+        for _ in range(rounds):
+            started = time.perf_counter()
+            text = write_text(session)
+            best["export"] = min(best["export"], time.perf_counter() - started)
+            started = time.perf_counter()
+            data = msgpack.packb(replays.replay_document(session), use_bin_type=True)
+            best["bexport"] = min(best["bexport"], time.perf_counter() - started)
+            started = time.perf_counter()
+            read_text(text, "bench")
+            best["import"] = min(best["import"], time.perf_counter() - started)
+            started = time.perf_counter()
+            replays.session_from_document(replays.unpack(data))
+            best["bimport"] = min(best["bimport"], time.perf_counter() - started)
+        for key in out:
+            out[key][n] = best[key]
+    at = SIZES[1]
+    row("text record export (write_text)", growth(out["export"]) +
+        f"; {out['export'][at] / out['bexport'][at]:.1f}x a binary replay's at 10k", "10,000 events within 1 s")
+    row("text record import (read_text, every line re-derived)", growth(out["import"]) +
+        f"; {out['import'][at] / out['bimport'][at]:.1f}x a binary replay's at 10k", "10,000 events within 1 s")
+
+
 SECTIONS = {
     "frame": first_frame, "sim": sim_dicetower, "troll": troll_playouts, "branch": branch_middle,
     "tower": tower_screen_keys, "saves": saves_list, "len": events_length, "memory": memory_and_stepping,
     "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
     "bigsave": big_save, "analysis": analysis_speed, "search": troll_search_turn,
     "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing,
+    "text": text_records,
 }
 TABLE_BEGIN = "<!-- speed table: written by tests/perf/bench.py --docs -->"
 TABLE_END = "<!-- end of speed table -->"

@@ -112,18 +112,19 @@ class LauncherScreen(KeyedScreen):
 
     def action_open_replay(self) -> None:
         from dicehall import replays
+        from dicehall.replays.text import read_record
 
         def opened(path: str | None) -> None:
             if not path:
                 return
             try:
-                session = replays.read_replay(path.strip())
+                session = read_record(path.strip())
             except replays.ReplayError as error:
                 self.status(f"{clean_text(Path(path.strip()).name, 40)}: {error}", error=True)
                 return
             self.app.open_viewer(session)
 
-        self.app.push_screen(AskScreen("Path of the replay file (.dhr):", placeholder="game.dhr"), opened)
+        self.app.push_screen(AskScreen("Path of the replay file (.dhr or .dht):", placeholder="game.dhr"), opened)
 
     def action_hall(self) -> None:
         self.app.open_hall()

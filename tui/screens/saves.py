@@ -50,6 +50,8 @@ class SavesScreen(KeyedScreen):
         Binding("enter", "continue_save", "Continue", priority=True),
         Binding("v", "view", "View"),
         Binding("e", "export", "Export"),
+        # copies through the terminal (OSC 52), so over SSH it reaches the player's own clipboard
+        Binding("y", "copy_record", "Copy", show=False, tooltip="copy the save's text record to your clipboard"),
         Binding("n", "rename", "Rename"),
         Binding("d", "delete", "Delete"),
         Binding("r", "recover", "Recover"),
@@ -146,6 +148,20 @@ class SavesScreen(KeyedScreen):
             self.app.open_viewer(saves.load_readonly(info.id))
         except saves.SaveError as error:
             self.status(str(error), error=True)
+
+    def action_copy_record(self) -> None:
+        from dicehall.replays.text import clipboard_text, copied_words
+
+        info = self.current()
+        if info is None:
+            return
+        try:
+            text, what = clipboard_text(saves.load_readonly(info.id), hint=f"dicehall export {info.id} --text")
+        except DicehallError as error:
+            self.status(f"not copied: {saves.error_line(error)}", error=True)
+            return
+        self.app.copy_to_clipboard(text)
+        self.status(copied_words(text, what))
 
     def action_export(self) -> None:
         info = self.current()

@@ -31,6 +31,7 @@ ENDS = Binding.Group("the start / the end")
 MARKED_KEYS = Binding.Group("Marked")
 SPOILERS = Binding.Group("Spoilers")  # r and H both look at hidden cards, and ask first
 LINE_KEYS = Binding.Group("the solver's line")
+GOTO_COPY = Binding.Group("go to / copy")  # one line of the help for g and y: 24 rows hold no more
 ANALYSIS_ACTIONS = {"analyse", "marked", "costliest"}
 
 
@@ -95,7 +96,9 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         Binding("pagedown", "turn(1)", "one turn on", group=TURN_KEYS),
         Binding("home", "jump(0)", "the start", show=False, group=ENDS),
         Binding("end", "jump(-1)", "the end", show=False, group=ENDS),
-        Binding("g", "goto", "go to an event number", show=False),
+        Binding("g", "goto", "go to an event number", show=False, group=GOTO_COPY),
+        # through the terminal (OSC 52): over SSH and tmux it reaches the player's own clipboard
+        Binding("y", "copy_record", "copy the text record", show=False, group=GOTO_COPY),
         Binding("space", "autoplay", "Auto", tooltip="autoplay on or off"),
         Binding("plus,equals_sign", "speed(1)", "autoplay faster", show=False),
         Binding("minus", "speed(-1)", "autoplay slower", show=False),
@@ -337,6 +340,19 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         if action in HINDSIGHT_ACTIONS:
             return self.hindsight_refusal(action)
         return super().why_disabled(action, parameters)
+
+    def action_copy_record(self) -> None:
+        from dicehall.replays.text import clipboard_text, copied_words
+
+        done = self.analysis if self.analysis is not None and not self.analysis_running else None
+        hint = f"dicehall export {self.session.save_id} --text" if self.session.save_id else ""
+        try:
+            text, what = clipboard_text(self.session, done, hint)
+        except DicehallError as error:
+            self.status(f"not copied: {error}", error=True)
+            return
+        self.app.copy_to_clipboard(text)
+        self.status(copied_words(text, what))
 
     def action_reveal(self) -> None:
         if self.reveal:

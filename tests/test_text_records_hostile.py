@@ -1,0 +1,151 @@
+"""Text records treated as hostile: random edits, huge lines, binary junk, deep braces and brackets,
+each read in one line (or read correctly), never a traceback, within a second each."""
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from dicehall import engine, replays
+from dicehall.cli import main
+from dicehall.engine.games import CATALOGUE
+from dicehall.replays.text import read_record, read_text, write_text
+from dicehall.replays.text_lines import MAX_LINE
+from tests.test_text_records import players_for, whole_game
+
+EVERY_GAME = [entry.id for entry in CATALOGUE if entry.playable]
+TAG_VALUES = ["1e999", "[[[]]]", "{}", "true", "-5", '""', '"x" "y"', "[1,2", "99999999999999999999", '{"start": [1]}']
+JUNK = "{}[]\\\"'0123456789 :.*-?!\x00\x1b\u202e\u00a0\u2028\ufeffxyz"
+
+
+def record(game: str) -> str:
+    return write_text(whole_game(engine.new_session(game, seed=11, players=players_for(game)), seed=11, limit=40))
+
+
+def mutate(text: str, pick: random.Random) -> str:
+    lines = text.split("\n")
+    kind = pick.randrange(9)
+    at = pick.randrange(len(lines))
+    line = lines[at]
+    col = pick.randrange(len(line) + 1)
+    if kind == 0:  # one character deleted
+        lines[at] = line[:col] + line[col + 1:]
+    elif kind == 1:  # one character inserted
+        lines[at] = line[:col] + pick.choice(JUNK) + line[col:]
+    elif kind == 2:  # a digit changed
+        digits = [i for i, ch in enumerate(line) if ch.isdigit()]
+        if digits:
+            i = pick.choice(digits)
+            lines[at] = line[:i] + str((int(line[i]) + pick.randrange(1, 10)) % 10) + line[i + 1:]
+    elif kind == 3:  # a line dropped
+        del lines[at]
+    elif kind == 4:  # a line repeated
+        lines.insert(at, line)
+    elif kind == 5:  # two lines swapped
+        other = pick.randrange(len(lines))
+        lines[at], lines[other] = lines[other], line
+    elif kind == 6:  # cut off
+        return text[: pick.randrange(len(text))]
+    elif kind == 7:  # a word replaced
+        words = line.split(" ")
+        words[pick.randrange(len(words))] = pick.choice(["sideways", "999999", "-1", "null", "[]", "{}", "\"x\""])
+        lines[at] = " ".join(words)
+    else:  # a tag's value replaced by another JSON value
+        tags = [i for i, l in enumerate(lines) if l.startswith("[")] or [0]
+        i = pick.choice(tags)
+        key = lines[i][1:].split(" ")[0]
+        value = pick.choice(TAG_VALUES)
+        lines[i] = f"[{key} {value}]"
+    return "\n".join(lines)
+
+
+def read_once(data: bytes, tmp_path: Path) -> None:
+    """Read `data` as a file: a session, or one line of ReplayError; within a second."""
+    path = tmp_path / "fuzz.dht"
+    path.write_bytes(data)
+    began = time.perf_counter()
+    try:
+        read_record(path)
+    except replays.ReplayError as error:
+        message = str(error)
+        assert message and "\n" not in message and len(message) < 400, message
+        assert all(ch.isprintable() for ch in message), message
+    took = time.perf_counter() - began
+    assert took < 1.0, f"{took:.2f} s for {data[:80]!r}"
+
+
+@pytest.mark.parametrize("game", EVERY_GAME)
+def test_fuzz_random_edits_are_each_one_line_within_a_second(game, tmp_path):
+    text = record(game)
+    pick = random.Random(game)
+    for _ in range(60):
+        edited = text
+        for _ in range(pick.randrange(1, 4)):
+            edited = mutate(edited, pick)
+        read_once(edited.encode("utf-8", "surrogatepass"), tmp_path)
+
+
+HOSTILE = {
+    "a huge line": lambda text: text.replace("[Rules 1]", "[Rules 1]\n" + "x" * (MAX_LINE * 50)),
+    "a huge comment": lambda text: text.replace("[Rules 1]", "[Rules 1]\n{" + "x" * (MAX_LINE + 1) + "}"),
+    "deep braces": lambda text: text.replace("[Rules 1]", "[Rules 1]\n" + "{" * 8000),
+    "deep closing braces": lambda text: "}" * 8000 + text,
+    "deep brackets in a tag": lambda text: text.replace("[Rules 1]", "[Rules " + "[" * 4000 + "1" + "]" * 4000 + "]"),
+    "deep braces in a tag": lambda text: text.replace("[Rules 1]", "[Rules " + '{"a":' * 3000 + "1" + "}" * 3000 + "]"),
+    "brackets in a string": lambda text: text.replace('[Name "', '[Name "[[[[[[[[[[ '),
+    "many lines": lambda text: text + "\n" * 700_000,
+    "many tags": lambda text: text.replace("[Rules 1]", "[Rules 1]\n" + "[Extra 1]\n" * 100),
+    "an escape code": lambda text: text.replace("[Name \"", "[Name \"\x1b]0;pwned\x07"),
+    "a bidi override": lambda text: text.replace("1. ", "1. \u202e", 1),
+    "a stray backslash": lambda text: text.replace("1. ", "1. \\", 1),
+    "huge numbers": lambda text: text.replace("[Seed 11]", "[Seed " + "9" * 5000 + "]"),
+    "a newer rules version": lambda text: text.replace("[Rules 1]", "[Rules 99]"),
+    "no game": lambda text: text.replace("[Game \"", "[Game \"nothing"),
+    "the digest line gone": lambda text: text.rsplit("digest", 1)[0],
+    "text after the digest": lambda text: text + "1. Ada: roll\n",
+    "comments after the digest": lambda text: text + "{fine}\n",
+}
+
+
+@pytest.mark.parametrize("what", list(HOSTILE))
+def test_hostile_texts_are_each_one_line_within_a_second(what, tmp_path):
+    for game in EVERY_GAME:
+        read_once(HOSTILE[what](record(game)).encode("utf-8"), tmp_path)
+
+
+@pytest.mark.parametrize("junk", [
+    b"[" + bytes(range(256)) * 40,  # binary junk behind a tag's bracket
+    b"[Game \"dicetower\"]\n" + bytes(random.Random(3).randrange(256) for _ in range(50_000)),
+    b"\xff\xfe[\x00G\x00",  # UTF-16
+    b"[" * 3_000_000,
+    b"",
+    b"   \n\n",
+])
+def test_binary_junk_is_one_line_within_a_second(junk, tmp_path):
+    read_once(junk, tmp_path)
+
+
+def test_a_file_past_the_size_cap_is_refused_before_it_is_read(tmp_path, capsys):
+    path = tmp_path / "big.dht"
+    with open(path, "wb") as handle:
+        handle.write(b"[Game \"dicetower\"]\n")
+        handle.truncate(17 * 1024 * 1024)
+    assert main(["verify", str(path)]) == 1
+    assert "too large for a record" in capsys.readouterr().err
+
+
+def test_markup_in_names_and_comments_is_kept_as_text(tmp_path):
+    from types import MappingProxyType
+
+    from dicehall.engine.core import Player
+
+    session = engine.new_session("wager", seed=2, players=[Player("[bold]Ann[/bold]"), Player("[@click=app.quit]B")])
+    whole_game(session, limit=6)
+    session.comments = MappingProxyType({1: "[red]boo[/red] {not a comment} \\ back"})
+    text = write_text(session)
+    read = read_text(text, "x")
+    assert [p.name for p in read.players] == ["[bold]Ann[/bold]", "[@click=app.quit]B"]
+    assert read.comments[1] == "[red]boo[/red] {not a comment} \\ back"
+    assert write_text(read) == text
