@@ -35,6 +35,7 @@ def analyse_command(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from dicehall.engine import analysis
+    from dicehall.engine.analysis import report
 
     needs_a_file("analyse", args.file)
     if args.samples is not None and args.budget is not None:
@@ -64,8 +65,11 @@ def analyse_command(args: argparse.Namespace) -> int:
               f"{', '.join(sorted(analysis.ANALYSERS))})", file=sys.stderr)
         return NO_ANALYSER
     result = analysis.analyse(session, samples=args.samples, budget=args.budget)
+    per_player = report.report(result, session)
     if args.json:
-        print(json.dumps(analysis.as_json(result), indent=1))
+        document = analysis.as_json(result)
+        document["report"] = report.as_json(per_player)
+        print(json.dumps(document, indent=1))
         return 0
     names = [p.name for p in session.players]
     if result.game == "dicetower":
@@ -80,6 +84,9 @@ def analyse_command(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(clean_text(f"note: {note}", 400))
     print(clean_text(result.summary(), 600))
+    for line in per_player.lines():  # a player's name is data: cleaned, as above
+        print(clean_text(line, 400))
+    print(clean_text(f"luck: {per_player.luck_against}", 400))
     return 0
 
 
