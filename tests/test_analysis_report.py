@@ -137,3 +137,39 @@ def test_analyse_prints_a_report_line_per_player(tmp_path, capsys):
     assert "1 ?!" in ann and "result 1, luck-adjusted" in ann and "net " in ann
     assert "result 0, luck-adjusted" in bob
     assert out[-1].startswith("luck: net luck")
+
+
+# ----- in the replay viewer -----
+def test_viewer_s_shows_the_report_per_player_at_80x24_and_help_lists_it(tmp_path):
+    from dicehall.tui.app import DicehallApp
+    from dicehall.tui.screens.viewer.report import ReportScreen
+    from tests.apphelpers import drive, screen_text, status
+
+    session = scripted_wager()
+    app = DicehallApp(replay=replays.read_replay(replays.write_replay(session, tmp_path / "game.dhr")))
+
+    async def steps(pilot):
+        await pilot.press("s")  # no analysis yet: one line says why not
+        assert "no analysis yet: a analyses the game, then s shows the report" in status(app)
+        await pilot.press("question_mark")
+        assert "the report per player: accuracy, error rate, marks, luck" in screen_text(app)
+        await pilot.press("escape", "a")
+        for _ in range(1500):
+            if app.screen.analysis is not None and not app.screen.analysis_running:
+                break
+            await pilot.pause(0.01)
+        await pilot.press("s")
+        assert isinstance(app.screen, ReportScreen)
+        shown = screen_text(app)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ReportScreen)
+        return shown
+
+    shown = drive(app, steps)
+    seats = report.report(analysis.analyse(session), session).seats
+    assert "Report per player: Dead Man's Wager" in shown
+    assert f"accuracy {seats[0].accuracy:.1f}%" in shown and f"accuracy {seats[1].accuracy:.1f}%" in shown
+    assert "marks: 0 ?? blunders, 0 ? mistakes, 1 ?! inaccuracy" in shown
+    assert f"luck {seats[0].luck:+.1%} (net {seats[0].net_luck:+.1%}); result 1; luck-adjusted" in shown
+    assert "Ann" in shown and "Bob" in shown and "(it sums to" in shown
+    assert "more below" not in shown  # two players fit 80x24 unscrolled

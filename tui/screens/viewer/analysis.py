@@ -366,8 +366,17 @@ class AnalysedViewer:
         so_far = " so far" if self.analysis_running else ""
         self.land_on(worst, f"the costliest decision{so_far} ({percent(worst.drop)} of {self.analysis.figure})")
 
+    def action_report(self) -> None:
+        from dicehall.engine.analysis import report
+        from dicehall.tui.screens.viewer.report import ReportScreen
+
+        self.app.push_screen(ReportScreen(self.session.game.TITLE, report.report(self.analysis, self.session),
+                                          running=self.analysis_running))
+
     def analysis_possible(self, action: str) -> bool | None:
         """check_action for the analysis keys: None hides a key that cannot work now."""
+        if action == "report":
+            return True if self.analysis is not None else None
         if action == "analyse":
             return True if analysis.has_analyser(self.session.game.ID) and not self.analysis_running else None
         return True if self.analysis is not None and self.analysis.decisions else None
@@ -383,5 +392,5 @@ class AnalysedViewer:
         if self.analysis_running:
             return "no decision judged yet: the analysis is running"
         if self.analysis is None:
-            return "no analysis yet: a analyses the game"
+            return "no analysis yet: a analyses the game" + (", then s shows the report" if action == "report" else "")
         return f"{title} has no decisions to judge: the graph shows its odds, and each roll its luck"

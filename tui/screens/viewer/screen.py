@@ -31,7 +31,7 @@ ENDS = Binding.Group("the start / the end")
 MARKED_KEYS = Binding.Group("Marked")
 SPOILERS = Binding.Group("Spoilers")  # r and H both look at hidden cards, and ask first
 LINE_KEYS = Binding.Group("the solver's line")
-ANALYSIS_ACTIONS = {"analyse", "marked", "costliest"}
+ANALYSIS_ACTIONS = {"analyse", "marked", "costliest", "report"}
 
 
 def replay_title(game_title: str, name: str, players: str, result: str, width: int) -> str:
@@ -113,6 +113,8 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         Binding("n", "marked(1)", "next", group=MARKED_KEYS),
         Binding("p", "marked(-1)", "previous marked decision", group=MARKED_KEYS),
         Binding("w", "costliest", "the costliest", group=MARKED_KEYS),
+        Binding("s", "report", "Report", show=False,
+                tooltip="the report per player: accuracy, error rate, marks, luck (after a)"),
         # "Branch", not "Continue" (the saves list's word for going on with the same save), and short
         Binding("c", "branch", "Branch", tooltip="continue from here: a new save, played at once"),
         Binding("question_mark", "help", "Help", tooltip="this help"),
