@@ -64,7 +64,12 @@ def analyse_command(args: argparse.Namespace) -> int:
         print(f"dicehall: {session.game.TITLE} has no analysis yet (analysed: "
               f"{', '.join(sorted(analysis.ANALYSERS))})", file=sys.stderr)
         return NO_ANALYSER
-    result = analysis.analyse(session, samples=args.samples, budget=args.budget)
+    from dicehall.saves.analyses import analyse_stored
+
+    def warn(line: str) -> None:  # a damaged stored analysis: one line, then it is analysed again
+        print(f"dicehall: {line}", file=sys.stderr)
+
+    result = analyse_stored(session, samples=args.samples, budget=args.budget, warn=warn)
     per_player = report.report(result, session)
     if args.json:
         document = analysis.as_json(result)

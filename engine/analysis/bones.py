@@ -32,6 +32,10 @@ from dicehall.engine.bots import bones as general
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import troop_name
 
+# bumped when this analyser's figures or marks change: a stored analysis of another version
+# (saves/analyses.py) is analysed again
+ANALYSER_VERSION = 1
+
 SAMPLES = 16  # sampled futures per candidate and per chance event by default (tests/perf/bench.py)
 ROLLOUTS_PER_SECOND = 1500  # --budget: rollouts per second of budget, a fixed rate (so figures repeat), below what this machine does
 THRESHOLDS = (0.05, 0.10, 0.15)  # lichess's drops in win chance: ?!, ?, ??

@@ -14,6 +14,10 @@ from dicehall.engine.analysis import Analysis, Decision, Point, mark_for
 from dicehall.engine.bots import towers as bot
 from dicehall.engine.games import towers
 
+# bumped when this analyser's figures or marks change: a stored analysis of another version
+# (saves/analyses.py) is analysed again
+ANALYSER_VERSION = 1
+
 NODES = bot.NODES["medium"]  # positions searched per move judged
 THRESHOLDS = (1.0, 2.0, 4.0)  # points of margin lost: ?!, ?, ??
 SCALE = 2.0  # points of margin per unit of the logistic curve that turns a margin into a chance

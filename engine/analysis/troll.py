@@ -26,6 +26,10 @@ from dicehall.engine.core import IllegalCommand
 from dicehall.engine.games import troll
 from dicehall.engine.session import replace
 
+# bumped when this analyser's figures or marks change: a stored analysis of another version
+# (saves/analyses.py) is analysed again
+ANALYSER_VERSION = 1
+
 SAMPLES = 16  # sampled deals per decision by default (a whole standard game within 30 s: tests/perf/bench.py)
 CANDIDATES = 3  # the adviser's best pairs judged beside the pair played
 SAMPLES_PER_SECOND = 150  # --budget: playouts per second of budget, a fixed rate (so figures repeat), below what this machine does

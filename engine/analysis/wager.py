@@ -10,6 +10,10 @@ from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for
 from dicehall.engine.bots import wager as bots
 from dicehall.engine.games import wager
 
+# bumped when this analyser's figures or marks change: a stored analysis of another version
+# (saves/analyses.py) is analysed again
+ANALYSER_VERSION = 1
+
 THRESHOLDS = (0.05, 0.10, 0.15)
 WORDS = {"wager": "wager", "stop": "stop"}  # the `h` odds' words
 

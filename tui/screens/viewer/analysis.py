@@ -285,14 +285,21 @@ class AnalysedViewer:
                     raise AnalysisStopped
                 screen.post_message(AnalysisReport(worker, result=result))
 
+            warnings: list[str] = []
             try:
-                result = analyse(session, samples=samples, progress=progress, partial=partial)
+                if analyse is analysis.analyse:  # the real analyser: a stored analysis serves, a new one is stored
+                    from dicehall.saves.analyses import analyse_stored
+
+                    result = analyse_stored(session, samples=samples, warn=warnings.append, progress=progress,
+                                            partial=partial)
+                else:
+                    result = analyse(session, samples=samples, progress=progress, partial=partial)
             except AnalysisStopped:
                 return
             except Exception as error:  # a replay the analyser cannot follow: one line, never a traceback
                 screen.post_message(AnalysisReport(worker, error=str(error) or type(error).__name__))
                 return
-            screen.post_message(AnalysisReport(worker, result=result, finished=True))
+            screen.post_message(AnalysisReport(worker, result=result, finished=True, error="; ".join(warnings)))
 
         self.analysis_shown = True
         self.analysis_worker = self.run_worker(work, thread=True, group="analysis", exclusive=True,
@@ -313,12 +320,13 @@ class AnalysedViewer:
             self.analysis = report.result
         if report.total:
             self.analysis_progress = (report.done, report.total)
-        if report.error:
+        if report.finished:
+            self.analysis_worker = None
+            warning = f"{report.error}; " if report.error else ""  # a damaged stored analysis, analysed again
+            self.status(f"{warning}analysis done: {report.result.summary()}")
+        elif report.error:
             self.analysis_worker = None
             self.status(f"the analysis stopped: {report.error}", error=True)
-        elif report.finished:
-            self.analysis_worker = None
-            self.status(f"analysis done: {report.result.summary()}")
         self.refresh_bindings()
         self.redraw()
 
