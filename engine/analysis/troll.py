@@ -209,3 +209,15 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
              f"when another does not",)
     return Analysis(troll.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), notes,
                     names=tuple(p.name for p in session.players))
+
+
+# ----- practice (engine/analysis/practice.py): the choices of a decision and their figure -----
+def practice_choices(state: troll.TrollState) -> list[tuple[str, tuple]]:
+    """Every pair of actions this turn, in the analysis's words, the adviser's order."""
+    return [(words(commands), commands) for _, commands in _pairs(state)]
+
+
+def practice_measure(session, start: int, commands: tuple, samples: int | None = None) -> float:
+    """The win chance after `commands` at the decision starting at `start`, as the analysis judges it."""
+    return chance_of_pair(session.state_at(start), commands, session.seed, start + 1,
+                          SAMPLES if samples is None else samples)
