@@ -21,6 +21,7 @@ import msgpack
 from dicehall.engine import analysis
 from dicehall.engine.analysis import MARKS, Analysis, Decision, Luck, Point
 from dicehall.engine.codec import encode_event
+from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 from dicehall.replays.durable import open_regular
 from dicehall.saves.errors import os_reason
@@ -35,7 +36,7 @@ MAX_DEPTH = 6
 FIGURE_LIMIT = 40
 
 
-class StoredAnalysisError(ValueError):
+class StoredAnalysisError(DicehallError, ValueError):
     """A stored analysis that cannot be trusted: the message says what and where, in one line."""
 
 
