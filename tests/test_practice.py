@@ -78,6 +78,7 @@ def test_a_marked_decision_comes_back_hidden_the_best_accepted_the_played_not_an
         menu.highlighted = pick(app, decision.best)
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen.answer.startswith("Yes"))
+        assert f"Why {decision.best}: " in app.screen.answer  # the hint's own reason for the best
         return not_yet, screen_text(app), status(app)
 
     _, solved, said = drive(app, steps)

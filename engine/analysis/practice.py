@@ -42,6 +42,15 @@ def choices(session, decision: Decision) -> list[tuple[str, tuple]]:
     return sorted(unique, key=lambda choice: choice[0])  # not the adviser's order: that would hint
 
 
+def why(session, decision: Decision, words: str) -> str:
+    """The hint's reason for the move `words` at `decision`, where the analyser gives one ("" if not)."""
+    hook = getattr(_module(session.game.ID), "practice_why", None)
+    if hook is None:
+        return ""
+    commands = next((c for w, c in choices(session, decision) if w == words), None)
+    return hook(session.state_at(decision.event - 1), commands) if commands is not None else ""
+
+
 def _figure(game: str, value: float) -> str:
     return f"margin {value:+.1f} points" if entry_of(game).marks_by_margin else f"win {value:.1%}"
 
@@ -52,7 +61,14 @@ def noise(game: str) -> float:
 
 
 def judge(session, decision: Decision, words: str, commands: tuple, samples: int | None = None) -> Verdict:
-    """Whether the move `words` (its `commands`) is as good as the best at `decision`."""
+    """Whether the move `words` (its `commands`) is as good as the best at `decision`, what the best
+    was and why, in the hint's words where the analyser gives them."""
+    verdict = _judge(session, decision, words, commands, samples)
+    reason = why(session, decision, decision.best)
+    return Verdict(verdict.accepted, f"{verdict.text} Why {decision.best}: {reason}." if reason else verdict.text)
+
+
+def _judge(session, decision: Decision, words: str, commands: tuple, samples: int | None = None) -> Verdict:
     game = session.game.ID
     by_margin = entry_of(game).marks_by_margin
     played_mark = f"{decision.mark} {MARK_WORDS[decision.mark]}" if decision.mark else "no mark"
@@ -78,4 +94,4 @@ def judge(session, decision: Decision, words: str, commands: tuple, samples: int
     return Verdict(False, f"No: {said} ({drop * (1 if by_margin else 100):.1f} points less).")
 
 
-__all__ = ["Verdict", "choices", "judge", "noise"]
+__all__ = ["Verdict", "choices", "judge", "noise", "why"]

@@ -221,3 +221,13 @@ def practice_measure(session, start: int, commands: tuple, samples: int | None =
     """The win chance after `commands` at the decision starting at `start`, as the analysis judges it."""
     return chance_of_pair(session.state_at(start), commands, session.seed, start + 1,
                           SAMPLES if samples is None else samples)
+
+
+def practice_why(state: troll.TrollState, commands: tuple) -> str:
+    """Why, in the hint's words (the adviser's reason for a line), for the pair `commands`."""
+    lines = adviser.scored_lines(state)
+    for score, line, events, final in lines:
+        if tuple(line) == tuple(commands):
+            losing = score > -adviser.WIN / 2 and any(other[0] <= -adviser.WIN / 2 for other in lines)
+            return adviser.reason(state, list(events), final, losing)
+    return ""
