@@ -144,3 +144,31 @@ def test_the_launcher_offers_practice_and_the_command_is_in_the_table(capsys):
     with pytest.raises(SystemExit) as ended:
         main(["practice", "--help"])
     assert ended.value.code == 0 and "marked decisions" in capsys.readouterr().out
+
+
+def test_towers_practice_judges_by_margin_as_its_marks_do():
+    """A Towers game (not a save: the judgement is pure) whose late error was exact: the best is
+    accepted, the played move not, and any other move is said in points of margin against the best."""
+    from dicehall.engine import analysis
+    from tests.test_analysis import towers_game_with_a_late_error
+
+    session, (event, _, lost) = towers_game_with_a_late_error()
+    decision = next(d for d in analysis.analyse(session).decisions if d.event == event)
+    assert decision.mark and lost >= 1
+    choices = judging.choices(session, decision)
+    assert [words for words, _ in choices] == sorted(words for words, _ in choices)
+    best = next(c for c in choices if c[0] == decision.best)
+    assert judging.judge(session, decision, *best).accepted
+    played = next(c for c in choices if c[0] == decision.played)
+    assert not judging.judge(session, decision, *played).accepted
+    others = [(words, commands) for words, commands in choices if words not in (decision.best, decision.played)]
+    assert others
+    for words, commands in others:
+        verdict = judging.judge(session, decision, words, commands)
+        assert "margin" in verdict.text and "win " not in verdict.text
+        # accepted exactly when it loses less than a point (Towers' first mark) against the best
+        from dicehall.engine.analysis import towers as towers_analysis
+
+        state = session.state_at(event - 1)
+        drop = towers_analysis.margin_after(state, best[1][0])[0] - towers_analysis.margin_after(state, commands[0])[0]
+        assert verdict.accepted == (drop < 1.0), (words, drop, verdict.text)
