@@ -261,10 +261,10 @@ def test_analyse_prints_a_line_per_decision_and_a_summary(tmp_path, capsys):
     path = replay_of(wager_game(Wager()), tmp_path, "w.dhr")
     assert main(["analyse", path]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-1].startswith("5 decisions judged: 0 blunders (??), 0 mistakes (?), 1 inaccuracy (?!); "
+    assert lines[-4].startswith("5 decisions judged: 0 blunders (??), 0 mistakes (?), 1 inaccuracy (?!); "
                                 "the costliest: event 17, wager (6.2% of win chance; best stop)")
     assert lines[4] == "event 17: Ann played wager, win 93.8%; best stop, win 100.0% ?! inaccuracy"
-    assert len(lines) == 5 + 1 + 1  # the decisions, a note, the summary
+    assert len(lines) == 5 + 1 + 1 + 3  # the decisions, a note, the summary, the report (a line per player, the luck)
 
 
 def bones_game(seed=1, events=80):

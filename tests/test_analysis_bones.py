@@ -191,8 +191,9 @@ def test_analyse_json_on_a_bones_replay_has_the_issues_fields(tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert any(line.startswith(f"event {start + 1}: Ada played resupply with A#") and line.endswith("?? blunder")
                for line in lines)
-    assert lines[-1].startswith(f"{len(document['decisions'])} decisions judged: ")
-    assert "luck in win chance: Ada " in lines[-1]
+    summary = lines[-4]  # then the report: a line per player and what the luck is against
+    assert summary.startswith(f"{len(document['decisions'])} decisions judged: ")
+    assert "luck in win chance: Ada " in summary and lines[-3].startswith("Ada: accuracy ")
 
 
 def test_analyse_help_names_the_marks_thresholds(capsys):

@@ -91,7 +91,8 @@ def a_replay(tmp_path: Path) -> Path:
 
 # ----- refused at the start -----
 @pytest.mark.parametrize("args, what", [([], "the launcher"), (["play", "troll"], "dicehall play"),
-                                        (["continue"], "dicehall continue"), (["replay", "FILE"], "the replay viewer")])
+                                        (["continue"], "dicehall continue"), (["replay", "FILE"], "the replay viewer"),
+                                        (["practice"], "dicehall practice")])
 def test_a_screen_command_with_no_terminal_says_so_in_one_line_and_exits_2(tmp_path, home, args, what):
     replay = a_replay(tmp_path)  # and an unfinished save for continue
     args = [str(replay) if a == "FILE" else a for a in args]

@@ -112,13 +112,14 @@ class DicehallApp(App):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False)]
 
     def __init__(self, session: Session | None = None, replay: Session | None = None, setup: Screen | None = None,
-                 terminal: Terminal | None = None, watch=None, hall_game=None) -> None:
+                 terminal: Terminal | None = None, watch=None, hall_game=None, practice: bool = False) -> None:
         super().__init__()
         self.hall_game = hall_game  # a saves.hall.HallGame this terminal sits in (dicehall host/join)
         self.start_session = session
         self.start_replay = replay
         self.start_watch = watch  # a hall game to watch live (`dicehall watch ID`): leaving it leaves the program
         self.start_setup = setup  # a game's setup screen (who plays) to open first
+        self.start_practice = practice  # `dicehall practice`: leaving it leaves the program
         self.signalled: int | None = None
         self.terminal = FULL
         if terminal is not None:
@@ -176,6 +177,8 @@ class DicehallApp(App):
             self.open_viewer(self.start_replay)
         elif self.start_watch is not None:
             self.open_hall_viewer(self.start_watch)
+        elif self.start_practice:
+            self.open_practice()
         self.call_after_refresh(self.fit_size_notice, self.size)
         if not self.is_headless:
             loop = asyncio.get_running_loop()
@@ -354,6 +357,12 @@ class DicehallApp(App):
         from dicehall.tui.screens.rules import RulesScreen
 
         self.push_screen(RulesScreen(game))
+
+    def open_practice(self) -> None:
+        """Practice: the marked decisions of your analysed games, one at a time (issue #22)."""
+        from dicehall.tui.screens.practice import PracticeScreen
+
+        self.push_screen(PracticeScreen())
 
     def open_saves(self) -> None:
         from dicehall.tui.screens.saves import SavesScreen

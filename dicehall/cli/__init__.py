@@ -18,7 +18,7 @@ from dicehall.cli.games import rules_arguments, rules_command, sim_arguments, si
 from dicehall.cli.hall import (hall_arguments, hall_command, host_arguments, host_command, join_arguments, join_command,
                                watch_arguments, watch_command)
 from dicehall.cli.screens import (continue_arguments, continue_command, launcher_command, play_arguments, play_command,
-                                  replay_command)
+                                  practice_command, replay_command)
 from dicehall.cli.serve import serve_arguments, serve_command
 from dicehall.engine.errors import DicehallError
 
@@ -48,6 +48,8 @@ COMMANDS = (
     Command("verify", "check a replay against its seed and rules", file_argument, verify_command, hall_after=True),
     Command("analyse", "judge every decision and the luck of every roll (--hindsight: was the troll's deal winnable?)",
             analyse_arguments, analyse_command, ANALYSE_DESCRIPTION, hall_after=True),
+    Command("practice", "replay the marked decisions of your analysed saves, the answer hidden, until you find the best",
+            no_arguments, practice_command),
     Command("sim", "sample whole games through the engine, with bots", sim_arguments, sim_command),
     Command("rules", "print a game's rules", rules_arguments, rules_command),
     Command("recover", "copy the good part of a damaged save into a new save", save_argument, recover_command),

@@ -36,6 +36,7 @@ def analyse_command(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from dicehall.engine import analysis
+    from dicehall.engine.analysis import report
 
     needs_a_file("analyse", args.file)
     if args.samples is not None and args.budget is not None:
@@ -65,9 +66,17 @@ def analyse_command(args: argparse.Namespace) -> int:
         print(f"dicehall: {session.game.TITLE} has no analysis yet (analysed: "
               f"{', '.join(sorted(analysis.ANALYSERS))})", file=sys.stderr)
         return NO_ANALYSER
-    result = analysis.analyse(session, samples=args.samples, budget=args.budget)
+    from dicehall.saves.analyses import analyse_stored
+
+    def warn(line: str) -> None:  # a damaged stored analysis: one line, then it is analysed again
+        print(f"dicehall: {line}", file=sys.stderr)
+
+    result = analyse_stored(session, samples=args.samples, budget=args.budget, warn=warn)
+    per_player = report.report(result, session)
     if args.json:
-        print(json.dumps(analysis.as_json(result), indent=1))
+        document = analysis.as_json(result)
+        document["report"] = report.as_json(per_player)
+        print(json.dumps(document, indent=1))
         return 0
     names = [p.name for p in session.players]
     if result.figure == analysis.PULLS_LEFT:  # a countdown: its rolls and the pulls they leave
@@ -82,6 +91,9 @@ def analyse_command(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(clean_text(f"note: {note}", 400))
     print(clean_text(result.summary(), 600))
+    for line in per_player.lines():  # a player's name is data: cleaned, as above
+        print(clean_text(line, 400))
+    print(clean_text(f"luck: {per_player.luck_against}", 400))
     return 0
 
 

@@ -40,6 +40,11 @@ def launcher_command(args: argparse.Namespace) -> int:
     return run_app(args)
 
 
+def practice_command(args: argparse.Namespace) -> int:
+    """The marked decisions of your analysed saves, one at a time, the answer hidden (issue #22)."""
+    return run_app(args, practice=True)
+
+
 def play_command(args: argparse.Namespace) -> int:
     from dicehall import saves
 

@@ -32,6 +32,10 @@ from dicehall.engine.bots import bones as general
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import troop_name
 
+# bumped when this analyser's figures or marks change: a stored analysis of another version
+# (saves/analyses.py) is analysed again
+ANALYSER_VERSION = 1
+
 SAMPLES = 16  # sampled futures per candidate and per chance event by default (tests/perf/bench.py)
 ROLLOUTS_PER_SECOND = 1500  # --budget: rollouts per second of budget, a fixed rate (so figures repeat), below what this machine does
 THRESHOLDS = (0.05, 0.10, 0.15)  # lichess's drops in win chance: ?!, ?, ??
@@ -242,3 +246,17 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
 
 def _curve(points: dict[int, float]) -> tuple[Point, ...]:
     return tuple(Point(n, value) for n, value in sorted(points.items()))
+
+
+# ----- practice (engine/analysis/practice.py): the choices of a decision and their figure -----
+def practice_choices(state: bones.BonesState) -> list[tuple[str, tuple]]:
+    return [(words(state, command), (command,)) for command in bones.legal_commands(state)]
+
+
+def practice_measure(session, start: int, commands: tuple, samples: int | None = None) -> float:
+    """The win chance the command leaves, over the same sampled futures as the analysis."""
+    state = session.state_at(start)
+    seat = bones.to_act(state)
+    after = _fold(state, bones.decide(state, commands[0]))
+    samples = SAMPLES if samples is None else samples
+    return sum(_sampled(after, seat, state.turn + 2, session.seed, start + 1, samples, "decision", {})) / samples

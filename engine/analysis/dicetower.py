@@ -7,6 +7,10 @@ from __future__ import annotations
 from dicehall.engine.analysis import PULLS_LEFT, Analysis, Luck, Point
 from dicehall.engine.games import dicetower
 
+# bumped when this analyser's figures or marks change: a stored analysis of another version
+# (saves/analyses.py) is analysed again
+ANALYSER_VERSION = 1
+
 
 def analyse(session, samples: int | None = None, progress=None) -> Analysis:
     events = session.events

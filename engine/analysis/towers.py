@@ -14,6 +14,10 @@ from dicehall.engine.analysis import Analysis, Decision, Point, mark_for
 from dicehall.engine.bots import towers as bot
 from dicehall.engine.games import towers
 
+# bumped when this analyser's figures or marks change: a stored analysis of another version
+# (saves/analyses.py) is analysed again
+ANALYSER_VERSION = 1
+
 NODES = bot.NODES["medium"]  # positions searched per move judged
 THRESHOLDS = (1.0, 2.0, 4.0)  # points of margin lost: ?!, ?, ??
 SCALE = 2.0  # points of margin per unit of the logistic curve that turns a margin into a chance
@@ -86,3 +90,13 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
              "(+2 points about 73%); judged by the medium bot's search, exact near the end",)
     return Analysis(towers.ID, "win chance", tuple(decisions), (), tuple(curve), notes,
                     names=tuple(p.name for p in session.players))
+
+
+# ----- practice (engine/analysis/practice.py): the choices of a decision and their figure -----
+def practice_choices(state: towers.TowersState) -> list[tuple[str, tuple]]:
+    return [(str(command), (command,)) for command in towers.legal_commands(state)]
+
+
+def practice_measure(session, start: int, commands: tuple, samples: int | None = None) -> float:
+    """The margin (points, the mover's side) the search expects after the move: marks are by margin."""
+    return margin_after(session.state_at(start), commands[0])[0]

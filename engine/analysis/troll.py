@@ -26,6 +26,10 @@ from dicehall.engine.core import IllegalCommand
 from dicehall.engine.games import troll
 from dicehall.engine.session import replace
 
+# bumped when this analyser's figures or marks change: a stored analysis of another version
+# (saves/analyses.py) is analysed again
+ANALYSER_VERSION = 1
+
 SAMPLES = 16  # sampled deals per decision by default (a whole standard game within 30 s: tests/perf/bench.py)
 CANDIDATES = 3  # the adviser's best pairs judged beside the pair played
 SAMPLES_PER_SECOND = 150  # --budget: playouts per second of budget, a fixed rate (so figures repeat), below what this machine does
@@ -205,3 +209,25 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
              f"when another does not",)
     return Analysis(troll.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), notes,
                     names=tuple(p.name for p in session.players))
+
+
+# ----- practice (engine/analysis/practice.py): the choices of a decision and their figure -----
+def practice_choices(state: troll.TrollState) -> list[tuple[str, tuple]]:
+    """Every pair of actions this turn, in the analysis's words, the adviser's order."""
+    return [(words(commands), commands) for _, commands in _pairs(state)]
+
+
+def practice_measure(session, start: int, commands: tuple, samples: int | None = None) -> float:
+    """The win chance after `commands` at the decision starting at `start`, as the analysis judges it."""
+    return chance_of_pair(session.state_at(start), commands, session.seed, start + 1,
+                          SAMPLES if samples is None else samples)
+
+
+def practice_why(state: troll.TrollState, commands: tuple) -> str:
+    """Why, in the hint's words (the adviser's reason for a line), for the pair `commands`."""
+    lines = adviser.scored_lines(state)
+    for score, line, events, final in lines:
+        if tuple(line) == tuple(commands):
+            losing = score > -adviser.WIN / 2 and any(other[0] <= -adviser.WIN / 2 for other in lines)
+            return adviser.reason(state, list(events), final, losing)
+    return ""

@@ -10,6 +10,10 @@ from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for
 from dicehall.engine.bots import wager as bots
 from dicehall.engine.games import wager
 
+# bumped when this analyser's figures or marks change: a stored analysis of another version
+# (saves/analyses.py) is analysed again
+ANALYSER_VERSION = 1
+
 THRESHOLDS = (0.05, 0.10, 0.15)
 WORDS = {"wager": "wager", "stop": "stop"}  # the `h` odds' words
 
@@ -87,3 +91,14 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
                  "sampled (600 games per choice) with more")
     return Analysis(wager.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), tuple(notes),
                     names=tuple(p.name for p in session.players))
+
+
+# ----- practice (engine/analysis/practice.py): the choices of a decision and their figure -----
+def practice_choices(state: wager.WagerState) -> list[tuple[str, tuple]]:
+    return [(WORDS["wager"], (wager.Wager(),)), (WORDS["stop"], (wager.EndTurn(),))] if state.can_wager else []
+
+
+def practice_measure(session, start: int, commands: tuple, samples: int | None = None) -> float:
+    """The win chance of wagering or stopping, as the analysis judges it (the best bot's figures)."""
+    chances = bots.win_chances(session.state_at(start))
+    return chances["wager" if isinstance(commands[0], wager.Wager) else "stop"]

@@ -26,6 +26,7 @@ class LauncherScreen(KeyedScreen):
         Binding("c", "saves", "Continue"),
         Binding("o", "open_replay", "Open replay"),
         Binding("h", "hall", "Hall"),
+        Binding("p", "practice", "Practice", show=False, tooltip="practice the marked decisions of your analysed games"),
         Binding("i", "rules", "Rules"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
@@ -46,6 +47,7 @@ class LauncherScreen(KeyedScreen):
         options.append(Option(Text("Continue a saved game    (c)"), id="saves"))
         options.append(Option(Text("Open a replay file       (o)"), id="replay"))
         options.append(Option(Text("Hall: play and watch     (h)"), id="hall"))
+        options.append(Option(Text("Practice your mistakes   (p)"), id="practice"))
         options.append(Option(Text("Rules                    (i)"), id="rules"))
         options.append(Option(Text("Quit                     (q)"), id="quit"))
         yield OptionList(*options, id="menu")
@@ -66,6 +68,8 @@ class LauncherScreen(KeyedScreen):
             self.action_open_replay()
         elif choice == "hall":
             self.action_hall()
+        elif choice == "practice":
+            self.action_practice()
         elif choice == "rules":
             self.action_rules()
         elif choice == "quit":
@@ -128,6 +132,9 @@ class LauncherScreen(KeyedScreen):
 
     def action_hall(self) -> None:
         self.app.open_hall()
+
+    def action_practice(self) -> None:
+        self.app.open_practice()
 
     def action_rules(self) -> None:
         """The rules of the highlighted game (of the first game when the cursor is elsewhere)."""

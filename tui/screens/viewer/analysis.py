@@ -285,14 +285,21 @@ class AnalysedViewer:
                     raise AnalysisStopped
                 screen.post_message(AnalysisReport(worker, result=result))
 
+            warnings: list[str] = []
             try:
-                result = analyse(session, samples=samples, progress=progress, partial=partial)
+                if analyse is analysis.analyse:  # the real analyser: a stored analysis serves, a new one is stored
+                    from dicehall.saves.analyses import analyse_stored
+
+                    result = analyse_stored(session, samples=samples, warn=warnings.append, progress=progress,
+                                            partial=partial)
+                else:
+                    result = analyse(session, samples=samples, progress=progress, partial=partial)
             except AnalysisStopped:
                 return
             except Exception as error:  # a replay the analyser cannot follow: one line, never a traceback
                 screen.post_message(AnalysisReport(worker, error=str(error) or type(error).__name__))
                 return
-            screen.post_message(AnalysisReport(worker, result=result, finished=True))
+            screen.post_message(AnalysisReport(worker, result=result, finished=True, error="; ".join(warnings)))
 
         self.analysis_shown = True
         self.analysis_worker = self.run_worker(work, thread=True, group="analysis", exclusive=True,
@@ -313,12 +320,13 @@ class AnalysedViewer:
             self.analysis = report.result
         if report.total:
             self.analysis_progress = (report.done, report.total)
-        if report.error:
+        if report.finished:
+            self.analysis_worker = None
+            warning = f"{report.error}; " if report.error else ""  # a damaged stored analysis, analysed again
+            self.status(f"{warning}analysis done: {report.result.summary()}")
+        elif report.error:
             self.analysis_worker = None
             self.status(f"the analysis stopped: {report.error}", error=True)
-        elif report.finished:
-            self.analysis_worker = None
-            self.status(f"analysis done: {report.result.summary()}")
         self.refresh_bindings()
         self.redraw()
 
@@ -366,8 +374,17 @@ class AnalysedViewer:
         so_far = " so far" if self.analysis_running else ""
         self.land_on(worst, f"the costliest decision{so_far} ({percent(worst.drop)} of {self.analysis.figure})")
 
+    def action_report(self) -> None:
+        from dicehall.engine.analysis import report
+        from dicehall.tui.screens.viewer.report import ReportScreen
+
+        self.app.push_screen(ReportScreen(self.session.game.TITLE, report.report(self.analysis, self.session),
+                                          running=self.analysis_running))
+
     def analysis_possible(self, action: str) -> bool | None:
         """check_action for the analysis keys: None hides a key that cannot work now."""
+        if action == "report":
+            return True if self.analysis is not None else None
         if action == "analyse":
             return True if analysis.has_analyser(self.session.game.ID) and not self.analysis_running else None
         return True if self.analysis is not None and self.analysis.decisions else None
@@ -383,5 +400,5 @@ class AnalysedViewer:
         if self.analysis_running:
             return "no decision judged yet: the analysis is running"
         if self.analysis is None:
-            return "no analysis yet: a analyses the game"
+            return "no analysis yet: a analyses the game" + (", then s shows the report" if action == "report" else "")
         return f"{title} has no decisions to judge: the graph shows its odds, and each roll its luck"

@@ -29,10 +29,11 @@ EVENT_KEYS = Binding.Group("Event", compact=True)
 TURN_KEYS = Binding.Group("Turn")
 ENDS = Binding.Group("the start / the end")
 MARKED_KEYS = Binding.Group("Marked")
+SPEED_KEYS = Binding.Group("autoplay speed")
 SPOILERS = Binding.Group("Spoilers")  # r and H both look at hidden cards, and ask first
 LINE_KEYS = Binding.Group("the solver's line")
 GOTO_COPY = Binding.Group("go to / copy")  # one line of the help for g and y: 24 rows hold no more
-ANALYSIS_ACTIONS = {"analyse", "marked", "costliest"}
+ANALYSIS_ACTIONS = {"analyse", "marked", "costliest", "report"}
 
 
 def replay_title(game_title: str, name: str, players: str, result: str, width: int) -> str:
@@ -100,8 +101,8 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         # through the terminal (OSC 52): over SSH and tmux it reaches the player's own clipboard
         Binding("y", "copy_record", "copy the text record", show=False, group=GOTO_COPY),
         Binding("space", "autoplay", "Auto", tooltip="autoplay on or off"),
-        Binding("plus,equals_sign", "speed(1)", "autoplay faster", show=False),
-        Binding("minus", "speed(-1)", "autoplay slower", show=False),
+        Binding("plus,equals_sign", "speed(1)", "autoplay faster", show=False, group=SPEED_KEYS),
+        Binding("minus", "speed(-1)", "autoplay slower", show=False, group=SPEED_KEYS),  # one line of the help
         # one line of the help for both: "reveal what is hidden / hindsight: ... (spoilers: ...)"; r
         # alone (H searching, or the solver's own line) is "r Reveal": short, as 80 columns need
         Binding("r", "reveal", "Reveal", tooltip="reveal what is hidden", group=SPOILERS),
@@ -116,6 +117,9 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         Binding("n", "marked(1)", "next", group=MARKED_KEYS),
         Binding("p", "marked(-1)", "previous marked decision", group=MARKED_KEYS),
         Binding("w", "costliest", "the costliest", group=MARKED_KEYS),
+        # in the marked keys' line of the help (80x24 has no line to spare); never in the footer
+        Binding("s", "report", "Report", show=False, group=MARKED_KEYS,
+                tooltip="the report per player (accuracy, marks, luck)"),
         # "Branch", not "Continue" (the saves list's word for going on with the same save), and short
         Binding("c", "branch", "Branch", tooltip="continue from here: a new save, played at once"),
         Binding("question_mark", "help", "Help", tooltip="this help"),

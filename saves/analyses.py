@@ -1,0 +1,255 @@
+"""Stored analyses (issue #22): an analysis is kept under the data folder (DATA/analyses/), keyed by
+the game's content (its digest: the game, rules, seed, options, players and events, so a save and
+its exported replay share it), the analyser's version (ANALYSER_VERSION of its module, bumped when
+its marks change) and the samples it used, so nothing is analysed twice and practice starts at once.
+
+A stored analysis is a file: it is read as hostile. Its size is capped, its schema checked field by
+field against the game it claims to judge (events, seats, figures within range, marks known, text
+cleaned and cut); anything off and it is ignored with one line, analysed again and stored anew."""
+from __future__ import annotations
+
+import json
+import math
+import os
+from hashlib import blake2b
+from importlib import import_module
+from pathlib import Path
+from typing import Callable
+
+import msgpack
+
+from dicehall.engine import analysis
+from dicehall.engine.analysis import MARKS, Analysis, Decision, Luck, Point
+from dicehall.engine.codec import encode_event
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.text import clean_text
+from dicehall.replays.durable import open_regular
+from dicehall.saves.errors import os_reason
+from dicehall.saves.files import home, make_dirs, write_new
+
+FORMAT = 1
+MAX_STORED = 8 * 1024 * 1024  # bytes: a long game's analysis is far below this
+MAX_TEXT = 400  # a move's words
+MAX_NOTES, MAX_NOTE = 20, 600
+MAX_EXTRA_ITEMS = 200_000  # values in the per-game figures (the Dice Tower's odds: a few per event)
+MAX_DEPTH = 6
+FIGURE_LIMIT = 40
+
+
+class StoredAnalysisError(DicehallError, ValueError):
+    """A stored analysis that cannot be trusted: the message says what and where, in one line."""
+
+
+def analyses_dir() -> Path:
+    folder = home() / "analyses"
+    make_dirs(folder, 0o700)
+    return folder
+
+
+def content_digest(session) -> str:
+    """32 hex digits of the game's content: what it is and every event, not its name or dates."""
+    content = [session.game.ID, session.game.RULES_VERSION, session.seed, session.options,
+               [p.record() for p in session.players], [encode_event(e) for e in session.events],
+               [[m.start, m.player] for m in session.marks]]
+    return blake2b(msgpack.packb(content, use_bin_type=True, default=repr), digest_size=16).hexdigest()
+
+
+def analyser_version(game: str) -> int:
+    return int(getattr(import_module(analysis.ANALYSERS[game]), "ANALYSER_VERSION", 0))
+
+
+def samples_used(session, samples: int | None, budget: float | None) -> int | None:
+    """The samples an analysis will use, as engine.analysis.analyse chooses them (None: the game's own)."""
+    module = import_module(analysis.ANALYSERS[session.game.ID])
+    if budget is not None and samples is None and hasattr(module, "samples_for_budget"):
+        samples = module.samples_for_budget(session, budget)
+    return samples if samples is not None else getattr(module, "SAMPLES", None)
+
+
+def stored_path(session, samples: int | None) -> Path:
+    game = session.game.ID
+    tail = "exact" if samples is None else f"s{samples}"
+    return analyses_dir() / f"{content_digest(session)}-{game}-v{analyser_version(game)}-{tail}.json"
+
+
+# ----- writing -----
+def to_document(result: Analysis, session, samples: int | None) -> dict:
+    return {
+        "format": FORMAT, "game": result.game, "analyser_version": analyser_version(result.game),
+        "digest": content_digest(session), "samples": samples, "figure": result.figure,
+        "decisions": [[d.event, d.seat, d.played, d.best, d.chance_played, d.chance_best, d.mark]
+                      for d in result.decisions],
+        "chance": [[c.event, c.luck, c.seat] for c in result.chance],
+        "curve": [[p.event, p.value] for p in result.curve],
+        "notes": list(result.notes),
+        "extra": result.extra,
+    }
+
+
+def store(result: Analysis, session, samples: int | None) -> Path:
+    """Keep `result` for `session` (written whole, then put in place: never half a file)."""
+    path = stored_path(session, samples)
+    data = json.dumps(to_document(result, session, samples), allow_nan=False).encode()
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        write_new(temporary, data, 0o600)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return path
+
+
+# ----- reading, as hostile -----
+def _whole(value, low: int, high: int, what: str) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise StoredAnalysisError(f"{what} is not a whole number from {low} to {high}")
+    return value
+
+
+def _number(value, low: float, high: float, what: str) -> float:
+    if type(value) not in (int, float) or not math.isfinite(value) or not low <= value <= high:
+        raise StoredAnalysisError(f"{what} is not a number from {low:g} to {high:g}")
+    return float(value)
+
+
+def _text(value, limit: int, what: str) -> str:
+    if not isinstance(value, str) or len(value) > limit:
+        raise StoredAnalysisError(f"{what} is not text of at most {limit} characters")
+    return clean_text(value, limit)
+
+
+def _rows(value, width: int, limit: int, what: str) -> list:
+    if not isinstance(value, list) or len(value) > limit:
+        raise StoredAnalysisError(f"{what} is not a list of at most {limit} entries")
+    for index, row in enumerate(value):
+        if not isinstance(row, list) or len(row) != width:
+            raise StoredAnalysisError(f"{what} {index + 1} is not a list of {width} fields")
+    return value
+
+
+def _plain(value, depth: int, budget: list) -> object:
+    """JSON data of bounded depth and size (the per-game figures), checked all through."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > MAX_DEPTH:
+        raise StoredAnalysisError("the per-game figures are nested too deep or too large")
+    if isinstance(value, dict):
+        return {_text(key, 60, "a per-game figure's name"): _plain(item, depth + 1, budget) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item, depth + 1, budget) for item in value]
+    if isinstance(value, str):
+        return _text(value, MAX_NOTE, "a per-game figure")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise StoredAnalysisError("a per-game figure is not a finite number")
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    raise StoredAnalysisError("a per-game figure is of an unknown kind")
+
+
+def from_document(document, session, samples: int | None) -> Analysis:
+    """The Analysis a stored document holds, checked against `session`; StoredAnalysisError if not."""
+    if not isinstance(document, dict):
+        raise StoredAnalysisError("not a stored analysis")
+    keys = {"format", "game", "analyser_version", "digest", "samples", "figure", "decisions", "chance", "curve",
+            "notes", "extra"}
+    if set(document) != keys:
+        raise StoredAnalysisError("its fields are not a stored analysis's")
+    game = session.game.ID
+    if type(document["format"]) is not int or document["format"] != FORMAT:
+        raise StoredAnalysisError(f"format {clean_text(repr(document['format']), 20)} is not {FORMAT}")
+    if document["game"] != game or document["digest"] != content_digest(session):
+        raise StoredAnalysisError("it is of another game")
+    if (type(document["analyser_version"]) is not int or document["analyser_version"] != analyser_version(game)
+            or type(document["samples"]) is not type(samples) or document["samples"] != samples):
+        raise StoredAnalysisError("it is of another analyser version or samples")
+    events, seats = len(session.events), len(session.players)
+    figure = _text(document["figure"], FIGURE_LIMIT, "the figure")
+    win_chance = figure != analysis.PULLS_LEFT
+    top = 1.0 if win_chance else 1e6
+    decisions = []
+    for n, (event, seat, played, best, chance_played, chance_best, mark) in enumerate(
+            _rows(document["decisions"], 7, events, "decision"), start=1):
+        if mark not in ("",) + MARKS:
+            raise StoredAnalysisError(f"decision {n}'s mark is not one of {' '.join(MARKS)}")
+        decisions.append(Decision(_whole(event, 1, events, f"decision {n}'s event"),
+                                  _whole(seat, 0, seats - 1, f"decision {n}'s seat"),
+                                  _text(played, MAX_TEXT, f"decision {n}'s move"),
+                                  _text(best, MAX_TEXT, f"decision {n}'s best move"),
+                                  _number(chance_played, 0.0, 1.0, f"decision {n}'s chance"),
+                                  _number(chance_best, 0.0, 1.0, f"decision {n}'s best chance"), mark))
+    chance = [Luck(_whole(event, 1, events, f"luck {n}'s event"), _number(luck, -top, top, f"luck {n}"),
+                   _whole(seat, 0, seats - 1, f"luck {n}'s seat"))
+              for n, (event, luck, seat) in enumerate(_rows(document["chance"], 3, events, "luck"), start=1)]
+    curve = [Point(_whole(event, 0, events, f"point {n}'s event"), _number(value, 0.0, top, f"point {n}"))
+             for n, (event, value) in enumerate(_rows(document["curve"], 2, events + 1, "point"), start=1)]
+    notes = document["notes"]
+    if not isinstance(notes, list) or len(notes) > MAX_NOTES:
+        raise StoredAnalysisError(f"the notes are not a list of at most {MAX_NOTES}")
+    notes = tuple(_text(note, MAX_NOTE, "a note") for note in notes)
+    extra = document["extra"]
+    if not isinstance(extra, dict):
+        raise StoredAnalysisError("the per-game figures are not a table")
+    extra = _plain(extra, 0, [MAX_EXTRA_ITEMS])
+    return Analysis(game, figure, tuple(decisions), tuple(chance), tuple(curve), notes, extra,
+                    names=tuple(p.name for p in session.players))
+
+
+def read_stored(path: Path, session, samples: int | None) -> Analysis:
+    """A stored analysis, checked; FileNotFoundError if there is none, StoredAnalysisError if bad."""
+    try:
+        fd = open_regular(path)
+    except FileNotFoundError:
+        raise
+    except OSError as error:
+        raise StoredAnalysisError(os_reason(error)) from None
+    try:
+        with os.fdopen(fd, "rb") as file:
+            data = file.read(MAX_STORED + 1)
+    except OSError as error:
+        raise StoredAnalysisError(os_reason(error)) from None
+    if len(data) > MAX_STORED:
+        raise StoredAnalysisError(f"larger than {MAX_STORED // (1024 * 1024)} MiB")
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
+        raise StoredAnalysisError(f"not JSON ({clean_text(str(error), 80)})") from None
+    return from_document(document, session, samples)
+
+
+def stored(session, samples: int | None = None, budget: float | None = None,
+           warn: Callable[[str], None] | None = None) -> Analysis | None:
+    """The stored analysis of `session` with these samples, if a sound one is kept; a damaged one
+    is reported through `warn` (one line) and ignored."""
+    if not analysis.has_analyser(session.game.ID):
+        return None
+    used = samples_used(session, samples, budget)
+    path = stored_path(session, used)
+    try:
+        return read_stored(path, session, used)
+    except FileNotFoundError:
+        return None
+    except StoredAnalysisError as error:
+        if warn:
+            warn(f"stored analysis {clean_text(path.name, 120)}: {error}; analysing again")
+        return None
+
+
+def analyse_stored(session, samples: int | None = None, budget: float | None = None,
+                   warn: Callable[[str], None] | None = None, analyse=None, **reports) -> Analysis:
+    """The stored analysis of `session` if a sound one is kept, else a new one, stored (a folder it
+    cannot write is said through `warn`, and the analysis is still given). `analyse` stands in for
+    engine.analysis.analyse; `reports` (progress, partial) go to it."""
+    found = stored(session, samples, budget, warn)
+    if found is not None:
+        return found
+    used = samples_used(session, samples, budget)
+    result = (analyse or analysis.analyse)(session, samples=used, **reports)
+    try:
+        store(result, session, used)
+    except (OSError, ValueError) as error:
+        if warn:
+            warn(f"the analysis could not be stored ({clean_text(str(error), 120)})")
+    return result
+
+
+__all__ = ["StoredAnalysisError", "analyse_stored", "analyses_dir", "content_digest", "read_stored", "store",
+           "stored", "stored_path"]
