@@ -109,7 +109,7 @@ def test_verify_refuses_a_winnable_seed_the_search_could_not_have_chosen(tmp_pat
     replays.write_replay(crafted, tmp_path / "crafted.dhr")
     assert main(["verify", str(tmp_path / "crafted.dhr")]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "the winnable deal's seed 500 is not one of the 10 seeds a search from seed 400 tries" in err
+    assert err.count("\n") == 1 and "the winnable deal's seed 500 is not one of the 5 seeds a search from seed 400 tries" in err
 
 
 @pytest.fixture

@@ -98,7 +98,7 @@ without a shuffle (puzzles, shared deals).
 Option winnable (true or false): deal only a deal the hindsight solver
 proves winnable, knowing the deck order and the seed's dice. From the
 given seed S, the seeds S, S+1, S+2, ... are tried in order and the first
-proved within 20,000 positions is played; after 10 seeds without a proof
+proved within 20,000 positions is played; after 5 seeds without a proof
 no game is made. The game is played as usual (the cards stay face down);
 the title says "winnable deal". Not with deck.
 
