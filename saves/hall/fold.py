@@ -92,6 +92,7 @@ class HallFold:
         self.last_at: float | None = None  # the "at" of the last record that has one
         self.abandoned = ""  # why the game was ended before its end (an idle seat), in words
         self.idle_notes: list[str] = []  # each seat handed to a bot for being idle, in words
+        self.handed: dict[int, Seat] = {}  # the person each seat handed to a bot had (the hall's scores count them)
         self._start_if_full()
 
     def _players(self) -> tuple[Player, ...]:
@@ -285,6 +286,7 @@ class HallFold:
             players = self.module.check_players(tuple(Player(s.name or "x", s.kind == "bot", s.style) for s in seats))
         except ValueError as error:
             raise HallRecordError(clean_text(error, 200)) from None
+        self.handed.setdefault(seat, self.seats[seat])
         self.seats = seats
         session.players = players  # the bot plays the seat from here (the seat's moves so far stay its own)
         self.idle_notes.append(f"{idle}: seat {seat + 1} handed to {candidate.name}")
