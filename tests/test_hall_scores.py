@@ -87,7 +87,7 @@ def test_scores_on_the_command_line(hall, monkeypatch, capsys):
     assert main(["--hall", str(hall.folder), "hall", "--scores"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (f"scores from 5 finished games in the hall {hall.folder} (not counted: 1 in progress, "
-                      "1 a copy of a game counted, 1 damaged)")
+                      "1 copy, 1 damaged)")
     assert "unauthenticated" in out[1] and "bots' seats are not counted" in out[1]
     assert out[3:] == [
         "GAME        PLAYER                GAMES   WINS  WIN %  BEST",
@@ -177,3 +177,39 @@ def test_hostile_hall_files_never_crash_the_scores_nor_count_twice(hall, tmp_pat
         captured = capsys.readouterr()
         assert captured.err == "" and "\x1b" not in captured.out and "\x07" not in captured.out
         assert "\u202e" not in captured.out
+
+
+def test_the_hall_screens_s_shows_the_scores_at_80x24(hall, monkeypatch, snapshot):
+    from dicehall.tui.app import DicehallApp
+    from dicehall.tui.screens.hall import HallScreen
+    from dicehall.tui.screens.hall_scores import HallScoresScreen
+    from tests.apphelpers import drive, footer, screen_text, until
+
+    scripted_hall(hall, monkeypatch)
+    monkeypatch.setenv("DICEHALL_HALL", str(hall.folder))
+    (hall.games / "zzzzzz.dhh").write_bytes(b"\x1b[31m[bold]not a game")
+
+    async def steps(pilot):
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen))
+        hall_footer = footer(pilot.app)
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallScoresScreen) and pilot.app.screen.found is not None)
+        await pilot.pause()
+        text = screen_text(pilot.app)
+        await pilot.press("q")
+        await pilot.pause()
+        return hall_footer, text, pilot.app.screen
+
+    hall_footer, text, back = drive(DicehallApp(), steps)
+    assert "s Scores" in hall_footer
+    lines = text.splitlines()
+    assert lines[0].strip() == "The hall's scores: 5 finished games"
+    assert lines[-2].strip() == "not counted: 1 in progress, 1 copy, 2 damaged; r reads the hall again"
+    assert "unauthenticated" in lines[1]
+    pulls = tower_pulls(DICE_SEED)
+    assert any(line.strip(" ▊▎").startswith("Dice Tower        Ann                       1     0    0%  "
+                                               f"{pulls} pulls") for line in lines)
+    assert any("Towers            Ann                       4     3   75%  won by 1" in line for line in lines)
+    assert "\x1b" not in text and isinstance(back, HallScreen)
+    snapshot.assert_match(text, "hall_scores_80x24.txt")

@@ -61,7 +61,7 @@ class HallScores:
     def left_out(self) -> str:
         """What was not counted, in words ("" when nothing was)."""
         parts = [(self.in_progress, "in progress"), (self.abandoned, "abandoned"),
-                 (self.copies, "a copy of a game counted" if self.copies == 1 else "copies of games counted"),
+                 (self.copies, "copy" if self.copies == 1 else "copies"),  # of a game counted already
                  (self.damaged, "damaged")]
         return ", ".join(f"{count} {words}" for count, words in parts if count)
 
