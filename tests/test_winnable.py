@@ -202,3 +202,23 @@ def test_the_setup_screen_deals_todays_winnable_deal():
     assert session.seed == winnable.choose("troll", daily_seed("troll", today), {}).seed
     assert session.save_name == f"daily {today}, winnable"
     saves.close_save(session)
+
+
+def test_ruling_the_hall_deals_no_winnable_deal(tmp_path, capsys, monkeypatch):
+    # a hall game's seed is secret; winnable_from would say where it lies (and with it given by hand,
+    # the title would claim a search that never ran)
+    from dicehall.saves.hall import Hall
+
+    monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "unused"))
+    folder = tmp_path / "hall"
+    for extra in ([], ["--option", "winnable_from=5"]):
+        assert main(["--hall", str(folder), "host", "troll", "--option", "winnable=true", *extra]) == 1
+        err = capsys.readouterr().err
+        assert err == ("dicehall: the new game: winnable deals are not dealt in the hall: its seed is secret, and a "
+                       "winnable deal's options would tell where the search for it began\n")
+    assert Hall(folder).listing() == []
+
+
+def test_a_stopped_search_is_one_line():
+    with pytest.raises(OptionError, match="the search for a winnable deal was stopped"):
+        winnable.choose("troll", 98, {}, should_stop=lambda: True)

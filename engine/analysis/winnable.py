@@ -67,16 +67,17 @@ def _solver(game_id: str):
     return import_module(f"dicehall.engine.analysis.{game_id}_solver")
 
 
-def prove(game_id: str, seed: int, options: dict, nodes: int = SEED_BUDGET):
+def prove(game_id: str, seed: int, options: dict, nodes: int = SEED_BUDGET, should_stop=None):
     """The solver's answer (a Solution) for the deal of `seed` from its start, within `nodes` positions."""
     plain = {key: value for key, value in options.items() if key not in KEYS}  # the deal does not depend on them
     session = engine.new_session(game_id, seed=seed, options=plain, players=None)
-    return _solver(game_id).solve(session, nodes=nodes)
+    return _solver(game_id).solve(session, nodes=nodes, should_stop=should_stop)
 
 
-def choose(game_id: str, start: int, options: dict, max_seeds: int | None = None) -> WinnableDeal:
+def choose(game_id: str, start: int, options: dict, max_seeds: int | None = None, should_stop=None) -> WinnableDeal:
     """The first seed from `start` on whose deal the solver proves winnable (see the module's doc).
-    Raises OptionError for options the game refuses, NoWinnableDeal when the bound is reached."""
+    Raises OptionError for options the game refuses, NoWinnableDeal when the bound is reached;
+    `should_stop()` (a screen's worker being cancelled) is asked every few hundred positions."""
     if options.get("winnable_from") is not None:
         raise OptionError("winnable_from is where the search began: give the seed (--seed) instead")
     if not 0 <= start < SEED_RANGE:
@@ -88,8 +89,10 @@ def choose(game_id: str, start: int, options: dict, max_seeds: int | None = None
     max_seeds = MAX_SEEDS if max_seeds is None else max_seeds
     for k in range(max_seeds):
         seed = candidate(start, k)
-        solution = prove(game_id, seed, chosen)
+        solution = prove(game_id, seed, chosen, should_stop=should_stop)
         searched += solution.searched
+        if solution.cancelled:
+            raise OptionError("the search for a winnable deal was stopped")
         if solution.winnable:
             return WinnableDeal(seed, start, k + 1, searched, chosen)
     raise NoWinnableDeal(

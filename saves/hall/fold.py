@@ -78,6 +78,9 @@ class HallFold:
                 self.seats.append(Seat("bot", name, clean_text(entry.get("style", ""), 20)))
             else:
                 raise HallError(f"{label}: a seat in the header is not readable")
+        if options.get("winnable") or options.get("winnable_from") is not None:  # engine/analysis/winnable.py
+            raise HallError(f"{label}: winnable deals are not dealt in the hall: its seed is secret, and a "
+                            "winnable deal's options would tell where the search for it began")
         try:  # the options and the bots' styles, checked as a game of these seats would be
             probe = Session(self.module, seed=0, options=dict(options), players=self._players(), dice=[])
         except ValueError as error:

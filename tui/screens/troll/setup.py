@@ -91,7 +91,7 @@ class TrollSetupScreen(SetupScreen):
         def work() -> None:
             worker = get_current_worker()
             try:
-                deal = winnable.choose(troll.ID, start, options)
+                deal = winnable.choose(troll.ID, start, options, should_stop=lambda: worker.is_cancelled)
             except DicehallError as error:
                 self.post_message(WinnableFound(worker, error=str(error)))
                 return
