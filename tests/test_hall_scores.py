@@ -156,9 +156,10 @@ def test_hostile_hall_files_never_crash_the_scores_nor_count_twice(hall, tmp_pat
     finished = towers(hall, "Ann", "Bob")
     data = log_path(hall, finished).read_bytes()
     parsed = parse_save(data, "x")
-    # a copy under another id, its seats renamed: the same game (the same commitment) counts once
+    # a copy under another id, its seats renamed: the same game (the same commitment) counts once, as
+    # the first by id (this one sorts last: the original counts; either way the game counts once)
     renamed = [dict(r, name="Mallory") if r.get("op") == "seat" else r for r in parsed.records]
-    log_path(hall, "copy02").write_bytes(MAGIC + frame(parsed.header) + b"".join(frame(r) for r in renamed))
+    log_path(hall, "zzzzzz").write_bytes(MAGIC + frame(parsed.header) + b"".join(frame(r) for r in renamed))
     # another game (a commitment of its own, no seed revealed) whose winner's name is hostile
     evil = "\x1b[2J\x1b]0;pwned\x07[bold red]Eve[/]\u202e"
     header = dict(parsed.header, commitment="ab" * 32)
