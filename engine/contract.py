@@ -90,6 +90,9 @@ OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     "is_turn_start": ("event",),
     # the game's name with its options, for save lists ("Angry Troll ... (sturdy)"); without it: TITLE
     "game_label": ("options",),
+    # the result in the game's own measure, (value, words), higher better, credited to the winners (the
+    # one player of a solo game): the hall's scores and statistics keep the best; without it: no best
+    "best_result": ("state",),
 }
 
 # The optional constants: what hosting a game offers, read by the hall's new-game screen (without

@@ -388,4 +388,17 @@ def verify(path: str | Path) -> str:
               else "header not checked (a format 2 replay has no file digest)")
     return (f"ok: {session.game.TITLE}, seed {session.seed}, {players}, {counted(len(session.events), 'event')}, "
             f"{counted(len(document['digests']), 'digest')} checked, {counted(session.undos, 'undo')}, {result}{dice}\n"
-            f"{header}; only claimed, no replay can prove them: {CLAIMS}")
+            f"{header}; only claimed, no replay can prove them: {CLAIMS}{winnable_line(session)}")
+
+
+def winnable_line(session: Session) -> str:
+    """verify's line on a winnable deal (its seed is one the search chose, and the solver proves
+    it); "" for any other game."""
+    if not session.options.get("winnable"):
+        return ""
+    from dicehall.engine.analysis.winnable import claim_line
+
+    try:
+        return "\n" + claim_line(session)
+    except DicehallError as error:
+        raise ReplayError(str(error)) from None

@@ -323,6 +323,12 @@ class DicehallApp(App):
 
         self.push_screen(HallHostScreen(hall))
 
+    def open_hall_scores(self, hall=None) -> None:
+        """The hall's scores (the Hall screen's s): per player name and game, from its finished games."""
+        from dicehall.tui.screens.hall_scores import HallScoresScreen
+
+        self.push_screen(HallScoresScreen(hall))
+
     def open_hall_viewer(self, game) -> None:
         """The live viewer on a hall game this process watches (a HallGame from Hall.watch); it
         closes the game when it is left."""

@@ -16,6 +16,8 @@ from dicehall.engine.words import counted
 
 def hall_arguments(parser: Parser) -> None:
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--scores", action="store_true",
+                        help="per player name and game, from the finished games: games, wins, win %%, best result")
 
 
 def host_arguments(parser: Parser) -> None:
@@ -43,6 +45,8 @@ def watch_arguments(parser: Parser) -> None:
 def hall_command(args: argparse.Namespace) -> int:
     from dicehall.saves.hall import Hall
 
+    if args.scores:
+        return list_scores(Hall(), args.json)
     return list_hall(Hall(), args.json)
 
 
@@ -198,6 +202,32 @@ def list_hall(hall, as_json: bool) -> int:
         state = f"over: {clean_text(entry.result, 100)}" if entry.finished else f"in progress: {clean_text(entry.progress, 100)}"
         print(f"{entry.id:<6}  {clean_text(entry.game, 10):<10}  {entry.moves:>5}  {entry.watchers:>5}  {when:<16}  "
               f"{seat_words(entry.seats)}; {state}")
+    return 0
+
+
+def list_scores(hall, as_json: bool) -> int:
+    """The hall's scores, a line per player and game under a header row (saves/hall/scores.py)."""
+    import json
+
+    from dicehall.saves.hall import UNAUTHENTICATED, hall_scores
+
+    found = hall_scores(hall)
+    folder = clean_text(str(hall.folder), 300)
+    if as_json:
+        print(json.dumps({"hall": folder, **found.as_json()}, indent=1))
+        return 0
+    left_out = found.left_out()
+    print(f"scores from {counted(found.counted, 'finished game')} in the hall {folder}"
+          + (f" (not counted: {left_out})" if left_out else ""))
+    print(f"{UNAUTHENTICATED}; bots' seats are not counted\n")
+    if not found.scores:
+        print("no finished game with a person seated yet")
+        return 0
+    print(f"{'GAME':<10}  {'PLAYER':<20}  {'GAMES':>5}  {'WINS':>5}  {'WIN %':>5}  BEST")
+    for score in found.scores:  # names come from other players' files: cleaned again, cut to the column
+        best = clean_text(score.best[1], 60) if score.best is not None else "-"
+        print(f"{clean_text(score.game, 10):<10}  {clean_text(score.player, 20):<20}  {score.games:>5}  "
+              f"{score.wins:>5}  {score.win_percent:>4}%  {best}")
     return 0
 
 

@@ -67,20 +67,43 @@ def play_command(args: argparse.Namespace) -> int:
 
     game_seed = args.seed
     name = args.name
+    options = dict(args.option)
     if args.daily:
         if args.seed is not None:
             raise UsageError("--daily and --seed do not go together: the daily deal has its own seed")
         today = datetime.now().date().isoformat()
         game_seed = daily_seed(args.game, today)
         name = name or f"daily {today}"
+    chosen = None
+    if winnable_wanted(options):  # the solver searches for the deal: its one line if none is proved
+        from dicehall.engine.analysis import winnable
+
+        try:
+            chosen = winnable.choose(args.game, engine.new_seed() if game_seed is None else game_seed, options)
+        except winnable.NoWinnableDeal as error:
+            return fail(str(error))
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        game_seed, options = chosen.seed, chosen.options
+        name = f"{name}, winnable" if args.daily and not args.name else name
     try:  # the options are checked before anything is written
-        engine.new_session(args.game, seed=0 if game_seed is None else game_seed, options=dict(args.option), dice=[])
+        engine.new_session(args.game, seed=0 if game_seed is None else game_seed, options=options, dice=[])
     except ValueError as error:
         raise UsageError(str(error)) from None
     if terminal.missing_terminal():  # the arguments first; then refused before the save is made
         return terminal.refuse_without_terminal(args.command)
-    session = saves.new_save(args.game, name=name, seed=game_seed, options=dict(args.option), players=saves.solo_players())
+    session = saves.new_save(args.game, name=name, seed=game_seed, options=options, players=saves.solo_players())
+    if chosen is not None:
+        session.notice = chosen.notice()
     return run_app(args, session=session)
+
+
+def winnable_wanted(options: dict) -> bool:
+    if not options:  # the search's module is imported only when an option is given
+        return False
+    from dicehall.engine.analysis.winnable import wanted
+
+    return wanted(options)
 
 
 def continue_command(args: argparse.Namespace) -> int:

@@ -245,6 +245,15 @@ def outcome(state: TowerState) -> Outcome | None:
     return None
 
 
+def best_result(state: TowerState) -> tuple[int, str] | None:
+    """The game's result in its own measure, for the hall's scores and statistics: (value,
+    words), a higher value better, credited to the winners (the one player: the pulls the tower
+    stood); None before the end."""
+    if not state.fell:
+        return None
+    return state.pulls, f"{counted(state.pulls, 'pull')}"
+
+
 def describe(state: TowerState, event: object, reveal: bool = True) -> str:
     if isinstance(event, BlockPulled):
         return f"pull {state.pulls + 1}: " + ("pull and remove a block" if event.remove else "pull a block")

@@ -412,6 +412,16 @@ def outcome(state: TowersState) -> Outcome | None:
     return Outcome((winner,), f"{player_label(state, winner)} wins {max(a, b)} to {min(a, b)}", a - b)
 
 
+def best_result(state: TowersState) -> tuple[int, str] | None:
+    """The game's result in its own measure, for the hall's scores and statistics: (value,
+    words), a higher value better, credited to the winners (the winning margin: the widest is
+    the best); None before the end and for a draw."""
+    if state.phase != "over":
+        return None
+    total = abs(margin(state) if state.match else state.results[-1][0] - state.results[-1][1])  # as outcome counts
+    return (total, f"won by {total}") if total else None
+
+
 def player_label(state: TowersState, colour: int) -> str:
     name = state.names[colour]
     return name if name == COLOURS[colour] else f"{name} ({COLOURS[colour]})"

@@ -393,6 +393,16 @@ def outcome(state: WagerState) -> Outcome | None:
     return Outcome(winners=(first,), summary=summary, score=None)
 
 
+def best_result(state: WagerState) -> tuple[int, str] | None:
+    """The game's result in its own measure, for the hall's scores and statistics: (value,
+    words), a higher value better, credited to the winners (the winner's total: the highest is
+    the best); None before the end."""
+    if not state.over:
+        return None
+    total = state.scores[state.places[0]]
+    return total, f"won with {total}"
+
+
 def describe(state: WagerState, event: object, reveal: bool = True) -> str:
     if isinstance(event, RollCalled):
         name = state.names[event.seat]

@@ -54,7 +54,7 @@ check the events against the rules only. At the end the seed is revealed into th
 The package is a room per concern: errors (the refusals), files (the folder, ids, opening without
 links), fold (HallFold: the log folded, pure), log (HallLog: reading and the locked append),
 follow (waiting for a change), game (HallGame), seats (seat locks, watchers, secrets), listing
-(what `dicehall hall` lists), folder (Hall). The names callers use are exported here.
+(what `dicehall hall` lists), scores (`hall --scores`), folder (Hall). The names callers use are exported here.
 """
 from __future__ import annotations
 
@@ -68,6 +68,7 @@ from dicehall.saves.hall.follow import ChangeWaiter, Inotify
 from dicehall.saves.hall.game import HallGame
 from dicehall.saves.hall.listing import HallEntry
 from dicehall.saves.hall.log import HallLog, LogRecorder
+from dicehall.saves.hall.scores import UNAUTHENTICATED, HallScores, Score, hall_scores, scores_of
 from dicehall.saves.hall.seats import SeatView
 
 __all__ = [
@@ -76,4 +77,5 @@ __all__ = [
     "LOG_SUFFIX", "LogRecorder", "MAX_IDLE_MINUTES", "MAX_LOG", "MAX_SEATS", "POLL_EVERY", "SEAT_TRIES",
     "SETTINGS", "Seat", "SeatHeld", "SeatView", "StaleState", "Takeback", "bot_name", "check_id", "commitment",
     "fold_records", "hall_dir", "in_words", "is_id", "login_name",
+    "HallScores", "Score", "UNAUTHENTICATED", "hall_scores", "scores_of",
 ]

@@ -78,6 +78,9 @@ class HallFold:
                 self.seats.append(Seat("bot", name, clean_text(entry.get("style", ""), 20)))
             else:
                 raise HallError(f"{label}: a seat in the header is not readable")
+        if options.get("winnable") or options.get("winnable_from") is not None:  # engine/analysis/winnable.py
+            raise HallError(f"{label}: winnable deals are not dealt in the hall: its seed is secret, and a "
+                            "winnable deal's options would tell where the search for it began")
         try:  # the options and the bots' styles, checked as a game of these seats would be
             probe = Session(self.module, seed=0, options=dict(options), players=self._players(), dice=[])
         except ValueError as error:
@@ -92,6 +95,7 @@ class HallFold:
         self.last_at: float | None = None  # the "at" of the last record that has one
         self.abandoned = ""  # why the game was ended before its end (an idle seat), in words
         self.idle_notes: list[str] = []  # each seat handed to a bot for being idle, in words
+        self.handed: dict[int, Seat] = {}  # the person each seat handed to a bot had (the hall's scores count them)
         self._start_if_full()
 
     def _players(self) -> tuple[Player, ...]:
@@ -285,6 +289,7 @@ class HallFold:
             players = self.module.check_players(tuple(Player(s.name or "x", s.kind == "bot", s.style) for s in seats))
         except ValueError as error:
             raise HallRecordError(clean_text(error, 200)) from None
+        self.handed.setdefault(seat, self.seats[seat])
         self.seats = seats
         session.players = players  # the bot plays the seat from here (the seat's moves so far stay its own)
         self.idle_notes.append(f"{idle}: seat {seat + 1} handed to {candidate.name}")

@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 from dicehall.engine.text import clean_text
 from dicehall.saves import SaveError, os_reason
 from dicehall.saves.hall.errors import HallError
+from dicehall.saves.hall.fold import HallFold
 from dicehall.saves.hall.files import LOG_SUFFIX, OUR_FILES, check_id, is_id
 from dicehall.saves.hall.game import HallGame
 from dicehall.saves.hall.seats import SeatView
@@ -84,6 +85,11 @@ class HallListing:
             del self._listed[gone]
         entries.sort(key=lambda e: (e.problem is None, e.last_move), reverse=True)
         return entries
+
+    def listed_folds(self) -> list[tuple[str, "HallFold"]]:
+        """(id, fold) of every good game the last listing read, by id (what the hall's scores count)."""
+        return [(game_id, listed.game.fold) for game_id, listed in sorted(self._listed.items())
+                if listed.game is not None]
 
     def entry(self, game_id: str) -> HallEntry:
         """One game's listing entry; whatever is wrong with it is its problem line."""

@@ -680,6 +680,38 @@ def hindsight_solver(games: int = 50) -> None:
         "answers within the budget")
 
 
+
+def winnable_deals(games: int = 50) -> None:
+    """`--option winnable=true`: choosing the deal (seeds tried in order, each searched by the
+    solver up to its bound) beside dealing the same difficulty's plain deal, seed by seed alternating."""
+    from dicehall import engine
+    from dicehall.engine.analysis import winnable
+
+    for difficulty in ("standard", "sturdy"):
+        chosen, plain, tried, positions = [], [], [], []
+        for seed in range(1, games + 1):
+            start = 1_000_003 * seed  # spread out: neighbouring seeds can share a chosen deal
+            started = time.perf_counter()
+            engine.new_session("troll", seed=start, options={"difficulty": difficulty})
+            plain.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            deal = winnable.choose("troll", start, {"difficulty": difficulty})
+            chosen.append(time.perf_counter() - started)
+            tried.append(deal.tried)
+            positions.append(deal.searched)
+        median, base = statistics.median(chosen), statistics.median(plain)
+        row(f"a winnable {difficulty} deal (`--option winnable=true`, at most {winnable.MAX_SEEDS} seeds of "
+            f"{winnable.SEED_BUDGET:,} positions), {games} seeds, against dealing the plain deal",
+            f"{ms(median)} median, {ms(max(chosen))} worst ({max(positions):,} positions; "
+            f"{sum(t > 1 for t in tried)} of {games} needed a second seed, at most {max(tried)}) vs {ms(base)}, "
+            f"**{median / base:.0f}x** at the median",
+            "within a second at the median, bounded worst")
+    started = time.perf_counter()  # the bound: standard seed 98 is not proved within its budget
+    unproved = winnable.prove("troll", 98, {})
+    row("a winnable deal's bound: one standard seed searched to its whole budget without a proof (seed 98), "
+        f"so at most {winnable.MAX_SEEDS} times this", f"{ms(time.perf_counter() - started)} "
+        f"({unproved.searched:,} positions)", "bounded: a clear line after the last seed")
+
 HALL_WATCHER = r"""
 import asyncio, sys, time
 sys.path.insert(0, sys.argv[4])
@@ -882,6 +914,7 @@ SECTIONS = {
     "bigsave": big_save, "analysis": analysis_speed, "search": troll_search_turn,
     "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing,
     "text": text_records,
+    "winnable": winnable_deals,
 }
 TABLE_BEGIN = "<!-- speed table: written by tests/perf/bench.py --docs -->"
 TABLE_END = "<!-- end of speed table -->"

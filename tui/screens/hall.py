@@ -88,6 +88,7 @@ class HallScreen(KeyedScreen):
         Binding("enter,w", "watch", "Watch", priority=True),
         Binding("j", "join", "Join"),
         Binding("n", "new", "New game", tooltip="open a new game in the hall: its seats, bots and options"),
+        Binding("s", "scores", "Scores", tooltip="each player's games, wins and best result in the finished games"),
         Binding("r", "refresh", "Refresh"),
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "back", "Back"),
@@ -97,7 +98,8 @@ class HallScreen(KeyedScreen):
                   "player, a bot by its name, a player who is disconnected, or one idle on their turn) and, for a game in "
                   "progress, where it stands (now: the scores, the countdown, the troops left). Enter or w watches a game, "
                   "read only: a finished one opens as a replay. j takes an open seat. n opens a new game (what dicehall "
-                  "host does): the game, each seat open or a bot, your name. Leaving a game opened here comes back here. "
+                  "host does): the game, each seat open or a bot, your name. s shows the scores (names unauthenticated). "
+                  "Leaving a game opened here comes back here. "
                   "The list follows the hall by itself "
                   "(every second); r looks at once.")
 
@@ -259,6 +261,9 @@ class HallScreen(KeyedScreen):
 
     def action_new(self) -> None:
         self.app.open_hall_host(self.hall)
+
+    def action_scores(self) -> None:
+        self.app.open_hall_scores(self.hall)
 
     def action_refresh(self) -> None:
         entries, error = self.look()

@@ -3,7 +3,7 @@ progress a saves list shows, and where the viewer's turns start."""
 from __future__ import annotations
 
 from dicehall.engine.core import Outcome
-from dicehall.engine.games.bones.area import SIDES, troop_name
+from dicehall.engine.games.bones.area import SIDES, TROOPS, troop_name
 from dicehall.engine.games.bones.events import (ACTION_EVENTS, AttackDeclared, AttackRolled, Converged, DefenceAssigned,
                                        DefenceRolled, DiceKept, DieRerolled, LandingMissed, OptionChosen, Reengaged,
                                        ReinforceCalled, ReinforcementsTaken, ReinforceRolled, RerollCalled,
@@ -21,6 +21,16 @@ def outcome(state: BonesState) -> Outcome | None:
     winner = state.result[0]
     left = len(state.in_play(winner))
     return Outcome((winner,), f"{label(state, winner)} wins on turn {state.turn} with {counted(left, 'troop')} left", left)
+
+
+def best_result(state: BonesState) -> tuple[int, str] | None:
+    """The game's result in its own measure, for the hall's scores and statistics: (value,
+    words), a higher value better, credited to the winners (the fewest troops the winner lost);
+    None before the end and for a draw."""
+    if state.stage != "over" or not state.result:
+        return None
+    lost = TROOPS - len(state.in_play(state.result[0]))
+    return -lost, f"won, {counted(lost, 'troop')} lost"
 
 
 def label(state: BonesState, seat: int) -> str:

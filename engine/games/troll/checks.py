@@ -108,3 +108,18 @@ def outcome(state: TrollState) -> Outcome | None:
     else:
         summary = f"lost: the bridge would not settle ({QUIET_LIMIT} quiet turns)"
     return Outcome(winners=(), summary=summary, score=score)
+
+
+def best_result(state: TrollState) -> tuple[int, str] | None:
+    """The game's result in its own measure, for the hall's scores and statistics: (value,
+    words), a higher value better, credited to the winners (the one player: a perfect win, then
+    a win, then the fewest cards left in the deck); None before the end."""
+    if not state.end:
+        return None
+    left = len(state.deck)
+    cards = f"{left} card{'' if left == 1 else 's'} left"
+    if state.end == "perfect":
+        return 200 - left, "perfect win" + (f", {cards}" if left else "")
+    if state.end == "won":
+        return 100 - left, "won" + (f", {cards}" if left else "")
+    return -left, f"lost, {cards}"

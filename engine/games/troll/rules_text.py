@@ -95,6 +95,12 @@ Variants (options, true or false):
 - toys: both aces reusable and both held from the start.
 Option deck: the 52 card codes, top card first, dealt in that order
 without a shuffle (puzzles, shared deals).
+Option winnable (true or false): deal only a deal the hindsight solver
+proves winnable, knowing the deck order and the seed's dice. From the
+given seed S, the seeds S, S+1, S+2, ... are tried in order and the first
+proved within 20,000 positions is played; after 5 seeds without a proof
+no game is made. The game is played as usual (the cards stay face down);
+the title says "winnable deal". Not with deck.
 
 dicehall's decisions (where the seed and the rulings are silent):
 - Cards fleeing in the same flight phase are set aside in bridge order:

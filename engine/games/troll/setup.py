@@ -62,11 +62,13 @@ def game_label(options: dict) -> str:
     if options.get("toys"):  # toys implies the two held aces: say it once
         variants = ["toys"]
     deal = ["dealt deck"] if options.get("deck") is not None else []
+    deal += ["winnable deal"] if options.get("winnable") else []  # chosen by the solver: the title says so
     return ", ".join([difficulty] + variants + deal)
 
 
 def check_options(options: dict) -> dict:
-    known = ("difficulty", "heights", "starting_card", "reusable_diamond_ace", "club_at_start", "toys", "deck")
+    known = ("difficulty", "heights", "starting_card", "reusable_diamond_ace", "club_at_start", "toys", "deck",
+             "winnable", "winnable_from")
     for key in options:
         if key not in known:
             raise OptionError(f"unknown option {clean_text(key, 20)!r} (known: {', '.join(known)})")
@@ -110,7 +112,25 @@ def check_options(options: dict) -> dict:
         if len(set(codes)) != 52:
             raise OptionError("deck: every card must appear once")
         normal["deck"] = codes
+    normal.update(_winnable(options, normal))
     return normal
+
+
+def _winnable(options: dict, normal: dict) -> dict:
+    """winnable=true: the seed was chosen by engine/analysis/winnable.py, searching from the seed
+    `winnable_from` on; both are kept in the options (absent when false, so other games' options
+    stay as they were)."""
+    start = options.get("winnable_from")
+    if not _flag(options, "winnable"):
+        if start is not None:
+            raise OptionError("winnable_from goes only with winnable=true")
+        return {}
+    if "deck" in normal:
+        raise OptionError("winnable=true cannot go with deck: a dealt deck is not chosen by a search")
+    if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < 2**63:
+        raise OptionError("winnable=true: the deal is chosen by a search before the game starts "
+                          "(winnable_from, the seed the search began at, is missing or not a seed)")
+    return {"winnable": True, "winnable_from": start}
 
 
 def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:

@@ -1,0 +1,134 @@
+"""The hall's scores (`dicehall hall --scores`, the Hall screen's `s`): per player name and game,
+from the hall's finished games: games, wins, win %, and the best result in the game's own measure
+(the game module's optional `best_result(state)` hook).
+
+What counts, and what does not (each log is another player's file, so every rule is about not
+being fooled or counting twice):
+- A game counts once it is finished with a result; one in progress or abandoned (an idle seat's
+  game ended by another player) does not, nor a file the listing calls DAMAGED.
+- A game counts once: two logs with the same commitment to their dice (a copied file) are one game,
+  and a name seated twice in one game (one person at two seats) counts that game once for it, won
+  if either seat won.
+- People's seats only: a bot's seat is not a player. A person whose seat was handed to a bot for
+  being idle keeps the game as played and not won.
+- The best result is credited to the winners (in a game for one, to its player, win or loss).
+- Names are the hall's: as typed at each seat. Nothing checks who typed them (unauthenticated).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from dicehall.engine.games import CATALOGUE
+from dicehall.engine.text import clean_text
+
+UNAUTHENTICATED = "names are as typed at each seat: the hall does not check who typed them (unauthenticated)"
+_ORDER = {entry.id: n for n, entry in enumerate(CATALOGUE)}
+
+
+@dataclass
+class Score:
+    """One player's record in one game."""
+
+    game: str  # the game's id
+    title: str
+    player: str
+    games: int = 0
+    wins: int = 0
+    best: tuple[int, str] | None = None  # (value, words): the game's best_result, higher better
+
+    @property
+    def win_percent(self) -> int:
+        return round(100 * self.wins / self.games) if self.games else 0
+
+    def as_json(self) -> dict:
+        best = {"value": self.best[0], "words": self.best[1]} if self.best is not None else None
+        return {"game": self.game, "title": self.title, "player": self.player, "games": self.games,
+                "wins": self.wins, "win_percent": self.win_percent, "best": best}
+
+
+@dataclass
+class HallScores:
+    """Every player's record, and what was left out and why."""
+
+    scores: list[Score] = field(default_factory=list)
+    counted: int = 0  # finished games counted
+    in_progress: int = 0
+    abandoned: int = 0
+    copies: int = 0  # logs of a game already counted (the same commitment)
+    damaged: int = 0  # files that are not a good game
+
+    def left_out(self) -> str:
+        """What was not counted, in words ("" when nothing was)."""
+        parts = [(self.in_progress, "in progress"), (self.abandoned, "abandoned"),
+                 (self.copies, "copy" if self.copies == 1 else "copies"),  # of a game counted already
+                 (self.damaged, "damaged")]
+        return ", ".join(f"{count} {words}" for count, words in parts if count)
+
+    def as_json(self) -> dict:
+        return {"unauthenticated": UNAUTHENTICATED, "counted": self.counted, "in_progress": self.in_progress,
+                "abandoned": self.abandoned, "copies": self.copies, "damaged": self.damaged,
+                "scores": [score.as_json() for score in self.scores]}
+
+
+def _credit(fold) -> dict[str, bool]:
+    """The people of a finished game by name, each with whether they won."""
+    winners = set(fold.session.outcome.winners)
+    names: dict[str, bool] = {}
+    for seat, held in enumerate(fold.seats):
+        if held.kind == "player" and held.name:
+            names[held.name] = names.get(held.name, False) or seat in winners
+    for held in fold.handed.values():  # left idle: played, not won
+        if held.kind == "player" and held.name:
+            names.setdefault(held.name, False)
+    return names
+
+
+def _best(fold) -> tuple[int, str] | None:
+    hook = getattr(fold.module, "best_result", None)
+    result = hook(fold.session.state) if hook is not None else None
+    if result is None:
+        return None
+    value, words = result
+    return int(value), clean_text(words, 60)
+
+
+def scores_of(folds: Iterable[tuple[str, object]], damaged: int = 0) -> HallScores:
+    """The scores of the games `folds` gives ((id, HallFold) pairs)."""
+    found = HallScores(damaged=damaged)
+    table: dict[tuple[str, str], Score] = {}
+    seen: set[str] = set()
+    for _, fold in folds:
+        if fold.abandoned:
+            found.abandoned += 1
+            continue
+        if fold.session is None or fold.session.outcome is None:
+            found.in_progress += 1
+            continue
+        if fold.commitment in seen:
+            found.copies += 1
+            continue
+        try:  # the per-game boundary: a log that folds but cannot be credited is left out as damaged
+            credit, best = _credit(fold), _best(fold)
+        except Exception:
+            found.damaged += 1
+            continue
+        seen.add(fold.commitment)
+        found.counted += 1
+        solo = len(fold.seats) == 1
+        for name, won in credit.items():
+            key = (fold.module.ID, name)
+            score = table.setdefault(key, Score(fold.module.ID, fold.module.TITLE, name))
+            score.games += 1
+            score.wins += won
+            if best is not None and (won or solo) and (score.best is None or best[0] > score.best[0]):
+                score.best = best
+    found.scores = sorted(table.values(), key=lambda s: (_ORDER.get(s.game, len(_ORDER)), -s.wins, -s.win_percent,
+                                                        s.player.casefold(), s.player))
+    return found
+
+
+def hall_scores(hall) -> HallScores:
+    """The scores of a Hall's games, as its listing reads them (a damaged file is counted as such)."""
+    entries = hall.listing()
+    return scores_of(hall.listed_folds(), damaged=sum(1 for entry in entries if entry.problem))
