@@ -36,6 +36,28 @@ def all_bindings(screen_type: type) -> list[Binding]:
     return found
 
 
+def session_deal(session: Session) -> str | None:
+    """The code of a session's deal (engine/deals.py), or None: a hall game's seed is secret, and a
+    follower's session has none."""
+    from dicehall.engine.deals import deal_code
+
+    if hasattr(session, "seed_shown") or session.seed is None:
+        return None
+    try:
+        return deal_code(session.game.ID, session.seed, session.options)
+    except ValueError:
+        return None
+
+
+def with_deal(title: str, session: Session, width: int) -> str:
+    """A game's title with its deal's code at the right, where the title leaves room for it (the
+    game's own words come first); `dicehall saves` lists every save's code."""
+    code = session_deal(session)
+    if not code or len(title) + len(code) + 2 > width:
+        return title
+    return f"{title}{' ' * (width - len(title) - len(code))}{code}"
+
+
 class KeyedScreen(Screen):
     """A screen with a status line that answers every key, including the ones it does not know.
 
