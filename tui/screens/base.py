@@ -133,9 +133,13 @@ class KeyedScreen(Screen):
         """The keys the help lists (a screen may say them otherwise where they work otherwise)."""
         return all_bindings(type(self))
 
+    def help_notes(self) -> str:
+        """The help's words under the keys (a game over says its summary first)."""
+        return self.HELP_NOTES
+
     def action_help(self) -> None:
         rows = bindings_help(self.help_bindings(), self.binding_possible)
-        notes = self.HELP_NOTES
+        notes = self.help_notes()
         status = self.query(StatusLine)
         if status and status.first().cut:  # the status line ended in "? shows all": here it is
             notes = f"The last message, whole: {status.first().message}\n\n{notes}"
@@ -245,6 +249,16 @@ class GameScreen(KeyedScreen):
 
     def help_title(self) -> str:
         return self.session.game.TITLE
+
+    def help_notes(self) -> str:
+        """Once the game is over, its summary first (engine/analysis/summary.py: the result, the
+        deal, undos, assists, comments), as roguelikes end with a morgue file."""
+        if self.session.outcome is None or not isinstance(self.session, Session):  # a hall game's is not a Session
+            return self.HELP_NOTES
+        from dicehall.engine.analysis.summary import summary_paragraph
+
+        summary = f"Game over. {summary_paragraph(self.session)} (dicehall summary SAVE writes it out.)"
+        return f"{summary}\n\n{self.HELP_NOTES}" if self.HELP_NOTES else summary
 
     def possible_now(self, action: str, parameters: tuple) -> bool:
         if action == "undo":
