@@ -158,3 +158,13 @@ def test_comment_text_from_a_replay_is_cleaned(tmp_path):
     path.write_bytes(msgpack.packb(document))
     text = replays.read_replay(path).comments[1]
     assert text.startswith("[red]x[2Jyyy") and "\x1b" not in text and len(text) == COMMENT_LIMIT
+
+
+def test_comments_stay_on_their_event_number_after_an_undo():
+    session = tower()
+    saves.write_comment(session, 6, "on the last pull")
+    session.undo()
+    session.play(PullBlock())  # a new event 5 and 6: the comment is the players', not the game's
+    assert session.comments == {6: "on the last pull"}
+    saves.close_save(session)
+    assert saves.load_readonly(session.save_id).comments == {6: "on the last pull"}

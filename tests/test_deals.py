@@ -172,3 +172,17 @@ def test_a_hall_game_keeps_its_secret_seed_out_of_the_title():
     hidden = Hidden(get_game("troll"), seed=5, options={}, players=(), dice=[])
     assert session_deal(hidden) is None
     assert session_deal(engine.new_session("troll", seed=5)) == "troll:standard:5"
+
+
+def test_a_towers_code_has_no_seed_since_its_seed_decides_nothing():
+    assert deal_code("towers", 12345, {}) == "towers"
+    assert read_deal("towers").seed == 0
+
+
+def test_the_title_shows_the_code_only_where_the_games_own_words_leave_room():
+    from dicehall.tui.screens.base import with_deal
+
+    session = engine.new_session("troll", seed=5)
+    assert with_deal("Troll: x", session, 40) == "Troll: x" + " " * 16 + "troll:standard:5"
+    long = "Troll: " + "y" * 60
+    assert with_deal(long, session, 78) == long  # the game's words first: no room, no code
