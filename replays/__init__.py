@@ -7,7 +7,8 @@ seed while it is refolded. Failures raise ReplayError with one line saying what 
 Format history: 1 stored players as [name, bot]; 2 stores [name, bot, style] and requires the state
 digests (at least the final one); 3 adds the file digest, a BLAKE2b over every other field, header
 and events alike, so no field can be damaged unseen (the rules and the state digests cannot see a
-changed name or undo count, nor a typed die changed to another typed die). Older documents are
+changed name or undo count, nor a typed die changed to another typed die); 4 adds the players'
+`comments` ([event, text], optional, covered by the file digest, never game events). Older documents are
 upcast one step at a time by UPCASTS; an upcast format 2 document says its header was not checked.
 
 What a file can make dicehall do is bounded by what the game itself takes: nesting is capped, every
@@ -22,12 +23,14 @@ import os
 from datetime import datetime, timezone
 from hashlib import blake2b
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Callable, Sequence
 
 import msgpack
 
 from dicehall import engine
 from dicehall.engine.codec import DecodeError, check_nesting, decode_event, encode_event
+from dicehall.engine.comments import comment_of
 from dicehall.engine.core import player_from_record
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.session import LogError, Session
@@ -35,7 +38,7 @@ from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.replays.durable import open_regular, write_durably
 
-FORMAT = 3
+FORMAT = 4
 MAX_BYTES = 16 * 1024 * 1024
 MAX_EVENTS = 200_000
 # Lists and maps one replay may unpack into: a real event is 2 or 3 of them, a turn mark 1, so this is
@@ -47,6 +50,7 @@ FILE_DIGEST = "file_digest"
 # What a replay says that the events cannot prove; `verify` names them. The file digest shows
 # they were not damaged, but anyone can write a replay with a digest that fits what they wrote.
 CLAIMS = "the name, the players' names, the undo count, when it was made and by which dicehall"
+COMMENTS_CLAIM = "the comments are the players' own words, not covered by the seed"
 
 
 def _upcast_1(document: dict) -> dict:
@@ -65,8 +69,13 @@ def _upcast_2(document: dict) -> dict:
     return dict(document, format=3, **{FILE_DIGEST: None})
 
 
+def _upcast_3(document: dict) -> dict:
+    """Format 3 had no comments: the upcast document has none."""
+    return dict(document, format=4, comments=[])
+
+
 # Older formats are upcast one step at a time: UPCASTS[n] turns a format-n document into format n+1.
-UPCASTS: dict[int, Callable[[dict], dict]] = {1: _upcast_1, 2: _upcast_2}
+UPCASTS: dict[int, Callable[[dict], dict]] = {1: _upcast_1, 2: _upcast_2, 3: _upcast_3}
 
 
 def file_digest(document: dict) -> str:
@@ -105,6 +114,7 @@ def replay_document(session: Session) -> dict:
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "events": [encode_event(e) for e in events],
         "marks": [[m.start, m.player] for m in session.marks],
+        "comments": [[n, text] for n, text in sorted(session.comments.items()) if n <= len(events)],
         "digests": digests,
     })
 
@@ -303,6 +313,7 @@ def session_from_document(document: dict) -> Session:
     except LogError as error:
         raise ReplayError(str(error)) from None
     _check_digests(session, document.get("digests"))
+    session.comments = _comments(document.get("comments"), len(session.events))
     session.undos = undos
     session.save_name = clean_text(document["name"])
     session.recorded_result = clean_text(document.get("result") or "", 120)
@@ -352,6 +363,21 @@ def _positions(entries: Any, what: str, last: int) -> list[int]:
     return positions
 
 
+def _comments(entries: Any, events: int) -> Any:
+    """The players' comments: [event, text] in order of event, at most one each (0 the whole game,
+    up to the last event); none when the field is absent."""
+    if entries is None:
+        return MappingProxyType({})
+    if not isinstance(entries, (list, tuple)):
+        raise ReplayError("the comments are not a list")
+    _positions(entries, "comment", events)
+    try:
+        pairs = [comment_of(entry, events) for entry in entries]
+    except ValueError as error:
+        raise ReplayError(str(error)) from None
+    return MappingProxyType({n: text for n, text in pairs if text})
+
+
 def _check_digests(session: Session, digests: Any) -> int:
     """Every digest must match the refolded state; a replay with events must carry at least the
     final one. A digest at position n is of the state after event n, the viewer's position n."""
@@ -383,6 +409,8 @@ def verify(path: str | Path) -> str:
     if recorded is not None and recorded != (outcome.summary if outcome else None):
         raise ReplayError(f"the recorded result ({clean_text(recorded, 60)}) is not what the events give ({result})")
     dice = f", {counted(typed, 'typed dice outcome')} (not from the seed)" if typed else ""
+    if session.comments:
+        dice += f", {counted(len(session.comments), 'comment')} ({COMMENTS_CLAIM})"
     players = ", ".join(p.name for p in session.players)
     header = ("header intact (the file matches its digest)" if document[FILE_DIGEST] is not None
               else "header not checked (a format 2 replay has no file digest)")

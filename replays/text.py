@@ -270,6 +270,13 @@ def clipboard_text(session: Session, analysis: Any = None, hint: str = "") -> tu
     tags = [line for line in record.splitlines() if line.startswith("[")]
     left_out = f"{len(session.events):,} events left out: a long game"
     tags.append(comment(f"{left_out}{'; ' + hint if hint else ''}"))
+    if session.seed is not None:  # one line of chat: the same deal, from its start
+        from dicehall.engine.deals import deal_code
+
+        try:
+            tags.append(comment(f"the deal: dicehall play --deal {deal_code(session.game.ID, session.seed, session.options)}"))
+        except ValueError:
+            pass  # options no code says (a dealt deck): the tag lines hold them
     return "\n".join(tags) + "\n", "the tag lines (a long game)"
 
 

@@ -29,6 +29,7 @@ hall (the shared hall). The names every caller uses are exported here.
 from __future__ import annotations
 
 from dicehall.replays.durable import open_regular, write_all, write_durably
+from dicehall.saves.comments import comment_record, write_comment
 from dicehall.saves.errors import (ExportExists, SaveDamaged, SaveError, SaveHealthy, SaveInUse, SaveUnreadable,
                           SaveWriteFailed, error_line, os_reason)
 from dicehall.saves.files import (default_name, distinct_name, fsync_dir, home, keep_torn, make_dirs, names_in_use,
@@ -40,18 +41,18 @@ from dicehall.saves.index import (FINGERPRINT_BYTES, INDEX_FORMAT, INDEX_NAME, M
                          SaveInfo, branch_text, find_save, list_saves)
 from dicehall.saves.manage import branch_save, export_save, recover_save, rename_save, write_export
 from dicehall.saves.rebuild import build_session
-from dicehall.saves.store import SaveJournal, close_save, delete_save, load_readonly, new_save, open_save
+from dicehall.saves.store import SaveJournal, ViewedSave, close_save, delete_save, load_readonly, new_save, open_save
 
 
 __all__ = [
     "ExportExists", "FINGERPRINT_BYTES", "FORMAT", "FRAME", "Fingerprint", "INDEX_FORMAT", "INDEX_NAME", "MAGIC",
     "MAX_FILE", "MAX_INDEX", "MAX_INDEX_SAVES", "MAX_RECORD", "MAX_UNPACKED", "ParsedSave", "READ_CHUNK", "RACY_NS",
     "SUFFIX", "SaveDamaged", "SaveError", "SaveHealthy", "SaveInUse", "SaveInfo", "SaveJournal", "SaveScan",
-    "SaveUnreadable", "SaveWriteFailed", "TORN_SCAN_BUDGET", "TORN_SUFFIX", "UNPACK_LIMITS", "UPCASTS",
-    "branch_save", "branch_text", "build_session", "close_save", "default_name", "delete_save", "distinct_name",
+    "SaveUnreadable", "SaveWriteFailed", "ViewedSave", "TORN_SCAN_BUDGET", "TORN_SUFFIX", "UNPACK_LIMITS", "UPCASTS",
+    "branch_save", "branch_text", "comment_record", "build_session", "close_save", "default_name", "delete_save", "distinct_name",
     "encode_record", "error_line", "export_save", "find_save", "frame", "fsync_dir", "home", "keep_torn",
     "list_saves", "load_readonly", "make_dirs", "names_in_use", "new_save", "open_regular", "open_save",
     "os_reason", "parse_save", "read_header", "recover_save", "rename_save", "replays_dir", "save_label",
-    "saves_dir", "short_name", "solo_players", "upcast_header", "write_all", "write_durably", "write_export",
-    "write_new",
+    "saves_dir", "short_name", "solo_players", "upcast_header", "write_all", "write_comment", "write_durably",
+    "write_export", "write_new",
 ]

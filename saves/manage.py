@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import MappingProxyType
 
 from dicehall import engine
 from dicehall.engine.session import Session
 from dicehall.engine.text import NAME_LIMIT, clean_text
 from dicehall.replays.durable import write_all, write_durably
+from dicehall.saves.comments import comment_record
 from dicehall.saves.errors import ExportExists, SaveDamaged, SaveError, SaveHealthy, os_reason
 from dicehall.saves.files import (create_file, fsync_dir, lock, names_in_use, read_header, save_label, saves_dir, scanning,
                          short_name, shown_path, slug)
@@ -155,9 +157,12 @@ def branch_save(session: Session, upto: int, name: str = "") -> Session:
     new = engine.new_session(session.game.ID, seed=session.seed, options=probe.options, players=probe.players, dice=[],
                              journal=records)
     engine.replay_upto(session, new, session.settle(upto))  # settle: never cut an action from its own consequences
+    kept = {n: text for n, text in session.comments.items() if n <= len(new.events)}  # the comments up to there go along
+    records.extend(comment_record(n, text) for n, text in kept.items())
     data = b"".join([MAGIC, frame(header), *(frame(encode_record(record)) for record in records)])
     path, fd = create_file(header["name"], data, "make the branch")
     new.journal = SaveJournal(path, fd)
     new.save_name = header["name"]
     new.save_id = path.stem
+    new.comments = MappingProxyType(kept)
     return new

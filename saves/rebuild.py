@@ -5,6 +5,7 @@ from typing import Any
 
 from dicehall import engine
 from dicehall.engine.codec import DecodeError, decode_event
+from dicehall.engine.comments import comment_of, with_comment
 from dicehall.engine.core import player_from_record
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
@@ -90,5 +91,8 @@ def _replay_record(session: Session, record: Any, module: Any) -> None:
         if op == "play" and (not isinstance(by, int) or isinstance(by, bool)):
             raise ValueError("a move with no player")
         session.replay_batch(events, by if op == "play" else None)
+    elif op == "comment":  # a player's comment, kept beside the game: the latest per event wins
+        event, text = comment_of((record.get("event"), record.get("text")), len(session.events))
+        session.comments = with_comment(session.comments, event, text)
     else:
         raise ValueError(f"unknown record {str(op)[:20]!r}")

@@ -172,4 +172,36 @@ def load_readonly(name_or_id: str) -> Session:
         if scan.damage:
             raise SaveDamaged(f"{shown}: {scan.damage}", scan.index - 1)
     session.save_id = shown
+    session.journal = ViewedSave(path)  # a comment written in its viewer goes to the save; a move never
     return session
+
+
+class ViewedSave:
+    """The journal of a save viewed, not played (load_readonly): it takes a player's comment
+    record and nothing else. Each append locks the save (refused while another dicehall plays it),
+    reads its records again and checks that the event commented on is still there (it may have
+    been played on, or undone, since it was read), then appends durably."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def append(self, record: dict) -> None:
+        shown = save_label(self.path)
+        if record.get("op") != "comment":  # a JournalError: said in one line, the session unchanged
+            raise SaveWriteFailed(f"{shown} is open to view only: continue it to play", "view only")
+        try:
+            fd = open_regular(self.path, os.O_RDWR | os.O_APPEND)
+        except OSError as error:
+            raise SaveError(f"{shown}: cannot open it to write the comment ({os_reason(error)})") from None
+        lock(fd, self.path)  # closes fd and raises SaveInUse while another dicehall holds it
+        journal = SaveJournal(self.path, fd)  # closing it closes fd and releases the lock
+        try:
+            with scanning(self.path, shown) as scan:
+                session = build_session(scan, shown)
+                if scan.damage or scan.torn:
+                    raise SaveError(f"{shown}: the save is damaged at its end; the comment was not written")
+            if record["event"] > len(session.events):
+                raise SaveError(f"{shown} has only {len(session.events)} events now; the comment was not written")
+            journal.append(record)
+        finally:
+            journal.close()

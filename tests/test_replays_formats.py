@@ -66,9 +66,10 @@ def write(tmp_path, document):
     return path
 
 
-def test_new_replays_are_format_3_with_three_field_players_and_a_file_digest():
+def test_new_replays_are_format_4_with_three_field_players_comments_and_a_file_digest():
     document = replays.replay_document(session_with_events())
-    assert replays.FORMAT == 3 and document["format"] == 3 and document["players"] == [["Ada", False, ""]]
+    assert replays.FORMAT == 4 and document["format"] == 4 and document["players"] == [["Ada", False, ""]]
+    assert document["comments"] == []
     assert list(document)[-1] == "file_digest" and document["file_digest"] == replays.file_digest(document)
 
 
@@ -79,8 +80,8 @@ def test_three_field_players_are_needed(tmp_path):
 
 
 def test_a_newer_format_is_refused_with_its_version(tmp_path):
-    document = dict(replays.replay_document(session_with_events()), format=4)
-    with pytest.raises(replays.ReplayError, match=r"^made by a newer dicehall \(format 4\); this one reads format 3$"):
+    document = dict(replays.replay_document(session_with_events()), format=5)
+    with pytest.raises(replays.ReplayError, match=r"^made by a newer dicehall \(format 5\); this one reads format 4$"):
         replays.verify(write(tmp_path, document))
 
 

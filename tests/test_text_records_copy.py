@@ -69,9 +69,10 @@ def test_y_in_the_saves_list_copies_a_long_game_as_its_tag_lines():
     written, line = drive(DicehallApp(), steps)
     [text] = copied(written)
     lines = text.splitlines()
-    assert all(line.startswith("[") for line in lines[:-1]) and '[Seed 3]' in lines
-    assert lines[-1].startswith("{") and "events left out: a long game" in lines[-1]
-    assert f"dicehall export {save_id} --text" in lines[-1]
+    assert all(line.startswith("[") for line in lines[:-2]) and '[Seed 3]' in lines
+    assert lines[-2].startswith("{") and "events left out: a long game" in lines[-2]
+    assert f"dicehall export {save_id} --text" in lines[-2]
+    assert lines[-1] == "{the deal: dicehall play --deal dicetower:start=10000:3}"  # one line of chat replays it
     assert len(text.encode()) < CLIPBOARD_LIMIT
     assert line.startswith("copied the tag lines (a long game) through OSC 52: ")
 

@@ -210,7 +210,7 @@ def test_help_says_what_each_key_does_and_fits_80x24():
     scroll, text = drive(DicehallApp(session=session), steps)
     assert scroll == 0  # nothing to scroll to
     assert "Left / Right  one event back / one event on" in text
-    assert "q / Esc  leave the viewer" in text and "+ / = / -  autoplay faster / autoplay slower" in text
+    assert "? / q / Esc  this help / leave the viewer" in text and "+ / = / -  autoplay faster / autoplay slower" in text
     assert "equals_sign" not in text and "Left / q" not in text
     assert "r / H  reveal what is hidden / hindsight: was this deal winnable?" in text
     assert "(spoilers: each asks first)" in text and "l / j  open the solver's line / go to where it starts" in text

@@ -20,6 +20,7 @@ from dicehall.cli.hall import (hall_arguments, hall_command, host_arguments, hos
 from dicehall.cli.screens import (continue_arguments, continue_command, launcher_command, play_arguments, play_command,
                                   practice_command, replay_command)
 from dicehall.cli.serve import serve_arguments, serve_command
+from dicehall.cli.summary import summary_arguments, summary_command
 from dicehall.engine.errors import DicehallError
 
 __all__ = ["COMMANDS", "NO_ANALYSER", "UsageError", "build_parser", "main"]
@@ -50,6 +51,8 @@ COMMANDS = (
             analyse_arguments, analyse_command, ANALYSE_DESCRIPTION, hall_after=True),
     Command("practice", "replay the marked decisions of your analysed saves, the answer hidden, until you find the best",
             no_arguments, practice_command),
+    Command("summary", "a game's summary, as a morgue file: result, deal, undos, assists; --analyse: its turning points",
+            summary_arguments, summary_command, hall_after=True),
     Command("sim", "sample whole games through the engine, with bots", sim_arguments, sim_command),
     Command("rules", "print a game's rules", rules_arguments, rules_command),
     Command("recover", "copy the good part of a damaged save into a new save", save_argument, recover_command),

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from dicehall.cli.args import Parser, UsageError, fail
 from dicehall.cli.hall import hall_game_named
+from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 
@@ -129,6 +130,20 @@ def recover_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def saved_deal(path) -> str | None:
+    """The deal code of a save, from its header alone (game, seed, options); None if it has none."""
+    from dicehall import saves
+    from dicehall.engine.deals import deal_code
+
+    header = saves.read_header(path)
+    try:
+        if not isinstance(header, dict) or type(header.get("seed")) is not int:
+            return None
+        return deal_code(header["game"], header["seed"], header["options"])
+    except (DicehallError, ValueError, KeyError, TypeError):
+        return None  # a header the list reads as damaged says so itself
+
+
 def list_saves() -> int:
     """Every save as a block of lines under a header row: when it was last played, its game and whole
     name; below them its progress (or what is wrong with it), what it branched from, and its id, the
@@ -153,7 +168,9 @@ def list_saves() -> int:
         if info.branch_of:
             details.append(clean_text(info.branch_of, 200))
         details.append(f"id {clean_text(info.id, 200)}")
+        code = None if info.problem else saved_deal(info.path)
         print(first)
-        for detail in details:
-            print(textwrap.fill(detail, 79, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False))
+        for detail in details + ([f"deal {code}"] if code else []):  # a deal code is never broken: it is copied whole
+            print(textwrap.fill(detail, 79, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False,
+                                break_long_words=not detail.startswith("deal ")))
     return 0

@@ -14,7 +14,9 @@ from dicehall.engine.text import clean_text
 
 
 def play_arguments(parser: Parser) -> None:
-    parser.add_argument("game")
+    parser.add_argument("game", nargs="?", help="the game (with --deal, the code names it)")
+    parser.add_argument("--deal", metavar="CODE", help="open a deal by its code (troll:standard:123456), as shown in "
+                        "a game's title and in `dicehall saves`")
     parser.add_argument("--seed", type=seed)
     parser.add_argument("--daily", action="store_true", help="today's deal, the same for everyone")
     parser.add_argument("--name", default="")
@@ -45,9 +47,30 @@ def practice_command(args: argparse.Namespace) -> int:
     return run_app(args, practice=True)
 
 
+def take_deal(args: argparse.Namespace) -> None:
+    """--deal CODE: the game, seed and options the code names, in place of the arguments; the code
+    alone says them, so --seed, --daily and --option do not go with it."""
+    from dicehall.engine.deals import DealCodeError, read_deal
+
+    if args.deal is None:
+        if args.game is None:
+            raise UsageError("name a game, or give a deal code with --deal CODE")
+        return
+    if args.seed is not None or args.daily or args.option:
+        raise UsageError("--deal gives the seed and the options: no --seed, --daily or --option with it")
+    try:
+        deal = read_deal(args.deal)
+    except DealCodeError as error:
+        raise UsageError(str(error)) from None
+    if args.game is not None and args.game != deal.game:
+        raise UsageError(f"the deal code is for {deal.game}, not {clean_text(args.game, 20)}")
+    args.game, args.seed, args.option = deal.game, deal.seed, list(deal.options.items())
+
+
 def play_command(args: argparse.Namespace) -> int:
     from dicehall import saves
 
+    take_deal(args)
     module = game(args.game)  # a bad game name fails here, before the screen opens
     from dicehall.engine.games import entry_of
 

@@ -34,6 +34,8 @@ class CatalogueEntry:
     hindsight_solver: bool = False  # the viewer's hindsight (engine/analysis/ID_solver.py) solves it
     # what `verify` re-derives from a revealed hall seed, in the game's words
     re_derived: str = "every chance outcome was re-derived from it"
+    deal_lead: str = ""  # the option a deal code (engine/deals.py) writes first, bare ("troll:standard:SEED")
+    deal_seeded: bool = True  # False: the seed decides nothing, so a deal code has none ("towers:match")
 
     @property
     def module(self) -> ModuleType | None:
@@ -65,11 +67,11 @@ CATALOGUE = (
                    analyser="dicehall.engine.analysis.troll", simulator="dicehall.sims.troll",
                    also_blunder="; ?? also for a pair that loses at once (collapse, flight) when another does not",
                    hidden="every face-down card and the whole deck order", wide_board=True, hindsight_solver=True,
-                   re_derived="the deck's order and every die were re-derived from it"),
+                   re_derived="the deck's order and every die were re-derived from it", deal_lead="difficulty"),
     CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", True,
                    seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.towers",
                    simulator="dicehall.sims.towers",
-                   marks_by_margin=True,
+                   marks_by_margin=True, deal_seeded=False,
                    re_derived="every move was checked against the rules (Towers has no dice: the seed decides nothing)"),
     CatalogueEntry("bones", "War of Bones", "a dice wargame", True,
                    seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.bones",

@@ -36,6 +36,28 @@ def all_bindings(screen_type: type) -> list[Binding]:
     return found
 
 
+def session_deal(session: Session) -> str | None:
+    """The code of a session's deal (engine/deals.py), or None: a hall game's seed is secret, and a
+    follower's session has none."""
+    from dicehall.engine.deals import deal_code
+
+    if hasattr(session, "seed_shown") or session.seed is None:
+        return None
+    try:
+        return deal_code(session.game.ID, session.seed, session.options)
+    except ValueError:
+        return None
+
+
+def with_deal(title: str, session: Session, width: int) -> str:
+    """A game's title with its deal's code at the right, where the title leaves room for it (the
+    game's own words come first); `dicehall saves` lists every save's code."""
+    code = session_deal(session)
+    if not code or len(title) + len(code) + 2 > width:
+        return title
+    return f"{title}{' ' * (width - len(title) - len(code))}{code}"
+
+
 class KeyedScreen(Screen):
     """A screen with a status line that answers every key, including the ones it does not know.
 
@@ -112,9 +134,13 @@ class KeyedScreen(Screen):
         """The keys the help lists (a screen may say them otherwise where they work otherwise)."""
         return all_bindings(type(self))
 
+    def help_notes(self) -> str:
+        """The help's words under the keys (a game over says its summary first)."""
+        return self.HELP_NOTES
+
     def action_help(self) -> None:
         rows = bindings_help(self.help_bindings(), self.binding_possible)
-        notes = self.HELP_NOTES
+        notes = self.help_notes()
         status = self.query(StatusLine)
         if status and status.first().cut:  # the status line ended in "? shows all": here it is
             notes = f"The last message, whole: {status.first().message}\n\n{notes}"
@@ -224,6 +250,16 @@ class GameScreen(KeyedScreen):
 
     def help_title(self) -> str:
         return self.session.game.TITLE
+
+    def help_notes(self) -> str:
+        """Once the game is over, its summary first (engine/analysis/summary.py: the result, the
+        deal, undos, assists, comments), as roguelikes end with a morgue file."""
+        if self.session.outcome is None or not isinstance(self.session, Session):  # a hall game's is not a Session
+            return self.HELP_NOTES
+        from dicehall.engine.analysis.summary import summary_paragraph
+
+        summary = f"Game over. {summary_paragraph(self.session)} (dicehall summary SAVE writes it out.)"
+        return f"{summary}\n\n{self.HELP_NOTES}" if self.HELP_NOTES else summary
 
     def possible_now(self, action: str, parameters: tuple) -> bool:
         if action == "undo":

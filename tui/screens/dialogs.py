@@ -18,7 +18,7 @@ def key_label(key: str) -> str:
     return {"question_mark": "?", "escape": "Esc", "left": "Left", "right": "Right", "pageup": "PgUp",
             "pagedown": "PgDn", "home": "Home", "end": "End", "enter": "Enter", "space": "Space",
             "plus": "+", "minus": "-", "equals_sign": "=", "up": "Up", "down": "Down", "tab": "Tab",
-            "shift+tab": "Shift+Tab", "left_square_bracket": "[", "right_square_bracket": "]"}.get(key, key)
+            "shift+tab": "Shift+Tab", "semicolon": ";", "left_square_bracket": "[", "right_square_bracket": "]"}.get(key, key)
 
 
 ARROW_KEYS = sorted(["Up", "Down", "Left", "Right"])

@@ -10,7 +10,7 @@ from textual.widgets import Footer
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
 from dicehall.engine.words import counted
-from dicehall.tui.screens.base import GameScreen
+from dicehall.tui.screens.base import GameScreen, with_deal
 from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.widgets import Plain, StatusLine, big_number, title_line
 
@@ -137,7 +137,7 @@ class DiceTowerScreen(GameScreen):
         name = getattr(session, "save_name", "")
         seed = getattr(session, "seed_shown", session.seed)  # the hall's: "secret" until it is revealed
         title = title_line("Dice Tower: ", name, f"   (seed {seed}, undos {session.undos})", self.size.width - 2)
-        self.query_one("#title", Plain).show(Text(title, style="bold"))
+        self.query_one("#title", Plain).show(Text(with_deal(title, session, self.size.width - 2), style="bold"))
         self.query_one("#board", Plain).show(draw_board(state))
         self.query_one("#figures", Plain).show(self.figures(state))
         log = self.query_one("#log", Plain)

@@ -15,7 +15,7 @@ from dicehall.engine.errors import DicehallError
 from dicehall.engine.games import towers
 from dicehall.engine.games.towers import COLOURS, DARK, EMPTY, LIGHT, SIZE, Move, Place, TowersState
 from dicehall.engine.text import clean_text
-from dicehall.tui.screens.base import GameScreen, SetupScreen
+from dicehall.tui.screens.base import GameScreen, SetupScreen, with_deal
 from dicehall.tui.widgets import Plain, StatusLine, player_kind, title_line
 
 STYLE = ("bold cyan", "bold yellow")  # Light, Dark: the letters L and D say it without colour
@@ -154,7 +154,8 @@ class TowersScreen(GameScreen):
         name = getattr(session, "save_name", "")
         head = outcome.summary if outcome else (f"game {state.game} of 2" if state.match else "")
         tail = (f"  {head}" if head else "") + f"  (undos {session.undos})"
-        self.query_one("#title", Plain).show(Text(title_line("Towers: ", name, tail, self.size.width - 2), style="bold"))
+        title = with_deal(title_line("Towers: ", name, tail, self.size.width - 2), self.session, self.size.width - 2)
+        self.query_one("#title", Plain).show(Text(title, style="bold"))
         self.query_one("#towers-board", Plain).show(
             draw_board(state, cursor=self.cursor, selected=self.selected, targets=self.targets(), wide=True))
         self.query_one("#towers-info", Plain).show(self.info(state))

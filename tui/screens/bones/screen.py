@@ -16,7 +16,7 @@ from textual.widgets import Footer
 
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import SIDES, BonesState, Keep, TroopLanded, troop_name
-from dicehall.tui.screens.base import GameScreen
+from dicehall.tui.screens.base import GameScreen, with_deal
 from dicehall.tui.screens.bones.area import WIDE, draw_area, inches
 from dicehall.tui.screens.bones.attack import AttackBuilder
 from dicehall.tui.screens.bones.bots import PacedBots
@@ -199,7 +199,7 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
         outcome = bones.outcome(state)
         head = outcome.summary if outcome else (f"turn {state.turn}" if state.turn else "setup")
         title = title_line("War of Bones: ", name, f"  {head}  (undos {session.undos})", self.size.width - 2)
-        self.query_one("#title", Plain).show(Text(title, style="bold"))
+        self.query_one("#title", Plain).show(Text(with_deal(title, session, self.size.width - 2), style="bold"))
         marks, range_of = self.marks(state)
         self.query_one("#bones-map", Plain).show(draw_area(state, *WIDE, names=self.names, marks=marks, range_of=range_of))
         info = self.info(state)

@@ -13,7 +13,7 @@ from textual.widgets import Footer
 from dicehall.engine.games import troll
 from dicehall.engine.games.troll import LayDown, Move, PickUp, Stomp, ThrowDiamond, TrollState, UseClub, UseSpade, Wait
 from dicehall.engine.words import counted
-from dicehall.tui.screens.base import GameScreen
+from dicehall.tui.screens.base import GameScreen, with_deal
 from dicehall.tui.screens.stepping import SteppedBatches
 from dicehall.tui.screens.troll.bridge import WIDTH, draw_board
 from dicehall.tui.screens.troll.log import TrollLog, batch_words, step_words
@@ -93,7 +93,8 @@ class TrollScreen(SteppedBatches, GameScreen):
                  "checks": "flight done, checks"}.get(state.phase, state.phase)
         label = troll.game_label(session.options)
         where = troll.progress(state).upper() if outcome else f"{label}: turn {state.turn}, {phase}"
-        self.query_one("#title", Plain).show(Text(title_line(name, where, session.undos), style="bold"))
+        title = with_deal(title_line(name, where, session.undos), session, WIDTH)
+        self.query_one("#title", Plain).show(Text(title, style="bold"))
         self.query_one("#bridge", Plain).show(draw_board(state))
         hint = self.hint[1] if self.hint is not None and self.hint[0] is state else None  # until the bridge changes
         self.query_one(TrollLog).draw(session, count, state, self.batch_start(), hint)

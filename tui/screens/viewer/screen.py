@@ -18,6 +18,8 @@ from dicehall.engine import Session
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.games import entry_of
 from dicehall.engine.words import counted
+from dicehall.tui.screens.viewer.comments import (COMMENT_ACTIONS, COMMENT_BINDINGS, MARKER, CommentedViewer,
+                                                  CommentPanel)
 from dicehall.tui.screens.viewer.analysis import AnalysedViewer, AnalysisPanel, thresholds_note
 from dicehall.tui.screens.viewer.hindsight import HINDSIGHT_ACTIONS, HindsightPanel, HindsightViewer
 from dicehall.tui.screens.base import KeyedScreen
@@ -32,6 +34,7 @@ MARKED_KEYS = Binding.Group("Marked")
 SPEED_KEYS = Binding.Group("autoplay speed")
 SPOILERS = Binding.Group("Spoilers")  # r and H both look at hidden cards, and ask first
 LINE_KEYS = Binding.Group("the solver's line")
+HELP_LEAVE = Binding.Group("help / leave")  # one line of the help: 24 rows hold no more
 GOTO_COPY = Binding.Group("go to / copy")  # one line of the help for g and y: 24 rows hold no more
 ANALYSIS_ACTIONS = {"analyse", "marked", "costliest", "report"}
 
@@ -65,6 +68,8 @@ class EventWindow(Redrawn):
             if key not in cache:
                 cache[key] = session.describe(index, reveal)
             mark = marks.get(index, "") if marks else ""
+            if index + 1 in session.comments:  # a comment of the players' own on it
+                mark = f"{mark} {MARKER}".strip()
             return f"{'>' if index == current else ' '}{index + 1:>4} {mark + ' ' if mark else ''}{cache[key]}"
 
         # the highlighted event is shown whole, wrapped at spaces under itself (its mark counted:
@@ -75,7 +80,8 @@ class EventWindow(Redrawn):
         top = min(max(0, current - (height - extra) // 2), max(0, total - (height - extra)))
         text = Text()
         if position == 0:
-            text.append(">   0 the start of the game\n", style="reverse")
+            whole_game = f" {MARKER}" if 0 in session.comments else ""
+            text.append(f">   0 the start of the game{whole_game}\n", style="reverse")
             top = 0
             height -= 1
         rows = 0
@@ -89,7 +95,7 @@ class EventWindow(Redrawn):
         self.show(text, layout=False)
 
 
-class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
+class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen):
     BINDINGS = [
         Binding("left", "step(-1)", "one event back", group=EVENT_KEYS),
         Binding("right", "step(1)", "one event on", group=EVENT_KEYS),
@@ -122,8 +128,9 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
                 tooltip="the report per player (accuracy, marks, luck)"),
         # "Branch", not "Continue" (the saves list's word for going on with the same save), and short
         Binding("c", "branch", "Branch", tooltip="continue from here: a new save, played at once"),
-        Binding("question_mark", "help", "Help", tooltip="this help"),
-        Binding("q,escape", "back", "Leave", show=False, tooltip="leave the viewer"),  # the status line names it
+        *COMMENT_BINDINGS,
+        Binding("question_mark", "help", "Help", tooltip="this help", group=HELP_LEAVE),
+        Binding("q,escape", "back", "Leave", show=False, tooltip="leave the viewer", group=HELP_LEAVE),  # the status line names it
     ]
     VIEWER_NOTES = ("PgUp/PgDn, n, p and w land where the player decides: c there tries the better "
                     "move, with the same future dice.")
@@ -157,6 +164,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
             with Vertical(id="viewer-side"):
                 yield EventWindow("", id="events")
                 yield Plain("", id="where")
+                yield CommentPanel("", id="comment")
                 yield AnalysisPanel("", id="analysis")
                 yield HindsightPanel("", id="hindsight")
         yield StatusLine("Left/Right: an event  PgUp/PgDn: a turn  c: branch here  ?: keys  q: leave")
@@ -191,6 +199,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
         line = (f"event {self.position}/{len(session.events)}  turn {self.turn_at(self.position)}{auto}  "
                 f"undos {session.undos}{claimed}{reveal}")
         where.show(clip(line, where.size.width or 48), layout=False)
+        self.draw_comment()
         panel = self.query_one(AnalysisPanel)
         panel.display = self.analysis_running or (self.analysis is not None and self.analysis_shown)
         if panel.display:
@@ -326,6 +335,8 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
             return self.analysis_possible(action)
         if action in HINDSIGHT_ACTIONS:
             return self.hindsight_possible(action)
+        if action in COMMENT_ACTIONS:
+            return self.comment_possible(action)
         return True
 
     def footer_shows(self, action: str, parameters: tuple) -> bool:
@@ -343,6 +354,8 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, KeyedScreen):
             return self.analysis_refusal(action)
         if action in HINDSIGHT_ACTIONS:
             return self.hindsight_refusal(action)
+        if action in COMMENT_ACTIONS:
+            return self.comment_refusal(action)
         return super().why_disabled(action, parameters)
 
     def action_copy_record(self) -> None:

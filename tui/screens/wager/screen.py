@@ -9,7 +9,7 @@ from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Footer
 
-from dicehall.tui.screens.base import GameScreen
+from dicehall.tui.screens.base import GameScreen, with_deal
 from dicehall.tui.screens.wager.table import Banner, ScoreSheet, ScoreTable
 from dicehall.tui.widgets import Plain, StatusLine, title_line
 
@@ -61,7 +61,7 @@ class WagerScreen(GameScreen):
         name = getattr(session, "save_name", "")
         head = outcome.summary.upper() if outcome else f"round {session.state.round}"
         title = title_line("Dead Man's Wager: ", name, f"  {head}  (undos {session.undos})", self.size.width - 2)
-        self.query_one("#title", Plain).show(Text(title, style="bold"))
+        self.query_one("#title", Plain).show(Text(with_deal(title, session, self.size.width - 2), style="bold"))
         self.query_one(ScoreTable).draw(session)
         self.query_one(Banner).draw(session)
         self.query_one(ScoreSheet).draw(session)

@@ -1,0 +1,70 @@
+"""`dicehall summary SAVE_OR_FILE`: a game's summary, as roguelikes' morgue files (the result, the
+deal, undos and assists, comments; with --analyse its turning points, with --hindsight the troll's
+verdict), read from a replay file, a save or a finished hall game."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from dicehall.cli.args import Parser, UsageError, budget, fail, positive
+from dicehall.cli.files import needs_a_file
+from dicehall.cli.hall import hall_game_named
+from dicehall.engine.text import clean_text
+
+NO_SOLVER = 2  # the exit code for --hindsight on a game without a hindsight solver (as `analyse`)
+
+
+def summary_arguments(parser: Parser) -> None:
+    parser.add_argument("file", metavar="SAVE_OR_FILE")
+    parser.add_argument("--analyse", action="store_true",
+                        help="judge the game first: the costliest decision, the luckiest and unluckiest rolls")
+    parser.add_argument("--samples", type=positive, help="with --analyse: sampled deals or futures per decision")
+    parser.add_argument("--hindsight", action="store_true",
+                        help="the troll: was this deal winnable? (the solver looks at the hidden cards)")
+    parser.add_argument("--budget", type=budget, metavar="SECONDS", help="with --hindsight: the solver's budget")
+
+
+def read_game(name: str):
+    """The session of a replay file, a finished hall game or a save (by name or id), in that order,
+    as `analyse` reads them; a refusal raises its own one-line error (ReplayError, HallError, SaveError)."""
+    path = Path(name)
+    if path.is_file() or ((path.exists() or path.is_symlink()) and not path.is_dir()):
+        from dicehall import replays
+
+        return replays.read_replay(name)
+    if hall_game_named(name, file_first=True, save_first=True):
+        from dicehall.saves.hall import Hall
+
+        return Hall().finished_session(name)
+    from dicehall import saves
+
+    return saves.load_readonly(name)
+
+
+def summary_command(args: argparse.Namespace) -> int:
+    from dicehall import replays
+    from dicehall.engine import analysis
+    from dicehall.engine.analysis.summary import game_summary
+    from dicehall.engine.games import entry_of
+
+    needs_a_file("summary", args.file)
+    if args.samples is not None and not args.analyse:
+        raise UsageError("--samples goes with --analyse")
+    if args.budget is not None and not args.hindsight:
+        raise UsageError("--budget goes with --hindsight")
+    try:
+        session = read_game(args.file)
+    except replays.ReplayError as error:
+        return fail(f"{clean_text(args.file, 200)}: {error}")
+    if args.hindsight and not entry_of(session.game.ID).hindsight_solver:
+        print(f"dicehall: {session.game.TITLE} has no hindsight solver (only the troll has one)", file=sys.stderr)
+        return NO_SOLVER
+    result = analysis.analyse(session, samples=args.samples) if args.analyse else None  # NoAnalyser: one line
+    solution = None
+    if args.hindsight:
+        from dicehall.engine.analysis import troll_solver
+
+        solution = troll_solver.solve(session, budget=troll_solver.DEFAULT_BUDGET if args.budget is None else args.budget)
+    print(game_summary(session, result, solution))
+    return 0
