@@ -288,6 +288,44 @@ def format_bones(report: dict) -> str:
     ])
 
 
+def sim_journal(games: int, seed: int, deck_name: str) -> dict:
+    """Whole journal games from a deck, sampled by the game's own playout (engine/games/journal/odds.py:
+    the engine's rules at a thousand games a second; the session takes 30 ms a game)."""
+    import random
+
+    from dicehall.engine.games import journal
+
+    deck = journal.sample_deck() if deck_name == "sample" else journal.load_deck(deck_name)
+    state = journal.initial_state(journal.check_options({"deck": deck.record()}), ())
+    started = time.perf_counter()
+    rng = random.Random(seed)  # a sim's figures, never a game's events: nothing of it is saved
+    endings = dict.fromkeys(journal.odds.ENDINGS, 0)
+    days, pulls = [], []
+    for _ in game_numbers(games):
+        result = journal.playout(state, rng)
+        endings[result.ending] += 1
+        days.append(result.days)
+        pulls.append(result.pulls)
+    elapsed = time.perf_counter() - started
+    days.sort()
+    return {"game": "journal", "deck": deck.title, "games": games, "seed": seed,
+            "endings": {name: count / games for name, count in endings.items()},
+            "mean_days": sum(days) / games, "days_percentiles": {f"p{p}": percentile(days, p) for p in (5, 50, 95)},
+            "mean_pulls": sum(pulls) / games, "seconds": round(elapsed, 3)}
+
+
+def format_journal(report: dict) -> str:
+    endings = report["endings"]
+    return "\n".join([
+        f"journal: {report['deck']}: {counted(report['games'], 'game')}, seed {report['seed']} (simulated, not exact)",
+        f"the tower ends it {endings['tower']:.2%}; the Kings {endings['kings']:.2%}; "
+        f"salvation {endings['salvation']:.2%}; the deck {endings['deck']:.2%}",
+        f"days: mean {report['mean_days']:.2f}, " + ", ".join(f"{k} {v}" for k, v in report["days_percentiles"].items())
+        + f"; pulls: mean {report['mean_pulls']:.2f}",
+        f"{report['games'] / max(report['seconds'], 1e-9):.0f} games per second",
+    ])
+
+
 def format_report(report: dict) -> str:
     lines = [f"{report['game']}: {counted(report['games'], 'game')}, seed {report['seed']}, remove rate {report['remove_rate']}"]
     exact = f" (exact {report['exact_mean']:.2f})" if "exact_mean" in report else ""
@@ -299,7 +337,7 @@ def format_report(report: dict) -> str:
 
 def run(game: str, games: int, seed: int, remove_rate: float, as_json: bool,
         difficulty: str = "standard", variant: str | None = None, bot: str = "hint",
-        players: int = 2, styles: list[str] | None = None) -> str:
+        players: int = 2, styles: list[str] | None = None, deck: str = "sample") -> str:
     if game == "troll":
         report = sim_troll(games, seed, difficulty, variant, bot)
         return json.dumps(report) if as_json else format_troll(report)
@@ -312,6 +350,9 @@ def run(game: str, games: int, seed: int, remove_rate: float, as_json: bool,
     if game == "bones":
         report = sim_bones(styles or ["general", "random"], games, seed)
         return json.dumps(report) if as_json else format_bones(report)
+    if game == "journal":
+        report = sim_journal(games, seed, deck)
+        return json.dumps(report) if as_json else format_journal(report)
     if game != "dicetower":
         engine.get_game(game)  # names the problem: unknown, or not built yet
         raise ValueError(f"sim does not know how to play {game} yet")

@@ -7,7 +7,7 @@ import argparse
 from dicehall.cli.args import Parser, UsageError, game, games, positive, rate, seed
 from dicehall.engine.text import clean_text
 
-SIM_GAME_OPTIONS = ("remove_rate", "difficulty", "variant", "bot", "players", "bots")  # the options some games take
+SIM_GAME_OPTIONS = ("remove_rate", "difficulty", "variant", "bot", "players", "bots", "deck")  # the options some games take
 
 
 def sim_epilog() -> str:
@@ -40,6 +40,7 @@ def sim_arguments(parser: Parser) -> None:
     parser.add_argument("--players", type=positive)
     parser.add_argument("--bots", help="wager: bot styles by seat (default best,cautious); towers: two levels (default hard,easy); "
                                        "bones: two levels (default general,random)")
+    parser.add_argument("--deck", help="journal: a deck file (CSV or TOML), or sample (the default)")
 
 
 def rules_command(args: argparse.Namespace) -> int:
@@ -73,7 +74,7 @@ def sim_command(args: argparse.Namespace) -> int:
     try:
         report = sim.run(args.game, args.games, args.seed, options.get("remove_rate", 0.0), args.json,
                          options.get("difficulty", "standard"), options.get("variant"), options.get("bot", "hint"),
-                         options.get("players", 2), options.get("bots"))
+                         options.get("players", 2), options.get("bots"), options.get("deck", "sample"))
     except (engine.IllegalCommand, engine.LogError):
         raise  # a bug, not a bad argument
     except ValueError as error:  # sim checks its arguments before it plays: unknown game, players, bot styles

@@ -22,6 +22,7 @@ from dicehall.engine.games.journal.rules import (
     check_options, check_players, clean_entry, command_of, decide, describe, evolve, game_label, initial_state,
     is_turn_start, legal_commands, outcome, parse_command, progress, recorded_draws, to_act,
 )
+from dicehall.engine.games.journal.odds import ODDS_GAMES, Playout, next_pull_chance, playout, tower_odds
 from dicehall.engine.games.journal.rules_text import RULES_TEXT
 
 ID = "journal"

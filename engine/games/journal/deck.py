@@ -302,8 +302,40 @@ def parse_deck(data: bytes, name: str) -> Deck:
 
 # ----- the deck inside a game's options -----
 
+_CHECKED: dict = {}  # recent decks by their records, frozen: a sim or a list of saves checks each deck once
+
+
 def deck_from_record(record: object, where: str = "the deck") -> Deck:
     """A deck from a game's options (a save header, a replay: hostile too), checked as a file is."""
+    key = _frozen(record)
+    if key is not None and (key, where) in _CHECKED:
+        return _CHECKED[key, where]
+    deck = _deck_from_record(record, where)
+    if key is not None:
+        if len(_CHECKED) >= 16:
+            _CHECKED.clear()
+        _CHECKED[key, where] = deck
+    return deck
+
+
+def _frozen(record: object) -> tuple | None:
+    """A record as a hashable key, when it is plain (a map of texts, numbers and the cards' triples)."""
+    if not isinstance(record, dict):
+        return None
+    try:
+        items = []
+        for name, value in record.items():
+            if name == "cards" and isinstance(value, (list, tuple)):
+                value = tuple(tuple(entry) if isinstance(entry, (list, tuple)) else entry for entry in value)
+            items.append((name, value, type(value).__name__))
+        key = tuple(sorted(items, key=repr))
+        hash(key)
+        return key
+    except TypeError:
+        return None
+
+
+def _deck_from_record(record: object, where: str) -> Deck:
     if not isinstance(record, dict):
         raise DeckError(f"{where} is not a map")
     builder = _Builder(where)
