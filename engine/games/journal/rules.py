@@ -269,7 +269,7 @@ def clean_entry(text: object) -> str:
         raise IllegalCommand("an entry is text")
     if len(text) > ENTRY_LIMIT * 2:
         raise IllegalCommand(f"an entry holds at most {ENTRY_LIMIT} characters (this one has {len(text)})")
-    lines = [clean_text(line, ENTRY_LIMIT) for line in text.splitlines()]
+    lines = [clean_text(line, ENTRY_LIMIT * 2) for line in text.splitlines()]
     kept: list[str] = []
     for line in lines:
         if line or (kept and kept[-1]):
