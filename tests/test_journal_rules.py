@@ -203,7 +203,7 @@ def test_ruling_every_ending_leaves_one_last_entry():
     card(session, "AH")
     session.play(RollSalvation())
     assert session.outcome is None and session.commands() == [SkipEntry()]
-    with pytest.raises(IllegalCommand, match="not now: write the last entry"):
+    with pytest.raises(IllegalCommand, match="the game waits for you to write the last entry, or skip it"):
         session.play(StartDay())
 
 

@@ -355,5 +355,11 @@ def sample_path() -> Path:
     return Path(__file__).with_name("decks") / "sample.toml"
 
 
+_SAMPLE: list[Deck] = []
+
+
 def sample_deck() -> Deck:
-    return load_deck(sample_path())
+    """The sample deck written for dicehall (read once)."""
+    if not _SAMPLE:
+        _SAMPLE.append(load_deck(sample_path()))
+    return _SAMPLE[0]

@@ -18,7 +18,7 @@ from dicehall.engine.errors import OptionError
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, parse_card
-from dicehall.engine.games.journal.deck import Deck, DeckError, deck_from_record, sample_deck
+from dicehall.engine.games.journal.deck import Deck, deck_from_record, load_deck, sample_deck
 from dicehall.engine.text import clean_text
 
 ENTRY_LIMIT = 1000  # characters of one journal entry (at most 4000 bytes: one save string)
@@ -180,7 +180,12 @@ def check_options(options: dict) -> dict:
         if key != "deck":
             raise OptionError(f"unknown option {clean_text(key, 20)!r} (known: deck)")
     record = options.get("deck")
-    deck = sample_deck() if record is None else deck_from_record(record)
+    if record is None or record == "sample":
+        deck = sample_deck()
+    elif isinstance(record, str):  # a deck file named on the command line: read once, then the save holds it
+        deck = load_deck(record)
+    else:
+        deck = deck_from_record(record)
     return {"deck": deck.record()}
 
 
@@ -289,10 +294,10 @@ def decide(state: JournalState, command: object) -> tuple:
     kind = type(command)
     if kind is AmendEntry:
         return _amend(state, command)
-    wanted = {"day": "start the day (n)", "draw": "draw a card (d, or c to type one)",
-              "pull": "pull from the tower (p): the card says so", "entry": "write the entry (ctrl+s) or skip it (ctrl+k)",
-              "day-end": "roll for salvation (n)", "final-pull": "make the final pull (p)",
-              "last-entry": "write the last entry (ctrl+s) or skip it (ctrl+k)"}[phase]
+    wanted = {"day": "start the next day", "draw": "draw a card (or type the card you drew)",
+              "pull": "pull from the tower: the card says so", "entry": "write the entry, or skip it",
+              "day-end": "roll for salvation", "final-pull": "make the final pull",
+              "last-entry": "write the last entry, or skip it"}[phase]
     if kind is StartDay and phase == "day":
         return (DayStarted(state.day + 1),)
     if kind is Draw and phase == "draw":
@@ -309,7 +314,7 @@ def decide(state: JournalState, command: object) -> tuple:
     if kind is PullBlock and phase in ("pull", "final-pull"):
         remove = phase == "pull" and state.pull_due == "remove"
         if command.remove != remove:
-            raise IllegalCommand("the card says pull and remove (r)" if remove else "the card says pull, not remove (p)")
+            raise IllegalCommand("the card says pull and remove" if remove else "the card says pull, not pull and remove")
         return tuple(dicetower.decide(state.tower, command))
     if kind is RollSalvation and phase == "day-end":
         return (DayEnded(state.day),)
@@ -319,9 +324,9 @@ def decide(state: JournalState, command: object) -> tuple:
             return (EntrySkipped(page),)
         text = clean_entry(command.text)
         if not text:
-            raise IllegalCommand("an empty entry: write something, or skip it (ctrl+k)")
+            raise IllegalCommand("an empty entry: write something, or skip it")
         return (EntryWritten(page, text),)
-    raise IllegalCommand(f"not now: {wanted}")
+    raise IllegalCommand(f"the game waits for you to {wanted}")
 
 
 def _pending_page(state: JournalState) -> int:
