@@ -15,7 +15,7 @@ card (d; or c to type the card you drew from a real deck: one already
 drawn is refused). Read its prompt. If its action says pull, pull from the
 tower (p; r where it says pull and remove): the Dice Tower's rules, with
 its countdown, its dice and its exact odds. Then write the entry for the
-card (ctrl+s saves it) or skip it (ctrl+k).
+card in the box (ctrl+s saves it; Escape leaves the box) or skip it (s).
 
 The Kings are kept face up. The fourth King ends the game at once (no
 pull for it). The Ace of Hearts is salvation: it starts a countdown of 10
@@ -25,8 +25,9 @@ falling ends the game. Every ending leaves one last entry to write.
 
 Undo (u) takes back the last entry, draw, pull or roll; drawing again
 gives the same card and the same dice (they come from the game's seed).
-e edits an earlier entry: the new words are a new event that amends it,
-and the old ones stay in the log. t types physical dice.
+e rewrites an earlier entry: the new words are a new event that amends
+it, and the old ones stay in the log. t types physical dice. Entries are
+text: at most 1000 characters each, control characters removed.
 
 A card's action (the deck's `action` column or key): pull, remove (pull
 and remove), no-pull, king, salvation; dc-solo-rpg's primary-success
