@@ -90,6 +90,9 @@ OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     "is_turn_start": ("event",),
     # the game's name with its options, for save lists ("Angry Troll ... (sturdy)"); without it: TITLE
     "game_label": ("options",),
+    # the game as a Markdown document (`dicehall export SAVE --markdown`: the journal's pages);
+    # without it, --markdown is refused in one line
+    "markdown": ("session",),
 }
 
 # The required functions' parameters, by name: what the callers pass.

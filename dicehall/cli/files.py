@@ -15,6 +15,8 @@ def export_arguments(parser: Parser) -> None:
     parser.add_argument("save")
     parser.add_argument("-o", "--output", metavar="FILE|FOLDER", help="the replay file, or a folder for SAVE_ID.dhr")
     parser.add_argument("--force", action="store_true", help="replace the file if it exists")
+    parser.add_argument("--markdown", action="store_true",
+                        help="the journal as Markdown (the journal game): to -o FILE, else printed")
 
 
 def file_argument(parser: Parser) -> None:
@@ -37,6 +39,8 @@ def saves_command(args: argparse.Namespace) -> int:
 def export_command(args: argparse.Namespace) -> int:
     from dicehall import saves
 
+    if args.markdown:
+        return export_markdown_command(args)
     try:
         if hall_game_named(args.save, save_first=True):
             from dicehall.saves.hall import Hall
@@ -47,6 +51,20 @@ def export_command(args: argparse.Namespace) -> int:
     except saves.ExportExists as error:
         return fail(f"{error}; add --force to replace it")
     print(f"wrote {clean_text(str(written), 300)}")
+    return 0
+
+
+def export_markdown_command(args: argparse.Namespace) -> int:
+    from dicehall import saves
+
+    try:
+        written = saves.export_markdown(args.save, args.output, overwrite=args.force)
+    except saves.ExportExists as error:
+        return fail(f"{error}; add --force to replace it")
+    if isinstance(written, str):
+        print(written, end="")
+    else:
+        print(f"wrote {clean_text(str(written), 300)}")
     return 0
 
 

@@ -4,6 +4,8 @@ sample deck or a deck file), and the board the replay viewer draws. Every text f
 player is shown as text (rich Text, never markup)."""
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -41,9 +43,26 @@ def card_line(state: JournalState, card: str) -> str:
     return journal.card_words(state, card)
 
 
+BOARD_WIDTH = 26  # the board column's text (tui/dicehall.tcss .board) in the viewer and the game
+
+
 def draw_board(state: JournalState, reveal: bool = True, odds: float | None = None) -> Text:
     """Where the game stands, as a player sees it (the game screen's panel and the replay viewer's
-    board): day, tower, its odds, Kings, tokens, cards left, and the current card with its prompt."""
+    board): day, tower, its odds, Kings, tokens, cards left, and the current card with its prompt,
+    every line wrapped at a word to the board's width."""
+    drawn = _board(state, odds)
+    text = Text()
+    for line in drawn.split("\n"):
+        if len(line.plain) <= BOARD_WIDTH:
+            text.append_text(line)
+            text.append("\n")
+            continue
+        for piece in textwrap.wrap(line.plain, BOARD_WIDTH, break_long_words=True, break_on_hyphens=False):
+            text.append(piece + "\n", style=line.style)
+    return text
+
+
+def _board(state: JournalState, odds: float | None) -> Text:
     settings = state.deck.settings
     text = Text()
     text.append(f"DAY {state.day}" if state.day else "BEFORE THE FIRST DAY", style="bold")
@@ -51,7 +70,7 @@ def draw_board(state: JournalState, reveal: bool = True, odds: float | None = No
         text.append(f"  ({state.to_draw} to draw)")
     text.append("\n")
     tower = state.tower
-    text.append(f"Tower     {tower.countdown} of {tower.start}" + ("  FALLEN" if tower.fell else "") + "\n")
+    text.append(f"Tower     {tower.countdown} of {tower.start}" + (" FALLEN" if tower.fell else "") + "\n")
     if not tower.fell:
         text.append(f"Next pull falls {percent(float(journal.next_pull_chance(state)))}\n")
     if odds is not None:
@@ -127,12 +146,8 @@ class JournalScreen(GameScreen):
         Binding("escape", "leave_text", "Leave text", show=False),
         Binding("t", "toggle_typed", "Typed dice", show=False),
     ]
-    HELP_NOTES = ("A day: n rolls how many cards to draw; d draws each (c types the card you drew from a "
-                  "real deck); p pulls when the card says so (r: pull and remove). Then write the entry in "
-                  "the box and save it with ctrl+s, or press s to skip it. Escape leaves the box (w goes "
-                  "back in); e rewrites an earlier entry (kept as a new event). u takes back the last "
-                  "entry, draw, pull or roll. t: type physical dice. The odds: 'next pull falls' is exact "
-                  "(the Dice Tower's chain); 'tower ends it' is simulated from here.")
+    HELP_NOTES = ("Next pull: exact (the Dice Tower's chain); tower ends it: simulated from here. "
+                  "e rewrites an earlier entry as a new event.")
 
     def __init__(self, session) -> None:
         super().__init__(session)

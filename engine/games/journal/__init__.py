@@ -5,6 +5,7 @@ One module per concern; this package gives every name as `engine.games.journal.N
   cards       the 52 cards: codes, spellings, names
   deck        a deck of prompts from a CSV or TOML file or a game's options (hostile input)
   rules       the state, commands, events, decide and evolve (the pulls are the Dice Tower's)
+  export      the journal as Markdown (dicehall export --markdown)
   odds        the chance that the tower falls before the game ends otherwise
   rules_text  the rules as dicehall plays them, with the SRD's attribution
 """
@@ -22,6 +23,7 @@ from dicehall.engine.games.journal.rules import (
     check_options, check_players, clean_entry, command_of, decide, describe, evolve, game_label, initial_state,
     is_turn_start, legal_commands, outcome, parse_command, progress, recorded_draws, to_act,
 )
+from dicehall.engine.games.journal.export import markdown
 from dicehall.engine.games.journal.odds import ODDS_GAMES, Playout, next_pull_chance, playout, tower_odds
 from dicehall.engine.games.journal.rules_text import RULES_TEXT
 

@@ -557,7 +557,8 @@ def progress(state: JournalState) -> str:
 
 
 def is_turn_start(event: object) -> bool:
-    return isinstance(event, DayStarted)
+    """The viewer's PgUp/PgDn stop at each day and at each card drawn."""
+    return isinstance(event, (DayStarted, DrawBegan)) or (isinstance(event, CardDrawn) and event.typed)
 
 
 def game_label(options: dict) -> str:
