@@ -181,7 +181,7 @@ class JournalScreen(GameScreen):
         key = (state.tower.countdown, state.tower.pulling, state.remaining, len(state.kings), state.salvation,
                state.tokens, state.to_draw, state.phase, state.pull_due, state.ending)
         if key != self._odds_key:
-            self._odds_key, self._odds = key, journal.tower_odds(state, games=1000)
+            self._odds_key, self._odds = key, journal.tower_odds(state)
         return self._odds
 
     def redraw(self) -> None:

@@ -22,7 +22,7 @@ from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
 from dicehall.engine.games.journal.deck import Deck
 from dicehall.engine.games.journal.rules import JournalState
 
-ODDS_GAMES = 2000  # playouts behind the side panel's figure
+ODDS_GAMES = 1000  # playouts behind the side panel's figure
 ENDINGS = ("tower", "kings", "salvation", "deck")
 
 

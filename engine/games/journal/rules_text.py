@@ -56,7 +56,7 @@ final_check ("none" or "pull"), deck_out ("end" or "reshuffle"), deck
 
 The odds: "falls next pull" is the Dice Tower's exact chance. "tower
 ends it" is the chance that the tower falls before the Kings, salvation
-or the deck end the game: from the state now, by simulation (2000 games
+or the deck end the game: from the state now, by simulation (1000 games
 with a fixed seed, so the figure repeats; not exact).
 
 Attribution (the Wretched & Alone SRD asks for it, CC BY):
