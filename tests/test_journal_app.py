@@ -63,7 +63,7 @@ def test_a_whole_day_played_and_written_with_typed_dice(snapshot):
     assert state.pages[0].entry == "The dog came back. I let it in." and state.pages[1].skipped
     assert "The dog came back. I let it in." in end and "(skipped)" in end and "Day 1" in end
     assert "Tower" in end and "Kings     0 of 4" in end and "Deck      50 cards left" in end
-    assert "Next pull falls" in end and "(simulated)" in end
+    assert "Next pull falls" in end and "(simulated, 1,000 games)" in end
     snapshot.assert_match(mid, "journal_mid_day.txt")
     assert "n Next" in keys
 

@@ -70,7 +70,7 @@ CATALOGUE = (
     CatalogueEntry("bones", "War of Bones", "a dice wargame", True,
                    seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.bones",
                    re_derived="every die and every landing was re-derived from it"),
-    CatalogueEntry("journal", "Journal", "a Wretched & Alone journaling game from a deck of prompts", True,
+    CatalogueEntry("journal", "Journal", "a journaling game from a deck of prompts", True,
                    seats=(1, 1), sim_options=(("deck", "sample"),),
                    hidden="the order of the cards not drawn yet",
                    re_derived="every die and every card drawn was re-derived from it"),

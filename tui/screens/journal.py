@@ -74,8 +74,14 @@ def _board(state: JournalState, odds: float | None) -> Text:
     if not tower.fell:
         text.append(f"Next pull falls {percent(float(journal.next_pull_chance(state)))}\n")
     if odds is not None:
-        text.append(f"Tower ends it   {percent(odds)}\n")
-        text.append(" (simulated)\n")
+        if state.ending:
+            shown = "100%" if state.ending == "tower" else "0%"
+        elif odds == 0:  # none of the playouts: rare, not impossible
+            shown = f"<{100 / journal.ODDS_GAMES:.1g}%"
+        else:
+            shown = f"{odds * 100:.1f}%"
+        text.append(f"Tower ends it   {shown}\n")
+        text.append(f" (simulated, {journal.ODDS_GAMES:,} games)\n")
     kings = " ".join(state.kings) or "none"
     text.append(f"Kings     {len(state.kings)} of {settings['kings']}: {kings}\n")
     if state.salvation:

@@ -4,7 +4,8 @@ Tower for every pull, the Kings, salvation, and a journal kept as events.
 One module per concern; this package gives every name as `engine.games.journal.NAME`:
   cards       the 52 cards: codes, spellings, names
   deck        a deck of prompts from a CSV or TOML file or a game's options (hostile input)
-  rules       the state, commands, events, decide and evolve (the pulls are the Dice Tower's)
+  moves       the commands and the events
+  rules       the state, decide and evolve (the pulls are the Dice Tower's), chance, words
   export      the journal as Markdown (dicehall export --markdown)
   odds        the chance that the tower falls before the game ends otherwise
   rules_text  the rules as dicehall plays them, with the SRD's attribution
@@ -16,10 +17,13 @@ from dicehall.engine.games.journal.deck import (
     ACTIONS, MAX_FILE, MAX_PROMPT, SETTINGS, Deck, DeckError, deck_from_record, load_deck, parse_deck, sample_deck,
     sample_path,
 )
-from dicehall.engine.games.journal.rules import (
+from dicehall.engine.games.journal.moves import (
     ENTRY_LIMIT, EVENTS, AmendEntry, BlockPulled, CardDrawn, DayEnded, DayRolled, DayStarted, DiceRolled, Draw,
-    DrawBegan, DrawCard, EntryAmended, EntrySkipped, EntryWritten, JournalState, Page, PullBlock, RollSalvation,
-    SalvationRolled, SkipEntry, StartDay, WriteEntry, card_words, chance_draws, chance_event, chance_needed,
+    DrawBegan, DrawCard, EntryAmended, EntrySkipped, EntryWritten, RollSalvation, SalvationRolled, SkipEntry,
+    StartDay, WriteEntry,
+)
+from dicehall.engine.games.journal.rules import (
+    JournalState, Page, PullBlock, card_words, chance_draws, chance_event, chance_needed,
     check_options, check_players, clean_entry, command_of, decide, describe, evolve, game_label, initial_state,
     is_turn_start, legal_commands, outcome, parse_command, progress, recorded_draws, to_act,
 )
@@ -29,5 +33,5 @@ from dicehall.engine.games.journal.rules_text import RULES_TEXT
 
 ID = "journal"
 TITLE = "Journal"
-BLURB = "a Wretched & Alone journaling game from a deck of prompts"
+BLURB = "a journaling game from a deck of prompts"
 RULES_VERSION = 1

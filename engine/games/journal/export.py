@@ -7,9 +7,8 @@ from __future__ import annotations
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.dicetower import DiceRolled
 from dicehall.engine.games.journal.cards import card_name
-from dicehall.engine.games.journal.rules import (
-    CardDrawn, DayStarted, SalvationRolled, card_words, outcome,
-)
+from dicehall.engine.games.journal.moves import CardDrawn, SalvationRolled
+from dicehall.engine.games.journal.rules import card_words, outcome
 
 
 def _quoted(text: str) -> list[str]:
