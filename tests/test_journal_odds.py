@@ -69,6 +69,23 @@ def test_the_playouts_agree_with_games_played_through_the_engine():
     assert 0.3 < sampled["tower"] / 20000 < 0.7
 
 
+def test_the_panels_figure_weighs_sampled_pull_counts_with_the_towers_exact_chain():
+    record = journal.sample_deck().record()
+    record["tower_start"] = 75  # plain pulls only (the sample deck), a tower short enough to fall often
+    state = journal.initial_state(journal.check_options({"deck": record}), ())
+    table = odds.fallen_within(state, 3)
+    assert table[0] == 0 and abs(table[1] - float(dicetower.topple_chance(75))) < 1e-15
+    weighed = odds.tower_odds(state, games=1000)
+    rng = random.Random(11)
+    sampled = sum(odds.playout(state, rng).ending == "tower" for _ in range(20000)) / 20000
+    assert abs(weighed - sampled) < 0.04 and 0.3 < weighed < 0.5
+    session = engine.new_session("journal", seed=1, options=journal.check_options({"deck": record}), dice=[1])
+    session.play(journal.StartDay())
+    session.play(journal.DrawCard("3C"))  # a pull in progress counts first
+    [first] = odds.fallen_within(session.state, 0)
+    assert abs(first - float(dicetower.topple_chance(75))) < 1e-30
+
+
 def test_the_sample_decks_figures_are_pinned():
     from dicehall import sim
 

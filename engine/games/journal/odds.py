@@ -3,7 +3,8 @@ deck end the game, and fast whole games for `dicehall sim journal`.
 
 The next pull's chance is the Dice Tower's exact figure (dicetower.topple_chance). The whole game's
 is sampled, not exact: the countdown's chain times the deck's composition, the day's die and the
-salvation tokens is millions of states (so the figure says "simulated"). The sampler plays the same
+salvation tokens is millions of states (so the figure says "simulated"); where every pull to come
+is a plain one, only the deck's part is sampled and the tower's is the exact chain (tower_odds). The sampler plays the same
 rules as rules.py with every pull's outcome drawn from the Dice Tower's own chain (each
 countdown's next countdown, enumerated through dicetower.evolve), and a fixed seed, so a figure
 repeats; tests/test_journal_odds.py checks it against whole games played through the engine.
@@ -73,8 +74,11 @@ def _pull(countdown: int, advantage_from: int, remove: bool, rng: random.Random)
     return values[bisect_left(cumulative, rng.random())]
 
 
-def playout(state: JournalState, rng: random.Random) -> Playout:
-    """The rest of the game from `state`, sampled with `rng` (the same rules as rules.py)."""
+def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Playout:
+    """The rest of the game from `state`, sampled with `rng` (the same rules as rules.py).
+
+    tower=False: the deck's part only, the tower never falls: `pulls` counts the plain pulls after
+    the one in progress (tower_odds weighs them with the tower's exact chain)."""
     deck: Deck = state.deck
     settings = deck.settings
     advantage_from = state.tower.advantage_from
@@ -88,10 +92,13 @@ def playout(state: JournalState, rng: random.Random) -> Playout:
     phase = state.phase
     if state.ending:
         return Playout(state.ending, day, cards, pulls)
+    if not tower:
+        pulls = 0
     if phase in ("pull", "pulling", "final-pull", "final-pulling"):
         remove = state.tower.removing if phase.endswith("ing") else state.pull_due == "remove"
-        countdown = _pull(countdown, advantage_from, remove, rng)
-        pulls += phase in ("pull", "final-pull")
+        if tower:
+            countdown = _pull(countdown, advantage_from, remove, rng)
+            pulls += phase in ("pull", "final-pull")
         if countdown == 0:
             return Playout("tower", day, cards, pulls)
         if phase.startswith("final"):
@@ -129,7 +136,8 @@ def playout(state: JournalState, rng: random.Random) -> Playout:
                 action = actions[card]
                 if action in ("pull", "remove"):
                     pulls += 1
-                    countdown = _pull(countdown, advantage_from, action == "remove", rng)
+                    if tower:
+                        countdown = _pull(countdown, advantage_from, action == "remove", rng)
                     if countdown == 0:
                         return Playout("tower", day, cards, pulls)
             phase = "salvation" if salvation else "day"
@@ -139,18 +147,60 @@ def playout(state: JournalState, rng: random.Random) -> Playout:
                 if tokens == 0:
                     if settings["final_check"] == "pull":
                         pulls += 1
-                        if _pull(countdown, advantage_from, False, rng) == 0:
+                        if tower and _pull(countdown, advantage_from, False, rng) == 0:
                             return Playout("tower", day, cards, pulls)
                     return Playout("salvation", day, cards, pulls)
             phase = "day"
 
 
+def fallen_within(state: JournalState, most: int) -> list[float]:
+    """fallen[j]: the chance that the tower has fallen once the pull in progress (if any) and then
+    j plain pulls are made: the Dice Tower's chain, exact (in floating point), from the countdown."""
+    tower = state.tower
+    advantage_from = tower.advantage_from
+    pending = state.phase in ("pull", "pulling", "final-pull", "final-pulling")
+    remove = (tower.removing if state.phase.endswith("ing") else state.pull_due == "remove") if pending else False
+    standing = {tower.countdown: 1.0}
+    fallen = 0.0
+
+    def pull(remove: bool) -> None:
+        nonlocal standing, fallen
+        after: dict[int, float] = {}
+        for countdown, weight in standing.items():
+            for value, chance in _after_pull(countdown, advantage_from, remove):
+                if value == 0:
+                    fallen += weight * chance
+                else:
+                    after[value] = after.get(value, 0.0) + weight * chance
+        standing = after
+
+    if pending:
+        pull(remove)
+    table = [fallen]
+    for _ in range(most):
+        pull(False)
+        table.append(fallen)
+    return table
+
+
 def tower_odds(state: JournalState, games: int = ODDS_GAMES, seed: int = 0) -> float:
-    """The chance that the tower ends the game from `state`, by simulation (a fixed seed: it repeats)."""
+    """The chance that the tower ends the game from `state`, by simulation (a fixed seed: it repeats).
+
+    Where every pull to come is a plain pull (no card left says pull and remove: the SRD's default
+    and the sample deck), only the deck's part is sampled (how many pulls the cards, days and tokens
+    call for before they end the game) and each count is weighed with the tower's exact chance of
+    falling within that many pulls: no tower is sampled, so the figure's noise is the deck's alone."""
     if state.ending:
         return 1.0 if state.ending == "tower" else 0.0
     rng = random.Random(seed)
-    return sum(playout(state, rng).ending == "tower" for _ in range(games)) / games
+    if any(state.deck.action(card) == "remove" for card in state.remaining):
+        return sum(playout(state, rng).ending == "tower" for _ in range(games)) / games
+    counts: dict[int, int] = {}
+    for _ in range(games):
+        pulls = playout(state, rng, tower=False).pulls
+        counts[pulls] = counts.get(pulls, 0) + 1
+    table = fallen_within(state, max(counts))
+    return sum(table[pulls] * count for pulls, count in counts.items()) / games
 
 
 def next_pull_chance(state: JournalState) -> Fraction:

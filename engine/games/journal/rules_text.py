@@ -54,10 +54,13 @@ default 4: the King that ends it), tower_start (1-10000, default 100),
 final_check ("none" or "pull"), deck_out ("end" or "reshuffle"), deck
 ("full": all 52 cards; "listed": only the cards the file lists).
 
-The odds: "falls next pull" is the Dice Tower's exact chance. "tower
-ends it" is the chance that the tower falls before the Kings, salvation
-or the deck end the game: from the state now, by simulation (1000 games
-with a fixed seed, so the figure repeats; not exact).
+The odds: "next pull falls" is the Dice Tower's exact chance. "tower ends
+it" is the chance that the tower falls before the Kings, salvation or the
+deck end the game, from the state now, by simulation (1000 games with a
+fixed seed, so the figure repeats; not exact): where every pull to come
+is a plain pull, only the deck's part is sampled (how many pulls the
+cards, days and tokens call for) and the tower's chance of falling within
+that many pulls is exact.
 
 Attribution (the Wretched & Alone SRD asks for it, CC BY):
 This work is based on The Wretched (found at
