@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from dicehall import engine
+from dicehall.engine.games import CATALOGUE
 from dicehall.engine.session import Session
 from dicehall.engine.text import clean_text
 from dicehall.saves import FORMAT, MAGIC, SaveError, frame, make_dirs, os_reason, short_name, write_new
@@ -21,14 +22,9 @@ from dicehall.saves.hall.listing import HallListing, Listed
 from dicehall.saves.hall.seats import HallSeats
 
 
-# what `verify` re-derived from the revealed seed, in each game's words (Towers has no chance at all)
-RE_DERIVED = {
-    "dicetower": "every die was re-derived from it",
-    "wager": "every die was re-derived from it",
-    "troll": "the deck's order and every die were re-derived from it",
-    "bones": "every die and every landing was re-derived from it",
-    "towers": "every move was checked against the rules (Towers has no dice: the seed decides nothing)",
-}
+# what `verify` re-derived from the revealed seed, in each game's words: the catalogue's (Towers has
+# no chance at all)
+RE_DERIVED = {entry.id: entry.re_derived for entry in CATALOGUE}
 
 
 class Hall(HallSeats, HallListing):
