@@ -71,8 +71,7 @@ CATALOGUE = (
                    seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.bones",
                    re_derived="every die and every landing was re-derived from it"),
     CatalogueEntry("journal", "Journal", "a journaling game from a deck of prompts", True,
-                   seats=(1, 1), sim_options=(("deck", "sample"),),
-                   hidden="the order of the cards not drawn yet",
+                   seats=(1, 1), sim_options=(("deck", "sample"),),  # each card is drawn when drawn: nothing hidden
                    re_derived="every die and every card drawn was re-derived from it"),
 )
 
