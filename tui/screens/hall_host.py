@@ -5,7 +5,7 @@ game's styles, the game's options, and your name; then Hall.host opens it and th
 from __future__ import annotations
 
 from dicehall.engine import get_game
-from dicehall.engine.games import CATALOGUE, bones, dicetower, entry_of, towers, troll, wager
+from dicehall.engine.games import CATALOGUE, bones, dicetower, entry_of, journal, towers, troll, wager
 from dicehall.engine.text import clean_text
 from dicehall.saves import SaveError
 from dicehall.saves.hall import Hall, login_name
@@ -24,6 +24,7 @@ OPTIONS = {
               ("variant", "Variant", ("none",) + troll.VARIANTS,
                ("none",) + tuple(v.replace("_", " ") for v in troll.VARIANTS))],
     dicetower.ID: [("start", "Countdown from", (100, 60, 30), ("100", "60", "30"))],
+    journal.ID: [("deck", "Deck", ("sample",), ("the sample deck (a deck file: dicehall host journal --option deck=FILE)",))],
 }
 LABEL = 16  # the width of a line's label
 
