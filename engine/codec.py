@@ -23,6 +23,7 @@ from dicehall.engine.errors import DicehallError
 # ~1,000 (msgpack's own limit), deep enough to make any recursive code (repr, decoders) fail.
 MAX_NESTING = 32
 MAX_FIELD_TEXT = 100  # no event's text field comes near it (card codes, directions, die kinds)
+# ... but a player's words do: such an event class sets TEXT_LIMIT (a class attribute) to its own cap
 
 
 class DecodeError(DicehallError, ValueError):
@@ -101,9 +102,9 @@ def _check_supported(hint: Any, where: str) -> None:
     raise TypeError(f"{where}: the event decoder cannot check values of type {hint!r}")
 
 
-def _typed(value: Any, hint: Any) -> Any:
+def _typed(value: Any, hint: Any, limit: int = MAX_FIELD_TEXT) -> Any:
     """`value` as `hint` declares it (lists become tuples); _WrongType if it is not of that type.
-    A bool is never an int here: a die face True is not 1."""
+    A bool is never an int here: a die face True is not 1. `limit`: the longest text a field may hold."""
     if hint is int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
@@ -111,19 +112,19 @@ def _typed(value: Any, hint: Any) -> Any:
         if isinstance(value, hint):
             return value
     elif hint is str:
-        if isinstance(value, str) and len(value) <= MAX_FIELD_TEXT:
+        if isinstance(value, str) and len(value) <= limit:
             return value
     elif typing.get_origin(hint) is tuple:
         args = typing.get_args(hint)
         if isinstance(value, (list, tuple)):
             if len(args) == 2 and args[1] is Ellipsis:
-                return tuple(_typed(v, args[0]) for v in value)
+                return tuple(_typed(v, args[0], limit) for v in value)
             if len(value) == len(args):
-                return tuple(_typed(v, arg) for v, arg in zip(value, args))
+                return tuple(_typed(v, arg, limit) for v, arg in zip(value, args))
     else:  # a union such as `int | None`
         for arg in typing.get_args(hint):
             try:
-                return _typed(value, arg)
+                return _typed(value, arg, limit)
             except _WrongType:
                 continue
     raise _WrongType
@@ -154,9 +155,11 @@ def decode_event(data: Any, event_types: dict[str, type]) -> Any:
     if set(fields) != set(declared):
         raise DecodeError(f"{name}: fields do not match")
     values = {}
+    # an event whose text is a player's words (a journal entry) says how long it may be
+    limit = getattr(cls, "TEXT_LIMIT", MAX_FIELD_TEXT)
     for field, hint in declared.items():
         try:
-            values[field] = _typed(fields[field], hint)
+            values[field] = _typed(fields[field], hint, limit)
         except _WrongType:
             raise DecodeError(f"{name}: field {field} is not {_type_name(hint)}") from None
     return cls(**values)

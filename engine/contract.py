@@ -93,6 +93,9 @@ OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     # the result in the game's own measure, (value, words), higher better, credited to the winners (the
     # one player of a solo game): the hall's scores and statistics keep the best; without it: no best
     "best_result": ("state",),
+    # the game as a Markdown document (`dicehall export SAVE --markdown`: the journal's pages);
+    # without it, --markdown is refused in one line
+    "markdown": ("session",),
 }
 
 # The optional constants: what hosting a game offers, read by the hall's new-game screen (without

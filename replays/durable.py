@@ -40,3 +40,36 @@ def open_regular(path, flags: int = os.O_RDONLY) -> int:
         os.close(fd)
         raise
     return fd
+
+
+def write_new_file(path, data: bytes, overwrite: bool = False) -> None:
+    """Write `data` as the file `path` durably: a temporary file beside it, fsync'd, then moved into
+    place. Without `overwrite` an existing file is never replaced: FileExistsError (an `export
+    --markdown`; replays have their own writer, replays.write_replay)."""
+    folder = os.path.dirname(os.fspath(path)) or "."
+    name = os.path.basename(os.fspath(path))
+    for attempt in range(100):
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{attempt}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(errno.EEXIST, "no free name for a temporary file", folder)
+    try:
+        try:
+            write_durably(fd, data)
+        finally:
+            os.close(fd)
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)  # atomic, and refuses a name that exists
+            os.unlink(tmp)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from dicehall import engine
 from dicehall.engine.session import Session
 from dicehall.engine.text import NAME_LIMIT, clean_text
-from dicehall.replays.durable import write_all, write_durably
+from dicehall.replays.durable import write_all, write_durably, write_new_file
 from dicehall.saves.comments import comment_record
 from dicehall.saves.errors import ExportExists, SaveDamaged, SaveError, SaveHealthy, os_reason
 from dicehall.saves.files import (create_file, fsync_dir, lock, names_in_use, read_header, save_label, saves_dir, scanning,
@@ -42,6 +42,28 @@ def write_export(session: Session, stem: str, target: str | Path | None, overwri
         path = path / default
     try:
         replays.write_replay(session, path, overwrite=overwrite)
+    except FileExistsError:
+        raise ExportExists(f"{shown_path(path)} already exists", path) from None
+    except OSError as error:
+        raise SaveError(f"cannot write {shown_path(path)}: {error.strerror or type(error).__name__}") from None
+    return path
+
+
+def export_markdown(name_or_id: str, target: str | Path | None = None, overwrite: bool = False) -> str | Path:
+    """A save's game as Markdown (its game's `markdown` hook): the text itself without `target`,
+    else the path of the file written (ExportExists for a file already there unless `overwrite`)."""
+    session = load_readonly(name_or_id)
+    hook = getattr(session.game, "markdown", None)
+    if hook is None:
+        raise SaveError(f"{session.game.TITLE} keeps no journal: --markdown is for games that write one")
+    text = hook(session)
+    if target is None:
+        return text
+    path = Path(target)
+    if path.is_dir():
+        path = path / f"{session.save_id}.md"
+    try:
+        write_new_file(path, text.encode(), overwrite=overwrite)
     except FileExistsError:
         raise ExportExists(f"{shown_path(path)} already exists", path) from None
     except OSError as error:

@@ -13,14 +13,14 @@ from dicehall.tui.screens.viewer import ViewerScreen
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
-def test_launcher_lists_the_five_games_and_snapshot(snapshot):
+def test_launcher_lists_the_six_games_and_snapshot(snapshot):
     async def steps(pilot):
         return screen_text(pilot.app)
 
     text = drive(DicehallApp(), steps)
-    for title in ("Dice Tower", "Dead Man's Wager", "Angry Troll versus Magic Bridge", "Towers", "War of Bones"):
+    for title in ("Dice Tower", "Dead Man's Wager", "Angry Troll versus Magic Bridge", "Towers", "War of Bones", "Journal"):
         assert title in text
-    assert text.count("(coming)") == 0  # all five are playable
+    assert text.count("(coming)") == 0  # all six are playable
     assert "Continue a saved game" in text and "Open a replay file" in text and "Rules" in text
     snapshot.snapshot_dir = SNAPSHOTS
     snapshot.assert_match(text, "launcher.txt")
@@ -36,7 +36,7 @@ def test_coming_game_says_why_it_cannot_open(monkeypatch):
     monkeypatch.setattr(tui.screens.launcher, "CATALOGUE", engine.games.CATALOGUE + (coming,))
 
     async def steps(pilot):
-        await pilot.press(*["down"] * 5, "enter")
+        await pilot.press(*["down"] * 6, "enter")
         return screen_text(pilot.app)
 
     text = drive(DicehallApp(), steps)

@@ -45,10 +45,10 @@ def usage_error(args, capsys, usage=None):
 
 
 @pytest.mark.parametrize("args, error", [
-    (["rules", "chess"], "dicehall: unknown game 'chess' (games: dicetower, wager, troll, towers, bones)"),
-    (["rules", "nope"], "dicehall: unknown game 'nope' (games: dicetower, wager, troll, towers, bones)"),
-    (["play", "nope"], "dicehall: unknown game 'nope' (games: dicetower, wager, troll, towers, bones)"),
-    (["sim", "nope"], "dicehall: unknown game 'nope' (games: dicetower, wager, troll, towers, bones)"),
+    (["rules", "chess"], "dicehall: unknown game 'chess' (games: dicetower, wager, troll, towers, bones, journal)"),
+    (["rules", "nope"], "dicehall: unknown game 'nope' (games: dicetower, wager, troll, towers, bones, journal)"),
+    (["play", "nope"], "dicehall: unknown game 'nope' (games: dicetower, wager, troll, towers, bones, journal)"),
+    (["sim", "nope"], "dicehall: unknown game 'nope' (games: dicetower, wager, troll, towers, bones, journal)"),
     (["play", "dicetower", "--option", "start=0"], "dicehall: start must be a whole number from 1 to 10000"),
     (["play", "dicetower", "--option", "start=\u00b9"], "dicehall: start must be a whole number from 1 to 10000"),
     (["play", "dicetower", "--option", "start=--5"], "dicehall: start must be a whole number from 1 to 10000"),

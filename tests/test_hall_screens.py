@@ -148,7 +148,7 @@ def test_the_host_screen_offers_the_games_seats_and_styles_and_esc_makes_nothing
         await pilot.press("right")  # your seat: 2
         wager = screen_text(pilot.app)
         await to_line(pilot, "game")
-        await pilot.press("left")  # wager -> troll (round the list)
+        await pilot.press("left", "left")  # wager -> journal -> troll (round the list)
         troll = screen_text(pilot.app)
         await pilot.press("escape")
         await pilot.pause()

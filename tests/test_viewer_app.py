@@ -36,7 +36,8 @@ def bot_game(game: str, seed: int = 3, moves: int = 60, name: str = "watched"):
     choose = {"dicetower": lambda state: PullBlock(), "troll": troll_bot.choose,
               "wager": lambda state: wager_bot.choose(state, session.players[state.seat].style),
               "towers": lambda state: towers_bot.choose(state, "easy", seed, len(session.events)),
-              "bones": lambda state: bones_bot.choose(state, "random", seed, len(session.events))}[game]
+              "bones": lambda state: bones_bot.choose(state, "random", seed, len(session.events)),
+              "journal": lambda state: session.game.legal_commands(state)[0]}[game]
     for _ in range(moves):
         if session.outcome is not None:
             break

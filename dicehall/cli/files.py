@@ -20,6 +20,8 @@ def export_arguments(parser: Parser) -> None:
                         help="write the text record (.dht) a person reads instead; --text - prints it")
     parser.add_argument("--analysed", action="store_true",
                         help="with --text: analyse the game first, its marks and figures written as comments")
+    parser.add_argument("--markdown", action="store_true",
+                        help="the journal as Markdown (the journal game): to -o FILE, else printed")
 
 
 def file_argument(parser: Parser) -> None:
@@ -42,6 +44,8 @@ def saves_command(args: argparse.Namespace) -> int:
 def export_command(args: argparse.Namespace) -> int:
     from dicehall import saves
 
+    if args.markdown:
+        return export_markdown_command(args)
     if args.text is not None or args.analysed:
         return export_text(args)
     try:
@@ -98,6 +102,19 @@ def export_text(args: argparse.Namespace) -> int:
     except OSError as error:
         return fail(f"cannot write {shown}: {error.strerror or type(error).__name__}")
     print(f"wrote {shown}")
+
+
+def export_markdown_command(args: argparse.Namespace) -> int:
+    from dicehall import saves
+
+    try:
+        written = saves.export_markdown(args.save, args.output, overwrite=args.force)
+    except saves.ExportExists as error:
+        return fail(f"{error}; add --force to replace it")
+    if isinstance(written, str):
+        print(written, end="")
+    else:
+        print(f"wrote {clean_text(str(written), 300)}")
     return 0
 
 

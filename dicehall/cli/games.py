@@ -7,7 +7,7 @@ import argparse
 from dicehall.cli.args import Parser, UsageError, game, games, positive, rate, seed
 from dicehall.engine.text import clean_text
 
-SIM_GAME_OPTIONS = ("remove_rate", "difficulty", "variant", "bot", "players", "bots")  # the options some games take
+SIM_GAME_OPTIONS = ("remove_rate", "difficulty", "variant", "bot", "players", "bots", "deck")  # the options some games take
 
 
 def sim_epilog() -> str:
@@ -40,6 +40,7 @@ def sim_arguments(parser: Parser) -> None:
     parser.add_argument("--players", type=positive)
     parser.add_argument("--bots", help="wager: bot styles by seat (default best,cautious); towers: two levels (default hard,easy); "
                                        "bones: two levels (default general,random)")
+    parser.add_argument("--deck", help="journal: a deck file (CSV or TOML), or sample (the default)")
 
 
 def rules_command(args: argparse.Namespace) -> int:

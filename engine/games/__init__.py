@@ -77,6 +77,10 @@ CATALOGUE = (
                    seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.bones",
                    simulator="dicehall.sims.bones",
                    re_derived="every die and every landing was re-derived from it"),
+    CatalogueEntry("journal", "Journal", "a journaling game from a deck of prompts", True,
+                   seats=(1, 1), sim_options=(("deck", "sample"),), simulator="dicehall.sims.journal",
+                   # each card is drawn when drawn: nothing hidden
+                   re_derived="every die and every card drawn was re-derived from it"),
 )
 
 

@@ -907,12 +907,41 @@ def text_records(rounds: int = 3) -> None:
         f"; {out['import'][at] / out['bimport'][at]:.1f}x a binary replay's at 10k", "10,000 events within 1 s")
 
 
+def journal_sim(games: int = 10_000) -> None:
+    """`sim journal --deck sample --games 10000` as a command (start-up included, wall time), and the
+    journal's playouts against whole games through the engine's session, side by side."""
+    import random as random_module
+
+    from dicehall import engine
+    from dicehall.engine.games import journal
+
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "dicehall", "sim", "journal", "--deck", "sample", "--games", str(games)],
+                   check=True, capture_output=True, cwd=ROOT)
+    row(f"`dicehall sim journal --deck sample --games {games:,}` (the command, start-up included, wall time)",
+        ms(time.perf_counter() - started), "within 10 s")
+    options = journal.check_options({})
+    state = journal.initial_state(options, ())
+
+    def through_session(seed: int) -> None:
+        session = engine.Session(journal, seed=seed, options=options)
+        while session.outcome is None:
+            session.play(session.commands()[0])
+
+    def playout(seed: int) -> None:
+        journal.playout(state, random_module.Random(seed))
+
+    ours, base = side_by_side(playout, through_session, list(range(40)), per_run=10, rounds=3)
+    row("a journal game by the sim's playout against the same game through the engine's session",
+        f"{ours:,.0f} vs {base:,.0f} games/s CPU, **{ours / base:.0f}x**", "the sim needs >= 1,000 games/s")
+
+
 SECTIONS = {
     "frame": first_frame, "sim": sim_dicetower, "troll": troll_playouts, "branch": branch_middle,
     "tower": tower_screen_keys, "saves": saves_list, "len": events_length, "memory": memory_and_stepping,
     "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
     "bigsave": big_save, "analysis": analysis_speed, "search": troll_search_turn,
-    "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing,
+    "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing, "journal": journal_sim,
     "text": text_records,
     "winnable": winnable_deals,
 }

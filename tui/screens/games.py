@@ -13,10 +13,11 @@ from textual.screen import Screen
 
 from dicehall.engine.games import bones as bones_rules
 from dicehall.engine.games import dicetower as dicetower_rules
+from dicehall.engine.games import journal as journal_rules
 from dicehall.engine.games import towers as towers_rules
 from dicehall.engine.games import troll as troll_rules
 from dicehall.engine.games import wager as wager_rules
-from dicehall.tui.screens import bones, dicetower, hall_table, hall_talk, towers, troll, wager
+from dicehall.tui.screens import bones, dicetower, hall_table, hall_talk, journal, towers, troll, wager
 
 # a hall game's keys: the hall's own (takeback, leave), its messages, idle seats; then the game's
 HALL_KEYS = hall_table.HALL_BINDINGS + hall_talk.CHAT_BINDINGS + hall_talk.IDLE_BINDINGS
@@ -42,6 +43,10 @@ class HallBonesScreen(hall_talk.HallTalk, hall_table.HallPlay, bones.BonesScreen
     BINDINGS = HALL_KEYS
 
 
+class HallJournalScreen(hall_talk.HallTalk, hall_table.HallPlay, journal.JournalScreen):
+    BINDINGS = HALL_KEYS
+
+
 @dataclass(frozen=True)
 class GameScreens:
     """What the terminal shows of one game."""
@@ -58,6 +63,7 @@ SCREENS: dict[str, GameScreens] = {
     wager_rules.ID: GameScreens(wager.WagerScreen, HallWagerScreen, wager.draw_board, wager.WagerSetupScreen),
     towers_rules.ID: GameScreens(towers.TowersScreen, HallTowersScreen, towers.draw_board, towers.TowersSetupScreen),
     bones_rules.ID: GameScreens(bones.BonesScreen, HallBonesScreen, bones.draw_board, bones.BonesSetupScreen),
+    journal_rules.ID: GameScreens(journal.JournalScreen, HallJournalScreen, journal.draw_board, journal.JournalSetupScreen),
 }
 
 

@@ -1,0 +1,39 @@
+"""The journaling game (issue #24): a Wretched & Alone game played from a deck of prompts, the Dice
+Tower for every pull, the Kings, salvation, and a journal kept as events.
+
+One module per concern; this package gives every name as `engine.games.journal.NAME`:
+  cards       the 52 cards: codes, spellings, names
+  deck        a deck of prompts from a CSV or TOML file or a game's options (hostile input)
+  moves       the commands and the events
+  rules       the state, decide and evolve (the pulls are the Dice Tower's), chance, words
+  export      the journal as Markdown (dicehall export --markdown)
+  odds        the chance that the tower falls before the game ends otherwise
+  rules_text  the rules as dicehall plays them, with the SRD's attribution
+"""
+from __future__ import annotations
+
+from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, parse_card
+from dicehall.engine.games.journal.deck import (
+    ACTIONS, MAX_FILE, MAX_PROMPT, SETTINGS, Deck, DeckError, deck_from_record, load_deck, parse_deck, sample_deck,
+    sample_path,
+)
+from dicehall.engine.games.journal.moves import (
+    ENTRY_LIMIT, EVENTS, AmendEntry, BlockPulled, CardDrawn, DayEnded, DayRolled, DayStarted, DiceRolled, Draw,
+    DrawBegan, DrawCard, EntryAmended, EntrySkipped, EntryWritten, RollSalvation, SalvationRolled, SkipEntry,
+    StartDay, WriteEntry,
+)
+from dicehall.engine.games.journal.rules import (
+    JournalState, Page, PullBlock, card_words, chance_draws, chance_event, chance_needed,
+    check_options, check_players, clean_entry, command_of, decide, describe, evolve, game_label, initial_state,
+    is_turn_start, legal_commands, outcome, parse_command, progress, recorded_draws, to_act,
+)
+from dicehall.engine.games.journal.export import markdown
+from dicehall.engine.games.journal.odds import ODDS_GAMES, Playout, next_pull_chance, playout, tower_odds
+from dicehall.engine.games.journal.rules_text import RULES_TEXT
+
+ID = "journal"
+TITLE = "Journal"
+BLURB = "a journaling game from a deck of prompts"
+RULES_VERSION = 1
+# the hall's new-game screen: the sample deck (another deck: dicehall host journal --option deck=FILE)
+HOST_CHOICES = (("deck", "Deck", ("sample",), ("the sample deck (a deck file: dicehall host journal --option deck=FILE)",)),)

@@ -1,0 +1,365 @@
+"""A deck of prompts: loaded from a player's CSV or TOML file, or from a save's options, always as
+hostile input. Every fault is one line naming the file, the line and the field; every text is
+cleaned (no control characters, capped) and is only ever shown as text.
+
+CSV: a header naming the columns `card`, `suite` (dc-solo-rpg's spelling) or `suit`, `action`, and
+`description` (or `prompt`), in any order, then one row per card. TOML: a `[game]` table (title,
+author, licence, intro and the settings below) and one `[[card]]` table per card (card, suit,
+action, prompt). A deck may leave cards out: they get no prompt, only their rule.
+
+The whole deck travels in the game's options (deck_record), so a save or a replay never needs the
+file again; the caps keep it far inside one save record (saves/framing.py: 64 KiB, 4 KiB a string).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dicehall.engine.errors import OptionError
+from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
+from dicehall.engine.text import clean_text
+
+MAX_FILE = 256 * 1024  # bytes of a deck file
+MAX_PROMPT = 400  # characters of one card's prompt
+MAX_TITLE = 80
+MAX_INTRO = 1000  # the intro and the licence: at most 4000 bytes of UTF-8, under a save's 4 KiB string
+MAX_LICENCE = 800
+MAX_TEXT_BYTES = 40_000  # every text of a deck together, in UTF-8: a save's header holds it all
+MAX_ROWS = 200  # rows read before a file is refused as no deck (52 cards and blank lines)
+
+ACTIONS = ("pull", "remove", "no-pull", "king", "salvation")
+# dc-solo-rpg's actions and a few spellings, as ours
+ACTION_SPELLINGS = {
+    **{action: action for action in ACTIONS},
+    "primary-success": "salvation", "failure-token": "king", "failure-check": "pull",
+    "no pull": "no-pull", "nopull": "no-pull", "pull and remove": "remove",
+}
+# the settings of a deck's [game] table: (default, allowed) where allowed is a range or a tuple of words
+SETTINGS = {
+    "tokens": (10, range(1, 21)),  # the salvation countdown's tokens
+    "kings": (4, range(1, 5)),  # the King that ends the game (the fourth)
+    "tower_start": (100, range(1, 10001)),  # the Dice Tower's countdown
+    "final_check": ("none", ("none", "pull")),  # after the last token: nothing, or one last pull that must not fell the tower
+    "deck_out": ("end", ("end", "reshuffle")),  # the deck running out ends the game, or reshuffles the drawn cards
+    "deck": ("full", ("full", "listed")),  # the deck is all 52 cards, or only those the file lists
+}
+TEXT_FIELDS = {"title": MAX_TITLE, "author": MAX_TITLE, "licence": MAX_LICENCE, "intro": MAX_INTRO}
+
+
+class DeckError(OptionError):
+    """A deck file or a save's deck that cannot be played; the message names where and what."""
+
+
+def default_action(card: str) -> str:
+    """A card's rule when the deck gives it none: Kings are Kings, the Ace of Hearts is salvation,
+    odd ranks (A, 3, 5, 7, 9, J) pull from the tower, even ranks do not."""
+    if is_king(card):
+        return "king"
+    if card == SALVATION_CARD:
+        return "salvation"
+    return "pull" if rank_value(card) % 2 else "no-pull"
+
+
+@dataclass(frozen=True)
+class Deck:
+    title: str
+    author: str = ""
+    licence: str = ""
+    intro: str = ""
+    prompts: dict = field(default_factory=dict)  # card -> (action, prompt), for the cards the file lists
+    settings: dict = field(default_factory=lambda: {name: default for name, (default, _) in SETTINGS.items()})
+
+    def action(self, card: str) -> str:
+        return self.prompts[card][0] if card in self.prompts else default_action(card)
+
+    def prompt(self, card: str) -> str:
+        return self.prompts[card][1] if card in self.prompts else ""
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The cards in play, in the canonical order."""
+        if self.settings["deck"] == "listed":
+            return tuple(card for card in FULL_DECK if card in self.prompts)
+        return FULL_DECK
+
+    def record(self) -> dict:
+        """The deck as a game's options hold it (plain data: saves and replays store it)."""
+        return {"title": self.title, "author": self.author, "licence": self.licence, "intro": self.intro,
+                "cards": [[card, *self.prompts[card]] for card in FULL_DECK if card in self.prompts],
+                **self.settings}
+
+
+# ----- checking one value, wherever it came from -----
+
+def _text(value: object, limit: int, where: str, what: str, lines: bool = False) -> str:
+    if not isinstance(value, str):
+        raise DeckError(f"{where}: {what} is not text")
+    if len(value) > limit:
+        raise DeckError(f"{where}: {what} is {len(value)} characters, at most {limit}")
+    if lines:  # kept as paragraphs: each line cleaned, blank runs kept to one
+        kept = [clean_text(line, limit) for line in value.splitlines()]
+        return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
+    return clean_text(value, limit)
+
+
+def _setting(name: str, value: object, where: str) -> object:
+    default, allowed = SETTINGS[name]
+    if isinstance(allowed, range):
+        if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
+            raise DeckError(f"{where}: {name} {_shown(value)} is not a whole number from {allowed.start} to {allowed.stop - 1}")
+        return value
+    if not isinstance(value, str) or value.strip().lower() not in allowed:
+        raise DeckError(f"{where}: {name} {_shown(value)} is not one of {', '.join(allowed)}")
+    return value.strip().lower()
+
+
+def _shown(value: object) -> str:
+    return repr(clean_text(value, 30)) if isinstance(value, str) else clean_text(value, 30)
+
+
+def _card(rank_text: object, suit_text: object, where: str) -> str:
+    if not isinstance(rank_text, str):
+        raise DeckError(f"{where}: card is not text")
+    rank = rank_of(rank_text)
+    if suit_text is None or suit_text == "":  # one word: "7H", "10♠"
+        from dicehall.engine.games.journal.cards import parse_card
+
+        code = parse_card(rank_text)
+        if code is None:
+            raise DeckError(f"{where}: card {_shown(rank_text)} is not a card (A, 2-10, J, Q, K with a suit)")
+        return code
+    if rank is None:
+        raise DeckError(f"{where}: card {_shown(rank_text)} is not one of A, 2-10, J, Q, K")
+    if not isinstance(suit_text, str) or suit_of(suit_text) is None:
+        raise DeckError(f"{where}: suit {_shown(suit_text)} is not one of hearts, diamonds, clubs, spades")
+    return rank + suit_of(suit_text)
+
+
+def _action(value: object, card: str, where: str) -> str:
+    if value is None or value == "":
+        return default_action(card)
+    if not isinstance(value, str) or " ".join(value.split()).lower() not in ACTION_SPELLINGS:
+        raise DeckError(f"{where}: action {_shown(value)} is not one of {', '.join(ACTIONS)}, primary-success, "
+                        "failure-token, failure-check")
+    action = ACTION_SPELLINGS[" ".join(value.split()).lower()]
+    if action == "king" and not is_king(card):
+        raise DeckError(f"{where}: action 'king' is for the Kings, not the {card_name(card)}")
+    if action == "salvation" and card != SALVATION_CARD:
+        raise DeckError(f"{where}: action 'salvation' is for the Ace of hearts, not the {card_name(card)}")
+    return action
+
+
+class _Builder:
+    """Cards and settings gathered from one file, each checked as it comes."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.prompts: dict[str, tuple[str, str]] = {}
+        self.first_seen: dict[str, str] = {}
+        self.texts: dict[str, str] = {}
+        self.settings = {key: default for key, (default, _) in SETTINGS.items()}
+
+    def add(self, where: str, rank: object, suit: object, action: object, prompt: object) -> None:
+        card = _card(rank, suit, where)
+        if card in self.prompts:
+            raise DeckError(f"{where}: card {card_name(card)} again (first at {self.first_seen[card]})")
+        text = _text("" if prompt is None else prompt, MAX_PROMPT, where, "description")
+        self.prompts[card] = (_action(action, card, where), text)
+        self.first_seen[card] = where.removeprefix(self.name).strip() or where
+
+    def game_table(self, table: object, where: str) -> None:
+        if not isinstance(table, dict):
+            raise DeckError(f"{where}: [game] is not a table")
+        for key, value in table.items():
+            name = "licence" if key == "license" else key
+            if name in TEXT_FIELDS:
+                self.texts[name] = _text(value, TEXT_FIELDS[name], where, name, lines=name in ("intro", "licence"))
+            elif name in SETTINGS:
+                self.settings[name] = _setting(name, value, where)
+            else:
+                known = ", ".join(list(TEXT_FIELDS) + list(SETTINGS))
+                raise DeckError(f"{where}: unknown key {_shown(key)} in [game] (known: {known})")
+
+    def deck(self, default_title: str) -> Deck:
+        if self.settings["deck"] == "listed" and not self.prompts:
+            raise DeckError(f"{self.name}: deck = 'listed' but the file lists no card")
+        deck = Deck(title=self.texts.get("title") or clean_text(default_title, MAX_TITLE) or "Untitled deck",
+                    author=self.texts.get("author", ""), licence=self.texts.get("licence", ""),
+                    intro=self.texts.get("intro", ""), prompts=dict(self.prompts), settings=dict(self.settings))
+        size = sum(len(text.encode()) for text in [deck.title, deck.author, deck.licence, deck.intro]
+                   + [prompt for _, prompt in deck.prompts.values()])
+        if size > MAX_TEXT_BYTES:
+            raise DeckError(f"{self.name}: its text comes to {size} bytes, at most {MAX_TEXT_BYTES} (a save holds the whole deck)")
+        return deck
+
+
+# ----- the two file formats -----
+
+CSV_COLUMNS = {"card": "card", "suite": "suit", "suit": "suit", "action": "action", "description": "prompt", "prompt": "prompt"}
+
+
+def parse_csv(text: str, name: str) -> Deck:
+    builder = _Builder(name)
+    try:
+        rows = list(_csv_rows(text))
+    except csv.Error as error:
+        raise DeckError(f"{name}: not readable as CSV ({clean_text(str(error), 60)})") from None
+    rows = [(line, row) for line, row in rows if any(cell.strip() for cell in row)]
+    if not rows:
+        raise DeckError(f"{name}: no header (card, suite, action, description)")
+    header_line, header = rows[0]
+    columns = [" ".join(cell.split()).lower() for cell in header]
+    for column in columns:
+        if column not in CSV_COLUMNS:
+            raise DeckError(f"{name} line {header_line}: unknown column {_shown(column)} "
+                            "(columns: card, suite or suit, action, description)")
+    fields = [CSV_COLUMNS[column] for column in columns]
+    for needed in ("card", "suit", "action", "prompt"):
+        if fields.count(needed) != 1:
+            word = {"suit": "suite (or suit)", "prompt": "description"}.get(needed, needed)
+            state = "no" if needed not in fields else "more than one"
+            raise DeckError(f"{name} line {header_line}: {state} column {word} (columns: card, suite, action, description)")
+    for line, row in rows[1:]:
+        where = f"{name} line {line}"
+        if len(row) != len(fields):
+            raise DeckError(f"{where}: {len(row)} fields, the header has {len(fields)}")
+        values = dict(zip(fields, row))
+        builder.add(where, values["card"].strip(), values["suit"].strip(), values["action"], values["prompt"])
+    return builder.deck(Path(name).stem)
+
+
+def _csv_rows(text: str):
+    reader = csv.reader(io.StringIO(text, newline=""))
+    start = 1
+    for count, row in enumerate(reader):
+        if count > MAX_ROWS:
+            raise DeckError("more rows than any deck has")
+        yield start, row
+        start = reader.line_num + 1
+
+
+def parse_toml(text: str, name: str) -> Deck:
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise DeckError(f"{name}: not TOML: {clean_text(str(error), 80)}") from None
+    builder = _Builder(name)
+    for key in document:
+        if key not in ("game", "card"):
+            raise DeckError(f"{name}: unknown table {_shown(key)} (a deck has [game] and [[card]] tables)")
+    header_lines = [n for n, line in enumerate(text.splitlines(), start=1) if re.match(r"\s*\[\[\s*card\s*\]\]", line)]
+    game_line = next((n for n, line in enumerate(text.splitlines(), start=1) if re.match(r"\s*\[\s*game\s*\]", line)), None)
+    if "game" in document:
+        builder.game_table(document["game"], f"{name} line {game_line}" if game_line else f"{name} [game]")
+    cards = document.get("card", [])
+    if not isinstance(cards, list) or len(cards) > 52 * 2:
+        raise DeckError(f"{name}: card is not a list of [[card]] tables")
+    for number, entry in enumerate(cards, start=1):
+        line = header_lines[number - 1] if number <= len(header_lines) else None
+        where = f"{name} line {line} (card {number})" if line else f"{name} card {number}"
+        if not isinstance(entry, dict):
+            raise DeckError(f"{where}: not a table")
+        for key in entry:
+            if key not in ("card", "suit", "suite", "action", "prompt", "description"):
+                raise DeckError(f"{where}: unknown key {_shown(key)} (card, suit, action, prompt)")
+        if "card" not in entry:
+            raise DeckError(f"{where}: no card")
+        builder.add(where, entry["card"], entry.get("suit", entry.get("suite")), entry.get("action"),
+                    entry.get("prompt", entry.get("description")))
+    return builder.deck(Path(name).stem)
+
+
+def load_deck(path: str | Path) -> Deck:
+    """A deck from a file (.csv or .toml, by its name, else by its look); DeckError in one line."""
+    path = Path(path)
+    name = clean_text(path.name, 60) or "deck"
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE + 1)
+    except IsADirectoryError:
+        raise DeckError(f"{name}: a folder, not a deck file") from None
+    except OSError as error:
+        raise DeckError(f"{name}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
+    return parse_deck(data, name)
+
+
+def parse_deck(data: bytes, name: str) -> Deck:
+    if len(data) > MAX_FILE:
+        raise DeckError(f"{name}: larger than {MAX_FILE // 1024} KiB, no deck is that long")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise DeckError(f"{name}: not UTF-8 text (byte {error.start + 1})") from None
+    if "\x00" in text:
+        raise DeckError(f"{name}: binary data, not a deck")
+    looks_toml = name.lower().endswith(".toml") or (not name.lower().endswith(".csv") and re.search(r"^\s*\[", text, re.M))
+    return parse_toml(text, name) if looks_toml else parse_csv(text, name)
+
+
+# ----- the deck inside a game's options -----
+
+_CHECKED: dict = {}  # recent decks by their records, frozen: a sim or a list of saves checks each deck once
+
+
+def deck_from_record(record: object, where: str = "the deck") -> Deck:
+    """A deck from a game's options (a save header, a replay: hostile too), checked as a file is."""
+    key = _frozen(record)
+    if key is not None and (key, where) in _CHECKED:
+        return _CHECKED[key, where]
+    deck = _deck_from_record(record, where)
+    if key is not None:
+        if len(_CHECKED) >= 16:
+            _CHECKED.clear()
+        _CHECKED[key, where] = deck
+    return deck
+
+
+def _frozen(record: object) -> tuple | None:
+    """A record as a hashable key, when it is plain (a map of texts, numbers and the cards' triples)."""
+    if not isinstance(record, dict):
+        return None
+    try:
+        items = []
+        for name, value in record.items():
+            if name == "cards" and isinstance(value, (list, tuple)):
+                value = tuple(tuple(entry) if isinstance(entry, (list, tuple)) else entry for entry in value)
+            items.append((name, value, type(value).__name__))
+        key = tuple(sorted(items, key=repr))
+        hash(key)
+        return key
+    except TypeError:
+        return None
+
+
+def _deck_from_record(record: object, where: str) -> Deck:
+    if not isinstance(record, dict):
+        raise DeckError(f"{where} is not a map")
+    builder = _Builder(where)
+    cards = record.get("cards", [])
+    if not isinstance(cards, (list, tuple)) or len(cards) > 52:
+        raise DeckError(f"{where}: cards is not a list of at most 52")
+    game = {key: value for key, value in record.items() if key != "cards"}
+    builder.game_table(game, where)
+    for number, entry in enumerate(cards, start=1):
+        if not isinstance(entry, (list, tuple)) or len(entry) != 3:
+            raise DeckError(f"{where} card {number}: not [card, action, prompt]")
+        builder.add(f"{where} card {number}", entry[0], None, entry[1], entry[2])
+    return builder.deck("Untitled deck")
+
+
+def sample_path() -> Path:
+    return Path(__file__).with_name("decks") / "sample.toml"
+
+
+_SAMPLE: list[Deck] = []
+
+
+def sample_deck() -> Deck:
+    """The sample deck written for dicehall (read once)."""
+    if not _SAMPLE:
+        _SAMPLE.append(load_deck(sample_path()))
+    return _SAMPLE[0]

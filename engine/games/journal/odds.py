@@ -1,0 +1,209 @@
+"""The odds of a journal game: the chance that the tower falls before the Kings, salvation or the
+deck end the game, and fast whole games for `dicehall sim journal`.
+
+The next pull's chance is the Dice Tower's exact figure (dicetower.topple_chance). The whole game's
+is sampled, not exact: the countdown's chain times the deck's composition, the day's die and the
+salvation tokens is millions of states (so the figure says "simulated"); where every pull to come
+is a plain one, only the deck's part is sampled and the tower's is the exact chain (tower_odds). The sampler plays the same
+rules as rules.py with every pull's outcome drawn from the Dice Tower's own chain (each
+countdown's next countdown, enumerated through dicetower.evolve), and a fixed seed, so a figure
+repeats; tests/test_journal_odds.py checks it against whole games played through the engine.
+"""
+from __future__ import annotations
+
+import random
+from bisect import bisect_left
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from dicehall.engine.games import dicetower
+from dicehall.engine.games.dicetower import DiceRolled, TowerState
+from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
+from dicehall.engine.games.journal.deck import Deck
+from dicehall.engine.games.journal.rules import JournalState
+
+ODDS_GAMES = 1000  # playouts behind the side panel's figure
+ENDINGS = ("tower", "kings", "salvation", "deck")
+
+
+@lru_cache(maxsize=None)
+def _after_pull(countdown: int, advantage_from: int, remove: bool) -> tuple[tuple[int, float], ...]:
+    """One pull from `countdown` as the Dice Tower's rules play it: each countdown after it (0: the
+    tower fell) with its chance. Every roll goes through dicetower.evolve; a double three rolls
+    again from the countdown it left, whose own outcomes are this function's (cached) answer."""
+    chances: dict[int, float] = {}
+    tower = TowerState(countdown=countdown, start=max(countdown, 1), advantage_from=advantage_from, pulling=True,
+                       removing=remove)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            after = dicetower.evolve(tower, DiceRolled((a, b)))
+            if after.pulling:  # double threes: the same pull rolls again
+                for value, chance in _after_pull(after.countdown, advantage_from, remove):
+                    chances[value] = chances.get(value, 0.0) + chance / 36
+            else:
+                chances[after.countdown] = chances.get(after.countdown, 0.0) + 1 / 36
+    return tuple(sorted(chances.items()))
+
+
+@lru_cache(maxsize=None)
+def pull_outcomes(countdown: int, advantage_from: int, remove: bool) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """_after_pull as cumulative chances and countdowns, for sampling."""
+    total = 0.0
+    cumulative, values = [], []
+    for value, chance in _after_pull(countdown, advantage_from, remove):
+        total += chance
+        cumulative.append(total)
+        values.append(value)
+    cumulative[-1] = 1.0
+    return tuple(cumulative), tuple(values)
+
+
+@dataclass
+class Playout:
+    """One game's course from a state: how it ended, on which day, after how many cards and pulls."""
+
+    ending: str
+    days: int
+    cards: int
+    pulls: int
+
+
+def _pull(countdown: int, advantage_from: int, remove: bool, rng: random.Random) -> int:
+    cumulative, values = pull_outcomes(countdown, advantage_from, remove)
+    return values[bisect_left(cumulative, rng.random())]
+
+
+def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Playout:
+    """The rest of the game from `state`, sampled with `rng` (the same rules as rules.py).
+
+    tower=False: the deck's part only, the tower never falls: `pulls` counts the plain pulls after
+    the one in progress (tower_odds weighs them with the tower's exact chain)."""
+    deck: Deck = state.deck
+    settings = deck.settings
+    advantage_from = state.tower.advantage_from
+    countdown = state.tower.countdown
+    remaining = list(state.remaining)
+    rng.shuffle(remaining)
+    kings = len(state.kings)
+    salvation, tokens = state.salvation, state.tokens
+    to_draw, day, cards, pulls = state.to_draw, state.day, len(state.pages), state.tower.pulls
+    actions = {card: deck.action(card) for card in deck.cards}
+    phase = state.phase
+    if state.ending:
+        return Playout(state.ending, day, cards, pulls)
+    if not tower:
+        pulls = 0
+    if phase in ("pull", "pulling", "final-pull", "final-pulling"):
+        remove = state.tower.removing if phase.endswith("ing") else state.pull_due == "remove"
+        if tower:
+            countdown = _pull(countdown, advantage_from, remove, rng)
+            pulls += phase in ("pull", "final-pull")
+        if countdown == 0:
+            return Playout("tower", day, cards, pulls)
+        if phase.startswith("final"):
+            return Playout("salvation", day, cards, pulls)
+        phase = "entry"
+    if phase in ("entry", "draw", "drawing"):
+        phase = "cards"
+    elif phase in ("day-end", "day-end-rolling"):
+        phase = "salvation"
+    else:
+        phase = "day"
+    while True:
+        if phase == "day":
+            day += 1
+            to_draw = rng.randint(1, 6)
+            phase = "cards"
+        if phase == "cards":
+            while to_draw > 0:
+                if not remaining:
+                    if settings["deck_out"] != "reshuffle":
+                        return Playout("deck", day, cards, pulls)
+                    remaining = [c for c in deck.cards if not is_king(c) and not (c == SALVATION_CARD and salvation)]
+                    if not remaining:
+                        return Playout("deck", day, cards, pulls)
+                    rng.shuffle(remaining)
+                card = remaining.pop()
+                to_draw -= 1
+                cards += 1
+                if is_king(card):
+                    kings += 1
+                    if kings >= settings["kings"]:
+                        return Playout("kings", day, cards, pulls)
+                if card == SALVATION_CARD and not salvation:
+                    salvation, tokens = True, settings["tokens"]
+                action = actions[card]
+                if action in ("pull", "remove"):
+                    pulls += 1
+                    if tower:
+                        countdown = _pull(countdown, advantage_from, action == "remove", rng)
+                    if countdown == 0:
+                        return Playout("tower", day, cards, pulls)
+            phase = "salvation" if salvation else "day"
+        if phase == "salvation":
+            if rng.randint(1, 6) == 6:
+                tokens -= 1
+                if tokens == 0:
+                    if settings["final_check"] == "pull":
+                        pulls += 1
+                        if tower and _pull(countdown, advantage_from, False, rng) == 0:
+                            return Playout("tower", day, cards, pulls)
+                    return Playout("salvation", day, cards, pulls)
+            phase = "day"
+
+
+def fallen_within(state: JournalState, most: int) -> list[float]:
+    """fallen[j]: the chance that the tower has fallen once the pull in progress (if any) and then
+    j plain pulls are made: the Dice Tower's chain, exact (in floating point), from the countdown."""
+    tower = state.tower
+    advantage_from = tower.advantage_from
+    pending = state.phase in ("pull", "pulling", "final-pull", "final-pulling")
+    remove = (tower.removing if state.phase.endswith("ing") else state.pull_due == "remove") if pending else False
+    standing = {tower.countdown: 1.0}
+    fallen = 0.0
+
+    def pull(remove: bool) -> None:
+        nonlocal standing, fallen
+        after: dict[int, float] = {}
+        for countdown, weight in standing.items():
+            for value, chance in _after_pull(countdown, advantage_from, remove):
+                if value == 0:
+                    fallen += weight * chance
+                else:
+                    after[value] = after.get(value, 0.0) + weight * chance
+        standing = after
+
+    if pending:
+        pull(remove)
+    table = [fallen]
+    for _ in range(most):
+        pull(False)
+        table.append(fallen)
+    return table
+
+
+def tower_odds(state: JournalState, games: int = ODDS_GAMES, seed: int = 0) -> float:
+    """The chance that the tower ends the game from `state`, by simulation (a fixed seed: it repeats).
+
+    Where every pull to come is a plain pull (no card left says pull and remove: the SRD's default
+    and the sample deck), only the deck's part is sampled (how many pulls the cards, days and tokens
+    call for before they end the game) and each count is weighed with the tower's exact chance of
+    falling within that many pulls: no tower is sampled, so the figure's noise is the deck's alone."""
+    if state.ending:
+        return 1.0 if state.ending == "tower" else 0.0
+    rng = random.Random(seed)
+    if any(state.deck.action(card) == "remove" for card in state.remaining):
+        return sum(playout(state, rng).ending == "tower" for _ in range(games)) / games
+    counts: dict[int, int] = {}
+    for _ in range(games):
+        pulls = playout(state, rng, tower=False).pulls
+        counts[pulls] = counts.get(pulls, 0) + 1
+    table = fallen_within(state, max(counts))
+    return sum(table[pulls] * count for pulls, count in counts.items()) / games
+
+
+def next_pull_chance(state: JournalState) -> Fraction:
+    """The Dice Tower's exact chance that the next pull fells the tower (a remove if the card says so)."""
+    remove = state.pull_due == "remove" or (state.tower.pulling and state.tower.removing)
+    return dicetower.topple_chance(state.tower.countdown, state.tower.advantage_from, remove)

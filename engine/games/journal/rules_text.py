@@ -1,0 +1,71 @@
+"""The journaling game's rules as dicehall plays them: the SRD's defaults, the deck's settings,
+every choice dicehall made where the SRD leaves it to each game, and the SRD's attribution text."""
+from __future__ import annotations
+
+RULES_TEXT = """\
+JOURNAL - a solo journaling game on the Wretched & Alone rules: a deck of
+prompts, the Dice Tower for the block tower, and a journal.
+
+The prompts come from a deck file (CSV or TOML) or from the sample deck
+written for dicehall, "The Last Watch at Harrow Pass". dicehall ships the
+rules, never The Wretched's own prompts.
+
+A day: press n to start it; a die says how many cards to draw. Draw each
+card (d; or c to type the card you drew from a real deck: one already
+drawn is refused). Read its prompt. If its action says pull, pull from the
+tower (p; r where it says pull and remove): the Dice Tower's rules, with
+its countdown, its dice and its exact odds. Then write the entry for the
+card in the box (ctrl+s saves it; Escape leaves the box) or skip it (s).
+
+The Kings are kept face up. The fourth King ends the game at once (no
+pull for it). The Ace of Hearts is salvation: it starts a countdown of 10
+tokens. At the end of each day after that, roll a die (n): a 6 removes a
+token. Removing the last token ends the game in your favour. The tower
+falling ends the game. Every ending leaves one last entry to write.
+
+Undo (u) takes back the last entry, draw, pull or roll; drawing again
+gives the same card and the same dice (they come from the game's seed).
+e rewrites an earlier entry: the new words are a new event that amends
+it, and the old ones stay in the log. t types physical dice. Entries are
+text: at most 1000 characters each, control characters removed.
+
+A card's action (the deck's `action` column or key): pull, remove (pull
+and remove), no-pull, king, salvation; dc-solo-rpg's primary-success
+(salvation), failure-token (king) and failure-check (pull) are read too.
+
+Choices dicehall makes where the SRD leaves them to each game:
+- A card the deck leaves out, or leaves without an action: odd ranks (A,
+  3, 5, 7, 9, J) pull, even ranks (2-10, Q) do not; Kings are Kings and
+  the Ace of Hearts is salvation.
+- A King counts toward the Kings whatever its action; a King whose action
+  is pull also pulls, unless it is the last King. The Ace of Hearts starts
+  salvation whatever its action, and also pulls if its action says so.
+- action king belongs to Kings only, salvation to the Ace of Hearts only.
+- The salvation die is rolled once at the end of each day from the day
+  the Ace of Hearts came up (that day included).
+- The deck running out: by default the game ends (the story runs out,
+  not a win). A deck may say deck_out = "reshuffle": every drawn card but
+  the Kings and the Ace of Hearts goes back, and the day goes on.
+- After the last token: by default the game is won at once. A deck may
+  say final_check = "pull": one last plain pull, and the tower must stand.
+
+A deck's [game] table may set: tokens (1-20, default 10), kings (1-4,
+default 4: the King that ends it), tower_start (1-10000, default 100),
+final_check ("none" or "pull"), deck_out ("end" or "reshuffle"), deck
+("full": all 52 cards; "listed": only the cards the file lists).
+
+The odds: "next pull falls" is the Dice Tower's exact chance. "tower ends
+it" is the chance that the tower falls before the Kings, salvation or the
+deck end the game, from the state now, by simulation (1000 games with a
+fixed seed, so the figure repeats; not exact): where every pull to come
+is a plain pull, only the deck's part is sampled (how many pulls the
+cards, days and tokens call for) and the tower's chance of falling within
+that many pulls is exact.
+
+Attribution (the Wretched & Alone SRD asks for it, CC BY):
+This work is based on The Wretched (found at
+http://loottheroom.itch.io/wretched), product of Chris Bissette and Loot
+The Room, and licensed for our use under the Creative Commons
+Attribution 3.0 Unported license (http://creativecommons.org/licenses/
+by/3.0/). The Wretched & Alone SRD is by Matt Sanders (sealedlibrary.com)
+in consultation with Chris Bissette. dicehall is not endorsed by either."""

@@ -1,0 +1,465 @@
+"""The journal's screens: the game (the day, the card and its prompt, the tower and its odds, the
+Kings, the tokens, the cards left, the entry being written and the journal so far), its setup (the
+sample deck or a deck file), and the board the replay viewer draws. Every text from a deck or a
+player is shown as text (rich Text, never markup)."""
+from __future__ import annotations
+
+import textwrap
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, TextArea
+
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.games import journal
+from dicehall.engine.games.journal import (
+    AmendEntry, Draw, DrawCard, JournalState, PullBlock, RollSalvation, SkipEntry, StartDay, WriteEntry, card_name,
+    parse_card,
+)
+from dicehall.engine.text import clean_text
+from dicehall.tui.screens.base import GameScreen, SetupScreen
+from dicehall.tui.screens.dialogs import AskScreen
+from dicehall.tui.widgets import Plain, StatusLine, title_line
+
+PHASE_WORDS = {
+    "day": "n: start the next day", "draw": "d: draw a card (c: type one)", "pull": "p: pull from the tower",
+    "entry": "write the entry: ctrl+s saves it, s skips it", "day-end": "n: roll for salvation",
+    "final-pull": "p: the final pull", "last-entry": "the last entry: ctrl+s saves it, s skips it",
+    "over": "the game is over: v reviews it, q leaves",
+}
+
+
+def percent(chance: float) -> str:
+    if chance <= 0:
+        return "0%"
+    if chance < 0.00005:
+        return "<0.01%"
+    return f"{chance * 100:.2f}%"
+
+
+def card_line(state: JournalState, card: str) -> str:
+    return journal.card_words(state, card)
+
+
+BOARD_WIDTH = 26  # the board column's text (tui/dicehall.tcss .board) in the viewer and the game
+
+
+def draw_board(state: JournalState, reveal: bool = True, odds: float | None = None) -> Text:
+    """Where the game stands, as a player sees it (the game screen's panel and the replay viewer's
+    board): day, tower, its odds, Kings, tokens, cards left, and the current card with its prompt,
+    every line wrapped at a word to the board's width."""
+    drawn = _board(state, odds)
+    text = Text()
+    for line in drawn.split("\n"):
+        if len(line.plain) <= BOARD_WIDTH:
+            text.append_text(line)
+            text.append("\n")
+            continue
+        for piece in textwrap.wrap(line.plain, BOARD_WIDTH, break_long_words=True, break_on_hyphens=False):
+            text.append(piece + "\n", style=line.style)
+    return text
+
+
+def _board(state: JournalState, odds: float | None) -> Text:
+    settings = state.deck.settings
+    text = Text()
+    text.append(f"DAY {state.day}" if state.day else "BEFORE THE FIRST DAY", style="bold")
+    if state.to_draw and state.phase not in ("over",):
+        text.append(f"  ({state.to_draw} to draw)")
+    text.append("\n")
+    tower = state.tower
+    text.append(f"Tower     {tower.countdown} of {tower.start}" + (" FALLEN" if tower.fell else "") + "\n")
+    if not tower.fell:
+        text.append(f"Next pull falls {percent(float(journal.next_pull_chance(state)))}\n")
+    if odds is not None:
+        if state.ending:
+            shown = "100%" if state.ending == "tower" else "0%"
+        elif odds == 0:  # none of the playouts: rare, not impossible
+            shown = f"<{100 / journal.ODDS_GAMES:.1g}%"
+        else:
+            shown = f"{odds * 100:.1f}%"
+        text.append(f"Tower ends it   {shown}\n")
+        text.append(f" (simulated, {journal.ODDS_GAMES:,} games)\n")
+    kings = " ".join(state.kings) or "none"
+    text.append(f"Kings     {len(state.kings)} of {settings['kings']}: {kings}\n")
+    if state.salvation:
+        text.append(f"Tokens    {state.tokens} of {settings['tokens']}\n")
+    else:
+        text.append("Salvation not yet (AH)\n")
+    text.append(f"Deck      {len(state.remaining)} cards left")
+    text.append(f", reshuffled {state.reshuffles}\n" if state.reshuffles else "\n")
+    if state.pages:
+        page = state.pages[-1]
+        text.append(f"\nCard {len(state.pages)}: ", style="bold")
+        text.append(card_line(state, page.card) + "\n")
+        prompt = state.deck.prompt(page.card)
+        text.append((prompt or "(no prompt: this card only has its rule)") + "\n")
+    if state.phase == "over":
+        outcome = journal.outcome(state)
+        text.append("\n" + (outcome.summary if outcome else "") + "\n", style="bold reverse")
+    return text
+
+
+def journal_text(state: JournalState) -> Text:
+    """The journal so far: a heading per day, each card and its entry."""
+    text = Text()
+    day = None
+    for number, page in enumerate(state.pages, start=1):
+        if page.day != day:
+            day = page.day
+            text.append(f"Day {day}\n", style="bold underline")
+        text.append(f"{number}. {card_name(page.card)}", style="bold")
+        text.append(" (amended)\n" if page.amended else "\n")
+        if page.entry:
+            text.append(page.entry + "\n")
+        elif page.skipped:
+            text.append("(skipped)\n", style="italic")
+        else:
+            text.append("(not written yet)\n", style="italic")
+    if state.last_words:
+        text.append("Last words\n", style="bold underline")
+        text.append(state.last_words + "\n")
+    return text or Text("The journal is empty: n starts the first day.")
+
+
+def parse_die(text: str) -> list[int] | str:
+    digits = [c for c in text if not c.isspace()]
+    if len(digits) != 1 or digits[0] not in "123456":
+        return "type the face you rolled, 1 to 6"
+    return [int(digits[0])]
+
+
+def parse_two(text: str) -> list[int] | str:
+    digits = [c for c in text if not c.isspace() and c not in ",+"]
+    if len(digits) != 2 or not all(c in "123456" for c in digits):
+        return "type the two faces, each 1 to 6, like: 3 5"
+    return [int(c) for c in digits]
+
+
+class JournalScreen(GameScreen):
+    BINDINGS = [
+        Binding("n", "next", "Next"),
+        Binding("d", "draw", "Draw"),
+        Binding("c", "type_card", "Type card"),
+        Binding("p", "pull(False)", "Pull"),
+        Binding("r", "pull(True)", "Pull+remove"),
+        Binding("ctrl+s", "save_entry", "Save entry", priority=True),
+        Binding("w", "write", "Write"),
+        Binding("s", "skip", "Skip"),
+        Binding("e", "edit", "Edit earlier"),
+        Binding("escape", "leave_text", "Leave text", show=False),
+        Binding("t", "toggle_typed", "Typed dice", show=False),
+    ]
+    HELP_NOTES = ("Next pull: exact (the Dice Tower's chain); tower ends it: simulated from here. "
+                  "e rewrites an earlier entry as a new event.")
+
+    def __init__(self, session) -> None:
+        super().__init__(session)
+        self.typed_dice = False
+        self.amending: int | None = None  # the page being rewritten in the box, if any
+        self._odds_key = None
+        self._odds = 0.0
+
+    def compose(self) -> ComposeResult:
+        yield Plain("", id="title", classes="title")
+        with Horizontal(id="journal-body"):
+            yield Plain("", id="journal-panel", classes="board")
+            with Vertical(id="journal-side"):
+                yield Plain("", id="journal-hint")
+                yield TextArea(id="journal-entry", soft_wrap=True, show_line_numbers=False)
+                with VerticalScroll(id="journal-pages"):
+                    yield Plain("", id="journal-so-far")
+        yield StatusLine("n: start the first day   ?: all keys")
+        yield Footer()
+
+    @property
+    def state(self) -> JournalState:
+        return self.session.state
+
+    def writing(self) -> bool:
+        return self.state.phase in ("entry", "last-entry") or self.amending is not None
+
+    def tower_odds(self) -> float:
+        """The simulated figure, recomputed only when what it depends on changes."""
+        state = self.state
+        key = (state.tower.countdown, state.tower.pulling, state.remaining, len(state.kings), state.salvation,
+               state.tokens, state.to_draw, state.phase, state.pull_due, state.ending)
+        if key != self._odds_key:
+            self._odds_key, self._odds = key, journal.tower_odds(state)
+        return self._odds
+
+    def redraw(self) -> None:
+        session, state = self.session, self.state
+        name = getattr(session, "save_name", "")
+        title = title_line(f"Journal: {state.deck.title}: ", name, f"   (seed {session.seed}, undos {session.undos})",
+                           self.size.width - 2)
+        self.query_one("#title", Plain).show(Text(title, style="bold"))
+        self.query_one("#journal-panel", Plain).show(draw_board(state, odds=self.tower_odds()))
+        box = self.query_one("#journal-entry", TextArea)
+        if self.amending is not None:
+            hint = f"Rewriting entry {self.amending} (ctrl+s saves it as an amendment; Escape leaves it as it was)"
+        elif self.writing():
+            which = "the last entry" if journal.rules._pending_page(state) == 0 else f"entry {len(state.pages)}"
+            hint = f"Write {which}: ctrl+s saves it, Escape leaves the box, s skips it"
+        else:
+            hint = PHASE_WORDS.get(state.phase, "")
+            if session.chance_needed is not None:
+                hint = "waiting for the dice: " + ("p types them" if state.phase.endswith("pulling") else "n types it")
+        self.query_one("#journal-hint", Plain).show(Text(hint, style="bold"))
+        box.disabled = not self.writing()
+        self.query_one("#journal-so-far", Plain).show(journal_text(state))
+        self.query_one("#journal-pages", VerticalScroll).scroll_end(animate=False)
+        if self.writing() and not box.has_focus and self.focused is None:
+            box.focus()
+
+    # ----- what is possible now -----
+    def possible_now(self, action: str, parameters: tuple) -> bool:
+        state, waiting = self.state, self.session.chance_needed is not None
+        writing_box = self.query_one("#journal-entry", TextArea).has_focus
+        if action == "next":
+            return state.phase in ("day", "day-end") or (waiting and state.phase in ("rolling-day", "day-end-rolling"))
+        if action in ("draw", "type_card"):
+            return state.phase == "draw" and not writing_box
+        if action == "pull":
+            if waiting and state.phase.endswith("pulling"):
+                return not writing_box
+            remove = state.pull_due == "remove"
+            return (state.phase == "pull" and parameters[0] == remove) or (state.phase == "final-pull" and not parameters[0])
+        if action == "save_entry":
+            return self.writing()
+        if action == "write":
+            return self.writing() and not writing_box
+        if action == "skip":
+            return state.phase in ("entry", "last-entry") and not writing_box and self.amending is None
+        if action == "edit":
+            return not writing_box and self.session.outcome is None and self.session.to_act is not None and any(
+                p.entry is not None or p.skipped for p in state.pages)
+        if action == "leave_text":
+            return writing_box
+        if action == "toggle_typed":
+            return self.session.outcome is None and not writing_box
+        if writing_box and action in ("undo", "review", "rules", "back"):
+            return False
+        return super().possible_now(action, parameters)
+
+    def why_disabled(self, action: str, parameters: tuple) -> str:
+        if self.query_one("#journal-entry", TextArea).has_focus:
+            return "you are writing: Escape leaves the box first"
+        if self.session.outcome is not None:
+            return f"the game is over ({self.session.outcome.summary}): v reviews it, q leaves"
+        return PHASE_WORDS.get(self.state.phase, "wait for the dice")
+
+    # ----- the keys -----
+    def play(self, command, faces=None, done: str = "") -> bool:
+        ok = self.attempt(lambda: self.session.play(command, faces=faces))
+        if ok:
+            self.said_after(done)
+        self.redraw()
+        return ok
+
+    def said_after(self, done: str) -> None:
+        session = self.session
+        last = session.describe(len(session.events) - 1)
+        self.status(done or last)
+        if session.outcome is not None:
+            self.status(f"{session.outcome.summary}. The journal is closed: v reviews it, q leaves")
+
+    def action_next(self) -> None:
+        state = self.state
+        if self.session.chance_needed is not None:
+            self.ask_dice(parse_die, "Type the face you rolled", lambda faces: self.session.roll(faces))
+            return
+        command = StartDay() if state.phase == "day" else RollSalvation()
+        if self.typed_dice:
+            what = "the day's die" if state.phase == "day" else "the salvation die"
+            self.ask_dice(parse_die, f"Type {what} you rolled (1 to 6)",
+                          lambda faces: self.session.play(command, faces=faces))
+            return
+        self.play(command)
+
+    def action_draw(self) -> None:
+        self.play(Draw())
+        self.after_card()
+
+    def after_card(self) -> None:
+        state = self.state
+        if state.pages and state.phase in ("entry", "last-entry"):
+            self.query_one("#journal-entry", TextArea).focus()
+        if state.phase == "pull":
+            self.status(f"{self.session.describe(len(self.session.events) - 1)}: press "
+                        f"{'r to pull and remove' if state.pull_due == 'remove' else 'p to pull'}")
+
+    def action_type_card(self) -> None:
+        def check(text: str) -> str | None:
+            return None if parse_card(text) else "a card is a rank and a suit: 7H, 10S, QD, ace of hearts"
+
+        def typed(answer: str | None) -> None:
+            if answer is None:
+                self.status("no card typed; nothing changed")
+                return
+            self.play(DrawCard(parse_card(answer)))
+            self.after_card()
+
+        self.app.push_screen(AskScreen("The card you drew from your deck (like 7H, 10S, QD):", check=check), typed)
+
+    def action_pull(self, remove: bool) -> None:
+        if self.session.chance_needed is not None:
+            self.ask_dice(parse_two, "Type the next two faces", lambda faces: self.session.roll(faces))
+            return
+        if self.typed_dice:
+            self.ask_dice(parse_two, "Type the two faces you rolled (like 3 5)",
+                          lambda faces: self.session.play(PullBlock(remove), faces=faces))
+            return
+        self.play(PullBlock(remove))
+        self.after_pull()
+
+    def after_pull(self) -> None:
+        if self.session.chance_needed is not None:
+            self.status("double threes: -6, type the next two faces (p)")
+        elif self.writing():
+            self.query_one("#journal-entry", TextArea).focus()
+
+    def ask_dice(self, parse, question: str, run) -> None:
+        def typed(answer: str | None) -> None:
+            if answer is None:
+                self.status("no dice typed; nothing changed" if self.session.chance_needed is None
+                            else "still waiting for the dice: type them when you have rolled")
+                return
+            if self.attempt(lambda: run(parse(answer))):
+                self.said_after("")
+            self.redraw()
+            self.after_pull()
+
+        self.app.push_screen(AskScreen(question, check=lambda t: p if isinstance(p := parse(t), str) else None), typed)
+
+    def action_save_entry(self) -> None:
+        box = self.query_one("#journal-entry", TextArea)
+        if self.amending is not None:
+            page = self.amending
+            if self.play(AmendEntry(page, box.text), done=f"entry {page} amended (the old words stay in the log)"):
+                self.amending = None
+                box.text = ""
+                self.focus_panel()
+            return
+        if self.play(WriteEntry(box.text), done="entry saved"):
+            box.text = ""
+            self.focus_panel()
+            if self.session.outcome is None:
+                self.status(f"entry saved; {PHASE_WORDS.get(self.state.phase, '')}")
+
+    def action_skip(self) -> None:
+        if self.play(SkipEntry(), done="entry skipped"):
+            self.query_one("#journal-entry", TextArea).text = ""
+
+    def action_write(self) -> None:
+        self.query_one("#journal-entry", TextArea).focus()
+        self.refresh_bindings()
+
+    def action_leave_text(self) -> None:
+        if self.amending is not None:
+            self.amending = None
+            self.query_one("#journal-entry", TextArea).text = ""
+            self.status("not amended: the entry is as it was")
+        else:
+            self.status("out of the box: w writes again, s skips, ? lists the keys")
+        self.focus_panel()
+        self.redraw()
+
+    def focus_panel(self) -> None:
+        self.set_focus(None)
+        self.refresh_bindings()
+
+    def action_edit(self) -> None:
+        pages = self.state.pages
+        written = [n for n, p in enumerate(pages, start=1) if p.entry is not None or p.skipped]
+
+        def check(text: str) -> str | None:
+            return None if text.strip().isdigit() and int(text) in written else f"type a page from 1 to {written[-1]}"
+
+        def chosen(answer: str | None) -> None:
+            if answer is None:
+                self.status("nothing to edit; nothing changed")
+                return
+            self.amending = int(answer)
+            box = self.query_one("#journal-entry", TextArea)
+            box.text = pages[self.amending - 1].entry or ""
+            self.redraw()
+            box.focus()
+            self.status(f"rewriting entry {self.amending}: ctrl+s saves it, Escape leaves it as it was")
+
+        self.app.push_screen(AskScreen(f"Which entry to rewrite (1 to {written[-1]})?", str(written[-1]), check=check),
+                             chosen)
+
+    def action_toggle_typed(self) -> None:
+        self.typed_dice = not self.typed_dice
+        self.status("typed dice: n and p ask for the faces you rolled" if self.typed_dice
+                    else "dicehall rolls the dice again")
+
+    def action_undo(self) -> None:
+        self.amending = None
+        super().action_undo()
+
+
+class JournalSetupScreen(SetupScreen):
+    """A new journal: the sample deck or a deck file (its path typed)."""
+
+    HEADING = "Journal: a new game"
+    LIST_ID = "journal-setup"
+    HELP_NOTES = ("The sample deck is 'The Last Watch at Harrow Pass', written for dicehall. Or open your "
+                  "own deck: a CSV file (card,suite,action,description, as dc-solo-rpg writes it) or a TOML "
+                  "file with a [game] table and [[card]] tables. The save keeps the whole deck: the file "
+                  "is read once. s starts the game.")
+
+    def __init__(self, seed: int | None = None, name: str = "", **options) -> None:
+        super().__init__()
+        self.seed = seed
+        self.save_name = clean_text(name)
+        self.deck_path = options.get("deck") if isinstance(options.get("deck"), str) else "sample"
+
+    def help_title(self) -> str:
+        return "Journal: a new game"
+
+    def rows(self) -> list[tuple[str, str]]:
+        shown = "the sample deck" if self.deck_path == "sample" else clean_text(self.deck_path, 60)
+        return [("deck", f"Deck:  {shown}"), ("file", "Open a deck file (type its path)"),
+                ("sample", "Use the sample deck"), ("start", "Start the game (s)")]
+
+    def action_change(self, step: int = 1) -> None:
+        key = self.current()
+        if key == "start":
+            self.action_start()
+        elif key == "sample":
+            self.deck_path = "sample"
+            self.redraw()
+        else:
+            self.ask_path()
+
+    def ask_path(self) -> None:
+        def check(text: str) -> str | None:
+            try:
+                journal.load_deck(text.strip())
+            except DicehallError as error:
+                return str(error)
+            return None
+
+        def typed(answer: str | None) -> None:
+            if answer is not None:
+                self.deck_path = answer.strip()
+                self.status(f"deck: {journal.load_deck(self.deck_path).title}")
+                self.redraw()
+
+        self.app.push_screen(AskScreen("The deck file's path (CSV or TOML):", check=check), typed)
+
+    def action_start(self) -> None:
+        from dicehall import saves
+
+        try:
+            options = journal.check_options({"deck": self.deck_path})
+            session = saves.new_save(journal.ID, name=self.save_name, seed=self.seed, options=options,
+                                     players=saves.solo_players())
+        except (DicehallError, OSError, ValueError) as error:
+            self.status(saves.error_line(error), error=True)
+            return
+        self.app.open_game(session, replace=True)
