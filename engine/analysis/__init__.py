@@ -49,6 +49,10 @@ class Decision:
     chance_played: float  # chance of winning (0..1) with the move played
     chance_best: float  # ... with the best move found
     mark: str = ""  # "", "?!", "?" or "??"
+    # where the marks use another figure than the win chance (the troll's equity): it, played and best
+    equity_played: float | None = None
+    equity_best: float | None = None
+    noise: float | None = None  # the standard error of the paired difference the mark allowed for
 
     @property
     def drop(self) -> float:
@@ -137,11 +141,17 @@ def analyse(session, samples: int | None = None, budget: float | None = None,
     return module.analyse(session, samples=samples, progress=progress, **reports)
 
 
+def _added(decision: Decision) -> dict:
+    """The fields an analyser added beyond the six (only where it gave them)."""
+    return {name: round(getattr(decision, name), 6) for name in ("equity_played", "equity_best", "noise")
+            if getattr(decision, name) is not None}
+
+
 def as_json(result: Analysis) -> dict:
     """The analysis as plain data: `decisions` with exactly the issue's fields, `chance` with event
     and luck, and the curve and per-game figures beside them."""
     decisions = [{"event": d.event, "played": d.played, "best": d.best, "chance_played": round(d.chance_played, 6),
-                  "chance_best": round(d.chance_best, 6), "mark": d.mark} for d in result.decisions]
+                  "chance_best": round(d.chance_best, 6), "mark": d.mark, **_added(d)} for d in result.decisions]
     document = {
         "game": result.game,
         "figure": result.figure,
