@@ -56,7 +56,14 @@ class Decision:
 
     @property
     def drop(self) -> float:
+        """What the best found was better by, in the figure the marks use (the equity where given)."""
+        if self.equity_best is not None and self.equity_played is not None:
+            return max(0.0, self.equity_best - self.equity_played)
         return max(0.0, self.chance_best - self.chance_played)
+
+    @property
+    def marked_by(self) -> str:
+        return "win chance" if self.equity_best is None else "equity"
 
 
 @dataclass(frozen=True)
@@ -95,7 +102,8 @@ class Analysis:
         worst = max(self.decisions, key=lambda d: d.drop, default=None)
         text = f"{len(self.decisions)} decisions judged: {marked}"
         if worst is not None and worst.drop > 0:
-            text += f"; the costliest: event {worst.event}, {worst.played} ({worst.drop:.1%} of win chance; best {worst.best})"
+            text += (f"; the costliest: event {worst.event}, {worst.played} ({worst.drop:.1%} of {worst.marked_by}; "
+                     f"best {worst.best})")
         seats = sorted({item.seat for item in self.chance})
         lucks = [f"{self.names[seat] if seat < len(self.names) else seat} "
                  f"{sum(item.luck for item in self.chance if item.seat == seat):+.1%}" for seat in seats]

@@ -35,6 +35,8 @@ MAX_TURNS = 400  # a playout that has not ended by then counts as lost (the quie
 LOSSES = ("collapsed", "flew", "unsettled")
 WIN_WEIGHT = 0.5  # the equity: this much the win, the rest the share of the deck played before the end
 EXTRA = {"marked_by": "equity"}  # which figure the marks use (the --json says so)
+MARKS_UNIT = ("points of equity lost (half the win chance, half the share of the deck played before the end), "
+              "beyond two standard errors of the paired difference")  # the viewer's help
 
 
 def samples_for_budget(session, seconds: float) -> int:
@@ -285,11 +287,9 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
         if progress:
             progress(done, len(turns))
     luck = _awakening_luck(session, turns, decisions)
-    notes = (f"every legal pair judged (pairs that leave the same position once), {samples} sampled deals "
-             f"for each of the leading pairs and the pair played (face-down cards and the deck dealt anew "
-             f"among the unseen cards, the dice rolled anew), played on by the adviser; marks by equity "
-             f"(half the win chance, half the share of the deck played before the end): a drop of 5 points "
-             f"?!, 10 ?, 15 ?? beyond two standard errors of the paired difference (noise), and ?? for a "
-             f"pair that loses at once when another does not",)
+    notes = (f"every legal pair judged (same positions once), {samples} sampled deals (unseen cards dealt anew) "
+             f"for the leading pairs and the one played, played on by the adviser; marks by equity (half the win "
+             f"chance, half the share of the deck played before the end): 5 points ?!, 10 ?, 15 ?? beyond 2 "
+             f"standard errors of the paired difference; ?? for a pair that loses at once when another does not",)
     return Analysis(troll.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), notes,
                     extra=dict(EXTRA), names=tuple(p.name for p in session.players))
