@@ -54,7 +54,8 @@ def test_candidates_equal_in_truth_are_rarely_marked_against_each_other_and_neve
 
         judged = paired.judge(["left", "right", "third"], value, "left", samples=16)
         marked += mark_for(judged.beyond_noise()) != ""
-        raw += mark_for(judged.drop) != ""
+        top = max(judged.mean(candidate) for candidate in judged.confirmed)  # the best fresh figure, taken raw
+        raw += mark_for(top - judged.mean("left")) != ""
     assert marked <= 9 and raw >= 60
 
 
@@ -101,3 +102,13 @@ def test_exact_candidates_cost_nothing_and_eligibility_is_a_rule_not_a_sample():
 def test_a_move_played_outside_the_candidates_is_refused():
     with pytest.raises(ValueError):
         paired.judge(["a"], lambda c, s: random.random(), "b", samples=4)
+
+
+def test_another_move_is_named_best_only_when_credibly_better_than_the_move_played():
+    def value(candidate, sample):  # "close" is better by a hair, far inside the noise
+        return noise("world", sample) * 0.5 + noise(candidate, sample) * 0.5 + (0.001 if candidate == "close" else 0)
+
+    judged = paired.judge(["played", "close"], value, "played", samples=24)
+    assert judged.best == "played" and judged.drop == 0.0
+    clear = paired.judge(["played", "clear"], lambda c, i: value(c, i) + (0.3 if c == "clear" else 0), "played", samples=24)
+    assert clear.best == "clear" and clear.beyond_noise() > 0.1

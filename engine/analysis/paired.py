@@ -19,7 +19,10 @@ How it spends the samples (racing, then a fresh look at the leaders):
    from CONFIRM on, so independent of the race's. The best is named by these fresh samples only:
    the race picked the top of several noisy means, which flatters the winner (the winner's curse);
    the fresh ones do not know who won.
-3. The drop is the mean paired difference (best - played) on the fresh samples, and its noise the
+3. Another move than the one played is named best only if it is better on the fresh samples by
+   more than CREDIBLE (one) standard error of the paired difference; else the move played was as
+   good as any found, within the noise.
+4. The drop is the mean paired difference (best - played) on the fresh samples, and its noise the
    standard error of that mean (the differences' spread / sqrt(n)). `beyond_noise(z)` is the drop
    less z standard errors (about two): a mark is earned only by what is left. With fewer than
    MIN_PAIRS paired samples the noise is unknown: nothing is beyond it.
@@ -37,6 +40,7 @@ Z = 2.0  # standard errors of the paired difference taken off a drop before it c
 MIN_PAIRS = 6  # fewer paired samples than this: the noise cannot be estimated, no sampled mark
 FINALISTS = 2  # candidates the race leaves for the confirmation (with the move played)
 CONFIRM = 1 << 20  # the confirmation's sample numbers start here: a set apart from the race's
+CREDIBLE = 1.0  # standard errors by which another move must beat the move played to be named best
 
 
 @dataclass(frozen=True)
@@ -119,12 +123,14 @@ class Judgement:
 
 def judge(candidates: Sequence[Hashable], value: Callable[[Hashable, int], float], played: Hashable,
           samples: int, exact: Mapping[Hashable, float] | None = None, finalists: int = FINALISTS,
-          eligible: Callable[[Hashable], bool] | None = None) -> Judgement:
+          eligible: Callable[[Hashable], bool] | None = None, credible: float = CREDIBLE) -> Judgement:
     """Race the candidates on common random numbers, confirm the leaders on fresh samples, and name
     the best by those. `played` must be one of `candidates`. `eligible(candidate)`: whether it may
     be named best (all by default; a rule that forbids some, such as "never a move that loses at
     once when another does not", is applied here rather than left to sampling). Ties go to the move
-    played, then to the earlier candidate: the caller lists them in its preferred order."""
+    played, then to the earlier candidate: the caller lists them in its preferred order. Another
+    move than the one played is named best only if its paired advantage is more than `credible`
+    standard errors: a "better move" within the noise would teach a lesson the samples do not hold."""
     exact = dict(exact or {})
     order = {candidate: index for index, candidate in enumerate(candidates)}
     if played not in order:
@@ -156,7 +162,9 @@ def judge(candidates: Sequence[Hashable], value: Callable[[Hashable, int], float
     pool = [c for c in fresh if eligible(c)] + [c for c in exact if eligible(c)]
     if pool:
         result.best = rank(pool, result.mean)[0]
+    if eligible(played) and result.best != played and result.beyond_noise(credible) <= 0:
+        result.best = played  # not credibly better: the move played is as good as any found, within the noise
     return result
 
 
-__all__ = ["CONFIRM", "Difference", "FINALISTS", "Judgement", "MIN_PAIRS", "Z", "difference", "judge"]
+__all__ = ["CONFIRM", "CREDIBLE", "Difference", "FINALISTS", "Judgement", "MIN_PAIRS", "Z", "difference", "judge"]

@@ -1,6 +1,7 @@
 """A slow, strong reference judge for the troll's analysis (issue #22), and how often it agrees.
 
     python tests/perf/troll_judge.py [--games 6] [--deals 200] [--contenders 600] [--samples N] [--first-seed 1]
+                                     [--workers 2]
 
 It plays games as a human-like player would (the adviser's pair three turns in four, a random legal
 pair otherwise; standard deals, seeds from --first-seed on), analyses each with `dicehall analyse`'s
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import random
 import statistics
 import sys
@@ -105,55 +107,61 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--contenders", type=int, default=600)
-    parser.add_argument("--samples", type=int, default=None, help="the analyser's samples (default: its default)")
+    parser.add_argument("--samples", default=None, help="the analyser's samples, one or several (24,48): default its default")
+    parser.add_argument("--workers", type=int, default=2, help="processes judging decisions at once")
     args = parser.parse_args(argv)
-    marks = confirmed = named = as_good = 0
-    ours, theirs = [], []
-    decisions = 0
-    analysed_in = []
+    settings = [int(n) for n in args.samples.split(",")] if args.samples else [judged.SAMPLES]
     started = time.perf_counter()
+    positions, verdicts, analysed_in = [], {n: [] for n in settings}, {n: [] for n in settings}
     for seed in range(args.first_seed, args.first_seed + args.games):
         session = human_like_game(seed)
-        clock = time.perf_counter()
-        result = analysis.analyse(session, samples=args.samples)
-        analysed_in.append(time.perf_counter() - clock)
         turns = judged._turns(session)
         deck = judged.deck_at_start(session, turns)
-        for (start, played), decision in zip(turns, result.decisions):
-            state = session.state_at(start)
-            values = reference_judgement(state, played, session.seed, start + 1, deck, args.deals, args.contenders)
-            options = judged.groups(state, played)
-            by_words = {judged.words(c): c for c in options}
-            best_ref = max(values, key=lambda c: (statistics.fmean(values[c]), c == played))
-            n = len(values[played])
-
-            def gap(commands):  # reference: commands - played, paired on the deals both saw
-                common = min(n, len(values[commands]))
-                return paired.difference(values[commands][:common], values[played][:common])
-
-            ref_drop = max(0.0, gap(best_ref).mean)
-            ours.append(decision.drop)
-            theirs.append(ref_drop)
-            decisions += 1
-            if decision.mark in ("?", "??"):
-                marks += 1
-                confirmed += ref_drop >= CONFIRMS
-            if decision.best != decision.played and decision.best in by_words:
-                named += 1
-                difference = gap(by_words[decision.best])
-                as_good += difference.mean >= -difference.se
-            print(f"seed {seed} event {decision.event}: played {decision.played} [{decision.mark or '-'}] "
-                  f"drop {decision.drop:.3f}; reference drop {ref_drop:.3f} best {judged.words(best_ref)}",
-                  flush=True)
-    share = (lambda a, b: f"{a}/{b} ({a / b:.0%})" if b else f"{a}/0")
+        positions += [(seed, session.state_at(start), played, start + 1, deck) for start, played in turns]
+        for n in settings:
+            clock = time.perf_counter()
+            verdicts[n] += analysis.analyse(session, samples=n).decisions
+            analysed_in[n].append(time.perf_counter() - clock)
+    jobs = [(state, played, seed, event, deck, args.deals, args.contenders) for seed, state, played, event, deck in positions]
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:  # a script of its own: no threads to fork
+        references = pool.starmap(reference_judgement, jobs)
     print(f"{args.games} human-like standard games (seeds {args.first_seed}..{args.first_seed + args.games - 1}), "
-          f"{decisions} decisions; analyser at {args.samples or judged.SAMPLES} samples "
-          f"({statistics.median(analysed_in):.1f} s median a game); reference: every pair over {args.deals} deals, "
-          f"the three best over {args.contenders}")
-    print(f"? and ?? marks the reference confirms (its drop >= {CONFIRMS:.0%}): {share(confirmed, marks)}")
-    print(f"best moves named that the reference rates at least as good as the move played: {share(as_good, named)}")
-    print(f"rank correlation of drops (Spearman): {spearman(ours, theirs):.2f}")
-    print(f"in {time.perf_counter() - started:.0f} s")
+          f"{len(positions)} decisions; reference: every pair over {args.deals} deals, the three best over "
+          f"{args.contenders}, in {time.perf_counter() - started:.0f} s")
+    for n in settings:
+        agreement(n, positions, verdicts[n], references, statistics.median(analysed_in[n]))
+
+
+def agreement(samples: int, positions, decisions, references, seconds: float) -> None:
+    """How often the analyser at `samples` agrees with the reference."""
+    marks = confirmed = named = as_good = 0
+    ours, theirs = [], []
+    for (seed, state, played, event, deck), decision, values in zip(positions, decisions, references):
+        by_words = {judged.words(c): c for c in values}
+        best_ref = max(values, key=lambda c: (statistics.fmean(values[c]), c == played))
+        n = len(values[played])
+
+        def gap(commands):  # reference: commands - played, paired on the deals both saw
+            common = min(n, len(values[commands]))
+            return paired.difference(values[commands][:common], values[played][:common])
+
+        ref_drop = max(0.0, gap(best_ref).mean)
+        ours.append(decision.drop)
+        theirs.append(ref_drop)
+        if decision.mark in ("?", "??"):
+            marks += 1
+            confirmed += ref_drop >= CONFIRMS
+        if decision.best != decision.played and decision.best in by_words:
+            named += 1
+            difference = gap(by_words[decision.best])
+            as_good += difference.mean >= -difference.se
+        print(f"  {samples} samples, seed {seed} event {decision.event}: {decision.played} [{decision.mark or '-'}] "
+              f"drop {decision.drop:.3f}; reference drop {ref_drop:.3f}, its best {judged.words(best_ref)}")
+    share = (lambda a, b: f"{a}/{b} ({a / b:.0%})" if b else f"{a}/0")
+    print(f"analyser at {samples} samples ({seconds:.1f} s median a game): ? and ?? marks the reference confirms "
+          f"(its drop >= {CONFIRMS:.0%}): {share(confirmed, marks)}; best moves named that it rates at least as good "
+          f"as the move played: {share(as_good, named)}; rank correlation of drops (Spearman): "
+          f"{spearman(ours, theirs):.2f}", flush=True)
 
 
 if __name__ == "__main__":
