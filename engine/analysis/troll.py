@@ -1,5 +1,9 @@
-"""The troll's analysis: each turn's pair of actions (what the `h` hint judges) against the
-adviser's best pairs, by the chance of winning over sampled deals.
+"""The troll's analysis: each turn's pair of actions (what the `h` hint judges) against every legal
+pair of that turn (pairs that leave the same position judged once), by paired judging
+(engine/analysis/paired.py): raced on common random numbers, the leaders and the pair played
+confirmed on fresh samples, a mark only for a drop beyond two standard errors of the paired
+difference. The figure the marks use is the equity (`equity`): half the win, half the share of the
+deck played before the end, since on standard nearly every pair's win chance is about nothing.
 
 No peeking: a sampled deal keeps everything the player could see at that decision (the awake
 cards, the troll's hands, the flight stacks, the set-aside cards, the deck's size) and deals the
@@ -7,9 +11,11 @@ rest anew: the face-down cards on the bridge and the deck are shuffled together 
 not seen, and every later awakening die is rolled again. The real face-down cards and deck order
 are never read: the unseen cards are sorted before the shuffle, so the figures depend only on
 which cards are unseen, not where they lie. The rest of the game is played by today's adviser
-(engine/bots/troll.py). Every candidate pair sees the same sampled deals and dice (common random
-numbers), so their difference is sharper than each figure. The samples come from the replay's
-seed and the decision's event number, so the same file gives the same figures.
+(engine/bots/troll.py). Sample i is the same deal and dice for every pair. The samples come from
+the replay's seed and the decision's event number, so the same file gives the same figures.
+
+A pair that loses at once (collapse, flight) when another pair does not is `??`, and never named
+best: a rule read from the table, not sampled, so it holds at every budget.
 
 Luck is measured turn by turn: a turn's awakenings (one chance event, at its first die) moved the
 win chance from what the pair before them was expected to leave to what the next decision finds
@@ -23,7 +29,6 @@ from hashlib import blake2b
 
 from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, paired
 from dicehall.engine.bots import troll as adviser
-from dicehall.engine.core import IllegalCommand
 from dicehall.engine.games import troll
 from dicehall.engine.session import replace
 
@@ -72,11 +77,6 @@ def _fold(state, events):
     return state
 
 
-def play_out(state: troll.TrollState, dice: random.Random) -> bool:
-    """Play on with the adviser, the dice from `dice`; whether the troll wins."""
-    return play_to_end(state, dice).end in ("won", "perfect")
-
-
 def play_to_end(state: troll.TrollState, dice: random.Random) -> troll.TrollState:
     """Play on with the adviser, the dice from `dice`, to the end (or MAX_TURNS): the last state."""
     turns = 0
@@ -111,23 +111,6 @@ def _ends_at_once(state: troll.TrollState, commands: tuple) -> str:
             break
         state = _fold(state, troll.decide(state, command))
     return state.end
-
-
-def chance_of_pair(state: troll.TrollState, commands: tuple, seed: int, event: int, samples: int) -> float:
-    """The chance of winning after playing `commands` now, over `samples` sampled deals."""
-    wins = 0
-    turn = state.turn
-    for sample in range(samples):
-        now = sampled_deal(state, _rng(seed, event, sample, "deal"))
-        for command in commands:
-            if troll.to_act(now) != 0 or now.turn != turn:
-                break
-            try:
-                now = _fold(now, troll.decide(now, command))
-            except IllegalCommand:  # not possible in this deal: the adviser takes over
-                break
-        wins += play_out(now, _rng(seed, event, sample, "dice"))
-    return wins / samples
 
 
 def _command_of(state, events, start: int):
