@@ -100,3 +100,14 @@ def test_equity_counts_the_win_and_the_share_of_the_deck_played():
     assert troll_analysis.equity(False, 14, 28) == pytest.approx(0.25)
     # a later loss is worth more than an earlier one: equity tells lost games apart
     assert troll_analysis.equity(False, 3, 28) > troll_analysis.equity(False, 20, 28)
+
+
+def test_the_help_says_which_figure_the_troll_marks_use():
+    from dicehall.cli.analyse import DESCRIPTION
+    from dicehall.tui.screens.viewer.analysis import thresholds_note
+
+    note = thresholds_note("troll", "Angry Troll versus Magic Bridge")
+    assert "points of equity lost (half the win chance, half the share of the deck played" in note
+    assert "two standard errors of the paired difference" in note and "loses at once" in note
+    assert "the troll: of equity" in DESCRIPTION
+    assert "points of win chance lost" in thresholds_note("wager", "Dead Man's Wager")  # the others unchanged
