@@ -107,7 +107,6 @@ def test_the_help_says_which_figure_the_troll_marks_use():
     from dicehall.tui.screens.viewer.analysis import thresholds_note
 
     note = thresholds_note("troll", "Angry Troll versus Magic Bridge")
-    assert "points of equity lost (half the win chance, half the share of the deck played" in note
-    assert "two standard errors of the paired difference" in note and "loses at once" in note
+    assert "points of equity (half win, half deck played) lost beyond 2 SE" in note and "loses at once" in note
     assert "the troll: of equity" in DESCRIPTION
     assert "points of win chance lost" in thresholds_note("wager", "Dead Man's Wager")  # the others unchanged

@@ -40,8 +40,7 @@ MAX_TURNS = 400  # a playout that has not ended by then counts as lost (the quie
 LOSSES = ("collapsed", "flew", "unsettled")
 WIN_WEIGHT = 0.5  # the equity: this much the win, the rest the share of the deck played before the end
 EXTRA = {"marked_by": "equity"}  # which figure the marks use (the --json says so)
-MARKS_UNIT = ("points of equity lost (half the win chance, half the share of the deck played before the end), "
-              "beyond two standard errors of the paired difference")  # the viewer's help
+MARKS_UNIT = "points of equity (half win, half deck played) lost beyond 2 SE"  # the viewer's help
 
 
 def samples_for_budget(session, seconds: float) -> int:
