@@ -73,7 +73,11 @@ def deal_code(game_id: str, seed: int, options: dict) -> str:
             continue
     head = ([_token(checked[lead])] if lead else []) + parts
     seeded = [str(seed)] if entry_of(game_id).deal_seeded else []
-    return ":".join([game_id] + (["+".join(head)] if head else []) + seeded)
+    code = ":".join([game_id] + (["+".join(head)] if head else []) + seeded)
+    if len(code) > CODE_LIMIT or any(not ALLOWED.fullmatch(ch) for ch in code):
+        # options no short code says (the journal's deck of one's own): its replay carries them
+        raise DealCodeError(f"{module.TITLE} with these options has no deal code: share its replay")
+    return code
 
 
 def _value(text: str) -> Any:

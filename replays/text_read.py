@@ -17,7 +17,7 @@ from dicehall.engine.chance import seeded_draws
 from dicehall.engine.core import IllegalCommand, Player
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
-from dicehall.replays.text_lines import (ANALYSIS_NOTE, MAX_BYTES, MAX_COMMENT, MAX_LINE, MAX_LINES, MAX_TAGS, SETUP_LINE,
+from dicehall.replays.text_lines import (ANALYSIS_NOTE, MAX_BYTES, MAX_COMMENT, MAX_LINE, MAX_LINES, MAX_TAG_LINE, MAX_TAGS, SETUP_LINE,
                                          TYPED, TextRecordError, parse_tag, split_comments)
 
 KNOWN_TAGS = ("Game", "Rules", "Dicehall", "Seed", "Options", "Name", "Result", "Date", "Undos", "Typed", "Assists")
@@ -65,8 +65,9 @@ class _Lines:
         number = self.at
         if raw.endswith("\r"):
             raw = raw[:-1]  # a record pasted through a Windows clipboard
-        if len(raw) > MAX_LINE:
-            raise TextRecordError(f"longer than {MAX_LINE} characters", number)
+        longest = MAX_TAG_LINE if raw.startswith("[") else MAX_LINE
+        if len(raw) > longest:
+            raise TextRecordError(f"longer than {longest} characters", number)
         if not raw.isprintable():  # slow path only for a line with something unusual in it
             for col, ch in enumerate(raw, 1):
                 if unicodedata.category(ch).startswith("C"):

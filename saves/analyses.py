@@ -27,7 +27,7 @@ from dicehall.replays.durable import open_regular
 from dicehall.saves.errors import os_reason
 from dicehall.saves.files import home, make_dirs, write_new
 
-FORMAT = 1
+FORMAT = 2  # 2: a decision also keeps the equity played and best and the noise (the troll marks by equity)
 MAX_STORED = 8 * 1024 * 1024  # bytes: a long game's analysis is far below this
 MAX_TEXT = 400  # a move's words
 MAX_NOTES, MAX_NOTE = 20, 600
@@ -77,8 +77,8 @@ def to_document(result: Analysis, session, samples: int | None) -> dict:
     return {
         "format": FORMAT, "game": result.game, "analyser_version": analyser_version(result.game),
         "digest": content_digest(session), "samples": samples, "figure": result.figure,
-        "decisions": [[d.event, d.seat, d.played, d.best, d.chance_played, d.chance_best, d.mark]
-                      for d in result.decisions],
+        "decisions": [[d.event, d.seat, d.played, d.best, d.chance_played, d.chance_best, d.mark,
+                       d.equity_played, d.equity_best, d.noise] for d in result.decisions],
         "chance": [[c.event, c.luck, c.seat] for c in result.chance],
         "curve": [[p.event, p.value] for p in result.curve],
         "notes": list(result.notes),
@@ -110,6 +110,10 @@ def _number(value, low: float, high: float, what: str) -> float:
     if type(value) not in (int, float) or not math.isfinite(value) or not low <= value <= high:
         raise StoredAnalysisError(f"{what} is not a number from {low:g} to {high:g}")
     return float(value)
+
+
+def _maybe(value, low: float, high: float, what: str) -> float | None:
+    return None if value is None else _number(value, low, high, what)
 
 
 def _text(value, limit: int, what: str) -> str:
@@ -166,8 +170,8 @@ def from_document(document, session, samples: int | None) -> Analysis:
     win_chance = figure != analysis.PULLS_LEFT
     top = 1.0 if win_chance else 1e6
     decisions = []
-    for n, (event, seat, played, best, chance_played, chance_best, mark) in enumerate(
-            _rows(document["decisions"], 7, events, "decision"), start=1):
+    for n, (event, seat, played, best, chance_played, chance_best, mark, equity_played, equity_best, noise) in enumerate(
+            _rows(document["decisions"], 10, events, "decision"), start=1):
         if mark not in ("",) + MARKS:
             raise StoredAnalysisError(f"decision {n}'s mark is not one of {' '.join(MARKS)}")
         decisions.append(Decision(_whole(event, 1, events, f"decision {n}'s event"),
@@ -175,7 +179,10 @@ def from_document(document, session, samples: int | None) -> Analysis:
                                   _text(played, MAX_TEXT, f"decision {n}'s move"),
                                   _text(best, MAX_TEXT, f"decision {n}'s best move"),
                                   _number(chance_played, 0.0, 1.0, f"decision {n}'s chance"),
-                                  _number(chance_best, 0.0, 1.0, f"decision {n}'s best chance"), mark))
+                                  _number(chance_best, 0.0, 1.0, f"decision {n}'s best chance"), mark,
+                                  _maybe(equity_played, 0.0, 1.0, f"decision {n}'s equity"),
+                                  _maybe(equity_best, 0.0, 1.0, f"decision {n}'s best equity"),
+                                  _maybe(noise, 0.0, 1.0, f"decision {n}'s noise")))
     chance = [Luck(_whole(event, 1, events, f"luck {n}'s event"), _number(luck, -top, top, f"luck {n}"),
                    _whole(seat, 0, seats - 1, f"luck {n}'s seat"))
               for n, (event, luck, seat) in enumerate(_rows(document["chance"], 3, events, "luck"), start=1)]

@@ -21,6 +21,7 @@ CHANGED = {
     "troll": {"difficulty": "sturdy", "toys": True},
     "towers": {"first": "dark", "match": True},
     "bones": {"no_premeasure": True},
+    "journal": {"deck": "sample"},  # the sample deck (its default): a deck of one's own has no code (below)
 }
 PLAYERS = {"wager": [Player("Ada"), Player("Bot 2", True, "best")], "towers": [Player("Ada"), Player("Bo")],
            "bones": [Player("Ada"), Player("Bo")]}
@@ -67,7 +68,7 @@ BAD_CODES = {
     "": "deal code: it is empty (a code looks like troll:standard:123456)",
     "troll": "deal code: it is GAME:OPTIONS:SEED or GAME:SEED (like troll:standard:123456)",
     "troll:a:b:c": "deal code: it is GAME:OPTIONS:SEED or GAME:SEED (like troll:standard:123456)",
-    "chess:1": "deal code: no game 'chess' (games: dicetower, wager, troll, towers, bones)",
+    "chess:1": "deal code: no game 'chess' (games: dicetower, wager, troll, towers, bones, journal)",
     "troll:standard:-1": "deal code: the seed '-1' is not a whole number from 0 to 2**63-1",
     "troll:standard:9223372036854775808": "deal code: the seed '9223372036854775808' is not a whole number from 0 to 2**63-1",
     "troll:huge:5": "deal code: difficulty must be standard, sturdy, tutorial or custom",
@@ -186,3 +187,14 @@ def test_the_title_shows_the_code_only_where_the_games_own_words_leave_room():
     assert with_deal("Troll: x", session, 40) == "Troll: x" + " " * 16 + "troll:standard:5"
     long = "Troll: " + "y" * 60
     assert with_deal(long, session, 78) == long  # the game's words first: no room, no code
+
+
+def test_a_journal_of_ones_own_deck_has_no_code_and_says_to_share_the_replay():
+    from dicehall.engine.deals import DealCodeError, deal_code
+    from dicehall.engine.games import journal
+
+    record = dict(journal.sample_deck().record(), title="My own deck")  # a deck of one's own
+    options = get_game("journal").check_options({"deck": record})
+    with pytest.raises(DealCodeError, match="has no deal code: share its replay"):
+        deal_code("journal", 5, options)
+    assert deal_code("journal", 5, get_game("journal").check_options({})) == "journal:5"

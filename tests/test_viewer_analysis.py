@@ -144,10 +144,11 @@ def test_a_marks_the_troll_blunder_and_names_the_safe_move(tmp_path):
     assert troll_analysis._ends_at_once(state, safe[blunder.best]) not in troll_analysis.LOSSES
     assert done.startswith("analysis done: 2 decisions judged: 1 blunder (??)")
     assert position == blunder.event - 1  # where the player decided: c branches from here
-    assert jumped.startswith(f"the costliest decision ({blunder.drop:.0%} of win chance): event {blunder.event}, ?? blunder")
+    assert jumped.startswith(f"the costliest decision ({blunder.drop:.0%} of equity): event {blunder.event}, ?? blunder")
     shown = flat(text)
-    assert (f"event {blunder.event}, to play: ?? blunder: move up then move right (win chance 0%); "
-            f"best: {blunder.best} ({blunder.chance_best:.0%})") in shown
+    assert (f"event {blunder.event}, to play: ?? blunder: move up then move right (win chance 0%, equity "
+            f"{blunder.equity_played:.0%}); best: {blunder.best} ({blunder.chance_best:.0%}, equity "
+            f"{blunder.equity_best:.0%})") in shown
     assert f"{blunder.event} ?? the troll moves up" in shown  # the event list marks the move
     lines = text.splitlines()
     header = next(n for n, line in enumerate(lines) if "win chance 0-100%" in line)

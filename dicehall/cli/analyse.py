@@ -14,7 +14,9 @@ from dicehall.engine.text import clean_text
 NO_ANALYSER = 2  # the exit code of `analyse` for a game that has no analysis yet
 
 DESCRIPTION = ("Judge every decision of a person and the luck of every roll. Marks by the drop in win chance: "
-               "?! inaccuracy 5 points, ? mistake 10, ?? blunder 15 (Towers: by margin lost, 1, 2 and 4 points; "
+               "?! inaccuracy 5 points, ? mistake 10, ?? blunder 15 (the troll: of equity, half the win chance and half the share "
+               "of the deck played before the end, beyond two standard errors of the paired difference; "
+               "Towers: by margin lost, 1, 2 and 4 points; "
                "the troll and War of Bones also mark ?? a move that loses at once when another plays on).")
 
 
@@ -86,8 +88,10 @@ def analyse_command(args: argparse.Namespace) -> int:
     for d in result.decisions:
         who = clean_text(names[d.seat], 16) if len(names) > 1 else ""
         mark = f"  {d.mark} {analysis.MARK_WORDS[d.mark]}" if d.mark else ""
-        print(clean_text(f"event {d.event:>4}: {who + ' ' if who else ''}played {d.played}, win {d.chance_played:.1%}; "
-                         f"best {d.best}, win {d.chance_best:.1%}{mark}", 400))
+        equity = (lambda e: f", equity {e:.1%}") if d.equity_best is not None else (lambda e: "")  # the troll's
+        print(clean_text(f"event {d.event:>4}: {who + ' ' if who else ''}played {d.played}, win {d.chance_played:.1%}"
+                         f"{equity(d.equity_played)}; best {d.best}, win {d.chance_best:.1%}{equity(d.equity_best)}{mark}",
+                         400))
     for note in result.notes:
         print(clean_text(f"note: {note}", 400))
     print(clean_text(result.summary(), 600))

@@ -102,6 +102,7 @@ def export_text(args: argparse.Namespace) -> int:
     except OSError as error:
         return fail(f"cannot write {shown}: {error.strerror or type(error).__name__}")
     print(f"wrote {shown}")
+    return 0
 
 
 def export_markdown_command(args: argparse.Namespace) -> int:

@@ -49,10 +49,21 @@ class Decision:
     chance_played: float  # chance of winning (0..1) with the move played
     chance_best: float  # ... with the best move found
     mark: str = ""  # "", "?!", "?" or "??"
+    # where the marks use another figure than the win chance (the troll's equity): it, played and best
+    equity_played: float | None = None
+    equity_best: float | None = None
+    noise: float | None = None  # the standard error of the paired difference the mark allowed for
 
     @property
     def drop(self) -> float:
+        """What the best found was better by, in the figure the marks use (the equity where given)."""
+        if self.equity_best is not None and self.equity_played is not None:
+            return max(0.0, self.equity_best - self.equity_played)
         return max(0.0, self.chance_best - self.chance_played)
+
+    @property
+    def marked_by(self) -> str:
+        return "win chance" if self.equity_best is None else "equity"
 
 
 @dataclass(frozen=True)
@@ -91,7 +102,8 @@ class Analysis:
         worst = max(self.decisions, key=lambda d: d.drop, default=None)
         text = f"{len(self.decisions)} decisions judged: {marked}"
         if worst is not None and worst.drop > 0:
-            text += f"; the costliest: event {worst.event}, {worst.played} ({worst.drop:.1%} of win chance; best {worst.best})"
+            text += (f"; the costliest: event {worst.event}, {worst.played} ({worst.drop:.1%} of {worst.marked_by}; "
+                     f"best {worst.best})")
         seats = sorted({item.seat for item in self.chance})
         lucks = [f"{self.names[seat] if seat < len(self.names) else seat} "
                  f"{sum(item.luck for item in self.chance if item.seat == seat):+.1%}" for seat in seats]
@@ -137,11 +149,17 @@ def analyse(session, samples: int | None = None, budget: float | None = None,
     return module.analyse(session, samples=samples, progress=progress, **reports)
 
 
+def _added(decision: Decision) -> dict:
+    """The fields an analyser added beyond the six (only where it gave them)."""
+    return {name: round(getattr(decision, name), 6) for name in ("equity_played", "equity_best", "noise")
+            if getattr(decision, name) is not None}
+
+
 def as_json(result: Analysis) -> dict:
     """The analysis as plain data: `decisions` with exactly the issue's fields, `chance` with event
     and luck, and the curve and per-game figures beside them."""
     decisions = [{"event": d.event, "played": d.played, "best": d.best, "chance_played": round(d.chance_played, 6),
-                  "chance_best": round(d.chance_best, 6), "mark": d.mark} for d in result.decisions]
+                  "chance_best": round(d.chance_best, 6), "mark": d.mark, **_added(d)} for d in result.decisions]
     document = {
         "game": result.game,
         "figure": result.figure,

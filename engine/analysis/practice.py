@@ -51,8 +51,17 @@ def why(session, decision: Decision, words: str) -> str:
     return hook(session.state_at(decision.event - 1), commands) if commands is not None else ""
 
 
-def _figure(game: str, value: float) -> str:
-    return f"margin {value:+.1f} points" if entry_of(game).marks_by_margin else f"win {value:.1%}"
+def _figure(game: str, value: float, equity: bool = False) -> str:
+    if entry_of(game).marks_by_margin:
+        return f"margin {value:+.1f} points"
+    return f"equity {value:.1%}" if equity else f"win {value:.1%}"
+
+
+def _marked_figures(decision: Decision) -> tuple[float, float, bool]:
+    """The played and best figures the marks use: the equity where the analysis gives one (the troll)."""
+    if decision.equity_played is not None and decision.equity_best is not None:
+        return decision.equity_played, decision.equity_best, True
+    return decision.chance_played, decision.chance_best, False
 
 
 def noise(game: str) -> float:
@@ -72,12 +81,13 @@ def _judge(session, decision: Decision, words: str, commands: tuple, samples: in
     game = session.game.ID
     by_margin = entry_of(game).marks_by_margin
     played_mark = f"{decision.mark} {MARK_WORDS[decision.mark]}" if decision.mark else "no mark"
+    played_figure, best_figure, equity = _marked_figures(decision)
     if words == decision.best:
-        figure = "" if by_margin else f" ({_figure(game, decision.chance_best)})"
+        figure = "" if by_margin else f" ({_figure(game, best_figure, equity)})"
         return Verdict(True, f"Yes: {words} is the best the analysis found{figure}. You played {decision.played}"
-                             f" ({played_mark}" + ("" if by_margin else f", {_figure(game, decision.chance_played)}") + ").")
+                             f" ({played_mark}" + ("" if by_margin else f", {_figure(game, played_figure, equity)}") + ").")
     if words == decision.played:
-        figures = "" if by_margin else f": {_figure(game, decision.chance_played)} against {_figure(game, decision.chance_best)}"
+        figures = "" if by_margin else f": {_figure(game, played_figure, equity)} against {_figure(game, best_figure, equity)}"
         return Verdict(False, f"No: that is the move you played ({played_mark}{figures}). "
                               f"The best: {decision.best}.")
     measure = getattr(_module(game), "practice_measure", None)
@@ -85,10 +95,10 @@ def _judge(session, decision: Decision, words: str, commands: tuple, samples: in
         return Verdict(False, f"Not judged: only the best ({decision.best}) and your move are known here.")
     start = decision.event - 1
     best_commands = next((c for w, c in choices(session, decision) if w == decision.best), None)
-    mine = measure(session, start, commands, samples)
-    best = measure(session, start, best_commands, samples) if best_commands is not None else decision.chance_best
+    mine = measure(session, start, commands, samples)  # in the figure the marks use
+    best = measure(session, start, best_commands, samples) if best_commands is not None else best_figure
     drop = best - mine
-    said = f"{words}: {_figure(game, mine)}; the best, {decision.best}: {_figure(game, best)}"
+    said = f"{words}: {_figure(game, mine, equity)}; the best, {decision.best}: {_figure(game, best, equity)}"
     if drop < noise(game):
         return Verdict(True, f"Yes: as good as the best within the noise ({said}).")
     return Verdict(False, f"No: {said} ({drop * (1 if by_margin else 100):.1f} points less).")

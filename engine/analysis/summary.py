@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from textwrap import wrap
 
-from dicehall.engine.analysis import PULLS_LEFT, Analysis, MARK_WORDS
+from dicehall.engine.analysis import PULLS_LEFT, Analysis, MARK_WORDS, has_analyser
 from dicehall.engine.deals import deal_code
 from dicehall.engine.games import entry_of
 from dicehall.engine.text import clean_text
@@ -96,6 +96,8 @@ def summary_lines(session, analysis: Analysis | None = None, hindsight=None) -> 
         points = turning_points(session, analysis)
         lines += [f"- {point}" for point in points] or ["- nothing to judge: no decision and no roll"]
         lines.append(f"- {clean_text(analysis.summary(), 400)}")
+    elif not has_analyser(session.game.ID):
+        lines.append(f"Turning points: {session.game.TITLE} has no analysis yet")
     else:
         lines.append("Turning points: not analysed (a in the viewer, or dicehall summary --analyse)")
     if hindsight is not None:

@@ -1,5 +1,9 @@
-"""The troll's analysis: each turn's pair of actions (what the `h` hint judges) against the
-adviser's best pairs, by the chance of winning over sampled deals.
+"""The troll's analysis: each turn's pair of actions (what the `h` hint judges) against every legal
+pair of that turn (pairs that leave the same position judged once), by paired judging
+(engine/analysis/paired.py): raced on common random numbers, the leaders and the pair played
+confirmed on fresh samples, a mark only for a drop beyond two standard errors of the paired
+difference. The figure the marks use is the equity (`equity`): half the win, half the share of the
+deck played before the end, since on standard nearly every pair's win chance is about nothing.
 
 No peeking: a sampled deal keeps everything the player could see at that decision (the awake
 cards, the troll's hands, the flight stacks, the set-aside cards, the deck's size) and deals the
@@ -7,9 +11,11 @@ rest anew: the face-down cards on the bridge and the deck are shuffled together 
 not seen, and every later awakening die is rolled again. The real face-down cards and deck order
 are never read: the unseen cards are sorted before the shuffle, so the figures depend only on
 which cards are unseen, not where they lie. The rest of the game is played by today's adviser
-(engine/bots/troll.py). Every candidate pair sees the same sampled deals and dice (common random
-numbers), so their difference is sharper than each figure. The samples come from the replay's
-seed and the decision's event number, so the same file gives the same figures.
+(engine/bots/troll.py). Sample i is the same deal and dice for every pair. The samples come from
+the replay's seed and the decision's event number, so the same file gives the same figures.
+
+A pair that loses at once (collapse, flight) when another pair does not is `??`, and never named
+best: a rule read from the table, not sampled, so it holds at every budget.
 
 Luck is measured turn by turn: a turn's awakenings (one chance event, at its first die) moved the
 win chance from what the pair before them was expected to leave to what the next decision finds
@@ -17,31 +23,34 @@ win chance from what the pair before them was expected to leave to what the next
 """
 from __future__ import annotations
 
+import math
 import random
 from hashlib import blake2b
 
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, paired
 from dicehall.engine.bots import troll as adviser
-from dicehall.engine.core import IllegalCommand
 from dicehall.engine.games import troll
 from dicehall.engine.session import replace
 
 # bumped when this analyser's figures or marks change: a stored analysis of another version
 # (saves/analyses.py) is analysed again
-ANALYSER_VERSION = 1
+ANALYSER_VERSION = 2  # 2: paired judging of every legal pair, marks by equity (issue #22)
 
-SAMPLES = 16  # sampled deals per decision by default (a whole standard game within 30 s: tests/perf/bench.py)
-CANDIDATES = 3  # the adviser's best pairs judged beside the pair played
+SAMPLES = 24  # fresh sampled deals per confirmed pair by default (a whole standard game within 30 s: tests/perf/bench.py)
+COST = 4  # playouts per decision for each sample, about: the race, then the finalists and the played confirmed
 SAMPLES_PER_SECOND = 150  # --budget: playouts per second of budget, a fixed rate (so figures repeat), below what this machine does
 THRESHOLDS = (0.05, 0.10, 0.15)
 MAX_TURNS = 400  # a playout that has not ended by then counts as lost (the quiet-turn rule ends games long before)
 LOSSES = ("collapsed", "flew", "unsettled")
+WIN_WEIGHT = 0.5  # the equity: this much the win, the rest the share of the deck played before the end
+EXTRA = {"marked_by": "equity"}  # which figure the marks use (the --json says so)
+MARKS_UNIT = "points of equity (half win, half deck played) lost beyond 2 SE"  # the viewer's help
 
 
 def samples_for_budget(session, seconds: float) -> int:
     """Samples per decision that fit `seconds` at a fixed rate: deterministic, whatever the machine."""
     decisions = max(1, len(_turns(session)))
-    return max(1, min(1000, int(seconds * SAMPLES_PER_SECOND / decisions / (CANDIDATES + 1))))
+    return max(1, min(1000, int(seconds * SAMPLES_PER_SECOND / decisions / COST)))
 
 
 def _rng(seed: int, event: int, sample: int, what: str) -> random.Random:
@@ -71,8 +80,8 @@ def _fold(state, events):
     return state
 
 
-def play_out(state: troll.TrollState, dice: random.Random) -> bool:
-    """Play on with the adviser, the dice from `dice`; whether the troll wins."""
+def play_to_end(state: troll.TrollState, dice: random.Random) -> troll.TrollState:
+    """Play on with the adviser, the dice from `dice`, to the end (or MAX_TURNS): the last state."""
     turns = 0
     while not state.end:
         need = troll.chance_needed(state)
@@ -84,13 +93,9 @@ def play_out(state: troll.TrollState, dice: random.Random) -> bool:
             break
         turns += 1
         if turns > MAX_TURNS:
-            return False
-        turn = state.turn
-        for command in adviser.best_turn(state).commands:
-            if troll.to_act(state) != 0 or state.turn != turn:
-                break
-            state = _fold(state, troll.decide(state, command))
-    return state.end in ("won", "perfect")
+            break
+        state = _after(state, adviser.best_turn(state).commands)
+    return state
 
 
 def _pairs(state: troll.TrollState) -> list[tuple[float, tuple]]:
@@ -109,23 +114,6 @@ def _ends_at_once(state: troll.TrollState, commands: tuple) -> str:
             break
         state = _fold(state, troll.decide(state, command))
     return state.end
-
-
-def chance_of_pair(state: troll.TrollState, commands: tuple, seed: int, event: int, samples: int) -> float:
-    """The chance of winning after playing `commands` now, over `samples` sampled deals."""
-    wins = 0
-    turn = state.turn
-    for sample in range(samples):
-        now = sampled_deal(state, _rng(seed, event, sample, "deal"))
-        for command in commands:
-            if troll.to_act(now) != 0 or now.turn != turn:
-                break
-            try:
-                now = _fold(now, troll.decide(now, command))
-            except IllegalCommand:  # not possible in this deal: the adviser takes over
-                break
-        wins += play_out(now, _rng(seed, event, sample, "dice"))
-    return wins / samples
 
 
 def _command_of(state, events, start: int):
@@ -179,36 +167,118 @@ def words(commands: tuple) -> str:
     return " then ".join(str(c) for c in commands)
 
 
+def equity(won: bool, deck_left: int, deck_at_start: int) -> float:
+    """The troll's equity (0..1): half the win, half the share of the deck of awakening played
+    before the game ended (the rules' own score, cards left, turned around: 1 on a win)."""
+    share = 1.0 - deck_left / deck_at_start if deck_at_start else 1.0
+    return WIN_WEIGHT * float(won) + (1 - WIN_WEIGHT) * (1.0 if won else share)
+
+
+def groups(state: troll.TrollState, played: tuple) -> dict[tuple, troll.TrollState]:
+    """Every legal pair this turn, those that leave the same position grouped: one pair for each
+    position (the played pair for its own, else the adviser's first of equals), in the adviser's
+    order, with the position each leaves (after the flight phase and checks, the next turn begun)."""
+    chosen: dict[troll.TrollState, tuple] = {}
+    for _, commands, _, final in sorted(adviser.scored_lines(state), key=lambda line: -line[0]):
+        if final not in chosen or commands == played:
+            chosen[final] = commands
+    if played not in chosen.values():  # not a pair the adviser lists: judged on its own
+        chosen[_after(state, played)] = played
+    return {commands: final for final, commands in chosen.items()}
+
+
+def _after(state: troll.TrollState, commands: tuple) -> troll.TrollState:
+    turn = state.turn
+    for command in commands:
+        if troll.to_act(state) != 0 or state.turn != turn:
+            break
+        state = _fold(state, troll.decide(state, command))
+    return state
+
+
+class _Judge:
+    """One decision's figures: each candidate on sample i plays the same sampled deal and dice."""
+
+    def __init__(self, state, seed: int, event: int, deck_at_start: int):
+        self.state, self.seed, self.event, self.deck_at_start = state, seed, event, deck_at_start
+        self.deals: dict[int, troll.TrollState] = {}
+        self.outcomes: dict[tuple, tuple[bool, int]] = {}  # (commands, sample) -> (won, deck left)
+
+    def outcome(self, commands: tuple, sample: int) -> tuple[bool, int]:
+        key = (commands, sample)
+        if key not in self.outcomes:
+            if sample not in self.deals:
+                self.deals[sample] = sampled_deal(self.state, _rng(self.seed, self.event, sample, "deal"))
+            now = _after(self.deals[sample], commands)
+            end = play_to_end(now, _rng(self.seed, self.event, sample, "dice"))
+            self.outcomes[key] = (end.end in ("won", "perfect"), len(end.deck))
+        return self.outcomes[key]
+
+    def value(self, commands: tuple, sample: int) -> float:
+        won, left = self.outcome(commands, sample)
+        return equity(won, left, self.deck_at_start)
+
+    def win_chance(self, commands: tuple, judgement: paired.Judgement, exact: dict) -> float:
+        if commands in exact:
+            return exact[commands][0]
+        samples = paired.CONFIRM + len(judgement.confirmed[commands])
+        return sum(self.outcomes[(commands, n)][0] for n in range(paired.CONFIRM, samples)) / (samples - paired.CONFIRM)
+
+
+def judge_turn(state: troll.TrollState, played: tuple, seed: int, event: int, samples: int,
+               deck_at_start: int) -> Decision:
+    """One turn's decision: every group of pairs raced and confirmed on common random numbers."""
+    options = groups(state, played)
+    exact = {}  # pairs whose result follows from the table alone: the game ends this turn
+    for commands, final in options.items():
+        if final.end:
+            won = final.end in ("won", "perfect")
+            exact[commands] = (float(won), equity(won, len(final.deck), deck_at_start))
+    safe = [commands for commands, final in options.items() if final.end not in LOSSES]
+    judge = _Judge(state, seed, event, deck_at_start)
+    # a pair that loses at once is never named best while another pair goes on: a rule, not a sample
+    eligible = (lambda commands: options[commands].end not in LOSSES) if safe else None
+    judgement = paired.judge(list(options), judge.value, played, samples,
+                             exact={c: figures[1] for c, figures in exact.items()}, eligible=eligible)
+    best = judgement.best
+    if options[played].end in LOSSES and safe:
+        mark = "??"  # losing at once when another pair goes on is a blunder, however slim the hope
+    else:
+        mark = mark_for(judgement.beyond_noise(), THRESHOLDS)
+    return Decision(event, 0, words(played), words(best), judge.win_chance(played, judgement, exact),
+                    judge.win_chance(best, judgement, exact), mark, equity_played=judgement.mean(played),
+                    equity_best=judgement.mean(best), noise=_finite(judgement.noise) if best != played else 0.0)
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None  # None: too few samples to tell the noise
+
+
+def deck_at_start(session, turns) -> int:
+    """The deck of awakening's size at the first decision: what the equity's share is counted in."""
+    return len(session.state_at(turns[0][0]).deck) if turns else 0
+
+
 def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
     samples = SAMPLES if samples is None else samples
     turns = _turns(session)
+    deck = deck_at_start(session, turns)
     decisions, curve = [], []
     for done, (start, played) in enumerate(turns, start=1):
-        state = session.state_at(start)
-        event = start + 1
-        candidates = [commands for _, commands in _pairs(state)[:CANDIDATES]]
-        if played not in candidates:
-            candidates.append(played)
-        chances = {commands: chance_of_pair(state, commands, session.seed, event, samples) for commands in candidates}
-        best = max(candidates, key=lambda commands: (chances[commands], commands == played))
-        # a difference of one sampled deal is noise: it is taken off before the thresholds
-        drop = chances[best] - chances[played] - 1 / samples
-        mark = mark_for(max(0.0, drop), THRESHOLDS)
-        if _ends_at_once(state, played) in LOSSES and _ends_at_once(state, best) not in LOSSES:
-            mark = "??"  # losing at once when another pair goes on is a blunder, however slim the hope
-        decisions.append(Decision(event, 0, words(played), words(best), chances[played], chances[best], mark))
-        curve.append(Point(start, chances[best]))
+        decision = judge_turn(session.state_at(start), played, session.seed, start + 1, samples, deck)
+        decisions.append(decision)
+        curve.append(Point(start, decision.chance_best))
         if partial:
-            partial(Analysis(troll.ID, "win chance", tuple(decisions), (), tuple(curve)))
+            partial(Analysis(troll.ID, "win chance", tuple(decisions), (), tuple(curve), extra=EXTRA))
         if progress:
             progress(done, len(turns))
     luck = _awakening_luck(session, turns, decisions)
-    notes = (f"{samples} sampled deals per decision (face-down cards and the deck dealt anew among the unseen "
-             f"cards, the dice rolled anew), played on by the adviser; marks: a drop in win chance of 5 points ?!, "
-             f"10 ?, 15 ?? beyond one sampled deal's worth (noise), and ?? for a pair that loses at once "
-             f"when another does not",)
+    notes = (f"every legal pair judged (same positions once), {samples} sampled deals (unseen cards dealt anew) "
+             f"for the leading pairs and the one played, played on by the adviser; marks by equity (half the win "
+             f"chance, half the share of the deck played before the end): 5 points ?!, 10 ?, 15 ?? beyond 2 "
+             f"standard errors of the paired difference; ?? for a pair that loses at once when another does not",)
     return Analysis(troll.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), notes,
-                    names=tuple(p.name for p in session.players))
+                    extra=dict(EXTRA), names=tuple(p.name for p in session.players))
 
 
 # ----- practice (engine/analysis/practice.py): the choices of a decision and their figure -----
@@ -218,9 +288,11 @@ def practice_choices(state: troll.TrollState) -> list[tuple[str, tuple]]:
 
 
 def practice_measure(session, start: int, commands: tuple, samples: int | None = None) -> float:
-    """The win chance after `commands` at the decision starting at `start`, as the analysis judges it."""
-    return chance_of_pair(session.state_at(start), commands, session.seed, start + 1,
-                          SAMPLES if samples is None else samples)
+    """The equity after `commands` at the decision starting at `start`, as the analysis judges it: on
+    its own fresh sampled deals, the same for every pair (common random numbers)."""
+    judge = _Judge(session.state_at(start), session.seed, start + 1, deck_at_start(session, _turns(session)))
+    count = SAMPLES if samples is None else samples
+    return sum(judge.value(tuple(commands), paired.CONFIRM + n) for n in range(count)) / count
 
 
 def practice_why(state: troll.TrollState, commands: tuple) -> str:

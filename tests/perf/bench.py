@@ -629,6 +629,39 @@ def bones_analysis_speed(seeds: tuple[int, ...] = (1, 2, 3, 4, 5)) -> None:
         f"{statistics.median(times):.1f} s median, {max(times):.1f} s worst", "within 10 s")
 
 
+def troll_analysis(games: int = 3) -> None:
+    """The troll's analysis at its default samples (every legal pair, raced and confirmed on paired
+    samples, issue #22): whole standard games of a human-like player (the adviser's pair three turns
+    in four, a random pair otherwise; tests/perf/troll_judge.py) and of the adviser, in wall-clock and
+    in CPU seconds (the machine is shared: the CPU time is what one idle core would take)."""
+    sys.path.insert(0, str(ROOT / "tests" / "perf"))
+    from troll_judge import human_like_game
+
+    from dicehall import engine
+    from dicehall.engine import analysis
+    from dicehall.engine.analysis import troll as troll_analysis
+    from dicehall.engine.bots import troll as adviser
+
+    for who in ("a human-like player", "the adviser"):
+        walls, cpus, turns = [], [], []
+        for seed in range(1, games + 1):
+            if who == "the adviser":
+                session = engine.new_session("troll", seed=seed, options={"difficulty": "standard"})
+                while session.outcome is None:
+                    session.play(adviser.choose(session.state))
+            else:
+                session = human_like_game(seed)
+            wall, cpu = time.perf_counter(), time.process_time()
+            result = analysis.analyse(session)
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+            turns.append(len(result.decisions))
+        row(f"troll analysis at the default ({troll_analysis.SAMPLES} fresh samples per confirmed pair, every legal "
+            f"pair): whole standard games of {who} ({min(turns)} to {max(turns)} turns), wall / CPU",
+            f"{statistics.median(walls):.1f} s median, {max(walls):.1f} s worst / {statistics.median(cpus):.1f} s "
+            f"median, {max(cpus):.1f} s worst CPU", "within 30 s")
+
+
 def troll_search_turn(games: int = 3) -> None:
     """The deeper player's time per turn (`H`, `sim troll --bot search`): both decisions of a turn,
     on standard deals played by it."""
@@ -940,7 +973,7 @@ SECTIONS = {
     "frame": first_frame, "sim": sim_dicetower, "troll": troll_playouts, "branch": branch_middle,
     "tower": tower_screen_keys, "saves": saves_list, "len": events_length, "memory": memory_and_stepping,
     "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
-    "bigsave": big_save, "analysis": analysis_speed, "search": troll_search_turn,
+    "bigsave": big_save, "analysis": analysis_speed, "troll_analysis": troll_analysis, "search": troll_search_turn,
     "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing, "journal": journal_sim,
     "text": text_records,
     "winnable": winnable_deals,

@@ -19,7 +19,7 @@ from dicehall.engine.games.journal import (
     parse_card,
 )
 from dicehall.engine.text import clean_text
-from dicehall.tui.screens.base import GameScreen, SetupScreen
+from dicehall.tui.screens.base import GameScreen, SetupScreen, with_deal
 from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.widgets import Plain, StatusLine, title_line
 
@@ -195,7 +195,7 @@ class JournalScreen(GameScreen):
         name = getattr(session, "save_name", "")
         title = title_line(f"Journal: {state.deck.title}: ", name, f"   (seed {session.seed}, undos {session.undos})",
                            self.size.width - 2)
-        self.query_one("#title", Plain).show(Text(title, style="bold"))
+        self.query_one("#title", Plain).show(Text(with_deal(title, session, self.size.width - 2), style="bold"))
         self.query_one("#journal-panel", Plain).show(draw_board(state, odds=self.tower_odds()))
         box = self.query_one("#journal-entry", TextArea)
         if self.amending is not None:

@@ -58,7 +58,8 @@ def thresholds_note(game_id: str, title: str) -> str:
     """This game's marks and what earns them, for the help (the README's Analysis section says the same)."""
     if not analysis.has_analyser(game_id):
         return f"{title} has no analysis yet."
-    thresholds = getattr(import_module(ANALYSERS[game_id]), "THRESHOLDS", None)
+    module = import_module(ANALYSERS[game_id])
+    thresholds = getattr(module, "THRESHOLDS", None)
     if thresholds is None:
         return ("No decisions to judge here: the graph is the expected pulls left along the game, and each "
                 "roll's luck is in pulls (positive: the tower stands longer than expected).")
@@ -66,7 +67,7 @@ def thresholds_note(game_id: str, title: str) -> str:
     if entry.marks_by_margin:
         sizes, unit = ", ".join(f"{t:g}" for t in thresholds), "points of the final margin lost"
     else:
-        sizes, unit = ", ".join(f"{t * 100:g}" for t in thresholds), "points of win chance lost"
+        sizes, unit = ", ".join(f"{t * 100:g}" for t in thresholds), getattr(module, "MARKS_UNIT", "points of win chance lost")
     return (f"Marks: ?! inaccuracy, ? mistake, ?? blunder for {sizes} {unit}{entry.also_blunder}; "
             "under the graph ! ? X, and ^ the event shown.")
 
@@ -110,11 +111,12 @@ class Drawn:
 
 def judged(decision: Decision, result: Analysis) -> str:
     """A decision in words: its mark, the move played and the best move with their chances."""
-    played = f"{decision.played} ({result.figure} {percent(decision.chance_played)})"
+    equity = (lambda e: f", equity {percent(e)}") if decision.equity_best is not None else (lambda e: "")
+    played = f"{decision.played} ({result.figure} {percent(decision.chance_played)}{equity(decision.equity_played)})"
     if decision.played == decision.best or decision.drop <= 0:
         return f"{played}, as good as the best found"
     head = f"{mark_words(decision.mark)}: " if decision.mark else ""
-    return f"{head}{played}; best: {decision.best} ({percent(decision.chance_best)})"
+    return f"{head}{played}; best: {decision.best} ({percent(decision.chance_best)}{equity(decision.equity_best)})"
 
 
 def detail(result: Analysis, drawn: Drawn, position: int, names: list[str], total: int) -> str:
@@ -372,7 +374,8 @@ class AnalysedViewer:
             self.status("every decision judged was as good as the best found: none cost anything")
             return
         so_far = " so far" if self.analysis_running else ""
-        self.land_on(worst, f"the costliest decision{so_far} ({percent(worst.drop)} of {self.analysis.figure})")
+        self.land_on(worst, f"the costliest decision{so_far} ({percent(worst.drop)} of "
+                               f"{worst.marked_by if worst.equity_best is not None else self.analysis.figure})")
 
     def action_report(self) -> None:
         from dicehall.engine.analysis import report

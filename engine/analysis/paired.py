@@ -1,0 +1,170 @@
+"""Paired judging with common random numbers: which of several candidate moves is best, and by how
+much the move played fell short, told apart from the noise of sampling. Game-independent.
+
+The caller gives the candidates and a `value(candidate, sample)` function: the figure (a win chance,
+an equity, ...) one sampled future gives that candidate. Sample `i` must use the same random numbers
+for every candidate (the same deal, the same dice): common random numbers, so the difference between
+two candidates on sample `i` is theirs and not the luck's, and the differences are far less noisy
+than the figures themselves.
+
+    result = paired.judge(candidates, value, played, samples=24)
+    result.best, result.mean(result.best), result.drop, result.noise, result.beyond_noise()
+
+How it spends the samples (racing, then a fresh look at the leaders):
+
+1. Racing by successive halving: every sampled candidate gets a few samples (a quarter of
+   `samples`); the better half by mean goes on with twice as many, and so on until `finalists`
+   remain. Samples go where they decide something: a poor candidate costs a few playouts.
+2. Confirmation: the finalists and the move played get `samples` fresh samples each, numbered
+   from CONFIRM on, so independent of the race's. The best is named by these fresh samples only:
+   the race picked the top of several noisy means, which flatters the winner (the winner's curse);
+   the fresh ones do not know who won.
+3. Another move than the one played is named best only if it is better on the fresh samples by
+   more than CREDIBLE (one) standard error of the paired difference; else the move played was as
+   good as any found, within the noise.
+4. The drop is the mean paired difference (best - played) on the fresh samples, and its noise the
+   standard error of that mean (the differences' spread / sqrt(n)). `beyond_noise(z)` is the drop
+   less z standard errors (about two): a mark is earned only by what is left. With fewer than
+   MIN_PAIRS paired samples the noise is unknown: nothing is beyond it.
+
+Candidates whose value needs no sampling (a move that loses at once) are given in `exact`: they
+take part at their exact value and cost nothing.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Hashable, Mapping, Sequence
+
+Z = 2.0  # standard errors of the paired difference taken off a drop before it can earn a mark
+MIN_PAIRS = 6  # fewer paired samples than this: the noise cannot be estimated, no sampled mark
+FINALISTS = 2  # candidates the race leaves for the confirmation (with the move played)
+CONFIRM = 1 << 20  # the confirmation's sample numbers start here: a set apart from the race's
+CREDIBLE = 1.0  # standard errors by which another move must beat the move played to be named best
+
+
+@dataclass(frozen=True)
+class Difference:
+    """The mean of paired differences a[i] - b[i], and its standard error."""
+
+    mean: float
+    se: float
+    n: int
+
+    def beyond_noise(self, z: float = Z) -> float:
+        """The difference less z standard errors, never below 0 (0 when the noise is unknown)."""
+        if self.n < MIN_PAIRS:
+            return 0.0
+        return max(0.0, self.mean - z * self.se)
+
+
+def difference(a: Sequence[float], b: Sequence[float]) -> Difference:
+    """The paired difference of two candidates' figures on the same samples."""
+    if len(a) != len(b):
+        raise ValueError("paired samples must be the same samples")
+    n = len(a)
+    if n == 0:
+        return Difference(0.0, math.inf, 0)
+    gaps = [x - y for x, y in zip(a, b)]
+    mean = sum(gaps) / n
+    if n < 2:
+        return Difference(mean, math.inf, n)
+    variance = sum((gap - mean) ** 2 for gap in gaps) / (n - 1)
+    return Difference(mean, math.sqrt(variance / n), n)
+
+
+@dataclass
+class Judgement:
+    """What `judge` found: the best candidate (by the fresh samples), every candidate's figures."""
+
+    best: Hashable
+    played: Hashable
+    confirmed: dict = field(default_factory=dict)  # finalists and the played: their fresh samples
+    raced: dict = field(default_factory=dict)  # every candidate: its race samples
+    exact: dict = field(default_factory=dict)  # candidates valued without sampling
+
+    def samples_of(self, candidate) -> list[float]:
+        """The fresh samples of a confirmed candidate (its race samples if it was not confirmed)."""
+        return self.confirmed.get(candidate, self.raced.get(candidate, []))
+
+    def mean(self, candidate) -> float:
+        if candidate in self.exact:
+            return self.exact[candidate]
+        values = self.samples_of(candidate)
+        return sum(values) / len(values) if values else 0.0
+
+    @property
+    def gap(self) -> Difference:
+        """best - played, paired on the fresh samples (exact where either needs no sampling)."""
+        if self.best == self.played:
+            return Difference(0.0, 0.0, MIN_PAIRS)
+        n = max(len(self.confirmed.get(self.best, ())), len(self.confirmed.get(self.played, ())), 1)
+        return difference(self._row(self.best, n), self._row(self.played, n))
+
+    def _row(self, candidate, n: int) -> list[float]:
+        if candidate in self.exact:
+            return [self.exact[candidate]] * n
+        return self.confirmed[candidate]
+
+    @property
+    def drop(self) -> float:
+        return max(0.0, self.gap.mean)
+
+    @property
+    def noise(self) -> float:
+        return self.gap.se
+
+    def beyond_noise(self, z: float = Z) -> float:
+        if self.best == self.played:
+            return 0.0
+        both_exact = self.best in self.exact and self.played in self.exact
+        return max(0.0, self.gap.mean) if both_exact else self.gap.beyond_noise(z)
+
+
+def judge(candidates: Sequence[Hashable], value: Callable[[Hashable, int], float], played: Hashable,
+          samples: int, exact: Mapping[Hashable, float] | None = None, finalists: int = FINALISTS,
+          eligible: Callable[[Hashable], bool] | None = None, credible: float = CREDIBLE) -> Judgement:
+    """Race the candidates on common random numbers, confirm the leaders on fresh samples, and name
+    the best by those. `played` must be one of `candidates`. `eligible(candidate)`: whether it may
+    be named best (all by default; a rule that forbids some, such as "never a move that loses at
+    once when another does not", is applied here rather than left to sampling). Ties go to the move
+    played, then to the earlier candidate: the caller lists them in its preferred order. Another
+    move than the one played is named best only if its paired advantage is more than `credible`
+    standard errors: a "better move" within the noise would teach a lesson the samples do not hold."""
+    exact = dict(exact or {})
+    order = {candidate: index for index, candidate in enumerate(candidates)}
+    if played not in order:
+        raise ValueError("the move played must be among the candidates")
+    eligible = eligible or (lambda candidate: True)
+    raced: dict = {}
+    sampled = [c for c in candidates if c not in exact]
+
+    def extend(candidate, n: int) -> None:
+        have = raced.setdefault(candidate, [])
+        have.extend(value(candidate, i) for i in range(len(have), n))
+
+    def rank(pool, means) -> list:
+        return sorted(pool, key=lambda c: (-means(c), c != played, order[c]))
+
+    samples = max(1, samples)
+    alive = [c for c in sampled if eligible(c)]
+    n = max(1, samples // 4)
+    while len(alive) > finalists:
+        for candidate in alive:
+            extend(candidate, n)
+        alive = rank(alive, lambda c: sum(raced[c]) / len(raced[c]))[:max(finalists, (len(alive) + 1) // 2)]
+        n = min(samples, n * 2)
+    confirmed: dict = {}
+    fresh = [c for c in candidates if c not in exact and (c in alive or c == played)]
+    for candidate in fresh:
+        confirmed[candidate] = [value(candidate, CONFIRM + i) for i in range(samples)]
+    result = Judgement(played, played, confirmed, raced, exact)
+    pool = [c for c in fresh if eligible(c)] + [c for c in exact if eligible(c)]
+    if pool:
+        result.best = rank(pool, result.mean)[0]
+    if eligible(played) and result.best != played and result.beyond_noise(credible) <= 0:
+        result.best = played  # not credibly better: the move played is as good as any found, within the noise
+    return result
+
+
+__all__ = ["CONFIRM", "CREDIBLE", "Difference", "FINALISTS", "Judgement", "MIN_PAIRS", "Z", "difference", "judge"]
