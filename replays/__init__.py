@@ -7,7 +7,9 @@ seed while it is refolded. Failures raise ReplayError with one line saying what 
 Format history: 1 stored players as [name, bot]; 2 stores [name, bot, style] and requires the state
 digests (at least the final one); 3 adds the file digest, a BLAKE2b over every other field, header
 and events alike, so no field can be damaged unseen (the rules and the state digests cannot see a
-changed name or undo count, nor a typed die changed to another typed die). Older documents are
+changed name or undo count, nor a typed die changed to another typed die); 4 adds the optional
+`assists` ([kind, at] for each hint, reveal or hindsight asked while the game ran; an older file has
+none), covered by the file digest like every field. Older documents are
 upcast one step at a time by UPCASTS; an upcast format 2 document says its header was not checked.
 
 What a file can make dicehall do is bounded by what the game itself takes: nesting is capped, every
@@ -33,9 +35,10 @@ from dicehall.engine.errors import DicehallError
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
+from dicehall.replays.assists import assists_words, checked_assists
 from dicehall.replays.durable import open_regular, write_durably
 
-FORMAT = 3
+FORMAT = 4
 MAX_BYTES = 16 * 1024 * 1024
 MAX_EVENTS = 200_000
 # Lists and maps one replay may unpack into: a real event is 2 or 3 of them, a turn mark 1, so this is
@@ -46,7 +49,7 @@ SUFFIX = ".dhr"
 FILE_DIGEST = "file_digest"
 # What a replay says that the events cannot prove; `verify` names them. The file digest shows
 # they were not damaged, but anyone can write a replay with a digest that fits what they wrote.
-CLAIMS = "the name, the players' names, the undo count, when it was made and by which dicehall"
+CLAIMS = "the name, the players' names, the assists and the undo count, when it was made and by which dicehall"
 
 
 def _upcast_1(document: dict) -> dict:
@@ -65,8 +68,13 @@ def _upcast_2(document: dict) -> dict:
     return dict(document, format=3, **{FILE_DIGEST: None})
 
 
+def _upcast_3(document: dict) -> dict:
+    """Format 3 had no assists: the upcast document has none."""
+    return dict(document, format=4)
+
+
 # Older formats are upcast one step at a time: UPCASTS[n] turns a format-n document into format n+1.
-UPCASTS: dict[int, Callable[[dict], dict]] = {1: _upcast_1, 2: _upcast_2}
+UPCASTS: dict[int, Callable[[dict], dict]] = {1: _upcast_1, 2: _upcast_2, 3: _upcast_3}
 
 
 def file_digest(document: dict) -> str:
@@ -102,6 +110,7 @@ def replay_document(session: Session) -> dict:
         "name": getattr(session, "save_name", ""),
         "result": outcome.summary if outcome else None,
         "undos": session.undos,
+        "assists": [[kind, at] for kind, at in session.assists],
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "events": [encode_event(e) for e in events],
         "marks": [[m.start, m.player] for m in session.marks],
@@ -304,6 +313,11 @@ def session_from_document(document: dict) -> Session:
         raise ReplayError(str(error)) from None
     _check_digests(session, document.get("digests"))
     session.undos = undos
+    try:
+        # an assist asked before an undo may name a position past the log's end: bounded by the longest log
+        session.assists = checked_assists(document.get("assists", ()), MAX_EVENTS)
+    except ValueError as error:
+        raise ReplayError(str(error)) from None
     session.save_name = clean_text(document["name"])
     session.recorded_result = clean_text(document.get("result") or "", 120)  # type: ignore[attr-defined]
     session.header_claimed = True  # type: ignore[attr-defined]  # CLAIMS: the viewer marks the undo count
@@ -387,5 +401,5 @@ def verify(path: str | Path) -> str:
     header = ("header intact (the file matches its digest)" if document[FILE_DIGEST] is not None
               else "header not checked (a format 2 replay has no file digest)")
     return (f"ok: {session.game.TITLE}, seed {session.seed}, {players}, {counted(len(session.events), 'event')}, "
-            f"{counted(len(document['digests']), 'digest')} checked, {counted(session.undos, 'undo')}, {result}{dice}\n"
+            f"{counted(len(document['digests']), 'digest')} checked, {assists_words(session.assists, session.undos)}, {result}{dice}\n"
             f"{header}; only claimed, no replay can prove them: {CLAIMS}")

@@ -3,6 +3,7 @@ journal, closing, deleting, and reading one without a lock."""
 from __future__ import annotations
 
 import os
+import weakref
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -172,4 +173,18 @@ def load_readonly(name_or_id: str) -> Session:
         if scan.damage:
             raise SaveDamaged(f"{shown}: {scan.damage}", scan.index - 1)
     session.save_id = shown
+    _READ_ONLY[session] = path
     return session
+
+
+# The file of each session load_readonly made, while the session lives: an assist asked in its viewer
+# is recorded there (saves.assists), though the session itself writes nothing.
+_READ_ONLY: "weakref.WeakKeyDictionary[Session, Path]" = weakref.WeakKeyDictionary()
+
+
+def read_only_path(session: object) -> Path | None:
+    """The save file a read-only session was loaded from, or None for any other session."""
+    try:
+        return _READ_ONLY.get(session)  # type: ignore[call-overload]
+    except TypeError:  # not a session that can be weakly referenced: none of ours
+        return None

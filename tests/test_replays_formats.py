@@ -25,7 +25,7 @@ def test_a_format_1_replay_is_upcast_and_verifies():
         "ok: Dice Tower, seed 5, Ada, 13 events, 1 digest checked, 1 undo, the tower fell on pull 6, "
         "1 typed dice outcome (not from the seed)",
         "header not checked (a format 2 replay has no file digest); only claimed, no replay can prove them: "
-        "the name, the players' names, the undo count, when it was made and by which dicehall"]
+        "the name, the players' names, the assists and the undo count, when it was made and by which dicehall"]
     session = replays.read_replay(FIXTURE)
     expected = engine.new_session("dicetower", seed=5, options={"start": 30}, players=["Ada"])
     expected.play(PullBlock())
@@ -66,9 +66,9 @@ def write(tmp_path, document):
     return path
 
 
-def test_new_replays_are_format_3_with_three_field_players_and_a_file_digest():
+def test_new_replays_are_format_4_with_three_field_players_and_a_file_digest():
     document = replays.replay_document(session_with_events())
-    assert replays.FORMAT == 3 and document["format"] == 3 and document["players"] == [["Ada", False, ""]]
+    assert replays.FORMAT == 4 and document["format"] == 4 and document["players"] == [["Ada", False, ""]]
     assert list(document)[-1] == "file_digest" and document["file_digest"] == replays.file_digest(document)
 
 
@@ -79,8 +79,8 @@ def test_three_field_players_are_needed(tmp_path):
 
 
 def test_a_newer_format_is_refused_with_its_version(tmp_path):
-    document = dict(replays.replay_document(session_with_events()), format=4)
-    with pytest.raises(replays.ReplayError, match=r"^made by a newer dicehall \(format 4\); this one reads format 3$"):
+    document = dict(replays.replay_document(session_with_events()), format=5)
+    with pytest.raises(replays.ReplayError, match=r"^made by a newer dicehall \(format 5\); this one reads format 4$"):
         replays.verify(write(tmp_path, document))
 
 
