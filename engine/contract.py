@@ -90,6 +90,9 @@ OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     "is_turn_start": ("event",),
     # the game's name with its options, for save lists ("Angry Troll ... (sturdy)"); without it: TITLE
     "game_label": ("options",),
+    # a finished game's result for a seat in the game's own measure (the troll's cards left, the
+    # tower's pulls), or None; the catalogue entry's `measure` words it (dicehall stats' best result)
+    "result_measure": ("state", "seat"),
 }
 
 # The required functions' parameters, by name: what the callers pass.

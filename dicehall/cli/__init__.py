@@ -1,6 +1,6 @@
 """The `dicehall` command: a table of subcommands, each declared once (its help and its arguments,
 from which argparse makes `dicehall --help` and `dicehall COMMAND --help`) and run by one function.
-The commands that never open a screen (verify, analyse, sim, saves, export, rules, recover, hall,
+The commands that never open a screen (verify, analyse, sim, saves, stats, export, rules, recover, hall,
 host, join, watch off a terminal) never import Textual; the others import `tui` when they run."""
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from dicehall.cli.hall import (hall_arguments, hall_command, host_arguments, hos
 from dicehall.cli.screens import (continue_arguments, continue_command, launcher_command, play_arguments, play_command,
                                   replay_command)
 from dicehall.cli.serve import serve_arguments, serve_command
+from dicehall.cli.stats import stats_arguments, stats_command
 from dicehall.engine.errors import DicehallError
 
 __all__ = ["COMMANDS", "NO_ANALYSER", "UsageError", "build_parser", "main"]
@@ -48,6 +49,8 @@ COMMANDS = (
     Command("verify", "check a replay against its seed and rules", file_argument, verify_command, hall_after=True),
     Command("analyse", "judge every decision and the luck of every roll (--hindsight: was the troll's deal winnable?)",
             analyse_arguments, analyse_command, ANALYSE_DESCRIPTION, hall_after=True),
+    Command("stats", "statistics of the saves: played, won, streaks, best results, per game and player (--json)",
+            stats_arguments, stats_command),
     Command("sim", "sample whole games through the engine, with bots", sim_arguments, sim_command),
     Command("rules", "print a game's rules", rules_arguments, rules_command),
     Command("recover", "copy the good part of a damaged save into a new save", save_argument, recover_command),

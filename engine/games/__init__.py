@@ -33,6 +33,10 @@ class CatalogueEntry:
     hindsight_solver: bool = False  # the viewer's hindsight (engine/analysis/ID_solver.py) solves it
     # what `verify` re-derives from a revealed hall seed, in the game's words
     re_derived: str = "every chance outcome was re-derived from it"
+    # the stats' best result: what the game's result_measure hook counts, and whether fewer is better
+    measure: str = ""
+    fewest_best: bool = False
+    perfect: str = ""  # the outcome's summary of a perfect result, counted apart ("" none)
 
     @property
     def module(self) -> ModuleType | None:
@@ -53,23 +57,26 @@ _DICE = "every die was re-derived from it"
 CATALOGUE = (
     CatalogueEntry("dicetower", "Dice Tower", "a 2d6 countdown for journaling games", True,
                    seats=(1, 1), sim_options=(("remove_rate", 0.0),), analyser="dicehall.engine.analysis.dicetower",
-                   re_derived=_DICE),
+                   re_derived=_DICE, measure="pulls"),
     CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die", True,
                    seats=(2, 6), sim_options=(("players", 2), ("bots", None)), analyser="dicehall.engine.analysis.wager",
-                   re_derived=_DICE),
+                   re_derived=_DICE, measure="winning total"),
     CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "calm a bridge of cards as a troll", True,
                    seats=(1, 1), sim_options=(("difficulty", "standard"), ("variant", None), ("bot", "hint")),
                    analyser="dicehall.engine.analysis.troll",
                    also_blunder="; ?? also for a pair that loses at once (collapse, flight) when another does not",
                    hidden="every face-down card and the whole deck order", wide_board=True, hindsight_solver=True,
-                   re_derived="the deck's order and every die were re-derived from it"),
+                   re_derived="the deck's order and every die were re-derived from it",
+                   measure="cards left", fewest_best=True, perfect="perfect win"),
     CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", True,
                    seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.towers",
                    marks_by_margin=True,
-                   re_derived="every move was checked against the rules (Towers has no dice: the seed decides nothing)"),
+                   re_derived="every move was checked against the rules (Towers has no dice: the seed decides nothing)",
+                   measure="winning margin"),
     CatalogueEntry("bones", "War of Bones", "a dice wargame", True,
                    seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.bones",
-                   re_derived="every die and every landing was re-derived from it"),
+                   re_derived="every die and every landing was re-derived from it",
+                   measure="troops lost in a win", fewest_best=True),
 )
 
 

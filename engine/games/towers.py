@@ -408,6 +408,13 @@ def outcome(state: TowersState) -> Outcome | None:
     return Outcome((winner,), f"{player_label(state, winner)} wins {max(a, b)} to {min(a, b)}", a - b)
 
 
+def result_measure(state: TowersState, seat: int) -> int | None:
+    """The stats' best result: the winner's margin (widest is best); None for the loser and a draw."""
+    finished = outcome(state)
+    return abs(margin(state) if state.match else state.results[-1][0] - state.results[-1][1]) \
+        if finished is not None and finished.winners == (seat,) else None
+
+
 def player_label(state: TowersState, colour: int) -> str:
     name = state.names[colour]
     return name if name == COLOURS[colour] else f"{name} ({COLOURS[colour]})"

@@ -391,6 +391,11 @@ def outcome(state: WagerState) -> Outcome | None:
     return Outcome(winners=(first,), summary=summary, score=None)
 
 
+def result_measure(state: WagerState, seat: int) -> int | None:
+    """The stats' best result: the total a winner won with (highest is best); None for the others."""
+    return state.scores[seat] if state.over and state.places[:1] == (seat,) else None
+
+
 def describe(state: WagerState, event: object, reveal: bool = True) -> str:
     if isinstance(event, RollCalled):
         name = state.names[event.seat]

@@ -23,6 +23,13 @@ def outcome(state: BonesState) -> Outcome | None:
     return Outcome((winner,), f"{label(state, winner)} wins on turn {state.turn} with {counted(left, 'troop')} left", left)
 
 
+def result_measure(state: BonesState, seat: int) -> int | None:
+    """The stats' best result: the troops a winner lost (fewest is best); None for the others."""
+    if state.stage != "over" or (state.result or ())[:1] != (seat,):
+        return None
+    return sum(1 for troop in state.troops[seat] if troop is None)
+
+
 def label(state: BonesState, seat: int) -> str:
     return f"{state.names[seat]} ({SIDES[seat]})"
 
