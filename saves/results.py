@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import re
+from hashlib import blake2b
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,6 @@ from typing import Any
 import msgpack
 
 from dicehall.engine.chance import daily_seed
-from dicehall.engine.codec import check_nesting
 from dicehall.engine.games import CATALOGUE
 from dicehall.engine.text import clean_text
 from dicehall.replays.assists import ASSIST_KINDS, assist_counts
@@ -52,7 +52,7 @@ class SaveResult:
     measures: list = field(default_factory=list)  # per seat: the game's result_measure, or None
     assists: dict = field(default_factory=dict)  # kind -> how many
     undos: int = 0
-    identity: str = ""  # the game, seed, start time, first name and players: a copied file counts once
+    identity: str = ""  # a hash of the game, seed, start time, first name and players: a copy counts once
     daily: str = ""  # the date of the daily deal it is (its seed proves it), or ""
     last_played: float = 0.0
     problem: str | None = None
@@ -66,7 +66,7 @@ def results() -> list[SaveResult]:
     """Every save's result, from the index where the file is as it was, else from its records."""
     folder = saves_dir()
     index = _read(folder)
-    kept: dict[str, dict] = {}
+    kept: dict[str, list] = {}
     found = []
     now = time.time_ns()
     try:
@@ -74,23 +74,23 @@ def results() -> list[SaveResult]:
     except OSError as error:
         raise SaveError(f"cannot list the saves ({error.strerror})") from None
     for entry in entries:
-        if not entry.name.endswith(SUFFIX):
+        name = entry.name
+        if not name.endswith(SUFFIX):
             continue
         try:
             stat = entry.stat(follow_symlinks=False)
         except OSError:
             continue  # deleted while we were counting
         key = [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_dev]
-        cached = index.get(entry.name)
-        result = _cached(cached, entry.name, key, stat.st_mtime) if isinstance(cached, dict) else None
+        cached = index.get(name)
+        result = _cached(cached, name, key, stat.st_mtime) if cached is not None else None
         if result is None:
             result, cacheable = _read_save(Path(entry.path), stat.st_mtime)
-            if not cacheable or now - max(stat.st_mtime_ns, stat.st_ctime_ns) < RACY_NS or not _utf8(entry.name):
+            if not cacheable or now - max(stat.st_mtime_ns, stat.st_ctime_ns) < RACY_NS or not _utf8(name):
                 found.append(result)
                 continue
-            cached = dict(asdict(result), key=key)
-            del cached["file"], cached["id"], cached["last_played"]
-        kept[entry.name] = cached
+            cached = [key, *(getattr(result, field) for field in ENTRY_FIELDS)]
+        kept[name] = cached
         found.append(result)
     if kept != index:
         _write(folder, kept)
@@ -122,7 +122,7 @@ def _read_save(path: Path, mtime: float) -> tuple[SaveResult, bool]:
         path.name, shown, game.ID, clean_text(label(session.options), 60) if label else "", players,
         outcome is not None, list(outcome.winners) if outcome else [], clean_text(outcome.summary, 120) if outcome else "",
         [m if type(m) is int else None for m in measures], assist_counts(session.assists), session.undos,
-        clean_text(f"{game.ID}:{session.seed}:{created}:{session.save_name}:{players}", 400),
+        blake2b(repr((game.ID, session.seed, created, session.save_name, players)).encode(), digest_size=12).hexdigest(),
         _daily(game.ID, session.seed, session.save_name, created), mtime), True
 
 
@@ -154,42 +154,53 @@ def _utf8(name: str) -> bool:
 
 
 GAMES = {entry.id for entry in CATALOGUE}
+# An index entry is a list: the file's key, then these fields of its SaveResult.
+ENTRY_FIELDS = ("game", "variant", "players", "finished", "winners", "summary", "measures", "assists", "undos",
+                "identity", "daily", "problem")
 
 
 def _text(value: Any, limit: int) -> bool:
-    return isinstance(value, str) and len(value) <= limit and value == clean_text(value, limit)
+    """Text as clean_text leaves it. Printable text with single spaces is (str.isprintable, at C
+    speed, refuses every character clean_text drops); any other is checked by clean_text itself."""
+    if type(value) is not str or len(value) > limit:
+        return False
+    if value.isprintable() and " ".join(value.split()) == value:
+        return True
+    return value == clean_text(value, limit)
 
 
-def _count(value: Any) -> bool:
-    return type(value) is int and 0 <= value < 1 << 40
-
-
-def _cached(entry: dict, name: str, key: list, mtime: float) -> SaveResult | None:
+def _cached(entry: Any, name: str, key: list, mtime: float) -> SaveResult | None:
     """The save's result from its index entry, or None unless the entry matches the file and holds
-    only what _read_save could have made."""
-    if entry.get("key") != key:
+    only what _read_save could have made (the index is a file like any other: checked, never trusted)."""
+    if type(entry) is not list or len(entry) != 13 or entry[0] != key:
         return None
-    players, winners, measures, assists = (entry.get("players"), entry.get("winners"), entry.get("measures"),
-                                           entry.get("assists"))
-    problem = entry.get("problem")
+    _, game, variant, players, finished, winners, summary, measures, assists, undos, identity, daily, problem = entry
+    stem = name[: -len(SUFFIX)]
+    shown = stem if _text(stem, 120) else clean_text(stem, 120)  # the id as save_label shows it
     if problem is not None:
-        if not _text(problem, 300):
-            return None
-        return SaveResult(name, clean_text(name[: -len(SUFFIX)], 120), problem=problem, last_played=mtime)
-    seats = len(players) if isinstance(players, list) else -1
-    if not (entry.get("game") in GAMES and _text(entry.get("variant"), 60) and 0 < seats <= MAX_SEATS
-            and all(isinstance(p, list) and len(p) == 2 and _text(p[0], 120) and isinstance(p[1], bool) for p in players)
-            and isinstance(entry.get("finished"), bool) and _text(entry.get("summary"), 120)
-            and isinstance(winners, list) and all(type(w) is int and 0 <= w < seats for w in winners)
-            and len(set(winners)) == len(winners)
-            and isinstance(measures, list) and len(measures) == seats
-            and all(m is None or type(m) is int for m in measures)
-            and isinstance(assists, dict) and all(k in ASSIST_KINDS and _count(n) and n for k, n in assists.items())
-            and _count(entry.get("undos")) and _text(entry.get("identity"), 400) and _text(entry.get("daily"), 10)):
+        return SaveResult(name, shown, problem=problem, last_played=mtime) if _text(problem, 300) else None
+    if not (game in GAMES and type(players) is list and 0 < len(players) <= MAX_SEATS and type(finished) is bool
+            and type(winners) is list and type(measures) is list and len(measures) == len(players)
+            and type(assists) is dict and type(undos) is int and 0 <= undos < 1 << 40):
         return None
-    return SaveResult(name, clean_text(name[: -len(SUFFIX)], 120), entry["game"], entry["variant"], players,
-                      entry["finished"], winners, entry["summary"], measures, assists, entry["undos"],
-                      entry["identity"], entry["daily"], mtime)
+    for player in players:
+        if type(player) is not list or len(player) != 2 or type(player[1]) is not bool or not _text(player[0], 120):
+            return None
+    seats = len(players)
+    for seat in winners:
+        if type(seat) is not int or not 0 <= seat < seats:
+            return None
+    for measure in measures:
+        if measure is not None and type(measure) is not int:
+            return None
+    for kind, count in assists.items():
+        if kind not in ASSIST_KINDS or type(count) is not int or not 0 < count < 1 << 40:
+            return None
+    if len(set(winners)) != len(winners) or not (_text(variant, 60) and _text(summary, 120) and _text(identity, 24)
+                                                 and _text(daily, 10)):
+        return None
+    return SaveResult(name, shown, game, variant, players, finished, winners, summary, measures, assists, undos,
+                      identity, daily, mtime)
 
 
 def _read(folder: Path) -> dict[str, Any]:
@@ -198,9 +209,9 @@ def _read(folder: Path) -> dict[str, Any]:
             if os.fstat(handle.fileno()).st_size > MAX_RESULTS_FILE:
                 return {}
             data = handle.read(MAX_RESULTS_FILE + 1)
+        # no check_nesting: msgpack's own stack bounds the depth, and an entry is only read field by field
         index = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=refuse_ext, max_bin_len=0,
                                 max_ext_len=0, max_str_len=4096, max_array_len=64, max_map_len=1_000_000)
-        check_nesting(index)
     except Exception:  # missing, unreadable, damaged or crafted: read again from the saves
         return {}
     if not isinstance(index, dict) or index.get("format") != RESULTS_FORMAT or not isinstance(index.get("saves"), dict):

@@ -45,6 +45,9 @@ class Tally:
     sequence: list = field(default_factory=list)  # "W", "L", "D" per finished game, oldest first
     measures: list = field(default_factory=list)  # the measure per finished game, oldest first (None: none)
 
+    def __post_init__(self) -> None:
+        self.entry = entry_of(self.game)  # asked for every game added: looked up once
+
     @property
     def finished(self) -> int:
         return self.won + self.lost + self.drawn
@@ -71,7 +74,7 @@ class Tally:
             else:
                 self.in_progress += 1
             return
-        entry = entry_of(self.game)
+        entry = self.entry
         if any(seat in result.winners for seat in seats):
             self.won += 1
             mark = "W"
