@@ -15,11 +15,13 @@ How the saves are counted (docs/playing.md says it for players):
   the people's seats of finished games."""
 from __future__ import annotations
 
+import textwrap
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from dicehall.engine.games import CATALOGUE, entry_of
+from dicehall.engine.text import clean_text
 from dicehall.saves.results import SaveResult, results
 
 ABANDONED_DAYS = 14
@@ -200,17 +202,62 @@ def sequence_chart(tally: Tally) -> str:
     return " ".join(recent) if recent else "(no finished game)"
 
 
-BARS = " .:-=+*#%@"
+BARS = ".:=+*#%@"
 
 
 def measure_chart(tally: Tally) -> str:
     """The measure over the last RECENT finished games, oldest first, one character each, scaled
-    from the lowest (blank end) to the highest ('@'), '?' where a game has none; with its range."""
+    from the lowest ('.') to the highest ('@'), '-' where a game has none (a loss has no winning
+    total); with its range."""
     values = tally.measures[-RECENT:]
     known = [v for v in values if v is not None]
     if not known:
         return ""
     low, high = min(known), max(known)
     span = max(1, high - low)
-    marks = "".join("?" if v is None else BARS[1 + (len(BARS) - 2) * (v - low) // span] for v in values)
-    return f"[{marks}] {low} to {high} {entry_of(tally.game).measure}"
+    marks = "".join("-" if v is None else BARS[(len(BARS) - 1) * (v - low) // span] for v in values)
+    return f"{entry_of(tally.game).measure} (oldest first): [{marks}] from {low} to {high}"
+
+
+def stats_lines(stats: Stats, folder: str | None, player: str | None, width: int = 79) -> list[str]:
+    """The statistics as lines of at most `width` columns (`dicehall stats`, the Stats screen). With
+    no folder (the screen: its help says how the saves are counted) the first line is short."""
+    def wrap(text: str, indent: str = "  ") -> list[str]:
+        return textwrap.wrap(clean_text(text, 600), width, initial_indent=indent, subsequent_indent=indent + "  ",
+                             break_on_hyphens=False) or [indent]
+
+    who = f" of {clean_text(player, 60)}" if player else ""
+    if folder is None:
+        lines = wrap(f"Counted from {stats.counted} saves{who} (? says how)", "")
+    else:
+        lines = wrap(f"Statistics{who} from {stats.counted} saves in {folder} (a copy counts once; a game unfinished "
+                     f"and untouched for {ABANDONED_DAYS} days is abandoned, not lost; bots' seats are no players)", "")
+    if not stats.games:
+        lines.append("no finished or unfinished game of a person to count yet")
+    for tally in stats.games:
+        lines += ["", *wrap(heading(tally), "")]
+        for line in tally_lines(tally):
+            lines += wrap(line)
+        lines += wrap(f"recent (oldest first): {sequence_chart(tally)}")
+        if measure_chart(tally):
+            lines += wrap(f"{measure_chart(tally)}")
+    if stats.players:
+        lines += ["", "PLAYERS (people only)"]
+    for tally in stats.players:
+        lines += wrap(f"{tally.player}: {heading(tally)}", "")
+        for line in tally_lines(tally):
+            lines += wrap(line)
+    if stats.bots_only:
+        lines += ["", *wrap("Games of bots only (not counted above): " + ", ".join(
+            f"{game} {count}" for game, count in stats.bots_only.items()), "")]
+    if stats.daily:
+        lines += ["", "DAILY DEALS"]
+        for deal in stats.daily:
+            measure = f", {deal['measure']}" if deal["measure"] is not None else ""
+            summary = f" ({deal['summary']}{measure})" if deal["summary"] else ""
+            lines += wrap(f"{deal['date']}  {deal['game']}  {', '.join(deal['players'])}: {deal['result']}{summary}")
+    if stats.damaged:
+        lines += ["", "DAMAGED SAVES (listed, not counted)"]
+        for damaged in stats.damaged:
+            lines += wrap(f"{damaged['id']}: {damaged['problem']}")
+    return lines

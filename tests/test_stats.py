@@ -179,7 +179,7 @@ def test_the_daily_deal_is_known_by_its_seed_and_listed_by_date():
     assert deal["result"] == ("won" if session.outcome.winners else "lost") and deal["measure"] == cards
     troll = stats.games[0]
     assert troll.variant == "standard" and troll.best == cards and troll.measures == [cards]
-    assert measure_chart(troll) == f"[.] {cards} to {cards} cards left"
+    assert measure_chart(troll) == f"cards left (oldest first): [.] from {cards} to {cards}"
 
 
 def test_the_index_makes_a_second_count_read_no_save(folder, monkeypatch):

@@ -1,4 +1,4 @@
-"""The launcher: the five games, Continue (saves), Open replay, the hall, Rules."""
+"""The launcher: the five games, Continue (saves), Open replay, the hall, Statistics, Rules."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,6 +26,7 @@ class LauncherScreen(KeyedScreen):
         Binding("c", "saves", "Continue"),
         Binding("o", "open_replay", "Open replay"),
         Binding("h", "hall", "Hall"),
+        Binding("s", "stats", "Stats"),
         Binding("i", "rules", "Rules"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
@@ -46,6 +47,7 @@ class LauncherScreen(KeyedScreen):
         options.append(Option(Text("Continue a saved game    (c)"), id="saves"))
         options.append(Option(Text("Open a replay file       (o)"), id="replay"))
         options.append(Option(Text("Hall: play and watch     (h)"), id="hall"))
+        options.append(Option(Text("Statistics               (s)"), id="stats"))
         options.append(Option(Text("Rules                    (i)"), id="rules"))
         options.append(Option(Text("Quit                     (q)"), id="quit"))
         yield OptionList(*options, id="menu")
@@ -66,6 +68,8 @@ class LauncherScreen(KeyedScreen):
             self.action_open_replay()
         elif choice == "hall":
             self.action_hall()
+        elif choice == "stats":
+            self.action_stats()
         elif choice == "rules":
             self.action_rules()
         elif choice == "quit":
@@ -127,6 +131,9 @@ class LauncherScreen(KeyedScreen):
 
     def action_hall(self) -> None:
         self.app.open_hall()
+
+    def action_stats(self) -> None:
+        self.app.open_stats()
 
     def action_rules(self) -> None:
         """The rules of the highlighted game (of the first game when the cursor is elsewhere)."""
