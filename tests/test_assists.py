@@ -207,3 +207,55 @@ def test_the_hindsight_solver_on_a_game_not_over_is_recorded_before_it_searches(
 
     assert drive(DicehallApp(session=session), steps) == [
         {"op": "assist", "kind": "hindsight", "at": len(session.events)}]
+
+
+def test_a_hint_in_the_hall_is_a_record_of_the_hall_log_before_it_is_shown(tmp_path, monkeypatch):
+    from dicehall.saves.hall import Hall
+
+    monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "hall"))
+    hall = Hall(tmp_path / "hall")
+    ann = hall.host("troll", ["player"], "Ann")
+    watcher = hall.watch(ann.id)
+    try:
+        at = len(ann.session.events)
+
+        async def steps(pilot):
+            await pilot.press("h")
+            return screen_text(pilot.app)
+
+        shown = drive(DicehallApp(hall_game=ann), steps)
+        assert "HINT: " in shown
+        log = parse_save((hall.games / f"{ann.id}.dhh").read_bytes(), "x").records
+        assert {k: v for k, v in log[-1].items() if k != "at"} == {"op": "assist", "by": 0, "kind": "hint", "event": at}
+        watcher.follow()  # another terminal folds it too, beside the game
+        assert watcher.session.assists == ann.session.assists == (("hint", at),)
+        assert engine.digest(watcher.session.state) == engine.digest(ann.session.state)
+    finally:
+        watcher.close()
+        ann.close()
+
+
+@pytest.mark.parametrize("record, reason", [
+    ({"op": "assist", "by": 0, "kind": "cheat", "event": 2}, "an assist that is not readable"),
+    ({"op": "assist", "by": 0, "kind": "hint", "event": 10**6}, "an assist that is not readable"),
+    ({"op": "assist", "by": 0, "kind": "hint", "event": True}, "an assist that is not readable"),
+    ({"op": "assist", "by": 5, "kind": "hint", "event": 2}, "no seat named as its author"),
+    ({"op": "assist", "kind": "hint", "event": 2}, "no seat named as its author"),
+    ({"op": "assist", "by": 1, "kind": "hint", "event": 2}, "an assist asked for a bot"),
+])
+def test_hostile_assist_records_in_a_hall_log_are_refused_in_one_line(tmp_path, record, reason):
+    from dicehall.saves.hall import Hall, HallFold, HallRecordError
+
+    hall = Hall(tmp_path / "hall")
+    ann = hall.host("wager", ["player", "bot"], "Ann")
+    try:
+        data = (hall.games / f"{ann.id}.dhh").read_bytes()
+        fold = HallFold(parse_save(data, "x").header, "x")
+        for old in parse_save(data, "x").records:
+            fold.apply(old)
+        record = dict(record, event=len(fold.session.events)) if record["event"] == 2 else record
+        with pytest.raises(HallRecordError, match=reason):
+            fold.apply(record)
+        assert fold.session.assists == ()
+    finally:
+        ann.close()
