@@ -238,3 +238,32 @@ def test_hostile_saves_never_crash_the_counts_nor_count_twice(folder):
     stats = collect(now=NOW)
     assert figures(stats.games[0])[:3] == (10, 5, 3)
     assert stats.counted == 11
+
+
+def test_ruling_an_abandoned_game_is_no_loss_and_breaks_no_streak():
+    wager("a", WIN_20, 30)
+    wager("b", UNFINISHED, 29)  # abandoned between two wins
+    wager("c", WIN_FORTUNE, 1)
+    tally = collect(now=NOW).games[0]
+    assert (tally.won, tally.lost, tally.abandoned, tally.streaks()["longest_won"]) == (2, 0, 1, 2)
+
+
+def test_ruling_the_dice_tower_always_falls_so_it_counts_as_lost_and_its_figure_is_the_most_pulls():
+    from dicehall.engine.games.dicetower import PullBlock
+
+    pulls = []
+    for seed in (1, 2):
+        session = saves.new_save("dicetower", name=f"t{seed}", seed=seed, options={"start": 10})
+        while session.outcome is None:
+            session.play(PullBlock())
+        pulls.append(session.state.pulls)
+    [tally] = collect().games
+    assert (tally.won, tally.lost, tally.best, tally.variant) == (0, 2, max(pulls), "tower from 10")
+
+
+def test_ruling_a_name_holding_two_seats_counts_once_for_that_player():
+    session = saves.new_save("wager", name="self", seed=1, players=[Player("Ann"), Player("Ann")], dice=WIN_20[0])
+    for key in WIN_20[1].replace(" ", ""):
+        session.play(KEYS[key])
+    [game], [ann] = collect().games, collect().players
+    assert (game.played, game.won, ann.player, ann.played, ann.won) == (1, 1, "Ann", 1, 1)
