@@ -22,7 +22,7 @@ from typing import Any
 
 from dicehall.engine.games import CATALOGUE, entry_of
 from dicehall.engine.text import clean_text
-from dicehall.saves.results import SaveResult, results
+from dicehall.saves.results import SaveResult, paused_gc, results
 
 ABANDONED_DAYS = 14
 RECENT = 30  # results drawn in a chart
@@ -68,7 +68,8 @@ class Tally:
         return {"current": {"kind": kind, "length": current[1]}, "longest_won": longest["W"],
                 "longest_lost": longest["L"]}
 
-    def add(self, result: SaveResult, seats: list[int], abandoned: bool) -> None:
+    def add(self, result: SaveResult, seats: list[int], abandoned: bool, judged: tuple | None = None) -> None:
+        """Count one save for `seats`; `judged`: judge(result, seats) where the caller has it already."""
         self.played += 1
         if not result.finished:
             if abandoned:
@@ -76,27 +77,22 @@ class Tally:
             else:
                 self.in_progress += 1
             return
-        entry = self.entry
-        if any(seat in result.winners for seat in seats):
+        mark, value = judged or judge(result, seats, self.entry)
+        if mark == "W":
             self.won += 1
-            mark = "W"
             if not result.assists and not result.undos:
                 self.won_no_assist += 1
-        elif not result.winners and len(result.players) > 1:
+            if self.entry.perfect and result.summary == self.entry.perfect:
+                self.perfect += 1
+        elif mark == "D":
             self.drawn += 1
-            mark = "D"
         else:
             self.lost += 1
-            mark = "L"
-        if entry.perfect and result.summary == entry.perfect and mark == "W":
-            self.perfect += 1
         self.sequence.append(mark)
-        values = [result.measures[seat] for seat in seats if result.measures[seat] is not None]
-        value = (min(values) if entry.fewest_best else max(values)) if values else None
         self.measures.append(value)
         if value is not None:
-            better = min if entry.fewest_best else max
-            self.best = value if self.best is None else better(self.best, value)
+            self.best = value if self.best is None else (min if self.entry.fewest_best else max)(self.best, value)
+
 
     def as_dict(self) -> dict[str, Any]:
         entry = entry_of(self.game)
@@ -107,6 +103,15 @@ class Tally:
                 "best": {"measure": entry.measure, "fewest_best": entry.fewest_best, "value": self.best},
                 **({"perfect": self.perfect} if entry.perfect else {}),
                 "recent": "".join(self.sequence[-RECENT:]), "recent_measures": self.measures[-RECENT:]}
+
+
+def judge(result: SaveResult, seats: list[int], entry: Any) -> tuple[str, int | None]:
+    """A finished game for `seats`: W (one of them won), D (no one won a game of several seats) or L;
+    and the best of their measures."""
+    winners = result.winners
+    mark = "W" if any(seat in winners for seat in seats) else "D" if not winners and len(result.players) > 1 else "L"
+    values = [result.measures[seat] for seat in seats if result.measures[seat] is not None]
+    return mark, ((min(values) if entry.fewest_best else max(values)) if values else None)
 
 
 @dataclass
@@ -127,8 +132,11 @@ class Stats:
 def collect(game: str | None = None, player: str | None = None, now: float | None = None,
             found: list[SaveResult] | None = None) -> Stats:
     """The statistics of the saves, of one game and of the games one player played where asked."""
-    now = time.time() if now is None else now
-    found = results() if found is None else found
+    with paused_gc():
+        return _collect(game, player, time.time() if now is None else now, results() if found is None else found)
+
+
+def _collect(game: str | None, player: str | None, now: float, found: list[SaveResult]) -> Stats:
     damaged = sorted(({"id": r.id, "problem": r.problem} for r in found if r.problem), key=lambda d: d["id"])
     order = {entry.id: n for n, entry in enumerate(CATALOGUE)}
     counted: dict[str, SaveResult] = {}
@@ -153,10 +161,13 @@ def collect(game: str | None = None, player: str | None = None, now: float | Non
             continue
         abandoned = not result.finished and now - result.last_played > ABANDONED_DAYS * 86400
         key = (result.game, result.variant)
-        games.setdefault(key, Tally(*key)).add(result, people, abandoned)
+        tally = games.get(key) or games.setdefault(key, Tally(*key))
+        judged = judge(result, people, tally.entry) if result.finished else None
+        tally.add(result, people, abandoned, judged)
         for name, seats in names.items():  # a name holding two seats counts once for the game
             if player is None or name == player:
-                players.setdefault((name, *key), Tally(*key, name)).add(result, seats, abandoned)
+                mine = players.get((name, *key)) or players.setdefault((name, *key), Tally(*key, name))
+                mine.add(result, seats, abandoned, judged if len(seats) == len(people) else None)
         if result.daily:
             state = ("won" if any(s in result.winners for s in people) else "lost") if result.finished else \
                 "abandoned" if abandoned else "in progress"
