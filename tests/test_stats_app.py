@@ -88,6 +88,17 @@ def test_p_and_g_choose_a_player_and_a_game_and_come_back_to_everyone():
     assert after == "LauncherScreen"
 
 
+def test_the_help_says_how_the_saves_are_counted_and_how_the_chart_reads():
+    async def steps(pilot):
+        await opened(pilot)
+        await pilot.press("question_mark")
+        return screen_text(pilot.app)
+
+    text = " ".join(line.strip(" \u2502") for line in drive(DicehallApp(), steps).splitlines())
+    assert "untouched for 14 days is abandoned, not lost" in text
+    assert "W won, L lost, D drawn" in text and "- where a game has none" in text
+
+
 def test_nothing_to_count_and_no_player_to_choose():
     async def steps(pilot):
         await opened(pilot)

@@ -28,7 +28,8 @@ class StatsScreen(KeyedScreen):
     HELP_NOTES = ("Counted from the saves: a game unfinished and untouched for 14 days is abandoned, not lost; "
                   "bots' seats are no players and bots' own games are counted apart; a damaged save is listed, "
                   "not counted. recent: the last 30 finished games, oldest first, W won, L lost, D drawn. "
-                  "The chart in brackets is the game's measure over them, from its lowest (.) to its highest (@).")
+                  "The chart in brackets is the game's measure over them, from its lowest (.) to its highest (@); "
+                  "- where a game has none (a loss has no winning total).")
 
     def __init__(self) -> None:
         super().__init__()
