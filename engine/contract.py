@@ -96,6 +96,9 @@ OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     # the game as a Markdown document (`dicehall export SAVE --markdown`: the journal's pages);
     # without it, --markdown is refused in one line
     "markdown": ("session",),
+    # a finished game's result for a seat in the game's own measure (the troll's cards left, the
+    # tower's pulls), or None; the catalogue entry's `measure` words it (dicehall stats' best result)
+    "result_measure": ("state", "seat"),
 }
 
 # The optional constants: what hosting a game offers, read by the hall's new-game screen (without

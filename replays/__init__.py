@@ -8,7 +8,8 @@ Format history: 1 stored players as [name, bot]; 2 stores [name, bot, style] and
 digests (at least the final one); 3 adds the file digest, a BLAKE2b over every other field, header
 and events alike, so no field can be damaged unseen (the rules and the state digests cannot see a
 changed name or undo count, nor a typed die changed to another typed die); 4 adds the players'
-`comments` ([event, text], optional, covered by the file digest, never game events). Older documents are
+`comments` ([event, text]) and the `assists` ([kind, at] for each hint, reveal or hindsight asked
+while the game ran; optional), both covered by the file digest, never game events. Older documents are
 upcast one step at a time by UPCASTS; an upcast format 2 document says its header was not checked.
 
 What a file can make dicehall do is bounded by what the game itself takes: nesting is capped, every
@@ -36,6 +37,7 @@ from dicehall.engine.errors import DicehallError
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
+from dicehall.replays.assists import assists_words, checked_assists
 from dicehall.replays.durable import open_regular, write_durably
 
 FORMAT = 4
@@ -49,7 +51,7 @@ SUFFIX = ".dhr"
 FILE_DIGEST = "file_digest"
 # What a replay says that the events cannot prove; `verify` names them. The file digest shows
 # they were not damaged, but anyone can write a replay with a digest that fits what they wrote.
-CLAIMS = "the name, the players' names, the undo count, when it was made and by which dicehall"
+CLAIMS = "the name, the players' names, the assists and the undo count, when it was made and by which dicehall"
 COMMENTS_CLAIM = "the comments are the players' own words, not covered by the seed"
 
 
@@ -70,7 +72,7 @@ def _upcast_2(document: dict) -> dict:
 
 
 def _upcast_3(document: dict) -> dict:
-    """Format 3 had no comments: the upcast document has none."""
+    """Format 3 had no comments and no assists: the upcast document has none."""
     return dict(document, format=4, comments=[])
 
 
@@ -111,6 +113,7 @@ def replay_document(session: Session) -> dict:
         "name": getattr(session, "save_name", ""),
         "result": outcome.summary if outcome else None,
         "undos": session.undos,
+        "assists": [[kind, at] for kind, at in session.assists],
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "events": [encode_event(e) for e in events],
         "marks": [[m.start, m.player] for m in session.marks],
@@ -315,6 +318,11 @@ def session_from_document(document: dict) -> Session:
     _check_digests(session, document.get("digests"))
     session.comments = _comments(document.get("comments"), len(session.events))
     session.undos = undos
+    try:
+        # an assist asked before an undo may name a position past the log's end: bounded by the longest log
+        session.assists = checked_assists(document.get("assists", ()), MAX_EVENTS)
+    except ValueError as error:
+        raise ReplayError(str(error)) from None
     session.save_name = clean_text(document["name"])
     session.recorded_result = clean_text(document.get("result") or "", 120)
     session.header_claimed = True  # CLAIMS: the viewer marks the undo count
@@ -415,7 +423,7 @@ def verify(path: str | Path) -> str:
     header = ("header intact (the file matches its digest)" if document[FILE_DIGEST] is not None
               else "header not checked (a format 2 replay has no file digest)")
     return (f"ok: {session.game.TITLE}, seed {session.seed}, {players}, {counted(len(session.events), 'event')}, "
-            f"{counted(len(document['digests']), 'digest')} checked, {counted(session.undos, 'undo')}, {result}{dice}\n"
+            f"{counted(len(document['digests']), 'digest')} checked, {assists_words(session.assists, session.undos)}, {result}{dice}\n"
             f"{header}; only claimed, no replay can prove them: {CLAIMS}{winnable_line(session)}")
 
 

@@ -40,6 +40,7 @@ from dicehall.saves.framing import (FORMAT, FRAME, MAGIC, MAX_FILE, MAX_RECORD, 
 from dicehall.saves.index import (FINGERPRINT_BYTES, INDEX_FORMAT, INDEX_NAME, MAX_INDEX, MAX_INDEX_SAVES, RACY_NS, Fingerprint,
                          SaveInfo, branch_text, find_save, list_saves)
 from dicehall.saves.manage import branch_save, export_markdown, export_save, recover_save, rename_save, write_export
+from dicehall.saves.assists import record_assist
 from dicehall.saves.rebuild import build_session
 from dicehall.saves.store import SaveJournal, ViewedSave, close_save, delete_save, load_readonly, new_save, open_save
 
@@ -52,7 +53,7 @@ __all__ = [
     "branch_save", "branch_text", "comment_record", "build_session", "close_save", "default_name", "delete_save", "distinct_name",
     "encode_record", "error_line", "export_markdown", "export_save", "find_save", "frame", "fsync_dir", "home", "keep_torn",
     "list_saves", "load_readonly", "make_dirs", "names_in_use", "new_save", "open_regular", "open_save",
-    "os_reason", "parse_save", "read_header", "recover_save", "rename_save", "replays_dir", "save_label",
+    "os_reason", "parse_save", "read_header", "record_assist", "recover_save", "rename_save", "replays_dir", "save_label",
     "saves_dir", "short_name", "solo_players", "upcast_header", "write_all", "write_comment", "write_durably",
     "write_export", "write_new",
 ]

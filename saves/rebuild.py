@@ -9,6 +9,7 @@ from dicehall.engine.comments import comment_of, with_comment
 from dicehall.engine.core import player_from_record
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
+from dicehall.replays.assists import checked_assist
 from dicehall.saves.errors import SaveDamaged, SaveError
 from dicehall.saves.framing import ParsedSave, SaveScan, upcast_header
 
@@ -82,6 +83,8 @@ def _replay_record(session: Session, record: Any, module: Any) -> None:
         session.undo()
     elif op == "redo":
         session.redo()
+    elif op == "assist":  # the host's, not the game's: the fold never sees it
+        session.assists = (*session.assists, checked_assist(record.get("kind"), record.get("at"), len(session.events)))
     elif op in ("play", "dice"):
         raw = record.get("events")
         if not isinstance(raw, (list, tuple)):

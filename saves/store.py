@@ -177,30 +177,33 @@ def load_readonly(name_or_id: str) -> Session:
 
 
 class ViewedSave:
-    """The journal of a save viewed, not played (load_readonly): it takes a player's comment
-    record and nothing else. Each append locks the save (refused while another dicehall plays it),
-    reads its records again and checks that the event commented on is still there (it may have
-    been played on, or undone, since it was read), then appends durably."""
+    """The journal of a save viewed, not played (load_readonly): it takes a player's comment and an
+    assist asked in the viewer, and nothing else. Each append locks the save (refused while another
+    dicehall plays it), reads its records again and checks that the event commented on is still
+    there (it may have been played on, or undone, since it was read), gives an assist the save's
+    length as it is now, then appends durably."""
 
     def __init__(self, path: Path):
         self.path = path
 
     def append(self, record: dict) -> None:
         shown = save_label(self.path)
-        if record.get("op") != "comment":  # a JournalError: said in one line, the session unchanged
+        if record.get("op") not in ("comment", "assist"):  # a JournalError: said in one line, the session unchanged
             raise SaveWriteFailed(f"{shown} is open to view only: continue it to play", "view only")
         try:
             fd = open_regular(self.path, os.O_RDWR | os.O_APPEND)
         except OSError as error:
-            raise SaveError(f"{shown}: cannot open it to write the comment ({os_reason(error)})") from None
+            raise SaveError(f"{shown}: cannot open it to write the {record['op']} ({os_reason(error)})") from None
         lock(fd, self.path)  # closes fd and raises SaveInUse while another dicehall holds it
         journal = SaveJournal(self.path, fd)  # closing it closes fd and releases the lock
         try:
             with scanning(self.path, shown) as scan:
                 session = build_session(scan, shown)
                 if scan.damage or scan.torn:
-                    raise SaveError(f"{shown}: the save is damaged at its end; the comment was not written")
-            if record["event"] > len(session.events):
+                    raise SaveError(f"{shown}: the save is damaged at its end; the {record['op']} was not written")
+            if record["op"] == "assist":
+                record = dict(record, at=len(session.events))  # another dicehall may have played on since
+            elif record["event"] > len(session.events):
                 raise SaveError(f"{shown} has only {len(session.events)} events now; the comment was not written")
             journal.append(record)
         finally:

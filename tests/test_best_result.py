@@ -57,3 +57,19 @@ def test_bones_the_fewest_troops_the_winner_lost_and_no_best_for_a_draw():
     over = replace(state, stage="over", troops=(left, (None,) * 8), result=(0,))
     assert bones.best_result(over) == (-3, "won, 3 troops lost")
     assert bones.best_result(replace(over, result=())) is None
+
+
+def test_journal_salvation_above_any_loss_then_the_days():
+    from dicehall import engine
+    from dicehall.engine.games import journal
+
+    session = engine.new_session("journal", seed=4)
+    while session.outcome is None:
+        session.play(session.commands()[0])
+    state = session.state
+    assert journal.best_result(session.state_at(1)) is None  # not over
+    lost = replace(state, ending="kings")
+    saved = replace(state, ending="salvation", day=2)
+    assert journal.best_result(lost) == (state.day, f"lasted on day {state.day}")
+    assert journal.best_result(saved)[0] > journal.best_result(replace(lost, day=400))[0]
+    assert journal.result_measure(state, 0) == state.day

@@ -387,7 +387,7 @@ def test_verify_says_which_fields_are_only_claims(tmp_path):
     lines = replays.verify(replays.write_replay(session, tmp_path / "g.dhr")).splitlines()
     assert lines[0].startswith("ok: Dice Tower, seed 7, Ada")
     assert lines[1] == ("header intact (the file matches its digest); only claimed, no replay can prove them: "
-                        "the name, the players' names, the undo count, when it was made and by which dicehall")
+                        "the name, the players' names, the assists and the undo count, when it was made and by which dicehall")
 
 
 FORMAT_2 = __import__("pathlib").Path(__file__).parent / "fixtures" / "format2-dicetower.dhr"

@@ -25,7 +25,7 @@ def test_a_format_1_replay_is_upcast_and_verifies():
         "ok: Dice Tower, seed 5, Ada, 13 events, 1 digest checked, 1 undo, the tower fell on pull 6, "
         "1 typed dice outcome (not from the seed)",
         "header not checked (a format 2 replay has no file digest); only claimed, no replay can prove them: "
-        "the name, the players' names, the undo count, when it was made and by which dicehall"]
+        "the name, the players' names, the assists and the undo count, when it was made and by which dicehall"]
     session = replays.read_replay(FIXTURE)
     expected = engine.new_session("dicetower", seed=5, options={"start": 30}, players=["Ada"])
     expected.play(PullBlock())

@@ -370,6 +370,11 @@ class DicehallApp(App):
 
         self.push_screen(PracticeScreen())
 
+    def open_stats(self) -> None:
+        from dicehall.tui.screens.stats import StatsScreen
+
+        self.push_screen(StatsScreen())
+
     def open_saves(self) -> None:
         from dicehall.tui.screens.saves import SavesScreen
 

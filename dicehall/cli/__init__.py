@@ -1,6 +1,6 @@
 """The `dicehall` command: a table of subcommands, each declared once (its help and its arguments,
 from which argparse makes `dicehall --help` and `dicehall COMMAND --help`) and run by one function.
-The commands that never open a screen (verify, analyse, sim, saves, export, rules, recover, hall,
+The commands that never open a screen (verify, analyse, sim, saves, stats, export, rules, recover, hall,
 host, join, watch off a terminal) never import Textual; the others import `tui` when they run."""
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from dicehall.cli.screens import (continue_arguments, continue_command, launcher
                                   practice_command, replay_command)
 from dicehall.cli.serve import serve_arguments, serve_command
 from dicehall.cli.summary import summary_arguments, summary_command
+from dicehall.cli.stats import stats_arguments, stats_command
 from dicehall.engine.errors import DicehallError
 
 __all__ = ["COMMANDS", "NO_ANALYSER", "UsageError", "build_parser", "main"]
@@ -53,6 +54,8 @@ COMMANDS = (
             no_arguments, practice_command),
     Command("summary", "a game's summary, as a morgue file: result, deal, undos, assists; --analyse: its turning points",
             summary_arguments, summary_command, hall_after=True),
+    Command("stats", "statistics of the saves: played, won, streaks, best results, per game and player (--json)",
+            stats_arguments, stats_command),
     Command("sim", "sample whole games through the engine, with bots", sim_arguments, sim_command),
     Command("rules", "print a game's rules", rules_arguments, rules_command),
     Command("recover", "copy the good part of a damaged save into a new save", save_argument, recover_command),

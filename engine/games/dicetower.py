@@ -266,6 +266,11 @@ def describe(state: TowerState, event: object, reveal: bool = True) -> str:
     return str(event)
 
 
+def result_measure(state: TowerState, seat: int) -> int | None:
+    """The stats' best result: the pulls the tower stood (most is best), once it fell."""
+    return state.pulls if state.fell else None
+
+
 def game_label(options: dict) -> str:
     """A tower's options in a few words, for a save's default name: "tower from 100"."""
     label = f"tower from {options.get('start', 100)}"

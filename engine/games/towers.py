@@ -422,6 +422,13 @@ def best_result(state: TowersState) -> tuple[int, str] | None:
     return (total, f"won by {total}") if total else None
 
 
+def result_measure(state: TowersState, seat: int) -> int | None:
+    """The stats' best result: the winner's margin (widest is best); None for the loser and a draw."""
+    finished = outcome(state)
+    return abs(margin(state) if state.match else state.results[-1][0] - state.results[-1][1]) \
+        if finished is not None and finished.winners == (seat,) else None
+
+
 def player_label(state: TowersState, colour: int) -> str:
     name = state.names[colour]
     return name if name == COLOURS[colour] else f"{name} ({COLOURS[colour]})"

@@ -403,6 +403,11 @@ def best_result(state: WagerState) -> tuple[int, str] | None:
     return total, f"won with {total}"
 
 
+def result_measure(state: WagerState, seat: int) -> int | None:
+    """The stats' best result: the total a winner won with (highest is best); None for the others."""
+    return state.scores[seat] if state.over and state.places[:1] == (seat,) else None
+
+
 def describe(state: WagerState, event: object, reveal: bool = True) -> str:
     if isinstance(event, RollCalled):
         name = state.names[event.seat]

@@ -11,6 +11,7 @@ from dicehall.engine.core import Player
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import NAME_LIMIT, clean_text
 from dicehall.engine.words import counted
+from dicehall.replays.assists import ASSIST_KINDS
 from dicehall.saves import short_name
 from dicehall.saves.hall.errors import HallError, HallRecordError
 from dicehall.saves.hall.files import HALL_FORMAT, MAX_IDLE_MINUTES, MAX_SEATS, bot_name, commitment
@@ -152,7 +153,8 @@ class HallFold:
         if self.revealed is not None:
             raise HallRecordError("a record after the seed was revealed")
         handler = {"seat": self._seat, "play": self._play, "dice": self._play, "takeback": self._takeback,
-                   "answer": self._answer, "undo": self._undo, "reveal": self._reveal, "idle": self._idle}.get(op)
+                   "answer": self._answer, "undo": self._undo, "reveal": self._reveal, "idle": self._idle,
+                   "assist": self._assist}.get(op)
         if handler is None:
             raise HallRecordError(f"unknown record {clean_text(op, 20)!r}")
         at = record.get("at")
@@ -217,6 +219,19 @@ class HallFold:
         if self.takeback is not None:
             self.note = f"{self.seat_name(self.takeback.by)}'s takeback was dropped: the game went on"
             self.takeback = None
+        return by
+
+    def _assist(self, record: dict) -> int:
+        """A hint a seated person asked for (saves/assists.py): beside the game, never in it."""
+        by, kind, event = self._by(record), record.get("kind"), record.get("event")
+        session = self.session
+        if session is None or self.over:
+            raise HallRecordError("an assist outside a game in progress")
+        if self.seats[by].kind != "player":
+            raise HallRecordError("an assist asked for a bot")
+        if not isinstance(kind, str) or kind not in ASSIST_KINDS or not is_int(event) or event != len(session.events):
+            raise HallRecordError("an assist that is not readable")
+        session.assists = (*session.assists, (kind, event))
         return by
 
     def _takeback(self, record: dict) -> int:

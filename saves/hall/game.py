@@ -231,6 +231,16 @@ class HallGame:
         self.settle()
         return batch
 
+    def record_assist(self, kind: str) -> bool:
+        """Record in the log that this seat asked for an assist (a hint) now, before it is shown;
+        False after the end (nothing is an assist then). StaleState if another terminal moved first."""
+        self._refuse_unless_seated()
+        session = self.session
+        if session is None or self.finished or self.seat is None:
+            return False
+        self._append({"op": "assist", "by": self.seat, "kind": kind, "event": len(session.events)})
+        return True
+
     def ask_takeback(self) -> None:
         """Ask the other seated people to take back this seat's last decision (and everything
         after it). Against bots only, it is taken back at once."""

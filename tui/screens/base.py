@@ -84,6 +84,20 @@ class KeyedScreen(Screen):
     def status(self, message: str, error: bool = False) -> None:
         self.query_one(StatusLine).say(message, error)
 
+    def assisted(self, session: Session, kind: str) -> bool:
+        """Record the assist `kind` in the save before its answer is shown (saves.record_assist); a save
+        that cannot be written says so in one line and the answer is not shown (False)."""
+        from dicehall.engine.errors import DicehallError
+        from dicehall.saves import error_line
+        from dicehall.saves.assists import record_assist
+
+        try:
+            record_assist(session, kind)
+        except (DicehallError, OSError) as error:
+            self.status(f"the {kind} is not shown: it could not be recorded in the save ({error_line(error)})", error=True)
+            return False
+        return True
+
     def bound_keys(self) -> set[str]:
         keys = set()
         for binding in all_bindings(type(self)):

@@ -130,6 +130,14 @@ class HallSession:
     def undos(self):
         return self.hall_game.session.undos
 
+    @property
+    def assists(self) -> tuple:
+        return self.hall_game.session.assists
+
+    def record_assist(self, kind: str) -> bool:
+        """A hint asked at this table: a record of the hall's log before it is shown (saves.record_assist)."""
+        return self.hall_game.record_assist(kind)
+
     def commands(self) -> list:
         return self.hall_game.session.commands()
 

@@ -1,4 +1,4 @@
-"""The launcher: the five games, Continue (saves), Open replay, the hall, Rules."""
+"""The launcher: the five games, Continue (saves), Open replay, the hall, Statistics, Rules."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -27,6 +27,7 @@ class LauncherScreen(KeyedScreen):
         Binding("o", "open_replay", "Open replay"),
         Binding("h", "hall", "Hall"),
         Binding("p", "practice", "Practice", show=False, tooltip="practice the marked decisions of your analysed games"),
+        Binding("s", "stats", "Stats"),
         Binding("i", "rules", "Rules"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
@@ -48,6 +49,7 @@ class LauncherScreen(KeyedScreen):
         options.append(Option(Text("Open a replay file       (o)"), id="replay"))
         options.append(Option(Text("Hall: play and watch     (h)"), id="hall"))
         options.append(Option(Text("Practice your mistakes   (p)"), id="practice"))
+        options.append(Option(Text("Statistics               (s)"), id="stats"))
         options.append(Option(Text("Rules                    (i)"), id="rules"))
         options.append(Option(Text("Quit                     (q)"), id="quit"))
         yield OptionList(*options, id="menu")
@@ -70,6 +72,8 @@ class LauncherScreen(KeyedScreen):
             self.action_hall()
         elif choice == "practice":
             self.action_practice()
+        elif choice == "stats":
+            self.action_stats()
         elif choice == "rules":
             self.action_rules()
         elif choice == "quit":
@@ -135,6 +139,9 @@ class LauncherScreen(KeyedScreen):
 
     def action_practice(self) -> None:
         self.app.open_practice()
+
+    def action_stats(self) -> None:
+        self.app.open_stats()
 
     def action_rules(self) -> None:
         """The rules of the highlighted game (of the first game when the cursor is elsewhere)."""

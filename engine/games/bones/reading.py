@@ -33,6 +33,13 @@ def best_result(state: BonesState) -> tuple[int, str] | None:
     return -lost, f"won, {counted(lost, 'troop')} lost"
 
 
+def result_measure(state: BonesState, seat: int) -> int | None:
+    """The stats' best result: the troops a winner lost (fewest is best); None for the others."""
+    if state.stage != "over" or (state.result or ())[:1] != (seat,):
+        return None
+    return sum(1 for troop in state.troops[seat] if troop is None)
+
+
 def label(state: BonesState, seat: int) -> str:
     return f"{state.names[seat]} ({SIDES[seat]})"
 

@@ -25,7 +25,8 @@ from dicehall.engine.games.journal.moves import (
 from dicehall.engine.games.journal.rules import (
     JournalState, Page, PullBlock, card_words, chance_draws, chance_event, chance_needed,
     check_options, check_players, clean_entry, command_of, decide, describe, evolve, game_label, initial_state,
-    is_turn_start, legal_commands, outcome, parse_command, progress, recorded_draws, to_act,
+    is_turn_start, legal_commands, outcome, parse_command, progress, recorded_draws, to_act, best_result,
+    result_measure,
 )
 from dicehall.engine.games.journal.export import markdown
 from dicehall.engine.games.journal.odds import ODDS_GAMES, Playout, next_pull_chance, playout, tower_odds

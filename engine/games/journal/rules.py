@@ -394,6 +394,23 @@ def outcome(state: JournalState) -> Outcome | None:
     return Outcome(winners=(0,) if won else (), summary=f"{_ENDINGS[state.ending]} {days}", score=state.day)
 
 
+def best_result(state: JournalState) -> tuple[int, str] | None:
+    """The game's result in its own measure, for the hall's scores and statistics (higher better):
+    salvation above any loss, then the days the journal lasted."""
+    if state.phase != "over":
+        return None
+    saved = state.ending == "salvation"
+    return (SAVED if saved else 0) + state.day, f"{'saved' if saved else 'lasted'} on day {state.day}"
+
+
+SAVED = 10_000  # a salvation is worth more than any number of days
+
+
+def result_measure(state: JournalState, seat: int) -> int | None:
+    """The stats' best result: the days the journal lasted (most is best)."""
+    return state.day if state.phase == "over" and seat == 0 else None
+
+
 def card_words(state: JournalState, card: str) -> str:
     action = state.deck.action(card)
     rule = {"pull": "pull", "remove": "pull and remove", "no-pull": "no pull", "king": "a King",

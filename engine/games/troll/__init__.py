@@ -32,7 +32,7 @@ from dicehall.engine.games.troll.bridge import (
 )
 from dicehall.engine.games.troll.checks import (
     QUIET_LIMIT, BridgeCollapsed, BridgeUnsettled, TrollWon, best_result, bridge_stands, calm, collapse_cause,
-    end_of_turn, outcome,
+    end_of_turn, outcome, result_measure,
 )
 from dicehall.engine.games.troll.flight import FlightPhase, flight_moves
 from dicehall.engine.games.troll.rules_text import RULES_TEXT

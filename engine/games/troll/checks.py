@@ -95,6 +95,12 @@ def end_of_turn(state: TrollState) -> list[object]:
 
 
 # ----- the outcome -----
+def result_measure(state: TrollState, seat: int) -> int | None:
+    """The stats' best result: the cards left in the deck at the end (fewest is best)."""
+    return len(state.deck) if state.end else None
+
+
+
 def outcome(state: TrollState) -> Outcome | None:
     if not state.end:
         return None

@@ -207,7 +207,8 @@ class TrollScreen(SteppedBatches, GameScreen):
         if self.session.to_act is None:
             self.status("no hint: the troll is not to act", error=True)
             return
-        self.show_hint(self.session.state, troll_bot.best_turn(self.session.state), "hint")
+        if self.assisted(self.session, "hint"):
+            self.show_hint(self.session.state, troll_bot.best_turn(self.session.state), "hint")
 
     def show_hint(self, state: TrollState, plan, label: str) -> None:
         actions = " then ".join(str(c) for c in plan.commands)
@@ -221,6 +222,8 @@ class TrollScreen(SteppedBatches, GameScreen):
         """The deeper hint thinks in a worker; its answer is dropped if the bridge changed meanwhile."""
         if self.session.to_act is None:
             self.status("no hint: the troll is not to act", error=True)
+            return
+        if not self.assisted(self.session, "hint"):
             return
         state, seed = self.session.state, self.session.seed
         self.status("deeper hint: thinking...")

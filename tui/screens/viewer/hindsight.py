@@ -112,6 +112,8 @@ class HindsightViewer:
         self.app.push_screen(ConfirmScreen(question), lambda yes: self.start_hindsight() if yes else None)
 
     def start_hindsight(self) -> None:
+        if not self.assisted(self.session, "hindsight"):  # on a game not over it tells how to play the rest
+            return
         screen, session, solve = self, self.session, self.solver
         budget, nodes = self.HINDSIGHT_BUDGET, self.HINDSIGHT_NODES
 

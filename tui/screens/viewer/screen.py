@@ -380,6 +380,8 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         self.app.push_screen(ConfirmScreen(question), lambda yes: self.show_hidden(True) if yes else None)
 
     def show_hidden(self, shown: bool) -> None:
+        if shown and not self.assisted(self.session, "reveal"):
+            return
         self.reveal = shown
         self.status("REVEALED: hidden information shown (r hides it)" if shown else "hidden information hidden again")
         self.redraw()

@@ -115,6 +115,8 @@ class WagerScreen(GameScreen):
         from dicehall.engine.bots import wager as bots
 
         state = self.session.state
+        if not self.assisted(self.session, "hint"):  # the odds name the best play: a hint
+            return
         chances = bots.win_chances(state)
         better = "wager" if chances["wager"] > chances["stop"] else "stop"
         self.status(f"your chance of winning: wager {chances['wager']:.1%}, stop {chances['stop']:.1%} "
