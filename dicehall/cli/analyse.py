@@ -75,8 +75,9 @@ def analyse_command(args: argparse.Namespace) -> int:
     for d in result.decisions:
         who = clean_text(names[d.seat], 16) if len(names) > 1 else ""
         mark = f"  {d.mark} {analysis.MARK_WORDS[d.mark]}" if d.mark else ""
-        print(clean_text(f"event {d.event:>4}: {who + ' ' if who else ''}played {d.played}, win {d.chance_played:.1%}; "
-                         f"best {d.best}, win {d.chance_best:.1%}{mark}", 400))
+        win = analysis.figure_of(result, d.seat, "win")  # Towers names the side: "Light's chance"
+        print(clean_text(f"event {d.event:>4}: {who + ' ' if who else ''}played {d.played}, {win} {d.chance_played:.1%}; "
+                         f"best {d.best}, {win} {d.chance_best:.1%}{mark}", 400))
     for note in result.notes:
         print(clean_text(f"note: {note}", 400))
     print(clean_text(result.summary(), 600))

@@ -27,7 +27,7 @@ import math
 import random
 from hashlib import blake2b
 
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, noise
 from dicehall.engine.bots import bones as general
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import troop_name
@@ -36,6 +36,8 @@ SAMPLES = 16  # sampled futures per candidate and per chance event by default (t
 ROLLOUTS_PER_SECOND = 1500  # --budget: rollouts per second of budget, a fixed rate (so figures repeat), below what this machine does
 THRESHOLDS = (0.05, 0.10, 0.15)  # lichess's drops in win chance: ?!, ?, ??
 MEMO_LIMIT = 20_000  # the general's answers kept by position during one analysis
+CONFIRM = 16  # the fewest fresh futures that confirm a possible mark (rare: worth spending on)
+CANDIDATES = 4  # an action's candidates by the general's own scores, besides the move played and the general's
 SCALE = 13.0  # points of material per unit of the logistic curve (fitted on 150 games between generals)
 
 
@@ -169,31 +171,71 @@ def _loses_at_once(state: bones.BonesState, command: object, seat: int) -> bool:
     return after.stage == "over" and win_chance(after, seat) == 0.0
 
 
+def _general_score(state: bones.BonesState, seat: int, command: object, danger: dict, base_risk: float) -> float:
+    """The general's own score of an action (engine/bots/bones.py act), to rank the candidates."""
+    if isinstance(command, bones.Attack):
+        return general.score_attack(state, seat, command, danger)
+    if isinstance(command, bones.Reinforce):
+        return general.score_reinforce(state, seat, command.troop) - base_risk
+    if isinstance(command, bones.Resupply):
+        return general.score_resupply(state, seat, command.troop) - base_risk
+    if isinstance(command, bones.Converge):
+        return general.score_converge(state, seat) - base_risk
+    return 0.0
+
+
+def candidates(state: bones.BonesState, played: object) -> list[object]:
+    """The commands judged against the one played: every legal one where there are few (the roll-off's
+    two options, rerolls, assignments, roll-ins), else the general's CANDIDATES best by its own
+    scores (an action; the reengage picks), always with the move played and the general's own."""
+    commands = bones.legal_commands(state)
+    seat = bones.to_act(state)
+    if len(commands) > CANDIDATES:
+        if state.stage == "action":
+            danger = general.threats(state, 1 - seat)
+            base_risk = max(danger.values(), default=0.0)
+            commands = sorted(commands, key=lambda c: -_general_score(state, seat, c, danger, base_risk))
+        elif state.stage == "reengage":
+            commands = sorted(commands, key=lambda c: -general.reengage_gain(state, seat, c))
+        commands = commands[:CANDIDATES]
+    found = [played]
+    for command in [_general(state)] + commands:
+        if command not in found:
+            found.append(command)
+    return found
+
+
 def judge(state: bones.BonesState, start: int, seat: int, played: object, seed: int, samples: int,
           memo: dict | None = None) -> Decision:
-    """One decision: the command played against the general's, each played on over the same
-    sampled futures to the end of the opponent's next turn."""
+    """One decision: every candidate (see candidates) played on over the same sampled futures to the
+    end of the opponent's next turn (common random numbers: the differences are paired). The one
+    found best is judged again against the move played over a fresh, independent set of futures,
+    so "best" is not merely the luckiest of several; the mark is on that paired drop less two of
+    its standard errors (engine/analysis/noise.py)."""
     event = start + 1
-    best_guess = _general(state)
-    candidates = [played] + ([best_guess] if best_guess != played else [])
     until = state.turn + 2
+    first = max(2, samples // 2)  # the first round: enough to find the contenders
     figures = {}
-    for command in candidates:
+    for command in candidates(state, played):
         after = _fold(state, bones.decide(state, command))
-        figures[command] = _sampled(after, seat, until, seed, event, samples, "decision", memo)
-    chances = {command: sum(values) / samples for command, values in figures.items()}
-    best = max(candidates, key=lambda command: (chances[command], command == played))
-    drop = chances[best] - chances[played]
-    if best != played and samples > 1:  # a drop within one standard error of the paired samples is noise
-        differences = [b - p for b, p in zip(figures[best], figures[played])]
-        mean = sum(differences) / samples
-        spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / (samples - 1) / samples)
-        drop = max(0.0, drop - spread)
-    mark = mark_for(drop, THRESHOLDS)
-    if _loses_at_once(state, played, seat) and not _loses_at_once(state, best_guess, seat):
-        mark = "??"  # losing at once when another command plays on is a blunder, however slim the hope
-        best = best_guess
-    return Decision(event, seat, words(state, played), words(state, best), chances[played], chances[best], mark)
+        figures[command] = _sampled(after, seat, until, seed, event, first, "decision", memo)
+    chances = {command: noise.mean(values) for command, values in figures.items()}
+    best = max(figures, key=lambda command: (chances[command], command == played))
+    played_chance, best_chance, mark = chances[played], chances[best], ""
+    if best != played and best_chance - played_chance >= THRESHOLDS[0]:  # only a possible mark is worth more samples
+        again = {command: _sampled(_fold(state, bones.decide(state, command)), seat, until, seed, event,
+                                   max(samples, CONFIRM), "confirm", memo) for command in (best, played)}
+        played_chance, best_chance = noise.mean(again[played]), noise.mean(again[best])
+        if best_chance <= played_chance:  # on fresh futures the move played holds: it was the luckier set
+            best, best_chance = played, played_chance
+        else:
+            mark = mark_for(noise.beyond_noise(noise.differences(again[best], again[played])), THRESHOLDS)
+    if _loses_at_once(state, played, seat):
+        alive = [c for c in figures if not _loses_at_once(state, c, seat)]
+        if alive:  # losing at once when another command plays on is a blunder, however slim the hope
+            best = max(alive, key=lambda command: chances[command])
+            mark, best_chance = "??", max(best_chance, chances[best])
+    return Decision(event, seat, words(state, played), words(state, best), played_chance, best_chance, mark)
 
 
 def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
