@@ -73,3 +73,73 @@ def test_every_legal_choice_is_a_candidate_where_few_and_the_generals_best_where
             seen.add(state.stage)
         session.play(general.choose(state, "general", 1, len(session.events)))
     assert {"action", "choose", "attack_reroll"} <= seen
+
+
+# ----- Towers -----
+def towers_game(seed, light="medium", dark="medium", people=2):
+    """A whole Towers game between bots of these levels; the first `people` seats are persons."""
+    from dicehall.engine.bots import towers as bot
+
+    players = [Player("Ann"), Player("Bob")] if people == 2 else [Player("Ann"), Player("Bot", True, dark)]
+    session = engine.new_session("towers", seed=seed, players=players)
+    while session.outcome is None:
+        level = light if session.to_act == 0 else dark
+        session.play(bot.choose(session.state, level, seed=seed, nonce=len(session.events)))
+    return session
+
+
+@pytest.mark.parametrize("square", ["a8", "d5", "h1", "c2", "e4"])
+def test_towers_the_first_placement_is_within_a_few_points_of_even_and_the_figure_names_its_side(square):
+    from dicehall.engine.analysis import towers as towers_analysis
+    from dicehall.engine.games import towers
+
+    session = engine.new_session("towers", seed=1, players=[Player("Ann"), Player("Bob")])
+    session.play(towers.parse_command(f"place {square}"))
+    session.play(towers.parse_command("place b2" if square != "b2" else "place g7"))
+    result = analysis.analyse(session)
+    first, reply = result.decisions
+    for decision in (first, reply):
+        assert abs(decision.chance_played - 0.5) <= 0.05 and abs(decision.chance_best - 0.5) <= 0.05
+        assert decision.mark == ""
+    assert result.figure == "Light's chance" == towers_analysis.SIDES[towers.LIGHT]
+    assert analysis.figure_of(result, 0) == "Light's chance" and analysis.figure_of(result, 1) == "Dark's chance"
+    assert [m["side"] for m in result.extra["margins"]] == ["Light", "Dark"]
+
+
+def test_towers_the_analyse_lines_name_each_side_and_the_end_says_whose_win(tmp_path, capsys):
+    from dicehall import replays
+    from dicehall.cli import main
+
+    session = towers_game(2)
+    path = tmp_path / "t.dhr"
+    replays.write_replay(session, path)
+    assert main(["analyse", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("event 1: Ann played place ") and ", Light's chance " in lines[0]
+    assert lines[1].startswith("event 2: Bob played place ") and ", Dark's chance " in lines[1]
+    assert f"note: the end: {session.outcome.summary}" in lines  # "Ann (Light) wins 12 to 7": whose win
+    result = analysis.analyse(session)
+    winner = session.outcome.winners[0]
+    assert result.curve[-1] == analysis.Point(len(session.events), 1.0 if winner == 0 else 0.0)  # Light's
+
+
+def test_towers_curve_is_lights_chance_before_and_after_each_move():
+    from dicehall.engine.games import towers
+
+    session = towers_game(2)
+    result = analysis.analyse(session)
+    curve = {p.event: p.value for p in result.curve}
+    for decision in result.decisions:
+        before = curve[decision.event - 1]
+        mover_best = decision.chance_best if decision.seat == towers.LIGHT else 1.0 - decision.chance_best
+        assert before == pytest.approx(mover_best)
+
+
+def test_towers_bot_against_bot_a_game_of_good_moves_is_not_marked_as_blunders():
+    # the issue's hall game had 21 of 30 decisions marked ??: two medium bots, every move judged
+    session = towers_game(2)
+    result = analysis.analyse(session)
+    assert len(result.decisions) >= 30
+    marks = [d.mark for d in result.decisions]
+    assert marks.count("??") == 0 and sum(1 for m in marks if m) <= 3
+    assert all(d.chance_best >= d.chance_played for d in result.decisions)
