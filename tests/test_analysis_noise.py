@@ -143,3 +143,36 @@ def test_towers_bot_against_bot_a_game_of_good_moves_is_not_marked_as_blunders()
     marks = [d.mark for d in result.decisions]
     assert marks.count("??") == 0 and sum(1 for m in marks if m) <= 3
     assert all(d.chance_best >= d.chance_played for d in result.decisions)
+
+
+# ----- the wager -----
+def test_wager_marks_with_three_players_are_confirmed_beyond_noise_on_fresh_paired_games():
+    from dicehall.engine.analysis import wager as wager_analysis
+    from dicehall.engine.bots import wager as wager_bots
+    from dicehall.engine.games import wager
+
+    session = engine.new_session("wager", seed=2, players=[Player("Ann"), Player("Bob"), Player("Cy")])
+    confirmed = 0
+    while session.outcome is None and len(session.state.in_play) > 2:
+        state = session.state
+        if state.can_wager and not state.normal_left:
+            chances = wager_bots.win_chances(state)
+            worse = min(chances, key=chances.get)
+            best, played_chance, best_chance, mark = wager_analysis.judge(state, worse)
+            if max(chances.values()) - chances[worse] >= wager_analysis.THRESHOLDS[0]:  # a mark is possible
+                confirmed += 1
+                won = wager_analysis.fresh_samples(state)
+                gap = noise.beyond_noise(noise.differences(won[best], won[worse])) if best != worse else 0.0
+                assert mark == analysis.mark_for(gap, wager_analysis.THRESHOLDS)
+            else:
+                assert mark == "" and best_chance - played_chance < wager_analysis.THRESHOLDS[0]
+        session.play(wager_bots.choose(state))
+    assert confirmed >= 2
+    # two players in: exact figures, no noise to allow for
+    two = engine.new_session("wager", seed=1, players=[Player("Ann"), Player("Bob")])
+    while not (two.state.can_wager and not two.state.normal_left):
+        two.play(wager_bots.choose(two.state))
+    chances = wager_bots.win_chances(two.state)
+    best, played_chance, best_chance, mark = wager_analysis.judge(two.state, min(chances, key=chances.get))
+    assert (played_chance, best_chance) == (min(chances.values()), max(chances.values()))
+    assert mark == analysis.mark_for(best_chance - played_chance, wager_analysis.THRESHOLDS)

@@ -136,8 +136,76 @@ def main() -> None:
         bones_reference(args.games or 4, args.seed)
 
 
+BONES_PLAYOUTS = 32  # paired full games per move the reference judges
+BONES_DECISIONS = 12  # the reference judges at most this many decisions of a game (full games are slow)
+
+
+def bones_games(games: int, seed: int):
+    """A human-like person (the general's move three times in four, a random legal one otherwise)
+    against the general."""
+    from dicehall import engine
+    from dicehall.engine.bots import bones as general
+    from dicehall.engine.chance import seeded_draw
+    from dicehall.engine.core import Player
+
+    for number in range(games):
+        game_seed = seed + number
+        session = engine.new_session("bones", seed=game_seed, players=[Player("Ada"), Player("Gen", True, "general")])
+        while session.outcome is None:
+            nonce = len(session.events)
+            human_slip = session.to_act == 0 and seeded_draw(game_seed, 10_000 + nonce, 4) == 0
+            session.play(general.choose(session.state, "random" if human_slip else "general", game_seed, nonce))
+        yield session
+
+
+def bones_full_games(state, command, seat: int, seed: int, event: int, playouts: int) -> list[float]:
+    """`seat`'s result (1, 0.5, 0) of `playouts` full games after `command`, the generals on both
+    sides, the dice of game k the same for every command judged (common random numbers)."""
+    from dicehall.engine.analysis import bones as judge
+    from dicehall.engine.games import bones
+
+    after = judge._fold(state, bones.decide(state, command))
+    return [judge.win_chance(judge.roll_out(after, 10**9, judge._rng(seed, event, k, "reference")), seat)
+            for k in range(playouts)]
+
+
 def bones_reference(games: int, seed: int) -> None:
-    raise SystemExit("bones: not yet")
+    from dicehall.engine import analysis
+    from dicehall.engine.analysis import bones as judge
+    from dicehall.engine.analysis import noise
+    from dicehall.engine.games import bones
+
+    marked = confirmed = named = named_good = decisions = judged = 0
+    counts = {"?!": 0, "?": 0, "??": 0}
+    started = time.perf_counter()
+    for session in bones_games(games, seed):
+        result = analysis.analyse(session)
+        decisions += len(result.decisions)
+        for decision in result.decisions:
+            counts[decision.mark] = counts.get(decision.mark, 0) + 1
+        wanted = [d for d in result.decisions if d.mark in ("?", "??") or d.best != d.played]
+        wanted = sorted(wanted, key=lambda d: (d.mark not in ("?", "??"), d.event))[:BONES_DECISIONS]
+        for decision in wanted:
+            start = decision.event - 1
+            state = session.state_at(start)
+            commands = {judge.words(state, c): c for c in bones.legal_commands(state)}
+            played, best = commands[decision.played], commands[decision.best]
+            figures = {c: bones_full_games(state, c, decision.seat, session.seed, decision.event, BONES_PLAYOUTS)
+                       for c in {played, best}}
+            gain = noise.mean(noise.differences(figures[best], figures[played]))
+            judged += 1
+            if decision.mark in ("?", "??"):
+                marked += 1
+                confirmed += gain >= judge.THRESHOLDS[0]
+            if best != played:
+                named += 1
+                named_good += gain >= 0
+        print(f"seed {session.seed}: {len(result.decisions)} decisions, {len(wanted)} judged by the reference; "
+              f"{session.outcome.summary}", flush=True)
+    print(f"War of Bones, {games} games, {decisions} decisions: marks ?? {counts['??']}, ? {counts['?']}, "
+          f"?! {counts['?!']}; ? and ?? confirmed {confirmed} of {marked} ({share(confirmed, marked)}); the named best "
+          f"at least as good as the move played {named_good} of {named} ({share(named_good, named)}); "
+          f"{time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":
