@@ -1,5 +1,7 @@
-"""War of Bones' analysis: each decision of a person against the general's choice, by short
-rollouts between generals over sampled dice, judged by material on a win-chance curve.
+"""War of Bones' analysis: each decision of a person against its alternatives (every legal choice
+where there are few, the general's best by its own scores where there are many, and always the
+general's own), by short rollouts between generals over sampled dice, judged by material on a
+win-chance curve; marks only beyond the noise of the paired samples.
 
 A decision is every command of a person where there was a choice: the roll-off winner's option,
 the reengage picks, each turn's action (attack, reinforce, resupply, converge), each reroll-or-keep
@@ -14,8 +16,10 @@ own; the position reached is scored by material, each troop 2 + its face and eac
 the general's 0.35, turned into a win chance by a logistic curve fitted to games between generals
 (13 points of material per unit: a 6 lost from an even game is about 15 points of win chance). A
 finished game counts 1, 0 or 0.5. Every candidate sees the same sampled dice (common random
-numbers). The samples come from the replay's seed and the decision's event number, so the same
-file gives the same figures.
+numbers). The one found best, when it beats the move played by a mark's worth, is judged again
+against it on a fresh, independent set of futures (so "best" is not merely the luckiest of several),
+and the mark is on that paired drop less two standard errors (engine/analysis/noise.py). The samples
+come from the replay's seed and the decision's event number, so the same file gives the same figures.
 
 Luck: the dice between two decisions (an attack's dice, a reinforce roll, a reroll, troops landing)
 are one chance event, listed at its first event: the win chance they left at the end of the turn
@@ -44,7 +48,8 @@ SCALE = 13.0  # points of material per unit of the logistic curve (fitted on 150
 def samples_for_budget(session, seconds: float) -> int:
     """Samples that fit `seconds` at a fixed rate: deterministic, whatever the machine."""
     decisions, runs = _decisions(session), _chance_runs(session)
-    rollouts_per_sample = 2 * len(decisions) + 2 * len(runs)  # two candidates a decision, before and after a run
+    # about four candidates a decision on half the samples (a few confirmed on more), before and after a run
+    rollouts_per_sample = 2 * len(decisions) + 2 * len(runs)
     return max(1, min(1000, int(seconds * ROLLOUTS_PER_SECOND / max(1, rollouts_per_sample))))
 
 
@@ -275,10 +280,12 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
     if session.state.stage == "over":
         points[len(events)] = win_chance(session.state, side)
     curve = _curve(points)
-    notes = (f"{samples} sampled futures a move and a roll: the general plays both sides to the end of the "
+    notes = (f"every legal choice where few, the general's {CANDIDATES} best where many, each over {max(2, samples // 2)} "
+             f"sampled futures (the same for all), {samples} a roll: the general plays both sides to the end of the "
              f"opponent's next turn with new dice; then material (a troop 2 + its face, supply 0.35 a point) on a "
-             f"win-chance curve. Marks: a drop of 5 points ?!, 10 ?, 15 ?? beyond one standard error; ?? for a "
-             f"move that loses at once when the general's does not. Luck and curve: side {bones.SIDES[side]}'s view",)
+             f"win-chance curve. Marks: the best found judged again on {max(samples, CONFIRM)} fresh futures, a drop of "
+             f"5 points ?!, 10 ?, 15 ?? beyond two standard errors; ?? for a move that loses at once when another "
+             f"does not. Luck and curve: side {bones.SIDES[side]}'s view",)
     return Analysis(bones.ID, "win chance", tuple(decisions), tuple(luck), curve, notes, names=names)
 
 

@@ -137,7 +137,7 @@ def main() -> None:
 
 
 BONES_PLAYOUTS = 32  # paired full games per move the reference judges
-BONES_DECISIONS = 12  # the reference judges at most this many decisions of a game (full games are slow)
+BONES_NAMED = 6  # besides every ? and ??, the reference judges this many other decisions a game (full games are slow)
 
 
 def bones_games(games: int, seed: int):
@@ -184,7 +184,8 @@ def bones_reference(games: int, seed: int) -> None:
         for decision in result.decisions:
             counts[decision.mark] = counts.get(decision.mark, 0) + 1
         wanted = [d for d in result.decisions if d.mark in ("?", "??") or d.best != d.played]
-        wanted = sorted(wanted, key=lambda d: (d.mark not in ("?", "??"), d.event))[:BONES_DECISIONS]
+        wanted = ([d for d in wanted if d.mark in ("?", "??")]
+                  + [d for d in wanted if d.mark not in ("?", "??")][:BONES_NAMED])
         for decision in wanted:
             start = decision.event - 1
             state = session.state_at(start)
@@ -200,6 +201,8 @@ def bones_reference(games: int, seed: int) -> None:
             if best != played:
                 named += 1
                 named_good += gain >= 0
+            print(f"  event {decision.event} {decision.mark or '-'}: {decision.played} / best {decision.best}: "
+                  f"the reference's gain {gain:+.2f}", flush=True)
         print(f"seed {session.seed}: {len(result.decisions)} decisions, {len(wanted)} judged by the reference; "
               f"{session.outcome.summary}", flush=True)
     print(f"War of Bones, {games} games, {decisions} decisions: marks ?? {counts['??']}, ? {counts['?']}, "
