@@ -8,13 +8,14 @@ of the game's final margin.
   search completed, so neither side's last word counts alone.
 - Exact near the end: when every line of the search reaches the last move, the figures are the
   final margins and the chances 1, 0.5 or 0.
-- Before that the search's figure has an error (measured against a search 10 times longer, see
-  docs/analysis.md): a move is marked only when the margin lost exceeds the threshold by that
-  error's allowance (ALLOWANCE, by phase). Marks: ?! 1 point, ? 2, ?? 4.
+- Before that the search's figure is an estimate: it becomes an expected final margin by a slope
+  measured on games between the bots (SLOPE), and a move is marked only when the margin lost
+  exceeds the threshold by an allowance for the search's own error (ALLOWANCE, by phase; checked
+  against a search 10 times longer, docs/analysis.md). Marks: ?! 1 point, ? 2, ?? 4.
 - The chance is a named side's: each decision's is the mover's ("Light's chance" when Light moved),
   the curve Light's. An estimate becomes a chance through the spread of final margins around it
-  measured in games between the bots (SPREAD, by towers placed and moves made), so the first
-  placements are near even, as they are.
+  measured in games between the bots (SPREAD, by towers placed, then the movement), so the first
+  placements are even, as they are.
 
 No chance events: Towers has no dice."""
 from __future__ import annotations
@@ -27,8 +28,9 @@ from dicehall.engine.games import towers
 
 NODES = 8_000  # positions searched per decision
 THRESHOLDS = (1.0, 2.0, 4.0)  # points of margin lost: ?!, ?, ??
-# the search's error in a margin lost, allowed for before a mark (0 where it is exact): measured by
-# tests/perf/judge_others.py against a search 10 times longer; placement errs more than movement
+# the search's error in a margin lost, allowed for before a mark (0 where it is exact); placement errs
+# more than movement. Checked, not fitted: with these, a search 10 times longer confirms the marks
+# (tests/perf/judge_others.py towers; the figures in docs/analysis.md)
 ALLOWANCE = {"placement": 2.0, "movement": 1.0}
 # how the search's estimate becomes an expected final margin, and how far the final margin strays
 # from it, by towers placed (in fours) and then in the movement: measured on 16 games between the

@@ -1,14 +1,16 @@
 """A slower, stronger reference judge for the analysis of Towers and War of Bones, over games it
 generates, reporting how often it agrees with `dicehall analyse` (docs/analysis.md has the figures).
 
-    python tests/perf/judge_others.py towers [--games 6] [--seed 1]
-    python tests/perf/judge_others.py towers --spread [--games 16]   # the analyser's SPREAD/SCALE
-    python tests/perf/judge_others.py bones [--games 4] [--seed 1]
+    python tests/perf/judge_others.py towers [--games 8] [--seed 1]
+    python tests/perf/judge_others.py towers --spread [--games 16]   # the analyser's SLOPE and SPREAD
+    python tests/perf/judge_others.py bones [--games 3] [--seed 1]
 
 Towers: the reference searches 10 times as many positions (every legal move, the same depth for
-all, exact to the end where that is reached). War of Bones: every legal choice (and every attack
-order the general considers) played to the end of the game by the generals, 8 times the analyser's
-paired futures with fresh seeds, every candidate on the same dice. For each game it reports:
+all, exact to the end where that is reached). War of Bones: full games to the end played by the
+generals (not the analyser's two turns and a material curve), 24 of them per move judged on fresh
+dice, the move played and the analyser's best on the same dice (paired); it judges every `?` and
+`??` and three other decisions where a better move was named, per game (full games are slow).
+For each game it reports:
 
 - confirmed: the share of the analyser's `?` and `??` marks whose move the reference also finds
   worse than its best by at least the `?!` size (1 point of margin; 5 points of win chance);
@@ -131,13 +133,13 @@ def main() -> None:
         if args.spread:
             towers_spread(args.games or 16, args.seed)
         else:
-            towers_reference(args.games or 6, args.seed)
+            towers_reference(args.games or 8, args.seed)
     else:
-        bones_reference(args.games or 4, args.seed)
+        bones_reference(args.games or 3, args.seed)
 
 
-BONES_PLAYOUTS = 32  # paired full games per move the reference judges
-BONES_NAMED = 6  # besides every ? and ??, the reference judges this many other decisions a game (full games are slow)
+BONES_PLAYOUTS = 24  # paired full games per move the reference judges
+BONES_NAMED = 3  # besides every ? and ??, the reference judges this many other decisions a game (full games are slow)
 
 
 def bones_games(games: int, seed: int):
