@@ -236,8 +236,8 @@ def judge(state: bones.BonesState, start: int, seat: int, played: object, seed: 
         else:
             mark = mark_for(noise.beyond_noise(noise.differences(again[best], again[played])), THRESHOLDS)
     if _loses_at_once(state, played, seat):
-        alive = [c for c in figures if not _loses_at_once(state, c, seat)]
-        if alive:  # losing at once when another command plays on is a blunder, however slim the hope
+        alive = [c for c in figures if chances[c] > 0 and not _loses_at_once(state, c, seat)]
+        if alive:  # losing at once when another command plays on with a hope the samples see is a blunder
             best = max(alive, key=lambda command: chances[command])
             mark, best_chance = "??", max(best_chance, chances[best])
     return Decision(event, seat, words(state, played), words(state, best), played_chance, best_chance, mark)
@@ -285,7 +285,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
              f"opponent's next turn with new dice; then material (a troop 2 + its face, supply 0.35 a point) on a "
              f"win-chance curve. Marks: the best found judged again on {max(samples, CONFIRM)} fresh futures, a drop of "
              f"5 points ?!, 10 ?, 15 ?? beyond two standard errors; ?? for a move that loses at once when another "
-             f"does not. Luck and curve: side {bones.SIDES[side]}'s view",)
+             f"plays on with a hope the samples see. Luck and curve: side {bones.SIDES[side]}'s view",)
     return Analysis(bones.ID, "win chance", tuple(decisions), tuple(luck), curve, notes, names=names)
 
 
