@@ -42,12 +42,6 @@ SPREAD = {0: 6.0, 4: 5.7, 8: 4.3, 12: 4.6, "movement": 3.9}
 SIDES = ("Light's chance", "Dark's chance")
 
 
-def _fold(state, events):
-    for event in events:
-        state = towers.evolve(state, event)
-    return state
-
-
 def _as_move(command: object) -> tuple[int, int]:
     return (-1, command.square) if isinstance(command, towers.Place) else (command.source, command.target)
 
@@ -78,13 +72,6 @@ def judge(state: towers.TowersState, played: object, nodes: int = NODES) -> Judg
     iterative deepening, each depth completed for every root move, the played move first with a
     full window so its value is exact."""
     colour = state.turn
-    after = _fold(state, towers.decide(state, played))
-    if len(after.results) > len(state.results):  # the move ends the game: only one left, or none matter
-        light, dark = after.results[-1]
-        points = float(light - dark if colour == towers.LIGHT else dark - light)
-        commands = towers.legal_commands(state)
-        if len(commands) == 1:
-            return Judged(played, points, points, True, 0)
     search = bot.Search(state, nodes)
     search.deadline = math.inf  # the node budget alone ends it: the same figures however busy the machine
     placed = search.placed()
