@@ -227,6 +227,8 @@ def judge(state: bones.BonesState, start: int, seat: int, played: object, seed: 
     chances = {command: noise.mean(values) for command, values in figures.items()}
     best = max(figures, key=lambda command: (chances[command], command == played))
     played_chance, best_chance, mark = chances[played], chances[best], ""
+    if best != played and noise.beyond_noise(noise.differences(figures[best], figures[played])) <= 0:
+        best, best_chance = played, played_chance  # not told apart from the move played: as good as the best found
     if best != played and best_chance - played_chance >= THRESHOLDS[0]:  # only a possible mark is worth more samples
         again = {command: _sampled(_fold(state, bones.decide(state, command)), seat, until, seed, event,
                                    max(samples, CONFIRM), "confirm", memo) for command in (best, played)}
