@@ -138,6 +138,7 @@ def main() -> None:
         bones_reference(args.games or 3, args.seed)
 
 
+MAX_TURNS = 600  # a full game's playout stops here if it has not ended (the longest of sim's games: 364 turns)
 BONES_PLAYOUTS = 24  # paired full games per move the reference judges
 BONES_NAMED = 3  # besides every ? and ??, the reference judges this many other decisions a game (full games are slow)
 
@@ -167,7 +168,8 @@ def bones_full_games(state, command, seat: int, seed: int, event: int, playouts:
     from dicehall.engine.games import bones
 
     after = judge._fold(state, bones.decide(state, command))
-    return [judge.win_chance(judge.roll_out(after, 10**9, judge._rng(seed, event, k, "reference")), seat)
+    # to the end, or (two generals can stall) 600 turns on, scored by material there
+    return [judge.win_chance(judge.roll_out(after, state.turn + MAX_TURNS, judge._rng(seed, event, k, "reference")), seat)
             for k in range(playouts)]
 
 
