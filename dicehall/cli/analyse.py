@@ -89,8 +89,9 @@ def analyse_command(args: argparse.Namespace) -> int:
         who = clean_text(names[d.seat], 16) if len(names) > 1 else ""
         mark = f"  {d.mark} {analysis.MARK_WORDS[d.mark]}" if d.mark else ""
         equity = (lambda e: f", equity {e:.1%}") if d.equity_best is not None else (lambda e: "")  # the troll's
-        print(clean_text(f"event {d.event:>4}: {who + ' ' if who else ''}played {d.played}, win {d.chance_played:.1%}"
-                         f"{equity(d.equity_played)}; best {d.best}, win {d.chance_best:.1%}{equity(d.equity_best)}{mark}",
+        win = analysis.figure_of(result, d.seat, "win")  # Towers names the side: "Light's chance"
+        print(clean_text(f"event {d.event:>4}: {who + ' ' if who else ''}played {d.played}, {win} {d.chance_played:.1%}"
+                         f"{equity(d.equity_played)}; best {d.best}, {win} {d.chance_best:.1%}{equity(d.equity_best)}{mark}",
                          400))
     for note in result.notes:
         print(clean_text(f"note: {note}", 400))

@@ -126,6 +126,13 @@ def mark_for(drop: float, thresholds: tuple[float, float, float] = WIN_CHANCE_TH
     return mark
 
 
+def figure_of(result: Analysis, seat: int, default: str = "") -> str:
+    """What a decision's two chances are, in words: the seat's side where the analysis names one
+    (Towers: "Light's chance", extra["sides"]), else `default` (or the result's figure)."""
+    sides = result.extra.get("sides") or ()
+    return sides[seat] if 0 <= seat < len(sides) else default or result.figure
+
+
 def has_analyser(game: str) -> bool:
     return game in ANALYSERS
 
@@ -174,4 +181,4 @@ def as_json(result: Analysis) -> dict:
 
 
 __all__ = ["ANALYSERS", "Analysis", "Decision", "Luck", "MARKS", "NoAnalyser", "Point", "WIN_CHANCE_THRESHOLDS",
-           "analyse", "as_json", "has_analyser", "mark_for"]
+           "analyse", "as_json", "figure_of", "has_analyser", "mark_for"]

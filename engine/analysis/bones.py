@@ -1,5 +1,7 @@
-"""War of Bones' analysis: each decision of a person against the general's choice, by short
-rollouts between generals over sampled dice, judged by material on a win-chance curve.
+"""War of Bones' analysis: each decision of a person against its alternatives (every legal choice
+where there are few, the general's best by its own scores where there are many, and always the
+general's own), by short rollouts between generals over sampled dice, judged by material on a
+win-chance curve; marks only beyond the noise of the paired samples.
 
 A decision is every command of a person where there was a choice: the roll-off winner's option,
 the reengage picks, each turn's action (attack, reinforce, resupply, converge), each reroll-or-keep
@@ -14,8 +16,10 @@ own; the position reached is scored by material, each troop 2 + its face and eac
 the general's 0.35, turned into a win chance by a logistic curve fitted to games between generals
 (13 points of material per unit: a 6 lost from an even game is about 15 points of win chance). A
 finished game counts 1, 0 or 0.5. Every candidate sees the same sampled dice (common random
-numbers). The samples come from the replay's seed and the decision's event number, so the same
-file gives the same figures.
+numbers). The one found best, when it beats the move played by a mark's worth, is judged again
+against it on a fresh, independent set of futures (so "best" is not merely the luckiest of several),
+and the mark is on that paired drop less two standard errors (engine/analysis/noise.py). The samples
+come from the replay's seed and the decision's event number, so the same file gives the same figures.
 
 Luck: the dice between two decisions (an attack's dice, a reinforce roll, a reroll, troops landing)
 are one chance event, listed at its first event: the win chance they left at the end of the turn
@@ -27,26 +31,29 @@ import math
 import random
 from hashlib import blake2b
 
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, noise
 from dicehall.engine.bots import bones as general
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import troop_name
 
 # bumped when this analyser's figures or marks change: a stored analysis of another version
 # (saves/analyses.py) is analysed again
-ANALYSER_VERSION = 1
+ANALYSER_VERSION = 2  # 2: every legal choice judged on paired futures, marks beyond the noise (issue #22)
 
 SAMPLES = 16  # sampled futures per candidate and per chance event by default (tests/perf/bench.py)
 ROLLOUTS_PER_SECOND = 1500  # --budget: rollouts per second of budget, a fixed rate (so figures repeat), below what this machine does
 THRESHOLDS = (0.05, 0.10, 0.15)  # lichess's drops in win chance: ?!, ?, ??
 MEMO_LIMIT = 20_000  # the general's answers kept by position during one analysis
+CONFIRM = 16  # the fewest fresh futures that confirm a possible mark (rare: worth spending on)
+CANDIDATES = 4  # an action's candidates by the general's own scores, besides the move played and the general's
 SCALE = 13.0  # points of material per unit of the logistic curve (fitted on 150 games between generals)
 
 
 def samples_for_budget(session, seconds: float) -> int:
     """Samples that fit `seconds` at a fixed rate: deterministic, whatever the machine."""
     decisions, runs = _decisions(session), _chance_runs(session)
-    rollouts_per_sample = 2 * len(decisions) + 2 * len(runs)  # two candidates a decision, before and after a run
+    # about four candidates a decision on half the samples (a few confirmed on more), before and after a run
+    rollouts_per_sample = 2 * len(decisions) + 2 * len(runs)
     return max(1, min(1000, int(seconds * ROLLOUTS_PER_SECOND / max(1, rollouts_per_sample))))
 
 
@@ -173,31 +180,73 @@ def _loses_at_once(state: bones.BonesState, command: object, seat: int) -> bool:
     return after.stage == "over" and win_chance(after, seat) == 0.0
 
 
+def _general_score(state: bones.BonesState, seat: int, command: object, danger: dict, base_risk: float) -> float:
+    """The general's own score of an action (engine/bots/bones.py act), to rank the candidates."""
+    if isinstance(command, bones.Attack):
+        return general.score_attack(state, seat, command, danger)
+    if isinstance(command, bones.Reinforce):
+        return general.score_reinforce(state, seat, command.troop) - base_risk
+    if isinstance(command, bones.Resupply):
+        return general.score_resupply(state, seat, command.troop) - base_risk
+    if isinstance(command, bones.Converge):
+        return general.score_converge(state, seat) - base_risk
+    return 0.0
+
+
+def candidates(state: bones.BonesState, played: object) -> list[object]:
+    """The commands judged against the one played: every legal one where there are few (the roll-off's
+    two options, rerolls, assignments, roll-ins), else the general's CANDIDATES best by its own
+    scores (an action; the reengage picks), always with the move played and the general's own."""
+    commands = bones.legal_commands(state)
+    seat = bones.to_act(state)
+    if len(commands) > CANDIDATES:
+        if state.stage == "action":
+            danger = general.threats(state, 1 - seat)
+            base_risk = max(danger.values(), default=0.0)
+            commands = sorted(commands, key=lambda c: -_general_score(state, seat, c, danger, base_risk))
+        elif state.stage == "reengage":
+            commands = sorted(commands, key=lambda c: -general.reengage_gain(state, seat, c))
+        commands = commands[:CANDIDATES]
+    found = [played]
+    for command in [_general(state)] + commands:
+        if command not in found:
+            found.append(command)
+    return found
+
+
 def judge(state: bones.BonesState, start: int, seat: int, played: object, seed: int, samples: int,
           memo: dict | None = None) -> Decision:
-    """One decision: the command played against the general's, each played on over the same
-    sampled futures to the end of the opponent's next turn."""
+    """One decision: every candidate (see candidates) played on over the same sampled futures to the
+    end of the opponent's next turn (common random numbers: the differences are paired). The one
+    found best is judged again against the move played over a fresh, independent set of futures,
+    so "best" is not merely the luckiest of several; the mark is on that paired drop less two of
+    its standard errors (engine/analysis/noise.py)."""
     event = start + 1
-    best_guess = _general(state)
-    candidates = [played] + ([best_guess] if best_guess != played else [])
     until = state.turn + 2
+    first = max(2, samples // 2)  # the first round: enough to find the contenders
     figures = {}
-    for command in candidates:
+    for command in candidates(state, played):
         after = _fold(state, bones.decide(state, command))
-        figures[command] = _sampled(after, seat, until, seed, event, samples, "decision", memo)
-    chances = {command: sum(values) / samples for command, values in figures.items()}
-    best = max(candidates, key=lambda command: (chances[command], command == played))
-    drop = chances[best] - chances[played]
-    if best != played and samples > 1:  # a drop within one standard error of the paired samples is noise
-        differences = [b - p for b, p in zip(figures[best], figures[played])]
-        mean = sum(differences) / samples
-        spread = math.sqrt(sum((d - mean) ** 2 for d in differences) / (samples - 1) / samples)
-        drop = max(0.0, drop - spread)
-    mark = mark_for(drop, THRESHOLDS)
-    if _loses_at_once(state, played, seat) and not _loses_at_once(state, best_guess, seat):
-        mark = "??"  # losing at once when another command plays on is a blunder, however slim the hope
-        best = best_guess
-    return Decision(event, seat, words(state, played), words(state, best), chances[played], chances[best], mark)
+        figures[command] = _sampled(after, seat, until, seed, event, first, "decision", memo)
+    chances = {command: noise.mean(values) for command, values in figures.items()}
+    best = max(figures, key=lambda command: (chances[command], command == played))
+    played_chance, best_chance, mark = chances[played], chances[best], ""
+    if best != played and noise.beyond_noise(noise.differences(figures[best], figures[played])) <= 0:
+        best, best_chance = played, played_chance  # not told apart from the move played: as good as the best found
+    if best != played and best_chance - played_chance >= THRESHOLDS[0]:  # only a possible mark is worth more samples
+        again = {command: _sampled(_fold(state, bones.decide(state, command)), seat, until, seed, event,
+                                   max(samples, CONFIRM), "confirm", memo) for command in (best, played)}
+        played_chance, best_chance = noise.mean(again[played]), noise.mean(again[best])
+        if best_chance <= played_chance:  # on fresh futures the move played holds: it was the luckier set
+            best, best_chance = played, played_chance
+        else:
+            mark = mark_for(noise.beyond_noise(noise.differences(again[best], again[played])), THRESHOLDS)
+    if _loses_at_once(state, played, seat):
+        alive = [c for c in figures if chances[c] > 0 and not _loses_at_once(state, c, seat)]
+        if alive:  # losing at once when another command plays on with a hope the samples see is a blunder
+            best = max(alive, key=lambda command: chances[command])
+            mark, best_chance = "??", max(best_chance, chances[best])
+    return Decision(event, seat, words(state, played), words(state, best), played_chance, best_chance, mark)
 
 
 def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
@@ -237,10 +286,12 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
     if session.state.stage == "over":
         points[len(events)] = win_chance(session.state, side)
     curve = _curve(points)
-    notes = (f"{samples} sampled futures a move and a roll: the general plays both sides to the end of the "
+    notes = (f"every legal choice where few, the general's {CANDIDATES} best where many, each over {max(2, samples // 2)} "
+             f"sampled futures (the same for all), {samples} a roll: the general plays both sides to the end of the "
              f"opponent's next turn with new dice; then material (a troop 2 + its face, supply 0.35 a point) on a "
-             f"win-chance curve. Marks: a drop of 5 points ?!, 10 ?, 15 ?? beyond one standard error; ?? for a "
-             f"move that loses at once when the general's does not. Luck and curve: side {bones.SIDES[side]}'s view",)
+             f"win-chance curve. Marks: the best found judged again on {max(samples, CONFIRM)} fresh futures, a drop of "
+             f"5 points ?!, 10 ?, 15 ?? beyond two standard errors; ?? for a move that loses at once when another "
+             f"plays on with a hope the samples see. Luck and curve: side {bones.SIDES[side]}'s view",)
     return Analysis(bones.ID, "win chance", tuple(decisions), tuple(luck), curve, notes, names=names)
 
 

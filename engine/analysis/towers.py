@@ -1,11 +1,23 @@
-"""Towers' analysis: each move or placement of a person against the move the bot's search
-(*medium*, engine/bots/towers.py) finds, both judged by the same search after the move, in points
-of the game's final margin (exact near the end, where the search reaches the last move; the bot's
-evaluation before that: the score as the board stands plus a quarter point per tower that can
-still move). Marks are by margin lost, which reads better here than a win chance: ?! one point,
-? two, ?? four. The chances in the results are that margin turned into a win chance (a finished
-game: 1, 0.5 or 0; an estimate: a logistic curve, +2 points about 73%), for the graph. No chance
-events: Towers has no dice."""
+"""Towers' analysis: each placement and move of a person against every legal move, all judged by one
+search from the position before it (the medium bot's alpha-beta, engine/bots/towers.py), in points
+of the game's final margin.
+
+- Every candidate is judged at the same depth: moves judged at different depths would be compared
+  across the evaluation's odd-even swing (whose reply the search saw last), which made most moves
+  look like blunders. Before the end, a move's figure is the mean of the two deepest depths the
+  search completed, so neither side's last word counts alone.
+- Exact near the end: when every line of the search reaches the last move, the figures are the
+  final margins and the chances 1, 0.5 or 0.
+- Before that the search's figure is an estimate: it becomes an expected final margin by a slope
+  measured on games between the bots (SLOPE), and a move is marked only when the margin lost
+  exceeds the threshold by an allowance for the search's own error (ALLOWANCE, by phase; checked
+  against a search 10 times longer, docs/analysis.md). Marks: ?! 1 point, ? 2, ?? 4.
+- The chance is a named side's: each decision's is the mover's ("Light's chance" when Light moved),
+  the curve Light's. An estimate becomes a chance through the spread of final margins around it
+  measured in games between the bots (SPREAD, by towers placed, then the movement), so the first
+  placements are even, as they are.
+
+No chance events: Towers has no dice."""
 from __future__ import annotations
 
 import math
@@ -16,80 +28,184 @@ from dicehall.engine.games import towers
 
 # bumped when this analyser's figures or marks change: a stored analysis of another version
 # (saves/analyses.py) is analysed again
-ANALYSER_VERSION = 1
+ANALYSER_VERSION = 2  # 2: every legal move judged, the side named, marks beyond the search's error
 
-NODES = bot.NODES["medium"]  # positions searched per move judged
+NODES = 8_000  # positions searched per decision
 THRESHOLDS = (1.0, 2.0, 4.0)  # points of margin lost: ?!, ?, ??
-SCALE = 2.0  # points of margin per unit of the logistic curve that turns a margin into a chance
+# the search's error in a margin lost, allowed for before a mark (0 where it is exact); placement errs
+# more than movement. Checked, not fitted: with these, a search 10 times longer confirms the marks
+# (tests/perf/judge_others.py towers; the figures in docs/analysis.md)
+ALLOWANCE = {"placement": 2.0, "movement": 1.0}
+# how the search's estimate becomes an expected final margin, and how far the final margin strays
+# from it, by towers placed (in fours) and then in the movement: measured on 16 games between the
+# bots (tests/perf/judge_others.py towers --spread: slopes -0.78, 1.49, 1.08, 0.54 and 0.72, spreads
+# 6.0, 5.7, 4.3, 4.6 and 3.9 points). Over the first four towers the estimate tells nothing (its
+# slope was below zero): they are all even. The slopes are rounded down to at most 1.
+SLOPE = {0: 0.0, 4: 1.0, 8: 1.0, 12: 0.6, "movement": 0.7}
+SPREAD = {0: 6.0, 4: 5.7, 8: 4.3, 12: 4.6, "movement": 3.9}
+SIDES = ("Light's chance", "Dark's chance")
 
 
-def _fold(state, events):
-    for event in events:
-        state = towers.evolve(state, event)
-    return state
+def _as_move(command: object) -> tuple[int, int]:
+    return (-1, command.square) if isinstance(command, towers.Place) else (command.source, command.target)
+
+
+def _as_command(move: tuple[int, int]) -> object:
+    return towers.Place(move[1]) if move[0] < 0 else towers.Move(move[0], move[1])
+
+
+def _points(value: float) -> float:
+    """A search value in points of margin: a finished line counts its margin times TERMINAL."""
+    return value / bot.TERMINAL if abs(value) >= bot.TERMINAL else value
+
+
+class Judged:
+    """One decision judged: every root move's value at each depth completed (the played move's exact,
+    the others' exact where they beat it, else a bound below the best), and whether it was exact."""
+
+    def __init__(self, best: object, best_points: float, played_points: float, exact: bool, depth: int):
+        self.best, self.best_points, self.played_points, self.exact, self.depth = best, best_points, played_points, exact, depth
+
+    @property
+    def lost(self) -> float:
+        return max(0.0, self.best_points - self.played_points)
+
+
+def judge(state: towers.TowersState, played: object, nodes: int = NODES) -> Judged:
+    """Every legal move of the side to act against `played`, by one search of `nodes` positions:
+    iterative deepening, each depth completed for every root move, the played move first with a
+    full window so its value is exact."""
+    colour = state.turn
+    search = bot.Search(state, nodes)
+    search.deadline = math.inf  # the node budget alone ends it: the same figures however busy the machine
+    placed = search.placed()
+    mine = _as_move(played)
+    root = [_as_move(c) for c in towers.legal_commands(state)]
+    order = [mine] + [m for m in search.ordered(root, colour) if m != mine]
+    completed: list[tuple[dict, bool]] = []
+    for depth in range(1, 41):
+        search.cut = False
+        values: dict = {}
+        try:
+            alpha = -math.inf
+            for move in order:
+                search.play(move, colour)
+                following = search.follower(colour, placed + (1 if move[0] < 0 else 0), move[0] < 0)
+                if following != colour:
+                    value = -search.negamax(following, depth - 1, -math.inf, -alpha)
+                else:
+                    value = search.negamax(following, depth - 1, alpha, math.inf)
+                search.unplay(move, colour)
+                values[move] = value
+                alpha = max(alpha, value)
+        except bot._OutOfNodes:
+            break
+        completed.append((values, not search.cut))
+        if not search.cut:
+            break
+        order = [mine] + sorted((m for m in order if m != mine), key=lambda m: -values[m])
+    if not completed:  # not even depth 1 within the budget (never with the default): the board as it stands
+        return Judged(played, 0.0, 0.0, False, 0)
+    values, exact = completed[-1]
+    best = max(order, key=lambda m: (values[m], m == mine))  # a tie: the move played
+    if exact or len(completed) == 1:
+        return Judged(_as_command(best), _points(values[best]), _points(values[mine]), exact, len(completed))
+    before = completed[-2][0]
+    best_points = (_points(values[best]) + _points(max(before.values()))) / 2
+    played_points = (_points(values[mine]) + _points(before[mine])) / 2
+    return Judged(_as_command(best), best_points, min(best_points, played_points), False, len(completed))
 
 
 def margin_after(state: towers.TowersState, command: object, nodes: int = NODES) -> tuple[float, bool]:
     """The margin (points, from the side playing `command`) the search expects after it, and
     whether it is exact (the game ended, or every line of the search reached the end)."""
-    mover = state.turn
-    after = _fold(state, towers.decide(state, command))
-    if len(after.results) > len(state.results):  # this move ended the game
-        light, dark = after.results[-1]
-        return float(light - dark if mover == towers.LIGHT else dark - light), True
-    search = bot.Search(after, nodes)
-    colour = after.turn
-    value, exact = search.evaluate(colour), False
-    for depth in range(1, 41):
-        search.cut = False
-        try:
-            value = search.negamax(colour, depth, -math.inf, math.inf)
-        except bot._OutOfNodes:
-            break
-        if not search.cut:  # every line reached the end: exact
-            exact = True
-            break
-    points = value / bot.TERMINAL if abs(value) >= bot.TERMINAL else value  # a finished line counts its margin x TERMINAL
-    return (points if colour == mover else -points), exact
+    judged = judge(state, command, nodes)
+    return judged.played_points, judged.exact
 
 
-def _matches(produced: tuple, events, start: int) -> bool:
-    """Whether the log holds these events from `start` (the log keeps events, not commands)."""
-    return tuple(events[start:start + len(produced)]) == produced
+def stage(state: towers.TowersState) -> object:
+    """The calibration's key: towers placed, in fours, or "movement"."""
+    return state.placed // 4 * 4 if state.phase == "placement" else "movement"
 
 
-def chance(margin: float, exact: bool = False) -> float:
+def chance(margin: float, exact: bool = False, spread_points: float = SPREAD["movement"]) -> float:
+    """The chance of winning with an expected margin (a draw counts half): exact, 1, 0.5 or 0; an
+    estimate, the normal curve of the measured spread around it."""
     if exact:
         return 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
-    return 1.0 / (1.0 + math.exp(-margin / SCALE))
+    return 0.5 * (1.0 + math.erf(margin / (spread_points * math.sqrt(2.0))))
+
+
+def expected(judged: Judged, state: towers.TowersState) -> Judged:
+    """The search's figures as expected final margins (exact ones as they are): the estimate times
+    the slope measured at this stage of the game."""
+    if not judged.exact:
+        slope = SLOPE[stage(state)]
+        judged = Judged(judged.best, judged.best_points * slope + 0.0, judged.played_points * slope + 0.0, False,
+                        judged.depth)
+    return judged
+
+
+def mark(judged: Judged, phase: str) -> str:
+    """The mark for a margin lost: exact, as it is; an estimate, beyond the search's own error."""
+    return mark_for(judged.lost if judged.exact else judged.lost - ALLOWANCE[phase], THRESHOLDS)
 
 
 def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
     people = {seat for seat, player in enumerate(session.players) if not player.bot}
     events = session.events
-    marks = [mark for mark in session.marks if mark.player in people]
-    decisions, curve = [], []
-    for done, mark in enumerate(marks, start=1):
-        state = session.state_at(mark.start)
-        commands = towers.legal_commands(state)
-        played = next(c for c in commands if _matches(towers.decide(state, c), events, mark.start))
-        best = bot.choose(state, "medium", seed=session.seed, nonce=mark.start)
-        played_margin, played_exact = margin_after(state, played)
-        best_margin, best_exact = margin_after(state, best) if best != played else (played_margin, played_exact)
-        if best_margin <= played_margin:
-            best, best_margin, best_exact = played, played_margin, played_exact  # as good as the search's
-        drop = best_margin - played_margin
-        decisions.append(Decision(mark.start + 1, mark.player, str(played), str(best), chance(played_margin, played_exact),
-                                  chance(best_margin, best_exact), mark_for(drop, THRESHOLDS)))
-        curve.append(Point(mark.start, chance(best_margin, best_exact)))
+    marks = [m for m in session.marks if m.player in people]
+    decisions, margins = [], []
+    curve: dict[int, float] = {}  # event -> Light's chance (a position judged before a decision wins)
+    names = tuple(p.name for p in session.players)
+    for done, decision_mark in enumerate(marks, start=1):
+        state = session.state_at(decision_mark.start)
+        played = next(c for c in towers.legal_commands(state)
+                      if _matches(towers.decide(state, c), events, decision_mark.start))
+        judged = expected(judge(state, played) if SLOPE[stage(state)] else Judged(played, 0.0, 0.0, False, 0), state)
+        width = SPREAD[stage(state)]
+        mover = state.turn
+        best = judged.best if judged.lost > 1e-9 else played  # as good as any: the move played is the best
+        decisions.append(Decision(decision_mark.start + 1, decision_mark.player, str(played), str(best),
+                                  chance(judged.played_points, judged.exact, width),
+                                  chance(judged.best_points, judged.exact, width), mark(judged, state.phase)))
+        light = 1.0 if mover == towers.LIGHT else -1.0  # the graph is Light's: before the move and after it
+        curve[decision_mark.start] = chance(light * judged.best_points, judged.exact, width)
+        curve.setdefault(decision_mark.start + 1, chance(light * judged.played_points, judged.exact, width))
+        margins.append({"event": decision_mark.start + 1, "side": towers.COLOURS[mover],
+                        "margin_played": round(judged.played_points, 3), "margin_best": round(judged.best_points, 3),
+                        "exact": judged.exact})
         if partial:
-            partial(Analysis(towers.ID, "win chance", tuple(decisions), (), tuple(curve)))
+            partial(_result(session, decisions, curve, margins, names))
         if progress:
             progress(done, len(marks))
-    notes = ("marks by margin lost (points): 1 ?!, 2 ?, 4 ??; chances are the margin on a logistic curve "
-             "(+2 points about 73%); judged by the medium bot's search, exact near the end",)
-    return Analysis(towers.ID, "win chance", tuple(decisions), (), tuple(curve), notes,
-                    names=tuple(p.name for p in session.players))
+    return _result(session, decisions, curve, margins, names, finished=True)
+
+
+def _result(session, decisions, curve, margins, names, finished: bool = False) -> Analysis:
+    final, curve = session.state, dict(curve)
+    if finished and final.phase == "over":  # the result: Light's margin (a match's, summed)
+        curve[len(session.events)] = chance(float(towers.margin(final)), exact=True)
+    curve = [Point(event, value) for event, value in sorted(curve.items())]
+    notes = ("figures are margins of the final score from the mover's side, as the mover's chance of winning "
+             "(each decision's side named: Light's or Dark's); the graph is Light's chance",
+             "marks by margin lost (points): 1 ?!, 2 ?, 4 ??; exact where the search reaches the end, elsewhere "
+             f"only beyond the search's own error (placement {ALLOWANCE['placement']:g}, movement "
+             f"{ALLOWANCE['movement']:g} points)")
+    if finished:
+        notes += (_ending(final),) if final.phase == "over" else ()
+    return Analysis(towers.ID, SIDES[towers.LIGHT], tuple(decisions), (), tuple(curve), notes,
+                    {"margins": margins, "sides": [SIDES[towers.LIGHT], SIDES[towers.DARK]]}, names=names)
+
+
+def _ending(state: towers.TowersState) -> str:
+    result = towers.outcome(state)
+    return f"the end: {result.summary}" if result else ""
+
+
+def _matches(produced: tuple, events, start: int) -> bool:
+    """Whether the log holds these events from `start` (the log keeps events, not commands)."""
+    return tuple(events[start:start + len(produced)]) == produced
 
 
 # ----- practice (engine/analysis/practice.py): the choices of a decision and their figure -----

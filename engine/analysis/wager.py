@@ -1,18 +1,24 @@
 """Dead Man's Wager's analysis. The decisions are wager or stop (the normal rolls are no choice);
 each is judged by the best bot's own figures (engine.bots.wager.win_chances: exact with two players
-still in, sampled with more, under a seed taken from the position, so the figures repeat). Each
+still in, sampled with more, under a seed taken from the position, so the figures repeat).
+Marks only beyond noise: with two players in the figures are exact (no noise at all); with more, a
+choice the bot's samples find better is judged again against the one played on a fresh, independent
+set of paired games (the same dice for both), and marked on that drop less two standard errors
+(engine/analysis/noise.py). Each
 die's luck is exact with two players still in: the roller's win chance after the roll against its
 average over the six faces, both players playing best from then on; with more players in, the dice
 are not rated (a note says so). The figures stop at the first place: "winning" is taking it."""
 from __future__ import annotations
 
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for
+from hashlib import blake2b
+
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, noise
 from dicehall.engine.bots import wager as bots
 from dicehall.engine.games import wager
 
 # bumped when this analyser's figures or marks change: a stored analysis of another version
 # (saves/analyses.py) is analysed again
-ANALYSER_VERSION = 1
+ANALYSER_VERSION = 2  # 2: with more than two players in, a mark confirmed on fresh paired games (issue #22)
 
 THRESHOLDS = (0.05, 0.10, 0.15)
 WORDS = {"wager": "wager", "stop": "stop"}  # the `h` odds' words
@@ -49,6 +55,41 @@ def chance_of(state: wager.WagerState, seat: int) -> float | None:
     return mover if seat == state.seat else 1.0 - mover
 
 
+def fresh_samples(state: wager.WagerState, samples: int = bots.SAMPLES) -> dict[str, list[int]]:
+    """For each choice, whether the seat to act took the place in each of `samples` games played on
+    by the best bot, on dice independent of the bot's own figures' and the same for both choices
+    (three or more players in)."""
+    table = bots.tables()
+    codes = tuple(bots.run_code(run) for run in state.runs)
+    seat = state.seat
+    seed = int.from_bytes(blake2b(repr(("fresh", state.scores, codes, state.in_play, seat)).encode(),
+                                  digest_size=8).digest(), "big")
+    won: dict[str, list[int]] = {"wager": [], "stop": []}
+    for sample in range(samples):
+        for choice in won:
+            dice = bots._dice(seed, sample)
+            if choice == "stop":
+                next(dice)  # the wager's die, not rolled: later turns see the same dice either way
+            winner = bots._playout(list(state.scores), list(codes), list(state.in_play), seat, choice == "wager",
+                                   dice, table)
+            won[choice].append(1 if winner == seat else 0)
+    return won
+
+
+def judge(state: wager.WagerState, played: str) -> tuple[str, float, float, str]:
+    """(best, chance played, chance best, mark) of a wager-or-stop."""
+    chances = bots.win_chances(state)
+    best = max(("wager", "stop"), key=lambda choice: (chances[choice], choice == played))
+    drop = chances[best] - chances[played]
+    if len(state.in_play) == 2 or drop < THRESHOLDS[0]:
+        return best, chances[played], chances[best], mark_for(drop, THRESHOLDS)  # exact, or no mark possible
+    won = fresh_samples(state)
+    if noise.mean(won[best]) <= noise.mean(won[played]):  # on fresh games the choice played holds
+        return played, chances[played], chances[played], ""
+    return best, chances[played], chances[best], mark_for(noise.beyond_noise(noise.differences(won[best], won[played])),
+                                                         THRESHOLDS)
+
+
 def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
     people = [seat for seat, player in enumerate(session.players) if not player.bot]
     side = people[0] if people else 0  # whose win chance the curve shows
@@ -65,12 +106,9 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
         after = wager.evolve(state, event)
         number = index + 1
         if isinstance(event, (wager.WagerCalled, wager.TurnEnded)) and event.seat in people:
-            chances = bots.win_chances(state)
             played = "wager" if isinstance(event, wager.WagerCalled) else "stop"
-            best = max(("wager", "stop"), key=lambda choice: chances[choice])
-            drop = chances[best] - chances[played]
-            decisions.append(Decision(number, event.seat, WORDS[played], WORDS[best], chances[played], chances[best],
-                                      mark_for(drop, THRESHOLDS)))
+            best, played_chance, best_chance, mark = judge(state, played)
+            decisions.append(Decision(number, event.seat, WORDS[played], WORDS[best], played_chance, best_chance, mark))
             if partial:  # with three or more players in, each choice is sampled: worth showing early
                 partial(Analysis(wager.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve)))
         if isinstance(event, wager.DieRolled):
@@ -88,7 +126,8 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
     if unrated:
         notes.append(f"{unrated} rolls with three or more players in are not rated for luck")
     notes.append("marks: a drop in win chance of 5 points ?!, 10 ?, 15 ??; exact with two players in, "
-                 "sampled (600 games per choice) with more")
+                 "sampled (600 games per choice) with more, a mark then confirmed on 600 fresh paired games "
+                 "beyond two standard errors")
     return Analysis(wager.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), tuple(notes),
                     names=tuple(p.name for p in session.players))
 

@@ -718,6 +718,44 @@ def troll_analysis(games: int = 3) -> None:
             f"median, {max(cpus):.1f} s worst CPU", "within 30 s")
 
 
+def judged_others_speed(seeds: tuple[int, ...] = (2, 4, 6)) -> None:
+    """`dicehall analyse` as issue #22 judges them: a Towers game of two persons (both sides' every
+    move, each against every legal move), medium against medium; and the time to the first decision
+    shown (partial results), of that and of a War of Bones game (every legal choice a candidate)."""
+    from dicehall import engine
+    from dicehall.engine import analysis
+    from dicehall.engine.bots import bones as general
+    from dicehall.engine.bots import towers as towers_bot
+    from dicehall.engine.core import Player
+
+    times, cpus, firsts, counts = [], [], [], []  # wall clock, and this process's CPU (the machine is shared)
+    for seed in seeds:
+        board = engine.new_session("towers", seed=seed, players=[Player("A"), Player("B")])
+        while board.outcome is None:
+            board.play(towers_bot.choose(board.state, "medium", seed=seed, nonce=len(board.events)))
+        shown = []
+        started, cpu = time.perf_counter(), time.process_time()
+        result = analysis.analyse(board, partial=lambda _: shown.append(time.perf_counter()) if not shown else None)
+        times.append(time.perf_counter() - started)
+        cpus.append(time.process_time() - cpu)
+        firsts.append(shown[0] - started)
+        counts.append(len(result.decisions))
+    row(f"`dicehall analyse` a Towers game of two persons, every move against every legal move "
+        f"({min(counts)} to {max(counts)} decisions, {len(seeds)} games): whole / first decision shown",
+        f"{statistics.median(times):.1f} s median, {max(times):.1f} s worst (CPU {statistics.median(cpus):.1f} s, "
+        f"{max(cpus):.1f} s) / {ms(max(firsts))} worst",
+        "within 10 s, partial results live")
+    session = engine.new_session("bones", seed=1, players=[Player("A"), Player("B", True, "general")])
+    while session.outcome is None:
+        session.play(general.choose(session.state, "general", 1, len(session.events)))
+    shown = []
+    started, cpu = time.perf_counter(), time.process_time()
+    analysis.analyse(session, partial=lambda _: shown.append(time.perf_counter()) if not shown else None)
+    row("`dicehall analyse` a War of Bones game (seed 1, 46 turns): first decision shown / whole",
+        f"{ms(shown[0] - started)} / {time.perf_counter() - started:.1f} s (CPU {time.process_time() - cpu:.1f} s)",
+        "within 10 s, partial results live")
+
+
 def troll_search_turn(games: int = 3) -> None:
     """The deeper player's time per turn (`H`, `sim troll --bot search`): both decisions of a turn,
     on standard deals played by it."""
@@ -1031,6 +1069,7 @@ SECTIONS = {
     "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
     "bigsave": big_save, "analysis": analysis_speed, "troll_analysis": troll_analysis, "search": troll_search_turn,
     "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing, "journal": journal_sim, "stats": stats_counts,
+    "judged_others": judged_others_speed,
     "text": text_records,
     "winnable": winnable_deals,
 }

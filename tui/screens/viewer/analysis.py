@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
 from dicehall.engine import analysis
-from dicehall.engine.analysis import ANALYSERS, MARK_WORDS, MARKS, Analysis, Decision, Luck
+from dicehall.engine.analysis import ANALYSERS, MARK_WORDS, MARKS, PULLS_LEFT, Analysis, Decision, Luck
 from dicehall.engine.games import entry_of
 from dicehall.tui.widgets import Redrawn, clip
 
@@ -46,7 +46,7 @@ def percent(value: float) -> str:
 
 
 def figure_value(result: Analysis, value: float) -> str:
-    return percent(value) if result.figure == "win chance" else f"{value:.2f}"
+    return percent(value) if result.figure != PULLS_LEFT else f"{value:.2f}"
 
 
 def mark_words(mark: str) -> str:
@@ -93,7 +93,7 @@ class Drawn:
             points.setdefault(decision.event, decision.chance_played)
         events = sorted(points)
         values = [points[event] for event in events]
-        top = 1.0 if result.figure == "win chance" else max(values, default=1.0) or 1.0
+        top = 1.0 if result.figure != PULLS_LEFT else max(values, default=1.0) or 1.0
         return cls(events, values, top, {d.event: d for d in result.decisions}, {c.event: c for c in result.chance})
 
     def value_at(self, position: int) -> float | None:
@@ -112,7 +112,7 @@ class Drawn:
 def judged(decision: Decision, result: Analysis) -> str:
     """A decision in words: its mark, the move played and the best move with their chances."""
     equity = (lambda e: f", equity {percent(e)}") if decision.equity_best is not None else (lambda e: "")
-    played = f"{decision.played} ({result.figure} {percent(decision.chance_played)}{equity(decision.equity_played)})"
+    played = f"{decision.played} ({analysis.figure_of(result, decision.seat)} {percent(decision.chance_played)}{equity(decision.equity_played)})"
     if decision.played == decision.best or decision.drop <= 0:
         return f"{played}, as good as the best found"
     head = f"{mark_words(decision.mark)}: " if decision.mark else ""
@@ -128,7 +128,7 @@ def detail(result: Analysis, drawn: Drawn, position: int, names: list[str], tota
         return f"{when}: {judged(decision, result)}"
     luck = drawn.luck.get(position)
     if luck is not None:
-        amount = f"{luck.luck:+.0%} win chance" if result.figure == "win chance" else f"{luck.luck:+.2f} pulls"
+        amount = f"{luck.luck:+.0%} win chance" if result.figure != PULLS_LEFT else f"{luck.luck:+.2f} pulls"
         word = "lucky" if luck.luck > 0.005 else "unlucky" if luck.luck < -0.005 else "as expected"
         who = f" for {names[luck.seat]}" if len(names) > 1 and 0 <= luck.seat < len(names) else ""
         return f"event {luck.event}: luck {amount}{who} ({word})"
@@ -234,7 +234,7 @@ class AnalysisPanel(Redrawn):
             done, whole = progress or (0, 0)
             text.append(f"analysing {progress_bar(done, whole)}", style="bold")
         if result is not None and not running:
-            scale = "0-100%" if result.figure == "win chance" else f"0-{drawn.top:.1f}"
+            scale = "0-100%" if result.figure != PULLS_LEFT else f"0-{drawn.top:.1f}"
             legend = "  marks !=?! ?=? X=??  ^=here" if result.decisions else "  ^=here"
             text.append(f"{result.figure} {scale}", style="bold")
             text.append(legend)
