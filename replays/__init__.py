@@ -19,7 +19,6 @@ positions in strictly increasing order, at most one each.
 """
 from __future__ import annotations
 
-import errno
 import os
 from datetime import datetime, timezone
 from hashlib import blake2b
@@ -38,7 +37,7 @@ from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.replays.assists import assists_words, checked_assists
-from dicehall.replays.durable import open_regular, write_durably
+from dicehall.replays.durable import open_regular, write_new_file
 
 FORMAT = 4
 MAX_BYTES = 16 * 1024 * 1024
@@ -128,47 +127,8 @@ def write_replay(session: Session, path: str | Path, overwrite: bool = True) -> 
     With overwrite=False an existing target is never replaced: FileExistsError instead. On any
     failure the temporary file is removed."""
     path = Path(path)
-    data = msgpack.packb(replay_document(session), use_bin_type=True)
-    for attempt in range(100):
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{attempt}.tmp")
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            break
-        except FileExistsError:
-            continue
-    else:
-        raise FileExistsError(errno.EEXIST, "no free name for a temporary file", str(path.parent))
-    try:
-        try:
-            write_durably(fd, data)
-        finally:
-            os.close(fd)
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            _place_new(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_new_file(path, msgpack.packb(replay_document(session), use_bin_type=True), overwrite)
     return path
-
-
-def _place_new(tmp: Path, path: Path) -> None:
-    """Move `tmp` to `path` only if nothing is there (FileExistsError otherwise)."""
-    try:
-        os.link(tmp, path)  # atomic, and fails if the target exists
-    except FileExistsError:
-        raise
-    except OSError:  # a file system without hard links: reserve the name, then rename over our own empty file
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        os.close(fd)
-        try:
-            os.replace(tmp, path)
-        except BaseException:
-            path.unlink(missing_ok=True)
-            raise
-        return
-    tmp.unlink()
 
 
 def _refuse_ext(code: int, data: bytes) -> Any:

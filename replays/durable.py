@@ -44,8 +44,8 @@ def open_regular(path, flags: int = os.O_RDONLY) -> int:
 
 def write_new_file(path, data: bytes, overwrite: bool = False) -> None:
     """Write `data` as the file `path` durably: a temporary file beside it, fsync'd, then moved into
-    place. Without `overwrite` an existing file is never replaced: FileExistsError (an `export
-    --markdown`; replays have their own writer, replays.write_replay)."""
+    place (replays, text records, `export --markdown`). Without `overwrite` an existing file is
+    never replaced: FileExistsError. On any failure the temporary file is removed."""
     folder = os.path.dirname(os.fspath(path)) or "."
     name = os.path.basename(os.fspath(path))
     for attempt in range(100):
@@ -65,11 +65,28 @@ def write_new_file(path, data: bytes, overwrite: bool = False) -> None:
         if overwrite:
             os.replace(tmp, path)
         else:
-            os.link(tmp, path)  # atomic, and refuses a name that exists
-            os.unlink(tmp)
+            _place_new(tmp, os.fspath(path))
     except BaseException:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
         raise
+
+
+def _place_new(tmp: str, path: str) -> None:
+    """Move `tmp` to `path` only if nothing is there (FileExistsError otherwise)."""
+    try:
+        os.link(tmp, path)  # atomic, and fails if the target exists
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links: reserve the name, then rename over our own empty file
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        os.close(fd)
+        try:
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(path)
+            raise
+        return
+    os.unlink(tmp)

@@ -24,7 +24,7 @@ from dicehall.engine.session import Session
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.replays import ReplayError, text_read
-from dicehall.replays.durable import open_regular, write_durably
+from dicehall.replays.durable import open_regular, write_new_file
 from dicehall.replays.text_lines import (ANALYSIS_NOTE, MAX_BYTES, SETUP_LINE, SUFFIX, TYPED, TextRecordError, comment,
                                          escape, tag_line)
 
@@ -236,22 +236,7 @@ def write_text_file(session: Session, path: str | Path, overwrite: bool = False,
     """Write the text record durably (a temporary file beside it, fsync'd, then moved into place).
     Without `overwrite` an existing file is never replaced: FileExistsError instead."""
     path = Path(path)
-    data = write_text(session, analysis).encode("utf-8")
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        try:
-            write_durably(fd, data)
-        finally:
-            os.close(fd)
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            os.link(tmp, path)  # atomic, and FileExistsError if something is there
-            tmp.unlink()
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_new_file(path, write_text(session, analysis).encode("utf-8"), overwrite)
     return path
 
 
