@@ -139,14 +139,15 @@ def _read_save(path: Path, mtime: float) -> tuple[SaveResult, bool]:
         outcome is not None, list(outcome.winners) if outcome else [], clean_text(outcome.summary, 120) if outcome else "",
         [m if type(m) is int else None for m in measures], assist_counts(session.assists), session.undos,
         blake2b(repr((game.ID, session.seed, created, session.save_name, players)).encode(), digest_size=12).hexdigest(),
-        _daily(game.ID, session.seed, session.save_name, created), mtime), True
+        _daily(game.ID, session.options.get("winnable_from", session.seed), session.save_name, created), mtime), True
 
 
 DAY = re.compile(r"daily (\d{4}-\d{2}-\d{2})")
 
 
 def _daily(game: str, seed: int, name: str, created: str) -> str:
-    """The date whose daily deal this save plays, if its seed is that date's: the date in its
+    """The date whose daily deal this save plays, if its seed (a winnable deal's: the seed its search
+    began at, today's winnable deal) is that date's: the date in its
     default name ("daily 2026-11-24"), else the day it was made or the day either side (the name
     says the player's local date, `created` is UTC)."""
     days = []

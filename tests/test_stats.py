@@ -182,6 +182,18 @@ def test_the_daily_deal_is_known_by_its_seed_and_listed_by_date():
     assert measure_chart(troll) == f"cards left (oldest first): [.] from {cards} to {cards}"
 
 
+def test_todays_winnable_deal_is_that_days_daily_deal_too():
+    # its seed is the one the search chose; the search began at the day's seed (winnable_from)
+    from dicehall.engine.analysis import winnable
+
+    day = "2026-11-20"
+    deal = winnable.choose("troll", daily_seed("troll", day), {})
+    session = saves.new_save("troll", name=f"daily {day}, winnable", seed=deal.seed, options=deal.options)
+    session.play(troll_bot.choose(session.state))
+    [daily] = collect().daily
+    assert daily["date"] == day and daily["game"] == "troll" and daily["result"] == "in progress"
+
+
 def test_the_index_makes_a_second_count_read_no_save(folder, monkeypatch):
     for path in saves.saves_dir().glob("*.dhs"):  # old enough to be indexed
         os.utime(path, (NOW - 3 * DAY, NOW - 3 * DAY))
