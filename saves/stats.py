@@ -22,6 +22,7 @@ from typing import Any
 
 from dicehall.engine.games import CATALOGUE, entry_of
 from dicehall.engine.text import clean_text
+from dicehall.engine import words
 from dicehall.saves.results import SaveResult, paused_gc, results
 
 ABANDONED_DAYS = 14
@@ -239,9 +240,9 @@ def stats_lines(stats: Stats, folder: str | None, player: str | None, width: int
 
     who = f" of {clean_text(player, 60)}" if player else ""
     if folder is None:
-        lines = wrap(f"Counted from {stats.counted} saves{who} (? says how)", "")
+        lines = wrap(f"Counted from {words.counted(stats.counted, 'save')}{who} (? says how)", "")
     else:
-        lines = wrap(f"Statistics{who} from {stats.counted} saves in {folder} (a copy counts once; a game unfinished "
+        lines = wrap(f"Statistics{who} from {words.counted(stats.counted, 'save')} in {folder} (a copy counts once; a game unfinished "
                      f"and untouched for {ABANDONED_DAYS} days is abandoned, not lost; bots' seats are no players)", "")
     if not stats.games:
         lines.append("no finished or unfinished game of a person to count yet")

@@ -279,3 +279,11 @@ def test_ruling_a_name_holding_two_seats_counts_once_for_that_player():
         session.play(KEYS[key])
     [game], [ann] = collect().games, collect().players
     assert (game.played, game.won, ann.player, ann.played, ann.won) == (1, 1, "Ann", 1, 1)
+
+
+def test_one_save_is_one_save_in_the_words(capsys):
+    session = saves.new_save("troll", name="only", seed=5)
+    session.play(troll_bot.choose(session.state))
+    saves.close_save(session)
+    assert main(["stats"]) == 0
+    assert "from 1 save in " in capsys.readouterr().out
