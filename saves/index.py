@@ -200,27 +200,39 @@ def _cached_info(entry: Any, path: Path, fingerprint: Fingerprint) -> SaveInfo |
 
 def _read_index(folder: Path) -> dict[str, Any]:
     """The index's entries by file name; empty if there is none or it cannot be read as one."""
+    return read_cache(folder / INDEX_NAME, INDEX_FORMAT, MAX_INDEX, MAX_INDEX_SAVES)
+
+
+def read_cache(path: Path, format_: int, max_bytes: int, max_entries: int, nesting: bool = True) -> dict[str, Any]:
+    """A cache file's entries by save file name (the saves list's index, the stats' results): {} if
+    it is missing, too large, damaged, crafted or of another format: the caller reads the saves again."""
     try:
-        with os.fdopen(open_regular(folder / INDEX_NAME), "rb") as handle:
-            if os.fstat(handle.fileno()).st_size > MAX_INDEX:
+        with os.fdopen(open_regular(path), "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > max_bytes:
                 return {}
-            data = handle.read(MAX_INDEX + 1)
-        index = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=refuse_ext, max_bin_len=0,
-                                max_ext_len=0, max_str_len=4096, max_array_len=64, max_map_len=MAX_INDEX_SAVES)
-        check_nesting(index)
-    except Exception:  # missing, unreadable, damaged or crafted: rebuilt from the saves
+            data = handle.read(max_bytes + 1)
+        cache = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=refuse_ext, max_bin_len=0,
+                                max_ext_len=0, max_str_len=4096, max_array_len=64, max_map_len=max_entries)
+        if nesting:  # without: msgpack's own stack bounds the depth, for a caller that reads field by field
+            check_nesting(cache)
+    except Exception:  # missing, unreadable, damaged or crafted
         return {}
-    if not isinstance(index, dict) or index.get("format") != INDEX_FORMAT or not isinstance(index.get("saves"), dict):
+    if not isinstance(cache, dict) or cache.get("format") != format_ or not isinstance(cache.get("saves"), dict):
         return {}
-    return {name: entry for name, entry in index["saves"].items() if isinstance(name, str)}
+    return {name: entry for name, entry in cache["saves"].items() if isinstance(name, str)}
 
 
 def _write_index(folder: Path, entries: dict[str, dict]) -> None:
-    """Replace the index in one step (a new file renamed over it); a failure leaves it as it was."""
-    temporary = folder / f"{INDEX_NAME}.{os.getpid()}.tmp"  # one per process: two lists at once never share one
+    write_cache(folder / INDEX_NAME, INDEX_FORMAT, entries)
+
+
+def write_cache(path: Path, format_: int, entries: dict[str, dict]) -> None:
+    """Replace a cache file in one step (a new file renamed over it); a failure leaves it as it was:
+    nobody needs a cache, they go on without it."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # one per process: two lists at once never share one
     try:
         # packb would start from a 256 KiB buffer: a list's memory follows its saves, not msgpack's defaults
-        data = msgpack.Packer(buf_size=16 * 1024, use_bin_type=True).pack({"format": INDEX_FORMAT, "saves": entries})
+        data = msgpack.Packer(buf_size=16 * 1024, use_bin_type=True).pack({"format": format_, "saves": entries})
         temporary.unlink(missing_ok=True)  # left by a process of this id that was killed while writing
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except (OSError, ValueError, TypeError):
@@ -230,9 +242,9 @@ def _write_index(folder: Path, entries: dict[str, dict]) -> None:
             write_durably(fd, data)
         finally:
             os.close(fd)
-        os.replace(temporary, folder / INDEX_NAME)
+        os.replace(temporary, path)
     except OSError:
-        temporary.unlink(missing_ok=True)  # the list does not need its cache: it goes on without it
+        temporary.unlink(missing_ok=True)
 
 
 def branch_text(header: dict) -> str:

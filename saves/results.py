@@ -19,17 +19,14 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-import msgpack
-
 from dicehall.engine.chance import daily_seed
 from dicehall.engine.games import CATALOGUE
 from dicehall.engine.text import clean_text
 from dicehall.replays.assists import ASSIST_KINDS, assist_counts
-from dicehall.replays.durable import open_regular, write_durably
 from dicehall.saves.errors import SaveError, SaveUnreadable
 from dicehall.saves.files import save_label, saves_dir, scanning
-from dicehall.saves.framing import SUFFIX, refuse_ext
-from dicehall.saves.index import RACY_NS
+from dicehall.saves.framing import SUFFIX
+from dicehall.saves.index import RACY_NS, read_cache, write_cache
 from dicehall.saves.rebuild import build_session
 
 RESULTS_NAME = "stats.dhi"  # not *.dhs: never listed as a save
@@ -221,35 +218,8 @@ def _cached(entry: Any, name: str, key: list, mtime: float) -> SaveResult | None
 
 
 def _read(folder: Path) -> dict[str, Any]:
-    try:
-        with os.fdopen(open_regular(folder / RESULTS_NAME), "rb") as handle:
-            if os.fstat(handle.fileno()).st_size > MAX_RESULTS_FILE:
-                return {}
-            data = handle.read(MAX_RESULTS_FILE + 1)
-        # no check_nesting: msgpack's own stack bounds the depth, and an entry is only read field by field
-        index = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=refuse_ext, max_bin_len=0,
-                                max_ext_len=0, max_str_len=4096, max_array_len=64, max_map_len=1_000_000)
-    except Exception:  # missing, unreadable, damaged or crafted: read again from the saves
-        return {}
-    if not isinstance(index, dict) or index.get("format") != RESULTS_FORMAT or not isinstance(index.get("saves"), dict):
-        return {}
-    return {name: entry for name, entry in index["saves"].items() if isinstance(name, str)}
+    return read_cache(folder / RESULTS_NAME, RESULTS_FORMAT, MAX_RESULTS_FILE, 1_000_000, nesting=False)  # read field by field
 
 
 def _write(folder: Path, entries: dict[str, dict]) -> None:
-    """Replace the index in one step; a failure leaves it as it was (the counts need no cache)."""
-    temporary = folder / f"{RESULTS_NAME}.{os.getpid()}.tmp"
-    try:
-        data = msgpack.Packer(buf_size=16 * 1024, use_bin_type=True).pack({"format": RESULTS_FORMAT, "saves": entries})
-        temporary.unlink(missing_ok=True)
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except (OSError, ValueError, TypeError):
-        return
-    try:
-        try:
-            write_durably(fd, data)
-        finally:
-            os.close(fd)
-        os.replace(temporary, folder / RESULTS_NAME)
-    except OSError:
-        temporary.unlink(missing_ok=True)
+    write_cache(folder / RESULTS_NAME, RESULTS_FORMAT, entries)
