@@ -190,18 +190,27 @@ def _need(document: dict, key: str, kinds: tuple, what: str) -> Any:
     return value
 
 
-def read_document(path: str | Path) -> dict:
+def read_capped(path: str | Path, limit: int, what: str) -> bytes:
+    """A shared file's bytes, size-capped before reading (a replay, a text record); ReplayError with
+    one line for a folder, a FIFO (refused, never waited on), a file too large or unreadable."""
     path = Path(path)
     try:
         if path.is_dir():
             raise ReplayError(f"{clean_text(str(path), 60)} is not a file")
-        with os.fdopen(open_regular(path), "rb") as handle:  # a FIFO is refused, never waited on
+        with os.fdopen(open_regular(path), "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
-            if size > MAX_BYTES:
-                raise ReplayError(f"too large for a replay ({size} bytes; the limit is {MAX_BYTES})")
-            data = handle.read(MAX_BYTES + 1)
+            if size > limit:
+                raise ReplayError(f"too large for a {what} ({size} bytes; the limit is {limit})")
+            data = handle.read(limit + 1)
     except OSError as error:
         raise ReplayError(f"cannot read {clean_text(str(path), 60)}: {error.strerror}") from None
+    if len(data) > limit:  # it grew while being read
+        raise ReplayError(f"too large for a {what} (the limit is {limit} bytes)")
+    return data
+
+
+def read_document(path: str | Path) -> dict:
+    data = read_capped(path, MAX_BYTES, "replay")
     if not data:
         raise ReplayError("the file is empty")
     document = unpack(data)

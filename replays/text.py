@@ -13,7 +13,6 @@ and compares: a line it cannot produce is named by line and column (text_read.py
 """
 from __future__ import annotations
 
-import os
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -21,10 +20,9 @@ from typing import Any
 from dicehall import engine, replays
 from dicehall.engine.core import IllegalCommand
 from dicehall.engine.session import Session
-from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
-from dicehall.replays import ReplayError, text_read
-from dicehall.replays.durable import open_regular, write_new_file
+from dicehall.replays import read_capped, text_read
+from dicehall.replays.durable import write_new_file
 from dicehall.replays.text_lines import (ANALYSIS_NOTE, MAX_BYTES, SETUP_LINE, SUFFIX, TYPED, TextRecordError, comment,
                                          escape, tag_line)
 
@@ -177,20 +175,7 @@ def is_text_record(data: bytes) -> bool:
 
 def read_file(path: str | Path) -> bytes:
     """A record's bytes, size-capped before reading; ReplayError with one line otherwise."""
-    path = Path(path)
-    try:
-        if path.is_dir():
-            raise ReplayError(f"{clean_text(str(path), 60)} is not a file")
-        with os.fdopen(open_regular(path), "rb") as handle:  # a FIFO is refused, never waited on
-            size = os.fstat(handle.fileno()).st_size
-            if size > MAX_BYTES:
-                raise ReplayError(f"too large for a record ({size} bytes; the limit is {MAX_BYTES})")
-            data = handle.read(MAX_BYTES + 1)
-    except OSError as error:
-        raise ReplayError(f"cannot read {clean_text(str(path), 60)}: {error.strerror}") from None
-    if len(data) > MAX_BYTES:
-        raise ReplayError(f"too large for a record (the limit is {MAX_BYTES} bytes)")
-    return data
+    return read_capped(path, MAX_BYTES, "record")
 
 
 def _decoded(data: bytes) -> str:
