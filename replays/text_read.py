@@ -239,7 +239,7 @@ class _Reader:
             legal = [str(c) for c in game.legal_commands(state)]
             shown = ", ".join(legal[:EXPECTED_SHOWN]) + (f" (or {len(legal) - EXPECTED_SHOWN} more)"
                                                          if len(legal) > EXPECTED_SHOWN else "")
-            raise TextRecordError(f"'{_shown(words)}' is not a {game.TITLE} move here ({_shown(str(error), 80)}); "
+            raise TextRecordError(f"'{_shown(words)}' is not a move of {game.TITLE} here ({_shown(str(error), 80)}); "
                                   f"expected {shown}", number, col) from None
         self.batches.append((len(self.events), seat))
         self.lines.keep(len(self.events) + 1, comments)

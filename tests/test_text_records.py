@@ -178,7 +178,7 @@ def test_ruling_a_bad_move_is_named_by_line_and_column_with_what_was_expected():
     with pytest.raises(records.TextRecordError) as caught:
         read_text("\n".join(lines), "x")
     message = str(caught.value)
-    assert message.startswith(f"line {number}, col 12: 'move sideways' is not a Angry Troll versus Magic Bridge move here")
+    assert message.startswith(f"line {number}, col 12: 'move sideways' is not a move of Angry Troll versus Magic Bridge here")
     legal = [str(c) for c in engine.get_game("troll").legal_commands(session.state_at(session.turn_starts()[1]))]
     assert message.endswith(f"; expected {', '.join(legal)}") and "\n" not in message
 
@@ -256,7 +256,7 @@ def test_replay_analyse_and_the_launchers_continue_from_here_read_a_text_record(
     for command in ("replay", "analyse", "verify"):
         assert main([command, str(broken)]) == 1
         err = capsys.readouterr().err.strip()
-        assert err.startswith(f"dicehall: {broken}: line 14, col 9: 'fly' is not a Dead Man's Wager move here")
+        assert err.startswith(f"dicehall: {broken}: line 14, col 9: 'fly' is not a move of Dead Man's Wager here")
         assert "\n" not in err
 
     async def steps(pilot):
