@@ -14,6 +14,7 @@ from typing import Any
 from dicehall import engine
 from dicehall.engine.text import NAME_LIMIT, clean_text
 from dicehall.replays.durable import open_regular, write_durably
+from dicehall.saves.box import box_player
 from dicehall.saves.errors import SaveError, SaveInUse, SaveUnreadable, os_reason
 from dicehall.saves.framing import MAX_FILE, SUFFIX, TORN_SUFFIX, SaveScan
 
@@ -27,13 +28,17 @@ def shown_path(path: Path | str) -> str:
 
 
 def home() -> Path:
-    """dicehall's data folder: $DICEHALL_HOME, else the platform's user data dir."""
+    """dicehall's data folder: $DICEHALL_HOME, else the platform's user data dir; on a shared box
+    (a player named by the admin's key line) that player's own folder in it, DATA/players/NAME."""
     override = os.environ.get("DICEHALL_HOME")
     if override:
-        return Path(override)
-    import platformdirs
+        base = Path(override)
+    else:
+        import platformdirs
 
-    return Path(platformdirs.user_data_dir("dicehall", appauthor=False))
+        base = Path(platformdirs.user_data_dir("dicehall", appauthor=False))
+    player = box_player()
+    return base if player is None else base / "players" / player
 
 
 def make_dirs(folder: Path, mode: int = 0o700, made=None) -> None:
@@ -127,7 +132,11 @@ def short_name(name: str) -> str:
 
 
 def login_name() -> str:
-    """The name a player sits down as when they give none: their login name."""
+    """The name a player sits down as when they give none: on a shared box the name the admin's key
+    line gives (never typed there), else their login name."""
+    player = box_player()
+    if player is not None:
+        return player
     import getpass
 
     try:

@@ -85,6 +85,8 @@ def build_parser() -> Parser:
     parser.commands = sub.choices  # type: ignore[attr-defined]  # each command's parser, for its usage line
     parser.add_argument("--version", action="version", version=f"dicehall {VERSION}")
     parser.add_argument("--hall", metavar="DIR", help="the hall folder shared by the players on this box")
+    parser.add_argument("--player", metavar="NAME", dest="box_player",
+                        help="on a shared box, the player the admin's key line names (their saves, their seat)")
     for command in COMMANDS:
         child = sub.add_parser(command.name, help=command.help, description=command.description or command.help)
         command.arguments(child)
@@ -123,6 +125,13 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    if getattr(args, "box_player", None) is not None:
+        from dicehall.saves.box import NotAPlayerName, set_box_player
+
+        try:
+            set_box_player(args.box_player)  # the app, and anything it starts, plays as this player
+        except NotAPlayerName as error:
+            raise UsageError(f"--player: {error}") from None
     if getattr(args, "hall", None):
         import os
 
