@@ -8,4 +8,5 @@ import pytest
 def home(tmp_path, monkeypatch):
     folder = tmp_path / "dicehall-home"
     monkeypatch.setenv("DICEHALL_HOME", str(folder))
+    monkeypatch.setenv("DICEHALL_PLAYER", "")  # no box unless a test says so; --player's setting is undone after it
     return folder

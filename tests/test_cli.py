@@ -72,7 +72,7 @@ def test_a_game_that_is_coming_gets_the_usage_and_one_line(capsys, monkeypatch):
 
 
 def test_control_characters_in_arguments_never_reach_the_terminal(capsys):
-    assert "unrecognized arguments: [2J" in usage_error(["saves", "\x1b[2J\x07"], capsys, "usage: dicehall [-h] [--version] [--hall DIR] COMMAND")
+    assert "unrecognized arguments: [2J" in usage_error(["saves", "\x1b[2J\x07"], capsys, "usage: dicehall [-h] [--version] [--hall DIR] [--player NAME] COMMAND")
     assert usage_error(["play", "\x1b[31mred"], capsys).startswith("dicehall: unknown game '\\x1b[31mred'")
 
 

@@ -109,6 +109,13 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)  # --help and --version print here: a closed pipe is caught in main
+    if args.box_player is not None:
+        from dicehall.saves.box import NotAPlayerName, set_box_player
+
+        try:
+            set_box_player(args.box_player)  # the app, and anything it starts, plays as this player
+        except NotAPlayerName as error:
+            parser.error(f"--player: {error}")  # dicehall's own usage: --player is dicehall's option
     try:
         return _dispatch(args)
     except UsageError as error:  # the usage of the command, then one line; exit 2, as argparse does
@@ -125,13 +132,6 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    if getattr(args, "box_player", None) is not None:
-        from dicehall.saves.box import NotAPlayerName, set_box_player
-
-        try:
-            set_box_player(args.box_player)  # the app, and anything it starts, plays as this player
-        except NotAPlayerName as error:
-            raise UsageError(f"--player: {error}") from None
     if getattr(args, "hall", None):
         import os
 

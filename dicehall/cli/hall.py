@@ -209,7 +209,7 @@ def list_scores(hall, as_json: bool) -> int:
     """The hall's scores, a line per player and game under a header row (saves/hall/scores.py)."""
     import json
 
-    from dicehall.saves.hall import UNAUTHENTICATED, hall_scores
+    from dicehall.saves.hall import hall_scores
 
     found = hall_scores(hall)
     folder = clean_text(str(hall.folder), 300)
@@ -219,7 +219,7 @@ def list_scores(hall, as_json: bool) -> int:
     left_out = found.left_out()
     print(f"scores from {counted(found.counted, 'finished game')} in the hall {folder}"
           + (f" (not counted: {left_out})" if left_out else ""))
-    print(f"{UNAUTHENTICATED}; bots' seats are not counted\n")
+    print(f"{found.names_note}; bots' seats are not counted\n")
     if not found.scores:
         print("no finished game with a person seated yet")
         return 0

@@ -24,6 +24,7 @@ class Seat:
     name: str = ""
     style: str = ""
     uid: int | None = None
+    keyed: bool = False  # the name is the one the box's admin gave the player's key (never typed)
 
 
 @dataclass
@@ -187,7 +188,7 @@ class HallFold:
             uid = record.get("uid")
             if not is_int(uid) or uid < 0:
                 raise HallRecordError("a seat taken by no user")
-            self.seats[seat] = Seat("player", short_name(name), "", uid)
+            self.seats[seat] = Seat("player", short_name(name), "", uid, record.get("key") is True)
         elif kind == "bot":
             by = self._by(record)
             if self.seats[by].kind != "player":

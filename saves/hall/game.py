@@ -10,6 +10,7 @@ from dicehall.engine.session import Session
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves import short_name
+from dicehall.saves.box import box_player
 from dicehall.saves.files import login_name
 from dicehall.saves.hall.chat import HallChat
 from dicehall.saves.hall.errors import HallError, HallWriteFailed, SeatHeld, StaleState
@@ -22,6 +23,20 @@ from dicehall.saves.hall.watchers import WatcherMark
 
 
 # ----- a game as one process sees it -----
+def seat_name(given: str) -> tuple[str, bool]:
+    """The name a seat is taken as, and whether it is a key's: on a shared box the name the admin's
+    key line gives (another name is refused: a name there is an identity), else the one given."""
+    player = box_player()
+    if player is not None:
+        if short_name(given) not in ("", player):
+            raise HallError(f"on this box you play as {player}, the name your key has; no other name can be taken")
+        return player, True
+    name = short_name(given)
+    if not name:
+        raise HallError("a player needs a name (--name)")
+    return name, False
+
+
 class HallGame:
     """One hall game as this process sees it: its fold (`session`, seats, takeback), the seat it
     holds (`seat`, None for a watcher or a follower) and its position in the log.
@@ -299,9 +314,7 @@ class HallGame:
     # ----- seats and watching -----
     def take_seat(self, seat: int | None, name: str) -> None:
         """Take `seat` (the first open one if None) as `name`: a new seat, or one of ours back."""
-        name = short_name(name)
-        if not name:
-            raise HallError("a player needs a name (--name)")
+        name, keyed = seat_name(name)
         uid = os.getuid()
         for _ in range(10):
             choice = seat if seat is not None else self._first_free(name, uid)
@@ -315,7 +328,10 @@ class HallGame:
             fd = self.hall.lock_seat(self.id, choice, name)
             try:
                 if current.kind == "open":
-                    self._append({"op": "seat", "seat": choice, "kind": "player", "name": name, "uid": uid})
+                    record = {"op": "seat", "seat": choice, "kind": "player", "name": name, "uid": uid}
+                    if keyed:  # the name is the admin's for this player's key, not typed
+                        record["key"] = True
+                    self._append(record)
             except StaleState:
                 os.close(fd)  # the seats changed meanwhile: look again
                 continue

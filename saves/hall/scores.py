@@ -12,7 +12,9 @@ being fooled or counting twice):
 - People's seats only: a bot's seat is not a player. A person whose seat was handed to a bot for
   being idle keeps the game as played and not won.
 - The best result is credited to the winners (in a game for one, to its player, win or loss).
-- Names are the hall's: as typed at each seat. Nothing checks who typed them (unauthenticated).
+- Names are the hall's. On a shared box each is the name the admin gave a player's key (a `key`
+  seat record): nobody else can sit as it. A name typed at a seat (off a box) is unchecked; where the
+  hall has both, a typed name is counted apart from the key's and shown as "NAME (typed)".
 """
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ from dicehall.engine.games import CATALOGUE
 from dicehall.engine.text import clean_text
 
 UNAUTHENTICATED = "names are as typed at each seat: the hall does not check who typed them (unauthenticated)"
+FROM_KEYS = "names are the admin's, one per player's key: no one else can sit as them"
+TYPED = " (typed)"  # a typed name in a hall where names also come from keys
 _ORDER = {entry.id: n for n, entry in enumerate(CATALOGUE)}
 
 
@@ -57,6 +61,12 @@ class HallScores:
     abandoned: int = 0
     copies: int = 0  # logs of a game already counted (the same commitment)
     damaged: int = 0  # files that are not a good game
+    typed_names: bool = False  # some counted seat's name was typed, not a key's
+
+    @property
+    def names_note(self) -> str:
+        """What the names are worth: a key's each (a shared box), or as typed (unauthenticated)."""
+        return UNAUTHENTICATED if self.typed_names or not self.scores else FROM_KEYS
 
     def left_out(self) -> str:
         """What was not counted, in words ("" when nothing was)."""
@@ -66,21 +76,23 @@ class HallScores:
         return ", ".join(f"{count} {words}" for count, words in parts if count)
 
     def as_json(self) -> dict:
-        return {"unauthenticated": UNAUTHENTICATED, "counted": self.counted, "in_progress": self.in_progress,
+        return {"unauthenticated": UNAUTHENTICATED if self.names_note == UNAUTHENTICATED else "",
+                "names": self.names_note, "counted": self.counted, "in_progress": self.in_progress,
                 "abandoned": self.abandoned, "copies": self.copies, "damaged": self.damaged,
                 "scores": [score.as_json() for score in self.scores]}
 
 
-def _credit(fold) -> dict[str, bool]:
-    """The people of a finished game by name, each with whether they won."""
+def _credit(fold) -> dict[tuple[str, bool], bool]:
+    """The people of a finished game by (name, whether it is a key's), each with whether they won."""
     winners = set(fold.session.outcome.winners)
-    names: dict[str, bool] = {}
+    names: dict[tuple[str, bool], bool] = {}
     for seat, held in enumerate(fold.seats):
         if held.kind == "player" and held.name:
-            names[held.name] = names.get(held.name, False) or seat in winners
+            who = (held.name, held.keyed)
+            names[who] = names.get(who, False) or seat in winners
     for held in fold.handed.values():  # left idle: played, not won
         if held.kind == "player" and held.name:
-            names.setdefault(held.name, False)
+            names.setdefault((held.name, held.keyed), False)
     return names
 
 
@@ -96,7 +108,7 @@ def _best(fold) -> tuple[int, str] | None:
 def scores_of(folds: Iterable[tuple[str, object]], damaged: int = 0) -> HallScores:
     """The scores of the games `folds` gives ((id, HallFold) pairs)."""
     found = HallScores(damaged=damaged)
-    table: dict[tuple[str, str], Score] = {}
+    table: dict[tuple[str, str, bool], Score] = {}
     seen: set[str] = set()
     for _, fold in folds:
         if fold.abandoned:
@@ -116,13 +128,18 @@ def scores_of(folds: Iterable[tuple[str, object]], damaged: int = 0) -> HallScor
         seen.add(fold.commitment)
         found.counted += 1
         solo = len(fold.seats) == 1
-        for name, won in credit.items():
-            key = (fold.module.ID, name)
-            score = table.setdefault(key, Score(fold.module.ID, fold.module.TITLE, name))
+        for (name, keyed), won in credit.items():
+            score = table.setdefault((fold.module.ID, name, keyed), Score(fold.module.ID, fold.module.TITLE, name))
             score.games += 1
             score.wins += won
             if best is not None and (won or solo) and (score.best is None or best[0] > score.best[0]):
                 score.best = best
+    keyed = {key[2] for key in table}
+    found.typed_names = False in keyed
+    if keyed == {False, True}:  # a typed name never passes for the key's of the same name
+        for (_, _, is_key), score in table.items():
+            if not is_key:
+                score.player += TYPED
     found.scores = sorted(table.values(), key=lambda s: (_ORDER.get(s.game, len(_ORDER)), -s.wins, -s.win_percent,
                                                         s.player.casefold(), s.player))
     return found

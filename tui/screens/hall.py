@@ -20,6 +20,7 @@ from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves import error_line
+from dicehall.saves.box import on_box
 from dicehall.saves.hall import Hall, HallEntry, login_name
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen
@@ -256,6 +257,9 @@ class HallScreen(KeyedScreen):
                 return
             opener(joined)
 
+        if on_box():  # the key's name is the player's: never typed here
+            named(default)
+            return
         self.app.push_screen(AskScreen(f"Your name at the table in {game_id} (Enter alone: {default}):",
                                        placeholder=default), named)
 

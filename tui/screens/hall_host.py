@@ -8,6 +8,7 @@ from dicehall.engine import get_game
 from dicehall.engine.games import CATALOGUE, entry_of
 from dicehall.engine.text import clean_text
 from dicehall.saves import SaveError
+from dicehall.saves.box import on_box
 from dicehall.saves.hall import Hall, login_name
 from dicehall.tui.screens.base import SetupScreen
 
@@ -88,7 +89,10 @@ class HallHostScreen(SetupScreen):
         for key, label, values, words in host_choices(self.game):
             rows.append((f"option:{key}", f"{label + ':':<{LABEL}}{words[values.index(self.options[self.game][key])]}"))
         default = clean_text(login_name(), 40)
-        rows.append(("name", f"{'Your name:':<{LABEL}}{self.player_name or default + ' (your login name)'}"))
+        if on_box():  # the name the admin gave this player's key: shown, never typed
+            rows.append(("name", f"{'Your name:':<{LABEL}}{default} (your key's name)"))
+        else:
+            rows.append(("name", f"{'Your name:':<{LABEL}}{self.player_name or default + ' (your login name)'}"))
         rows.append(("start", "Open the game in the hall (s)"))
         return rows
 
@@ -114,7 +118,10 @@ class HallHostScreen(SetupScreen):
             chosen = self.options[self.game]
             chosen[name] = values[(values.index(chosen[name]) + step) % len(values)]
         elif key == "name":
-            self.ask_name()
+            if on_box():
+                self.status(f"on this box you play as {clean_text(login_name(), 40)}, the name your key has")
+            else:
+                self.ask_name()
             return
         elif key == "start":
             self.action_start()

@@ -25,6 +25,7 @@ from dicehall.tui.widgets import Plain, StatusLine, clip
 COLUMNS = f"  {'GAME':<16}  {'PLAYER':<20}  {'GAMES':>5}  {'WINS':>4}  {'WIN%':>4}  BEST"
 ROW_WIDTH = 74  # inside the list's frame and padding at 80 columns
 NOTE = " Names are as typed at each seat: unauthenticated. Bots are not players."
+KEYS_NOTE = " Names are the admin's, one per player's key. Bots are not players."
 
 
 def short_title(title: str) -> str:
@@ -107,6 +108,7 @@ class HallScoresScreen(KeyedScreen):
             menu.add_option(Option(score_row(score), id=f"score:{n}"))
         title = f"The hall's scores: {counted(found.counted, 'finished game')}"
         self.query_one(".title", Plain).show(Text(clip(title, 78), style="bold"))
+        self.query_one("#scores-note", Plain).show(clip(NOTE if found.typed_names or not found.scores else KEYS_NOTE, 78))
         left_out = found.left_out()
         if not found.scores:
             self.status("no finished game with a person seated yet" + (f" (not counted: {left_out})" if left_out else ""))

@@ -1,0 +1,175 @@
+"""A player is their key (issue #29, item 1): on a shared box the admin's key line names the player
+(`dicehall --player NAME`); the name is never typed, no other key can sit as it, and each player's
+saves live in a folder of their own. Off a box (no name) everything is as it was."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dicehall.cli import main
+from dicehall.saves import home, saves_dir
+from dicehall.saves.box import PLAYER_ENV, box_player, check_player
+from dicehall.saves.hall import Hall, SeatHeld, hall_scores
+from dicehall.saves.hall.errors import HallError
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.hall import HallScreen
+from dicehall.tui.screens.hall_host import HallHostScreen
+from tests.apphelpers import drive_hall as run, screen_text, status, until
+from tests.hallhelpers import step
+
+
+@pytest.fixture
+def hall(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "hall"))
+    return Hall(tmp_path / "hall")
+
+
+def as_player(monkeypatch, name):
+    if name is None:
+        monkeypatch.delenv(PLAYER_ENV, raising=False)
+    else:
+        monkeypatch.setenv(PLAYER_ENV, name)
+
+
+def seat_records(hall, game_id):
+    from dicehall.saves import parse_save
+
+    parsed = parse_save((hall.games / f"{game_id}.dhh").read_bytes(), game_id)
+    return [r for r in parsed.records if r.get("op") == "seat"]
+
+
+@pytest.mark.parametrize("name", ["", "Ann", "ann bob", "../ann", "a" * 25, "1ann", "ann\x1b[2J", "[b]ann"])
+def test_a_player_name_that_is_not_one_is_refused_in_one_line(name, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["--player", name, "saves"])
+    assert exit.value.code == 2
+    err = capsys.readouterr().err
+    assert "--player:" in err and "is not a player name" in err and "\x1b" not in err
+
+
+def test_a_bad_name_in_the_environment_is_never_taken_as_no_box(monkeypatch):
+    monkeypatch.setenv(PLAYER_ENV, "../alice")
+    with pytest.raises(Exception, match="is not a player name"):
+        box_player()
+    with pytest.raises(Exception, match="is not a player name"):
+        home()
+
+
+def test_each_player_has_a_data_folder_of_their_own(monkeypatch, home):
+    as_player(monkeypatch, None)
+    assert saves_dir() == home / "saves"
+    as_player(monkeypatch, "ann")
+    assert saves_dir() == home / "players" / "ann" / "saves"
+    as_player(monkeypatch, "bob")
+    assert saves_dir() == home / "players" / "bob" / "saves"
+    assert check_player("bob_2-x") == "bob_2-x"
+
+
+def test_on_a_box_the_seat_is_the_keys_name_and_another_name_is_refused(hall, monkeypatch):
+    as_player(monkeypatch, "ann")
+    game = hall.host("towers", ["player", "open"], "")
+    assert game.fold.seats[0].name == "ann" and game.fold.seats[0].keyed
+    as_player(monkeypatch, "bob")
+    with pytest.raises(HallError, match="on this box you play as bob"):
+        hall.join(game.id, name="ann")  # bob cannot sit as ann, nor as anyone but bob
+    joined = hall.join(game.id, name="")
+    assert joined.fold.seats[1].name == "bob"
+    assert [(r["name"], r.get("key")) for r in seat_records(hall, game.id)] == [("ann", True), ("bob", True)]
+    game.close(), joined.close()
+
+
+def test_no_other_key_takes_a_players_seat_back(hall, monkeypatch):
+    as_player(monkeypatch, "ann")
+    game = hall.host("towers", ["player", "open"], "ann")
+    as_player(monkeypatch, "bob")
+    bob = hall.join(game.id)
+    game.close()  # ann's link drops: her seat waits for her
+    as_player(monkeypatch, "eve")
+    with pytest.raises(HallError):  # eve is the same Unix user, but not ann's key
+        hall.join(game.id, seat=0)
+    with pytest.raises(SeatHeld):
+        hall.join(game.id)
+    as_player(monkeypatch, "ann")
+    back = hall.join(game.id)
+    assert back.seat == 0
+    back.close(), bob.close()
+
+
+def test_off_a_box_names_are_typed_as_before(hall, monkeypatch):
+    as_player(monkeypatch, None)
+    game = hall.host("towers", ["player", "open"], "Ann")
+    assert game.fold.seats[0].name == "Ann" and not game.fold.seats[0].keyed
+    assert "key" not in seat_records(hall, game.id)[0]
+    game.close()
+
+
+def finished_towers(hall, monkeypatch, light, dark):
+    as_player(monkeypatch, light[0])
+    first = hall.host("towers", ["player", "open"], light[1])
+    as_player(monkeypatch, dark[0])
+    second = hall.join(first.id, name=dark[1])
+    games = {0: first, 1: second}
+    while not first.finished:
+        step(games)
+    step(games)
+    first.close(), second.close()
+
+
+def test_scores_say_the_names_are_the_keys_and_keep_a_typed_name_apart(hall, monkeypatch, capsys):
+    finished_towers(hall, monkeypatch, ("ann", ""), ("bob", ""))
+    found = hall_scores(hall)
+    assert "one per player's key" in found.names_note
+    assert {s.player for s in found.scores} == {"ann", "bob"}
+    finished_towers(hall, monkeypatch, (None, "ann"), (None, "Zed"))  # typed off the box: "ann" again
+    found = hall_scores(hall)
+    assert "unauthenticated" in found.names_note
+    assert {s.player for s in found.scores} == {"ann", "bob", "ann (typed)", "Zed (typed)"}
+    assert next(s for s in found.scores if s.player == "ann").games == 1  # the typed game is not the key's
+    as_player(monkeypatch, None)
+    assert main(["--hall", str(hall.folder), "hall", "--scores", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "unauthenticated" in data["names"]
+
+
+def test_the_hall_screen_joins_as_the_keys_name_without_asking(hall, monkeypatch):
+    as_player(monkeypatch, "bob")
+    game = hall.host("towers", ["player", "open"], "")
+    as_player(monkeypatch, "ann")
+    app = DicehallApp()
+
+    async def steps(pilot):
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen))
+        await until(pilot, lambda: "j Join" in screen_text(pilot.app))
+        await pilot.press("j")  # no question: the seat is taken as ann at once
+        await until(pilot, lambda: getattr(pilot.app, "hall_game", None) is not None)
+        return pilot.app.hall_game.fold.seats[1].name
+
+    try:
+        assert run(app, steps) == "ann"
+    finally:
+        game.close()
+
+
+def test_the_host_screen_shows_the_keys_name_and_enter_on_it_asks_nothing(hall, monkeypatch):
+    as_player(monkeypatch, "ann")
+    app = DicehallApp()
+
+    async def steps(pilot):
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallHostScreen))
+        screen = pilot.app.screen
+        await pilot.press("home")
+        while screen.current() != "name":
+            await pilot.press("down")
+        await pilot.press("enter")
+        await pilot.pause()
+        return screen_text(pilot.app), status(pilot.app), pilot.app.screen is screen
+
+    text, said, same_screen = run(app, steps)
+    assert "Your name:  ann (your key's name)" in " ".join(text.split("  ")) or "ann (your key's name)" in text
+    assert "on this box you play as ann" in said
+    assert same_screen  # no dialog to type a name in
