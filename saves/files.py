@@ -27,18 +27,21 @@ def shown_path(path: Path | str) -> str:
     return clean_text(str(path), 200)
 
 
-def home() -> Path:
-    """dicehall's data folder: $DICEHALL_HOME, else the platform's user data dir; on a shared box
-    (a player named by the admin's key line) that player's own folder in it, DATA/players/NAME."""
+def data_root() -> Path:
+    """dicehall's data folder for this account: $DICEHALL_HOME, else the platform's user data dir."""
     override = os.environ.get("DICEHALL_HOME")
     if override:
-        base = Path(override)
-    else:
-        import platformdirs
+        return Path(override)
+    import platformdirs
 
-        base = Path(platformdirs.user_data_dir("dicehall", appauthor=False))
+    return Path(platformdirs.user_data_dir("dicehall", appauthor=False))
+
+
+def home() -> Path:
+    """Where this player's saves, replays and records live: the data folder; on a shared box (a
+    player named by the admin's key line) that player's own folder in it, DATA/players/NAME."""
     player = box_player()
-    return base if player is None else base / "players" / player
+    return data_root() if player is None else data_root() / "players" / player
 
 
 def make_dirs(folder: Path, mode: int = 0o700, made=None) -> None:

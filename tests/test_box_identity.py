@@ -173,3 +173,14 @@ def test_the_host_screen_shows_the_keys_name_and_enter_on_it_asks_nothing(hall, 
     assert "Your name:  ann (your key's name)" in " ".join(text.split("  ")) or "ann (your key's name)" in text
     assert "on this box you play as ann" in said
     assert same_screen  # no dialog to type a name in
+
+
+def test_the_default_hall_is_the_accounts_shared_by_every_player(monkeypatch, home):
+    from dicehall.saves.hall import hall_dir
+
+    monkeypatch.delenv("DICEHALL_HALL", raising=False)
+    monkeypatch.setattr("dicehall.saves.hall.files.ADMIN_HALL", home / "no-admin-hall")
+    as_player(monkeypatch, "ann")
+    ann = hall_dir()
+    as_player(monkeypatch, "bob")
+    assert hall_dir() == ann == home / "hall"

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from dicehall.engine.text import clean_text
-from dicehall.saves import home, os_reason
+from dicehall.saves import os_reason
+from dicehall.saves.files import data_root
 from dicehall.saves.files import login_name  # noqa: F401  (the hall's name for it too)
 from dicehall.saves.hall.errors import HallError
 
@@ -41,7 +42,7 @@ def hall_dir(override: str | Path | None = None) -> Path:
         return Path(chosen)
     if ADMIN_HALL.is_dir() and os.access(ADMIN_HALL, os.W_OK | os.X_OK):
         return ADMIN_HALL
-    return home() / "hall"
+    return data_root() / "hall"  # the account's, shared by every player of a box
 
 
 def bot_name(seat: int, seats: int, bots: int) -> str:
