@@ -3,6 +3,7 @@ the lobby, and `dicehall watch` off a terminal."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import time
 
@@ -10,7 +11,7 @@ import pytest
 
 from dicehall.saves import hall as hallmod
 from dicehall.saves.hall import Hall
-from dicehall.saves.hall.chat import ChatRefused, HallChat
+from dicehall.saves.hall.chat import ChatRefused, HallChat, account_name
 from tests.apphelpers import drive_hall as run, footer, screen_text, status, until
 from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
@@ -68,13 +69,13 @@ def bobs_turn(hall):
 
 def test_at_the_table_m_sends_a_line_lines_arrive_in_the_status_line_and_x_mutes_them(hall):
     ann, bob = bobs_turn(hall)
-    heard = HallChat(hall, ann.id, "Bob", bob.seat)
+    heard = bob.chat()
     heard.send("said before you came")
     app = DicehallApp(hall_game=ann)
 
     async def steps(pilot):
         assert "m Message" in footer(pilot.app)
-        await until(pilot, lambda: getattr(chat_of(ann), "primed", False))  # the screen's first look at the messages
+        await until(pilot, lambda: chat_of(ann).looked)  # the screen's first look at the messages
         await pilot.pause(0.6)  # and another: what was said before is listed by M, not announced
         assert "said before you came" not in status(pilot.app)
         await pilot.press("m")
@@ -122,10 +123,10 @@ def test_at_the_table_m_sends_a_line_lines_arrive_in_the_status_line_and_x_mutes
     bob.close()
 
 
-def test_a_watcher_sends_a_line_marked_as_a_watchers_and_sees_the_players_lines(hall, monkeypatch):
-    monkeypatch.setattr("dicehall.saves.hall.game.login_name", lambda: "Eve")
+def test_a_watcher_sends_a_line_marked_as_a_watchers_and_sees_the_players_lines(hall):
     ann, bob = bobs_turn(hall)
-    said = HallChat(hall, ann.id, "Ann", ann.seat)
+    said = ann.chat()
+    me = account_name(os.getuid())  # a watcher off a box writes as their Unix user
     app = DicehallApp(watch=hall.watch(ann.id))
 
     async def steps(pilot):
@@ -136,7 +137,7 @@ def test_a_watcher_sends_a_line_marked_as_a_watchers_and_sees_the_players_lines(
         await type_text(pilot, "nice")
         await pilot.press("enter")
         await pilot.pause()
-        assert [m.words() for m in said.follow()] == ["Eve (watching): nice"]
+        assert [m.words() for m in said.follow()] == [f"{me} (watching): nice"]
         said.send("thank you")
         await until(pilot, lambda: "Ann: thank you" in status(pilot.app), 3.0)
         await pilot.press("question_mark")
@@ -240,7 +241,7 @@ def test_dicehall_watch_off_a_terminal_prints_the_games_messages(hall, capsys):
     from dicehall.cli import main
 
     bots = hall.host("wager", ["bot:bold", "bot:cautious"], "x")
-    HallChat(hall, bots.id, "Ann", None).send("go \x1b[2J[bold]bots[/]")
+    HallChat(bots, name="Ann").send("go \x1b[2J[bold]bots[/]")
     play_until_over({0: bots}, random.Random(4))
     bots.close()
     assert main(["watch", bots.id]) == 0

@@ -58,6 +58,8 @@ def entry_row(entry: HallEntry) -> Text:
         row.append(clip(clean_text(entry.problem, 300), ROW_WIDTH - 17))
         return row
     state = f"over: {clean_text(entry.result, 100)}" if entry.finished else "in progress"
+    if entry.watching_words() and not entry.finished:  # the host's choice: "no watchers", "watchers read only"
+        state += f"; {entry.watching_words()}"
     row.append(f"{entry.id:<6}  ", style="bold")
     row.append(f"{short_title(entry.title):<16}  {entry.moves:>5}  {entry.watchers:>5}  {when(entry.last_move):<11}  ")
     row.append(clip(state, ROW_WIDTH - 52), style="bold" if entry.finished else "")
