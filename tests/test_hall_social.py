@@ -241,6 +241,19 @@ def test_ten_thousand_lines_are_read_a_slice_at_a_time_and_kept_to_the_latest(ha
     game.close()
 
 
+def test_watch_off_a_terminal_prints_every_message_not_the_first_64_kib(hall, capsys, monkeypatch):
+    monkeypatch.setenv("DICEHALL_HALL", str(hall.folder))
+    game = hall.host("towers", ["player", "open"], "Ann")
+    honest = hall_chat.account_name(OTHER)  # the name their own dicehall writes: their login's
+    write_chat(hall, game.id, [line(f"line {n} " + "x" * 40, name=honest, at=float(n)) for n in range(3000)])  # ~200 KiB
+    game.chat().send("the last word")
+    assert main(["watch", game.id]) == 0
+    said = [text for text in capsys.readouterr().out.splitlines() if text.startswith("say: ")]
+    assert len(said) == 3001 and said[0].startswith("say: uid 4321 (watching): line 0 ")
+    assert "say: Ann: the last word" in said  # lines of one look in the order of their times; looks in turn
+    game.close()
+
+
 def hostile_chat(hall, game_id, kind):
     path = chat_path(hall, game_id, OTHER)
     good = MAGIC + frame(hall_chat.HEADER) + frame(line("ok"))
