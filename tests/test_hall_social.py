@@ -2,6 +2,7 @@
 record, the admin's hall.toml) and a line of progress per game in the listing."""
 from __future__ import annotations
 
+import errno
 import json
 import os
 import subprocess
@@ -28,20 +29,58 @@ def hall(tmp_path, monkeypatch):
     return Hall(tmp_path / "hall")
 
 
-def chat_path(hall, game_id):
-    return hall.games / f"{game_id}.chat"
+OTHER = 4321  # a second member's Unix user (no account of that number on the box: shown as "uid 4321")
+
+
+def chat_path(hall, game_id, uid=0, player=None):
+    return hall.games / hall_chat.writer_file(game_id, uid, player)
+
+
+def write_chat(hall, game_id, records, uid=OTHER, player=None, header=True, mode="ab"):
+    """A second member's messages file, written around dicehall: theirs by its owner (tests run as root)."""
+    path = chat_path(hall, game_id, uid, player)
+    fresh = not path.exists()
+    with open(path, mode) as handle:
+        if header and (fresh or mode == "wb"):
+            handle.write(MAGIC + frame(hall_chat.HEADER))
+        for record in records:
+            handle.write(frame(record))
+    os.chown(path, uid, os.stat(hall.folder).st_gid)
+    return path
+
+
+def line(text, name="Mallory", seat=None, at=1.0):
+    return {"at": at, "name": name, "seat": seat, "uid": OTHER, "text": text}
+
+
+def read_all(chat):
+    got = chat.follow()
+    while chat.behind:
+        got += chat.follow()
+    return got
+
+
+class Arrivals:
+    """A reader's own clock for the rate, moved on by hand (HallChat.clock)."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
 
 
 # ----- messages -----
 CHILD = """
 import sys, time
 from dicehall.saves.hall import Hall
-from dicehall.saves.hall.chat import HallChat
 folder, game_id = sys.argv[1:3]
-chat = HallChat(Hall(folder), game_id, "Bob", 1)
+game = Hall(folder).join(game_id, name="Bob")
+chat = game.chat()
 chat.send("hello from Bob")
 deadline = time.monotonic() + 20
 while time.monotonic() < deadline:
+    game.follow()
     for message in chat.follow():
         if message.name == "Ann":
             print(message.words(), flush=True)
@@ -53,104 +92,177 @@ sys.exit(1)
 
 def test_two_processes_exchange_lines_and_a_watchers_line_is_marked(hall):
     game = hall.host("towers", ["player", "open"], "Ann")
-    ann = HallChat(hall, game.id, "Ann", 0)
+    ann = game.chat()
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(hall.folder), game.id], stdout=subprocess.PIPE,
                              text=True, cwd=Path(__file__).parent.parent)
     deadline = time.monotonic() + 20
     heard = []
     while not heard and time.monotonic() < deadline:
+        game.follow()
         heard = ann.follow()
         time.sleep(0.05)
     assert [m.words() for m in heard] == ["Bob: hello from Bob"]
     ann.send("hi Bob")
     out, _ = child.communicate(timeout=20)
     assert child.returncode == 0 and out.strip() == "Ann: hi Bob"
-    eve = HallChat(hall, game.id, "Eve", None)
+    watcher = hall.watch(game.id)
+    eve = hall_chat.HallChat(watcher, name="Eve")  # off a box, our own user's lines carry their own names
     eve.send("nice move")
     assert [m.words() for m in ann.follow()] == ["Eve (watching): nice move"]
+    read_all(eve)
     assert [m.words() for m in eve.messages] == ["Bob: hello from Bob", "Ann: hi Bob", "Eve (watching): nice move"]
-    # beside the log, never in it: the game's record is the game, and the listing shows no stray file
+    # one file per writer (here one user), beside the log, never in it; the listing shows no stray file
     assert b"hello" not in (hall.games / f"{game.id}.dhh").read_bytes()
     assert oct(os.stat(chat_path(hall, game.id)).st_mode & 0o777) == "0o660"
     assert [entry.problem for entry in hall.listing()] == [None]
-    game.close()
+    eve.close(), watcher.close(), game.close()
 
 
 def test_messages_are_never_read_or_written_through_a_linked_games_folder(hall, tmp_path):
     game = hall.host("towers", ["player", "open"], "Ann")
-    HallChat(hall, game.id, "Ann", 0).send("before the swap")
-    game.close()
+    game.chat().send("before the swap")
+    game.close_chat()  # the game stays open: its chat opens the games folder again at its next look
     elsewhere = tmp_path / "elsewhere"
     hall.games.rename(elsewhere)
     hall.games.symlink_to(elsewhere)
-    reader = HallChat(hall, game.id, "Bob", 1)
+    reader = game.chat()
     assert reader.follow() == [] and "games: a symbolic link: refused" in reader.problem
     with pytest.raises(ChatRefused, match="symbolic link"):
-        HallChat(hall, game.id, "Ann", 0).send("through the link")
-    assert b"through the link" not in (elsewhere / f"{game.id}.chat").read_bytes()
+        reader.send("through the link")
+    assert b"through the link" not in (elsewhere / hall_chat.writer_file(game.id, 0, None)).read_bytes()
+    game.close()
 
 
 def test_hostile_text_is_cleaned_capped_and_never_markup(hall):
     game = hall.host("towers", ["player", "open"], "Ann")
-    ann, bob = HallChat(hall, game.id, "Ann", 0), HallChat(hall, game.id, "Bob", 1)
+    bob = hall.join(game.id, name="Bob")
+    ann = game.chat()
     ann.send("[/bold][@click=app.quit]x[/] \x1b[2J\x1b]0;pwned\x07 \u202eend")
     ann.send("y" * 10 * 1024)
     with pytest.raises(ChatRefused, match="nothing to send"):
         ann.send("\x1b\x07\n  ")
-    first, second = bob.follow()
+    first, second = bob.chat().follow()
     assert first.text == "[/bold][@click=app.quit]x[/] [2J]0;pwned end"
     assert "\x1b" not in first.text and "\u202e" not in first.text
     assert second.text == "y" * hall_chat.TEXT_LIMIT
+    game.close(), bob.close()
+
+
+def test_a_second_members_lines_are_theirs_whatever_name_or_seat_they_claim(hall, monkeypatch):
+    game = hall.host("towers", ["player", "open"], "Ann")
+    with monkeypatch.context() as other_user:  # Bob joins from his own Unix account
+        other_user.setattr(os, "getuid", lambda: OTHER)
+        bob = hall.join(game.id, name="Bob")
+    reader = game.chat()
+    game.follow()
+    write_chat(hall, game.id, [line("gl", name="Bob", seat=1), line("I am Ann", name="Ann", seat=0),
+                               line("I am Ann", name="Ann"), line("seat 1, as Ann", name="Ann", seat=1),
+                               line("late seat", name="Bob", seat=5)])
+    assert [m.words() for m in reader.follow()] == [
+        "Bob (uid 4321): gl", "uid 4321 (watching) (forged): I am Ann", "uid 4321 (watching) (forged): I am Ann",
+        "Bob (uid 4321) (forged): seat 1, as Ann", "uid 4321 (watching) (forged): late seat"]
+    # a file named for a user it does not belong to is refused in one line; the others are read on
+    other = write_chat(hall, game.id, [line("as uid 99")], uid=99)
+    os.chown(other, OTHER, -1)
+    write_chat(hall, game.id, [line("still here", name="Bob", seat=1)])
+    assert [m.text for m in reader.follow()] == ["still here"]
+    assert reader.problem == f"games/{game.id}.chat.99: not made by uid 99: refused"
+    game.close(), bob.close()
+
+
+def test_on_a_box_a_line_is_the_players_whose_key_wrote_it(hall, monkeypatch, tmp_path):
+    monkeypatch.setenv("DICEHALL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("DICEHALL_PLAYER", "ann")
+    game = hall.host("towers", ["player", "open"], "ann")
+    ann = game.chat()
+    ann.send("hello")
+    assert chat_path(hall, game.id, 0, "ann").exists()  # games/ID.chat.UID.PLAYER, the key's name
+    # bob behind the same account: his dicehall writes his file; a line there naming anyone else is forged
+    write_chat(hall, game.id, [line("hi ann", name="bob"), line("this is ann", name="ann", seat=0),
+                               line("[bold]x[/]", name="\x1b[31mann")], uid=0, player="bob")
+    assert [m.words() for m in ann.follow()] == ["bob (watching): hi ann", "bob (watching) (forged): this is ann",
+                                                 "bob (watching) (forged): [bold]x[/]"]
     game.close()
 
 
-def test_a_flood_is_refused_when_sent_and_dropped_when_read(hall):
+def test_the_rate_counts_lines_as_they_arrive_never_the_times_they_claim(hall):
     game = hall.host("towers", ["player", "open"], "Ann")
-    ann, bob = HallChat(hall, game.id, "Ann", 0), HallChat(hall, game.id, "Bob", 1)
+    reader = game.chat()
+    reader.clock = clock = Arrivals()
+    write_chat(hall, game.id, [line("said before", at=float(n)) for n in range(20)])
+    history = read_all(reader)
+    assert len(history) == 20 and reader.take_unseen() == []  # the history: listed by M, never announced
+    # then a flood: 2 s apart, NaN, infinite, huge, negative times, a new name per line, 10 KiB records
+    times = [2.0 * n for n in range(100)] + [float("nan"), float("inf"), -float("inf"), 1e308, -5.0] * 20
+    write_chat(hall, game.id, [line(f"spam {n}", name=f"name{n}", at=at) for n, at in enumerate(times)]
+               + [line("z" * 10 * 1024, at=3.0)])
+    shown = read_all(reader)
+    assert len(shown) == hall_chat.RATE and reader.dropped == len(times) - hall_chat.RATE
+    assert len(reader.take_unseen()) == hall_chat.RATE
+    clock.now += hall_chat.RATE_WINDOW - 0.1  # not yet
+    write_chat(hall, game.id, [line("too soon")])
+    assert read_all(reader) == []
+    clock.now += 0.2
+    write_chat(hall, game.id, [line(f"later {n}", at=float("nan")) for n in range(10)])
+    assert [m.text for m in read_all(reader)] == [f"later {n}" for n in range(hall_chat.RATE)]
+    assert len(reader.messages) <= hall_chat.KEEP and not reader.problem
+    game.close()
+
+
+def test_the_writer_refuses_a_sixth_line_in_ten_seconds(hall):
+    game = hall.host("towers", ["player", "open"], "Ann")
+    ann = game.chat()
     start = 1_000_000.0
     for n in range(hall_chat.RATE):
         ann.send(f"line {n}", now=start + n * 0.01)
     with pytest.raises(ChatRefused, match="slow down: at most 5 messages in 10 seconds; try again in 10 s"):
         ann.send("one too many", now=start + 0.1)
+    again = HallChat(game)  # another terminal of the same writer counts the same file
+    with pytest.raises(ChatRefused, match="slow down"):
+        again.send("from the other terminal", now=start + 0.2)
     ann.send("later", now=start + 10.5)  # the window has moved on
-    assert [m.text for m in bob.follow()][-1] == "later"
-    # a writer that bypasses HallChat: 100 lines a second for 3 seconds, and 10 KiB records
-    with open(chat_path(hall, game.id), "ab") as handle:
-        for n in range(300):
-            handle.write(frame({"at": start + 100 + n / 100, "name": "Mallory", "seat": 1, "uid": 0, "text": f"spam {n}"}))
-        handle.write(frame({"at": start + 200, "name": "Mallory", "seat": 1, "uid": 0, "text": "z" * 10 * 1024}))
-        handle.write(frame({"at": start + 201, "name": "Mallory", "seat": 1, "uid": 0, "text": "after the big one"}))
-    shown = []
-    for _ in range(20):
-        shown += bob.follow()
-    spam = [m for m in shown if m.text.startswith("spam")]
-    assert len(spam) == hall_chat.RATE  # 3 seconds of flood: one window's worth
-    assert shown[-1].text == "after the big one"  # the 10 KiB record is skipped whole
-    assert len(bob.messages) <= hall_chat.KEEP and not bob.problem
     game.close()
 
 
-def test_the_messages_list_keeps_only_the_latest(hall):
+def test_ten_thousand_lines_are_read_a_slice_at_a_time_and_kept_to_the_latest(hall):
     game = hall.host("towers", ["player", "open"], "Ann")
-    with open(chat_path(hall, game.id), "wb") as handle:
-        handle.write(MAGIC + frame(hall_chat.HEADER))
-        for n in range(hall_chat.KEEP * 3):
-            handle.write(frame({"at": n * 10.0, "name": f"p{n % 7}", "seat": None, "uid": 0, "text": f"m{n}"}))
-    reader = HallChat(hall, game.id, "Ann", 0)
-    while reader.follow():
-        pass
-    assert len(reader.messages) == hall_chat.KEEP and reader.messages[-1].text == f"m{hall_chat.KEEP * 3 - 1}"
+    write_chat(hall, game.id, [line(f"m{n}", at=n * 10.0) for n in range(10_000)])
+    reader = game.chat()
+    looks, total = 0, 0
+    while True:
+        got = reader.follow()
+        total += len(got)
+        looks += 1
+        assert len(got) < 2000  # one look reads a slice of the file, never all of it
+        if not reader.behind:
+            break
+    assert total == 10_000 and looks > 5
+    assert len(reader.messages) == hall_chat.KEEP and reader.messages[-1].text == "m9999"
+    game.close()
+
+
+def test_watch_off_a_terminal_prints_every_message_not_the_first_64_kib(hall, capsys, monkeypatch):
+    monkeypatch.setenv("DICEHALL_HALL", str(hall.folder))
+    game = hall.host("towers", ["player", "open"], "Ann")
+    honest = hall_chat.account_name(OTHER)  # the name their own dicehall writes: their login's
+    write_chat(hall, game.id, [line(f"line {n} " + "x" * 40, name=honest, at=float(n)) for n in range(3000)])  # ~200 KiB
+    game.chat().send("the last word")
+    assert main(["watch", game.id]) == 0
+    said = [text for text in capsys.readouterr().out.splitlines() if text.startswith("say: ")]
+    assert len(said) == 3001 and said[0].startswith("say: uid 4321 (watching): line 0 ")
+    assert "say: Ann: the last word" in said  # lines of one look in the order of their times; looks in turn
     game.close()
 
 
 def hostile_chat(hall, game_id, kind):
-    path = chat_path(hall, game_id)
-    good = MAGIC + frame(hall_chat.HEADER) + frame({"at": 1.0, "name": "Ann", "seat": 0, "uid": 0, "text": "ok"})
+    path = chat_path(hall, game_id, OTHER)
+    good = MAGIC + frame(hall_chat.HEADER) + frame(line("ok"))
     if kind == "link":
         target = hall.folder / "elsewhere"
         target.write_bytes(good)
         os.symlink(target, path)
-    elif kind == "fifo":
+        return path
+    if kind == "fifo":
         os.mkfifo(path)
     elif kind == "huge":
         with open(path, "wb") as handle:
@@ -160,7 +272,7 @@ def hostile_chat(hall, game_id, kind):
     elif kind == "header":
         path.write_bytes(MAGIC + frame({"chat": 2}))
     elif kind == "crc":
-        data = bytearray(good + frame({"at": 2.0, "name": "Ann", "seat": 0, "uid": 0, "text": "bad"}))
+        data = bytearray(good + frame(line("bad")))
         data[-2] ^= 0xFF
         path.write_bytes(bytes(data))
     elif kind == "length":
@@ -171,7 +283,8 @@ def hostile_chat(hall, game_id, kind):
                          + frame({"at": 3.0, "name": ["x"], "seat": 0, "text": "t"})
                          + frame({"at": 3.0, "name": "x", "seat": True, "text": "t"})
                          + frame([1, 2, 3])
-                         + frame({"at": 4.0, "name": "Bob", "seat": 1, "uid": 0, "text": "still here"}))
+                         + frame(line("still here", at=4.0)))
+    os.chown(path, OTHER, os.stat(hall.folder).st_gid)
     return path
 
 
@@ -184,42 +297,137 @@ def _raw(payload: bytes) -> bytes:
 @pytest.mark.parametrize("kind, shown, problem", [
     ("link", [], "a symbolic link: refused"),
     ("fifo", [], "not a regular file: refused"),
-    ("huge", [], "too large for a game's messages"),
+    ("huge", [], "too large for a writer's messages"),
     ("magic", [], "not a game's messages"),
     ("header", [], "not a game's messages"),
     ("crc", ["ok"], "damaged after 1 messages"),
     ("length", ["ok"], "damaged after 1 messages"),
     ("bombs", ["ok", "still here"], ""),
 ])
-def test_hostile_message_files_are_one_line_and_bounded(hall, kind, shown, problem):
+def test_a_second_members_hostile_message_file_is_one_line_and_stops_only_itself(hall, kind, shown, problem):
     game = hall.host("towers", ["player", "open"], "Ann")
+    game.chat().send("mine")
     hostile_chat(hall, game.id, kind)
-    reader = HallChat(hall, game.id, "Bob", 1)
+    reader = hall.join(game.id, name="Bob").chat()
     started = time.monotonic()
     got = []
     for _ in range(3):
         got += [m.text for m in reader.follow()]
     assert time.monotonic() - started < 2  # a FIFO never blocks
-    assert got == shown
+    assert sorted(got) == sorted(["mine"] + shown)
     assert problem in reader.problem and "\n" not in reader.problem
-    if problem:
-        with pytest.raises(ChatRefused) as refused:
-            reader.send("hello")
-        assert problem in str(refused.value)
+    reader.send("hello")  # another member's file never stops ours
+    assert game.chat().follow()[-1].text == "hello"
     if kind == "link":
         assert (hall.folder / "elsewhere").read_bytes().count(b"hello") == 0
     assert [entry.problem for entry in hall.listing()] == [None]  # the listing never trips on it
+    game.close(), reader.game.close()
+
+
+@pytest.mark.parametrize("kind", ["link", "fifo", "theirs"])
+def test_our_own_files_name_taken_by_a_link_a_fifo_or_another_user_refuses_in_one_line(hall, kind):
+    game = hall.host("towers", ["player", "open"], "Ann")
+    path = chat_path(hall, game.id)
+    if kind == "link":
+        os.symlink(hall.folder / "elsewhere", path)
+    elif kind == "fifo":
+        os.mkfifo(path)
+    else:
+        write_chat(hall, game.id, [line("squatting")], uid=0)
+        os.chown(path, OTHER, -1)
+    with pytest.raises(ChatRefused, match="symbolic link: refused|not a regular file: refused|not made by you: refused"):
+        game.chat().send("hello")
+    assert not (hall.folder / "elsewhere").exists()
+    game.close()
+
+
+def test_a_first_line_on_a_full_disk_leaves_no_file(hall, monkeypatch):
+    game = hall.host("towers", ["player", "open"], "Ann")
+    chat = game.chat()
+
+    def full(fd, data):
+        os.write(fd, data[:3])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(hall_chat, "write_durably", full)
+    with pytest.raises(ChatRefused, match="disk full: the message was not sent; try again"):
+        chat.send("first")
+    assert not list(hall.games.glob(f"{game.id}.chat*"))
+    monkeypatch.undo()
+    chat.send("second")
+    monkeypatch.setattr(hall_chat, "write_durably", full)
+    with pytest.raises(ChatRefused, match="disk full"):
+        chat.send("third")
+    monkeypatch.undo()
+    assert [m.text for m in HallChat(game).follow()] == ["second"]  # cut back: the file is whole
     game.close()
 
 
 def test_a_full_messages_file_refuses_more(hall, monkeypatch):
     game = hall.host("towers", ["player", "open"], "Ann")
     monkeypatch.setattr(hall_chat, "MAX_CHAT", 200)
-    chat = HallChat(hall, game.id, "Ann", 0)
+    chat = game.chat()
     chat.send("short")
-    with pytest.raises(ChatRefused, match="this game's messages are full"):
+    with pytest.raises(ChatRefused, match="your messages in this game are full"):
         chat.send("x" * 150)
     game.close()
+
+
+def test_the_old_shared_messages_file_is_never_read(hall):
+    game = hall.host("towers", ["player", "open"], "Ann")
+    (hall.games / f"{game.id}.chat").write_bytes(MAGIC + frame(hall_chat.HEADER) + frame(line("as Ann", name="Ann", seat=0)))
+    assert read_all(game.chat()) == []
+    assert [entry.problem for entry in hall.listing()] == [None]
+    game.close()
+
+
+# ----- the table's watchers -----
+def test_a_quiet_table_refuses_a_watchers_line_and_readers_drop_one(hall, capsys):
+    game = hall.host("towers", ["player", "open"], "Ann", watchers="quiet")
+    watcher = hall.watch(game.id)
+    with pytest.raises(ChatRefused, match="keep its messages to themselves: watchers read them"):
+        watcher.chat().send("hi")
+    game.chat().send("players only")
+    write_chat(hall, game.id, [line("a watcher around dicehall")])
+    assert [m.words() for m in read_all(watcher.chat())] == ["Ann: players only"]
+    entry = hall.entry(game.id)
+    assert entry.watching == "quiet" and entry.as_json()["watching"] == "quiet"
+    assert main(["--hall", str(hall.folder), "hall"]) == 0
+    assert "; watchers read only" in capsys.readouterr().out
+    watcher.close(), game.close()
+
+
+def test_a_table_without_watchers_refuses_watch_in_one_line_until_it_is_over(hall, capsys):
+    bots = hall.host("wager", ["bot:bold", "bot:cautious"], "x", watchers="none")
+    with pytest.raises(HallError, match=f"game {bots.id}: its players keep watchers off their table until it is over"):
+        hall.watch(bots.id)
+    assert main(["--hall", str(hall.folder), "watch", bots.id]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.strip().count("\n") == 0 and "keep watchers off their table" in captured.err
+    assert main(["--hall", str(hall.folder), "hall"]) == 0
+    assert "; no watchers" in capsys.readouterr().out
+    assert not (hall.games / f"{bots.id}.watchers").exists() or not os.listdir(hall.games / f"{bots.id}.watchers")
+    from tests.hallhelpers import play_until_over
+    import random
+    play_until_over({0: bots}, random.Random(4))
+    bots.close()
+    assert main(["--hall", str(hall.folder), "watch", bots.id]) == 0  # over: a replay, as any finished game
+
+
+def test_the_host_command_records_the_watchers_and_a_bad_header_value_is_one_line(hall, capsys):
+    assert main(["--hall", str(hall.folder), "host", "towers", "--watchers", "quiet"]) == 0
+    game_id = capsys.readouterr().out.split(" as ")[1].split()[0]
+    assert hall.open(game_id).fold.watchers == "quiet"
+    log = hall.games / f"{game_id}.dhh"
+    length = int.from_bytes(log.read_bytes()[len(MAGIC):len(MAGIC) + 4], "big")
+    header = msgpack.unpackb(log.read_bytes()[len(MAGIC) + 8:len(MAGIC) + 8 + length], raw=False)
+    assert header["watchers"] == "quiet"
+    with pytest.raises(SystemExit):
+        main(["--hall", str(hall.folder), "host", "towers", "--watchers", "everyone"])
+    bad = dict(header, watchers=["open"])
+    log.write_bytes(MAGIC + frame(bad))
+    with pytest.raises(HallError, match="the header's watchers are not one of open, quiet, none"):
+        hall.open(game_id)
 
 
 # ----- idle seats -----

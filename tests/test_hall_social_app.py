@@ -3,6 +3,7 @@ the lobby, and `dicehall watch` off a terminal."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import time
 
@@ -10,7 +11,7 @@ import pytest
 
 from dicehall.saves import hall as hallmod
 from dicehall.saves.hall import Hall
-from dicehall.saves.hall.chat import ChatRefused, HallChat
+from dicehall.saves.hall.chat import ChatRefused, HallChat, account_name
 from tests.apphelpers import drive_hall as run, footer, screen_text, status, until
 from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
@@ -68,13 +69,13 @@ def bobs_turn(hall):
 
 def test_at_the_table_m_sends_a_line_lines_arrive_in_the_status_line_and_x_mutes_them(hall):
     ann, bob = bobs_turn(hall)
-    heard = HallChat(hall, ann.id, "Bob", bob.seat)
+    heard = bob.chat()
     heard.send("said before you came")
     app = DicehallApp(hall_game=ann)
 
     async def steps(pilot):
         assert "m Message" in footer(pilot.app)
-        await until(pilot, lambda: getattr(chat_of(ann), "primed", False))  # the screen's first look at the messages
+        await until(pilot, lambda: chat_of(ann).looked)  # the screen's first look at the messages
         await pilot.pause(0.6)  # and another: what was said before is listed by M, not announced
         assert "said before you came" not in status(pilot.app)
         await pilot.press("m")
@@ -122,10 +123,10 @@ def test_at_the_table_m_sends_a_line_lines_arrive_in_the_status_line_and_x_mutes
     bob.close()
 
 
-def test_a_watcher_sends_a_line_marked_as_a_watchers_and_sees_the_players_lines(hall, monkeypatch):
-    monkeypatch.setattr("dicehall.saves.hall.game.login_name", lambda: "Eve")
+def test_a_watcher_sends_a_line_marked_as_a_watchers_and_sees_the_players_lines(hall):
     ann, bob = bobs_turn(hall)
-    said = HallChat(hall, ann.id, "Ann", ann.seat)
+    said = ann.chat()
+    me = account_name(os.getuid())  # a watcher off a box writes as their Unix user
     app = DicehallApp(watch=hall.watch(ann.id))
 
     async def steps(pilot):
@@ -136,7 +137,7 @@ def test_a_watcher_sends_a_line_marked_as_a_watchers_and_sees_the_players_lines(
         await type_text(pilot, "nice")
         await pilot.press("enter")
         await pilot.pause()
-        assert [m.words() for m in said.follow()] == ["Eve (watching): nice"]
+        assert [m.words() for m in said.follow()] == [f"{me} (watching): nice"]
         said.send("thank you")
         await until(pilot, lambda: "Ann: thank you" in status(pilot.app), 3.0)
         await pilot.press("question_mark")
@@ -240,9 +241,133 @@ def test_dicehall_watch_off_a_terminal_prints_the_games_messages(hall, capsys):
     from dicehall.cli import main
 
     bots = hall.host("wager", ["bot:bold", "bot:cautious"], "x")
-    HallChat(hall, bots.id, "Ann", None).send("go \x1b[2J[bold]bots[/]")
+    HallChat(bots, name="Ann").send("go \x1b[2J[bold]bots[/]")
     play_until_over({0: bots}, random.Random(4))
     bots.close()
     assert main(["watch", bots.id]) == 0
     out = capsys.readouterr().out
     assert "say: Ann (watching): go [2J[bold]bots[/]\n" in out and "\x1b" not in out
+
+
+OTHER = 4321  # a second member's Unix user (tests run as root: their files are made theirs with chown)
+
+
+def members_file(hall, game_id, records, uid=OTHER):
+    """A second member's messages file, written around dicehall."""
+    from dicehall.saves import MAGIC, frame
+    from dicehall.saves.hall.chat import HEADER, writer_file
+
+    path = hall.games / writer_file(game_id, uid, None)
+    fresh = not path.exists()
+    with open(path, "ab") as handle:
+        handle.write((MAGIC + frame(HEADER) if fresh else b"") + b"".join(frame(r) for r in records))
+    os.chown(path, uid, os.stat(hall.folder).st_gid)
+
+
+def said(text, name, seat=None, at=1.0):
+    return {"at": at, "name": name, "seat": seat, "uid": OTHER, "text": text}
+
+
+class Arrivals:
+    """The reader's own clock for the rate (HallChat.clock), standing still: no test waits on time."""
+
+    def __call__(self):
+        return 1000.0
+
+
+def test_the_status_line_and_the_messages_list_name_each_lines_writer(hall, monkeypatch):
+    ann = hall.host("towers", ["player", "open"], "Ann")
+    with monkeypatch.context() as other_user:  # Bob plays from his own Unix account
+        other_user.setattr(os, "getuid", lambda: OTHER)
+        bob = hall.join(ann.id, name="Bob")
+    ann.follow()
+    chat = chat_of(ann)
+    chat.clock = Arrivals()
+    members_file(hall, ann.id, [said("said before you came", "Bob", seat=1)])
+    os.mkfifo(hall.games / f"{ann.id}.chat.99")
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        await until(pilot, lambda: chat.looked)
+        members_file(hall, ann.id, [said("I am Ann", "Ann", seat=0, at=float("nan"))])
+        await until(pilot, lambda: "(forged): I am Ann" in status(pilot.app), 5.0)
+        told = status(pilot.app)
+        members_file(hall, ann.id, [said(f"spam {n}", f"name{n}", at=2.0 * n) for n in range(20)])
+        await until(pilot, lambda: "spam 3" in status(pilot.app), 5.0)
+        flood = status(pilot.app)
+        await pilot.press("M")
+        await pilot.pause()
+        return told, flood, screen_text(pilot.app)
+
+    told, flood, listing = run(app, steps)
+    assert told == "uid 4321 (watching) (forged): I am Ann"
+    assert flood == "uid 4321 (watching) (forged): spam 3 (and 3 more: M lists them)"  # a writer's 5 a window
+    assert "Bob (uid 4321): said before you came" in listing
+    assert "16 lines not shown: sent faster than 5 in 10 seconds" in listing
+    assert f"games/{ann.id}.chat.99: not a regular file: refused" in listing
+    assert "spam 4" not in listing
+    bob.close()
+
+
+def test_a_watcher_at_a_quiet_table_reads_the_messages_and_cannot_send(hall):
+    ann = hall.host("towers", ["player", "open"], "Ann", watchers="quiet")
+    members_file(hall, ann.id, [said("a watcher, around dicehall", "Eve")])
+    app = DicehallApp(watch=hall.watch(ann.id))
+
+    async def steps(pilot):
+        assert isinstance(pilot.app.screen, HallViewer)
+        assert "m Message" not in footer(pilot.app)
+        await pilot.press("m")
+        await pilot.pause()
+        refused = status(pilot.app)
+        assert not isinstance(pilot.app.screen, AskScreen)
+        ann.chat().send("players only")
+        await until(pilot, lambda: "Ann: players only" in status(pilot.app), 5.0)
+        await pilot.press("M")
+        await pilot.pause()
+        return refused, screen_text(pilot.app)
+
+    refused, listing = run(app, steps)
+    assert refused == f"Not now: the players of game {ann.id} keep its messages to themselves: watchers read them"
+    assert "Ann: players only" in listing and "around dicehall" not in listing
+    assert "watchers read them" in listing
+    ann.close()
+
+
+def test_the_lobby_says_a_table_has_no_watchers_and_enter_is_refused_in_one_line(hall):
+    ann = hall.host("towers", ["player", "open"], "Ann", watchers="none")
+    app = DicehallApp()
+
+    async def steps(pilot):
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen) and "no watchers" in screen_text(pilot.app))
+        lobby = screen_text(pilot.app)
+        await pilot.press("enter")
+        await pilot.pause()
+        return lobby, status(pilot.app), pilot.app.screen
+
+    lobby, refused, screen = run(app, steps)
+    assert "  no watchers; seats: 1 Ann, 2 open" in lobby
+    assert refused.endswith(f"game {ann.id}: its players keep watchers off their table until it is over")
+    assert isinstance(screen, HallScreen) and hall.watchers(ann.id) == 0
+    ann.close()
+
+
+def test_the_new_games_watchers_line_goes_into_its_log(hall):
+    from tests.test_hall_screens import open_host_screen, to_line
+
+    app = DicehallApp()
+
+    async def steps(pilot):
+        await open_host_screen(pilot)
+        await to_line(pilot, "watchers")
+        await pilot.press("enter")  # welcome -> reading messages only
+        setup = screen_text(pilot.app)
+        await pilot.press("s")
+        await until(pilot, lambda: pilot.app.hall_game is not None)
+        return setup
+
+    setup = run(app, steps)
+    assert "Watchers:       welcome, reading messages only" in setup
+    (entry,) = hall.listing()
+    assert entry.watching == "quiet"

@@ -28,6 +28,9 @@ def host_arguments(parser: Parser) -> None:
                              "seat not named")
     parser.add_argument("--name", default="", help="your name at the table (default: your login name)")
     parser.add_argument("--option", type=option, action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--watchers", choices=("open", "quiet", "none"), default="open",  # saves.hall WATCHER_POLICIES
+                        help="open: anyone may watch and write messages (the default); quiet: watchers read the "
+                             "messages but write none; none: nobody watches until the game is over")
 
 
 def join_arguments(parser: Parser) -> None:
@@ -71,7 +74,7 @@ def host_command(args: argparse.Namespace) -> int:
     host_seat = kinds.index("?")
     kinds = ["player" if n == host_seat else "open" if kind == "?" else kind for n, kind in enumerate(kinds)]
     try:
-        hosted = hall.host(args.game, kinds, player_name(args.name), options=dict(args.option))
+        hosted = hall.host(args.game, kinds, player_name(args.name), options=dict(args.option), watchers=args.watchers)
     except ValueError as error:
         raise UsageError(str(error)) from None
     if terminal.on_terminal():
@@ -145,20 +148,20 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
     hi"): what has happened so far, then (`follow`) each new one until the game ends, the reader of a
     pipe goes away, or ctrl+c. Without `follow` it never waits, so `dicehall watch ID > file` and
     `ssh -T box dicehall watch ID` end at once."""
-    from dicehall.saves.hall import login_name
-    from dicehall.saves.hall.chat import HallChat
-
     watched = hall.watch(game_id)
-    chat = HallChat(hall, game_id, login_name(), None)
-    shown, told = 0, ""
+    chat = watched.chat()
+    shown, told = 0, set()
     with watched:
         print(f"watching {watched.module.TITLE} {watched.id}: {seat_words(watched.seats())}", flush=True)
         while True:
-            for message in chat.follow():
-                print(clean_text(f"say: {message.words()}", 300), flush=True)
-            if chat.problem and told != chat.problem:  # a damaged messages file: said once, the game goes on
-                told = chat.problem
-                print(clean_text(f"messages: {told}", 300), flush=True)
+            while True:  # every message so far, a slice of each file at a time (bounded memory)
+                for message in chat.follow():
+                    print(clean_text(f"say: {message.words()}", 300), flush=True)
+                if not chat.behind:
+                    break
+            for problem in [p for p in chat.problems.values() if p not in told]:  # said once; the game goes on
+                told.add(problem)
+                print(clean_text(f"messages: {problem}", 300), flush=True)
             session = watched.session
             if session is not None:
                 events = session.events
@@ -200,6 +203,8 @@ def list_hall(hall, as_json: bool) -> int:
             continue
         when = datetime.fromtimestamp(entry.last_move).strftime("%Y-%m-%d %H:%M")
         state = f"over: {clean_text(entry.result, 100)}" if entry.finished else f"in progress: {clean_text(entry.progress, 100)}"
+        if entry.watching_words() and not entry.finished:
+            state += f"; {entry.watching_words()}"
         print(f"{entry.id:<6}  {clean_text(entry.game, 10):<10}  {entry.moves:>5}  {entry.watchers:>5}  {when:<16}  "
               f"{seat_words(entry.seats)}; {state}")
     return 0

@@ -12,7 +12,7 @@ Layout of a hall folder (files 0660, folders 2770: the hall's group only, never 
     games/ID.dhh          the game's log (ID: 6 lowercase letters or digits)
     games/ID.seatN        seat N's lock (N from 0, as in the records): flock'd by the terminal holding it
     games/ID.watchers/PID one lock per live watcher
-    games/ID.chat         the game's messages (saves/hall/chat.py), beside its log, never in it
+    games/ID.chat.UID[.PLAYER]  one writer's messages (saves/hall/chat.py), beside the log, never in it
     games/ID.dhh.torn     the cut-off tail of an append that was interrupted, kept aside
     secrets/ID            the game's secret seed, until it is revealed into the log at the end
     hall.toml             the admin's settings (idle_minutes = N: a seat idle on its turn that long)
@@ -21,7 +21,8 @@ O_NOFOLLOW|O_DIRECTORY and every file is opened, made and removed relative to th
 
 The log has the save's framing (saves.MAGIC, then length/CRC-framed msgpack records; SaveScan reads
 it). Its header has `hall: 1`, the game, rules, options, `seats` (each {"kind": "open"} or {"kind":
-"bot", "name", "style"}), a `commitment` to the secret seed (never the seed), `name` and `created`.
+"bot", "name", "style"}), `watchers` ("open", "quiet", "none": the host's choice), a `commitment`
+to the secret seed (never the seed), `name` and `created`.
 Records, seats numbered from 0 as in the engine (people read them from 1):
     {"op": "seat", "seat": n, "kind": "player", "name": NAME, "uid": UID}   a person takes an open seat
     {"op": "seat", "seat": n, "kind": "bot", "name": NAME, "style": S, "by": s}   a seated person

@@ -1,28 +1,49 @@
-"""A hall game's messages: lines its players and watchers send to everyone in it.
+"""A hall game's messages: lines its players and watchers send to everyone in it, each shown as
+written by whoever wrote its file, never by the name a line claims.
 
-    chat = HallChat(hall, game.id, name="Ann", seat=0)     # seat None: a watcher ("Eve (watching)")
-    chat.send("good luck")                                 # ChatRefused: one line (too fast, too big)
+    chat = game.chat()                                     # a HallGame's: its seat, or a watcher
+    chat.send("good luck")                                 # ChatRefused: one line (too fast, quiet table, full)
     for message in chat.follow(): print(message.words())   # only what is new since the last look
 
-Stored beside the game's log, never in it (the log stays the game): games/ID.chat, with the save's
-framing (saves.MAGIC, a header, then length/CRC-framed msgpack records), each record appended under
-an flock of the file and fsync'd, as HallLog appends. A record is {"at": unix time, "name", "seat"
-(None for a watcher), "uid", "text"}. Everything read is data from other people: unpacked with
-limits, cleaned like every name (control characters stripped, never markup), capped at TEXT_LIMIT
-characters; a sender is held to RATE messages per RATE_WINDOW seconds when sending and again when
-reading (a writer that bypasses this module floods nobody's screen); at most KEEP messages are kept.
-A damaged or oversized file is one line (`problem`), and messages stop there."""
+One file per writer beside the game's log, never in it: games/ID.chat.UID (UID: the writer's Unix
+user) or, on a box, games/ID.chat.UID.PLAYER (PLAYER: the name the admin's key line gives,
+box.PLAYER_NAME). Each is made by its writer only (mode 0660, refused through a link), with the
+save's framing (saves.MAGIC, a header, then length/CRC-framed msgpack records) appended under an
+flock and fsync'd. A record is {"at": unix time, "name", "seat" (None for a watcher), "uid",
+"text"}; "name" and "seat" are only claims.
+
+Who wrote a line is its file's: the file's owner must be the UID in its name (else the file is
+refused), and the name shown is
+  - on a box, for a file of this account (every player behind the shared account): its PLAYER,
+    which only dicehall --player writes (players there have no shell);
+  - off a box, for a file of this user: the line's own name (only this user writes it);
+  - for another user's file: that user's login name (pwd), "PLAYER@login" where it names a PLAYER.
+A seat a line claims is checked against the game's seats (the seat's person has the file's user,
+and on a box its PLAYER); a line claiming a seat or a name that is not its writer's is "(forged)".
+A table whose watchers are "quiet" (the log's header) drops every line not from a seat.
+
+The lines already in the files when this reader first looks are the history: all read (a slice of
+READ_LIMIT bytes per file per look), never announced. Lines after that are held to RATE per
+RATE_WINDOW seconds per writer, counted as they arrive by this reader's own monotonic clock (the
+times lines claim are data: they only order the lines of one look). Everything read is data from
+other people: unpacked with limits, cleaned like every name, capped at TEXT_LIMIT characters; at
+most KEEP messages are kept. A damaged or hostile file is one line (`problems`), and only that
+file stops. The shared games/ID.chat of dicehall before issue #29 is never read: its senders
+cannot be told."""
 from __future__ import annotations
 
 import errno
 import fcntl
+import math
 import os
+import pwd
+import re
 import struct
 import time
 import zlib
 from collections import deque
 from dataclasses import dataclass
-from pathlib import Path
+from functools import lru_cache
 from typing import Any
 
 import msgpack
@@ -30,36 +51,57 @@ import msgpack
 from dicehall.engine.text import NAME_LIMIT, clean_text
 from dicehall.replays.durable import write_durably
 from dicehall.saves import MAGIC, frame
+from dicehall.saves.box import box_player
 from dicehall.saves.hall.errors import HallError
-from dicehall.saves.hall.files import check_id, open_nofollow, shown_path as _shown
+from dicehall.saves.hall.files import open_nofollow, shown_path as _shown
 
-CHAT_SUFFIX = ".chat"
+CHAT_INFIX = ".chat."  # games/ID.chat.UID[.PLAYER]
+WRITER_NAME = re.compile(r"([0-9]{1,10})(?:\.([a-z][a-z0-9_-]{0,23}))?")  # what follows ID.chat.
 TEXT_LIMIT = 200  # characters in one message
-RATE = 5  # messages a sender may send ...
+RATE = 5  # messages a writer may send ...
 RATE_WINDOW = 10.0  # ... in this many seconds
-MAX_CHAT = 1024 * 1024  # a game's messages file: past this no more are sent, and a larger file is refused
+MAX_CHAT = 1024 * 1024  # one writer's file: past this no more are sent, and a larger file is refused
 MAX_FRAME = 4096  # one record's bytes: far above TEXT_LIMIT characters in UTF-8 with its fields
-READ_LIMIT = 64 * 1024  # bytes read in one look: a flood is read a slice at a time
+READ_LIMIT = 64 * 1024  # bytes read from one file in one look: a flood is read a slice at a time
 KEEP = 200  # messages kept for the messages list
+MAX_WRITERS = 64  # files read per game (this user's first): bounds what a crowd of files costs
+RELIST_EVERY = 2.0  # seconds: the games folder is listed again when it changed, or this long after
 _FRAME = struct.Struct(">II")
 HEADER = {"chat": 1}
+WATCHERS_OPEN = "open"
 
 
 class ChatRefused(HallError):
-    """A message not sent (too fast, empty, the file full, the disk full); one line."""
+    """A message not sent (too fast, empty, a quiet table, the file full, the disk full); one line."""
 
 
 @dataclass(frozen=True)
 class ChatMessage:
-    at: float
-    name: str
-    seat: int | None  # None: a watcher's
+    name: str  # who wrote it, as its file tells (never the line's claim, but off a box for our own lines)
+    seat: int | None  # the seat its writer holds in the game; None: a watcher's
     text: str
+    at: float = 0.0  # the time the line claims: orders the lines of one look, nothing else
+    forged: bool = False  # it claimed a name or a seat that is not its writer's
+    mine: bool = False  # this terminal's writer's ("sent:" said it)
+    live: bool = True  # arrived while this reader looked (False: said before it came)
 
     def words(self) -> str:
-        """"Ann: hi", or "Eve (watching): hi" for a watcher's line."""
+        """"Ann: hi", "Eve (watching): hi" for a watcher's line, "eve (watching) (forged): hi"."""
         who = self.name if self.seat is not None else f"{self.name} (watching)"
-        return f"{who}: {self.text}"
+        return f"{who}{' (forged)' if self.forged else ''}: {self.text}"
+
+
+@lru_cache(maxsize=256)
+def account_name(uid: int) -> str:
+    """A Unix user's login name, or "uid N" where the box has none for it."""
+    try:
+        return clean_text(pwd.getpwuid(uid).pw_name, NAME_LIMIT) or f"uid {uid}"
+    except (KeyError, OverflowError):
+        return f"uid {uid}"
+
+
+def writer_file(game_id: str, uid: int, player: str | None) -> str:
+    return f"{game_id}{CHAT_INFIX}{uid}" + (f".{player}" if player else "")
 
 
 def _unpack(payload: bytes) -> Any:
@@ -67,8 +109,8 @@ def _unpack(payload: bytes) -> Any:
                            max_array_len=8, max_map_len=8, max_ext_len=0)
 
 
-def _message(record: Any) -> ChatMessage | None:
-    """A record as a message, or None if it is not one (skipped: one bad line hides no other)."""
+def _claims(record: Any) -> tuple[float, str, int | None, str] | None:
+    """A record's (at, name, seat, text), cleaned, or None if it is not a message."""
     if not isinstance(record, dict):
         return None
     at, name, seat, text = record.get("at"), record.get("name"), record.get("seat"), record.get("text")
@@ -79,172 +121,376 @@ def _message(record: Any) -> ChatMessage | None:
     name, text = clean_text(name, NAME_LIMIT), clean_text(text, TEXT_LIMIT)
     if not name or not text:
         return None
-    return ChatMessage(float(at), name, seat, text)
+    return float(at), name, seat, text
+
+
+def _order(message: ChatMessage) -> tuple[bool, float]:
+    """The lines of one look by the times they claim; NaN and infinities last."""
+    finite = math.isfinite(message.at)
+    return not finite, message.at if finite else 0.0
+
+
+class _Writer:
+    """One writer's file as this reader reads it."""
+
+    def __init__(self, name: str, uid: int, player: str | None, history: bool):
+        self.name = name
+        self.uid = uid
+        self.player = player
+        self.history = history  # found at this reader's first look: what it holds then is the history
+        self.history_end = 0  # bytes before this were in the file when it was first opened
+        self.fd = -1
+        self.offset = 0  # 0: the magic is not read yet
+        self.headed = False
+        self.size = 0
+        self.count = 0  # records read (for "damaged after N messages")
+        self.problem = ""
+
+    @property
+    def behind(self) -> bool:
+        return not self.problem and self.fd >= 0 and self.offset < self.size
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
 
 
 class HallChat:
-    """One game's messages as this process sees them: `messages` (the last KEEP), read from the
-    file's `offset` on by follow(); `problem` says in one line why no more can be read."""
+    """One game's messages as this process sees them: `messages` (the last KEEP), read by follow()
+    from each writer's file; `problems` says in one line each what could not be read."""
 
-    def __init__(self, hall, game_id: str, name: str, seat: int | None):
-        self.hall = hall
-        self.id = check_id(game_id)
-        self.path: Path = hall.games / f"{self.id}{CHAT_SUFFIX}"
-        self.name = clean_text(name, NAME_LIMIT) or "someone"
-        self.seat = seat
-        self.offset = 0  # 0: the header is not read yet
+    def __init__(self, game, name: str | None = None):
+        self.game = game  # a HallGame: its hall, id, seat, and fold (the seats and the table's watchers)
+        self.hall = game.hall
+        self.id = game.id
+        self.seat: int | None = game.seat
+        self.uid = os.getuid()
+        self.player = box_player()
+        self.identity = self.player or account_name(self.uid)  # who this terminal writes as
+        seated = self.seat is not None and game.fold.seats[self.seat].name
+        self.name = clean_text(name or seated or self.identity, NAME_LIMIT) or "someone"  # the name our lines claim
+        self.file = writer_file(self.id, self.uid, self.player)
+        self.writers: dict[str, _Writer] = {}
+        self.looked = False  # the games folder was listed once: files found later are read as they arrive
+        self.listed: tuple[tuple, float] | None = None  # the folder's (mtime, ctime) and when it was listed
+        self.games_fd = -1
+        self.write_fd = -1
         self.messages: deque[ChatMessage] = deque(maxlen=KEEP)
-        self.unseen: deque[ChatMessage] = deque(maxlen=KEEP)  # read but not yet taken by take_unseen()
-        self.recent: dict[tuple[str, bool], deque[float]] = {}  # each sender's latest times, for the rate
-        self.problem = ""
-        self.fd = -1
-        self.writable = False
+        self.unseen: deque[ChatMessage] = deque(maxlen=KEEP)  # others' live lines not yet taken by take_unseen()
+        self.arrivals: dict[tuple, deque[float]] = {}  # each writer's latest arrivals, for the rate
+        self.sent_at: deque[float] = deque(maxlen=RATE)  # the times our own lines claim, for our own rate
+        self.dropped = 0  # live lines not shown: their writer sent too fast
+        self.problems: dict[str, str] = {}  # file (or "" for the folder) -> one line
+        self.clock = time.monotonic  # this reader's clock for the rate (a test may set its own)
+
+    @property
+    def problem(self) -> str:
+        """The latest thing that could not be read, in one line ("" if none)."""
+        return next(reversed(self.problems.values()), "")
+
+    @property
+    def behind(self) -> bool:
+        """Whether a file holds more than the last look read (follow() again to read it)."""
+        return any(writer.behind for writer in self.writers.values())
+
+    def quiet(self) -> bool:
+        """Whether only the game's players may write (its host's choice, in the log's header)."""
+        return getattr(self.game.fold, "watchers", WATCHERS_OPEN) != WATCHERS_OPEN
+
+    def why_not_send(self) -> str:
+        """Why this terminal may not send here, or "" if it may."""
+        if self.seat is None and self.quiet():
+            return f"the players of game {self.id} keep its messages to themselves: watchers read them"
+        return ""
 
     # ----- reading -----
-    def _open(self, create: bool) -> bool:
-        if self.fd >= 0 and (self.writable or not create):
+    def _note(self, key: str, problem: str) -> None:
+        self.problems.pop(key, None)
+        self.problems[key] = clean_text(problem, 200)
+
+    def _games(self) -> bool:
+        """The games folder open (never through a link); False (and a problem, unless it is not made yet) if not."""
+        if self.games_fd >= 0:
             return True
-        self.close()  # opened to read: opened again to write, the offset kept
-        flags = os.O_RDWR | os.O_APPEND if create else os.O_RDONLY
         try:
-            games = self.hall.folder_fd("games")  # inside the games folder, never through a link to it
-            try:
-                self.fd = open_nofollow(self.path, flags, create, dir_fd=games)
-            finally:
-                os.close(games)
-            self.writable = create
+            self.games_fd = self.hall.folder_fd("games")
         except FileNotFoundError:
             return False
-        except OSError as error:
-            if create:
-                raise ChatRefused(_why(error, "the message was not sent")) from None
-            self.problem = f"{_shown(self.path)}: cannot be read ({clean_text(error.strerror, 60)})"
-            return False
         except HallError as error:
-            self.problem = str(error)
-            if create:
-                raise ChatRefused(self.problem) from None
+            self._note("", str(error))
             return False
-        gid = self.hall.gid()
-        if gid is not None and os.fstat(self.fd).st_gid != gid:
-            self.problem = f"{_shown(self.path)}: not owned by the hall's group: refused"
-            self.close()
-            if create:
-                raise ChatRefused(self.problem)
-            return False
+        self.problems.pop("", None)
         return True
 
-    def follow(self) -> list[ChatMessage]:
-        """The messages added since the last look (each sender held to the rate), at most READ_LIMIT
-        bytes' worth per call; [] once `problem` is set."""
-        if self.problem or not self._open(create=False):
-            return []
-        size = os.fstat(self.fd).st_size
-        if size > MAX_CHAT + MAX_FRAME:
-            return self._broken(f"{_shown(self.path)}: too large for a game's messages ({size} bytes): not shown")
-        if self.offset == 0:
-            if size < len(MAGIC):
-                return []
-            if os.pread(self.fd, len(MAGIC), 0) != MAGIC:
-                return self._broken(f"{_shown(self.path)}: not a game's messages: not shown")
-            self.offset = len(MAGIC)
-            header = self._frames(size, header=True)
-            if header is None:
-                return []
-        return self._frames(size) or []
+    def _list(self) -> None:
+        """Find the writers' files: when the folder changed (or RELIST_EVERY seconds on), this user's first."""
+        info = os.fstat(self.games_fd)
+        key, now = (info.st_mtime_ns, info.st_ctime_ns), self.clock()
+        if self.listed is not None and self.listed[0] == key and now - self.listed[1] < RELIST_EVERY:
+            return
+        self.listed = (key, now)
+        prefix = f"{self.id}{CHAT_INFIX}"
+        mine = f"{prefix}{self.uid}"
+        names = sorted((n for n in os.listdir(self.games_fd) if n.startswith(prefix) and n not in self.writers),
+                       key=lambda n: (n != mine and not n.startswith(mine + "."), n))
+        for name in names:
+            match = WRITER_NAME.fullmatch(name[len(prefix):])
+            if match is None:
+                continue  # not a name dicehall makes: the listing names it
+            if len(self.writers) >= MAX_WRITERS:
+                self._note("*", f"games/{self.id}: more than {MAX_WRITERS} message files: the others are not read")
+                break
+            self.writers[name] = _Writer(name, int(match[1]), match[2], history=not self.looked)
+        self.looked = True
 
-    def _frames(self, size: int, header: bool = False) -> list[ChatMessage] | None:
-        data = os.pread(self.fd, min(size - self.offset, READ_LIMIT), self.offset)
-        at, new = 0, []
+    def _open(self, writer: _Writer) -> bool:
+        if writer.fd >= 0:
+            return True
+        shown = _shown(self.hall.games / writer.name)
+        try:
+            fd = open_nofollow(self.hall.games / writer.name, os.O_RDONLY, dir_fd=self.games_fd)
+        except FileNotFoundError:
+            return False
+        except HallError as error:
+            return self._broken(writer, str(error))
+        except OSError as error:
+            return self._broken(writer, f"{shown}: cannot be read ({clean_text(error.strerror, 60)})")
+        info = os.fstat(fd)
+        gid = self.hall.gid()
+        why = (f"not made by uid {writer.uid}" if info.st_uid != writer.uid
+               else "not owned by the hall's group" if gid is not None and info.st_gid != gid else "")
+        if why:
+            os.close(fd)
+            return self._broken(writer, f"{shown}: {why}: refused")
+        writer.fd = fd
+        if writer.history:
+            writer.history_end = info.st_size
+        return True
+
+    def _broken(self, writer: _Writer, problem: str) -> bool:
+        writer.problem = clean_text(problem, 200)
+        writer.close()
+        self._note(writer.name, writer.problem)
+        return False
+
+    def follow(self) -> list[ChatMessage]:
+        """The messages added since the last look, at most READ_LIMIT bytes' worth of each file
+        (`behind` says whether more is waiting)."""
+        if not self._games():
+            return []
+        self._list()
+        new: list[ChatMessage] = []
+        for writer in list(self.writers.values()):
+            if not writer.problem and self._open(writer):
+                new += self._read(writer)
+        new.sort(key=_order)
+        self.messages.extend(new)
+        self.unseen.extend(m for m in new if m.live and not m.mine)
+        return new
+
+    def _read(self, writer: _Writer) -> list[ChatMessage]:
+        shown = _shown(self.hall.games / writer.name)
+        size = writer.size = os.fstat(writer.fd).st_size
+        if size > MAX_CHAT + MAX_FRAME:
+            self._broken(writer, f"{shown}: too large for a writer's messages ({size} bytes): not shown")
+            return []
+        if writer.offset == 0:
+            if size < len(MAGIC):
+                return []  # being made
+            if os.pread(writer.fd, len(MAGIC), 0) != MAGIC:
+                self._broken(writer, f"{shown}: not a game's messages: not shown")
+                return []
+            writer.offset = len(MAGIC)
+        records, damaged = self._records(writer)
+        if not writer.headed and records:
+            if records[0][1] != HEADER:
+                self._broken(writer, f"{shown}: not a game's messages: not shown")
+                return []
+            writer.headed = True
+            records = records[1:]
+        writer.count += len(records)
+        if damaged:
+            self._broken(writer, f"{shown}: damaged after {writer.count} messages: no more are shown")
+        new = []
+        for end, record in records:
+            message = self._message(writer, record, live=end > writer.history_end)
+            if message is not None:
+                new.append(message)
+        return new
+
+    def _records(self, writer: _Writer) -> tuple[list[tuple[int, Any]], bool]:
+        """(end offset, record or None) of each whole frame from the writer's offset on, at most
+        READ_LIMIT bytes' worth (the offset moves past them), and whether the file is damaged there.
+        A frame too long for any writer is skipped whole; a bad CRC is the file's damage."""
+        size = writer.size
+        data = os.pread(writer.fd, min(size - writer.offset, READ_LIMIT), writer.offset)
+        at, records = 0, []
         while at + _FRAME.size <= len(data):
             length, crc = _FRAME.unpack_from(data, at)
             end = at + _FRAME.size + length
             if length > MAX_FRAME:  # no sender writes it: skipped whole, never read
-                if header or self.offset + end > size:
-                    self._broken(f"{_shown(self.path)}: damaged after {len(self.messages) + len(new)} messages: no more are shown")
-                    break
+                if not writer.headed and not records or writer.offset + end > size:
+                    return self._moved(writer, at, records), True
                 at = end
                 continue
             if end > len(data):
                 break  # still being written, or past this slice: the next look
             payload = data[at + _FRAME.size : end]
             if zlib.crc32(payload) != crc:
-                self._broken(f"{_shown(self.path)}: damaged after {len(self.messages) + len(new)} messages: no more are shown")
-                break
-            at = end
+                return self._moved(writer, at, records), True
             try:
                 record = _unpack(payload)
             except Exception:  # msgpack's limits and malformed data: the record is skipped
                 record = None
-            if header:
-                self.offset += at
-                if record != HEADER:
-                    return self._broken(f"{_shown(self.path)}: not a game's messages: not shown")
-                return []
-            message = _message(record)
-            if message is not None and self._within_rate(message):
-                new.append(message)
-        self.offset += at
-        if header:
-            return [] if self.problem else None
-        self.messages.extend(new)
-        self.unseen.extend(new)
-        return new[-KEEP:]
+            at = end
+            records.append((writer.offset + at, record))
+        return self._moved(writer, at, records), False
+
+    @staticmethod
+    def _moved(writer: _Writer, at: int, records: list) -> list:
+        writer.offset += at
+        return records
+
+    def _message(self, writer: _Writer, record: Any, live: bool) -> ChatMessage | None:
+        """A record as its writer's message; None if it is not one, if its writer may not write at
+        this table, or (live) if its writer sent too fast."""
+        claims = _claims(record)
+        if claims is None:
+            return None
+        at, claimed, seat, text = claims
+        fold = self.game.fold
+        trusted = writer.uid == self.uid and self.player is None  # our own user, off a box: only we write it
+        if trusted:
+            who = claimed
+        elif writer.uid == self.uid:
+            who = writer.player or account_name(writer.uid)  # this box's account: dicehall wrote it for PLAYER
+        else:
+            who = f"{writer.player}@{account_name(writer.uid)}" if writer.player else account_name(writer.uid)
+        person = None
+        if seat is not None and seat < len(fold.seats):
+            person = fold.seats[seat] if fold.seats[seat].kind == "player" else fold.handed.get(seat)
+        name_of_writer = claimed if trusted else writer.player
+        held = person is not None and person.uid == writer.uid and name_of_writer in (None, person.name)
+        forged = seat is not None and not held or claimed not in {who, writer.player, person.name if held else None}
+        if not held and self.quiet():
+            return None
+        mine = writer.name == self.file and (not trusted or (claimed, seat) == (self.name, self.seat))
+        if mine and math.isfinite(at):
+            self.sent_at.append(at)
+        key = (writer.uid, writer.player if writer.uid == self.uid else None, claimed if trusted else None)
+        if live and not self._arrived(key):  # another user's files are one writer, whatever their names
+            self.dropped += 1
+            return None
+        shown = f"{person.name} ({who})" if held and person.name != who else who
+        return ChatMessage(shown, seat if held else None, text, at, forged, mine, live)
+
+    def _arrived(self, key: tuple) -> bool:
+        """Whether a writer's line that arrives now is within the rate (by this reader's clock)."""
+        now = self.clock()
+        times = self.arrivals.setdefault(key, deque(maxlen=RATE))
+        if len(times) == RATE and now - times[0] < RATE_WINDOW:
+            return False
+        times.append(now)
+        return True
 
     def take_unseen(self) -> list[ChatMessage]:
-        """Every message read since the last call, by follow() or by send() (which reads first)."""
+        """The others' lines that arrived since the last call (never the history, never ours)."""
         taken = list(self.unseen)
         self.unseen.clear()
         return taken
 
-    def _within_rate(self, message: ChatMessage) -> bool:
-        times = self.recent.setdefault((message.name, message.seat is None), deque(maxlen=RATE))
-        if len(times) == RATE and message.at - times[0] < RATE_WINDOW:
-            return False
-        times.append(message.at)
-        return True
-
-    def _broken(self, problem: str) -> list[ChatMessage]:
-        self.problem = clean_text(problem, 200)
-        return []
-
     # ----- writing -----
     def send(self, text: str, now: float | None = None) -> ChatMessage:
-        """Append one message for everyone in the game; ChatRefused with one line if it cannot be."""
+        """Append one message to this writer's file; ChatRefused with one line if it cannot be."""
         text = clean_text(text, TEXT_LIMIT)
         if not text:
             raise ChatRefused("nothing to send: a message needs some text")
-        self._open(create=True)
-        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        why = self.why_not_send()
+        if why:
+            raise ChatRefused(why)
+        if not self._games():
+            raise ChatRefused(self.problem or "the hall has no games folder: the message was not sent")
+        fd = self._open_mine()
         try:
-            size = os.fstat(self.fd).st_size
-            start = b"" if size else MAGIC + frame(HEADER)
-            self.follow()  # what others sent, for this sender's rate as every reader counts it
-            if self.problem:
-                raise ChatRefused(self.problem)
+            size = os.fstat(fd).st_size
+            self._catch_up()  # our own file read to its end: our rate as every reader of it counts it
+            mine = self.writers.get(self.file)
+            if mine is not None and mine.problem:
+                raise ChatRefused(mine.problem)
             now = time.time() if now is None else now
-            mine = self.recent.get((self.name, self.seat is None), ())
-            if len(mine) == RATE and now - mine[0] < RATE_WINDOW:
-                wait = max(1, int(RATE_WINDOW - (now - mine[0]) + 0.999))
+            if len(self.sent_at) == RATE and now - self.sent_at[0] < RATE_WINDOW:
+                wait = max(1, int(RATE_WINDOW - (now - self.sent_at[0]) + 0.999))
                 raise ChatRefused(f"slow down: at most {RATE} messages in {RATE_WINDOW:.0f} seconds; try again in {wait} s")
-            record = {"at": round(now, 3), "name": self.name, "seat": self.seat, "uid": os.getuid(), "text": text}
-            data = start + frame(record)
+            record = {"at": round(now, 3), "name": self.name, "seat": self.seat, "uid": self.uid, "text": text}
+            data = (b"" if size else MAGIC + frame(HEADER)) + frame(record)
             if size + len(data) > MAX_CHAT:
-                raise ChatRefused("this game's messages are full: no more can be sent")
+                raise ChatRefused("your messages in this game are full: no more can be sent")
             try:
-                write_durably(self.fd, data)
+                write_durably(fd, data)
             except OSError as error:
-                os.ftruncate(self.fd, size)
+                self._undo_write(fd, size)
                 raise ChatRefused(_why(error, "the message was not sent; try again")) from None
-            self.follow()  # our own line, read as every reader reads it
+            self._catch_up()  # our own line, read as every reader reads it
         finally:
-            fcntl.flock(self.fd, fcntl.LOCK_UN)
-        return ChatMessage(record["at"], self.name, self.seat, text)
+            if self.write_fd >= 0:
+                fcntl.flock(self.write_fd, fcntl.LOCK_UN)
+        return ChatMessage(self.name, self.seat, text, record["at"], mine=True)
+
+    def _open_mine(self) -> int:
+        """Our own file, opened to append and locked (made, 0660, if missing; never through a link)."""
+        for _ in range(3):
+            if self.write_fd < 0:
+                try:
+                    self.write_fd = open_nofollow(self.hall.games / self.file, os.O_RDWR | os.O_APPEND, True,
+                                                  dir_fd=self.games_fd)
+                except HallError as error:
+                    raise ChatRefused(str(error)) from None
+                except OSError as error:
+                    raise ChatRefused(_why(error, "the message was not sent")) from None
+                if os.fstat(self.write_fd).st_uid != self.uid:  # another user made a file by our name
+                    self.close_writing()
+                    raise ChatRefused(f"{_shown(self.hall.games / self.file)}: not made by you: refused")
+            fcntl.flock(self.write_fd, fcntl.LOCK_EX)
+            if os.fstat(self.write_fd).st_nlink:
+                return self.write_fd
+            self.close_writing()  # removed by another of our terminals whose first line failed: made again
+        raise ChatRefused("your messages file keeps changing: the message was not sent")
+
+    def _undo_write(self, fd: int, size: int) -> None:
+        """What a failed write left: cut back to `size`, or (a first line) no file at all."""
+        try:
+            if size == 0:
+                if os.stat(self.file, dir_fd=self.games_fd, follow_symlinks=False).st_ino == os.fstat(fd).st_ino:
+                    os.unlink(self.file, dir_fd=self.games_fd)
+                writer = self.writers.pop(self.file, None)
+                if writer is not None:
+                    writer.close()
+            else:
+                os.ftruncate(fd, size)
+        except OSError:
+            pass
+
+    def _catch_up(self) -> None:
+        """Read every file up to what was there now (our own to its end, for our rate)."""
+        self.listed = None  # our file may be new: list again
+        self.follow()
+        mine = self.writers.get(self.file)
+        while mine is not None and mine.behind:
+            self.follow()
+
+    def close_writing(self) -> None:
+        if self.write_fd >= 0:
+            os.close(self.write_fd)
+            self.write_fd = -1
 
     def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
+        self.close_writing()
+        for writer in self.writers.values():
+            writer.close()
+        if self.games_fd >= 0:
+            os.close(self.games_fd)
+            self.games_fd = -1
 
 
 def _why(error: OSError, then: str) -> str:

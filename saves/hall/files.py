@@ -23,7 +23,8 @@ ID_LENGTH = 6
 ID_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 ID_PATTERN = re.compile(r"[a-z0-9]{6}")
 SEAT_FILE = re.compile(r"([a-z0-9]{6})\.seat([0-9]{1,2})")
-OUR_FILES = re.compile(r"[a-z0-9]{6}(\.seat[0-9]{1,2}|\.watchers|\.chat|\.dhh\.torn(\.[0-9]{1,3})?)")
+OUR_FILES = re.compile(r"[a-z0-9]{6}(\.seat[0-9]{1,2}|\.watchers|\.chat(\.[0-9]{1,10}(\.[a-z][a-z0-9_-]{0,23})?)?"
+                       r"|\.dhh\.torn(\.[0-9]{1,3})?)")
 MAX_LOG = 16 * 1024 * 1024  # far above a real game: bounds what one hostile file can cost a listing
 MAX_SEATS = 6
 POLL_EVERY = 0.2  # seconds between looks when inotify is not to be had
@@ -32,6 +33,7 @@ FILE_MODE = 0o660
 DIR_MODE = 0o2770
 MAX_IDLE_MINUTES = 7 * 24 * 60  # the longest idle time the hall's setting may give (a week)
 SETTINGS = "hall.toml"  # the admin's settings, in the hall folder: idle_minutes = N (0 or none: off)
+WATCHER_POLICIES = ("open", "quiet", "none")  # a table's watchers: read and write chat, read only, kept off
 SEAT_TRIES = 5  # a lister probing a seat's lock holds it for microseconds: a taker tries again
 
 def hall_dir(override: str | Path | None = None) -> Path:

@@ -14,7 +14,7 @@ from dicehall.engine.words import counted
 from dicehall.replays.assists import ASSIST_KINDS
 from dicehall.saves import short_name
 from dicehall.saves.hall.errors import HallError, HallRecordError
-from dicehall.saves.hall.files import HALL_FORMAT, MAX_IDLE_MINUTES, MAX_SEATS, bot_name, commitment
+from dicehall.saves.hall.files import HALL_FORMAT, MAX_IDLE_MINUTES, MAX_SEATS, WATCHER_POLICIES, bot_name, commitment
 
 
 # ----- the fold: pure, checked -----
@@ -68,6 +68,9 @@ class HallFold:
         if not isinstance(pledge, str) or not re.fullmatch(r"[0-9a-f]{64}", pledge):
             raise HallError(f"{label}: the header has no commitment to its dice")
         self.commitment = pledge
+        self.watchers = header.get("watchers", "open")  # the host's choice (saves/hall/chat.py); a log before it: open
+        if self.watchers not in WATCHER_POLICIES:
+            raise HallError(f"{label}: the header's watchers are not one of {', '.join(WATCHER_POLICIES)}")
         self.name = clean_text(header.get("name", "")) or self.module.TITLE
         self.seats: list[Seat] = []
         bots = sum(isinstance(entry, dict) and entry.get("kind") == "bot" for entry in seats)

@@ -78,10 +78,12 @@ class Hall(HallSeats, HallListing):
 
     # ----- games -----
     def host(self, game: str, seats: list[str], name: str, *, options: dict | None = None,
-             title: str = "") -> HallGame:
+             title: str = "", watchers: str = "open") -> HallGame:
         """Open a new hall game. `seats`, one per seat: "player" (the host's seat, taken as `name`),
         "open" (for others to join), or "bot" / "bot:STYLE". With no "player" seat (bots against
-        bots, to watch) the game returned plays the bots' turns instead of holding a seat."""
+        bots, to watch) the game returned plays the bots' turns instead of holding a seat.
+        `watchers`: "open" (they watch and write messages), "quiet" (they only read them) or
+        "none" (nobody watches it until it is over), in the log's header for every reader to keep."""
         module = engine.get_game(game)
         kinds = [s.strip() for s in seats]
         if kinds.count("player") > 1:
@@ -99,7 +101,7 @@ class Hall(HallSeats, HallListing):
         seed = secret_source.randbits(63)
         header = {"format": FORMAT, "hall": HALL_FORMAT, "dicehall": engine.VERSION, "game": game,
                   "rules": module.RULES_VERSION, "options": dict(options or {}), "seats": header_seats,
-                  "commitment": commitment(seed), "name": short_name(title) or module.TITLE,
+                  "commitment": commitment(seed), "name": short_name(title) or module.TITLE, "watchers": watchers,
                   "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         HallFold(header, "the new game", None)  # checks options and styles before any file is made
         made: list[str] = []  # the game's id once its files exist: removed again if hosting fails
@@ -190,6 +192,8 @@ class Hall(HallSeats, HallListing):
         except OSError as error:
             raise in_words(error, self.folder, "the game cannot be watched") from None
         try:
+            if watching.fold.watchers == "none" and not watching.finished:
+                raise HallError(f"game {watching.id}: its players keep watchers off their table until it is over")
             watching.start_watching()
         except BaseException as error:
             watching.close()

@@ -11,7 +11,6 @@ from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves import short_name
 from dicehall.saves.box import box_player
-from dicehall.saves.files import login_name
 from dicehall.saves.hall.chat import HallChat
 from dicehall.saves.hall.errors import HallError, HallWriteFailed, SeatHeld, StaleState
 from dicehall.saves.hall.files import LOG_SUFFIX, bot_name, check_id
@@ -377,10 +376,9 @@ class HallGame:
 
     def chat(self) -> HallChat:
         """The game's messages as this process sends and reads them: as its seat's player, or as a
-        watcher under the login name; opened when first asked for, one per game object."""
+        watcher; opened when first asked for, one per game object."""
         if self._chat is None:
-            name = self.fold.seats[self.seat].name if self.seat is not None else login_name()
-            self._chat = HallChat(self.hall, self.id, name, self.seat)
+            self._chat = HallChat(self)
         return self._chat
 
     def close_chat(self) -> None:

@@ -40,12 +40,17 @@ class HallEntry:
     last_move: float = 0.0
     problem: str | None = None
     progress: str = ""  # where the game stands, in its own words ("placing: Light 0, Dark 0")
+    watching: str = "open"  # the table's watchers: "open", "quiet" (they read messages only), "none"
+
+    def watching_words(self) -> str:
+        """The table's watchers in words for the lobby ("" when they are welcome, as by default)."""
+        return {"quiet": "watchers read only", "none": "no watchers"}.get(self.watching, "")
 
     def as_json(self) -> dict:
         return {"id": self.id, "game": self.game, "title": self.title, "name": self.name,
                 "seats": [{"seat": v.seat + 1, "status": v.status, "name": v.name} for v in self.seats],
                 "moves": self.moves, "watchers": self.watchers, "finished": self.finished, "result": self.result,
-                "progress": self.progress,
+                "progress": self.progress, "watching": self.watching,
                 "last_move": datetime.fromtimestamp(self.last_move, timezone.utc).isoformat(timespec="seconds")
                 if self.last_move else None, "problem": self.problem}
 
@@ -118,7 +123,8 @@ class HallListing:
         session = fold.session
         return HallEntry(game_id, fold.module.ID, fold.module.TITLE, fold.players_name(), game.seats(),
                          len(session.marks) if session else 0, self.watchers(game_id), fold.over,
-                         clean_text(fold.result, 120), last, progress=clean_text(fold.progress(), 200))
+                         clean_text(fold.result, 120), last, progress=clean_text(fold.progress(), 200),
+                         watching=fold.watchers)
 
     def _read_for_listing(self, game_id: str, games: int, listed: "Listed | None") -> tuple["HallGame | None", str | None]:
         """The game as the listing keeps it (its fold, the log's descriptors closed), read on from

@@ -63,7 +63,8 @@ def entry_row(entry: HallEntry) -> Text:
     row.append(f"{short_title(entry.title):<16}  {entry.moves:>5}  {entry.watchers:>5}  {when(entry.last_move):<11}  ")
     row.append(clip(state, ROW_WIDTH - 52), style="bold" if entry.finished else "")
     row.append("\n")
-    row.append(clip(f"  seats: {seat_words(entry)}", ROW_WIDTH))
+    watching = f"{entry.watching_words()}; " if entry.watching_words() and not entry.finished else ""  # the host's choice
+    row.append(clip(f"  {watching}seats: {seat_words(entry)}", ROW_WIDTH))
     if not entry.finished and entry.progress:  # where it stands, in the game's own words
         row.append("\n")
         row.append(clip(f"  now: {clean_text(entry.progress, 200)}", ROW_WIDTH))

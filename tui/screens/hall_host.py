@@ -10,6 +10,7 @@ from dicehall.engine.text import clean_text
 from dicehall.saves import SaveError
 from dicehall.saves.box import on_box
 from dicehall.saves.hall import Hall, login_name
+from dicehall.saves.hall.files import WATCHER_POLICIES
 from dicehall.tui.screens.base import SetupScreen
 
 # the games of several players first, then the solo ones, each in the catalogue's order
@@ -26,6 +27,8 @@ def bot_styles(game: str) -> tuple[str, ...]:
 
 
 LABEL = 16  # the width of a line's label
+WATCHERS_WORDS = {"open": "welcome, and may write messages", "quiet": "welcome, reading messages only",
+                  "none": "none until the game is over"}
 
 
 def seat_words(kind: str) -> str:
@@ -40,7 +43,8 @@ class HallHostScreen(SetupScreen):
     HELP_NOTES = ("Up/Down pick a line; Enter, Space or Left/Right change it (Enter on your name asks for it; "
                   "Enter alone there: your login name). Each seat but yours is open, for another player to "
                   "join from their terminal (the Hall screen's j, or dicehall join ID), or a bot of one of the "
-                  "game's styles. s opens the game: its screen waits until every seat is taken. "
+                  "game's styles. Watchers: welcome (the default), welcome but reading the messages only, or "
+                  "kept off the game until it is over. s opens the game: its screen waits until every seat is taken. "
                   "q or Esc goes back to the Hall screen; nothing is made until s.")
 
     def __init__(self, hall: Hall | None = None) -> None:
@@ -52,6 +56,7 @@ class HallHostScreen(SetupScreen):
         self.kinds: dict[str, list[str]] = {}  # per game: each seat's "open" or "bot:STYLE" (yours is ignored)
         self.options = {game: {key: values[0] for key, _, values, _ in host_choices(game)} for game in GAMES}
         self.player_name = ""
+        self.watchers = "open"
 
     def help_title(self) -> str:
         return "The hall: a new game"
@@ -88,6 +93,7 @@ class HallHostScreen(SetupScreen):
                     rows.append((f"seat{seat}", f"{self.seat_label(seat):<{LABEL}}{seat_words(kind)}"))
         for key, label, values, words in host_choices(self.game):
             rows.append((f"option:{key}", f"{label + ':':<{LABEL}}{words[values.index(self.options[self.game][key])]}"))
+        rows.append(("watchers", f"{'Watchers:':<{LABEL}}{WATCHERS_WORDS[self.watchers]}"))
         default = clean_text(login_name(), 40)
         if on_box():  # the name the admin gave this player's key: shown, never typed
             rows.append(("name", f"{'Your name:':<{LABEL}}{default} (your key's name)"))
@@ -117,6 +123,8 @@ class HallHostScreen(SetupScreen):
             values = next(values for k, _, values, _ in host_choices(self.game) if k == name)
             chosen = self.options[self.game]
             chosen[name] = values[(values.index(chosen[name]) + step) % len(values)]
+        elif key == "watchers":
+            self.watchers = WATCHER_POLICIES[(WATCHER_POLICIES.index(self.watchers) + step) % len(WATCHER_POLICIES)]
         elif key == "name":
             if on_box():
                 self.status(f"on this box you play as {clean_text(login_name(), 40)}, the name your key has")
@@ -154,7 +162,8 @@ class HallHostScreen(SetupScreen):
         if self.seats() == 1:
             kinds = ["player"]
         try:
-            game = self.hall.host(self.game, kinds, self.player_name or login_name(), options=self.host_options())
+            game = self.hall.host(self.game, kinds, self.player_name or login_name(), options=self.host_options(),
+                                  watchers=self.watchers)
         except (SaveError, OSError, ValueError) as error:  # a hall it cannot write, a full disk: one line
             self.status(clean_text(str(error), 300), error=True)
             return

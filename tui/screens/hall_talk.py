@@ -1,9 +1,10 @@
 """Messages and idle seats on the hall's screens: the game's table, the screen that waits for seats,
 and the live viewer (tui/screens/hall_table.py, tui/screens/viewer/hall.py).
 
-m sends a line to everyone in the game (saves/hall/chat.py); each line that arrives shows in the
-status line, unless this terminal muted them; M lists the game's messages, and x there mutes or
-unmutes them (for this terminal only). At the table, I acts on another player's seat that is idle
+m sends a line to everyone in the game (saves/hall/chat.py), unless this terminal watches a table
+whose players keep the messages to themselves; each line that arrives shows in the status line,
+unless this terminal muted them; M lists the game's messages, each named by its writer, and x
+there mutes or unmutes them (for this terminal only). At the table, I acts on another player's seat that is idle
 on its turn (the hall admin's setting): hand it to a bot, or end the game as abandoned. Every line
 shown is data: cleaned by HallChat, drawn as plain text, never as markup."""
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves import SaveError
 from dicehall.saves.hall import HallGame
-from dicehall.saves.hall.chat import TEXT_LIMIT, HallChat
+from dicehall.saves.hall.chat import RATE, RATE_WINDOW, TEXT_LIMIT, HallChat
 from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.widgets import Plain, clip
 
@@ -69,8 +70,13 @@ class MessagesScreen(ModalScreen[None]):
         text.append(f"Messages in game {chat.id}", style="bold")
         text.append(f"  ({'muted: they do not show as they come' if muted else 'they show as they come'}; "
                     f"x {'unmutes' if muted else 'mutes'}, Esc closes)\n")
-        if chat.problem:
-            text.append(f"{chat.problem}\n", style="bold")
+        for problem in list(chat.problems.values())[-3:]:  # the latest few files that could not be read
+            text.append(f"{problem}\n", style="bold")
+        if chat.dropped:
+            text.append(f"{counted(chat.dropped, 'line')} not shown: sent faster than {RATE} in "
+                        f"{RATE_WINDOW:.0f} seconds\n")
+        if chat.why_not_send():
+            text.append(f"{chat.why_not_send()}\n")
         lines = [message.words() for message in chat.messages]
         text.append("\n".join(lines) if lines else "No messages yet: m sends one to everyone in the game.")
         self.query_one("#messages-text", Plain).show(text)
@@ -98,10 +104,14 @@ class HallTalk:
             if action == "idle_seat":
                 game = self.talk_game
                 return True if game.seat is not None and game.idle_seat() is not None else None
+            if action == "message":
+                return not chat_of(self.talk_game).why_not_send() or None
             return True
         return super().check_action(action, parameters)
 
     def why_disabled(self, action: str, parameters: tuple) -> str:
+        if action == "message":
+            return chat_of(self.talk_game).why_not_send()
         if action == "idle_seat":
             game = self.talk_game
             if game.seat is None:
@@ -144,10 +154,7 @@ class HallTalk:
             chat.follow()
         except OSError:
             pass
-        new = [m for m in chat.take_unseen() if (m.name, m.seat) != (chat.name, chat.seat)]  # ours: "sent:" said it
-        if not getattr(chat, "primed", False):  # what was said before this screen opened: M lists it
-            chat.primed = True
-            new = []
+        new = chat.take_unseen()  # others' lines as they arrive: never ours ("sent:" said it), nor what M lists from before
         if chat.problem and not problem:
             self.status(chat.problem, error=True)
         if new and not getattr(self.app, "chat_muted", False):
