@@ -53,6 +53,8 @@ def read_settings(folder: str | Path) -> HallSettings:
         return HallSettings(problem=f"{SETTINGS}: not valid TOML{f' (line {line[1]})' if line else ''}: ignored")
     except RecursionError:  # arrays or tables nested hundreds deep
         return HallSettings(problem=f"{SETTINGS}: nested too deep to read: ignored")
+    except Exception as error:  # the boundary of a file the lobby reads every second: never a traceback
+        return HallSettings(problem=f"{SETTINGS}: cannot be read ({type(error).__name__}): ignored")
     return _settings_of(table)
 
 
@@ -67,8 +69,8 @@ def _trusted_text(folder: Path) -> str | None:
     except OSError:
         return None  # no hall yet (or none readable: the listing says so): nothing to read
     try:
-        owner = os.fstat(top).st_uid
         try:
+            owner = os.fstat(top).st_uid
             fd = os.open(SETTINGS, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=top)
         except FileNotFoundError:
             return None
