@@ -19,6 +19,7 @@ from pathlib import Path
 
 from dicehall.engine.text import clean_text
 from dicehall.saves.errors import os_reason
+from dicehall.saves.hall.errors import HallError
 from dicehall.saves.hall.files import MAX_IDLE_MINUTES, SETTINGS
 from dicehall.saves.hall.fold import is_int
 
@@ -58,8 +59,8 @@ def read_settings(folder: str | Path) -> HallSettings:
     return _settings_of(table)
 
 
-class _Ignored(Exception):
-    """Why hall.toml is not read (its words, without the file's name)."""
+class _Ignored(HallError):
+    """Why hall.toml is not read (its words, without the file's name); caught in read_settings."""
 
 
 def _trusted_text(folder: Path) -> str | None:
