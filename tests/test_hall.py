@@ -113,8 +113,9 @@ def test_hall_files_are_the_hall_groups_only(hall):
     game = hall.host("towers", ["player", "open"], "Ann")
     hall.join(game.id, name="Bob").close()
     watcher = hall.watch(game.id)
-    for folder in (hall.games, hall.secrets, hall.games / f"{game.id}.watchers"):
-        assert stat.S_IMODE(os.stat(folder).st_mode) == 0o2770
+    for folder in (hall.folder, hall.games, hall.secrets):  # sticky: a member renames or removes only their own
+        assert stat.S_IMODE(os.stat(folder).st_mode) == 0o3770
+    assert stat.S_IMODE(os.stat(hall.games / f"{game.id}.watchers").st_mode) == 0o2770  # a dead watcher's lock goes
     for path in [*hall.games.glob(f"{game.id}.*"), *hall.secrets.iterdir(), *(hall.games / f"{game.id}.watchers").iterdir()]:
         if path.is_file():
             assert stat.S_IMODE(os.stat(path).st_mode) == 0o660, path

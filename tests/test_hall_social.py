@@ -434,6 +434,7 @@ def test_the_host_command_records_the_watchers_and_a_bad_header_value_is_one_lin
 def set_idle(hall, minutes):
     hall.folder.mkdir(parents=True, exist_ok=True)
     (hall.folder / "hall.toml").write_text(f"idle_minutes = {minutes}\n")
+    os.chmod(hall.folder / "hall.toml", 0o644)  # the admin's: writable by its owner alone, whatever the umask
 
 
 class Clock:

@@ -152,6 +152,7 @@ def test_a_watcher_sends_a_line_marked_as_a_watchers_and_sees_the_players_lines(
 def test_an_idle_seat_is_offered_to_a_bot_at_the_table_once_it_is_idle(hall, monkeypatch):
     hall.folder.mkdir(parents=True, exist_ok=True)
     (hall.folder / "hall.toml").write_text("idle_minutes = 3\n")
+    os.chmod(hall.folder / "hall.toml", 0o644)  # the admin's file, whatever the umask
     clock = Clock(monkeypatch)
     ann, bob = bobs_turn(hall)
     app = DicehallApp(hall_game=ann)
@@ -189,6 +190,7 @@ def test_an_idle_seat_is_offered_to_a_bot_at_the_table_once_it_is_idle(hall, mon
 def test_an_idle_seat_ends_the_game_as_abandoned_from_the_table(hall, monkeypatch):
     hall.folder.mkdir(parents=True, exist_ok=True)
     (hall.folder / "hall.toml").write_text("idle_minutes = 1\n")
+    os.chmod(hall.folder / "hall.toml", 0o644)  # the admin's file, whatever the umask
     clock = Clock(monkeypatch)
     ann, bob = bobs_turn(hall)
     clock.offset = 61
@@ -211,6 +213,7 @@ def test_an_idle_seat_ends_the_game_as_abandoned_from_the_table(hall, monkeypatc
 def test_the_lobby_shows_each_games_progress_and_an_idle_seat(hall, monkeypatch):
     hall.folder.mkdir(parents=True, exist_ok=True)
     (hall.folder / "hall.toml").write_text("idle_minutes = 5\n")
+    os.chmod(hall.folder / "hall.toml", 0o644)  # the admin's file, whatever the umask
     clock = Clock(monkeypatch)
     ann, bob = bobs_turn(hall)
     tower = hall.host("dicetower", ["player"], "Cat")

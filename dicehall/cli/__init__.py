@@ -15,8 +15,8 @@ from dicehall.cli.args import Parser, UsageError, fail, refusal
 from dicehall.cli.files import (export_arguments, export_command, file_argument, recover_command, save_argument,
                                 saves_command, verify_command)
 from dicehall.cli.games import rules_arguments, rules_command, sim_arguments, sim_command
-from dicehall.cli.hall import (hall_arguments, hall_command, host_arguments, host_command, join_arguments, join_command,
-                               watch_arguments, watch_command)
+from dicehall.cli.hall import (barred_at_door, hall_arguments, hall_command, host_arguments, host_command,
+                               join_arguments, join_command, watch_arguments, watch_command)
 from dicehall.cli.screens import (continue_arguments, continue_command, launcher_command, play_arguments, play_command,
                                   practice_command, replay_command)
 from dicehall.cli.serve import serve_arguments, serve_command
@@ -136,6 +136,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         import os
 
         os.environ["DICEHALL_HALL"] = args.hall  # the app, and anything it starts, uses the same hall
+    barred = barred_at_door()
+    if barred:
+        return fail(barred)
     if args.command is None:
         return launcher_command(args)
     return BY_NAME[args.command].run(args)

@@ -107,6 +107,19 @@ def watch_command(args: argparse.Namespace) -> int:
     return watch_lines(hall, check_id(args.id), args.follow)
 
 
+def barred_at_door() -> str | None:
+    """On a box, the one line refusing a player the admin has barred (hall.toml's `barred`), checked
+    before any command or the launcher runs; None off a box or for anyone else."""
+    from dicehall.saves.box import box_player
+
+    player = box_player()
+    if player is None:
+        return None
+    from dicehall.saves.hall import barred_refusal, hall_dir, read_settings
+
+    return barred_refusal(read_settings(hall_dir()), player)
+
+
 def player_name(given: str) -> str:
     from dicehall.saves.hall import login_name
 
@@ -153,6 +166,7 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
     shown, told = 0, set()
     with watched:
         print(f"watching {watched.module.TITLE} {watched.id}: {seat_words(watched.seats())}", flush=True)
+        settings_problem(hall)
         while True:
             while True:  # every message so far, a slice of each file at a time (bounded memory)
                 for message in chat.follow():
@@ -188,10 +202,18 @@ def list_hall(hall, as_json: bool) -> int:
     import json
 
     entries = hall.listing()
+    settings = hall.settings()
     folder = clean_text(str(hall.folder), 300)
     if as_json:
-        print(json.dumps({"hall": folder, "games": [entry.as_json() for entry in entries]}, indent=1))
+        print(json.dumps({"hall": folder, "motd": settings.motd, "settings_problem": settings.problem,
+                          "games": [entry.as_json() for entry in entries]}, indent=1))
         return 0
+    if settings.motd:  # cleaned and cut when read: never a file's escape on the terminal
+        print(f"{settings.motd}\n")
+    settings_problem(hall, settings)
+    loose = hall.not_sticky()
+    if loose:
+        print(loose)
     if not entries:
         print(f"no games in the hall {folder} (dicehall host GAME opens one)")
         return 0
@@ -210,6 +232,13 @@ def list_hall(hall, as_json: bool) -> int:
     return 0
 
 
+def settings_problem(hall, settings=None) -> None:
+    """Print why the admin's hall.toml was ignored, or what in it was, if anything: one line."""
+    problem = (settings or hall.settings()).problem
+    if problem:
+        print(clean_text(problem, 300), flush=True)
+
+
 def list_scores(hall, as_json: bool) -> int:
     """The hall's scores, a line per player and game under a header row (saves/hall/scores.py)."""
     import json
@@ -219,8 +248,9 @@ def list_scores(hall, as_json: bool) -> int:
     found = hall_scores(hall)
     folder = clean_text(str(hall.folder), 300)
     if as_json:
-        print(json.dumps({"hall": folder, **found.as_json()}, indent=1))
+        print(json.dumps({"hall": folder, "settings_problem": hall.settings().problem, **found.as_json()}, indent=1))
         return 0
+    settings_problem(hall)
     left_out = found.left_out()
     print(f"scores from {counted(found.counted, 'finished game')} in the hall {folder}"
           + (f" (not counted: {left_out})" if left_out else ""))

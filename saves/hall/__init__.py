@@ -8,14 +8,16 @@
     while watcher.wait(timeout=5): watcher.follow() # in a worker thread: wake, then read what is new
     hall.listing()                                  # what `dicehall hall` prints
 
-Layout of a hall folder (files 0660, folders 2770: the hall's group only, never the world):
+Layout of a hall folder (files 0660, folders 3770: the hall's group only, never the world; sticky, so a
+member renames or removes only their own files; ID.watchers 2770):
     games/ID.dhh          the game's log (ID: 6 lowercase letters or digits)
     games/ID.seatN        seat N's lock (N from 0, as in the records): flock'd by the terminal holding it
     games/ID.watchers/PID one lock per live watcher
     games/ID.chat.UID[.PLAYER]  one writer's messages (saves/hall/chat.py), beside the log, never in it
     games/ID.dhh.torn     the cut-off tail of an append that was interrupted, kept aside
     secrets/ID            the game's secret seed, until it is revealed into the log at the end
-    hall.toml             the admin's settings (idle_minutes = N: a seat idle on its turn that long)
+    hall.toml             the admin's settings (settings.py: idle_minutes, motd, barred), read only if
+                          the admin's: owned by root or the hall folder's owner, writable by them alone
 Nothing in it is reached through a symbolic link: games/, secrets/ and ID.watchers/ are opened with
 O_NOFOLLOW|O_DIRECTORY and every file is opened, made and removed relative to them (Hall.folder_fd).
 
@@ -55,7 +57,7 @@ check the events against the rules only. At the end the seed is revealed into th
 The package is a room per concern: errors (the refusals), files (the folder, ids, opening without
 links), fold (HallFold: the log folded, pure), log (HallLog: reading and the locked append),
 follow (waiting for a change), game (HallGame), seats (seat locks, watchers, secrets), listing
-(what `dicehall hall` lists), scores (`hall --scores`), folder (Hall). The names callers use are exported here.
+(what `dicehall hall` lists), scores (`hall --scores`), settings (hall.toml), folder (Hall). The names callers use are exported here.
 """
 from __future__ import annotations
 
@@ -71,6 +73,7 @@ from dicehall.saves.hall.listing import HallEntry
 from dicehall.saves.hall.log import HallLog, LogRecorder
 from dicehall.saves.hall.scores import UNAUTHENTICATED, HallScores, Score, hall_scores, scores_of
 from dicehall.saves.hall.seats import SeatView
+from dicehall.saves.hall.settings import HallSettings, barred_refusal, read_settings
 
 __all__ = [
     "ADMIN_HALL", "ChangeWaiter", "DIR_MODE", "FILE_MODE", "HALL_FORMAT", "Hall", "HallEntry", "HallError",
@@ -79,4 +82,5 @@ __all__ = [
     "SETTINGS", "Seat", "SeatHeld", "SeatView", "StaleState", "Takeback", "bot_name", "check_id", "commitment",
     "fold_records", "hall_dir", "in_words", "is_id", "login_name",
     "HallScores", "Score", "UNAUTHENTICATED", "hall_scores", "scores_of",
+    "HallSettings", "barred_refusal", "read_settings",
 ]

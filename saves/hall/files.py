@@ -30,9 +30,10 @@ MAX_SEATS = 6
 POLL_EVERY = 0.2  # seconds between looks when inotify is not to be had
 ADMIN_HALL = Path("/var/games/dicehall")
 FILE_MODE = 0o660
-DIR_MODE = 0o2770
+DIR_MODE = 0o3770  # setgid: every file takes the hall's group; sticky: a member renames or removes only their own
+WATCHERS_MODE = 0o2770  # not sticky: a lister removes a dead watcher's lock, whoever made it
 MAX_IDLE_MINUTES = 7 * 24 * 60  # the longest idle time the hall's setting may give (a week)
-SETTINGS = "hall.toml"  # the admin's settings, in the hall folder: idle_minutes = N (0 or none: off)
+SETTINGS = "hall.toml"  # the admin's settings, in the hall folder (saves/hall/settings.py)
 WATCHER_POLICIES = ("open", "quiet", "none")  # a table's watchers: read and write chat, read only, kept off
 SEAT_TRIES = 5  # a lister probing a seat's lock holds it for microseconds: a taker tries again
 
@@ -73,9 +74,9 @@ def commitment(seed: int) -> str:
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-def open_dir(parent: int, name: str, shown: str, create: bool = False) -> int:
+def open_dir(parent: int, name: str, shown: str, create: bool = False, mode: int = DIR_MODE) -> int:
     """A descriptor on the folder `name` inside the folder open as `parent`, never through a symbolic
-    link (a hall member could aim one at another player's folder); made with mode 2770 and the
+    link (a hall member could aim one at another player's folder); made with `mode` and the
     parent's group if `create` and missing. FileNotFoundError if it is missing; HallError, one
     line naming it as `shown`, for a link, a file that is not a folder, or another failure."""
     made = False
@@ -86,7 +87,7 @@ def open_dir(parent: int, name: str, shown: str, create: bool = False) -> int:
             if not create:
                 raise
             try:
-                os.mkdir(name, DIR_MODE & 0o777, dir_fd=parent)
+                os.mkdir(name, mode & 0o777, dir_fd=parent)
                 made = True
             except FileExistsError:
                 pass  # made by another process meanwhile: open theirs
@@ -102,11 +103,25 @@ def open_dir(parent: int, name: str, shown: str, create: bool = False) -> int:
         if made:  # through the descriptor: what is changed is the folder just made, whatever the name holds now
             try:
                 os.fchown(fd, -1, os.fstat(parent).st_gid)
-                os.fchmod(fd, DIR_MODE)  # mkdir's mode is reduced by the umask, and cannot set setgid
+                os.fchmod(fd, mode)  # mkdir's mode is reduced by the umask, and cannot set setgid
             except OSError:
                 pass
+        elif mode & stat.S_ISVTX:
+            make_sticky(fd)
         return fd
     raise HallError(f"{shown}: cannot be made (it keeps changing)")
+
+
+def make_sticky(fd: int) -> None:
+    """Give the sticky bit to a hall folder an older dicehall made (2770) for this user; another
+    user's folder is left alone (`Hall.not_sticky` names it for the admin)."""
+    try:
+        info = os.fstat(fd)
+        if (info.st_uid == os.geteuid() and info.st_mode & (stat.S_ISGID | stat.S_IWGRP) == stat.S_ISGID | stat.S_IWGRP
+                and not info.st_mode & stat.S_ISVTX):
+            os.fchmod(fd, stat.S_IMODE(info.st_mode) | stat.S_ISVTX)
+    except OSError:
+        pass
 
 
 def take_parents_group(part: Path) -> None:

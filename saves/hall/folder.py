@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import secrets as secret_source
+import stat
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -12,15 +13,16 @@ from dicehall.engine.session import Session
 from dicehall.engine.text import clean_text
 from dicehall.saves import FORMAT, MAGIC, SaveError, frame, make_dirs, os_reason, short_name, write_new
 from dicehall.saves.hall.errors import HallError, HallWriteFailed, in_words
-from dicehall.saves.hall.files import (DIR_MODE, FILE_MODE, HALL_FORMAT, ID_ALPHABET, ID_LENGTH, LOG_SUFFIX, MAX_IDLE_MINUTES,
-                              MAX_SEATS, SETTINGS, bot_name, check_id, commitment, hall_dir, open_dir, open_nofollow,
+from dicehall.saves.hall.files import (DIR_MODE, FILE_MODE, HALL_FORMAT, ID_ALPHABET, ID_LENGTH, LOG_SUFFIX,
+                              MAX_SEATS, bot_name, check_id, commitment, hall_dir, login_name, make_sticky, open_dir,
                               take_parents_group)
 from dicehall.engine.games import entry_of
-from dicehall.saves.hall.fold import HallFold, fold_records, is_int
+from dicehall.saves.hall.fold import HallFold, fold_records
 from dicehall.saves.hall.log import HallLog
 from dicehall.saves.hall.game import HallGame
 from dicehall.saves.hall.listing import HallListing, Listed
 from dicehall.saves.hall.seats import HallSeats
+from dicehall.saves.hall.settings import HallSettings, barred_refusal, read_settings
 
 
 class Hall(HallSeats, HallListing):
@@ -45,29 +47,50 @@ class Hall(HallSeats, HallListing):
             raise
         except OSError as error:
             raise HallError(f"cannot open the hall {clean_text(str(self.folder), 200)} ({os_reason(error)})") from None
+        make_sticky(top)  # a personal hall an older dicehall made
         try:
             return open_dir(top, name, name, create)
         finally:
             os.close(top)
 
-    def idle_minutes(self) -> int | None:
-        """The admin's idle time (hall.toml in the hall folder: `idle_minutes = N`), None when off:
-        no file, 0, or anything unreadable (a setting that cannot be read changes nothing)."""
-        import tomllib
+    def settings(self) -> HallSettings:
+        """The admin's settings (hall.toml in the hall folder), read afresh: the admin may change
+        them while games go on. Defaults and a `problem` line when the file is not to be trusted."""
+        return read_settings(self.folder)
 
-        try:
-            fd = open_nofollow(self.folder / SETTINGS, os.O_RDONLY)
-        except (OSError, HallError):
+    def not_sticky(self) -> str | None:
+        """One line for the admin if the hall folder, games or secrets is writable by the group but
+        not sticky (an older dicehall made it, as another user: not ours to change), else None."""
+        for name in ("games", "secrets"):
+            try:
+                os.close(self.folder_fd(name))  # makes those this user's older dicehall made sticky
+            except (OSError, HallError):
+                pass
+        loose = []
+        for shown, path in (("the hall folder", self.folder), ("games", self.games), ("secrets", self.secrets)):
+            try:
+                mode = os.stat(path, follow_symlinks=False).st_mode
+            except OSError:
+                continue
+            if stat.S_ISDIR(mode) and mode & stat.S_IWGRP and not mode & stat.S_ISVTX:
+                loose.append(shown)
+        if not loose:
             return None
-        try:
-            text = os.read(fd, 4096).decode("utf-8", "replace")
-        finally:
-            os.close(fd)
-        try:
-            minutes = tomllib.loads(text).get("idle_minutes")
-        except tomllib.TOMLDecodeError:
-            return None
-        return minutes if is_int(minutes) and 1 <= minutes <= MAX_IDLE_MINUTES else None
+        return (f"not sticky: {', '.join(loose)} (members can rename or remove each other's files; "
+                f"the owner fixes it with chmod +t)")
+
+    def idle_minutes(self) -> int | None:
+        """The admin's idle time (`idle_minutes = N` in hall.toml), None when off."""
+        return self.settings().idle_minutes
+
+    def refuse_barred(self, name: str) -> None:
+        """HallError, one line, if the admin has barred this player (their key's or login name) or
+        the name they would sit as: checked at every host and join, so a bar set mid-session holds."""
+        settings = self.settings()
+        for who in (login_name(), name):
+            refusal = barred_refusal(settings, who)
+            if refusal:
+                raise HallError(refusal)
 
     def gid(self) -> int | None:
         """The hall's group (the folder's): a game file of another group is not the hall's."""
@@ -84,6 +107,7 @@ class Hall(HallSeats, HallListing):
         bots, to watch) the game returned plays the bots' turns instead of holding a seat.
         `watchers`: "open" (they watch and write messages), "quiet" (they only read them) or
         "none" (nobody watches it until it is over), in the log's header for every reader to keep."""
+        self.refuse_barred(name)
         module = engine.get_game(game)
         kinds = [s.strip() for s in seats]
         if kinds.count("player") > 1:
@@ -172,6 +196,7 @@ class Hall(HallSeats, HallListing):
     def join(self, game_id: str, seat: int | None = None, name: str = "") -> HallGame:
         """Take a seat (from 0; the first open one, or our own disconnected one, if None) for the
         life of this process; SeatHeld says who holds it."""
+        self.refuse_barred(name)
         try:
             joined = HallGame(self, game_id, writable=True, with_secret=True)
         except OSError as error:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from dicehall.engine.text import clean_text
 from dicehall.saves.hall.errors import HallError, SeatHeld
-from dicehall.saves.hall.files import SEAT_TRIES, check_id, open_dir, open_nofollow, shown_path
+from dicehall.saves.hall.files import SEAT_TRIES, WATCHERS_MODE, check_id, open_dir, open_nofollow, shown_path
 
 
 # ----- seats as shown -----
@@ -150,7 +150,7 @@ class HallSeats:
         except (OSError, HallError):
             return 0
         try:
-            folder = open_dir(games, f"{check_id(game_id)}.watchers", f"games/{game_id}.watchers")
+            folder = open_dir(games, f"{check_id(game_id)}.watchers", f"games/{game_id}.watchers", mode=WATCHERS_MODE)
         except (OSError, HallError):
             return 0
         finally:

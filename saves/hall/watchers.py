@@ -6,7 +6,7 @@ from __future__ import annotations
 import fcntl
 import os
 
-from dicehall.saves.hall.files import open_dir, open_nofollow
+from dicehall.saves.hall.files import WATCHERS_MODE, open_dir, open_nofollow
 
 
 class WatcherMark:
@@ -20,7 +20,8 @@ class WatcherMark:
     def start(cls, hall, game_id: str) -> "WatcherMark":
         games = hall.folder_fd("games")
         try:
-            folder = open_dir(games, f"{game_id}.watchers", f"games/{game_id}.watchers", create=True)
+            folder = open_dir(games, f"{game_id}.watchers", f"games/{game_id}.watchers", create=True,
+                              mode=WATCHERS_MODE)
         finally:
             os.close(games)
         name = str(os.getpid())

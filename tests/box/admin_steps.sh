@@ -69,7 +69,7 @@ id ann >/dev/null 2>&1 || useradd -m -s /bin/bash ann   # the player with a logi
 echo "== the documented steps, as written"
 sh -ex /root/readme-steps.sh
 echo "== checks"
-test "$(stat -c %a:%G /var/games/dicehall)" = 2770:dicehall
+test "$(stat -c %a:%G /var/games/dicehall)" = 3770:dicehall
 test "$(readlink /usr/local/bin/dicehall)" = /opt/dicehall/bin/dicehall
 id -nG ann | grep -qw dicehall
 grep -q '^command="umask 007; dicehall --hall /var/games/dicehall",restrict,pty ssh-ed25519 ' ~play/.ssh/authorized_keys

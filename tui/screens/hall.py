@@ -21,7 +21,7 @@ from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves import error_line
 from dicehall.saves.box import on_box
-from dicehall.saves.hall import Hall, HallEntry, login_name
+from dicehall.saves.hall import Hall, HallEntry, HallSettings, login_name
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.widgets import Plain, StatusLine, clip
@@ -82,6 +82,7 @@ class HallListed(Message):
 
     entries: list[HallEntry]
     error: str = ""
+    settings: HallSettings = HallSettings()
 
 
 class HallScreen(KeyedScreen):
@@ -113,12 +114,14 @@ class HallScreen(KeyedScreen):
         self.wake = threading.Event()  # r: look now
         self.lister: Worker | None = None
         self.announced: str | None = None
+        self.told: str | None = None  # the settings' problem last put in the status line, said once
 
     def help_title(self) -> str:
         return "The hall"
 
     def compose(self) -> ComposeResult:
         yield Plain(Text("The hall", style="bold"), classes="title")
+        yield Plain(id="hall-motd")  # the admin's message of the day, as plain text (never markup)
         yield Plain(COLUMNS, id="hall-columns")
         yield OptionList(id="hall-list")
         yield StatusLine("Enter watches the game under the cursor; j joins a seat; n opens a new game")
@@ -126,7 +129,7 @@ class HallScreen(KeyedScreen):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
-        self.show_entries(*self.look())  # the first frame shows the hall; the thread keeps it current
+        self.show_listed(HallListed(*self.look()))  # the first frame shows the hall; the thread keeps it current
         self.lister = self.run_worker(self.follow_hall, thread=True, group="hall-listing", exclusive=True,
                                       exit_on_error=False)
 
@@ -138,11 +141,12 @@ class HallScreen(KeyedScreen):
             self.lister.cancel()
         self.wake.set()
 
-    def look(self) -> tuple[list[HallEntry], str]:
+    def look(self) -> tuple[list[HallEntry], str, HallSettings]:
+        settings = self.hall.settings()  # never raises: a bad hall.toml is its problem line
         try:
-            return self.hall.listing(), ""
+            return self.hall.listing(), "", settings
         except (DicehallError, OSError) as error:  # HallError: the folder cannot be read
-            return [], error_line(error)
+            return [], error_line(error), settings
 
     def follow_hall(self) -> None:
         """The listing thread: look at the hall every second (or at once after r) and post it."""
@@ -154,11 +158,25 @@ class HallScreen(KeyedScreen):
                 return
             if not self.is_current:  # a game watched above it: look again once it is left
                 continue
-            entries, error = self.look()
-            self.post_message(HallListed(entries, error))
+            self.post_message(HallListed(*self.look()))
 
     def on_hall_listed(self, message: HallListed) -> None:
-        self.show_entries(message.entries, message.error)
+        self.show_listed(message)
+
+    def show_listed(self, listed: HallListed) -> None:
+        self.show_entries(listed.entries, listed.error)
+        self.show_settings(listed.settings)
+
+    def show_settings(self, settings: HallSettings) -> None:
+        """The message of the day above the list (hidden when there is none); why the admin's
+        hall.toml was ignored, in the status line once (again only if it changes)."""
+        motd = self.query_one("#hall-motd", Plain)
+        if str(motd.content) != settings.motd:
+            motd.show(Text(settings.motd))
+            motd.display = bool(settings.motd)
+        if settings.problem and settings.problem != self.told:
+            self.status(settings.problem)  # the admin's to fix, not the player's error
+        self.told = settings.problem
 
     def show_entries(self, entries: list[HallEntry], error: str = "") -> None:
         """Show the listing, keeping the cursor on the same game; nothing is redrawn if nothing changed."""
@@ -271,9 +289,9 @@ class HallScreen(KeyedScreen):
         self.app.open_hall_scores(self.hall)
 
     def action_refresh(self) -> None:
-        entries, error = self.look()
-        self.show_entries(entries, error)
-        if not error:  # the line that says why the hall cannot be read stays
+        listed = HallListed(*self.look())
+        self.show_listed(listed)
+        if not listed.error:  # the line that says why the hall cannot be read stays
             self.status(f"the hall looked at just now: {counted(len(self.entries), 'game')}")
 
     def action_back(self) -> None:
