@@ -125,6 +125,15 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    from dicehall.cli.box import run_typed, typed_command
+
+    typed = typed_command() if args.command is None else None
+    if typed is not None:  # over ssh, the admin's forced command: what the player typed, if the box allows it
+        return run_typed(args, typed, _run)
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if getattr(args, "box_player", None) is not None:
         from dicehall.saves.box import NotAPlayerName, set_box_player
 

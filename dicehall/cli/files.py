@@ -48,6 +48,8 @@ def export_command(args: argparse.Namespace) -> int:
         return export_markdown_command(args)
     if args.text is not None or args.analysed:
         return export_text(args)
+    if args.output == "-":
+        return export_to_stdout(args.save)
     try:
         if hall_game_named(args.save, save_first=True):
             from dicehall.saves.hall import Hall
@@ -67,7 +69,6 @@ def export_text(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
-    from dicehall import saves
     from dicehall.replays import text
 
     if args.analysed and args.text is None:
@@ -75,13 +76,7 @@ def export_text(args: argparse.Namespace) -> int:
     if args.text not in ("", "-"):
         raise UsageError(f"--text takes nothing, or - for standard output (not {clean_text(args.text, 40)!r}): "
                          "name the file with -o FILE")
-    if hall_game_named(args.save, save_first=True):
-        from dicehall.saves.hall import Hall
-
-        session, stem = Hall().finished_session(args.save), f"hall-{args.save}"
-    else:
-        session = saves.load_readonly(args.save)
-        stem = session.save_id
+    session, stem = exported(args.save)
     analysis = None
     if args.analysed:
         from dicehall.engine import analysis as judged
@@ -105,6 +100,34 @@ def export_text(args: argparse.Namespace) -> int:
     return 0
 
 
+def exported(name: str):
+    """What `export NAME` writes: the finished hall game NAME, else the save NAME; and the file name
+    it is written under by default, without its suffix."""
+    if hall_game_named(name, save_first=True):
+        from dicehall.saves.hall import Hall
+
+        return Hall().finished_session(name), f"hall-{name}"
+    from dicehall import saves
+
+    session = saves.load_readonly(name)
+    return session, session.save_id
+
+
+def export_to_stdout(name: str) -> int:
+    """`export NAME -o -`: the replay (.dhr) on standard output, so it can leave a box over ssh
+    (`ssh play@box dicehall export ID -o - > game.dhr`). Never onto a terminal: it is binary."""
+    import sys
+
+    from dicehall import replays
+
+    if sys.stdout.isatty():
+        return fail(f"a replay is binary: send it to a file (dicehall export {clean_text(name, 40)} -o - > game.dhr)")
+    data = replays.replay_bytes(exported(name)[0])
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    return 0
+
+
 def export_markdown_command(args: argparse.Namespace) -> int:
     from dicehall import saves
 
@@ -120,7 +143,9 @@ def export_markdown_command(args: argparse.Namespace) -> int:
 
 
 def verify_command(args: argparse.Namespace) -> int:
-    if hall_game_named(args.file, file_first=True):
+    from dicehall.saves.box import on_box
+
+    if on_box() or hall_game_named(args.file, file_first=True):  # on a box, no file is ever read: a hall game
         from dicehall.saves.hall import Hall
 
         print(Hall().verify(args.file))  # HallError: one line, from main
