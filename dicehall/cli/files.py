@@ -14,7 +14,7 @@ from dicehall.engine.words import counted
 
 def export_arguments(parser: Parser) -> None:
     parser.add_argument("save")
-    parser.add_argument("-o", "--output", metavar="FILE|FOLDER", help="the replay file, or a folder for SAVE_ID.dhr")
+    parser.add_argument("-o", "--output", metavar="FILE|FOLDER", help="the replay file, or a folder for SAVE_ID.dhr; - writes it on standard output")
     parser.add_argument("--force", action="store_true", help="replace the file if it exists")
     parser.add_argument("--text", nargs="?", const="", metavar="-",
                         help="write the text record (.dht) a person reads instead; --text - prints it")
