@@ -56,6 +56,13 @@ SSH_COMMANDS = (
 )
 SSH_ALLOWED = ("join ID, watch ID [--follow], hall [--scores] [--json], verify ID, export ID --text -, "
                "export ID -o - (the replay), stats [GAME] [--json], rules GAME; nothing: the launcher")
+# The keys a hint names where the box runs no such command (they work off a box too).
+JOIN_KEY = "the Hall screen's j"
+WATCH_KEY = "the Hall screen's w"
+NEW_GAME_KEY = "the Hall screen's n"
+HALL_KEY = "the Hall screen"
+SAVES_KEY = "the launcher's Continue"
+RECOVER_KEY = "r in the launcher's Continue"
 MAX_WORD = 80  # a save's name is at most 40 characters; a hall id 6
 
 

@@ -217,3 +217,101 @@ def test_a_hint_names_a_command_that_works_where_it_is_shown(monkeypatch):
     assert command_hint("join ab12cd").startswith("ssh ")
     assert command_hint("host GAME", key="the Hall screen's n") == "the Hall screen's n"
     assert command_hint("summary SAVE") is None
+
+
+# ----- hints: every command dicehall names is one that works where it is shown -----
+VERBS = "play|continue|saves|export|replay|verify|analyse|practice|summary|stats|sim|rules|recover|hall|host|join|watch|serve"
+NOT_HINTS = {  # strings that name dicehall but tell no one to run a command where they are shown
+    "not a dicehall replay", "a dicehall replay", "dicehall hall seed",  # words, and the seed's hash input
+    "the deal: dicehall play --deal",  # inside a text record: read by whoever it is sent to, off the box
+    "in `dicehall saves`", "dicehall rules lists them",  # argparse's help: no --help over the box's ssh
+    "dicehall serve",  # serve's own refusals: serve does not run over the box's ssh
+}
+
+
+def test_no_hint_in_the_source_names_a_command_in_its_own_words():
+    """Every hint goes through command_hint, which words it for the place: a string literal naming
+    `dicehall VERB` (not a docstring, not one of NOT_HINTS) would print the same words on a box."""
+    import ast
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    named = re.compile(rf"\bdicehall ({VERBS})\b")
+    found = []
+    for top in ("tui", "saves", "replays", "dicehall"):
+        for path in sorted((root / top).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                          if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                          and node.body and isinstance(node.body[0], ast.Expr)}
+            found += [f"{path.relative_to(root)}:{node.lineno}: {node.value[:80]!r}" for node in ast.walk(tree)
+                      if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                      and named.search(node.value) and not any(words in node.value for words in NOT_HINTS)]
+    assert found == []
+
+
+def commands_named(text: str) -> list[str]:
+    """Each `dicehall ...` a text names, checked as a player on the box would take it: after the ssh
+    login, and the longest run of its words that the box allows (AssertionError otherwise)."""
+    from dicehall.saves.box import ssh_login
+
+    import re
+
+    named = []
+    parts = re.split(rf"dicehall (?=(?:{VERBS})\b)", text)
+    for before, after in zip(parts, parts[1:]):
+        assert before.endswith(f"{ssh_login()} "), f"not a command over ssh: {text!r}"
+        words = after.replace(")", " ").split()
+        allowed = [n for n in range(1, min(len(words), 4) + 1) if _allowed(words[:n])]
+        assert allowed, f"not a command the box allows: dicehall {after[:40]!r} in {text!r}"
+        named.append(" ".join(words[:allowed[-1]]))
+    return named
+
+
+def _allowed(words: list[str]) -> bool:
+    try:
+        allowed_command(words)
+        return True
+    except NotAllowedHere:
+        return False
+
+
+def test_on_a_box_the_commands_hints_name_run_over_ssh_or_are_keys(box, monkeypatch, capsys):
+    from dicehall.saves.hall import SeatHeld
+
+    hall = Hall(box["hall"])
+    monkeypatch.setenv("DICEHALL_PLAYER", "ann")
+    monkeypatch.setenv("DICEHALL_HALL", str(box["hall"]))
+    assert main(["hall"]) == 0  # an empty hall: its n key, as host is no command of the box
+    assert "(the Hall screen's n opens one)" in capsys.readouterr().out
+    assert main(["join", "zz99zz"]) == 1
+    assert commands_named(capsys.readouterr().err) == ["hall"]
+    assert main(["export", "no-such-save", "--text", "-"]) == 1
+    assert "(the launcher's Continue lists them)" in capsys.readouterr().err
+    ann = hall.host("towers", ["player", "open"], "ann")
+    bob = hall.join(ann.id, name="bob")
+    with pytest.raises(SeatHeld) as held:
+        hall.join(ann.id, name="carol")
+    assert commands_named(str(held.value)) == [f"watch {ann.id}"]
+    monkeypatch.setenv("SSH_ORIGINAL_COMMAND", f"watch {ann.id}")  # off a terminal, over ssh -T
+    assert main(["--player", "carol"]) == 0
+    assert commands_named(capsys.readouterr().out.splitlines()[-1]) == [f"watch {ann.id} --follow"]
+    ann.close(), bob.close()
+
+
+def test_on_a_box_the_hall_tables_hints_are_commands_over_ssh(box, monkeypatch):
+    from tests.apphelpers import drive_hall, screen_text
+    from dicehall.tui.app import DicehallApp
+
+    monkeypatch.setenv("DICEHALL_PLAYER", "ann")
+    ann = Hall(box["hall"]).host("towers", ["player", "open"], "ann")
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        return screen_text(pilot.app), pilot.app.hall_leave_words()
+
+    waiting, leaving = drive_hall(app, steps)
+    line = next(line for line in waiting.splitlines() if "waiting for seat 2" in line)
+    assert commands_named(line) == [f"join {ann.id}"] and "on another terminal" in line
+    assert commands_named(leaving) == [f"join {ann.id}"]

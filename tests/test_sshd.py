@@ -259,7 +259,7 @@ def test_two_players_by_their_keys_one_game_a_watcher_the_scores_and_the_replay(
     assert bob.returncode == 0 and b"you hold seat 2 as bob" in bob.stdout, bob
     carol = over_ssh(box, "carol", "dicehall", "join", game)  # no seat left, nor can she take one by a name
     assert carol.returncode == 1 and b"no open seat" in carol.stderr and len(carol.stderr.splitlines()) == 1, carol
-    assert b"dicehall watch " + game.encode() in carol.stderr  # the hint is a command she can run from here
+    assert re.search(rb"watch it with ssh \S+@\S+ dicehall watch " + game.encode(), carol.stderr)  # works from where she is
     # carol watches it live, without a terminal, while alice and bob play it through to its end
     watcher = subprocess.Popen(box.ssh("-T", player="carol") + ["dicehall", "watch", game, "--follow"],
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

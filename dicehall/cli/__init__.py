@@ -125,11 +125,14 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    from dicehall.cli.box import run_typed, typed_command
+    import os
 
-    typed = typed_command() if args.command is None else None
-    if typed is not None:  # over ssh, the admin's forced command: what the player typed, if the box allows it
-        return run_typed(args, typed, _run)
+    from dicehall.cli.box import ORIGINAL_COMMAND
+
+    if args.command is None and ORIGINAL_COMMAND in os.environ:  # under an admin's forced command over ssh
+        from dicehall.cli.box import run_typed
+
+        return run_typed(args, os.environ[ORIGINAL_COMMAND], build_parser, _run)  # what the player typed, if the box allows it
     return _run(args)
 
 

@@ -10,7 +10,6 @@ import shlex
 import sys
 
 from dicehall.engine.text import clean_text
-from dicehall.saves.box import SSH_ALLOWED, NotAllowedHere, allowed_command
 
 ORIGINAL_COMMAND = "SSH_ORIGINAL_COMMAND"
 MAX_COMMAND = 1000  # characters: the longest allowed command is a few words and a save's name
@@ -24,6 +23,8 @@ def typed_command() -> str | None:
 
 def box_words(typed: str) -> list[str]:
     """The arguments of an allowed command (empty: the launcher); NotAllowedHere otherwise."""
+    from dicehall.saves.box import NotAllowedHere, allowed_command
+
     if len(typed) > MAX_COMMAND:
         raise NotAllowedHere(f"a command of {len(typed):,} characters is too long")
     if any(not (ch.isprintable() or ch == "\t") for ch in typed):
@@ -39,10 +40,11 @@ def box_words(typed: str) -> list[str]:
     return allowed_command(words) if words else []
 
 
-def run_typed(args: argparse.Namespace, typed: str, run) -> int:
-    """Run what the player typed through `run` (the command line's dispatch) with the forced
-    command's --hall and --player kept, or refuse it in one line on standard error: exit 2."""
-    from dicehall.cli import build_parser
+def run_typed(args: argparse.Namespace, typed: str, build_parser, run) -> int:
+    """Run what the player typed, parsed by the command line's parser and run by its dispatch (`run`),
+    with the forced command's --hall and --player kept; or refuse it in one line on standard error
+    (exit 2)."""
+    from dicehall.saves.box import SSH_ALLOWED, NotAllowedHere
 
     try:
         words = box_words(typed)

@@ -3,6 +3,7 @@ printer), `export`, `recover` and `verify` (a save, a replay file, or a finished
 from __future__ import annotations
 
 import argparse
+import shlex
 from datetime import datetime
 
 from dicehall.cli.args import Parser, UsageError, fail
@@ -121,7 +122,9 @@ def export_to_stdout(name: str) -> int:
     from dicehall import replays
 
     if sys.stdout.isatty():
-        return fail(f"a replay is binary: send it to a file (dicehall export {clean_text(name, 40)} -o - > game.dhr)")
+        from dicehall.saves.box import command_hint
+
+        return fail(f"a replay is binary: send it to a file ({command_hint(f'export {shlex.quote(name)} -o -')} > game.dhr)")
     data = replays.replay_bytes(exported(name)[0])
     sys.stdout.flush()
     sys.stdout.buffer.write(data)

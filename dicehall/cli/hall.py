@@ -76,10 +76,12 @@ def host_command(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     if terminal.on_terminal():
         return play_in_hall(hosted)
+    from dicehall.saves.box import JOIN_KEY, command_hint
+
     with hosted:
         print(f"hosted {hosted.module.TITLE} as {hosted.id} in {clean_text(str(hall.folder), 200)}; "
               f"you hold seat {hosted.seat + 1} as {clean_text(hosted.fold.seats[hosted.seat].name)}")
-        print(f"seats: {seat_words(hosted.seats())}; others join with: dicehall join {hosted.id}")
+        print(f"seats: {seat_words(hosted.seats())}; others join with: {command_hint(f'join {hosted.id}', key=JOIN_KEY)}")
     return 0
 
 
@@ -145,6 +147,7 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
     hi"): what has happened so far, then (`follow`) each new one until the game ends, the reader of a
     pipe goes away, or ctrl+c. Without `follow` it never waits, so `dicehall watch ID > file` and
     `ssh -T box dicehall watch ID` end at once."""
+    from dicehall.saves.box import command_hint
     from dicehall.saves.hall import login_name
     from dicehall.saves.hall.chat import HallChat
 
@@ -172,7 +175,7 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
                 print(clean_text(f"over: {watched.fold.result}", 200))
                 return 0
             if not follow:
-                print(f"in progress: dicehall watch {watched.id} --follow prints each move until it is over")
+                print(f"in progress: {command_hint(f'watch {watched.id} --follow')} prints each move until it is over")
                 return 0
             if terminal.stdout_gone():  # a pipe whose reader left while nothing was played: no write would tell
                 return 0
@@ -190,7 +193,9 @@ def list_hall(hall, as_json: bool) -> int:
         print(json.dumps({"hall": folder, "games": [entry.as_json() for entry in entries]}, indent=1))
         return 0
     if not entries:
-        print(f"no games in the hall {folder} (dicehall host GAME opens one)")
+        from dicehall.saves.box import NEW_GAME_KEY, command_hint
+
+        print(f"no games in the hall {folder} ({command_hint('host GAME', key=NEW_GAME_KEY)} opens one)")
         return 0
     print(f"{counted(len(entries), 'game')} in the hall {folder}, the latest move first\n")
     print(f"{'ID':<6}  {'GAME':<10}  {'MOVES':>5}  {'WATCH':>5}  {'LAST MOVE':<16}  SEATS")
