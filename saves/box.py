@@ -42,3 +42,94 @@ def on_box() -> bool:
 
 def set_box_player(name: str) -> None:
     os.environ[PLAYER_ENV] = check_player(name)
+
+
+# What a player may run over ssh on a box (`ssh play@box dicehall WORDS`; dicehall/cli/box.py is the
+# gate that runs it). A capital word is an argument: ID a hall game's id or one of the player's own
+# saves (its id or name, never a path), GAME a game's id. Nothing else gets through.
+SSH_COMMANDS = (
+    "join ID", "watch ID", "watch ID --follow",
+    "hall", "hall --scores", "hall --json", "hall --scores --json",
+    "verify ID", "export ID --text -", "export ID -o -",
+    "stats", "stats GAME", "stats --json", "stats GAME --json",
+    "rules GAME",
+)
+SSH_ALLOWED = ("join ID, watch ID [--follow], hall [--scores] [--json], verify ID, export ID --text -, "
+               "export ID -o - (the replay), stats [GAME] [--json], rules GAME; nothing: the launcher")
+# The keys a hint names where the box runs no such command (they work off a box too).
+JOIN_KEY = "the Hall screen's j"
+WATCH_KEY = "the Hall screen's w"
+NEW_GAME_KEY = "the Hall screen's n"
+HALL_KEY = "the Hall screen"
+SAVES_KEY = "the launcher's Continue"
+RECOVER_KEY = "r in the launcher's Continue"
+MAX_WORD = 80  # a save's name is at most 40 characters; a hall id 6
+
+
+class NotAllowedHere(SaveError):
+    """A command the box does not run, with the reason in one line."""
+
+
+def is_name(word: str) -> bool:
+    """A hall game's id or a save's id or name, as a word the box takes: printable, no folder in it
+    (no /, \\ or ..), not an option nor a hidden or home-relative name."""
+    return (0 < len(word) <= MAX_WORD and word.isprintable() and not word.startswith(("-", ".", "~"))
+            and "/" not in word and "\\" not in word and ".." not in word)
+
+
+def _fits(kind: str, word: str) -> bool:
+    if kind == "ID":
+        return is_name(word)
+    if kind == "GAME":
+        from dicehall.engine.games import CATALOGUE
+
+        return word in {entry.id for entry in CATALOGUE}
+    return word == kind
+
+
+def allowed_command(words: list[str]) -> list[str]:
+    """`words` when they are one of SSH_COMMANDS with its arguments as they must be; else
+    NotAllowedHere saying which word is refused and why."""
+    if words[0].startswith("-"):
+        raise NotAllowedHere(f"{clean_text(words[0], 40)}: the options before the command are the admin's")
+    same_command = [form.split() for form in SSH_COMMANDS if form.split()[0] == words[0]]
+    if not same_command:
+        raise NotAllowedHere(f"{clean_text(words[0], 40)!r} is not a command here")
+    for form in same_command:
+        if len(form) == len(words) and all(_fits(kind, word) for kind, word in zip(form[1:], words[1:])):
+            return words
+    words_of_forms = {word for form in same_command for word in form[1:]}
+    for word in words[1:]:
+        if word in words_of_forms:
+            continue
+        if word.startswith("-") and word != "-":
+            raise NotAllowedHere(f"{words[0]} {clean_text(word, 40)}: that option is not allowed here")
+        if "ID" in words_of_forms and not _fits("ID", word):
+            raise NotAllowedHere(f"{words[0]}: {clean_text(word, 40)!r} is not a game's id or a save's name")
+        if "ID" not in words_of_forms and not _fits("GAME", word):
+            from dicehall.engine.games import CATALOGUE
+
+            raise NotAllowedHere(f"{words[0]}: {clean_text(word, 40)!r} is not a game "
+                                 f"({', '.join(entry.id for entry in CATALOGUE)})")
+    raise NotAllowedHere(f"{clean_text(' '.join(words), 80)!r} is not a form of {words[0]} allowed here")
+
+
+def ssh_login() -> str:
+    """How a player reaches this box: `ssh ACCOUNT@HOST` (the shared account, this machine's name)."""
+    import getpass
+    import socket
+
+    return clean_text(f"ssh {getpass.getuser()}@{socket.gethostname()}", 80)
+
+
+def command_hint(command: str, key: str | None = None) -> str | None:
+    """How the player runs `dicehall COMMAND` where this dicehall runs: the command itself off a box;
+    on a box, over ssh when the box allows it (`ssh play@box dicehall join ab12cd`), else `key` (a key
+    in the app that does it, such as "the Hall screen's j"), else None: nothing to tell there."""
+    if not on_box():
+        return f"dicehall {command}"
+    try:
+        allowed_command(command.split())
+    except NotAllowedHere:
+        return key
+    return f"{ssh_login()} dicehall {command}"

@@ -6,6 +6,7 @@ import errno
 import fcntl
 import os
 import re
+import shlex
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 from dicehall import engine
 from dicehall.engine.text import NAME_LIMIT, clean_text
 from dicehall.replays.durable import open_regular, write_durably
-from dicehall.saves.box import box_player
+from dicehall.saves.box import RECOVER_KEY, box_player, command_hint
 from dicehall.saves.errors import SaveError, SaveInUse, SaveUnreadable, os_reason
 from dicehall.saves.framing import MAX_FILE, SUFFIX, TORN_SUFFIX, SaveScan
 
@@ -214,7 +215,7 @@ def scanning(path: Path, label: str):
 
 
 def recover_hint(label: str) -> str:
-    return f"the file is kept as it is ('dicehall recover {label}' keeps the good part)"
+    return f"the file is kept as it is ({command_hint(f'recover {shlex.quote(label)}', key=RECOVER_KEY)} keeps the good part)"
 
 
 def write_new(path: Path, data: bytes, mode: int, dir_fd: int | None = None) -> None:

@@ -16,6 +16,7 @@ from dicehall import engine
 from dicehall.engine.codec import check_nesting
 from dicehall.engine.text import clean_text
 from dicehall.replays.durable import open_regular, write_durably
+from dicehall.saves.box import SAVES_KEY, command_hint
 from dicehall.saves.errors import SaveError, SaveUnreadable
 from dicehall.saves.files import save_label, saves_dir, scanning, shown_path
 from dicehall.saves.framing import SUFFIX, refuse_ext
@@ -51,11 +52,11 @@ def find_save(name_or_id: str) -> Path:
     if len(by_name) == 1:
         return by_name[0]
     if len(by_name) > 1:
-        raise SaveError(f"more than one save is named {clean_text(name_or_id)!r}: use its id (dicehall saves)")
+        raise SaveError(f"more than one save is named {clean_text(name_or_id)!r}: use its id ({command_hint('saves', key=SAVES_KEY)} shows it)")
     prefixed = [p for p in candidates if p.stem.startswith(name_or_id)]
     if len(prefixed) == 1 and name_or_id:
         return prefixed[0]
-    raise SaveError(f"no save named {clean_text(name_or_id)!r} (dicehall saves lists them)")
+    raise SaveError(f"no save named {clean_text(name_or_id)!r} ({command_hint('saves', key=SAVES_KEY)} lists them)")
 
 
 def list_saves() -> list[SaveInfo]:

@@ -3,6 +3,7 @@ branch a new save from a point of it."""
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 from types import MappingProxyType
 
@@ -10,6 +11,7 @@ from dicehall import engine
 from dicehall.engine.session import Session
 from dicehall.engine.text import NAME_LIMIT, clean_text
 from dicehall.replays.durable import write_all, write_durably, write_new_file
+from dicehall.saves.box import SAVES_KEY, command_hint
 from dicehall.saves.comments import comment_record
 from dicehall.saves.errors import ExportExists, SaveDamaged, SaveError, SaveHealthy, os_reason
 from dicehall.saves.files import (create_file, fsync_dir, lock, names_in_use, read_header, save_label, saves_dir, scanning,
@@ -85,7 +87,7 @@ def recover_save(name_or_id: str) -> str:
             good = error.good_records
         header = scan.header
         if good is None and not scan.damage and not scan.torn:
-            raise SaveHealthy(f"{shown} is not damaged: nothing to recover ('dicehall continue {shown}' opens it)")
+            raise SaveHealthy(f"{shown} is not damaged: nothing to recover ({command_hint(f'continue {shlex.quote(shown)}', key=SAVES_KEY)} opens it)")
     folder = saves_dir()
     header = dict(header, name=clean_text(f"{save_name_of(header, shown)} (recovered)"))
     base = slug(shown) if shown != path.stem else shown  # a file name with control characters is not copied

@@ -17,7 +17,7 @@ from tests.box import readme_steps
 from dicehall.cli import build_parser
 
 REPO = Path(__file__).resolve().parents[1]
-OPTIONS = 'command="umask 007; dicehall --hall /var/games/dicehall",restrict,pty'
+OPTIONS = 'command="umask 007; dicehall --hall /var/games/dicehall --player ann",restrict,pty'
 
 
 def commands() -> list[list[str]]:
@@ -57,6 +57,9 @@ def test_the_steps_avoid_what_broke_on_debian():
     assert not re.search(r"(^|\s)(sudo )?pip3? install", script, re.MULTILINE)  # PEP 668 refuses it
     assert "python3 -m venv /opt/dicehall" in script
     assert "ln -sf /opt/dicehall/bin/dicehall /usr/local/bin/dicehall" in script
+    # useradd locks the new account ("play:!"), which an sshd with UsePAM no refuses even for a key
+    lines = [c for c in commands() if c[0] in ("useradd", "usermod") and c[-1] == "play"]
+    assert [c[0] for c in lines] == ["useradd", "usermod"] and lines[1][1:] == ["-p", "*", "play"]
 
 
 def test_every_command_is_on_this_machine_and_takes_the_options_given():
@@ -85,7 +88,9 @@ def test_the_install_names_this_package_and_its_command():
     assert project["name"] == "dicehall" and "dicehall" in project["scripts"]
     section = readme_steps.section()
     assert f"dicehall-{project['version']}-py3-none-any.whl" in section
-    assert ["/opt/dicehall/bin/pip", "install", "./dicehall"] in commands()
+    # run from inside the checkout, as the section says: "./dicehall" there is the package folder, not installable
+    assert ["/opt/dicehall/bin/pip", "install", "."] in commands()
+    assert "from inside it" in section
     script = REPO / "tests" / "box" / "admin_steps.sh"
     assert os.access(script, os.X_OK) and "tests/box/admin_steps.sh" in section
 
@@ -93,17 +98,11 @@ def test_the_install_names_this_package_and_its_command():
 def test_every_dicehall_command_in_the_section_parses():
     parser = build_parser()
     lines = [c[1:] for c in commands() if c[0] == "dicehall"]
-    lines.append(shlex.split(readme_steps.forced_command().split(";")[-1])[1:])
-    match = readme_steps.match_block()
-    force = re.search(r"^\s*ForceCommand (.*)$", match, re.MULTILINE).group(1)
-    assert force == readme_steps.forced_command()  # the two ways force the same command
-    lines.append(shlex.split(force.split(";")[-1])[1:])
-    assert ["--version"] in lines and ["--hall", "/var/games/dicehall"] in lines
-    for args in lines:
-        if args == ["--version"]:
-            continue
-        parsed = parser.parse_args(args)
-        assert parsed.hall == "/var/games/dicehall" and parsed.command is None  # the launcher
+    assert lines == [["--version"]]
+    parsed = parser.parse_args(shlex.split(readme_steps.forced_command().split(";")[-1])[1:])
+    assert parsed.hall == "/var/games/dicehall" and parsed.command is None  # the launcher (or the box's gate)
+    assert parsed.box_player == "ann"  # the key line names its player
+    assert "ForceCommand" not in readme_steps.match_block()  # one command for every key could name no one
 
 
 def test_the_key_line_gives_a_terminal_and_the_printf_writes_exactly_it(tmp_path):
@@ -125,8 +124,7 @@ def test_the_match_block_is_for_the_shared_account_and_forbids_forwarding():
     match = readme_steps.match_block().splitlines()
     assert match[0] == "Match User play"
     settings = dict(line.split(None, 1) for line in match[1:])
-    assert settings == {"ForceCommand": "umask 007; dicehall --hall /var/games/dicehall",
-                        "DisableForwarding": "yes", "PermitTTY": "yes"}
+    assert settings == {"DisableForwarding": "yes", "PermitTunnel": "no", "PermitUserRC": "no"}
 
 
 def test_the_extractor_refuses_a_section_without_its_line():

@@ -329,7 +329,7 @@ def test_recover_on_a_healthy_save_says_so_and_writes_nothing(capsys):
     saves.close_save(session)
     assert main(["recover", session.save_id]) == 0
     out = capsys.readouterr().out.strip()
-    assert out == f"{session.save_id} is not damaged: nothing to recover ('dicehall continue {session.save_id}' opens it)"
+    assert out == f"{session.save_id} is not damaged: nothing to recover (dicehall continue {session.save_id} opens it)"
     assert [info.id for info in saves.list_saves()] == [session.save_id]
 
 

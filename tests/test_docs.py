@@ -74,3 +74,14 @@ def test_each_rules_page_is_what_dicehall_rules_prints():
     for game_id in rules_docs.game_ids():
         page = (rules_docs.RULES_DOCS / f"{game_id}.md").read_text(encoding="utf-8")
         assert page == rules_docs.printed_rules(game_id), f"docs/rules/{game_id}.md: run python tests/rules_docs.py"
+
+
+def test_ci_runs_the_readmes_test_command():
+    """README.md says .ci/run runs the same test command as its second line, after installing what
+    the sshd and packaging tests need: its install and its last line are the README's."""
+    run = [line.strip() for line in (REPO / ".ci" / "run").read_text().splitlines() if line.strip()]
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert run[-1] == ".venv/bin/python -m pytest -q" and "&& .venv/bin/python -m pytest -q" in readme
+    assert ".venv/bin/pip install --quiet -e '.[test]'" in run and "pip install -e '.[test]'" in readme
+    intro = readme.split("|")[0]  # the paragraph under the two commands says what else .ci/run installs
+    assert "OpenSSH server" in intro and "build" in intro and "exactly" not in intro

@@ -1,15 +1,20 @@
 """dicehall behind a real sshd, as docs/hall.md's admin sets it up: its authorized_keys line
-(read from docs/hall.md, with this dicehall's path and a hall in tmp_path) on a key of a test's own, an
-sshd of the test's own on a free loopback port. A login with a terminal gets the launcher, and a
-client killed mid-game leaves no dicehall behind; a login without a terminal is refused with one
-line and leaves nothing either. Skipped, with the reason, where there is no sshd (.ci/run installs
-openssh-server where apt-get can) or where the test cannot run it (not root)."""
+(read from docs/hall.md, with this dicehall's path, a hall in tmp_path and each key's own player) on
+three keys of the test's own (alice, bob, carol), an sshd of the test's own on a free loopback port
+(never 22). A login with a terminal gets the launcher, and a client killed mid-game leaves no
+dicehall behind; a login without a terminal is refused with one line and leaves nothing either. The
+box's commands over ssh: two players join one game by their keys' names while a third watches it,
+`hall --scores` prints without a terminal, `export ID -o -` brings a replay that verifies here,
+and `rm -rf /` or `--player bob` is refused in one line. Skipped, with the reason, where there is no
+sshd (.ci/run installs openssh-server where apt-get can) or where the test cannot run it (not root)."""
 from __future__ import annotations
 
 import fcntl
 import getpass
 import os
 import pty
+import random
+import re
 import select
 import shlex
 import shutil
@@ -24,7 +29,10 @@ from pathlib import Path
 
 import pytest
 
+from dicehall import replays
+from dicehall.saves.hall import Hall
 from tests.box import readme_steps
+from tests.hallhelpers import play_until_over
 
 SSHD = shutil.which("sshd", path="/usr/sbin:/usr/local/sbin:/sbin:" + os.environ.get("PATH", ""))
 SSH = shutil.which("ssh")
@@ -70,25 +78,33 @@ def wait_until(predicate, seconds: float) -> bool:
     return predicate()
 
 
+PLAYERS = ("alice", "bob", "carol")  # a key each; the documented line names its player
+
+
 class Box:
-    """An sshd of our own on 127.0.0.1, letting one key in with the documented forced command."""
+    """An sshd of our own on 127.0.0.1, letting three keys in with the documented forced command,
+    each naming its own player."""
 
     def __init__(self, tmp_path: Path):
         self.dir = tmp_path
         self.hall = tmp_path / "hall"
         self.port = free_port()
-        self.key = tmp_path / "ann"
         subprocess.run([SSH_KEYGEN, "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "host_key")], check=True)
-        subprocess.run([SSH_KEYGEN, "-q", "-t", "ed25519", "-N", "", "-C", "ann@laptop", "-f", str(self.key)], check=True)
-        # The documented line, only its command pointed at this dicehall and this test's hall.
+        # The documented line, only its command pointed at this dicehall and this test's hall, and its player at each key's.
         readme_command = readme_steps.forced_command()
-        command = readme_command.replace("dicehall --hall /var/games/dicehall",
-                                         f"{shlex.quote(str(DICEHALL))} --hall {shlex.quote(str(self.hall))}")
-        assert command != readme_command and '"' not in command
-        options = readme_steps.key_options().replace(f'command="{readme_command}"', f'command="{command}"')
-        self.line = f"{options} {(tmp_path / 'ann.pub').read_text().strip()}"
+        assert readme_command.endswith(" --player ann")
+        lines = []
+        for player in PLAYERS:
+            subprocess.run([SSH_KEYGEN, "-q", "-t", "ed25519", "-N", "", "-C", f"{player}@laptop",
+                            "-f", str(tmp_path / player)], check=True)
+            command = readme_command.replace("dicehall --hall /var/games/dicehall",
+                                             f"{shlex.quote(str(DICEHALL))} --hall {shlex.quote(str(self.hall))}")
+            command = command.removesuffix(" --player ann") + f" --player {player}"
+            assert command != readme_command and '"' not in command
+            options = readme_steps.key_options().replace(f'command="{readme_command}"', f'command="{command}"')
+            lines.append(f"{options} {(tmp_path / f'{player}.pub').read_text().strip()}")
         keys = tmp_path / "authorized_keys"
-        keys.write_text(self.line + "\n")
+        keys.write_text("\n".join(lines) + "\n")
         keys.chmod(0o600)
         self.config = tmp_path / "sshd_config"
         self.config.write_text("\n".join([
@@ -116,8 +132,8 @@ class Box:
     def sshd_log(self) -> str:
         return (self.dir / "sshd.log").read_text(errors="replace")[-3000:]
 
-    def ssh(self, *flags: str) -> list[str]:
-        return [SSH, *flags, "-p", str(self.port), "-i", str(self.key), "-o", "BatchMode=yes",
+    def ssh(self, *flags: str, player: str = "alice") -> list[str]:
+        return [SSH, *flags, "-p", str(self.port), "-i", str(self.dir / player), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
                 "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={self.dir / 'known_hosts'}",
                 "-o", "LogLevel=ERROR", f"{getpass.getuser()}@127.0.0.1"]
 
@@ -167,13 +183,12 @@ def test_a_login_gets_the_launcher_and_a_dropped_client_leaves_no_dicehall(box):
     pid, fd = pty.fork()
     if pid == 0:  # the player's ssh client, in a terminal of its own at 80x24
         os.environ["TERM"] = "xterm-256color"
-        os.execv(SSH, box.ssh("-tt") + ["echo", "a-shell-command"])  # the forced command runs instead
+        os.execv(SSH, box.ssh("-tt"))  # nothing typed: the launcher
     try:
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         screen = read_for(fd, 60, until=b"Hall: play and watch")
         assert b"Hall: play and watch" in screen, f"no launcher over ssh: {screen[-500:]!r} {box.sshd_log()}"
         assert dicehall_processes(box.hall), "the launcher is not this test's dicehall"
-        assert b"a-shell-command" not in screen
         os.write(fd, b"h")  # into the Hall screen, following the hall, so the drop comes mid-screen
         assert game.encode() in read_for(fd, 30, until=game.encode()), "the Hall screen did not list the game"
         os.kill(pid, signal.SIGKILL)  # the link drops: the client dies without a word
@@ -210,9 +225,9 @@ def test_a_login_without_a_terminal_is_refused_with_one_line_and_leaves_nothing(
     assert wait_until(lambda: not dicehall_processes(box.hall), 5), f"left running: {dicehall_processes(box.hall)}"
 
 
-def test_the_readme_match_block_is_accepted_by_sshd_and_forces_the_command(box):
-    """The sshd_config alternative, in a config of its own: sshd accepts it, and it forces dicehall on
-    the shared account only."""
+def test_the_readme_match_block_is_accepted_by_sshd_and_leaves_each_keys_command(box):
+    """The sshd_config block, in a config of its own: sshd accepts it, it forces no command (the key
+    lines name the players) and it locks the shared account only."""
     config = box.dir / "sshd_config_match"
     config.write_text(box.config.read_text() + readme_steps.match_block())
     assert subprocess.run([SSHD, "-t", "-f", str(config)], capture_output=True).returncode == 0
@@ -221,6 +236,71 @@ def test_the_readme_match_block_is_accepted_by_sshd_and_forces_the_command(box):
                                capture_output=True, text=True, check=True)
         return shown.stdout.splitlines()
     play = effective("play")
-    assert f"forcecommand {readme_steps.forced_command()}" in play
-    assert "disableforwarding yes" in play and "permittty yes" in play
-    assert "forcecommand none" in effective("root")
+    assert "forcecommand none" in play and "disableforwarding yes" in play and "permituserrc no" in play
+    assert "disableforwarding no" in effective("root")
+
+
+def over_ssh(box: Box, player: str, *typed: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """`ssh -T play@box WORDS...` as PLAYER's key, without a terminal; its input closed."""
+    return subprocess.run(box.ssh("-T", player=player) + list(typed), stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=timeout)
+
+
+def test_two_players_by_their_keys_one_game_a_watcher_the_scores_and_the_replay(box):
+    env = {**os.environ, "DICEHALL_HOME": str(box.dir / "home")}
+    hosted = subprocess.run([str(DICEHALL), "--hall", str(box.hall), "--player", "alice", "host", "wager"],
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, env=env)
+    game = hosted.stdout.split("dicehall join ")[-1].strip()  # off a terminal, host prints the id and leaves
+    assert len(game) == 6, hosted
+    # each takes a seat by the name of their key: nothing is typed but the game's id
+    alice = over_ssh(box, "alice", "dicehall", "join", game)
+    assert alice.returncode == 0 and b"you hold seat 1 as alice" in alice.stdout, (alice, box.sshd_log())
+    bob = over_ssh(box, "bob", "join", game)
+    assert bob.returncode == 0 and b"you hold seat 2 as bob" in bob.stdout, bob
+    carol = over_ssh(box, "carol", "dicehall", "join", game)  # no seat left, nor can she take one by a name
+    assert carol.returncode == 1 and b"no open seat" in carol.stderr and len(carol.stderr.splitlines()) == 1, carol
+    assert re.search(rb"watch it with ssh \S+@\S+ dicehall watch " + game.encode(), carol.stderr)  # works from where she is
+    # carol watches it live, without a terminal, while alice and bob play it through to its end
+    watcher = subprocess.Popen(box.ssh("-T", player="carol") + ["dicehall", "watch", game, "--follow"],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert wait_until(lambda: watchers(box, game) == 1, 30), f"carol is not watching: {box.sshd_log()}"
+        hall = Hall(box.hall)
+        seated = {0: hall.join(game, name="alice"), 1: hall.join(game, name="bob")}  # their own seats again
+        play_until_over(seated, random.Random(29))
+        for one in seated.values():
+            one.close()
+        out, err = watcher.communicate(timeout=60)
+    finally:
+        if watcher.poll() is None:
+            watcher.kill()
+            watcher.wait()
+    assert watcher.returncode == 0 and err == b"", err
+    lines = out.decode().splitlines()
+    assert lines[0].startswith(f"watching Dead Man's Wager {game}: alice") and "bob" in lines[0]
+    assert lines[-1].startswith("over: ") and len(lines) > 3
+    # the scores print without a terminal, under the keys' names
+    scores = over_ssh(box, "bob", "dicehall", "hall", "--scores")
+    assert scores.returncode == 0 and scores.stderr == b"", scores
+    assert re.search(rb"wager\s+alice\s+1\b", scores.stdout) and re.search(rb"wager\s+bob\s+1\b", scores.stdout)
+    # the replay leaves the box on standard output, and verifies here
+    replay = over_ssh(box, "carol", "dicehall", "export", game, "-o", "-")
+    assert replay.returncode == 0 and replay.stderr == b"", replay.stderr
+    (box.dir / "game.dhr").write_bytes(replay.stdout)
+    assert replays.verify(box.dir / "game.dhr").startswith("ok")
+    assert wait_until(lambda: not dicehall_processes(box.hall), 10), f"left running: {dicehall_processes(box.hall)}"
+
+
+def watchers(box: Box, game: str) -> int:
+    entries = [entry for entry in Hall(box.hall).listing() if entry.id == game]
+    return entries[0].watchers if entries else 0
+
+
+@pytest.mark.parametrize("typed", [["dicehall", "rm", "-rf", "/"], ["dicehall", "--player", "bob", "hall"],
+                                   ["hall --hall /tmp"], ["export x -o /root/.ssh/authorized_keys"]])
+def test_a_command_off_the_list_is_refused_over_ssh_in_one_line(box, typed):
+    refused = over_ssh(box, "alice", *typed)
+    lines = refused.stderr.decode().splitlines()
+    assert refused.returncode == 2 and len(lines) == 1 and lines[0].startswith("dicehall: "), (refused, box.sshd_log())
+    assert "allowed here: join ID" in lines[0] and refused.stdout == b""
+    assert not (box.dir / "home").exists() or not any((box.dir / "home").rglob("*.dh*"))

@@ -24,6 +24,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 
 from dicehall.engine import Session
+from dicehall.saves.box import JOIN_KEY, command_hint
 from dicehall.tui.screens.launcher import LauncherScreen
 from dicehall.tui.terminal import FULL, Terminal, detect_terminal
 from dicehall.tui.widgets import Plain
@@ -242,7 +243,7 @@ class DicehallApp(App):
         where = "go back to the Hall screen" if self.hall_lobby() is not None else "leave dicehall"
         if game is None or game.finished:
             return where if self.hall_lobby() is not None else f"{where} (asks first)"
-        return f"{where} (asks first); your seat waits: dicehall join {game.id} takes it back"
+        return f"{where} (asks first); your seat waits: {command_hint(f'join {game.id}', key=JOIN_KEY)} takes it back"
 
     def leave_hall_game(self) -> None:
         """q or Esc in a hall game: back to the Hall screen it was opened from, else out of
@@ -258,7 +259,8 @@ class DicehallApp(App):
             question = "Leave dicehall?"
         else:
             where = "Go back to the Hall screen?" if lobby is not None else "Leave dicehall?"
-            question = f"Leave game {game.id}? Your seat waits for you: dicehall join {game.id} takes it back. {where}"
+            question = (f"Leave game {game.id}? Your seat waits for you: "
+                        f"{command_hint(f'join {game.id}', key=JOIN_KEY)} takes it back. {where}")
 
         def answered(yes: bool | None) -> None:
             if not yes:

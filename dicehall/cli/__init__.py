@@ -132,6 +132,18 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    import os
+
+    from dicehall.cli.box import ORIGINAL_COMMAND
+
+    if args.command is None and ORIGINAL_COMMAND in os.environ:  # under an admin's forced command over ssh
+        from dicehall.cli.box import run_typed
+
+        return run_typed(args, os.environ[ORIGINAL_COMMAND], build_parser, _run)  # what the player typed, if the box allows it
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     if getattr(args, "hall", None):
         import os
 

@@ -3,6 +3,7 @@ printer), `export`, `recover` and `verify` (a save, a replay file, or a finished
 from __future__ import annotations
 
 import argparse
+import shlex
 from datetime import datetime
 
 from dicehall.cli.args import Parser, UsageError, fail
@@ -14,7 +15,7 @@ from dicehall.engine.words import counted
 
 def export_arguments(parser: Parser) -> None:
     parser.add_argument("save")
-    parser.add_argument("-o", "--output", metavar="FILE|FOLDER", help="the replay file, or a folder for SAVE_ID.dhr")
+    parser.add_argument("-o", "--output", metavar="FILE|FOLDER", help="the replay file, or a folder for SAVE_ID.dhr; - writes it on standard output")
     parser.add_argument("--force", action="store_true", help="replace the file if it exists")
     parser.add_argument("--text", nargs="?", const="", metavar="-",
                         help="write the text record (.dht) a person reads instead; --text - prints it")
@@ -48,6 +49,8 @@ def export_command(args: argparse.Namespace) -> int:
         return export_markdown_command(args)
     if args.text is not None or args.analysed:
         return export_text(args)
+    if args.output == "-":
+        return export_to_stdout(args.save)
     try:
         if hall_game_named(args.save, save_first=True):
             from dicehall.saves.hall import Hall
@@ -67,7 +70,6 @@ def export_text(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
-    from dicehall import saves
     from dicehall.replays import text
 
     if args.analysed and args.text is None:
@@ -75,13 +77,7 @@ def export_text(args: argparse.Namespace) -> int:
     if args.text not in ("", "-"):
         raise UsageError(f"--text takes nothing, or - for standard output (not {clean_text(args.text, 40)!r}): "
                          "name the file with -o FILE")
-    if hall_game_named(args.save, save_first=True):
-        from dicehall.saves.hall import Hall
-
-        session, stem = Hall().finished_session(args.save), f"hall-{args.save}"
-    else:
-        session = saves.load_readonly(args.save)
-        stem = session.save_id
+    session, stem = exported(args.save)
     analysis = None
     if args.analysed:
         from dicehall.engine import analysis as judged
@@ -105,6 +101,36 @@ def export_text(args: argparse.Namespace) -> int:
     return 0
 
 
+def exported(name: str):
+    """What `export NAME` writes: the finished hall game NAME, else the save NAME; and the file name
+    it is written under by default, without its suffix."""
+    if hall_game_named(name, save_first=True):
+        from dicehall.saves.hall import Hall
+
+        return Hall().finished_session(name), f"hall-{name}"
+    from dicehall import saves
+
+    session = saves.load_readonly(name)
+    return session, session.save_id
+
+
+def export_to_stdout(name: str) -> int:
+    """`export NAME -o -`: the replay (.dhr) on standard output, so it can leave a box over ssh
+    (`ssh play@box dicehall export ID -o - > game.dhr`). Never onto a terminal: it is binary."""
+    import sys
+
+    from dicehall import replays
+
+    if sys.stdout.isatty():
+        from dicehall.saves.box import command_hint
+
+        return fail(f"a replay is binary: send it to a file ({command_hint(f'export {shlex.quote(name)} -o -')} > game.dhr)")
+    data = replays.replay_bytes(exported(name)[0])
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    return 0
+
+
 def export_markdown_command(args: argparse.Namespace) -> int:
     from dicehall import saves
 
@@ -120,7 +146,9 @@ def export_markdown_command(args: argparse.Namespace) -> int:
 
 
 def verify_command(args: argparse.Namespace) -> int:
-    if hall_game_named(args.file, file_first=True):
+    from dicehall.saves.box import on_box
+
+    if on_box() or hall_game_named(args.file, file_first=True):  # on a box, no file is ever read: a hall game
         from dicehall.saves.hall import Hall
 
         print(Hall().verify(args.file))  # HallError: one line, from main

@@ -79,10 +79,12 @@ def host_command(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     if terminal.on_terminal():
         return play_in_hall(hosted)
+    from dicehall.saves.box import JOIN_KEY, command_hint
+
     with hosted:
         print(f"hosted {hosted.module.TITLE} as {hosted.id} in {clean_text(str(hall.folder), 200)}; "
               f"you hold seat {hosted.seat + 1} as {clean_text(hosted.fold.seats[hosted.seat].name)}")
-        print(f"seats: {seat_words(hosted.seats())}; others join with: dicehall join {hosted.id}")
+        print(f"seats: {seat_words(hosted.seats())}; others join with: {command_hint(f'join {hosted.id}', key=JOIN_KEY)}")
     return 0
 
 
@@ -161,6 +163,8 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
     hi"): what has happened so far, then (`follow`) each new one until the game ends, the reader of a
     pipe goes away, or ctrl+c. Without `follow` it never waits, so `dicehall watch ID > file` and
     `ssh -T box dicehall watch ID` end at once."""
+    from dicehall.saves.box import command_hint
+
     watched = hall.watch(game_id)
     chat = watched.chat()
     shown, told = 0, set()
@@ -189,7 +193,7 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
                 print(clean_text(f"over: {watched.fold.result}", 200))
                 return 0
             if not follow:
-                print(f"in progress: dicehall watch {watched.id} --follow prints each move until it is over")
+                print(f"in progress: {command_hint(f'watch {watched.id} --follow')} prints each move until it is over")
                 return 0
             if terminal.stdout_gone():  # a pipe whose reader left while nothing was played: no write would tell
                 return 0
@@ -215,7 +219,9 @@ def list_hall(hall, as_json: bool) -> int:
     if loose:
         print(loose)
     if not entries:
-        print(f"no games in the hall {folder} (dicehall host GAME opens one)")
+        from dicehall.saves.box import NEW_GAME_KEY, command_hint
+
+        print(f"no games in the hall {folder} ({command_hint('host GAME', key=NEW_GAME_KEY)} opens one)")
         return 0
     print(f"{counted(len(entries), 'game')} in the hall {folder}, the latest move first\n")
     print(f"{'ID':<6}  {'GAME':<10}  {'MOVES':>5}  {'WATCH':>5}  {'LAST MOVE':<16}  SEATS")

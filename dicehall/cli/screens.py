@@ -131,12 +131,13 @@ def winnable_wanted(options: dict) -> bool:
 
 def continue_command(args: argparse.Namespace) -> int:
     from dicehall import saves
+    from dicehall.saves.box import SAVES_KEY, command_hint
 
     name = args.save
     if name is None:
         unfinished = [i for i in saves.list_saves() if not i.finished and not i.problem]
         if not unfinished:
-            return fail("no unfinished save to continue (dicehall saves lists them)")
+            return fail(f"no unfinished save to continue ({command_hint('saves', key=SAVES_KEY)} lists them)")
         name = unfinished[0].id
     session = saves.open_save(name)  # a missing or damaged save is told first
     if terminal.missing_terminal():

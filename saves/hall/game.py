@@ -11,6 +11,7 @@ from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves import short_name
 from dicehall.saves.box import box_player
+from dicehall.saves.box import HALL_KEY, WATCH_KEY, command_hint
 from dicehall.saves.hall.chat import HallChat
 from dicehall.saves.hall.errors import HallError, HallWriteFailed, SeatHeld, StaleState
 from dicehall.saves.hall.files import LOG_SUFFIX, bot_name, check_id
@@ -51,7 +52,7 @@ class HallGame:
         try:
             games = hall.folder_fd("games")
         except FileNotFoundError:  # no game was ever hosted in this hall
-            raise HallError(f"no hall game {self.id} (dicehall hall lists them)") from None
+            raise HallError(f"no hall game {self.id} ({command_hint('hall', key=HALL_KEY)} lists them)") from None
         try:
             self.log = HallLog(hall.games / f"{self.id}{LOG_SUFFIX}", hall.gid(), writable, games)
         finally:
@@ -350,7 +351,7 @@ class HallGame:
         for n, s in enumerate(seats):
             if s.kind == "open":
                 return n
-        raise SeatHeld(f"{self.id} has no open seat: watch it with dicehall watch {self.id}")
+        raise SeatHeld(f"{self.id} has no open seat: watch it with {command_hint(f'watch {self.id}', key=WATCH_KEY)}")
 
     def seat_bot(self, seat: int, style: str = "", name: str = "") -> None:
         """Put a bot in an open seat (a seated player, before the game starts)."""

@@ -11,6 +11,7 @@ from typing import Any
 from dicehall.engine.text import clean_text
 from dicehall.replays.durable import write_durably
 from dicehall.saves import SaveScan, encode_record, frame, keep_torn, os_reason
+from dicehall.saves.box import HALL_KEY, command_hint
 from dicehall.saves.hall.errors import HallError, HallWriteFailed, StaleState
 from dicehall.saves.hall.files import DIR_FLAGS, FILE_MODE, MAX_LOG, open_nofollow, shown_path
 
@@ -44,7 +45,7 @@ class HallLog:
         try:
             self.dir_fd = os.dup(dir_fd) if dir_fd is not None else os.open(path.parent, DIR_FLAGS)
         except FileNotFoundError:
-            raise HallError(f"no hall game {clean_text(path.stem, 20)} (dicehall hall lists them)") from None
+            raise HallError(f"no hall game {clean_text(path.stem, 20)} ({command_hint('hall', key=HALL_KEY)} lists them)") from None
         except OSError as error:
             raise HallError(f"{clean_text(path.parent.name, 60)}: cannot open it ({os_reason(error)})") from None
         self.fd = -1
@@ -71,7 +72,7 @@ class HallLog:
         try:
             self.fd = open_nofollow(self.path, flags, dir_fd=self.dir_fd)
         except FileNotFoundError:
-            raise HallError(f"no hall game {clean_text(self.path.stem, 20)} (dicehall hall lists them)") from None
+            raise HallError(f"no hall game {clean_text(self.path.stem, 20)} ({command_hint('hall', key=HALL_KEY)} lists them)") from None
         except OSError as error:
             if flags & os.O_RDWR and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
                 raise HallError(f"cannot write in the hall: permission denied on {shown_path(self.path)} "

@@ -43,10 +43,11 @@ rm -rf "$root"
 cp -a "$base" "$root"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 
-say "the checkout into $root/root/dicehall, ann's key as $root/root/ann.pub"
+say "the checkout into $root/root/dicehall, ann's key as ann.pub in it (the steps run from inside the checkout)"
 mkdir "$root/root/dicehall"
 git -C "$repo" ls-files -z | (cd "$repo" && xargs -0 tar -cf - --no-recursion) | tar -xf - -C "$root/root/dicehall"
 ssh-keygen -q -t ed25519 -N '' -C ann@laptop -f "$root/root/ann"
+cp "$root/root/ann.pub" "$root/root/dicehall/ann.pub"
 python3 "$here/readme_steps.py" sh >"$root/root/readme-steps.sh"
 python3 "$here/readme_steps.py" match >"$root/root/readme-match.conf"
 # The new root starts from a clean environment (none of this machine's pip settings), except that
@@ -66,13 +67,15 @@ export DEBIAN_FRONTEND=noninteractive
 echo "== apt-get update (a real box has its lists)"
 apt-get update -q >/root/apt-update.log 2>&1 || { cat /root/apt-update.log; exit 1; }
 id ann >/dev/null 2>&1 || useradd -m -s /bin/bash ann   # the player with a login of her own
-echo "== the documented steps, as written"
-sh -ex /root/readme-steps.sh
+echo "== the documented steps, as written, from inside the checkout"
+(cd /root/dicehall && sh -ex /root/readme-steps.sh)
 echo "== checks"
 test "$(stat -c %a:%G /var/games/dicehall)" = 3770:dicehall
 test "$(readlink /usr/local/bin/dicehall)" = /opt/dicehall/bin/dicehall
 id -nG ann | grep -qw dicehall
-grep -q '^command="umask 007; dicehall --hall /var/games/dicehall",restrict,pty ssh-ed25519 ' ~play/.ssh/authorized_keys
+grep -q '^command="umask 007; dicehall --hall /var/games/dicehall --player ann",restrict,pty ssh-ed25519 ' ~play/.ssh/authorized_keys
+# not locked (useradd's "!"), which an sshd with UsePAM no refuses; and no password either
+test "$(getent shadow play | cut -d: -f2)" = '*'
 test "$(stat -c %a:%U ~play/.ssh/authorized_keys)" = 600:play
 # the shared account hosts a game (off a terminal: it prints the id and leaves) ...
 out=$(su -s /bin/sh play -c 'umask 007; dicehall --hall /var/games/dicehall host towers --seat 2=bot' </dev/null)
@@ -90,10 +93,11 @@ mkdir -p /run/sshd
 test -f /etc/ssh/ssh_host_ed25519_key || ssh-keygen -A
 cp /root/readme-match.conf /etc/ssh/sshd_config.d/dicehall.conf
 /usr/sbin/sshd -t
-/usr/sbin/sshd -T -C user=play,host=box,addr=127.0.0.1 | grep -qx 'forcecommand umask 007; dicehall --hall /var/games/dicehall'
+# no ForceCommand: each key's own command names its player
+/usr/sbin/sshd -T -C user=play,host=box,addr=127.0.0.1 | grep -qx 'forcecommand none'
 /usr/sbin/sshd -T -C user=play,host=box,addr=127.0.0.1 | grep -qx 'disableforwarding yes'
-# the Match block stays with its user: root's own logins are not forced into dicehall
-/usr/sbin/sshd -T -C user=root,host=box,addr=127.0.0.1 | grep -qx 'forcecommand none'
+# the Match block stays with its user
+/usr/sbin/sshd -T -C user=root,host=box,addr=127.0.0.1 | grep -qx 'disableforwarding no'
 rm /etc/ssh/sshd_config.d/dicehall.conf   # the login below is the authorized_keys line's
 echo "== all steps done"
 INNER
@@ -105,8 +109,8 @@ set -eu
 mount -t proc proc "$root/proc"
 mount --rbind /dev "$root/dev"
 chroot "$root" env -i ${box_env[*]} /bin/bash /root/run-in-box.sh
-echo "== sshd of the new root on 127.0.0.1:$port, its own sshd_config"
-chroot "$root" /usr/sbin/sshd -D -e -p $port -o ListenAddress=127.0.0.1 >"$root.sshd.log" 2>&1 &
+echo "== sshd of the new root on 127.0.0.1:$port, its own sshd_config but UsePAM no (a locked account is refused there)"
+chroot "$root" /usr/sbin/sshd -D -e -p $port -o ListenAddress=127.0.0.1 -o UsePAM=no >"$root.sshd.log" 2>&1 &
 sshd_pid=\$!
 trap 'kill \$sshd_pid 2>/dev/null; wait \$sshd_pid 2>/dev/null || true' EXIT
 sock=dicehall-box-\$\$
@@ -135,6 +139,11 @@ done
 tmux -L "\$sock" kill-server || true
 [ -z "\$left" ] || { echo "FAILED: dicehall left after the client was killed: \$left"; exit 1; }
 echo "== client killed: no dicehall left"
+plain_ssh="ssh -T -p $port -i $root/root/ann -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes play@127.0.0.1"
+\$plain_ssh dicehall hall --scores </dev/null | grep -q 'scores from' || { echo "FAILED: ssh -T play@box dicehall hall --scores"; exit 1; }
+refused=\$(\$plain_ssh dicehall rm -rf / </dev/null 2>&1 >/dev/null; echo "rc=\$?")
+case "\$refused" in "dicehall: 'rm' is not a command here"*"rc=2") echo "== the box's commands over ssh, and a refusal";;
+    *) echo "FAILED: rm -rf / over ssh: \$refused"; exit 1;; esac
 NS
 unshare --mount --propagation private bash "$ns_script"
 say "PASSED: the documented admin steps work as written on $suite ($root)"

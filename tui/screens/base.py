@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from dicehall.engine import IllegalCommand, JournalError, Session
 from dicehall.engine.text import clean_text
+from dicehall.saves.box import command_hint
 from dicehall.tui.screens.dialogs import AskScreen, HelpScreen, bindings_help
 from dicehall.tui.widgets import Plain, StatusLine
 
@@ -272,7 +273,8 @@ class GameScreen(KeyedScreen):
             return self.HELP_NOTES
         from dicehall.engine.analysis.summary import summary_paragraph
 
-        summary = f"Game over. {summary_paragraph(self.session)} (dicehall summary SAVE writes it out.)"
+        written = command_hint("summary SAVE")  # not on a box, which runs no summary over ssh
+        summary = f"Game over. {summary_paragraph(self.session)}" + (f" ({written} writes it out.)" if written else "")
         return f"{summary}\n\n{self.HELP_NOTES}" if self.HELP_NOTES else summary
 
     def possible_now(self, action: str, parameters: tuple) -> bool:

@@ -20,7 +20,7 @@ from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves import error_line
-from dicehall.saves.box import on_box
+from dicehall.saves.box import JOIN_KEY, command_hint, on_box
 from dicehall.saves.hall import Hall, HallEntry, HallSettings, login_name
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen
@@ -100,8 +100,8 @@ class HallScreen(KeyedScreen):
                   "Each game shows its moves so far, how many watch it, its last move and its seats (open, a "
                   "player, a bot by its name, a player who is disconnected, or one idle on their turn) and, for a game in "
                   "progress, where it stands (now: the scores, the countdown, the troops left). Enter or w watches a game, "
-                  "read only: a finished one opens as a replay. j takes an open seat. n opens a new game (what dicehall "
-                  "host does): the game, each seat open or a bot, your name. s shows the scores (names unauthenticated). "
+                  "read only: a finished one opens as a replay. j takes an open seat. n opens a new game: "
+                  "the game, each seat open or a bot, your name. s shows the scores (names unauthenticated). "
                   "Leaving a game opened here comes back here. "
                   "The list follows the hall by itself "
                   "(every second); r looks at once.")
@@ -260,7 +260,7 @@ class HallScreen(KeyedScreen):
             return
         opener = getattr(self.app, "open_hall_game", None)  # the players' part: a hall game's screen
         if opener is None:
-            self.status(f"join from the command line: dicehall join {entry.id}")
+            self.status(f"join from the command line: {command_hint(f'join {entry.id}', key=JOIN_KEY)}")
             return
         default = clean_text(login_name(), 40)
         game_id = entry.id

@@ -42,7 +42,7 @@ class HallHostScreen(SetupScreen):
     LIST_ID = "hall-host"
     HELP_NOTES = ("Up/Down pick a line; Enter, Space or Left/Right change it (Enter on your name asks for it; "
                   "Enter alone there: your login name). Each seat but yours is open, for another player to "
-                  "join from their terminal (the Hall screen's j, or dicehall join ID), or a bot of one of the "
+                  "join from their terminal (the Hall screen's j), or a bot of one of the "
                   "game's styles. Watchers: welcome (the default), welcome but reading the messages only, or "
                   "kept off the game until it is over. s opens the game: its screen waits until every seat is taken. "
                   "q or Esc goes back to the Hall screen; nothing is made until s.")

@@ -20,6 +20,7 @@ from dicehall.engine import IllegalCommand, JournalError
 from dicehall.engine.core import Player
 from dicehall.engine.text import clean_text
 from dicehall.saves import SaveError
+from dicehall.saves.box import JOIN_KEY, WATCH_KEY, command_hint
 from dicehall.saves.hall import HallGame, StaleState
 from dicehall.tui.screens.base import KeyedScreen, all_bindings
 from dicehall.tui.screens.hall_follow import HallTable
@@ -202,7 +203,7 @@ NO_TYPED_DICE = "typed dice are not used in the hall: its dice come from the gam
 # the game screen's own u and q, said as they work in the hall (they replace the screen's, key by key)
 HALL_BINDINGS = [
     Binding("u,ctrl+z", "undo", "Takeback", tooltip="ask the others to take back your last move (against bots only: at once)"),
-    Binding("q", "back", "Leave", tooltip="leave the game (asks first); your seat waits: dicehall join ID takes it back"),
+    Binding("q", "back", "Leave", tooltip=f"leave the game (asks first); your seat waits: {JOIN_KEY} takes it back"),
 ]
 
 
@@ -242,8 +243,8 @@ class HallPlay(HallTable):
         if action == "review":
             if self.hall_game.finished:
                 return "the game is over, but its seed is not revealed yet: try again in a moment"
-            return (f"no review at the table while the game is played: watch with dicehall watch {self.hall_game.id} "
-                    f"on another terminal")
+            watch = command_hint(f"watch {self.hall_game.id}", key=WATCH_KEY)
+            return f"no review at the table while the game is played: watch with {watch} on another terminal"
         if action == "toggle_typed":  # the Dice Tower's t
             return NO_TYPED_DICE
         waiting = others_turn(self.hall_game)
@@ -346,10 +347,10 @@ class HallWaitScreen(HallTalk, HallTable, KeyedScreen):
     BINDINGS = [
         *CHAT_BINDINGS,
         Binding("question_mark", "help", "Help"),
-        Binding("q,escape", "back", "Leave", tooltip="leave the game (asks first); dicehall join ID takes your seat back"),
+        Binding("q,escape", "back", "Leave", tooltip=f"leave the game (asks first); {JOIN_KEY} takes your seat back"),
     ]
     HELP_NOTES = ("The game starts by itself when every seat is taken: the others join from their own "
-                  "terminals with the command shown. q or Esc leaves, after asking; dicehall join ID takes your "
+                  f"terminals with the command shown. q or Esc leaves, after asking; {JOIN_KEY} takes your "
                   "seat back. m sends a message to everyone in the game; M lists them.")
 
     def __init__(self, game: HallGame) -> None:
@@ -392,7 +393,8 @@ class HallWaitScreen(HallTalk, HallTable, KeyedScreen):
         if open_seats:
             which = ", ".join(str(n) for n in open_seats)
             seats = "seats" if len(open_seats) > 1 else "seat"
-            text.append(f"\nwaiting for {seats} {which}: dicehall join {game.id} on another terminal\n", style="bold")
+            join = command_hint(f"join {game.id}", key=JOIN_KEY)
+            text.append(f"\nwaiting for {seats} {which}: {join} on another terminal\n", style="bold")
         self.query_one("#hall-seats", Plain).show(text)
 
     def hall_refresh(self, before: int | None, note: str = "") -> None:

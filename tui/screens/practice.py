@@ -23,8 +23,7 @@ from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.widgets import Plain, StatusLine, clip
 
 NOTHING = ("Nothing to practise yet: practice brings back the marked decisions (?!, ?, ??) of your "
-           "analysed games. Analyse a finished game first: a in its replay viewer, or "
-           "dicehall analyse NAME.")
+           "analysed games. Analyse a finished game first: a in its replay viewer.")
 
 
 class PracticeScreen(KeyedScreen):

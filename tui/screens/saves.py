@@ -14,6 +14,7 @@ from dicehall import saves
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
+from dicehall.saves.box import command_hint
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen, ConfirmScreen
 from dicehall.tui.widgets import Plain, StatusLine
@@ -156,7 +157,7 @@ class SavesScreen(KeyedScreen):
         if info is None:
             return
         try:
-            text, what = clipboard_text(saves.load_readonly(info.id), hint=f"dicehall export {info.id} --text")
+            text, what = clipboard_text(saves.load_readonly(info.id), hint=command_hint(f"export {info.id} --text -") or "")
         except DicehallError as error:
             self.status(f"not copied: {saves.error_line(error)}", error=True)
             return

@@ -18,6 +18,7 @@ from dicehall.engine import Session
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.games import entry_of
 from dicehall.engine.words import counted
+from dicehall.saves.box import command_hint
 from dicehall.tui.screens.viewer.comments import (COMMENT_ACTIONS, COMMENT_BINDINGS, MARKER, CommentedViewer,
                                                   CommentPanel)
 from dicehall.tui.screens.viewer.analysis import AnalysedViewer, AnalysisPanel, thresholds_note
@@ -362,7 +363,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         from dicehall.replays.text import clipboard_text, copied_words
 
         done = self.analysis if self.analysis is not None and not self.analysis_running else None
-        hint = f"dicehall export {self.session.save_id} --text" if self.session.save_id else ""
+        hint = command_hint(f"export {self.session.save_id} --text -") or "" if self.session.save_id else ""
         try:
             text, what = clipboard_text(self.session, done, hint)
         except DicehallError as error:
