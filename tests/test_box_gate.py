@@ -290,9 +290,11 @@ def test_on_a_box_the_commands_hints_name_run_over_ssh_or_are_keys(box, monkeypa
     assert main(["export", "no-such-save", "--text", "-"]) == 1
     assert "(the launcher's Continue lists them)" in capsys.readouterr().err
     ann = hall.host("towers", ["player", "open"], "ann")
-    bob = hall.join(ann.id, name="bob")
+    monkeypatch.setenv("DICEHALL_PLAYER", "bob")  # each player sits as their key's name
+    bob = hall.join(ann.id)
+    monkeypatch.setenv("DICEHALL_PLAYER", "carol")
     with pytest.raises(SeatHeld) as held:
-        hall.join(ann.id, name="carol")
+        hall.join(ann.id)
     assert commands_named(str(held.value)) == [f"watch {ann.id}"]
     monkeypatch.setenv("SSH_ORIGINAL_COMMAND", f"watch {ann.id}")  # off a terminal, over ssh -T
     assert main(["--player", "carol"]) == 0

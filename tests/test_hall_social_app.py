@@ -325,7 +325,7 @@ def test_a_watcher_at_a_quiet_table_reads_the_messages_and_cannot_send(hall):
         refused = status(pilot.app)
         assert not isinstance(pilot.app.screen, AskScreen)
         ann.chat().send("players only")
-        await until(pilot, lambda: "Ann: players only" in status(pilot.app), 5.0)
+        await until(pilot, lambda: "Ann: players only" in status(pilot.app))
         await pilot.press("M")
         await pilot.pause()
         return refused, screen_text(pilot.app)
