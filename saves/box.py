@@ -133,3 +133,45 @@ def command_hint(command: str, key: str | None = None) -> str | None:
     except NotAllowedHere:
         return key
     return f"{ssh_login()} dicehall {command}"
+
+
+AUTH_INFO = "SSH_USER_AUTH"  # sshd's file naming the key of this login, with `ExposeAuthInfo yes`
+MAX_AUTH_INFO = 64 * 1024
+
+
+def login_keys() -> frozenset[str]:
+    """The fingerprints ("SHA256:...", as `ssh-keygen -lf` prints them) of the public keys this SSH
+    login was made with, read from the file sshd names in SSH_USER_AUTH when its config has
+    `ExposeAuthInfo yes`; empty without one. Only sshd sets it under a forced command (a client's
+    variables are not passed unless AcceptEnv says so), and its file is read as any file: no link,
+    no FIFO, capped."""
+    import base64
+    import binascii
+    import hashlib
+    import stat
+
+    path = os.environ.get(AUTH_INFO)
+    if not path:
+        return frozenset()
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return frozenset()
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return frozenset()
+        text = os.read(fd, MAX_AUTH_INFO).decode("ascii", "replace")
+    except OSError:
+        return frozenset()
+    finally:
+        os.close(fd)
+    found = set()
+    for line in text.splitlines():  # "publickey ssh-ed25519 AAAA..." per method that succeeded
+        words = line.split()
+        if len(words) >= 3 and words[0] == "publickey":
+            try:
+                blob = base64.b64decode(words[2], validate=True)
+            except (binascii.Error, ValueError):
+                continue
+            found.add("SHA256:" + base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("="))
+    return frozenset(found)

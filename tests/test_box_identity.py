@@ -184,3 +184,55 @@ def test_the_default_hall_is_the_accounts_shared_by_every_player(monkeypatch, ho
     ann = hall_dir()
     as_player(monkeypatch, "bob")
     assert hall_dir() == ann == home / "hall"
+
+
+# a key and its fingerprint as `ssh-keygen -lf` printed it (a golden vector: no ssh-keygen needed here)
+KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIPKqjn7SFQZs+d0d7IxS1cL6KZR6jGxi9daaV1xqZ2w/"
+FINGERPRINT = "SHA256:368M2adkwchq7Sr9eS7cjRZi22yica7cj/hfrdmx4Ds"
+
+
+def admin_settings(hall_folder, text):
+    import os
+
+    hall_folder.mkdir(parents=True, exist_ok=True)
+    (hall_folder / "hall.toml").write_text(text)
+    os.chmod(hall_folder / "hall.toml", 0o644)  # the admin's: writable by its owner alone
+
+
+def test_the_admin_bars_a_key_by_its_fingerprint_when_sshd_names_the_key(hall, monkeypatch, tmp_path, capsys):
+    from dicehall.saves.box import login_keys
+
+    admin_settings(hall.folder, f'barred = ["{FINGERPRINT}"]\n')
+    auth = tmp_path / "auth-info"
+    auth.write_text(f"publickey {KEY}\n")
+    monkeypatch.setenv("SSH_USER_AUTH", str(auth))  # sshd's, with ExposeAuthInfo yes
+    assert login_keys() == {FINGERPRINT}
+    assert main(["--player", "ann", "hall"]) == 1
+    assert capsys.readouterr().err.strip() == "dicehall: the admin has barred the key you logged in with from this hall"
+    auth.write_text("publickey ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBh2v8mvZ0CXb9Z3WnWnYq0CqwzZfCsPpmY0QbWk5p9F\n")
+    assert main(["--player", "ann", "hall"]) == 0  # another key of ann's name is let in: the key was barred
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("content", ["", "password\n", "publickey ssh-ed25519 !!!notbase64\n", "publickey\n", "\x00" * 100])
+def test_a_login_without_a_key_named_or_a_damaged_auth_file_bars_nobody(hall, monkeypatch, tmp_path, content):
+    from dicehall.saves.box import login_keys
+
+    auth = tmp_path / "auth-info"
+    auth.write_text(content)
+    monkeypatch.setenv("SSH_USER_AUTH", str(auth))
+    assert login_keys() == frozenset()
+
+
+def test_the_auth_file_is_never_read_through_a_link_or_a_fifo(monkeypatch, tmp_path):
+    import os
+
+    from dicehall.saves.box import login_keys
+
+    real = tmp_path / "real"
+    real.write_text(f"publickey {KEY}\n")
+    (tmp_path / "link").symlink_to(real)
+    os.mkfifo(tmp_path / "fifo")
+    for name in ("link", "fifo", "missing"):
+        monkeypatch.setenv("SSH_USER_AUTH", str(tmp_path / name))
+        assert login_keys() == frozenset()

@@ -28,6 +28,7 @@ MOTD_LINES = 3  # the message of the day's lines in the lobby, at most
 MOTD_WIDTH = 76  # and their width (inside the lobby's frame at 80 columns)
 MAX_BARRED_NAME = 40  # a seat name's length in the hall
 KNOWN = ("idle_minutes", "motd", "barred")
+KEY_FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")  # as `ssh-keygen -lf KEY.pub` prints it
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class HallSettings:
     motd: str = ""  # the message of the day: plain text, at most MOTD_LINES lines of MOTD_WIDTH
     barred: frozenset[str] = frozenset()  # the names the admin refuses, casefolded
     problem: str | None = None  # why the file was ignored, or what in it was, in one line
+    barred_keys: frozenset[str] = frozenset()  # the keys the admin refuses, by fingerprint ("SHA256:...")
 
 
 def read_settings(folder: str | Path) -> HallSettings:
@@ -125,11 +127,13 @@ def _settings_of(table: dict) -> HallSettings:
     if not isinstance(barred, list):
         wrong.append("barred is not a list of names: ignored")
         barred = []
-    names = frozenset(clean_text(name, MAX_BARRED_NAME).casefold() for name in barred if isinstance(name, str))
+    keys = frozenset(entry for entry in barred if isinstance(entry, str) and KEY_FINGERPRINT.fullmatch(entry))
+    names = frozenset(clean_text(name, MAX_BARRED_NAME).casefold() for name in barred
+                      if isinstance(name, str) and name not in keys)
     if not all(isinstance(name, str) for name in barred):
         wrong.append("barred holds something that is not a name: that is ignored")
     problem = clean_text(f"{SETTINGS}: {'; '.join(wrong)}", 300) if wrong else None
-    return HallSettings(minutes or None, "\n".join(lines), names - {""}, problem)
+    return HallSettings(minutes or None, "\n".join(lines), names - {""}, problem, barred_keys=keys)
 
 
 def motd_lines(text: str) -> list[str]:
@@ -144,8 +148,11 @@ def motd_lines(text: str) -> list[str]:
     return lines
 
 
-def barred_refusal(settings: HallSettings, player: str | None) -> str | None:
-    """The one line refusing `player` if the admin has barred that name from the hall, else None."""
+def barred_refusal(settings: HallSettings, player: str | None, keys: frozenset[str] = frozenset()) -> str | None:
+    """The one line refusing `player` if the admin has barred that name from the hall, or one of
+    `keys` (the fingerprints of the key this login was made with), else None."""
     if player and clean_text(player, MAX_BARRED_NAME).casefold() in settings.barred:
         return f"the admin has barred {clean_text(player, MAX_BARRED_NAME)} from this hall"
+    if keys & settings.barred_keys:
+        return "the admin has barred the key you logged in with from this hall"
     return None
