@@ -112,6 +112,7 @@ class Box:
             f"AuthorizedKeysFile {keys}", "StrictModes no", "UsePAM no", "PidFile none",
             "PasswordAuthentication no", "KbdInteractiveAuthentication no", "PermitRootLogin prohibit-password",
             f"AllowUsers {getpass.getuser()}", "LogLevel VERBOSE",
+            "ExposeAuthInfo yes",  # tells dicehall the login's key (SSH_USER_AUTH): the admin bars keys by fingerprint
             # the session's saves stay in tmp_path (sshd passes no environment of ours)
             f"SetEnv DICEHALL_HOME={tmp_path / 'home'}", ""]))
         Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)  # sshd's privilege separation folder
@@ -304,3 +305,17 @@ def test_a_command_off_the_list_is_refused_over_ssh_in_one_line(box, typed):
     assert refused.returncode == 2 and len(lines) == 1 and lines[0].startswith("dicehall: "), (refused, box.sshd_log())
     assert "allowed here: join ID" in lines[0] and refused.stdout == b""
     assert not (box.dir / "home").exists() or not any((box.dir / "home").rglob("*.dh*"))
+
+
+def test_the_admin_bars_a_key_by_its_fingerprint_and_the_others_still_play(box):
+    fingerprint = subprocess.run([SSH_KEYGEN, "-lf", str(box.dir / "carol.pub")], capture_output=True, text=True,
+                                 check=True).stdout.split()[1]
+    box.hall.mkdir(mode=0o3770, exist_ok=True)
+    settings = box.hall / "hall.toml"
+    settings.write_text(f'barred = ["{fingerprint}"]\n')
+    settings.chmod(0o644)  # the admin's file: root's, writable by root alone
+    refused = over_ssh(box, "carol", "dicehall", "hall")
+    assert refused.returncode == 1 and refused.stdout == b"", (refused, box.sshd_log())
+    assert refused.stderr.decode().splitlines() == ["dicehall: the admin has barred the key you logged in with from this hall"]
+    let_in = over_ssh(box, "alice", "dicehall", "hall")
+    assert let_in.returncode == 0 and let_in.stderr == b"", let_in
