@@ -124,7 +124,7 @@ def test_the_match_block_is_for_the_shared_account_and_forbids_forwarding():
     match = readme_steps.match_block().splitlines()
     assert match[0] == "Match User play"
     settings = dict(line.split(None, 1) for line in match[1:])
-    assert settings == {"DisableForwarding": "yes", "PermitTunnel": "no", "PermitUserRC": "no"}
+    assert settings == {"DisableForwarding": "yes", "PermitTunnel": "no", "PermitUserRC": "no", "ExposeAuthInfo": "yes"}
 
 
 def test_the_extractor_refuses_a_section_without_its_line():
