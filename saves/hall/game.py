@@ -78,13 +78,15 @@ class HallGame:
         (in a finished game nobody waits for a seat: its seats are simply the players)."""
         views = []
         over = self.finished
+        handed = {h.seat: h for h in self.session.handovers} if self.session is not None else {}
         for n, seat in enumerate(self.fold.seats):
             status = seat.kind
             if seat.kind == "player" and not over and n != self.seat and not self.hall.seat_held(self.id, n):
                 status = "disconnected"
             if seat.kind == "player" and n != self.seat and self.idle_for(n):
                 status = "idle"
-            views.append(SeatView(n, seat.kind, seat.name, status))
+            was = handed.get(n)
+            views.append(SeatView(n, seat.kind, seat.name, status, was.before.name if was else "", was.why if was else ""))
         self._seen_seats = [view.status for view in views]
         return views
 
@@ -309,7 +311,7 @@ class HallGame:
                 raise HallError(f"{self.id} has no seat {choice + 1} (seats 1 to {len(self.fold.seats)})")
             current = self.fold.seats[choice]
             if current.kind == "bot":
-                raise SeatHeld(f"seat {choice + 1} is a bot's")
+                raise SeatHeld(self._handed_words(name, uid, choice) or f"seat {choice + 1} is a bot's")
             if current.kind == "player" and (current.name != name or current.uid != uid):
                 raise SeatHeld(f"seat {choice + 1} is {current.name}'s: only they can take it back")
             fd = self.hall.lock_seat(self.id, choice, name)
@@ -335,7 +337,17 @@ class HallGame:
         for n, s in enumerate(seats):
             if s.kind == "open":
                 return n
+        for n in self.fold.handed:
+            if self._handed_words(name, uid, n):
+                raise SeatHeld(self._handed_words(name, uid, n))
         raise SeatHeld(f"{self.id} has no open seat: watch it with dicehall watch {self.id}")
+
+    def _handed_words(self, name: str, uid: int, seat: int) -> str:
+        """Why `name` (of user `uid`) cannot take `seat` back, if it was theirs and went to a bot; else ""."""
+        held = self.fold.handed.get(seat)
+        if held is None or held.name != name or held.uid != uid:
+            return ""
+        return self.seats()[seat].handed_words(self.id)
 
     def seat_bot(self, seat: int, style: str = "", name: str = "") -> None:
         """Put a bot in an open seat (a seated player, before the game starts)."""
