@@ -199,6 +199,7 @@ def test_the_lobby_names_whose_seat_the_bot_plays_and_bobs_j_says_why(hall, monk
     bob.close()
     entry = hall.entry(alice.id)
     assert entry.seats[bob.seat].words() == "Bot (for Bob, idle)"
+    assert entry.as_json()["seats"][bob.seat] == {"seat": bob.seat + 1, "status": "bot", "name": "Bot", "for": "Bob"}
     refusal = f"your seat in {alice.id} went to Bot when you were idle for {IDLE} minutes: the game goes on without you"
     with pytest.raises(SeatHeld, match=f"^{refusal}$"):
         hall.join(alice.id, name="Bob")
