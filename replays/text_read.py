@@ -115,7 +115,8 @@ def _read_tags(lines: _Lines) -> tuple[dict[str, tuple[Any, int]], list[Player],
             continue
         if not text:
             continue
-        if not text.startswith("["):
+        # the moves begin (a seat a bot took over before the first move begins them with its line)
+        if not text.startswith("[") or text.startswith("[Handover ") and not first:
             if first:
                 raise TextRecordError("not a dicehall text record (it starts with a tag line such as [Game \"troll\"])",
                                       number, 1)

@@ -211,12 +211,9 @@ def test_the_lobby_names_whose_seat_the_bot_plays_and_bobs_j_says_why(hall, monk
     from dicehall.tui.app import DicehallApp
 
     async def steps(pilot):
-        await pilot.press("h")
+        await pilot.press("h", "j")  # the lobby, then j on its one game
         await pilot.pause()
-        shown = screen_text(pilot.app)
-        await pilot.press("j")
-        await pilot.pause()
-        return shown, status(pilot.app)
+        return screen_text(pilot.app), status(pilot.app)
 
     shown, said = drive(DicehallApp(), steps)
     assert "Bot (for Bob, idle)" in shown
@@ -259,4 +256,24 @@ def test_the_viewer_names_the_person_before_the_handover_and_the_bot_after(hall,
     assert f"seat {seat + 1} went to Bot for Bob after event {at} (idle for {IDLE} minutes); Bot to decide" in seen[at]
     bobs = [start for start, mark in zip(stops, session.marks) if mark.player == seat and start < at]
     assert bobs and "Bob to decide" in seen[bobs[-1]]
+    alice.close()
+
+
+def test_a_seat_handed_over_before_its_first_move_reads_back_from_the_text(hall, monkeypatch, tmp_path, capsys):
+    set_idle(hall, IDLE)
+    clock = Clock(monkeypatch)
+    alice = hall.host("towers", ["open", "player"], "Alice")  # Bob, in seat 1, moves first
+    bob = hall.join(alice.id, name="Bob")
+    alice.follow()
+    clock.now += IDLE * 60 + 1
+    alice.claim_idle("bot")
+    bob.close()
+    play_until_over({alice.seat: alice}, random.Random(2))
+    binary, text = exported(tmp_path, alice.id, capsys)
+    lines = text.read_text().splitlines()
+    moves = lines.index("[Assists []]") + 1  # the last tag line, then the moves
+    assert lines[moves].startswith('[Handover {"seat": 1, ') and lines[moves + 1].startswith("1. Bot: ")
+    for path in (binary, text):
+        assert main(["verify", str(path)]) == 0
+        assert "seat 1 went to Bot for Bob after event 0 (idle for 30 minutes)" in capsys.readouterr().out
     alice.close()

@@ -330,6 +330,9 @@ class HallGame:
         raise HallError("the seats keep changing: try again")
 
     def _first_free(self, name: str, uid: int) -> int:
+        for n in self.fold.handed:  # a game with a seat handed over has no open one: it has started
+            if self._handed_words(name, uid, n):
+                raise SeatHeld(self._handed_words(name, uid, n))
         seats = self.fold.seats
         for n, s in enumerate(seats):  # our own disconnected seat first
             if s.kind == "player" and s.name == name and s.uid == uid and not self.hall.seat_held(self.id, n):
@@ -337,9 +340,6 @@ class HallGame:
         for n, s in enumerate(seats):
             if s.kind == "open":
                 return n
-        for n in self.fold.handed:
-            if self._handed_words(name, uid, n):
-                raise SeatHeld(self._handed_words(name, uid, n))
         raise SeatHeld(f"{self.id} has no open seat: watch it with dicehall watch {self.id}")
 
     def _handed_words(self, name: str, uid: int, seat: int) -> str:
