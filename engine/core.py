@@ -77,7 +77,8 @@ class Handover:
 
 class HostLabels:
     """What a host (a save, the hall, a replay) calls a session, for the screens to show: a base of
-    Session. The engine never reads or sets them; the host that made the session fills them in."""
+    Session. The rules and the session never read or set them; the host that made the session fills
+    them in (the analysis and the summary read them)."""
 
     save_name: str = ""  # the name shown ("Ann v Bot"); "" when no host named it
     save_id: str = ""  # the host's id for it: a save's file id, a hall game's id

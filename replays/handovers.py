@@ -25,7 +25,8 @@ def hand_over(game: Any, state: Any, players: list[Player], done: list[Handover]
     if game.outcome(state) is not None or game.chance_needed(state) is not None:
         raise ValueError(f"a handover after event {at}, where no player decides (a seat changes hands between moves)")
     if players[seat].bot:
-        raise ValueError(f"a handover of seat {seat + 1}, which a bot plays already: only a person's seat goes to a bot")
+        raise ValueError(f"a handover of seat {seat + 1}, which a bot plays already: "
+                         "only a person's seat goes to a bot")
     if not to.bot:
         raise ValueError(f"a handover of seat {seat + 1} to a person: only a bot takes a seat over")
     if not isinstance(why, str):

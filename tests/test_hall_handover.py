@@ -187,8 +187,9 @@ def test_a_crafted_handover_is_one_line_naming_what_is_wrong(hall, monkeypatch, 
     for changed, why in (('"why": "idle', '"how": "idle'), ("[Handover", "[Seat2")):
         with pytest.raises(replays.ReplayError, match=f"^line {line}"):
             read_text(record.replace(changed, why, 1), "x.dht")
-    twice = record.replace(record.splitlines()[line - 1], record.splitlines()[line - 1] + "\n" + record.splitlines()[line - 1])
-    with pytest.raises(replays.ReplayError, match=f"^line {line + 1}, col 11: a handover of seat {seat + 1}, which a bot"):
+    handover = record.splitlines()[line - 1]
+    twice = record.replace(handover, f"{handover}\n{handover}")
+    with pytest.raises(replays.ReplayError, match=f"^line {line + 1}, col 11: a handover of seat {seat + 1}, which a"):
         read_text(twice, "x.dht")
     alice.close()
 

@@ -29,8 +29,8 @@ def read_game(name: str):
     """The session of a replay file, a finished hall game or a save (by name or id), in that order,
     as `analyse` reads them; a refusal raises its own one-line error (ReplayError, HallError, SaveError)."""
     path = Path(name)
-    if path.is_file() or ((path.exists() or path.is_symlink()) and not path.is_dir()):  # a FIFO or a link: the reader says why not
-        from dicehall.replays.text import read_record
+    if path.is_file() or ((path.exists() or path.is_symlink()) and not path.is_dir()):
+        from dicehall.replays.text import read_record  # a FIFO or a link: the reader says why not
 
         return read_record(name)  # a .dhr or a .dht
     if hall_game_named(name, file_first=True, save_first=True):

@@ -154,7 +154,8 @@ def _decisions(session) -> list[tuple[int, int]]:
     over too) where there was a choice."""
     found = []
     for mark in session.marks:
-        if not session.holder(mark.player, mark.start).bot and len(bones.legal_commands(session.state_at(mark.start))) > 1:
+        person = not session.holder(mark.player, mark.start).bot
+        if person and len(bones.legal_commands(session.state_at(mark.start))) > 1:
             found.append((mark.start, mark.player))
     return found
 

@@ -36,8 +36,8 @@ def turning_points(session, analysis: Analysis) -> list[str]:
     costly = max(analysis.decisions, key=lambda d: d.drop, default=None)
     if costly is not None and costly.drop > 0:
         mark = f" {costly.mark} {MARK_WORDS[costly.mark]}" if costly.mark else ""
-        lines.append(f"the costliest decision: event {costly.event}{who(costly.seat, costly.event)}, {costly.played}{mark} "
-                     f"({costly.drop:.1%} of win chance lost; best {costly.best})")
+        lines.append(f"the costliest decision: event {costly.event}{who(costly.seat, costly.event)}, {costly.played}"
+                     f"{mark} ({costly.drop:.1%} of win chance lost; best {costly.best})")
     elif analysis.decisions:
         lines.append(f"no decision cost anything: {counted(len(analysis.decisions), 'decision')} judged, "
                      "each as good as the best found")

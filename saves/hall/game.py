@@ -85,8 +85,8 @@ class HallGame:
                 status = "disconnected"
             if seat.kind == "player" and n != self.seat and self.idle_for(n):
                 status = "idle"
-            was = handed.get(n)
-            views.append(SeatView(n, seat.kind, seat.name, status, was.before.name if was else "", was.why if was else ""))
+            was = handed.get(n)  # a bot's seat that was a person's
+            views.append(SeatView(n, seat.kind, seat.name, status, *((was.before.name, was.why) if was else ())))
         self._seen_seats = [view.status for view in views]
         return views
 

@@ -280,8 +280,8 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
             self.status("the start of the game")
         elif at < len(stops) and stops[at] == self.position and self.position < len(self.session.events):
             seat = self.session.game.to_act(self.session.state_at(self.position))
-            who = (self.session.holder(seat, self.position).name if seat is not None and seat < len(self.session.players)
-                   else "the player")
+            known = seat is not None and seat < len(self.session.players)
+            who = self.session.holder(seat, self.position).name if known else "the player"
             after = self.session.describe(self.position - 1, self.reveal)
             took_over = "".join(f"{h.words(self.session.players[h.seat].name)}; " for h in self.session.handovers
                                 if h.at == self.position)
