@@ -7,6 +7,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from dicehall.engine.errors import DicehallError
+from dicehall.engine.text import clean_text
 
 
 class IllegalCommand(DicehallError, ValueError):
@@ -55,9 +56,29 @@ class ChanceNeeded:
     dice: bool = True
 
 
+@dataclass(frozen=True)
+class Handover:
+    """A seat that changed hands during a game (a hall seat whose person was idle, given to a bot):
+    `before` played `seat` for the first `at` events, the seat's player at the end from then on;
+    `why` says so in words ("idle for 30 minutes"). A host's label (HostLabels.handovers): the
+    game's state keeps the names it began with, so a replay starts from `before`."""
+
+    at: int
+    seat: int
+    before: Player
+    why: str = ""
+
+    def words(self, now: str) -> str:
+        """"seat 2 went to Bot for Bob after event 13 (idle for 30 minutes)": `now`, the seat's player now."""
+        why = f" ({self.why})" if self.why else ""
+        return (f"seat {self.seat + 1} went to {clean_text(now)} for {clean_text(self.before.name)} "
+                f"after event {self.at}{why}")
+
+
 class HostLabels:
     """What a host (a save, the hall, a replay) calls a session, for the screens to show: a base of
-    Session. The engine never reads or sets them; the host that made the session fills them in."""
+    Session. The rules and the session never read or set them; the host that made the session fills
+    them in (the analysis and the summary read them)."""
 
     save_name: str = ""  # the name shown ("Ann v Bot"); "" when no host named it
     save_id: str = ""  # the host's id for it: a save's file id, a hall game's id
@@ -67,3 +88,27 @@ class HostLabels:
     # Kept by the host beside the game, never game events (undo and the fold never see them):
     comments: Mapping[int, str] = MappingProxyType({})  # players' comments by event number (0: the whole game)
     assists: tuple[tuple[str, int], ...] = ()  # (kind, events so far) of each assist asked: "hint", "reveal", "hindsight"
+    handovers: tuple[Handover, ...] = ()  # the seats that changed hands, in order (at most one each)
+    abandoned: str = ""  # why the game was ended before its end (a hall game's idle seat), in words
+
+    # these two read the Session's `players` (HostLabels is its base)
+    def holder(self, seat: int, position: int) -> Player:
+        """Who played `seat` at event `position` (from 0): the person a handover later replaced,
+        before it; else the seat's player now."""
+        for handover in self.handovers:
+            if handover.seat == seat and position < handover.at:
+                return handover.before
+        return self.players[seat]  # type: ignore[attr-defined]
+
+    def seat_name(self, seat: int) -> str:
+        """The seat's player now, with the person a handover replaced: "Bot for Bob"."""
+        name = self.players[seat].name  # type: ignore[attr-defined]
+        before = [h.before.name for h in self.handovers if h.seat == seat]
+        return f"{name} for {before[0]}" if before else name
+
+    def first_players(self) -> tuple[Player, ...]:
+        """The players the game began with (whose names its state keeps): before any handover."""
+        first = list(self.players)  # type: ignore[attr-defined]
+        for handover in reversed(self.handovers):
+            first[handover.seat] = handover.before
+        return tuple(first)

@@ -9,7 +9,10 @@ digests (at least the final one); 3 adds the file digest, a BLAKE2b over every o
 and events alike, so no field can be damaged unseen (the rules and the state digests cannot see a
 changed name or undo count, nor a typed die changed to another typed die); 4 adds the players'
 `comments` ([event, text]) and the `assists` ([kind, at] for each hint, reveal or hindsight asked
-while the game ran; optional), both covered by the file digest, never game events. Older documents are
+while the game ran; optional), both covered by the file digest, never game events; 5 adds the
+`handovers` ([event, seat, player, why] for each seat a bot took over from a person: `players` are
+those the game began with, as its state names them) and `abandoned` (why a hall game was ended
+before its end, or ""). Older documents are
 upcast one step at a time by UPCASTS; an upcast format 2 document says its header was not checked.
 
 What a file can make dicehall do is bounded by what the game itself takes: nesting is capped, every
@@ -38,8 +41,9 @@ from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.replays.assists import assists_words, checked_assists
 from dicehall.replays.durable import open_regular, write_new_file
+from dicehall.replays.handovers import MAX_ABANDONED, abandoned_result, hand_over, handover_lines
 
-FORMAT = 4
+FORMAT = 5
 MAX_BYTES = 16 * 1024 * 1024
 MAX_EVENTS = 200_000
 # Lists and maps one replay may unpack into: a real event is 2 or 3 of them, a turn mark 1, so this is
@@ -75,8 +79,13 @@ def _upcast_3(document: dict) -> dict:
     return dict(document, format=4, comments=[])
 
 
+def _upcast_4(document: dict) -> dict:
+    """Format 4 had no handovers: every seat was played by one player throughout."""
+    return dict(document, format=5, handovers=[], abandoned="")
+
+
 # Older formats are upcast one step at a time: UPCASTS[n] turns a format-n document into format n+1.
-UPCASTS: dict[int, Callable[[dict], dict]] = {1: _upcast_1, 2: _upcast_2, 3: _upcast_3}
+UPCASTS: dict[int, Callable[[dict], dict]] = {1: _upcast_1, 2: _upcast_2, 3: _upcast_3, 4: _upcast_4}
 
 
 def file_digest(document: dict) -> str:
@@ -108,11 +117,13 @@ def replay_document(session: Session) -> dict:
         "rules": session.game.RULES_VERSION,
         "seed": session.seed,
         "options": session.options,
-        "players": [p.record() for p in session.players],
+        "players": [p.record() for p in session.first_players()],  # what the state names; handovers below
         "name": getattr(session, "save_name", ""),
         "result": outcome.summary if outcome else None,
         "undos": session.undos,
         "assists": [[kind, at] for kind, at in session.assists],
+        "handovers": [[h.at, h.seat, session.players[h.seat].record(), h.why] for h in session.handovers],
+        "abandoned": session.abandoned,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "events": [encode_event(e) for e in events],
         "marks": [[m.start, m.player] for m in session.marks],
@@ -290,6 +301,7 @@ def session_from_document(document: dict) -> Session:
     except LogError as error:
         raise ReplayError(str(error)) from None
     _check_digests(session, document.get("digests"))
+    _hand_over(session, document.get("handovers"), document.get("abandoned"))
     session.comments = _comments(document.get("comments"), len(session.events))
     session.undos = undos
     try:
@@ -360,6 +372,30 @@ def _comments(entries: Any, events: int) -> Any:
     return MappingProxyType({n: text for n, text in pairs if text})
 
 
+def _hand_over(session: Session, entries: Any, abandoned: Any) -> None:
+    """The seats that changed hands ([event, seat, player, why] each, in order), applied to the
+    refolded session: its players become those at the end; and why it was abandoned, if it was."""
+    if not isinstance(entries, (list, tuple)) or len(entries) > len(session.players):
+        raise ReplayError("the handovers are not a list of at most one per seat")
+    players, done = list(session.players), []
+    for entry in entries:
+        if not isinstance(entry, (list, tuple)) or len(entry) != 4 or type(entry[0]) is not int:
+            raise ReplayError("a handover is not readable")
+        if not 0 <= entry[0] <= len(session.events):
+            raise ReplayError(f"a handover after event {entry[0]}, past the end")
+        try:
+            hand_over(session.game, session.state_at(entry[0]), players, done, entry[0], entry[1],
+                      player_from_record(entry[2], clean_text), entry[3])
+        except ValueError as error:
+            raise ReplayError(str(error)) from None
+    session.players, session.handovers = tuple(players), tuple(done)
+    if not isinstance(abandoned, str):
+        raise ReplayError("the header's abandoned is not text")
+    if abandoned and session.outcome is not None:
+        raise ReplayError("a game that reached its end says it was abandoned")
+    session.abandoned = clean_text(abandoned, MAX_ABANDONED)
+
+
 def _check_digests(session: Session, digests: Any) -> int:
     """Every digest must match the refolded state; a replay with events must carry at least the
     final one. A digest at position n is of the state after event n, the viewer's position n."""
@@ -386,7 +422,7 @@ def verify(path: str | Path) -> str:
     session = session_from_document(document)
     typed = sum(1 for e in session.events if getattr(e, "typed", False))
     outcome = session.outcome
-    result = outcome.summary if outcome else "unfinished"
+    result = outcome.summary if outcome else abandoned_result(session)
     recorded = document.get("result")
     if recorded is not None and recorded != (outcome.summary if outcome else None):
         raise ReplayError(f"the recorded result ({clean_text(recorded, 60)}) is not what the events give ({result})")
@@ -397,7 +433,8 @@ def verify(path: str | Path) -> str:
     header = ("header intact (the file matches its digest)" if document[FILE_DIGEST] is not None
               else "header not checked (a format 2 replay has no file digest)")
     return (f"ok: {session.game.TITLE}, seed {session.seed}, {players}, {counted(len(session.events), 'event')}, "
-            f"{counted(len(document['digests']), 'digest')} checked, {assists_words(session.assists, session.undos)}, {result}{dice}\n"
+            f"{counted(len(document['digests']), 'digest')} checked, {assists_words(session.assists, session.undos)}, {result}{dice}"
+            f"{handover_lines(session)}\n"
             f"{header}; only claimed, no replay can prove them: {CLAIMS}{winnable_line(session)}")
 
 

@@ -23,6 +23,7 @@ from dicehall.engine.session import Session
 from dicehall.engine.words import counted
 from dicehall.replays import read_capped, text_read
 from dicehall.replays.durable import write_new_file
+from dicehall.replays.handovers import abandoned_result, handover_lines
 from dicehall.replays.text_lines import (ANALYSIS_NOTE, MAX_BYTES, SETUP_LINE, SUFFIX, TYPED, TextRecordError, comment,
                                          escape, tag_line)
 
@@ -101,7 +102,8 @@ def write_text(session: Session, analysis: Any = None) -> str:
         tag_line("Seed", session.seed),
         tag_line("Options", session.options),
     ]
-    out += [tag_line(f"Player{seat + 1}", player_tag(p)) for seat, p in enumerate(session.players)]
+    # the players the game began with (whose names its state keeps); a handover line changes one
+    out += [tag_line(f"Player{seat + 1}", player_tag(p)) for seat, p in enumerate(session.first_players())]
     out += [
         tag_line("Name", session.save_name),
         tag_line("Result", outcome.summary if outcome else "*"),
@@ -110,6 +112,8 @@ def write_text(session: Session, analysis: Any = None) -> str:
         tag_line("Typed", typed),
         tag_line("Assists", [[kind, at] for kind, at in session.assists]),
     ]
+    if session.abandoned:
+        out.append(tag_line("Abandoned", session.abandoned))
     out += [f"[{key} {raw}]" for key, raw in getattr(session, "record_extra_tags", ())]
     comments = session.comments
 
@@ -145,15 +149,29 @@ def write_text(session: Session, analysis: Any = None) -> str:
     if len(events) and (not starts or starts[0] > 0):
         out.append(SETUP_LINE)
         emit(starts[0] if starts else len(events), 0)
+    def hand_over(at: int) -> None:
+        """The seats a bot took over after `at` events, each a line of its own."""
+        out.extend(handover_line(session, h) for h in session.handovers if h.at == at)
+
     for turn, start in enumerate(starts, 1):
         end = starts[turn] if turn < len(starts) else len(events)
         command, decided = decision_commands(game, state, events[start:end])
         mark = marks.get(start + 1, "")
-        name = session.players[seats[turn - 1]].name
+        hand_over(start)
+        name = session.holder(seats[turn - 1], start).name
         out.append(escape(f"{turn}. {name}: {command}") + (f" {mark}" if mark else ""))
         emit(end, decided)
+    hand_over(len(events))
     out.append(f"digest {engine.digest(state)} after {len(events)} events")
     return "\n".join(out) + "\n"
+
+
+def handover_line(session: Session, handover: Any) -> str:
+    """`[Handover {"seat": 2, "to": ["Bot", "bot", "medium"], "why": "idle for 30 minutes"}]`: from
+    here the seat's turns are its new player's (a tag line among the moves: an older reader refuses
+    it there, naming its line)."""
+    to = player_tag(session.players[handover.seat])
+    return tag_line("Handover", {"seat": handover.seat + 1, "to": to, "why": handover.why})
 
 
 def _draws_of(game: Any, state: Any, event: Any) -> tuple[int, ...]:
@@ -206,13 +224,13 @@ def verify_record(path: str | Path) -> str:
     session = read_text(_decoded(data), Path(path).name)
     typed = sum(1 for e in session.events if getattr(e, "typed", False))
     outcome = session.outcome
-    result = outcome.summary if outcome else "unfinished"
+    result = outcome.summary if outcome else abandoned_result(session)
     dice = f", {counted(typed, 'typed dice outcome')} (not from the seed)" if typed else ""
     players = ", ".join(p.name for p in session.players)
     notes = len(session.comments) + sum(len(v) for v in getattr(session, "record_notes", {}).values())
     return (f"ok: {session.game.TITLE} text record, seed {session.seed}, {players}, "
             f"{counted(len(session.events), 'event')} and the digest checked, {counted(session.undos, 'undo')}, "
-            f"{result}{dice}\n"
+            f"{result}{dice}{handover_lines(session)}\n"
             f"every line was re-derived from the seed and the rules; {NOT_COVERED} "
             f"({counted(notes, 'comment')} here); only claimed: {replays.CLAIMS}")
 

@@ -14,13 +14,15 @@ from typing import Any
 
 from dicehall import engine
 from dicehall.engine.chance import seeded_draws
-from dicehall.engine.core import IllegalCommand, Player
+from dicehall.engine.core import Handover, IllegalCommand, Player
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
+from dicehall.replays.handovers import MAX_ABANDONED, hand_over
 from dicehall.replays.text_lines import (ANALYSIS_NOTE, MAX_BYTES, MAX_COMMENT, MAX_LINE, MAX_LINES, MAX_TAG_LINE, MAX_TAGS, SETUP_LINE,
                                          TYPED, TextRecordError, parse_tag, split_comments)
 
 KNOWN_TAGS = ("Game", "Rules", "Dicehall", "Seed", "Options", "Name", "Result", "Date", "Undos", "Typed", "Assists")
+OPTIONAL_TAGS = ("Abandoned",)  # why a hall game was ended before its end
 MARKS = ("??", "?!", "!?", "!!", "?", "!")
 ASSIST_KINDS = ("hint", "reveal", "hindsight")
 EXPECTED_SHOWN = 8  # legal commands listed in a bad move's message
@@ -113,7 +115,8 @@ def _read_tags(lines: _Lines) -> tuple[dict[str, tuple[Any, int]], list[Player],
             continue
         if not text:
             continue
-        if not text.startswith("["):
+        # the moves begin (a seat a bot took over before the first move begins them with its line)
+        if not text.startswith("[") or text.startswith("[Handover ") and not first:
             if first:
                 raise TextRecordError("not a dicehall text record (it starts with a tag line such as [Game \"troll\"])",
                                       number, 1)
@@ -130,7 +133,7 @@ def _read_tags(lines: _Lines) -> tuple[dict[str, tuple[Any, int]], list[Player],
             if key != f"Player{len(players) + 1}":
                 raise TextRecordError(f"{_shown(key, 32)} where Player{len(players) + 1} was expected", number, 2)
             players.append(_player(value, number))
-        elif key in KNOWN_TAGS:
+        elif key in KNOWN_TAGS or key in OPTIONAL_TAGS:
             if key in tags:
                 raise TextRecordError(f"a second {key} tag", number, 2)
             tags[key] = (value, number)
@@ -177,6 +180,8 @@ class _Reader:
         self.turn = 0
         self.marks: dict[int, str] = {}
         self.typed: list[tuple[int, Any, Any, int, tuple]] = []  # (event index, event, state before, seeded used, spec)
+        self.players = list(session.players)  # who plays each seat now: a [Handover] line changes one
+        self.handovers: list[Handover] = []
 
     def read(self) -> int:
         """Reads up to the digest line; returns its line number."""
@@ -201,6 +206,9 @@ class _Reader:
                 self.chance_line(number, text, columns)
                 lines.keep(len(self.events), comments)
                 continue
+            if text.startswith("["):
+                self.handover(number, text)
+                continue
             if text.startswith("digest "):
                 self.digest(number, text)
                 lines.keep(len(self.events), comments)
@@ -221,10 +229,10 @@ class _Reader:
             raise TextRecordError(f"a move where the rules wait for chance: {need.prompt}", number, 1)
         seat = game.to_act(state)
         self.turn += 1
-        head = f"{self.turn}. {self.session.players[seat].name}: "
+        head = f"{self.turn}. {self.players[seat].name}: "
         if not text.startswith(head):
             raise TextRecordError(f"expected '{_shown(head)}' (turn {self.turn} is "
-                                  f"{_shown(self.session.players[seat].name)}'s)", number, 1)
+                                  f"{_shown(self.players[seat].name)}'s)", number, 1)
         words = text[len(head):]
         for mark in MARKS:
             if words.endswith(" " + mark):
@@ -254,6 +262,21 @@ class _Reader:
                                       at, 1)
             self.add(event, at)
             self.lines.keep(len(self.events), comments)
+
+    def handover(self, number: int, text: str) -> None:
+        """A `[Handover {"seat": 2, "to": ["Bot", "bot"], "why": "..."}]` line: from here the seat's
+        turns are headed by its new player."""
+        key, value, _ = parse_tag(text, number)
+        if key != "Handover":
+            raise TextRecordError(f"a {_shown(key, 32)} tag among the moves (only [Handover ...] lines may be here)",
+                                  number, 2)
+        if not isinstance(value, dict) or set(value) != {"seat", "to", "why"} or type(value["seat"]) is not int:
+            raise TextRecordError('a Handover is {"seat": N, "to": ["name", "bot"], "why": "..."}', number, 11)
+        try:
+            hand_over(self.game, self.state, self.players, self.handovers, len(self.events), value["seat"] - 1,
+                      _player(value["to"], number), value["why"])
+        except ValueError as error:
+            raise TextRecordError(str(error), number, 11) from None
 
     def chance_line(self, number: int, text: str, columns: list[int]) -> None:
         game, state = self.game, self.state
@@ -336,6 +359,7 @@ class _Reader:
                     self.session.replay_batch(self.events[start:end], seat)
         except LogError as error:
             raise TextRecordError(str(error), self.event_lines[error.index]) from None
+        self.session.players, self.session.handovers = tuple(self.players), tuple(self.handovers)
 
 
 def read_text(text: str, label: str) -> Session:
@@ -395,6 +419,12 @@ def _claims(session: Session, tags: dict[str, tuple[Any, int]], events: int) -> 
                 or type(entry[1]) is not int or not 0 <= entry[1] <= events):
             raise TextRecordError(f"an assist is [KIND, EVENTS] (kinds: {', '.join(ASSIST_KINDS)})", number)
         kept.append((entry[0], entry[1]))
+    if "Abandoned" in tags:
+        abandoned, number = tags["Abandoned"]
+        _tag(abandoned, "Abandoned", (str,), "text", number)
+        if outcome is not None:
+            raise TextRecordError("the Abandoned tag on a game that reached its end", number)
+        session.abandoned = clean_text(abandoned, MAX_ABANDONED)
     session.undos = undos
     session.assists = tuple(kept)
     session.save_name = clean_text(_tag(tags["Name"][0], "Name", (str,), "text", tags["Name"][1]))

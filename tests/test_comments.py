@@ -100,7 +100,7 @@ def test_a_replay_carries_the_comments_under_its_file_digest(tmp_path):
     saves.write_comment(session, 4, "line one\nline two")
     path = replays.write_replay(session, tmp_path / "g.dhr")
     document = msgpack.unpackb(path.read_bytes())
-    assert document["format"] == 4 and document["comments"] == [[0, "a game to share"], [4, "line one\nline two"]]
+    assert document["format"] == replays.FORMAT and document["comments"] == [[0, "a game to share"], [4, "line one\nline two"]]
     read = replays.read_replay(path)
     assert read.comments == {0: "a game to share", 4: "line one\nline two"}
     first = replays.verify(path).splitlines()[0]

@@ -108,7 +108,7 @@ def mutate(doc, **changes):
 
 
 DOC_CASES = {
-    "newer format": (lambda d: mutate(d, format=5), "made by a newer dicehall (format 5)"),
+    "newer format": (lambda d: mutate(d, format=6), "made by a newer dicehall (format 6)"),
     "unknown game": (lambda d: mutate(d, game="chess"), "unknown game"),
     "game not a string": (lambda d: mutate(d, game=5), "game"),
     "newer rules": (lambda d: mutate(d, rules=99), "newer Dice Tower rules"),

@@ -66,10 +66,10 @@ def write(tmp_path, document):
     return path
 
 
-def test_new_replays_are_format_4_with_three_field_players_comments_and_a_file_digest():
+def test_new_replays_are_format_5_with_three_field_players_comments_handovers_and_a_file_digest():
     document = replays.replay_document(session_with_events())
-    assert replays.FORMAT == 4 and document["format"] == 4 and document["players"] == [["Ada", False, ""]]
-    assert document["comments"] == []
+    assert replays.FORMAT == 5 and document["format"] == 5 and document["players"] == [["Ada", False, ""]]
+    assert document["comments"] == [] and document["handovers"] == [] and document["abandoned"] == ""
     assert list(document)[-1] == "file_digest" and document["file_digest"] == replays.file_digest(document)
 
 
@@ -80,9 +80,19 @@ def test_three_field_players_are_needed(tmp_path):
 
 
 def test_a_newer_format_is_refused_with_its_version(tmp_path):
-    document = dict(replays.replay_document(session_with_events()), format=5)
-    with pytest.raises(replays.ReplayError, match=r"^made by a newer dicehall \(format 5\); this one reads format 4$"):
+    document = dict(replays.replay_document(session_with_events()), format=6)
+    with pytest.raises(replays.ReplayError, match=r"^made by a newer dicehall \(format 6\); this one reads format 5$"):
         replays.verify(write(tmp_path, document))
+
+
+def test_a_format_4_replay_has_no_handovers_and_reads(tmp_path):
+    document = replays.replay_document(session_with_events())
+    old = {key: value for key, value in document.items() if key not in ("handovers", "abandoned", "file_digest")}
+    path = tmp_path / "r.dhr"
+    path.write_bytes(msgpack.packb(replays.seal(dict(old, format=4)), use_bin_type=True))
+    session = replays.read_replay(path)
+    assert session.handovers == () and session.abandoned == "" and len(session.events) == 6
+    assert replays.verify(path).startswith("ok: Dice Tower")
 
 
 @pytest.mark.parametrize("digests, expected", [

@@ -7,7 +7,6 @@ import sys
 
 from dicehall.cli.args import Parser, UsageError, budget, fail, positive
 from dicehall.cli.files import needs_a_file
-from dicehall.cli.hall import hall_game_named
 from dicehall.engine.games import CATALOGUE, entry_of
 from dicehall.engine.text import clean_text
 
@@ -35,7 +34,6 @@ def analyse_command(args: argparse.Namespace) -> int:
     """Analyse a replay file, or a save by name or id: one line per decision (per roll for the Dice
     Tower) and a summary, or the whole analysis as JSON."""
     import json
-    from pathlib import Path
 
     from dicehall.engine import analysis
     from dicehall.engine.analysis import report
@@ -45,23 +43,13 @@ def analyse_command(args: argparse.Namespace) -> int:
         raise UsageError("--samples and --budget do not go together: --budget chooses the samples")
     if args.hindsight and args.samples is not None:
         raise UsageError("--hindsight does not take --samples: it searches, within --budget SECONDS")
-    path = Path(args.file)
-    if path.is_file() or ((path.exists() or path.is_symlink()) and not path.is_dir()):  # a FIFO or a link: the reader says why not
-        from dicehall import replays
-        from dicehall.replays.text import read_record
+    from dicehall import replays
+    from dicehall.cli.summary import read_game
 
-        try:
-            session = read_record(args.file)
-        except replays.ReplayError as error:
-            return fail(f"{clean_text(args.file, 200)}: {error}")
-    elif hall_game_named(args.file, file_first=True, save_first=True):
-        from dicehall.saves.hall import Hall
-
-        session = Hall().finished_session(args.file)  # HallError (not over, not revealed): one line, from main
-    else:
-        from dicehall import saves
-
-        session = saves.load_readonly(args.file)  # SaveError: one line, from main
+    try:
+        session = read_game(args.file)  # HallError, SaveError: one line, from main
+    except replays.ReplayError as error:
+        return fail(f"{clean_text(args.file, 200)}: {error}")
     if args.hindsight:
         return hindsight(session, args)
     if not analysis.has_analyser(session.game.ID):
@@ -80,13 +68,13 @@ def analyse_command(args: argparse.Namespace) -> int:
         document["report"] = report.as_json(per_player)
         print(json.dumps(document, indent=1))
         return 0
-    names = [p.name for p in session.players]
+    many = len(session.players) > 1
     if result.figure == analysis.PULLS_LEFT:  # a countdown: its rolls and the pulls they leave
         for luck in result.chance:
             after = result.curve[luck.event].value
             print(f"event {luck.event:>4}: luck {luck.luck:+.2f} pulls, then {after:.2f} expected pulls left")
     for d in result.decisions:
-        who = clean_text(names[d.seat], 16) if len(names) > 1 else ""
+        who = clean_text(session.holder(d.seat, d.event - 1).name, 16) if many else ""  # a person before a handover
         mark = f"  {d.mark} {analysis.MARK_WORDS[d.mark]}" if d.mark else ""
         equity = (lambda e: f", equity {e:.1%}") if d.equity_best is not None else (lambda e: "")  # the troll's
         win = analysis.figure_of(result, d.seat, "win")  # Towers names the side: "Light's chance"

@@ -30,9 +30,9 @@ def read_game(name: str):
     as `analyse` reads them; a refusal raises its own one-line error (ReplayError, HallError, SaveError)."""
     path = Path(name)
     if path.is_file() or ((path.exists() or path.is_symlink()) and not path.is_dir()):
-        from dicehall import replays
+        from dicehall.replays.text import read_record  # a FIFO or a link: the reader says why not
 
-        return replays.read_replay(name)
+        return read_record(name)  # a .dhr or a .dht
     if hall_game_named(name, file_first=True, save_first=True):
         from dicehall.saves.hall import Hall
 

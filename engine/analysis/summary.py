@@ -27,16 +27,17 @@ def _luck_words(analysis: Analysis, luck: float) -> str:
 def turning_points(session, analysis: Analysis) -> list[str]:
     """The costliest decision and the luckiest and unluckiest rolls, in the game's own words."""
     lines = []
-    names = [p.name for p in session.players]
+    seats = len(session.players)
 
-    def who(seat: int) -> str:
-        return f", {clean_text(names[seat], 20)}" if len(names) > 1 and 0 <= seat < len(names) else ""
+    def who(seat: int, event: int) -> str:
+        """The player of `seat` at event `event` (from 1): a person before a bot took the seat over."""
+        return f", {clean_text(session.holder(seat, event - 1).name, 20)}" if seats > 1 and 0 <= seat < seats else ""
 
     costly = max(analysis.decisions, key=lambda d: d.drop, default=None)
     if costly is not None and costly.drop > 0:
         mark = f" {costly.mark} {MARK_WORDS[costly.mark]}" if costly.mark else ""
-        lines.append(f"the costliest decision: event {costly.event}{who(costly.seat)}, {costly.played}{mark} "
-                     f"({costly.drop:.1%} of win chance lost; best {costly.best})")
+        lines.append(f"the costliest decision: event {costly.event}{who(costly.seat, costly.event)}, {costly.played}"
+                     f"{mark} ({costly.drop:.1%} of win chance lost; best {costly.best})")
     elif analysis.decisions:
         lines.append(f"no decision cost anything: {counted(len(analysis.decisions), 'decision')} judged, "
                      "each as good as the best found")
@@ -47,7 +48,7 @@ def turning_points(session, analysis: Analysis) -> list[str]:
         for word, item in (("luckiest", luckiest), ("unluckiest", unluckiest)):
             if (word == "luckiest") == (item.luck > 0):
                 what = clean_text(session.describe(item.event - 1, False), 80)
-                lines.append(f"the {word} roll: event {item.event}{who(item.seat)}, {what} "
+                lines.append(f"the {word} roll: event {item.event}{who(item.seat, item.event)}, {what} "
                              f"({_luck_words(analysis, item.luck)})")
     return lines
 
@@ -71,10 +72,14 @@ def summary_lines(session, analysis: Analysis | None = None, hindsight=None) -> 
     name = clean_text(getattr(session, "save_name", "") or "")
     lines = [f"{title}: {name}" if name and name != title else title]
     result = outcome.summary if outcome else f"unfinished, after {counted(len(session.events), 'event')}"
+    if outcome is None and session.abandoned:  # a hall game ended over an idle seat
+        result = f"abandoned after {counted(len(session.events), 'event')}: {clean_text(session.abandoned, 200)}"
     lines.append(f"Result: {result}")
     players = ", ".join(clean_text(p.name, 40) + (" (bot)" if p.bot else "") for p in session.players)
     if players:
         lines.append(f"Players: {players}")
+    for handover in session.handovers:  # a hall seat a bot took over: the moves before it were a person's
+        lines.append(f"Handed over: {handover.words(session.players[handover.seat].name)}")
     if session.seed is not None and not hasattr(session, "seed_shown"):
         try:
             lines.append(f"Deal: {deal_code(session.game.ID, session.seed, session.options)}")

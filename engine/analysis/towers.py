@@ -152,12 +152,12 @@ def mark(judged: Judged, phase: str) -> str:
 
 
 def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
-    people = {seat for seat, player in enumerate(session.players) if not player.bot}
     events = session.events
-    marks = [m for m in session.marks if m.player in people]
+    # a person's decisions (a hall seat's before a bot took it over too), never a bot's
+    marks = [m for m in session.marks if not session.holder(m.player, m.start).bot]
     decisions, margins = [], []
     curve: dict[int, float] = {}  # event -> Light's chance (a position judged before a decision wins)
-    names = tuple(p.name for p in session.players)
+    names = tuple(session.seat_name(seat) for seat in range(len(session.players)))
     for done, decision_mark in enumerate(marks, start=1):
         state = session.state_at(decision_mark.start)
         played = next(c for c in towers.legal_commands(state)

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dicehall import engine
 from dicehall.engine.codec import decode_event
-from dicehall.engine.core import Player
+from dicehall.engine.core import Handover, Player
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import NAME_LIMIT, clean_text
 from dicehall.engine.words import counted
@@ -124,7 +124,12 @@ class HallFold:
         if self.abandoned:
             return self.abandoned
         outcome = self.session.outcome if self.session is not None else None
-        return outcome.summary if outcome is not None else ""
+        if outcome is None:
+            return ""
+        # the engine names a seat by its first player: a winner's seat a bot played on says so
+        played_for = [f"{self.seats[n].name} for {held.name}" for n, held in sorted(self.handed.items())
+                      if n in outcome.winners]
+        return outcome.summary + (f" ({', '.join(played_for)})" if played_for else "")
 
     def progress(self) -> str:
         """Where the game stands, in its own words (the game's progress, as the saves list shows it)."""
@@ -277,6 +282,8 @@ class HallFold:
         session = self.session
         while len(session.events) > request.to:
             session.undo()
+        # a seat handed over after the position taken back to is the bot's from there
+        session.handovers = tuple(replace(h, at=min(h.at, len(session.events))) for h in session.handovers)
         self.takeback = None
         self.note = f"{self.seat_name(by)} took back a move"
         return by
@@ -300,6 +307,7 @@ class HallFold:
         idle = f"{clean_text(name, 40)} (seat {seat + 1}) did not move for {counted(after, 'minute')}"
         if then == "abandon":
             self.abandoned = f"abandoned: {idle}"
+            session.abandoned = idle  # what a replay of it says
             self.takeback = None
             return by
         candidate = Seat("bot", bot_name(seat, len(self.seats), 1 + sum(s.kind == "bot" for s in self.seats)))
@@ -310,7 +318,10 @@ class HallFold:
             raise HallRecordError(clean_text(error, 200)) from None
         self.handed.setdefault(seat, self.seats[seat])
         self.seats = seats
-        session.players = players  # the bot plays the seat from here (the seat's moves so far stay its own)
+        # the bot plays the seat from here; the moves so far stay the person's (a replay says so)
+        handover = Handover(len(session.events), seat, session.players[seat], f"idle for {counted(after, 'minute')}")
+        session.handovers = (*session.handovers, handover)
+        session.players = players
         self.idle_notes.append(f"{idle}: seat {seat + 1} handed to {candidate.name}")
         if self.takeback is not None and self.takeback.by == seat:
             self.takeback = None  # a bot does not carry out a person's takeback

@@ -93,13 +93,15 @@ class HallGame:
         (in a finished game nobody waits for a seat: its seats are simply the players)."""
         views = []
         over = self.finished
+        handed = {h.seat: h for h in self.session.handovers} if self.session is not None else {}
         for n, seat in enumerate(self.fold.seats):
             status = seat.kind
             if seat.kind == "player" and not over and n != self.seat and not self.hall.seat_held(self.id, n):
                 status = "disconnected"
             if seat.kind == "player" and n != self.seat and self.idle_for(n):
                 status = "idle"
-            views.append(SeatView(n, seat.kind, seat.name, status))
+            was = handed.get(n)  # a bot's seat that was a person's
+            views.append(SeatView(n, seat.kind, seat.name, status, *((was.before.name, was.why) if was else ())))
         self._seen_seats = [view.status for view in views]
         return views
 
@@ -322,7 +324,7 @@ class HallGame:
                 raise HallError(f"{self.id} has no seat {choice + 1} (seats 1 to {len(self.fold.seats)})")
             current = self.fold.seats[choice]
             if current.kind == "bot":
-                raise SeatHeld(f"seat {choice + 1} is a bot's")
+                raise SeatHeld(self._handed_words(name, uid, choice) or f"seat {choice + 1} is a bot's")
             if current.kind == "player" and (current.name != name or current.uid != uid):
                 raise SeatHeld(f"seat {choice + 1} is {current.name}'s: only they can take it back")
             fd = self.hall.lock_seat(self.id, choice, name)
@@ -344,6 +346,9 @@ class HallGame:
         raise HallError("the seats keep changing: try again")
 
     def _first_free(self, name: str, uid: int) -> int:
+        for n in self.fold.handed:  # a game with a seat handed over has no open one: it has started
+            if self._handed_words(name, uid, n):
+                raise SeatHeld(self._handed_words(name, uid, n))
         seats = self.fold.seats
         for n, s in enumerate(seats):  # our own disconnected seat first
             if s.kind == "player" and s.name == name and s.uid == uid and not self.hall.seat_held(self.id, n):
@@ -352,6 +357,13 @@ class HallGame:
             if s.kind == "open":
                 return n
         raise SeatHeld(f"{self.id} has no open seat: watch it with {command_hint(f'watch {self.id}', key=WATCH_KEY)}")
+
+    def _handed_words(self, name: str, uid: int, seat: int) -> str:
+        """Why `name` (of user `uid`) cannot take `seat` back, if it was theirs and went to a bot; else ""."""
+        held = self.fold.handed.get(seat)
+        if held is None or held.name != name or held.uid != uid:
+            return ""
+        return self.seats()[seat].handed_words(self.id)
 
     def seat_bot(self, seat: int, style: str = "", name: str = "") -> None:
         """Put a bot in an open seat (a seated player, before the game starts)."""

@@ -48,7 +48,8 @@ class HallEntry:
 
     def as_json(self) -> dict:
         return {"id": self.id, "game": self.game, "title": self.title, "name": self.name,
-                "seats": [{"seat": v.seat + 1, "status": v.status, "name": v.name} for v in self.seats],
+                "seats": [{"seat": v.seat + 1, "status": v.status, "name": v.name, **({"for": v.was} if v.was else {})}
+                          for v in self.seats],  # "for": the person whose seat a bot took over
                 "moves": self.moves, "watchers": self.watchers, "finished": self.finished, "result": self.result,
                 "progress": self.progress, "watching": self.watching,
                 "last_move": datetime.fromtimestamp(self.last_move, timezone.utc).isoformat(timespec="seconds")

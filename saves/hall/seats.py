@@ -20,12 +20,21 @@ class SeatView:
     kind: str  # "open", "player", "bot"
     name: str
     status: str  # "open", "player" (held now), "bot", "disconnected", "idle" (on its turn too long)
+    was: str = ""  # a bot's seat that was a person's: their name (a seat changes hands only when idle) ...
+    why: str = ""  # ... and why, in words ("idle for 30 minutes")
 
     def words(self) -> str:
-        """The seat as the lobby and `dicehall hall` show it: a bot by its name, so two bots differ."""
-        return {"open": "open", "bot": f"{self.name} (bot)", "disconnected": f"{self.name} (disconnected)",
+        """The seat as the lobby and `dicehall hall` show it: a bot by its name, so two bots differ;
+        a bot in a person's seat with whose it was ("Bot (for Bob, idle)")."""
+        bot = f"{self.name} (for {self.was}, idle)" if self.was else f"{self.name} (bot)"
+        return {"open": "open", "bot": bot, "disconnected": f"{self.name} (disconnected)",
                 "idle": f"{self.name} (idle)"}.get(
             self.status, self.name)
+
+    def handed_words(self, game_id: str) -> str:
+        """Why the person whose seat this was cannot take it back (a bot took it over), in one line."""
+        return (f"your seat in {game_id} went to {self.name} when you were {self.why or 'idle'}: "
+                "the game goes on without you")
 
 
 def _live_watcher(folder: int, name: str, gid: int | None) -> int:

@@ -243,7 +243,10 @@ class HallScreen(KeyedScreen):
         if entry.problem:
             return f"{entry.id} is not a good game: {clean_text(entry.problem, 200)}"
         if action == "join":
-            return f"{entry.id} is over: Enter opens it as a replay" if entry.finished else f"{entry.id} has no open seat"
+            if entry.finished:
+                return f"{entry.id} is over: Enter opens it as a replay"
+            mine = next((view for view in entry.seats if view.was and view.was == login_name()), None)
+            return mine.handed_words(entry.id) if mine else f"{entry.id} has no open seat"
         return super().why_disabled(action, parameters)
 
     def action_watch(self) -> None:

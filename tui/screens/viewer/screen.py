@@ -181,7 +181,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         session = self.session
         self.position = min(self.position, len(session.events))
         outcome = session.outcome
-        players = ", ".join(p.name for p in session.players)
+        players = ", ".join(session.seat_name(seat) for seat in range(len(session.players)))  # "Bot for Bob"
         title = self.query_one("#title", Plain)
         width = max(20, (title.size.width or 80) - 2)  # inside the padding
         text = replay_title(session.game.TITLE, getattr(session, "save_name", ""), players,
@@ -206,7 +206,8 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         if panel.display:
             # with the hindsight answer under it, one line: the events keep 8 lines at 80x24
             panel.draw(self.analysis, self.analysis_progress, self.analysis_running, len(session.events),
-                       self.position, [p.name for p in session.players], short=self.hindsight_displayed)
+                       self.position, [session.seat_name(seat) for seat in range(len(session.players))],
+                       short=self.hindsight_displayed)
         self.draw_hindsight()
 
     def event_marks(self) -> dict[int, str] | None:
@@ -280,9 +281,12 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
             self.status("the start of the game")
         elif at < len(stops) and stops[at] == self.position and self.position < len(self.session.events):
             seat = self.session.game.to_act(self.session.state_at(self.position))
-            who = self.session.players[seat].name if seat is not None and seat < len(self.session.players) else "the player"
+            known = seat is not None and seat < len(self.session.players)
+            who = self.session.holder(seat, self.position).name if known else "the player"
             after = self.session.describe(self.position - 1, self.reveal)
-            self.status(f"turn {turn}: {who} to decide, after: {after}")
+            took_over = "".join(f"{h.words(self.session.players[h.seat].name)}; " for h in self.session.handovers
+                                if h.at == self.position)
+            self.status(f"turn {turn}: {took_over}{who} to decide, after: {after}")
         else:
             self.status(f"the end, in turn {turn}")
 
