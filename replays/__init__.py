@@ -127,8 +127,13 @@ def write_replay(session: Session, path: str | Path, overwrite: bool = True) -> 
     With overwrite=False an existing target is never replaced: FileExistsError instead. On any
     failure the temporary file is removed."""
     path = Path(path)
-    write_new_file(path, msgpack.packb(replay_document(session), use_bin_type=True), overwrite)
+    write_new_file(path, replay_bytes(session), overwrite)
     return path
+
+
+def replay_bytes(session: Session) -> bytes:
+    """The replay file's bytes (`export ID -o -` writes them to standard output)."""
+    return msgpack.packb(replay_document(session), use_bin_type=True)
 
 
 def _refuse_ext(code: int, data: bytes) -> Any:

@@ -35,7 +35,6 @@ def analyse_command(args: argparse.Namespace) -> int:
     """Analyse a replay file, or a save by name or id: one line per decision (per roll for the Dice
     Tower) and a summary, or the whole analysis as JSON."""
     import json
-    from pathlib import Path
 
     from dicehall.engine import analysis
     from dicehall.engine.analysis import report
@@ -45,13 +44,14 @@ def analyse_command(args: argparse.Namespace) -> int:
         raise UsageError("--samples and --budget do not go together: --budget chooses the samples")
     if args.hindsight and args.samples is not None:
         raise UsageError("--hindsight does not take --samples: it searches, within --budget SECONDS")
-    path = Path(args.file)
-    if path.is_file() or ((path.exists() or path.is_symlink()) and not path.is_dir()):  # a FIFO or a link: the reader says why not
+    from dicehall.saves.player_files import names_record, record_file
+
+    if names_record(args.file):  # a FIFO or a link too: the reader says why not (on a box: the player's own files)
         from dicehall import replays
         from dicehall.replays.text import read_record
 
         try:
-            session = read_record(args.file)
+            session = read_record(record_file(args.file))
         except replays.ReplayError as error:
             return fail(f"{clean_text(args.file, 200)}: {error}")
     elif hall_game_named(args.file, file_first=True, save_first=True):

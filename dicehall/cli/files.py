@@ -48,6 +48,14 @@ def export_command(args: argparse.Namespace) -> int:
         return export_markdown_command(args)
     if args.text is not None or args.analysed:
         return export_text(args)
+    if args.output == "-":  # the replay on standard output: how it leaves a box
+        import sys
+
+        from dicehall.replays import replay_bytes
+
+        sys.stdout.flush()
+        sys.stdout.buffer.write(replay_bytes(exported_session(args.save)[0]))
+        return 0
     try:
         if hall_game_named(args.save, save_first=True):
             from dicehall.saves.hall import Hall
@@ -61,27 +69,32 @@ def export_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def exported_session(name: str):
+    """The session `export NAME` writes and the stem of its file's name: a finished hall game's, or a save's."""
+    from dicehall import saves
+
+    if hall_game_named(name, save_first=True):
+        from dicehall.saves.hall import Hall
+
+        return Hall().finished_session(name), f"hall-{name}"
+    session = saves.load_readonly(name)
+    return session, session.save_id
+
+
 def export_text(args: argparse.Namespace) -> int:
     """`export SAVE --text [-o FILE]`: the text record, to a file (SAVE_ID.dht by default) or with
     `--text -` (or `-o -`) to standard output."""
     import sys
-    from pathlib import Path
 
-    from dicehall import saves
     from dicehall.replays import text
+    from dicehall.saves.manage import export_target
 
     if args.analysed and args.text is None:
         raise UsageError("--analysed goes with --text: a binary replay carries no analysis")
     if args.text not in ("", "-"):
         raise UsageError(f"--text takes nothing, or - for standard output (not {clean_text(args.text, 40)!r}): "
                          "name the file with -o FILE")
-    if hall_game_named(args.save, save_first=True):
-        from dicehall.saves.hall import Hall
-
-        session, stem = Hall().finished_session(args.save), f"hall-{args.save}"
-    else:
-        session = saves.load_readonly(args.save)
-        stem = session.save_id
+    session, stem = exported_session(args.save)
     analysis = None
     if args.analysed:
         from dicehall.engine import analysis as judged
@@ -90,10 +103,7 @@ def export_text(args: argparse.Namespace) -> int:
     if args.text == "-" or args.output == "-":
         sys.stdout.write(text.write_text(session, analysis))
         return 0
-    default = f"{stem}{text.SUFFIX}"
-    path = Path(args.output) if args.output else Path.cwd() / default
-    if path.is_dir():
-        path = path / default
+    path = export_target(args.output, f"{stem}{text.SUFFIX}")  # on a box: a name in the player's replays folder
     shown = clean_text(str(path), 300)
     try:
         text.write_text_file(session, path, overwrite=args.force, analysis=analysis)
@@ -129,8 +139,10 @@ def verify_command(args: argparse.Namespace) -> int:
     from dicehall import replays
     from dicehall.replays.text import verify_record
 
+    from dicehall.saves.player_files import record_file
+
     try:
-        print(verify_record(args.file))
+        print(verify_record(record_file(args.file)))
     except replays.ReplayError as error:
         return fail(f"{clean_text(args.file, 200)}: {error}")
     return 0
