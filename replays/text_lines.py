@@ -96,7 +96,7 @@ def parse_tag(text: str, number: int) -> tuple[str, Any, str]:
         raise TextRecordError("a tag line is [Key value]", number, 1)
     key, _, raw = text[1:-1].partition(" ")
     if not key or len(key) > 32 or not key.isascii() or not key.isalnum() or not key[0].isalpha():
-        raise TextRecordError(f"'{key[:32]}' is not a tag name (letters and digits)", number, 2)
+        raise TextRecordError("the tag's name is not letters and digits", number, 2)
     depth = deepest = 0
     in_string = escaped = False
     for ch in raw:  # counted before json reads it: json itself recurses

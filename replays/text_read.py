@@ -125,13 +125,13 @@ def _read_tags(lines: _Lines) -> tuple[dict[str, tuple[Any, int]], list[Player],
         lines.keep(0, comments)
         key, value, raw = parse_tag(text, number)
         if first and key != "Game":
-            raise TextRecordError(f"the first tag is Game, not {_shown(key, 32)}", number, 2)
+            raise TextRecordError(f"the first tag is not Game", number, 2)
         first = False
         if len(tags) + len(players) + len(extra) >= MAX_TAGS:
             raise TextRecordError(f"more than {MAX_TAGS} tags", number)
         if key.startswith("Player") and key[6:].isdigit():
             if key != f"Player{len(players) + 1}":
-                raise TextRecordError(f"{_shown(key, 32)} where Player{len(players) + 1} was expected", number, 2)
+                raise TextRecordError(f"another tag where Player{len(players) + 1} was expected", number, 2)
             players.append(_player(value, number))
         elif key in KNOWN_TAGS or key in OPTIONAL_TAGS:
             if key in tags:
@@ -216,7 +216,7 @@ class _Reader:
             if text[:1].isdigit():
                 self.decision(number, text, columns, comments)
                 continue
-            raise TextRecordError(f"'{_shown(text)}' is not a move, an event (indented), a comment or the digest line",
+            raise TextRecordError("not a move, an event (indented), a comment or the digest line",
                                   number, columns[0] if columns else 1)
 
     def decision(self, number: int, text: str, columns: list[int], comments: list[str]) -> None:
@@ -243,11 +243,11 @@ class _Reader:
         try:
             command = game.parse_command(words)
             batch = list(game.decide(state, command))
-        except IllegalCommand as error:
+        except IllegalCommand:
             legal = [str(c) for c in game.legal_commands(state)]
             shown = ", ".join(legal[:EXPECTED_SHOWN]) + (f" (or {len(legal) - EXPECTED_SHOWN} more)"
                                                          if len(legal) > EXPECTED_SHOWN else "")
-            raise TextRecordError(f"'{_shown(words)}' is not a move of {game.TITLE} here ({_shown(str(error), 80)}); "
+            raise TextRecordError(f"not a move of {game.TITLE} here; "
                                   f"expected {shown}", number, col) from None
         self.batches.append((len(self.events), seat))
         self.lines.keep(len(self.events) + 1, comments)
@@ -313,8 +313,8 @@ class _Reader:
         if words != expected and source == "the seed gives":
             self.re_marked(words, need)
         if words != expected:
-            given, derived = _differing(words, expected)
-            raise TextRecordError(f"event {len(self.events) + 1}: the record says '{given}'; {source} '{derived}'",
+            _, derived = _differing(words, expected)  # from where they differ; the file's own words are not shown
+            raise TextRecordError(f"event {len(self.events) + 1}: not what {source} ('{derived}')",
                                   number, col + 2)
         if not self.batches:
             self.batches.append((0, None))
@@ -344,7 +344,7 @@ class _Reader:
         if len(parts) != 5 or parts[2] != "after" or parts[4] != "events":
             raise TextRecordError("the digest line is 'digest HEX after N events'", number, 1)
         if parts[3] != str(len(self.events)):
-            raise TextRecordError(f"the digest line counts {_shown(parts[3], 12)} events; the record has "
+            raise TextRecordError(f"the digest line's count of events is not the record's, "
                                   f"{len(self.events)}", number, 1)
         if text != expected:
             raise TextRecordError("the digest does not match the game the lines give (the record was changed)",
@@ -401,11 +401,11 @@ def _claims(session: Session, tags: dict[str, tuple[Any, int]], events: int) -> 
     result, number = tags["Result"]
     given = outcome.summary if outcome else "*"
     if result != given:
-        raise TextRecordError(f"the Result tag ({_shown(str(result), 60)}) is not what the moves give "
+        raise TextRecordError(f"the Result tag is not what the moves give "
                               f"({_shown(given, 60)})", number)
     typed = sum(1 for e in session.events if getattr(e, "typed", False))
     if tags["Typed"][0] != typed:
-        raise TextRecordError(f"the Typed tag says {_shown(str(tags['Typed'][0]), 12)}; the record has "
+        raise TextRecordError(f"the Typed tag is not the record's count: it has "
                               f"{typed} typed outcomes", tags["Typed"][1])
     undos = _tag(tags["Undos"][0], "Undos", (int,), "a number", tags["Undos"][1])
     if undos < 0:

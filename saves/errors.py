@@ -47,6 +47,8 @@ class ExportExists(SaveError):
 def os_reason(error: OSError) -> str:
     if error.errno in (errno.ENOSPC, errno.EDQUOT):
         return "disk full"
+    if error.errno == errno.ELOOP:  # O_NOFOLLOW met a link: dicehall never reads or writes through one
+        return "a symbolic link: refused"
     return error.strerror or type(error).__name__
 
 

@@ -12,12 +12,14 @@ from dicehall.engine.session import Session
 from dicehall.engine.text import NAME_LIMIT, clean_text
 from dicehall.replays.durable import write_all, write_durably, write_new_file
 from dicehall.saves.box import SAVES_KEY, command_hint
+from dicehall.saves.box import on_box
 from dicehall.saves.comments import comment_record
 from dicehall.saves.errors import ExportExists, SaveDamaged, SaveError, SaveHealthy, os_reason
 from dicehall.saves.files import (create_file, fsync_dir, lock, names_in_use, read_header, save_label, saves_dir, scanning,
                          short_name, shown_path, slug)
 from dicehall.saves.framing import FRAME, MAGIC, READ_CHUNK, SUFFIX, encode_record, frame
 from dicehall.saves.index import find_save
+from dicehall.saves.player_files import export_path
 from dicehall.saves.rebuild import build_session, save_name_of
 from dicehall.saves.store import SaveJournal, load_readonly, new_header
 
@@ -38,10 +40,7 @@ def write_export(session: Session, stem: str, target: str | Path | None, overwri
     current folder); ExportExists for a file already there unless `overwrite`, SaveError otherwise."""
     from dicehall import replays
 
-    default = f"{stem}{replays.SUFFIX}"
-    path = Path(target) if target else Path.cwd() / default
-    if path.is_dir():
-        path = path / default
+    path = export_target(target, f"{stem}{replays.SUFFIX}")
     try:
         replays.write_replay(session, path, overwrite=overwrite)
     except FileExistsError:
@@ -61,9 +60,7 @@ def export_markdown(name_or_id: str, target: str | Path | None = None, overwrite
     text = hook(session)
     if target is None:
         return text
-    path = Path(target)
-    if path.is_dir():
-        path = path / f"{session.save_id}.md"
+    path = export_target(target, f"{session.save_id}.md")
     try:
         write_new_file(path, text.encode(), overwrite=overwrite)
     except FileExistsError:
@@ -71,6 +68,16 @@ def export_markdown(name_or_id: str, target: str | Path | None = None, overwrite
     except OSError as error:
         raise SaveError(f"cannot write {shown_path(path)}: {error.strerror or type(error).__name__}") from None
     return path
+
+
+def export_target(target: str | Path | None, default: str) -> Path:
+    """Where an export named `target` is written. On a box: the player's replays folder, by a file
+    name (never a path: saves.player_files); off a box: the path given, a folder's `default` file,
+    or `default` in the current folder."""
+    if on_box():
+        return export_path(os.fspath(target) if target else None, default)
+    path = Path(target) if target else Path.cwd() / default
+    return path / default if path.is_dir() else path
 
 
 def recover_save(name_or_id: str) -> str:
@@ -132,14 +139,14 @@ def rename_save(name_or_id: str, new_name: str) -> str:
         raise SaveError("a save needs a name")
     if new_name in names_in_use(besides=path):
         raise SaveError(f"another save is named {new_name!r} already")
-    fd = os.open(path, os.O_RDWR)
+    fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
     lock(fd, path)  # never rename under another dicehall's feet
     try:
         header = read_header(path)
         if header is None:
             raise SaveError(f"{save_label(path)}: the header is damaged or missing")
         temporary = path.with_name(path.name + ".renaming")
-        out = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        out = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)  # never through a link
         try:
             try:
                 with open(path, "rb") as source:  # every record after the header, byte for byte, a chunk at a time

@@ -114,7 +114,7 @@ def open_save(name_or_id: str) -> Session:
     path = find_save(name_or_id)
     shown = save_label(path)
     try:
-        fd = open_regular(path, os.O_RDWR | os.O_APPEND)
+        fd = open_regular(path, os.O_RDWR | os.O_APPEND | os.O_NOFOLLOW)  # a link named like a save is refused, never written through
     except OSError as error:
         raise SaveError(f"{shown}: cannot open it ({os_reason(error)})") from None
     lock(fd, path)
@@ -155,7 +155,7 @@ def close_save(session: Session) -> None:
 
 def delete_save(name_or_id: str) -> None:
     path = find_save(name_or_id)
-    fd = os.open(path, os.O_RDWR)
+    fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW)
     lock(fd, path)  # never delete a save another dicehall is playing
     try:
         path.unlink()

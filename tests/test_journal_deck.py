@@ -99,9 +99,9 @@ def test_the_deck_travels_in_the_options_so_a_save_needs_no_file(tmp_path):
 def test_a_deck_in_a_save_is_checked_like_a_file():
     record = journal.sample_deck().record()
     record["cards"][3] = ["ZZ", "pull", "x"]
-    with pytest.raises(DeckError, match="^the deck card 4: card 'ZZ' is not a card"):
+    with pytest.raises(DeckError, match="^the deck card 4: card is not a card"):
         journal.check_options({"deck": record})
-    with pytest.raises(DeckError, match="tokens 99 is not a whole number from 1 to 20"):
+    with pytest.raises(DeckError, match="tokens is not a whole number from 1 to 20"):
         journal.check_options({"deck": dict(journal.sample_deck().record(), tokens=99)})
 
 
@@ -122,12 +122,12 @@ REFUSED: list[tuple[str, bytes, str]] = []  # (file name, bytes, what the one li
 # wrong columns
 for header, said in [("card,action,description\n", "line 1: no column suite"), ("card,suite,description\n", "line 1: no column action"),
                      ("suite,action,description\n", "line 1: no column card"), ("card,suite,action\n", "line 1: no column description"),
-                     ("card,suite,action,description,colour\n", "line 1: unknown column 'colour'"),
+                     ("card,suite,action,description,colour\n", "line 1, column 5: not a deck's column"),
                      ("card,suite,suit,action,description\n", "line 1: more than one column suite"),
-                     ("card;suite;action;description\n", "line 1: unknown column"),
-                     ("Card,Suite,Action,Notes\n", "line 1: unknown column 'notes'"),
+                     ("card;suite;action;description\n", "line 1, column 1: not a deck's column"),
+                     ("Card,Suite,Action,Notes\n", "line 1, column 4: not a deck's column"),
                      ("\n\ncard,suit,action\n", "line 3: no column description"),
-                     ("rank,suit,action,description\n", "line 1: unknown column 'rank'")]:
+                     ("rank,suit,action,description\n", "line 1, column 1: not a deck's column")]:
     REFUSED.append(("cols.csv", csv_file("A,hearts,pull,x", header=header), said))
 # bad suits
 for suit in ["swords", "\u2605", "0", "spadez",
@@ -173,15 +173,15 @@ REFUSED.append(("empty.csv", b"", "no header"))
 for text, said in [
     ("[game\ntitle = 'x'\n", "not TOML"), ("title = \n", "not TOML"), ("[[card]]\ncard = 'A' suit = 'H'\n", "not TOML"),
     ("[game]\ntitle = 'a'\ntitle = 'b'\n", "not TOML"), ("[[card]\n", "not TOML"),
-    ("[game]\ncolour = 'red'\n", "line 1: unknown key 'colour' in [game]"), ("[deck]\n", "unknown table 'deck'"),
-    ("[[card]]\ncard = 'AS'\nflavour = 'x'\n", "line 1 (card 1): unknown key 'flavour'"), ("[[card]]\nsuit = 'hearts'\n", "(card 1): no card"),
-    ("prompt = 'x'\n", "unknown table 'prompt'"),
-    ("[game]\ntitle = 5\n", "title is not text"), ("[game]\ntokens = 'ten'\n", "tokens 'ten' is not a whole number from 1 to 20"),
+    ("[game]\ncolour = 'red'\n", "line 1: a key in [game] that is none of"), ("[deck]\n", "a table that is neither [game] nor [[card]]"),
+    ("[[card]]\ncard = 'AS'\nflavour = 'x'\n", "line 1 (card 1): a key that is none of card"), ("[[card]]\nsuit = 'hearts'\n", "(card 1): no card"),
+    ("prompt = 'x'\n", "a table that is neither [game] nor [[card]]"),
+    ("[game]\ntitle = 5\n", "title is not text"), ("[game]\ntokens = 'ten'\n", "tokens is not a whole number from 1 to 20"),
     ("[[card]]\ncard = 7\nsuit = 'hearts'\n", "card is not text"), ("[[card]]\ncard = 'AS'\nprompt = ['a']\n", "description is not text"),
     ("game = 5\n", "[game] is not a table"),
-    ("[game]\ntokens = 0\n", "tokens 0 is not"), ("[game]\nkings = 5\n", "kings 5 is not a whole number from 1 to 4"),
-    ("[game]\nfinal_check = 'roll'\n", "final_check 'roll' is not one of none, pull"),
-    ("[game]\ndeck_out = 'shuffle'\n", "deck_out 'shuffle' is not one of end, reshuffle"),
+    ("[game]\ntokens = 0\n", "line 1: tokens is not"), ("[game]\nkings = 5\n", "kings is not a whole number from 1 to 4"),
+    ("[game]\nfinal_check = 'roll'\n", "final_check is not one of none, pull"),
+    ("[game]\ndeck_out = 'shuffle'\n", "deck_out is not one of end, reshuffle"),
     ("[game]\ndeck = 'listed'\n", "deck = 'listed' but the file lists no card"),
 ]:
     REFUSED.append(("bad.toml", toml_file(text), said))
@@ -230,3 +230,32 @@ def test_a_folder_or_a_missing_file_is_one_line(tmp_path):
         load_deck(tmp_path / "decks")
     with pytest.raises(DeckError, match="^gone.csv: cannot be read"):
         load_deck(tmp_path / "gone.csv")
+
+
+# ----- a file given as a deck that is not one: its text never shows (it may be another's secret) -----
+
+SECRET = "337105376417815935"
+NOT_DECKS = [
+    ("ID", f"{SECRET}\n"),  # the hall's secrets/ID, typed as a deck
+    ("keys", f"ssh-ed25519 AAAA{SECRET} ann@laptop\n"),
+    ("cols.csv", f"card,suite,action,{SECRET}\n"),
+    ("card.csv", f"card,suite,action,description\n{SECRET},hearts,pull,x\n"),
+    ("suit.csv", f"card,suite,action,description\nA,{SECRET},pull,x\n"),
+    ("action.csv", f"card,suite,action,description\nA,hearts,{SECRET},x\n"),
+    ("key.toml", f"[game]\nk{SECRET} = 1\n"),
+    ("table.toml", f"[t{SECRET}]\n"),
+    ("cardkey.toml", f"[[card]]\ncard = 'AS'\nk{SECRET} = 1\n"),
+    ("setting.toml", f"[game]\nfinal_check = '{SECRET}'\n"),
+    ("syntax.toml", f"[game]\ntitle = 'a'\n{SECRET}!\n"),
+    ("dupe.toml", f"[game]\nx = {{ k{SECRET} = 1, k{SECRET} = 2 }}\n"),
+]
+
+
+@pytest.mark.parametrize("name, text", NOT_DECKS)
+def test_a_refusal_names_the_file_and_line_never_its_text(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(DeckError) as caught:
+        load_deck(path)
+    message = str(caught.value)
+    assert message.startswith(name) and SECRET not in message and SECRET[:6] not in message, message

@@ -64,20 +64,32 @@ def export_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def exported_session(name: str):
+    """The session `export NAME` writes and the stem of its file's name: a finished hall game's, or a save's."""
+    from dicehall import saves
+
+    if hall_game_named(name, save_first=True):
+        from dicehall.saves.hall import Hall
+
+        return Hall().finished_session(name), f"hall-{name}"
+    session = saves.load_readonly(name)
+    return session, session.save_id
+
+
 def export_text(args: argparse.Namespace) -> int:
     """`export SAVE --text [-o FILE]`: the text record, to a file (SAVE_ID.dht by default) or with
     `--text -` (or `-o -`) to standard output."""
     import sys
-    from pathlib import Path
 
     from dicehall.replays import text
+    from dicehall.saves.manage import export_target
 
     if args.analysed and args.text is None:
         raise UsageError("--analysed goes with --text: a binary replay carries no analysis")
     if args.text not in ("", "-"):
         raise UsageError(f"--text takes nothing, or - for standard output (not {clean_text(args.text, 40)!r}): "
                          "name the file with -o FILE")
-    session, stem = exported(args.save)
+    session, stem = exported_session(args.save)
     analysis = None
     if args.analysed:
         from dicehall.engine import analysis as judged
@@ -86,10 +98,7 @@ def export_text(args: argparse.Namespace) -> int:
     if args.text == "-" or args.output == "-":
         sys.stdout.write(text.write_text(session, analysis))
         return 0
-    default = f"{stem}{text.SUFFIX}"
-    path = Path(args.output) if args.output else Path.cwd() / default
-    if path.is_dir():
-        path = path / default
+    path = export_target(args.output, f"{stem}{text.SUFFIX}")  # on a box: a name in the player's replays folder
     shown = clean_text(str(path), 300)
     try:
         text.write_text_file(session, path, overwrite=args.force, analysis=analysis)
@@ -99,19 +108,6 @@ def export_text(args: argparse.Namespace) -> int:
         return fail(f"cannot write {shown}: {error.strerror or type(error).__name__}")
     print(f"wrote {shown}")
     return 0
-
-
-def exported(name: str):
-    """What `export NAME` writes: the finished hall game NAME, else the save NAME; and the file name
-    it is written under by default, without its suffix."""
-    if hall_game_named(name, save_first=True):
-        from dicehall.saves.hall import Hall
-
-        return Hall().finished_session(name), f"hall-{name}"
-    from dicehall import saves
-
-    session = saves.load_readonly(name)
-    return session, session.save_id
 
 
 def export_to_stdout(name: str) -> int:
@@ -125,7 +121,7 @@ def export_to_stdout(name: str) -> int:
         from dicehall.saves.box import command_hint
 
         return fail(f"a replay is binary: send it to a file ({command_hint(f'export {shlex.quote(name)} -o -')} > game.dhr)")
-    data = replays.replay_bytes(exported(name)[0])
+    data = replays.replay_bytes(exported_session(name)[0])
     sys.stdout.flush()
     sys.stdout.buffer.write(data)
     return 0
@@ -157,8 +153,10 @@ def verify_command(args: argparse.Namespace) -> int:
     from dicehall import replays
     from dicehall.replays.text import verify_record
 
+    from dicehall.saves.player_files import record_file
+
     try:
-        print(verify_record(args.file))
+        print(verify_record(record_file(args.file)))
     except replays.ReplayError as error:
         return fail(f"{clean_text(args.file, 200)}: {error}")
     return 0

@@ -73,8 +73,11 @@ def host_command(args: argparse.Namespace) -> int:
         raise UsageError("every seat is open or a bot: leave one for yourself")
     host_seat = kinds.index("?")
     kinds = ["player" if n == host_seat else "open" if kind == "?" else kind for n, kind in enumerate(kinds)]
+    from dicehall.saves.decks import deck_options
+
     try:
-        hosted = hall.host(args.game, kinds, player_name(args.name), options=dict(args.option), watchers=args.watchers)
+        options = deck_options(module.ID, dict(args.option))  # a deck named: read here, never by the rules
+        hosted = hall.host(args.game, kinds, player_name(args.name), options=options, watchers=args.watchers)
     except ValueError as error:
         raise UsageError(str(error)) from None
     if terminal.on_terminal():
@@ -280,8 +283,11 @@ def hall_game_named(name: str, file_first: bool = False, save_first: bool = Fals
 
     if not is_id(name):
         return False
-    if file_first and os.path.exists(name):
-        return False
+    if file_first:
+        from dicehall.saves.player_files import names_record
+
+        if names_record(name):  # on a box: a file of the player's replays folder
+            return False
     if save_first:
         from dicehall import saves
 

@@ -72,6 +72,12 @@ def play_command(args: argparse.Namespace) -> int:
 
     take_deal(args)
     module = game(args.game)  # a bad game name fails here, before the screen opens
+    from dicehall.saves.decks import deck_options
+
+    try:
+        args.option = list(deck_options(module.ID, dict(args.option)).items())  # a deck named: read here, once
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     from dicehall.engine.games import entry_of
 
     if entry_of(module.ID).several_players:  # games of several players: the setup screen asks who plays
@@ -150,9 +156,10 @@ def replay_command(args: argparse.Namespace) -> int:
     needs_a_file("replay", args.file)
     from dicehall import replays
     from dicehall.replays.text import read_record
+    from dicehall.saves.player_files import record_file
 
     try:
-        start = {"replay": finished_hall_game(args.file) or read_record(args.file)}
+        start = {"replay": finished_hall_game(args.file) or read_record(record_file(args.file))}
     except replays.ReplayError as error:
         return fail(f"{clean_text(args.file, 200)}: {error}")
     return run_app(args, **start)

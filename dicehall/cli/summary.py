@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from dicehall.cli.args import Parser, UsageError, budget, fail, positive
 from dicehall.cli.files import needs_a_file
@@ -28,11 +27,12 @@ def summary_arguments(parser: Parser) -> None:
 def read_game(name: str):
     """The session of a replay file, a finished hall game or a save (by name or id), in that order,
     as `analyse` reads them; a refusal raises its own one-line error (ReplayError, HallError, SaveError)."""
-    path = Path(name)
-    if path.is_file() or ((path.exists() or path.is_symlink()) and not path.is_dir()):
+    from dicehall.saves.player_files import names_record, record_file
+
+    if names_record(name):  # on a box: a file of the player's replays folder, by its name
         from dicehall.replays.text import read_record  # a FIFO or a link: the reader says why not
 
-        return read_record(name)  # a .dhr or a .dht
+        return read_record(record_file(name))  # a .dhr or a .dht
     if hall_game_named(name, file_first=True, save_first=True):
         from dicehall.saves.hall import Hall
 

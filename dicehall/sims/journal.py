@@ -21,7 +21,9 @@ def sim_journal(games: int, seed: int, deck_name: str) -> dict:
     the engine's rules at a thousand games a second; the session takes 30 ms a game)."""
     import random
 
-    deck = journal.sample_deck() if deck_name == "sample" else journal.load_deck(deck_name)
+    from dicehall.saves.decks import named_deck  # a path off a box; on one, the hall's decks by name
+
+    deck = named_deck(deck_name)
     state = journal.initial_state(journal.check_options({"deck": deck.record()}), ())
     started = time.perf_counter()
     rng = random.Random(seed)  # a sim's figures, never a game's events: nothing of it is saved

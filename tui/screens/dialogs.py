@@ -1,4 +1,4 @@
-"""Modal dialogs: help (every key of a screen), a one-line question, a yes/no confirmation."""
+"""Modal dialogs: help (every key of a screen), a one-line question, a pasted text, a yes/no confirmation."""
 from __future__ import annotations
 
 import textwrap
@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 
 from dicehall.tui.widgets import Plain, Redrawn
 
@@ -136,6 +136,38 @@ class AskScreen(ModalScreen[str | None]):
             self.query_one("#ask-error", Plain).show(Text("Not accepted: " + problem, style="bold"))
             return
         self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PasteScreen(ModalScreen[str | None]):
+    """A text of many lines pasted into a box (a deck); `check` returns an error message to keep the
+    dialog open, or None. Ctrl+S takes it: Enter is a new line."""
+
+    BINDINGS = [Binding("ctrl+s", "take", "OK", priority=True), Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, question: str, check=None) -> None:
+        super().__init__()
+        self.question = question
+        self.check = check
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog ask", id="paste-box"):
+            yield Plain(self.question, id="ask-question")
+            yield TextArea(id="paste-input", soft_wrap=True, show_line_numbers=False)
+            yield Plain("Ctrl+S: OK    Esc: cancel", id="ask-error")
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+
+    def action_take(self) -> None:
+        text = self.query_one(TextArea).text
+        problem = self.check(text) if self.check else None
+        if problem:
+            self.query_one("#ask-error", Plain).show(Text("Not accepted: " + problem, style="bold"))
+            return
+        self.dismiss(text)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

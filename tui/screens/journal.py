@@ -20,7 +20,7 @@ from dicehall.engine.games.journal import (
 )
 from dicehall.engine.text import clean_text
 from dicehall.tui.screens.base import GameScreen, SetupScreen, with_deal
-from dicehall.tui.screens.dialogs import AskScreen
+from dicehall.tui.screens.dialogs import AskScreen, PasteScreen
 from dicehall.tui.widgets import Plain, StatusLine, title_line
 
 PHASE_WORDS = {
@@ -403,27 +403,38 @@ class JournalScreen(GameScreen):
 
 
 class JournalSetupScreen(SetupScreen):
-    """A new journal: the sample deck or a deck file (its path typed)."""
+    """A new journal: the sample deck, a deck pasted in, and a deck file: off a box its path typed, on
+    a shared box one of the admin's decks in the hall, chosen by name (saves.decks: never a path)."""
 
     HEADING = "Journal: a new game"
     LIST_ID = "journal-setup"
-    HELP_NOTES = ("The sample deck is 'The Last Watch at Harrow Pass', written for dicehall. Or open your "
+    HELP_NOTES = ("The sample deck is 'The Last Watch at Harrow Pass', written for dicehall. Or your "
                   "own deck: a CSV file (card,suite,action,description, as dc-solo-rpg writes it) or a TOML "
-                  "file with a [game] table and [[card]] tables. The save keeps the whole deck: the file "
-                  "is read once. s starts the game.")
+                  "file with a [game] table and [[card]] tables, opened from a file (on a shared box: the "
+                  "hall's decks, which the admin puts in its decks folder) or pasted into a box (Ctrl+S takes it). "
+                  "The save keeps the whole deck: the file is read once. s starts the game.")
 
     def __init__(self, seed: int | None = None, name: str = "", **options) -> None:
         super().__init__()
         self.seed = seed
         self.save_name = clean_text(name)
-        self.deck_path = options.get("deck") if isinstance(options.get("deck"), str) else "sample"
+        deck = options.get("deck")
+        self.deck: object = deck if isinstance(deck, dict) else "sample"  # the deck itself, as the options hold it
+        self.deck_title = journal.deck_from_record(deck).title if isinstance(deck, dict) else ""
 
     def help_title(self) -> str:
         return "Journal: a new game"
 
     def rows(self) -> list[tuple[str, str]]:
-        shown = "the sample deck" if self.deck_path == "sample" else clean_text(self.deck_path, 60)
-        return [("deck", f"Deck:  {shown}"), ("file", "Open a deck file (type its path)"),
+        from dicehall.saves.box import on_box
+        from dicehall.saves.decks import hall_decks
+
+        shown = "the sample deck" if self.deck == "sample" else clean_text(self.deck_title, 60)
+        if on_box():
+            files = [(f"hall:{name}", f"The hall's deck: {name}") for name in hall_decks()]
+        else:
+            files = [("file", "Open a deck file (type its path)")]
+        return [("deck", f"Deck:  {shown}"), *files, ("paste", "Paste a deck (TOML or CSV)"),
                 ("sample", "Use the sample deck"), ("start", "Start the game (s)")]
 
     def action_change(self, step: int = 1) -> None:
@@ -431,10 +442,30 @@ class JournalSetupScreen(SetupScreen):
         if key == "start":
             self.action_start()
         elif key == "sample":
-            self.deck_path = "sample"
-            self.redraw()
-        else:
+            self.chose("sample", "")
+        elif key == "paste":
+            self.ask_paste()
+        elif key.startswith("hall:"):
+            self.read_deck(lambda: decks().hall_deck(key[5:]))
+        elif key == "file":
             self.ask_path()
+        else:
+            self.status("the lines below choose the deck")
+
+    def chose(self, deck: object, title: str) -> None:
+        self.deck, self.deck_title = deck, title
+        self.status(f"deck: {clean_text(title, 60) or 'the sample deck'}")
+        self.redraw()
+
+    def read_deck(self, read) -> str | None:
+        """Take the deck `read()` gives; its refusal (one line naming the file and the line) if none."""
+        try:
+            deck = read()
+        except DicehallError as error:
+            self.status(str(error), error=True)
+            return str(error)
+        self.chose(deck.record(), deck.title)
+        return None
 
     def ask_path(self) -> None:
         def check(text: str) -> str | None:
@@ -446,20 +477,40 @@ class JournalSetupScreen(SetupScreen):
 
         def typed(answer: str | None) -> None:
             if answer is not None:
-                self.deck_path = answer.strip()
-                self.status(f"deck: {journal.load_deck(self.deck_path).title}")
-                self.redraw()
+                self.read_deck(lambda: journal.load_deck(answer.strip()))
 
         self.app.push_screen(AskScreen("The deck file's path (CSV or TOML):", check=check), typed)
+
+    def ask_paste(self) -> None:
+        def check(text: str) -> str | None:
+            try:
+                decks().pasted_deck(text)
+            except DicehallError as error:
+                return str(error)
+            return None
+
+        def pasted(text: str | None) -> None:
+            if text is not None:
+                self.read_deck(lambda: decks().pasted_deck(text))
+
+        self.app.push_screen(PasteScreen("Paste a deck (TOML, or CSV with a card,suite,action,description header):",
+                                         check=check), pasted)
 
     def action_start(self) -> None:
         from dicehall import saves
 
         try:
-            options = journal.check_options({"deck": self.deck_path})
+            options = journal.check_options({"deck": self.deck})
             session = saves.new_save(journal.ID, name=self.save_name, seed=self.seed, options=options,
                                      players=saves.solo_players())
         except (DicehallError, OSError, ValueError) as error:
             self.status(saves.error_line(error), error=True)
             return
         self.app.open_game(session, replace=True)
+
+
+def decks():
+    """saves.decks, imported when a deck is chosen (the tui reaches files through saves)."""
+    from dicehall.saves import decks as module
+
+    return module

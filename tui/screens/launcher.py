@@ -121,18 +121,23 @@ class LauncherScreen(KeyedScreen):
     def action_open_replay(self) -> None:
         from dicehall import replays
         from dicehall.replays.text import read_record
+        from dicehall.saves import SaveError
+        from dicehall.saves.box import on_box
+        from dicehall.saves.player_files import record_file
 
         def opened(path: str | None) -> None:
             if not path:
                 return
-            try:
-                session = read_record(path.strip())
-            except replays.ReplayError as error:
+            try:  # on a shared box a file of the player's replays folder, by its name (never a path)
+                session = read_record(record_file(path.strip()))
+            except (replays.ReplayError, SaveError) as error:
                 self.status(f"{clean_text(Path(path.strip()).name, 40)}: {error}", error=True)
                 return
             self.app.open_viewer(session)
 
-        self.app.push_screen(AskScreen("Path of the replay file (.dhr or .dht):", placeholder="game.dhr"), opened)
+        question = ("Name of the replay file in your replays folder (.dhr or .dht):" if on_box()
+                    else "Path of the replay file (.dhr or .dht):")
+        self.app.push_screen(AskScreen(question, placeholder="game.dhr"), opened)
 
     def action_hall(self) -> None:
         self.app.open_hall()

@@ -11,6 +11,7 @@ from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
 from dicehall import saves
+from dicehall.saves.box import on_box
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
@@ -169,7 +170,7 @@ class SavesScreen(KeyedScreen):
         if info is None:
             return
 
-        def export(target: Path, overwrite: bool) -> None:
+        def export(target: Path | str, overwrite: bool) -> None:
             try:
                 written = saves.export_save(info.id, target, overwrite=overwrite)
             except saves.ExportExists as exists:  # never replace a file without asking
@@ -185,6 +186,12 @@ class SavesScreen(KeyedScreen):
                 self.status(f"not exported: {saves.error_line(error)}", error=True)
                 return
             self.status(f"exported to {clean_text(str(written), 200)}")
+
+        if on_box():  # a shared box: a file name in the player's own replays folder, never a path
+            self.app.push_screen(AskScreen("Export as a replay file into your replays folder, by a file name "
+                                           f"(Enter alone: {info.id}.dhr):", placeholder=f"{info.id}.dhr"),
+                                 lambda name: None if name is None else export(name.strip(), False))
+            return
 
         def chosen(path: str | None) -> None:
             if path and path.strip():

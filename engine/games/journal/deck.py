@@ -110,15 +110,11 @@ def _setting(name: str, value: object, where: str) -> object:
     default, allowed = SETTINGS[name]
     if isinstance(allowed, range):
         if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
-            raise DeckError(f"{where}: {name} {_shown(value)} is not a whole number from {allowed.start} to {allowed.stop - 1}")
+            raise DeckError(f"{where}: {name} is not a whole number from {allowed.start} to {allowed.stop - 1}")
         return value
     if not isinstance(value, str) or value.strip().lower() not in allowed:
-        raise DeckError(f"{where}: {name} {_shown(value)} is not one of {', '.join(allowed)}")
+        raise DeckError(f"{where}: {name} is not one of {', '.join(allowed)}")
     return value.strip().lower()
-
-
-def _shown(value: object) -> str:
-    return repr(clean_text(value, 30)) if isinstance(value, str) else clean_text(value, 30)
 
 
 def _card(rank_text: object, suit_text: object, where: str) -> str:
@@ -130,12 +126,12 @@ def _card(rank_text: object, suit_text: object, where: str) -> str:
 
         code = parse_card(rank_text)
         if code is None:
-            raise DeckError(f"{where}: card {_shown(rank_text)} is not a card (A, 2-10, J, Q, K with a suit)")
+            raise DeckError(f"{where}: card is not a card (A, 2-10, J, Q, K with a suit)")
         return code
     if rank is None:
-        raise DeckError(f"{where}: card {_shown(rank_text)} is not one of A, 2-10, J, Q, K")
+        raise DeckError(f"{where}: card is not one of A, 2-10, J, Q, K")
     if not isinstance(suit_text, str) or suit_of(suit_text) is None:
-        raise DeckError(f"{where}: suit {_shown(suit_text)} is not one of hearts, diamonds, clubs, spades")
+        raise DeckError(f"{where}: suit is not one of hearts, diamonds, clubs, spades")
     return rank + suit_of(suit_text)
 
 
@@ -143,7 +139,7 @@ def _action(value: object, card: str, where: str) -> str:
     if value is None or value == "":
         return default_action(card)
     if not isinstance(value, str) or " ".join(value.split()).lower() not in ACTION_SPELLINGS:
-        raise DeckError(f"{where}: action {_shown(value)} is not one of {', '.join(ACTIONS)}, primary-success, "
+        raise DeckError(f"{where}: action is not one of {', '.join(ACTIONS)}, primary-success, "
                         "failure-token, failure-check")
     action = ACTION_SPELLINGS[" ".join(value.split()).lower()]
     if action == "king" and not is_king(card):
@@ -182,7 +178,7 @@ class _Builder:
                 self.settings[name] = _setting(name, value, where)
             else:
                 known = ", ".join(list(TEXT_FIELDS) + list(SETTINGS))
-                raise DeckError(f"{where}: unknown key {_shown(key)} in [game] (known: {known})")
+                raise DeckError(f"{where}: a key in [game] that is none of {known}")
 
     def deck(self, default_title: str) -> Deck:
         if self.settings["deck"] == "listed" and not self.prompts:
@@ -213,9 +209,9 @@ def parse_csv(text: str, name: str) -> Deck:
         raise DeckError(f"{name}: no header (card, suite, action, description)")
     header_line, header = rows[0]
     columns = [" ".join(cell.split()).lower() for cell in header]
-    for column in columns:
+    for number, column in enumerate(columns, start=1):
         if column not in CSV_COLUMNS:
-            raise DeckError(f"{name} line {header_line}: unknown column {_shown(column)} "
+            raise DeckError(f"{name} line {header_line}, column {number}: not a deck's column "
                             "(columns: card, suite or suit, action, description)")
     fields = [CSV_COLUMNS[column] for column in columns]
     for needed in ("card", "suit", "action", "prompt"):
@@ -242,15 +238,22 @@ def _csv_rows(text: str):
         start = reader.line_num + 1
 
 
+def _where_in(error: tomllib.TOMLDecodeError) -> str:
+    """Where TOML's reader stopped, without its words: they may quote the file (a key, a character),
+    and a file given as a deck may be anything (another's secret)."""
+    found = re.search(r"\(at (line \d+, column \d+|end of document)\)$", str(error))
+    return f"(at {found.group(1)})" if found else "(its syntax)"
+
+
 def parse_toml(text: str, name: str) -> Deck:
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise DeckError(f"{name}: not TOML: {clean_text(str(error), 80)}") from None
+        raise DeckError(f"{name}: not TOML {_where_in(error)}") from None
     builder = _Builder(name)
     for key in document:
         if key not in ("game", "card"):
-            raise DeckError(f"{name}: unknown table {_shown(key)} (a deck has [game] and [[card]] tables)")
+            raise DeckError(f"{name}: a table that is neither [game] nor [[card]] (a deck has only those)")
     header_lines = [n for n, line in enumerate(text.splitlines(), start=1) if re.match(r"\s*\[\[\s*card\s*\]\]", line)]
     game_line = next((n for n, line in enumerate(text.splitlines(), start=1) if re.match(r"\s*\[\s*game\s*\]", line)), None)
     if "game" in document:
@@ -265,7 +268,7 @@ def parse_toml(text: str, name: str) -> Deck:
             raise DeckError(f"{where}: not a table")
         for key in entry:
             if key not in ("card", "suit", "suite", "action", "prompt", "description"):
-                raise DeckError(f"{where}: unknown key {_shown(key)} (card, suit, action, prompt)")
+                raise DeckError(f"{where}: a key that is none of card, suit, action, prompt")
         if "card" not in entry:
             raise DeckError(f"{where}: no card")
         builder.add(where, entry["card"], entry.get("suit", entry.get("suite")), entry.get("action"),

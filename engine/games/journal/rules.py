@@ -18,7 +18,7 @@ from dicehall.engine.errors import OptionError
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, parse_card
-from dicehall.engine.games.journal.deck import Deck, deck_from_record, load_deck, sample_deck
+from dicehall.engine.games.journal.deck import Deck, DeckError, deck_from_record, sample_deck
 from dicehall.engine.games.journal.moves import (
     ENTRY_LIMIT, EVENTS, AmendEntry, CardDrawn, DayEnded, DayRolled, DayStarted, Draw, DrawBegan, DrawCard,
     EntryAmended, EntrySkipped, EntryWritten, RollSalvation, SalvationRolled, SkipEntry, StartDay, WriteEntry,
@@ -70,8 +70,8 @@ def check_options(options: dict) -> dict:
     record = options.get("deck")
     if record is None or record == "sample":
         deck = sample_deck()
-    elif isinstance(record, str):  # a deck file named on the command line: read once, then the save holds it
-        deck = load_deck(record)
+    elif isinstance(record, str):  # a deck's file is read before (saves.decks): the rules never open a path
+        raise DeckError("the deck is the sample or a deck already read (from its file, the hall's decks or a paste)")
     else:
         deck = deck_from_record(record)
     return {"deck": deck.record()}

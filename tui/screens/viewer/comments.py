@@ -132,6 +132,7 @@ class CommentedViewer:
 
     def action_write_comments(self) -> None:
         from dicehall import replays, saves
+        from dicehall.saves.box import on_box
 
         name = clean_text(getattr(self.session, "save_name", "") or self.session.game.ID)
         stem = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "game"
@@ -141,7 +142,8 @@ class CommentedViewer:
             if answer is None:
                 self.status("nothing written")
                 return
-            target = Path(answer.strip() or default).expanduser()
+            # on a shared box a file name in the player's replays folder (saves.write_export), never a path
+            target = (answer.strip() or default) if on_box() else Path(answer.strip() or default).expanduser()
             try:
                 written = saves.write_export(self.session, stem, target, overwrite=False)
             except (DicehallError, OSError) as error:
@@ -150,7 +152,8 @@ class CommentedViewer:
             self.status(f"wrote {clean_text(str(written), 60)} with "
                         f"{counted(len(self.session.comments), 'comment')}")
 
-        self.app.push_screen(AskScreen(f"Write a copy of this replay with your comments to (Enter alone: {default}):",
+        where = "your replays folder, by a file name " if on_box() else ""
+        self.app.push_screen(AskScreen(f"Write a copy of this replay with your comments to {where}(Enter alone: {default}):",
                                        placeholder=default), chosen)
 
     def draw_comment(self) -> None:

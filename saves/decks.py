@@ -1,0 +1,113 @@
+"""Where a journal's deck comes from (the `deck` option, the launcher's setup): the sample deck, a
+deck pasted into the app's text box, and
+
+- off a box, a deck file the person names by its path (their own account: theirs to choose);
+- on a box, a deck of the admin's deck folder in the hall, `HALL/decks/NAME.toml` or `NAME.csv`,
+  named by NAME, never a path. The folder counts only when it is the admin's: owned by root or by
+  the hall folder's owner and writable by nobody else (the players may write in the hall folder,
+  so one of them could make `decks` first); a link there is never followed.
+
+Every deck, wherever it came from, is read as hostile (engine.games.journal.deck): capped, each
+refusal naming the file and the line, never the file's text."""
+from __future__ import annotations
+
+import os
+import stat
+
+from dicehall.engine.games import journal
+from dicehall.engine.text import clean_text
+from dicehall.saves.box import on_box
+from dicehall.saves.hall.files import DIR_FLAGS, hall_dir
+
+DECKS = "decks"  # the admin's deck folder, in the hall folder
+DECK_SUFFIXES = (".toml", ".csv")
+MAX_DECKS = 200  # listed from the folder, by name
+PASTED = "the pasted deck"
+
+
+def _admins(info: os.stat_result, owner: int) -> bool:
+    return info.st_uid in (0, owner) and not info.st_mode & 0o022
+
+
+def _open_folder() -> int | None:
+    """A descriptor on HALL/decks when it is the admin's (never through a link), else None."""
+    hall = hall_dir()
+    try:
+        owner = os.stat(hall).st_uid
+        fd = os.open(hall / DECKS, DIR_FLAGS)
+    except OSError:
+        return None
+    if _admins(os.fstat(fd), owner):
+        return fd
+    os.close(fd)
+    return None
+
+
+def hall_decks() -> list[str]:
+    """The names of the admin's decks (HALL/decks/NAME.toml or NAME.csv, regular files), sorted."""
+    fd = _open_folder()
+    if fd is None:
+        return []
+    try:
+        names = set()
+        for entry in sorted(os.listdir(fd))[: MAX_DECKS * 4]:
+            stem, dot, suffix = entry.rpartition(".")
+            if (dot and f".{suffix}" in DECK_SUFFIXES and stem and not stem.startswith(".")
+                    and clean_text(stem, 60) == stem and stem != "sample"):
+                try:
+                    if stat.S_ISREG(os.stat(entry, dir_fd=fd, follow_symlinks=False).st_mode):
+                        names.add(stem)
+                except OSError:
+                    continue
+        return sorted(names)[:MAX_DECKS]
+    finally:
+        os.close(fd)
+
+
+def hall_deck(name: str) -> journal.Deck:
+    """The admin's deck NAME (HALL/decks/NAME.toml, else NAME.csv); DeckError in one line."""
+    if name not in hall_decks():
+        offered = ", ".join(["sample", *hall_decks()])
+        raise journal.DeckError(f"{clean_text(name, 40)!r}: on this box a deck is one of {offered} "
+                                "(the admin's decks, in the hall's decks folder), or one pasted in the app")
+    fd = _open_folder()
+    if fd is None:
+        raise journal.DeckError(f"{name}: the hall's decks folder cannot be read")
+    try:
+        for suffix in DECK_SUFFIXES:
+            try:
+                file = os.open(f"{name}{suffix}", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=fd)
+            except FileNotFoundError:
+                continue
+            except OSError as error:
+                raise journal.DeckError(f"{name}{suffix}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
+            with os.fdopen(file, "rb") as handle:
+                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    raise journal.DeckError(f"{name}{suffix}: not a file")
+                return journal.parse_deck(handle.read(journal.MAX_FILE + 1), f"{name}{suffix}")
+    finally:
+        os.close(fd)
+    raise journal.DeckError(f"{name}: gone from the hall's decks folder")
+
+
+def pasted_deck(text: str) -> journal.Deck:
+    """A deck pasted into the app (TOML or CSV, by its look), read as any deck file is."""
+    return journal.parse_deck(text.encode("utf-8", "replace"), PASTED)
+
+
+def named_deck(text: str) -> journal.Deck:
+    """The deck the option `deck=TEXT` names: sample; on a box one of the admin's decks by name; off a
+    box a file's path."""
+    text = text.strip()
+    if text == "sample":
+        return journal.sample_deck()
+    return hall_deck(text) if on_box() else journal.load_deck(text)
+
+
+def deck_options(game_id: str, options: dict) -> dict:
+    """`options` with a journal's `deck` named by text (the command line's --option deck=..., sim's
+    --deck) read into the deck itself, so no game ever opens a file itself."""
+    deck = options.get("deck")
+    if game_id != journal.ID or not isinstance(deck, str):
+        return options
+    return dict(options, deck=named_deck(deck).record())
