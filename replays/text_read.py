@@ -125,7 +125,7 @@ def _read_tags(lines: _Lines) -> tuple[dict[str, tuple[Any, int]], list[Player],
         lines.keep(0, comments)
         key, value, raw = parse_tag(text, number)
         if first and key != "Game":
-            raise TextRecordError(f"the first tag is not Game", number, 2)
+            raise TextRecordError("the first tag is not Game", number, 2)
         first = False
         if len(tags) + len(players) + len(extra) >= MAX_TAGS:
             raise TextRecordError(f"more than {MAX_TAGS} tags", number)

@@ -143,8 +143,11 @@ def export_markdown_command(args: argparse.Namespace) -> int:
 
 def verify_command(args: argparse.Namespace) -> int:
     from dicehall.saves.box import on_box
+    from dicehall.saves.hall import is_id
+    from dicehall.saves.player_files import names_record, record_file
 
-    if on_box() or hall_game_named(args.file, file_first=True):  # on a box, no file is ever read: a hall game
+    # on a box: a record of the player's own replays folder by name, else a hall game's id (no path is read)
+    if is_id(args.file) and not names_record(args.file) if on_box() else hall_game_named(args.file, file_first=True):
         from dicehall.saves.hall import Hall
 
         print(Hall().verify(args.file))  # HallError: one line, from main
@@ -152,8 +155,6 @@ def verify_command(args: argparse.Namespace) -> int:
     needs_a_file("verify", args.file)
     from dicehall import replays
     from dicehall.replays.text import verify_record
-
-    from dicehall.saves.player_files import record_file
 
     try:
         print(verify_record(record_file(args.file)))
