@@ -198,10 +198,11 @@ def list_hall(hall, as_json: bool) -> int:
         if entry.problem:
             print(f"{clean_text(entry.id, 6):<6}  DAMAGED: {clean_text(entry.problem, 300)}")
             continue
-        when = datetime.fromtimestamp(entry.last_move).strftime("%Y-%m-%d %H:%M")
+        when = datetime.fromtimestamp(entry.last_move).strftime("%Y-%m-%d %H:%M") if entry.last_move else "-"
         state = f"over: {clean_text(entry.result, 100)}" if entry.finished else f"in progress: {clean_text(entry.progress, 100)}"
+        copies = f"; {entry.copies_said()}" if entry.copies else ""
         print(f"{entry.id:<6}  {clean_text(entry.game, 10):<10}  {entry.moves:>5}  {entry.watchers:>5}  {when:<16}  "
-              f"{seat_words(entry.seats)}; {state}")
+              f"{seat_words(entry.seats)}; {state}{copies}")
     return 0
 
 
