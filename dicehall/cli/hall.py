@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 from datetime import datetime
 
 import dicehall.cli.terminal as terminal
@@ -143,7 +144,8 @@ def seat_words(views) -> str:
 def watch_lines(hall, game_id: str, follow: bool = False) -> int:
     """A hall game off a terminal, one line per event and one per message said in it (as "say: Ann:
     hi"): what has happened so far, then (`follow`) each new one until the game ends, the reader of a
-    pipe goes away, or ctrl+c. Without `follow` it never waits, so `dicehall watch ID > file` and
+    pipe goes away, ctrl+c, or the session that started it ends (a hang-up, its parent gone, its
+    terminal closed: exit 129). Without `follow` it never waits, so `dicehall watch ID > file` and
     `ssh -T box dicehall watch ID` end at once."""
     from dicehall.saves.hall import login_name
     from dicehall.saves.hall.chat import HallChat
@@ -151,7 +153,7 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
     watched = hall.watch(game_id)
     chat = HallChat(hall, game_id, login_name(), None)
     shown, told = 0, ""
-    with watched:
+    with watched, terminal.SessionEnd() as link:
         print(f"watching {watched.module.TITLE} {watched.id}: {seat_words(watched.seats())}", flush=True)
         while True:
             for message in chat.follow():
@@ -174,8 +176,9 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
             if not follow:
                 print(f"in progress: dicehall watch {watched.id} --follow prints each move until it is over")
                 return 0
-            if terminal.stdout_gone():  # a pipe whose reader left while nothing was played: no write would tell
-                return 0
+            ended = link.why()  # a pipe whose reader left while nothing was played: no write would tell
+            if ended is not None:
+                return 0 if ended == "output" else 128 + signal.SIGHUP  # the reader's choice; else as a hang-up
             if watched.wait(1.0):
                 watched.follow()
 
