@@ -15,24 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from dicehall.saves.hall import Hall
 from tests.test_no_terminal import ROOT, dicehall, finish, running_with
+from tests.test_no_terminal import hall, no_driver_from_the_environment  # noqa: F401 (fixtures: a player's terminal, a hall)
 from tests.test_signals import read_for
 
 WITHIN = 2.0  # seconds from the session's end to the follower's: the follower looks every second
-
-
-@pytest.fixture(autouse=True)
-def a_player_environment(monkeypatch):
-    monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)
-    monkeypatch.setenv("TERM", "xterm-256color")
-
-
-@pytest.fixture
-def hall(tmp_path, monkeypatch):
-    folder = tmp_path / "hall"
-    monkeypatch.setenv("DICEHALL_HALL", str(folder))
-    return Hall(folder)
 
 
 @pytest.fixture

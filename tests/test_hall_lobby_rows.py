@@ -23,7 +23,7 @@ from dicehall.tui.screens.hall import HallScreen, when
 from dicehall.tui.screens.hall_talk import IdleScreen, MessagesScreen
 from tests.apphelpers import drive, drive_hall, footer, screen_text, status, until
 from tests.hallhelpers import play_until_over
-from tests.test_hall_social_app import Clock, bobs_turn
+from tests.test_hall_social_app import Clock, abandon_the_idle_seat
 
 
 @pytest.fixture
@@ -264,11 +264,7 @@ def test_a_wager_ended_as_abandoned_leaves_no_move_key_in_the_footer(hall, monke
     app = DicehallApp(hall_game=ann)
 
     async def steps(pilot):
-        await until(pilot, lambda: "I Idle seat" in footer(pilot.app), 5.0)
-        await pilot.press("I")
-        await pilot.pause()
-        await pilot.press("e")
-        await pilot.pause()
+        await abandon_the_idle_seat(pilot)
         keys = footer(pilot.app)
         await pilot.press("r")
         await pilot.pause()
