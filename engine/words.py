@@ -1,7 +1,7 @@
 """Words for counts, so no screen or report says "1 rolls"."""
 from __future__ import annotations
 
-IRREGULAR = {"die": "dice", "dice": "dice", "dice outcome": "dice outcomes", "troop": "troops"}
+IRREGULAR = {"copy": "copies", "die": "dice", "dice": "dice", "dice outcome": "dice outcomes", "troop": "troops"}
 
 
 def counted(number: int, noun: str, plural: str | None = None) -> str:

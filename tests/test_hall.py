@@ -355,7 +355,8 @@ def hostile_hall(hall, tmp_path):
     os.chown(games / "group0.dhh", -1, os.stat(games).st_gid + 4242)
     os.mkfifo(games / "fifo00.dhh")
     evil = "\x1b[2J\x1b]0;pwned\x07[bold red]Eve[/]" + "\u202e" + "x" * 500
-    (games / "evilnm.dhh").write_bytes(MAGIC + frame(header) + frame(
+    own = {**header, "commitment": "e" * 64}  # a game of its own, not a copy of the good one (listed once)
+    (games / "evilnm.dhh").write_bytes(MAGIC + frame(own) + frame(
         {"op": "seat", "seat": 1, "kind": "player", "name": evil, "uid": 0}))
     return good.id
 

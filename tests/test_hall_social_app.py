@@ -187,6 +187,15 @@ def test_an_idle_seat_is_offered_to_a_bot_at_the_table_once_it_is_idle(hall, mon
     bob.close()
 
 
+async def abandon_the_idle_seat(pilot) -> None:
+    """At the table, once the seat to move is idle: I, then e (end the game as abandoned)."""
+    await until(pilot, lambda: "I Idle seat" in footer(pilot.app), 5.0)
+    await pilot.press("I")
+    await pilot.pause()
+    await pilot.press("e")
+    await pilot.pause()
+
+
 def test_an_idle_seat_ends_the_game_as_abandoned_from_the_table(hall, monkeypatch):
     hall.folder.mkdir(parents=True, exist_ok=True)
     (hall.folder / "hall.toml").write_text("idle_minutes = 1\n")
@@ -197,11 +206,7 @@ def test_an_idle_seat_ends_the_game_as_abandoned_from_the_table(hall, monkeypatc
     app = DicehallApp(hall_game=ann)
 
     async def steps(pilot):
-        await until(pilot, lambda: "I Idle seat" in footer(pilot.app), 3.0)
-        await pilot.press("I")
-        await pilot.pause()
-        await pilot.press("e")
-        await pilot.pause()
+        await abandon_the_idle_seat(pilot)
         return status(pilot.app)
 
     done = run(app, steps)

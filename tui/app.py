@@ -2,7 +2,8 @@
 the app owns navigation (a screen asks it for another screen; no screen imports another).
 
 A dropped SSH link sends SIGHUP, a shutdown SIGTERM. Textual does not handle either, so the app
-does: every event is already fsync'd, so it releases the saves and exits. It never ignores SIGHUP
+does: every event is already fsync'd, so it releases the saves and exits. A parent that is gone
+(the process handed to init or a subreaper) ends it the same way. It never ignores SIGHUP
 (an orphan reading a dead terminal spins the CPU), and a watchdog ends the process if a dead
 terminal makes the normal exit hang.
 """
@@ -30,6 +31,7 @@ from dicehall.tui.terminal import FULL, Terminal, detect_terminal
 from dicehall.tui.widgets import Plain
 
 EXIT_WATCHDOG_SECONDS = 3.0
+PARENT_EVERY = 0.5  # seconds between looks at whether the process that started this one is still there
 MIN_SIZE = (80, 24)  # what every screen needs unless it says otherwise with its own MIN_SIZE
 
 
@@ -185,6 +187,8 @@ class DicehallApp(App):
             loop = asyncio.get_running_loop()
             for signum in (signal.SIGHUP, signal.SIGTERM):
                 loop.add_signal_handler(signum, self.end_on_signal, signum)
+            self.parent_pid = os.getppid()
+            self.set_interval(PARENT_EVERY, self.end_if_orphaned)
 
     # ----- navigation: a screen asks the app for another screen; no screen imports another -----
     # (the screens are imported here when first asked for, so the first frame waits for none of them)
@@ -414,6 +418,12 @@ class DicehallApp(App):
         else:
             self.push_screen(TooSmallScreen(message))
 
+    def end_if_orphaned(self) -> None:
+        """The process that started this one is gone (`su` or sshd killed, its terminal perhaps still
+        open): the session has ended, as at a hang-up, even if no SIGHUP came."""
+        if os.getppid() != self.parent_pid:
+            self.end_on_signal(signal.SIGHUP)
+
     def end_on_signal(self, signum: int) -> None:
         """The link dropped (SIGHUP, or the driver found the terminal gone) or the box is going down:
         release every save and leave. Once: a dropped link can say so twice."""
@@ -422,10 +432,23 @@ class DicehallApp(App):
         self.signalled = signum
         self.close_saves()
         self.close_hall()
+        for screen in self.screen_stack:  # the games watched: a viewer may not have finished opening, and
+            if hasattr(screen, "leave_game"):  # one that has not will never be unmounted to leave its own
+                screen.leave_game()
         watchdog = threading.Timer(EXIT_WATCHDOG_SECONDS, os._exit, args=(128 + signum,))
         watchdog.daemon = True
         watchdog.start()
         self.exit(return_code=128 + signum)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Once the app is ending on a hang-up or a signal, an error in a screen torn down as it was
+        still being opened (the hall's viewer, opened just before the link dropped, finds its widgets
+        gone) is no crash: the saves and the hall are closed already, the exit status stays the
+        signal's, and a traceback would go to a terminal that is gone. (Textual's hook for an error
+        no handler caught.)"""
+        if self.signalled is not None:
+            return
+        super()._handle_exception(error)
 
     def close_saves(self) -> None:
         from dicehall.saves import close_save

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 from datetime import datetime
 
 import dicehall.cli.terminal as terminal
@@ -164,14 +165,15 @@ def seat_words(views) -> str:
 def watch_lines(hall, game_id: str, follow: bool = False) -> int:
     """A hall game off a terminal, one line per event and one per message said in it (as "say: Ann:
     hi"): what has happened so far, then (`follow`) each new one until the game ends, the reader of a
-    pipe goes away, or ctrl+c. Without `follow` it never waits, so `dicehall watch ID > file` and
+    pipe goes away, ctrl+c, or the session that started it ends (a hang-up, its parent gone, its
+    terminal closed: exit 129). Without `follow` it never waits, so `dicehall watch ID > file` and
     `ssh -T box dicehall watch ID` end at once."""
     from dicehall.saves.box import command_hint
 
     watched = hall.watch(game_id)
     chat = watched.chat()
     shown, told = 0, set()
-    with watched:
+    with watched, terminal.SessionEnd() as link:
         print(f"watching {watched.module.TITLE} {watched.id}: {seat_words(watched.seats())}", flush=True)
         settings_problem(hall)
         while True:
@@ -198,8 +200,9 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
             if not follow:
                 print(f"in progress: {command_hint(f'watch {watched.id} --follow')} prints each move until it is over")
                 return 0
-            if terminal.stdout_gone():  # a pipe whose reader left while nothing was played: no write would tell
-                return 0
+            ended = link.why()  # a pipe whose reader left while nothing was played: no write would tell
+            if ended is not None:
+                return 0 if ended == "output" else 128 + signal.SIGHUP  # the reader's choice; else as a hang-up
             if watched.wait(1.0):
                 watched.follow()
 
@@ -232,12 +235,13 @@ def list_hall(hall, as_json: bool) -> int:
         if entry.problem:
             print(f"{clean_text(entry.id, 6):<6}  DAMAGED: {clean_text(entry.problem, 300)}")
             continue
-        when = datetime.fromtimestamp(entry.last_move).strftime("%Y-%m-%d %H:%M")
+        when = datetime.fromtimestamp(entry.last_move).strftime("%Y-%m-%d %H:%M") if entry.last_move else "-"
         state = f"over: {clean_text(entry.result, 100)}" if entry.finished else f"in progress: {clean_text(entry.progress, 100)}"
         if entry.watching_words() and not entry.finished:
             state += f"; {entry.watching_words()}"
+        copies = f"; {entry.copies_said()}" if entry.copies else ""
         print(f"{entry.id:<6}  {clean_text(entry.game, 10):<10}  {entry.moves:>5}  {entry.watchers:>5}  {when:<16}  "
-              f"{seat_words(entry.seats)}; {state}")
+              f"{seat_words(entry.seats)}; {state}{copies}")
     return 0
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from dicehall import engine
@@ -37,6 +38,20 @@ class Takeback:
 
 def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def header_time(created: Any) -> float | None:
+    """The header's `created` (ISO 8601, as the host wrote it) as a unix time, or None."""
+    if not isinstance(created, str) or len(created) > 40:
+        return None
+    try:
+        moment = datetime.fromisoformat(created)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:  # a time with no zone is not the host's (it writes UTC): not trusted as one
+        return None
+    stamp = moment.timestamp()
+    return stamp if 0 <= stamp < 1e11 else None  # as a record's "at"
 
 
 class HallFold:
@@ -98,6 +113,7 @@ class HallFold:
         self.count = 0  # records applied after the header
         self.actors: list[int | None] = []  # the seat behind each record (None: the dice, a reveal)
         self.last_at: float | None = None  # the "at" of the last record that has one
+        self.created_at = header_time(header.get("created"))  # when it was hosted (None: not said, or not a time)
         self.abandoned = ""  # why the game was ended before its end (an idle seat), in words
         self.idle_notes: list[str] = []  # each seat handed to a bot for being idle, in words
         self.handed: dict[int, Seat] = {}  # the person each seat handed to a bot had (the hall's scores count them)
@@ -135,7 +151,7 @@ class HallFold:
         """Where the game stands, in its own words (the game's progress, as the saves list shows it)."""
         if self.session is None:
             waiting = sum(s.kind == "open" for s in self.seats)
-            return f"waiting for {waiting} open seat{'s' if waiting > 1 else ''}"
+            return f"waiting for {counted(waiting, 'open seat')}"
         if self.abandoned:
             return self.abandoned
         return self.module.progress(self.session.state)

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
 from dicehall.saves import SaveError, os_reason
 from dicehall.saves.hall.errors import HallError
 from dicehall.saves.hall.fold import HallFold
@@ -41,20 +43,33 @@ class HallEntry:
     problem: str | None = None
     progress: str = ""  # where the game stands, in its own words ("placing: Light 0, Dark 0")
     watching: str = "open"  # the table's watchers: "open", "quiet" (they read messages only), "none"
+    copies: int = 0  # other logs of this very game (the same commitment to its dice), not listed
 
     def watching_words(self) -> str:
         """The table's watchers in words for the lobby ("" when they are welcome, as by default)."""
         return {"quiet": "watchers read only", "none": "no watchers"}.get(self.watching, "")
+
+    def copies_said(self) -> str:
+        return f"{counted(self.copies, 'copy')} of its log (the same game) not listed"
 
     def as_json(self) -> dict:
         return {"id": self.id, "game": self.game, "title": self.title, "name": self.name,
                 "seats": [{"seat": v.seat + 1, "status": v.status, "name": v.name, **({"for": v.was} if v.was else {})}
                           for v in self.seats],  # "for": the person whose seat a bot took over
                 "moves": self.moves, "watchers": self.watchers, "finished": self.finished, "result": self.result,
-                "progress": self.progress, "watching": self.watching,
+                "progress": self.progress, "watching": self.watching, "copies": self.copies,
                 "last_move": datetime.fromtimestamp(self.last_move, timezone.utc).isoformat(timespec="seconds")
                 if self.last_move else None, "problem": self.problem}
 
+
+
+def log_time(fold: HallFold) -> float:
+    """When the game last moved, by its log: the time of its last record, else of its header (a game
+    no record was written to yet); never later than now (a time in the future is another member's
+    forgery: it would keep a game at the top of the list). Not the file's time: copying or touching
+    a log changes that, not the game."""
+    stamp = fold.last_at if fold.last_at is not None else fold.created_at
+    return min(stamp, time.time()) if stamp else 0.0
 
 
 class HallListing:
@@ -89,8 +104,24 @@ class HallListing:
         listed = {entry.id for entry in entries}
         for gone in set(self._listed) - listed:
             del self._listed[gone]
+        entries = self._without_copies(entries)
         entries.sort(key=lambda e: (e.problem is None, e.last_move), reverse=True)
         return entries
+
+    def _without_copies(self, entries: list[HallEntry]) -> list[HallEntry]:
+        """One entry per game: logs with the same commitment to their dice are copies of one game (a
+        log copied with `cp`), listed once, as the scores count them once: the first by id, which counts
+        the others in `copies`."""
+        first: dict[str, HallEntry] = {}
+        copies = set()
+        for entry in entries:  # by id
+            listed = self._listed.get(entry.id)
+            if not entry.problem and listed is not None and listed.game is not None:
+                kept = first.setdefault(listed.game.fold.commitment, entry)
+                if kept is not entry:
+                    kept.copies += 1
+                    copies.add(entry.id)
+        return [entry for entry in entries if entry.id not in copies]
 
     def listed_folds(self) -> list[tuple[str, "HallFold"]]:
         """(id, fold) of every good game the last listing read, by id (what the hall's scores count)."""
@@ -116,15 +147,14 @@ class HallListing:
                 self._listed[game_id] = listed
         finally:
             os.close(games)
-        last = info.st_mtime if info is not None else 0.0
-        if listed.game is None:
-            return HallEntry(game_id, last_move=last, problem=listed.problem)
+        if listed.game is None:  # a file that is not a good game has no times of its own: the file's
+            return HallEntry(game_id, last_move=info.st_mtime if info is not None else 0.0, problem=listed.problem)
         game = listed.game
         fold = game.fold
         session = fold.session
         return HallEntry(game_id, fold.module.ID, fold.module.TITLE, fold.players_name(), game.seats(),
                          len(session.marks) if session else 0, self.watchers(game_id), fold.over,
-                         clean_text(fold.result, 120), last, progress=clean_text(fold.progress(), 200),
+                         clean_text(fold.result, 120), log_time(fold), progress=clean_text(fold.progress(), 200),
                          watching=fold.watchers)
 
     def _read_for_listing(self, game_id: str, games: int, listed: "Listed | None") -> tuple["HallGame | None", str | None]:

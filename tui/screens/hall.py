@@ -50,7 +50,8 @@ def seat_words(entry: HallEntry) -> str:
 
 def entry_row(entry: HallEntry) -> Text:
     """A game in two lines (its id, game, moves, watchers, last move and state; then its seats; and
-    for a game in progress a third, where it stands), or
+    for a game in progress a third, where it stands; and one saying how many copies of its log the
+    hall holds, if any), or
     a file that is not a good game in one DAMAGED line (the status line shows the whole reason)."""
     row = Text()
     if entry.problem:
@@ -68,6 +69,9 @@ def entry_row(entry: HallEntry) -> Text:
     if not entry.finished and entry.progress:  # where it stands, in the game's own words
         row.append("\n")
         row.append(clip(f"  now: {clean_text(entry.progress, 200)}", ROW_WIDTH))
+    if entry.copies:
+        row.append("\n")
+        row.append(f"  {entry.copies_said()}")
     return row
 
 
@@ -115,6 +119,10 @@ class HallScreen(KeyedScreen):
         self.lister: Worker | None = None
         self.announced: str | None = None
         self.told: str | None = None  # the settings' problem last put in the status line, said once
+        # the game under the cursor and its row, as the player last saw them: a listing that adds,
+        # moves or drops rows keeps the cursor on that game (or, once it is gone, the nearest row)
+        self.cursor_id: str | None = None
+        self.cursor_row = 0
 
     def help_title(self) -> str:
         return "The hall"
@@ -179,31 +187,44 @@ class HallScreen(KeyedScreen):
         self.told = settings.problem
 
     def show_entries(self, entries: list[HallEntry], error: str = "") -> None:
-        """Show the listing, keeping the cursor on the same game; nothing is redrawn if nothing changed."""
+        """Show the listing, keeping the cursor on the same game; nothing is redrawn if nothing changed.
+        A listing that failed (`error`) keeps the rows shown: the hall is not empty because it could not be read."""
         if error:
             self.status(error, error=True)
+            if self.entries:
+                return
         seen = [entry.as_json() for entry in entries]
         if seen == self.shown:
             return
         self.shown = seen
         self.entries = entries
         menu = self.query_one(OptionList)
-        current = menu.highlighted_option.id if menu.highlighted_option is not None else None
-        menu.clear_options()
-        for entry in entries:
-            menu.add_option(Option(entry_row(entry), id=f"game:{entry.id}"))
+        with self.prevent(OptionList.OptionHighlighted):  # the rows change under the cursor, not the cursor
+            menu.clear_options()
+            menu.add_options(Option(entry_row(entry), id=f"game:{entry.id}") for entry in entries)
+            if entries:
+                menu.highlighted = self.row_of_cursor()
         playing = sum(1 for e in entries if not e.problem and not e.finished)
         finished = sum(1 for e in entries if not e.problem and e.finished)
         folder = clean_text(str(self.hall.folder), 40)
         title = (f"The hall: {playing} in progress, {finished} finished  ({folder})" if entries
                  else f"The hall is empty ({folder}): n opens a game")
         self.query_one(".title", Plain).show(Text(clip(title, 78), style="bold"))
-        ids = [f"game:{entry.id}" for entry in entries]
-        if ids:
-            menu.highlighted = ids.index(current) if current in ids else 0
-            if self.announced is None:
-                self.announce(entries[menu.highlighted])
+        self.cursor_moved()
         self.refresh_bindings()
+
+    def row_of_cursor(self) -> int:
+        """The row of the game the cursor was on, else (the game is gone) the row nearest where it was."""
+        ids = [entry.id for entry in self.entries]
+        return ids.index(self.cursor_id) if self.cursor_id in ids else min(self.cursor_row, len(ids) - 1)
+
+    def cursor_moved(self) -> None:
+        """Remember the game now under the cursor, and say what it is when it is another game."""
+        entry = self.current()
+        self.cursor_id = entry.id if entry is not None else None
+        self.cursor_row = self.query_one(OptionList).highlighted or 0
+        if entry is not None and entry.id != self.announced:
+            self.announce(entry)
 
     def current(self) -> HallEntry | None:
         index = self.query_one(OptionList).highlighted
@@ -212,9 +233,7 @@ class HallScreen(KeyedScreen):
         return self.entries[index]
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        entry = self.entries[event.option_index] if event.option_index < len(self.entries) else None
-        if entry is not None and entry.id != self.announced:
-            self.announce(entry)
+        self.cursor_moved()  # the player moved the cursor (the list's own index, read now: never an old one)
         self.refresh_bindings()
 
     def announce(self, entry: HallEntry) -> None:

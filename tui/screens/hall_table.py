@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.widgets import Footer
 
 from dicehall.engine import IllegalCommand, JournalError
-from dicehall.engine.core import Player
+from dicehall.engine.core import Outcome, Player
 from dicehall.engine.text import clean_text
 from dicehall.saves import SaveError
 from dicehall.saves.box import JOIN_KEY, WATCH_KEY, command_hint
@@ -117,11 +117,14 @@ class HallSession:
 
     @property
     def outcome(self):
-        return self.hall_game.session.outcome
+        """The engine's outcome, or for a game ended as abandoned (an idle seat) one that says so:
+        the engine knows nothing of it, and every screen asks the outcome whether the game is over."""
+        abandoned = self.hall_game.fold.abandoned
+        return Outcome((), abandoned) if abandoned else self.hall_game.session.outcome
 
     @property
     def to_act(self):
-        return self.hall_game.session.to_act
+        return self.hall_game.to_act  # nobody once the game was abandoned
 
     @property
     def chance_needed(self):
@@ -140,7 +143,7 @@ class HallSession:
         return self.hall_game.record_assist(kind)
 
     def commands(self) -> list:
-        return self.hall_game.session.commands()
+        return [] if self.hall_game.fold.abandoned else self.hall_game.session.commands()
 
     def describe(self, *args, **kwargs) -> str:
         return self.hall_game.session.describe(*args, **kwargs)

@@ -19,6 +19,7 @@ from dicehall.engine.games.journal import (
     parse_card,
 )
 from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
 from dicehall.tui.screens.base import GameScreen, SetupScreen, with_deal
 from dicehall.tui.screens.dialogs import AskScreen, PasteScreen
 from dicehall.tui.widgets import Plain, StatusLine, title_line
@@ -88,7 +89,7 @@ def _board(state: JournalState, odds: float | None) -> Text:
         text.append(f"Tokens    {state.tokens} of {settings['tokens']}\n")
     else:
         text.append("Salvation not yet (AH)\n")
-    text.append(f"Deck      {len(state.remaining)} cards left")
+    text.append(f"Deck      {counted(len(state.remaining), 'card')} left")
     text.append(f", reshuffled {state.reshuffles}\n" if state.reshuffles else "\n")
     if state.pages:
         page = state.pages[-1]

@@ -24,6 +24,7 @@ from dicehall.engine.games.journal.moves import (
     EntryAmended, EntrySkipped, EntryWritten, RollSalvation, SalvationRolled, SkipEntry, StartDay, WriteEntry,
 )
 from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
 
 PHASES_TO_ACT = ("day", "draw", "pull", "entry", "day-end", "final-pull", "last-entry")
 
@@ -432,12 +433,12 @@ def describe(state: JournalState, event: object, reveal: bool = True) -> str:
         if is_king(event.card):
             extra = f", King {len(after.kings)} of {state.deck.settings['kings']}"
         if event.card == SALVATION_CARD and not state.salvation:
-            extra = f", salvation: {state.tokens_start} tokens"
+            extra = f", salvation: {counted(state.tokens_start, 'token')}"
         return f"card {len(state.pages) + 1}: {card_words(state, event.card)}{' typed' if event.typed else ''}{extra}"
     if kind is BlockPulled or kind is DiceRolled:
         return "tower: " + dicetower.describe(state.tower, event, reveal)
     if kind is DayEnded:
-        return f"day {event.day} ends: roll for salvation ({state.tokens} tokens)"
+        return f"day {event.day} ends: roll for salvation ({counted(state.tokens, 'token')})"
     if kind is SalvationRolled:
         removed = "a 6: a token removed" if event.face == 6 else "no token removed"
         left = state.tokens - (event.face == 6)
@@ -456,9 +457,9 @@ def progress(state: JournalState) -> str:
     result = outcome(state)
     if result is not None:
         return result.summary
-    tokens = f", {state.tokens} tokens" if state.salvation else ""
-    return (f"day {state.day}, {len(state.pages)} cards, tower {state.tower.countdown}, "
-            f"{len(state.kings)} Kings{tokens}")
+    tokens = f", {counted(state.tokens, 'token')}" if state.salvation else ""
+    return (f"day {state.day}, {counted(len(state.pages), 'card')}, tower {state.tower.countdown}, "
+            f"{counted(len(state.kings), 'King')}{tokens}")
 
 
 def is_turn_start(event: object) -> bool:

@@ -235,5 +235,12 @@ class HallViewer(HallTalk, ViewerScreen):
         super().action_back()
 
     def on_unmount(self) -> None:
-        self.stop_following()
+        self.leave_game()
         close_chat(self.game)
+
+    def leave_game(self) -> None:
+        """Stop watching: the follower closes the game as it ends (and the watcher's mark goes with
+        it); a follower that never started (the app ended as this screen opened) leaves it to us."""
+        self.stop_following()
+        if self.follower is None:
+            self.game.close()
