@@ -236,3 +236,36 @@ def test_the_auth_file_is_never_read_through_a_link_or_a_fifo(monkeypatch, tmp_p
     for name in ("link", "fifo", "missing"):
         monkeypatch.setenv("SSH_USER_AUTH", str(tmp_path / name))
         assert login_keys() == frozenset()
+
+
+def test_the_host_screen_offers_the_admins_decks_by_name_and_hosts_with_one(hall, monkeypatch):
+    hall.folder.mkdir(parents=True, exist_ok=True)
+    decks = hall.folder / "decks"
+    decks.mkdir(mode=0o755)
+    (decks / "tide.toml").write_text('[game]\ntitle = "Tide Station"\n[[card]]\ncard = "AH"\nprompt = "The tide turns."\n')
+    as_player(monkeypatch, "ann")
+    app = DicehallApp()
+
+    async def steps(pilot):
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallHostScreen))
+        screen = pilot.app.screen
+        await pilot.press("home")
+        while screen.game != "journal":
+            await pilot.press("left")
+        await pilot.press("home")
+        while screen.current() != "option:deck":
+            await pilot.press("down")
+        offered = screen_text(pilot.app)
+        await pilot.press("right")  # the sample deck -> the admin's tide
+        chosen = screen_text(pilot.app)
+        await pilot.press("s")
+        await until(pilot, lambda: getattr(pilot.app, "hall_game", None) is not None)
+        return offered, chosen, pilot.app.hall_game.session.options["deck"]
+
+    offered, chosen, deck = run(app, steps)
+    assert "Deck:           the sample deck" in offered
+    assert "Deck:           tide (the admin's deck)" in chosen
+    assert deck["title"] == "Tide Station" and deck["cards"] == [["AH", "salvation", "The tide turns."]]

@@ -76,7 +76,8 @@ id -nG ann | grep -qw dicehall
 grep -q '^command="umask 007; dicehall --hall /var/games/dicehall --player ann",restrict,pty ssh-ed25519 ' ~play/.ssh/authorized_keys
 # not locked (useradd's "!"), which an sshd with UsePAM no refuses; and no password either
 test "$(getent shadow play | cut -d: -f2)" = '*'
-test "$(stat -c %a:%U ~play/.ssh/authorized_keys)" = 600:play
+test "$(stat -c %a:%U ~play/.ssh/authorized_keys)" = 644:root  # root's: the account cannot change its keys
+test "$(stat -c %a:%U ~play/.ssh)" = 755:root
 # the shared account hosts a game (off a terminal: it prints the id and leaves) ...
 out=$(su -s /bin/sh play -c 'umask 007; dicehall --hall /var/games/dicehall host towers --seat 2=bot' </dev/null)
 echo "$out"

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from dicehall.engine import get_game
 from dicehall.engine.games import CATALOGUE, entry_of
+from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 from dicehall.saves import SaveError
 from dicehall.saves.box import on_box
+from dicehall.saves.decks import deck_options, hall_decks
 from dicehall.saves.hall import Hall, login_name
 from dicehall.saves.hall.files import WATCHER_POLICIES
 from dicehall.tui.screens.base import SetupScreen
@@ -18,8 +20,15 @@ GAMES = tuple(entry.id for entry in sorted((e for e in CATALOGUE if e.playable),
 
 
 def host_choices(game: str) -> tuple:
-    """The game's own options offered here: (key, label, values, words), the first value the default."""
-    return getattr(get_game(game), "HOST_CHOICES", ())
+    """The game's own options offered here: (key, label, values, words), the first value the default;
+    a deck choice offers the admin's decks in the hall too (by name: no path is ever typed here)."""
+    choices = []
+    for key, label, values, words in getattr(get_game(game), "HOST_CHOICES", ()):
+        if key == "deck":
+            names = tuple(hall_decks())
+            values, words = values + names, words + tuple(f"{name} (the admin's deck)" for name in names)
+        choices.append((key, label, values, words))
+    return tuple(choices)
 
 
 def bot_styles(game: str) -> tuple[str, ...]:
@@ -155,7 +164,7 @@ class HallHostScreen(SetupScreen):
         variant = options.pop("variant", "none")
         if variant != "none":
             options[variant] = True
-        return options
+        return deck_options(self.game, options)  # an admin's deck by name: read here, as `host` reads it
 
     def action_start(self) -> None:
         kinds = ["player" if seat == self.you else kind for seat, kind in enumerate(self.seat_kinds())]
@@ -164,7 +173,7 @@ class HallHostScreen(SetupScreen):
         try:
             game = self.hall.host(self.game, kinds, self.player_name or login_name(), options=self.host_options(),
                                   watchers=self.watchers)
-        except (SaveError, OSError, ValueError) as error:  # a hall it cannot write, a full disk: one line
+        except (SaveError, OSError, ValueError, DicehallError) as error:  # a hall it cannot write, a deck gone: one line
             self.status(clean_text(str(error), 300), error=True)
             return
         self.app.pop_screen()

@@ -36,5 +36,5 @@ ID = "journal"
 TITLE = "Journal"
 BLURB = "a journaling game from a deck of prompts"
 RULES_VERSION = 1
-# the hall's new-game screen: the sample deck (another deck: dicehall host journal --option deck=FILE)
-HOST_CHOICES = (("deck", "Deck", ("sample",), ("the sample deck (a deck file: dicehall host journal --option deck=FILE)",)),)
+# the hall's new-game screen: the sample deck (the screen adds the admin's decks in the hall by name)
+HOST_CHOICES = (("deck", "Deck", ("sample",), ("the sample deck",)),)
