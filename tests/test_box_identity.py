@@ -269,3 +269,33 @@ def test_the_host_screen_offers_the_admins_decks_by_name_and_hosts_with_one(hall
     assert "Deck:           the sample deck" in offered
     assert "Deck:           tide (the admin's deck)" in chosen
     assert deck["title"] == "Tide Station" and deck["cards"] == [["AH", "salvation", "The tide turns."]]
+
+
+def test_a_chat_line_naming_the_secret_or_markup_is_sent_as_text_and_reads_nothing(hall, monkeypatch):
+    """The table's message box, as an attacker on the box fills it: the secret's path, ../ and markup
+    go out as the words typed (shown as text), nothing is read, and the seed never shows."""
+    from dicehall.tui.screens.dialogs import AskScreen
+    from tests.test_hall_social_app import type_text
+
+    as_player(monkeypatch, "ann")
+    ann = hall.host("towers", ["player", "open"], "")
+    secret = (hall.secrets / ann.id).read_text().strip()
+    attack = f"{hall.secrets / ann.id} ../../secrets/{ann.id} [@click=app.quit] [/bold]"
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        await pilot.press("m")
+        await until(pilot, lambda: isinstance(pilot.app.screen, AskScreen))
+        await type_text(pilot, attack)
+        await pilot.press("enter")
+        await until(pilot, lambda: status(pilot.app).startswith("sent: "))
+        sent = status(pilot.app)
+        await pilot.press("M")
+        await pilot.pause()
+        return sent, screen_text(pilot.app), pilot.app.is_running
+
+    sent, listing, running = run(app, steps)
+    assert sent == f"sent: {attack}"[:len(sent)] and running  # [@click=app.quit] did not quit
+    assert secret not in listing and secret not in sent
+    assert "[@click=app.quit]" in listing
+    ann.close()
