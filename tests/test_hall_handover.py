@@ -16,6 +16,7 @@ from dicehall.cli import main
 from dicehall.engine import digest
 from dicehall.replays.text import player_tag, read_record, read_text, write_text
 from dicehall.saves.hall import Hall, SeatHeld
+from dicehall.saves.hall import folder as folder_module
 from tests.apphelpers import drive, screen_text, status
 from tests.hallhelpers import play_until_over
 from tests.test_hall_social import Clock, set_idle
@@ -37,6 +38,8 @@ def bobs_seat_idle(hall, monkeypatch, game: str, moves: int = 4, seed: int = 3):
     set_idle(hall, IDLE)
     clock = Clock(monkeypatch)
     rng = random.Random(seed)
+    dice = random.Random(seed)  # the hall's secret seeds, pinned: the same game every run
+    monkeypatch.setattr(folder_module.secret_source, "randbits", lambda bits: dice.getrandbits(bits))
     for _ in range(10):
         alice = hall.host(game, ["player", "open"], "Alice")
         bob = hall.join(alice.id, name="Bob")

@@ -123,6 +123,7 @@ class HallTable:
 
     def on_mount(self) -> None:
         self.hall_follower = HallFollower(self, self.hall_game).start()
+        self.chat_first_look()
         self.set_interval(CHAT_EVERY, self.hall_chat_tick)
         self.call_after_refresh(self.hall_held_back)
         self.call_after_refresh(self.hall_takeback_question)

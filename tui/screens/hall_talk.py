@@ -144,6 +144,14 @@ class HallTalk:
         chat.follow()
         self.app.push_screen(MessagesScreen(chat))
 
+    def chat_first_look(self) -> None:
+        """Read the messages there are as the screen opens: they are the history (M lists them), so a
+        line sent after this moment is announced, however soon the first tick comes."""
+        try:
+            chat_of(self.talk_game).follow()
+        except OSError:
+            pass
+
     def chat_tick(self) -> None:
         """Show what was said since the last look (the last line, with a count of any before it),
         unless muted; and keep the idle key current."""

@@ -84,6 +84,7 @@ class HallViewer(HallTalk, ViewerScreen):
             self.follower.start()
         else:  # over already (game_over above): the game is closed at once
             self.follower.stop()
+        self.chat_first_look()
         self.set_interval(CHAT_EVERY, self.chat_tick)
 
     def stop_following(self) -> None:
@@ -112,7 +113,7 @@ class HallViewer(HallTalk, ViewerScreen):
                         f"no more moves will show", error=True)
             self.redraw()
             return
-        self.seat_line = self.seat_words()
+        seats_before, self.seat_line = self.seat_line, self.seat_words()
         if game.session is not None and game.session is not self.session:  # the last seat was taken
             self.session = game.session
             self.forget_drawn()
@@ -129,7 +130,7 @@ class HallViewer(HallTalk, ViewerScreen):
             self.seen_end = after
             if after > before:
                 self.status(clip(f"event {after}: {self.session.describe(after - 1, reveal=False)}", 200))
-            elif game.session is None:
+            elif game.session is None and self.seat_line != seats_before:  # else a message's line stays
                 self.status(f"waiting for every seat to be taken: {self.seat_line}")
         elif after > before:
             self.say_behind()
