@@ -51,7 +51,7 @@ def an_hour_on(monkeypatch):
 
     from dicehall.saves import hall as hallmod
 
-    monkeypatch.setattr(hallmod.game, "time", type("Clock", (), {"time": staticmethod(lambda: time.time() + 3600)}))
+    monkeypatch.setattr(hallmod.idle, "time", type("Clock", (), {"time": staticmethod(lambda: time.time() + 3600)}))
 
 
 def admins(path: Path, text: str | bytes) -> Path:

@@ -291,7 +291,7 @@ def hostile_chat(hall, game_id, kind):
 def _raw(payload: bytes) -> bytes:
     import zlib
 
-    return hall_chat._FRAME.pack(len(payload), zlib.crc32(payload)) + payload
+    return hall_chat.RECORD_FRAME.pack(len(payload), zlib.crc32(payload)) + payload
 
 
 @pytest.mark.parametrize("kind, shown, problem", [
@@ -442,7 +442,7 @@ class Clock:
 
     def __init__(self, monkeypatch):
         self.now = time.time()
-        for room in (hallmod.follow, hallmod.game, hallmod.log, hallmod.seats):  # each hall module with a clock
+        for room in (hallmod.follow, hallmod.idle, hallmod.log, hallmod.seats):  # each hall module with a clock
             monkeypatch.setattr(room, "time", self)
 
     def time(self) -> float:

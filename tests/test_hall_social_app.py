@@ -32,7 +32,7 @@ class Clock:
 
     def __init__(self, monkeypatch):
         self.offset = 0.0
-        for room in (hallmod.follow, hallmod.game, hallmod.log, hallmod.seats):  # each hall module with a clock
+        for room in (hallmod.follow, hallmod.idle, hallmod.log, hallmod.seats):  # each hall module with a clock
             monkeypatch.setattr(room, "time", self)
 
     def time(self) -> float:

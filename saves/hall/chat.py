@@ -5,12 +5,9 @@ written by whoever wrote its file, never by the name a line claims.
     chat.send("good luck")                                 # ChatRefused: one line (too fast, quiet table, full)
     for message in chat.follow(): print(message.words())   # only what is new since the last look
 
-One file per writer beside the game's log, never in it: games/ID.chat.UID (UID: the writer's Unix
-user) or, on a box, games/ID.chat.UID.PLAYER (PLAYER: the name the admin's key line gives,
-box.PLAYER_NAME). Each is made by its writer only (mode 0660, refused through a link), with the
-save's framing (saves.MAGIC, a header, then length/CRC-framed msgpack records) appended under an
-flock and fsync'd. A record is {"at": unix time, "name", "seat" (None for a watcher), "uid",
-"text"}; "name" and "seat" are only claims.
+One file per writer beside the game's log (saves/hall/chat_files.py), never in it, made by its writer
+only (0660, never through a link), with the save's framing, appended under an flock and fsync'd. A
+record is {"at": unix time, "name", "seat" (None for a watcher), "uid", "text"}: name and seat are claims.
 
 Who wrote a line is its file's: the file's owner must be the UID in its name (else the file is
 refused), and the name shown is
@@ -36,17 +33,10 @@ import errno
 import fcntl
 import math
 import os
-import pwd
-import re
-import struct
 import time
 import zlib
 from collections import deque
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
-
-import msgpack
 
 from dicehall.engine.text import NAME_LIMIT, clean_text
 from dicehall.replays.durable import write_durably
@@ -55,105 +45,14 @@ from dicehall.saves.box import box_player
 from dicehall.saves.hall.errors import HallError
 from dicehall.saves.hall.files import open_nofollow, shown_path as _shown
 
-CHAT_INFIX = ".chat."  # games/ID.chat.UID[.PLAYER]
-WRITER_NAME = re.compile(r"([0-9]{1,10})(?:\.([a-z][a-z0-9_-]{0,23}))?")  # what follows ID.chat.
-TEXT_LIMIT = 200  # characters in one message
-RATE = 5  # messages a writer may send ...
-RATE_WINDOW = 10.0  # ... in this many seconds
-MAX_CHAT = 1024 * 1024  # one writer's file: past this no more are sent, and a larger file is refused
-MAX_FRAME = 4096  # one record's bytes: far above TEXT_LIMIT characters in UTF-8 with its fields
-READ_LIMIT = 64 * 1024  # bytes read from one file in one look: a flood is read a slice at a time
-KEEP = 200  # messages kept for the messages list
-MAX_WRITERS = 64  # files read per game (this user's first): bounds what a crowd of files costs
-RELIST_EVERY = 2.0  # seconds: the games folder is listed again when it changed, or this long after
-_FRAME = struct.Struct(">II")
-HEADER = {"chat": 1}
-WATCHERS_OPEN = "open"
+from dicehall.saves.hall.chat_files import (CHAT_INFIX, HEADER, KEEP, MAX_CHAT, MAX_FRAME, MAX_WRITERS, RATE,  # noqa: F401
+                                           RATE_WINDOW, READ_LIMIT, RELIST_EVERY, TEXT_LIMIT, WATCHERS_OPEN, WRITER_NAME,
+                                           RECORD_FRAME, ChatMessage, WriterFile, claims_of, claimed_order, unpack_record, account_name,
+                                           writer_file)
 
 
 class ChatRefused(HallError):
     """A message not sent (too fast, empty, a quiet table, the file full, the disk full); one line."""
-
-
-@dataclass(frozen=True)
-class ChatMessage:
-    name: str  # who wrote it, as its file tells (never the line's claim, but off a box for our own lines)
-    seat: int | None  # the seat its writer holds in the game; None: a watcher's
-    text: str
-    at: float = 0.0  # the time the line claims: orders the lines of one look, nothing else
-    forged: bool = False  # it claimed a name or a seat that is not its writer's
-    mine: bool = False  # this terminal's writer's ("sent:" said it)
-    live: bool = True  # arrived while this reader looked (False: said before it came)
-
-    def words(self) -> str:
-        """"Ann: hi", "Eve (watching): hi" for a watcher's line, "eve (watching) (forged): hi"."""
-        who = self.name if self.seat is not None else f"{self.name} (watching)"
-        return f"{who}{' (forged)' if self.forged else ''}: {self.text}"
-
-
-@lru_cache(maxsize=256)
-def account_name(uid: int) -> str:
-    """A Unix user's login name, or "uid N" where the box has none for it."""
-    try:
-        return clean_text(pwd.getpwuid(uid).pw_name, NAME_LIMIT) or f"uid {uid}"
-    except (KeyError, OverflowError):
-        return f"uid {uid}"
-
-
-def writer_file(game_id: str, uid: int, player: str | None) -> str:
-    return f"{game_id}{CHAT_INFIX}{uid}" + (f".{player}" if player else "")
-
-
-def _unpack(payload: bytes) -> Any:
-    return msgpack.unpackb(payload, raw=False, strict_map_key=True, max_str_len=MAX_FRAME, max_bin_len=0,
-                           max_array_len=8, max_map_len=8, max_ext_len=0)
-
-
-def _claims(record: Any) -> tuple[float, str, int | None, str] | None:
-    """A record's (at, name, seat, text), cleaned, or None if it is not a message."""
-    if not isinstance(record, dict):
-        return None
-    at, name, seat, text = record.get("at"), record.get("name"), record.get("seat"), record.get("text")
-    if not isinstance(at, (int, float)) or isinstance(at, bool) or not isinstance(name, str) or not isinstance(text, str):
-        return None
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 100):
-        return None
-    name, text = clean_text(name, NAME_LIMIT), clean_text(text, TEXT_LIMIT)
-    if not name or not text:
-        return None
-    return float(at), name, seat, text
-
-
-def _order(message: ChatMessage) -> tuple[bool, float]:
-    """The lines of one look by the times they claim; NaN and infinities last."""
-    finite = math.isfinite(message.at)
-    return not finite, message.at if finite else 0.0
-
-
-class _Writer:
-    """One writer's file as this reader reads it."""
-
-    def __init__(self, name: str, uid: int, player: str | None, history: bool):
-        self.name = name
-        self.uid = uid
-        self.player = player
-        self.history = history  # found at this reader's first look: what it holds then is the history
-        self.history_end = 0  # bytes before this were in the file when it was first opened
-        self.fd = -1
-        self.offset = 0  # 0: the magic is not read yet
-        self.headed = False
-        self.size = 0
-        self.count = 0  # records read (for "damaged after N messages")
-        self.problem = ""
-
-    @property
-    def behind(self) -> bool:
-        return not self.problem and self.fd >= 0 and self.offset < self.size
-
-    def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
 
 
 class HallChat:
@@ -171,7 +70,7 @@ class HallChat:
         seated = self.seat is not None and game.fold.seats[self.seat].name
         self.name = clean_text(name or seated or self.identity, NAME_LIMIT) or "someone"  # the name our lines claim
         self.file = writer_file(self.id, self.uid, self.player)
-        self.writers: dict[str, _Writer] = {}
+        self.writers: dict[str, WriterFile] = {}
         self.looked = False  # the games folder was listed once: files found later are read as they arrive
         self.listed: tuple[tuple, float] | None = None  # the folder's (mtime, ctime) and when it was listed
         self.games_fd = -1
@@ -241,10 +140,10 @@ class HallChat:
             if len(self.writers) >= MAX_WRITERS:
                 self._note("*", f"games/{self.id}: more than {MAX_WRITERS} message files: the others are not read")
                 break
-            self.writers[name] = _Writer(name, int(match[1]), match[2], history=not self.looked)
+            self.writers[name] = WriterFile(name, int(match[1]), match[2], history=not self.looked)
         self.looked = True
 
-    def _open(self, writer: _Writer) -> bool:
+    def _open(self, writer: WriterFile) -> bool:
         if writer.fd >= 0:
             return True
         shown = _shown(self.hall.games / writer.name)
@@ -268,7 +167,7 @@ class HallChat:
             writer.history_end = info.st_size
         return True
 
-    def _broken(self, writer: _Writer, problem: str) -> bool:
+    def _broken(self, writer: WriterFile, problem: str) -> bool:
         writer.problem = clean_text(problem, 200)
         writer.close()
         self._note(writer.name, writer.problem)
@@ -284,12 +183,12 @@ class HallChat:
         for writer in list(self.writers.values()):
             if not writer.problem and self._open(writer):
                 new += self._read(writer)
-        new.sort(key=_order)
+        new.sort(key=claimed_order)
         self.messages.extend(new)
         self.unseen.extend(m for m in new if m.live and not m.mine)
         return new
 
-    def _read(self, writer: _Writer) -> list[ChatMessage]:
+    def _read(self, writer: WriterFile) -> list[ChatMessage]:
         shown = _shown(self.hall.games / writer.name)
         size = writer.size = os.fstat(writer.fd).st_size
         if size > MAX_CHAT + MAX_FRAME:
@@ -319,16 +218,16 @@ class HallChat:
                 new.append(message)
         return new
 
-    def _records(self, writer: _Writer) -> tuple[list[tuple[int, Any]], bool]:
+    def _records(self, writer: WriterFile) -> tuple[list[tuple[int, Any]], bool]:
         """(end offset, record or None) of each whole frame from the writer's offset on, at most
         READ_LIMIT bytes' worth (the offset moves past them), and whether the file is damaged there.
         A frame too long for any writer is skipped whole; a bad CRC is the file's damage."""
         size = writer.size
         data = os.pread(writer.fd, min(size - writer.offset, READ_LIMIT), writer.offset)
         at, records = 0, []
-        while at + _FRAME.size <= len(data):
-            length, crc = _FRAME.unpack_from(data, at)
-            end = at + _FRAME.size + length
+        while at + RECORD_FRAME.size <= len(data):
+            length, crc = RECORD_FRAME.unpack_from(data, at)
+            end = at + RECORD_FRAME.size + length
             if length > MAX_FRAME:  # no sender writes it: skipped whole, never read
                 if not writer.headed and not records or writer.offset + end > size:
                     return self._moved(writer, at, records), True
@@ -336,11 +235,11 @@ class HallChat:
                 continue
             if end > len(data):
                 break  # still being written, or past this slice: the next look
-            payload = data[at + _FRAME.size : end]
+            payload = data[at + RECORD_FRAME.size : end]
             if zlib.crc32(payload) != crc:
                 return self._moved(writer, at, records), True
             try:
-                record = _unpack(payload)
+                record = unpack_record(payload)
             except Exception:  # msgpack's limits and malformed data: the record is skipped
                 record = None
             at = end
@@ -348,14 +247,14 @@ class HallChat:
         return self._moved(writer, at, records), False
 
     @staticmethod
-    def _moved(writer: _Writer, at: int, records: list) -> list:
+    def _moved(writer: WriterFile, at: int, records: list) -> list:
         writer.offset += at
         return records
 
-    def _message(self, writer: _Writer, record: Any, live: bool) -> ChatMessage | None:
+    def _message(self, writer: WriterFile, record: Any, live: bool) -> ChatMessage | None:
         """A record as its writer's message; None if it is not one, if its writer may not write at
         this table, or (live) if its writer sent too fast."""
-        claims = _claims(record)
+        claims = claims_of(record)
         if claims is None:
             return None
         at, claimed, seat, text = claims

@@ -2,13 +2,10 @@
 from __future__ import annotations
 
 import os
-import time
 from typing import Any
 
 from dicehall.engine.core import IllegalCommand, Player
 from dicehall.engine.session import Session
-from dicehall.engine.text import clean_text
-from dicehall.engine.words import counted
 from dicehall.saves import short_name
 from dicehall.saves.box import box_player
 from dicehall.saves.box import HALL_KEY, WATCH_KEY, command_hint
@@ -17,6 +14,7 @@ from dicehall.saves.hall.errors import HallError, HallWriteFailed, SeatHeld, Sta
 from dicehall.saves.hall.files import LOG_SUFFIX, bot_name, check_id
 from dicehall.saves.hall.fold import HallFold, fold_records
 from dicehall.saves.hall.follow import ChangeWaiter
+from dicehall.saves.hall.idle import IdleSeats
 from dicehall.saves.hall.log import HallLog, LogRecorder
 from dicehall.saves.hall.seats import SeatView
 from dicehall.saves.hall.watchers import WatcherMark
@@ -37,7 +35,7 @@ def seat_name(given: str) -> tuple[str, bool]:
     return name, False
 
 
-class HallGame:
+class HallGame(IdleSeats):
     """One hall game as this process sees it: its fold (`session`, seats, takeback), the seat it
     holds (`seat`, None for a watcher or a follower) and its position in the log.
 
@@ -109,44 +107,6 @@ class HallGame:
     def to_act(self) -> int | None:
         session = self.session
         return None if session is None or self.fold.abandoned else session.to_act
-
-    # ----- idle seats -----
-    def idle_for(self, seat: int, now: float | None = None) -> int | None:
-        """The hall's idle time in minutes if `seat` is a person's, on its turn, and has not moved
-        for that long (by the log's last time); else None. Off (None) unless the admin set it."""
-        fold = self.fold
-        if (fold.last_at is None or fold.over or self.session is None or seat != self.session.to_act
-                or fold.seats[seat].kind != "player"):
-            return None
-        minutes = self.hall.idle_minutes()
-        if not minutes:
-            return None
-        now = time.time() if now is None else now
-        return minutes if now - fold.last_at >= minutes * 60 else None
-
-    def idle_seat(self) -> int | None:
-        """Another person's seat that is idle now (what this player may hand to a bot or end the game over)."""
-        seat = self.to_act
-        return seat if seat is not None and seat != self.seat and self.idle_for(seat) else None
-
-    def claim_idle(self, then: str) -> None:
-        """Hand the idle seat to move to a bot (`then` "bot") or end the game as abandoned ("abandon").
-        IllegalCommand (one line) unless another person's seat is idle now by the hall's setting."""
-        if self.seat is None:
-            raise IllegalCommand("only the game's players can act on an idle seat")
-        seat = self.to_act
-        minutes = self.hall.idle_minutes()
-        if not minutes:
-            raise IllegalCommand("idle seats are off in this hall (its admin sets idle_minutes in hall.toml)")
-        if seat is None or seat == self.seat or self.fold.seats[seat].kind != "player":
-            raise IllegalCommand("no other player's turn is waiting: no seat is idle")
-        now = time.time()
-        if self.idle_for(seat, now) is None:
-            left = max(1, int((self.fold.last_at or now) + minutes * 60 - now + 59) // 60)
-            raise IllegalCommand(f"{clean_text(self.fold.seat_name(seat), 40)} is not idle yet: "
-                                 f"{counted(left, 'minute')} to go (idle after {minutes})")
-        self._append({"op": "idle", "by": self.seat, "seat": seat, "then": then, "after": minutes, "at": round(now, 3)})
-        self.settle()
 
     @property
     def my_turn(self) -> bool:
