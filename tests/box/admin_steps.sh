@@ -140,7 +140,7 @@ done
 tmux -L "\$sock" kill-server || true
 [ -z "\$left" ] || { echo "FAILED: dicehall left after the client was killed: \$left"; exit 1; }
 echo "== client killed: no dicehall left"
-plain_ssh="ssh -T -p $port -i $root/root/ann -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes play@127.0.0.1"
+plain_ssh="ssh -T -p $port -i $root/root/ann -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR play@127.0.0.1"
 \$plain_ssh dicehall hall --scores </dev/null | grep -q 'scores from' || { echo "FAILED: ssh -T play@box dicehall hall --scores"; exit 1; }
 refused=\$(\$plain_ssh dicehall rm -rf / </dev/null 2>&1 >/dev/null; echo "rc=\$?")
 case "\$refused" in "dicehall: 'rm' is not a command here"*"rc=2") echo "== the box's commands over ssh, and a refusal";;
