@@ -49,7 +49,7 @@ def set_box_player(name: str) -> None:
 # saves (its id or name, never a path), GAME a game's id. Nothing else gets through.
 SSH_COMMANDS = (
     "join ID", "watch ID", "watch ID --follow",
-    "hall", "hall --scores", "hall --json", "hall --scores --json",
+    "hall", "hall --scores", "hall --json", "hall --scores --json", "hall --json --scores",
     "verify ID", "export ID --text -", "export ID -o -",
     "stats", "stats GAME", "stats --json", "stats GAME --json",
     "rules GAME",

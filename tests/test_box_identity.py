@@ -299,3 +299,51 @@ def test_a_chat_line_naming_the_secret_or_markup_is_sent_as_text_and_reads_nothi
     assert secret not in listing and secret not in sent
     assert "[@click=app.quit]" in listing
     ann.close()
+
+
+def test_a_keys_name_taken_by_another_unix_user_is_shown_with_that_user(hall, monkeypatch):
+    """A member with a shell of their own runs dicehall --player alice: the seat is marked a key's,
+    but not taken by the box's account, so nobody sees it as alice's key."""
+    import dicehall.saves.hall.game as game_module
+
+    finished_towers(hall, monkeypatch, ("alice", ""), ("bob", ""))  # the real alice, on the box
+    as_player(monkeypatch, "alice")
+    with monkeypatch.context() as mallory:
+        mallory.setattr(game_module.os, "getuid", lambda: 4321)  # mallory's own account
+        forged = hall.host("towers", ["player", "open"], "")
+    assert [view.name for view in forged.seats()][0] == "alice@uid 4321"
+    forged.close()
+    mallory = hall.open(forged.id)
+    assert mallory.fold.seats[0].keyed  # the record says a key's: the reader does not take its word
+    assert [entry.seats[0].name for entry in hall.listing() if entry.id == forged.id] == ["alice@uid 4321"]
+
+
+def test_a_members_copy_of_a_finished_game_never_takes_its_credit(hall, monkeypatch, capsys):
+    """A copy of alice's won game, put under a lower id by another Unix user: the game is listed and
+    credited as the log its own players own, the copy counted as a copy."""
+    import os
+
+    finished_towers(hall, monkeypatch, ("alice", ""), ("bob", ""))
+    [real] = [path for path in hall.games.glob("*.dhh")]
+    copy = hall.games / "000000.dhh"
+    copy.write_bytes(real.read_bytes())
+    os.chown(copy, 4321, -1)
+    as_player(monkeypatch, "carol")
+    entries = [entry for entry in hall.listing() if not entry.problem]
+    assert [entry.id for entry in entries] == [real.stem] and entries[0].copies == 1
+    found = hall_scores(hall)
+    assert found.counted == 1 and found.copies == 1
+
+
+def test_a_key_barred_while_its_player_is_in_cannot_host_or_join(hall, monkeypatch, tmp_path):
+    as_player(monkeypatch, "eve")
+    game = hall.host("towers", ["player", "open"], "")
+    game.close()
+    admin_settings(hall.folder, f'barred = ["{FINGERPRINT}"]\n')
+    auth = tmp_path / "auth-info"
+    auth.write_text(f"publickey {KEY}\n")
+    monkeypatch.setenv("SSH_USER_AUTH", str(auth))
+    with pytest.raises(HallError, match="barred the key you logged in with"):
+        hall.host("towers", ["player", "open"], "")
+    with pytest.raises(HallError, match="barred the key you logged in with"):
+        hall.join(game.id)

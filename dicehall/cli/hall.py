@@ -221,7 +221,7 @@ def list_hall(hall, as_json: bool) -> int:
     if settings.motd:  # cleaned and cut when read: never a file's escape on the terminal
         print(f"{settings.motd}\n")
     settings_problem(hall, settings)
-    loose = hall.not_sticky()
+    loose = hall.folder_warnings()
     if loose:
         print(loose)
     if not entries:

@@ -114,7 +114,7 @@ def open_dir(parent: int, name: str, shown: str, create: bool = False, mode: int
 
 def make_sticky(fd: int) -> None:
     """Give the sticky bit to a hall folder an older dicehall made (2770) for this user; another
-    user's folder is left alone (`Hall.not_sticky` names it for the admin)."""
+    user's folder is left alone (`Hall.folder_warnings` names it for the admin)."""
     try:
         info = os.fstat(fd)
         if (info.st_uid == os.geteuid() and info.st_mode & (stat.S_ISGID | stat.S_IWGRP) == stat.S_ISGID | stat.S_IWGRP

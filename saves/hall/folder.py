@@ -23,6 +23,7 @@ from dicehall.saves.hall.game import HallGame
 from dicehall.saves.hall.listing import HallListing, Listed
 from dicehall.saves.hall.seats import HallSeats
 from dicehall.saves.hall.settings import HallSettings, barred_refusal, read_settings
+from dicehall.saves.box import login_keys
 
 
 class Hall(HallSeats, HallListing):
@@ -58,9 +59,10 @@ class Hall(HallSeats, HallListing):
         them while games go on. Defaults and a `problem` line when the file is not to be trusted."""
         return read_settings(self.folder)
 
-    def not_sticky(self) -> str | None:
-        """One line for the admin if the hall folder, games or secrets is writable by the group but
-        not sticky (an older dicehall made it, as another user: not ours to change), else None."""
+    def folder_warnings(self) -> str | None:
+        """The lines for the admin about the hall's folders, else None: one if the hall folder, games
+        or secrets is writable by the group but not sticky (an older dicehall made it, as another
+        user: not ours to change); one if games or secrets belongs to a member (not_the_halls)."""
         for name in ("games", "secrets"):
             try:
                 os.close(self.folder_fd(name))  # makes those this user's older dicehall made sticky
@@ -74,10 +76,35 @@ class Hall(HallSeats, HallListing):
                 continue
             if stat.S_ISDIR(mode) and mode & stat.S_IWGRP and not mode & stat.S_ISVTX:
                 loose.append(shown)
-        if not loose:
+        lines = []
+        if loose:
+            lines.append(f"not sticky: {', '.join(loose)} (members can rename or remove each other's files; "
+                         f"the owner fixes it with chmod +t)")
+        owned = self.not_the_halls()
+        if owned:
+            lines.append(owned)
+        return "\n".join(lines) or None
+
+    def not_the_halls(self) -> str | None:
+        """One line for the admin if games or secrets belongs to a member, not to root or the hall
+        folder's owner: its owner may rename or remove any game in it, sticky or not (whoever made
+        it first owns it; the admin makes both, as root, when setting the hall up)."""
+        try:
+            owner = os.stat(self.folder).st_uid
+        except OSError:
             return None
-        return (f"not sticky: {', '.join(loose)} (members can rename or remove each other's files; "
-                f"the owner fixes it with chmod +t)")
+        members = []
+        for name, path in (("games", self.games), ("secrets", self.secrets)):
+            try:
+                info = os.stat(path, follow_symlinks=False)
+            except OSError:
+                continue
+            if info.st_uid not in (0, owner):
+                members.append(f"{name} (uid {info.st_uid})")
+        if not members:
+            return None
+        return (f"owned by a member: {', '.join(members)}: that member can rename or remove any game in it; "
+                f"the admin makes them root's (chown root)")
 
     def idle_minutes(self) -> int | None:
         """The admin's idle time (`idle_minutes = N` in hall.toml), None when off."""
@@ -87,8 +114,9 @@ class Hall(HallSeats, HallListing):
         """HallError, one line, if the admin has barred this player (their key's or login name) or
         the name they would sit as: checked at every host and join, so a bar set mid-session holds."""
         settings = self.settings()
+        keys = login_keys()  # a key barred by its fingerprint while its player was already in
         for who in (login_name(), name):
-            refusal = barred_refusal(settings, who)
+            refusal = barred_refusal(settings, who, keys)
             if refusal:
                 raise HallError(refusal)
 

@@ -16,7 +16,7 @@ from dicehall.saves.hall.fold import HallFold, fold_records
 from dicehall.saves.hall.follow import ChangeWaiter
 from dicehall.saves.hall.idle import IdleSeats
 from dicehall.saves.hall.log import HallLog, LogRecorder
-from dicehall.saves.hall.seats import SeatView
+from dicehall.saves.hall.seats import SeatView, seat_label
 from dicehall.saves.hall.watchers import WatcherMark
 
 
@@ -99,7 +99,7 @@ class HallGame(IdleSeats):
             if seat.kind == "player" and n != self.seat and self.idle_for(n):
                 status = "idle"
             was = handed.get(n)  # a bot's seat that was a person's
-            views.append(SeatView(n, seat.kind, seat.name, status, *((was.before.name, was.why) if was else ())))
+            views.append(SeatView(n, seat.kind, seat_label(seat)[0], status, *((was.before.name, was.why) if was else ())))
         self._seen_seats = [view.status for view in views]
         return views
 

@@ -24,6 +24,16 @@ class Listed:
     key: tuple | None
     game: "HallGame | None"
     problem: str | None
+    owner: int | None = None  # the log file's Unix user
+
+    @property
+    def genuine(self) -> bool:
+        """Whether the log belongs to one of its own players: dicehall makes a game's log as its host,
+        so a log owned by someone who sits at none of its seats is a member's copy (kept second)."""
+        if self.game is None:
+            return False
+        uids = {seat.uid for seat in self.game.fold.seats if seat.kind == "player"}
+        return not uids or self.owner in uids
 
 
 @dataclass
@@ -110,11 +120,11 @@ class HallListing:
 
     def _without_copies(self, entries: list[HallEntry]) -> list[HallEntry]:
         """One entry per game: logs with the same commitment to their dice are copies of one game (a
-        log copied with `cp`), listed once, as the scores count them once: the first by id, which counts
-        the others in `copies`."""
+        log copied with `cp`), listed once, as the scores count them once: the first by id of those
+        its own players own (then of the others), which counts the others in `copies`."""
         first: dict[str, HallEntry] = {}
         copies = set()
-        for entry in entries:  # by id
+        for entry in sorted(entries, key=lambda e: (not self._genuine(e.id), e.id)):
             listed = self._listed.get(entry.id)
             if not entry.problem and listed is not None and listed.game is not None:
                 kept = first.setdefault(listed.game.fold.commitment, entry)
@@ -123,9 +133,15 @@ class HallListing:
                     copies.add(entry.id)
         return [entry for entry in entries if entry.id not in copies]
 
+    def _genuine(self, game_id: str) -> bool:
+        listed = self._listed.get(game_id)
+        return listed is not None and listed.genuine
+
     def listed_folds(self) -> list[tuple[str, "HallFold"]]:
-        """(id, fold) of every good game the last listing read, by id (what the hall's scores count)."""
-        return [(game_id, listed.game.fold) for game_id, listed in sorted(self._listed.items())
+        """(id, fold) of every good game the last listing read, by id, those its own players own
+        first (what the hall's scores count: of two copies of a game, the first is credited)."""
+        return [(game_id, listed.game.fold) for game_id, listed in
+                sorted(self._listed.items(), key=lambda item: (not item[1].genuine, item[0]))
                 if listed.game is not None]
 
     def entry(self, game_id: str) -> HallEntry:
@@ -143,7 +159,7 @@ class HallListing:
             key = None if info is None else (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
             listed = self._listed.get(game_id)
             if listed is None or key is None or listed.key != key:  # else nothing changed: nothing is read
-                listed = Listed(key, *self._read_for_listing(game_id, games, listed))
+                listed = Listed(key, *self._read_for_listing(game_id, games, listed), owner=info.st_uid if info else None)
                 self._listed[game_id] = listed
         finally:
             os.close(games)

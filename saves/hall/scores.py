@@ -23,6 +23,7 @@ from typing import Iterable
 
 from dicehall.engine.games import CATALOGUE
 from dicehall.engine.text import clean_text
+from dicehall.saves.hall.seats import seat_label
 
 UNAUTHENTICATED = "names are as typed at each seat: the hall does not check who typed them (unauthenticated)"
 FROM_KEYS = "names are the admin's, one per player's key: no one else can sit as them"
@@ -88,11 +89,11 @@ def _credit(fold) -> dict[tuple[str, bool], bool]:
     names: dict[tuple[str, bool], bool] = {}
     for seat, held in enumerate(fold.seats):
         if held.kind == "player" and held.name:
-            who = (held.name, held.keyed)
+            who = seat_label(held)  # a key's name only from the box's own account
             names[who] = names.get(who, False) or seat in winners
     for held in fold.handed.values():  # left idle: played, not won
         if held.kind == "player" and held.name:
-            names.setdefault((held.name, held.keyed), False)
+            names.setdefault(seat_label(held), False)
     return names
 
 

@@ -37,6 +37,18 @@ class SeatView:
                 "the game goes on without you")
 
 
+def seat_label(seat) -> tuple[str, bool]:
+    """A seat's name as this reader shows it, and whether it is a key's (a fold Seat). A key's name is
+    the admin's only when its seat was taken by this reader's own Unix user: on a box every player is
+    the box's account, so a seat marked as a key's by another account (a member with a shell of their
+    own) is shown with that account's login ("alice@mallory"), never as the key's."""
+    if not seat.keyed or seat.uid is None or seat.uid == os.getuid():
+        return seat.name, seat.keyed
+    from dicehall.saves.hall.chat_files import account_name
+
+    return f"{seat.name}@{account_name(seat.uid)}", False
+
+
 def _live_watcher(folder: int, name: str, gid: int | None) -> int:
     """1 if the file `name` in the watchers folder open as `folder` is a live watcher's lock; a dead
     watcher's is removed. Anything else (a link, a FIFO, a file with data or another name, of

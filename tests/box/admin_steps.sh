@@ -71,6 +71,8 @@ echo "== the documented steps, as written, from inside the checkout"
 (cd /root/dicehall && sh -ex /root/readme-steps.sh)
 echo "== checks"
 test "$(stat -c %a:%G /var/games/dicehall)" = 3770:dicehall
+test "$(stat -c %a:%U:%G /var/games/dicehall/games)" = 3770:root:dicehall  # root's: no member owns the games
+test "$(stat -c %a:%U:%G /var/games/dicehall/secrets)" = 3770:root:dicehall
 test "$(readlink /usr/local/bin/dicehall)" = /opt/dicehall/bin/dicehall
 id -nG ann | grep -qw dicehall
 grep -q '^command="umask 007; dicehall --hall /var/games/dicehall --player ann",restrict,pty ssh-ed25519 ' ~play/.ssh/authorized_keys
