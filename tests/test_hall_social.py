@@ -617,3 +617,26 @@ def test_each_game_has_a_line_of_progress_in_its_own_words(hall, capsys):
     bob.close()
     for game in hosted.values():
         game.close()
+
+
+def test_a_crowd_of_files_not_their_writers_takes_no_readers_place(hall, monkeypatch):
+    """On a box, a second member makes 70 empty files named as the box account's ("ID.chat.0.a1"...,
+    sorted before bob's) before anyone speaks: each is refused as not made by the user it names, and
+    takes none of the places real writers need, so bob's line still reaches ann."""
+    import os
+
+    monkeypatch.setenv("DICEHALL_PLAYER", "ann")
+    ann = hall.host("towers", ["player", "open"], "")
+    for n in range(70):
+        junk = hall.games / f"{ann.id}.chat.{os.getuid()}.a{n}"
+        junk.write_bytes(b"")
+        os.chown(junk, 4321, -1)  # the member's: not the user its name says
+    monkeypatch.setenv("DICEHALL_PLAYER", "bob")
+    bob = hall.join(ann.id)
+    bob.chat().send("hello from bob")
+    ann.follow()  # ann's table knows bob's seat
+    reader = ann.chat()
+    said = [message.words() for message in reader.follow()]
+    assert said == ["bob: hello from bob"]
+    assert f"not made by uid {os.getuid()}: refused" in reader.problem and "more than" not in reader.problem
+    ann.close(), bob.close()

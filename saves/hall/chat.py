@@ -45,17 +45,17 @@ from dicehall.saves.box import box_player
 from dicehall.saves.hall.errors import HallError
 from dicehall.saves.hall.files import open_nofollow, shown_path as _shown
 
-from dicehall.saves.hall.chat_files import (CHAT_INFIX, HEADER, KEEP, MAX_CHAT, MAX_FRAME, MAX_WRITERS, RATE,  # noqa: F401
-                                           RATE_WINDOW, READ_LIMIT, RELIST_EVERY, TEXT_LIMIT, WATCHERS_OPEN, WRITER_NAME,
-                                           RECORD_FRAME, ChatMessage, WriterFile, claims_of, claimed_order, unpack_record, account_name,
-                                           writer_file)
+from dicehall.saves.hall.chat_find import WriterFiles
+from dicehall.saves.hall.chat_files import (HEADER, KEEP, MAX_CHAT, MAX_FRAME, RATE, RATE_WINDOW, READ_LIMIT,  # noqa: F401
+                                           RECORD_FRAME, TEXT_LIMIT, WATCHERS_OPEN, ChatMessage, WriterFile, account_name,
+                                           claimed_order, claims_of, unpack_record, writer_file)
 
 
 class ChatRefused(HallError):
     """A message not sent (too fast, empty, a quiet table, the file full, the disk full); one line."""
 
 
-class HallChat:
+class HallChat(WriterFiles):
     """One game's messages as this process sees them: `messages` (the last KEEP), read by follow()
     from each writer's file; `problems` says in one line each what could not be read."""
 
@@ -120,51 +120,6 @@ class HallChat:
             self._note("", str(error))
             return False
         self.problems.pop("", None)
-        return True
-
-    def _list(self) -> None:
-        """Find the writers' files: when the folder changed (or RELIST_EVERY seconds on), this user's first."""
-        info = os.fstat(self.games_fd)
-        key, now = (info.st_mtime_ns, info.st_ctime_ns), self.clock()
-        if self.listed is not None and self.listed[0] == key and now - self.listed[1] < RELIST_EVERY:
-            return
-        self.listed = (key, now)
-        prefix = f"{self.id}{CHAT_INFIX}"
-        mine = f"{prefix}{self.uid}"
-        names = sorted((n for n in os.listdir(self.games_fd) if n.startswith(prefix) and n not in self.writers),
-                       key=lambda n: (n != mine and not n.startswith(mine + "."), n))
-        for name in names:
-            match = WRITER_NAME.fullmatch(name[len(prefix):])
-            if match is None:
-                continue  # not a name dicehall makes: the listing names it
-            if len(self.writers) >= MAX_WRITERS:
-                self._note("*", f"games/{self.id}: more than {MAX_WRITERS} message files: the others are not read")
-                break
-            self.writers[name] = WriterFile(name, int(match[1]), match[2], history=not self.looked)
-        self.looked = True
-
-    def _open(self, writer: WriterFile) -> bool:
-        if writer.fd >= 0:
-            return True
-        shown = _shown(self.hall.games / writer.name)
-        try:
-            fd = open_nofollow(self.hall.games / writer.name, os.O_RDONLY, dir_fd=self.games_fd)
-        except FileNotFoundError:
-            return False
-        except HallError as error:
-            return self._broken(writer, str(error))
-        except OSError as error:
-            return self._broken(writer, f"{shown}: cannot be read ({clean_text(error.strerror, 60)})")
-        info = os.fstat(fd)
-        gid = self.hall.gid()
-        why = (f"not made by uid {writer.uid}" if info.st_uid != writer.uid
-               else "not owned by the hall's group" if gid is not None and info.st_gid != gid else "")
-        if why:
-            os.close(fd)
-            return self._broken(writer, f"{shown}: {why}: refused")
-        writer.fd = fd
-        if writer.history:
-            writer.history_end = info.st_size
         return True
 
     def _broken(self, writer: WriterFile, problem: str) -> bool:
