@@ -259,3 +259,27 @@ def test_on_a_box_a_document_goes_by_name_into_the_players_replays(monkeypatch, 
     (replays / "link.html").symlink_to(replays / "mine.md")
     assert main(["export", "harrow", "--html", "-o", "link.html", "--force"]) == 1
     assert "a symbolic link in your replays folder: refused" in capsys.readouterr().err
+
+
+def test_a_finished_hall_journal_exports_as_both_documents(tmp_path, monkeypatch, capsys):
+    from dicehall.engine.games.journal import Draw
+    from dicehall.saves.hall import Hall
+
+    monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "unused"))  # main(--hall) sets it: undone after the test
+    hall = Hall(tmp_path / "hall")
+    record = {"title": "Tide <Station>", "deck": "listed", "cards": [["2C", "no-pull", "What washed up?"]]}
+    game = hall.host("journal", ["player"], "ann", options={"deck": record})
+    for command in (StartDay(), Draw(), WriteEntry("A bottle.\n# a note inside")):
+        game.play(command)
+    if game.session.state.phase == "day":  # the day's die asked for one card: the deck runs out the next day
+        game.play(StartDay())
+    game.play(WriteEntry("Gone."))
+    assert game.finished
+    game.close()
+    assert main(["--hall", str(hall.folder), "export", game.id, "--markdown"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("# Tide &lt;Station&gt;\n") and "A bottle.\\\n\\# a note inside\n" in printed
+    monkeypatch.chdir(tmp_path)
+    assert main(["--hall", str(hall.folder), "export", game.id, "--html"]) == 0
+    page = (tmp_path / f"hall-{game.id}.html").read_text(encoding="utf-8")
+    assert "<h1>Tide &lt;Station&gt;</h1>" in page and "<p>A bottle.<br>\n# a note inside</p>" in page
