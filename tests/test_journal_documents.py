@@ -175,6 +175,8 @@ def test_any_line_renders_as_one_paragraph_of_itself(line):
         assert [(tag, list(attributes)) for tag, attributes in page.tags] == [("p", [])], (line, md_escape(line))
         assert page.texts("p") == [line]
         assert Reading(renderer.render("## " + md_escape(line, starts_block=False))).texts("h2") == [line]
+        note = Reading(renderer.render(f"*{md_escape('by ' + line)}*"))  # an author, in italics, as markdown() writes it
+        assert [tag for tag, _ in note.tags] == ["p", "em"] and note.texts("p") == [f"by {line}"]
 
 
 @settings(max_examples=200, deadline=None)

@@ -111,19 +111,19 @@ _MARKUP = re.compile(
     r"|[\\`*_\[\]|~$#@^]"  # code, emphasis, links and images, tables, strikethrough, math, headings, e-mail, superscript
     r"|[.:](?=\w)|:(?=/)"  # a link a renderer finds in bare text (www.x.org, https://, javascript:, mailto:)
 )
-# a block's marker where a line starts: a list, a setext heading's underline, a definition, an ordered list
-# (> # * _ ` ~ are escaped wherever they are)
-_LEADING = re.compile(r"^(?:[-+=:]|\d{1,9}(?=[.)]))")
+# a block's marker where a line starts: a list, a setext heading's underline, a definition; an ordered
+# list's number keeps its digits and escapes the . or ) after them (> # * _ ` ~ are escaped anywhere)
+_LEADING_MARK = re.compile(r"^[-+=:]")
+_LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])")
 
 
 def md_escape(line: str, starts_block: bool = True) -> str:
     """One line of text as Markdown that shows it as typed, whatever renders it; `starts_block`: the
     line may start a block (not in a heading), so a marker there is escaped too."""
     line = _MARKUP.sub(lambda found: _ENTITIES.get(found.group(), "\\" + found.group()), line)
-    if not starts_block:
-        return line
-    # an ordered list's number keeps its digits and escapes the . or ) after them
-    return _LEADING.sub(lambda found: found.group() + "\\" if found.group()[0].isdigit() else "\\" + found.group(), line, 1)
+    if starts_block:
+        line = _LEADING_NUMBER.sub(r"\1\\\2", _LEADING_MARK.sub(r"\\\g<0>", line))
+    return line
 
 
 def md_paragraphs(text: str, prefix: str = "") -> list[str]:
