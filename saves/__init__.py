@@ -39,21 +39,22 @@ from dicehall.saves.framing import (FORMAT, FRAME, MAGIC, MAX_FILE, MAX_RECORD, 
                            frame, parse_save, upcast_header)
 from dicehall.saves.index import (FINGERPRINT_BYTES, INDEX_FORMAT, INDEX_NAME, MAX_INDEX, MAX_INDEX_SAVES, RACY_NS, Fingerprint,
                          SaveInfo, branch_text, find_save, list_saves)
-from dicehall.saves.manage import branch_save, export_markdown, export_save, recover_save, rename_save, write_export
+from dicehall.saves.manage import (DOCUMENTS, branch_save, document_text, export_save, recover_save, rename_save,
+                                   write_document, write_export)
 from dicehall.saves.assists import record_assist
 from dicehall.saves.rebuild import build_session
 from dicehall.saves.store import SaveJournal, ViewedSave, close_save, delete_save, load_readonly, new_save, open_save
 
 
 __all__ = [
-    "ExportExists", "FINGERPRINT_BYTES", "FORMAT", "FRAME", "Fingerprint", "INDEX_FORMAT", "INDEX_NAME", "MAGIC",
+    "DOCUMENTS", "ExportExists", "FINGERPRINT_BYTES", "FORMAT", "FRAME", "Fingerprint", "INDEX_FORMAT", "INDEX_NAME", "MAGIC",
     "MAX_FILE", "MAX_INDEX", "MAX_INDEX_SAVES", "MAX_RECORD", "MAX_UNPACKED", "ParsedSave", "READ_CHUNK", "RACY_NS",
     "SUFFIX", "SaveDamaged", "SaveError", "SaveHealthy", "SaveInUse", "SaveInfo", "SaveJournal", "SaveScan",
     "SaveUnreadable", "SaveWriteFailed", "ViewedSave", "TORN_SCAN_BUDGET", "TORN_SUFFIX", "UNPACK_LIMITS", "UPCASTS",
     "branch_save", "branch_text", "comment_record", "build_session", "close_save", "default_name", "delete_save", "distinct_name",
-    "encode_record", "error_line", "export_markdown", "export_save", "find_save", "frame", "fsync_dir", "home", "keep_torn",
+    "document_text", "encode_record", "error_line", "export_save", "find_save", "frame", "fsync_dir", "home", "keep_torn",
     "list_saves", "load_readonly", "make_dirs", "names_in_use", "new_save", "open_regular", "open_save",
     "os_reason", "parse_save", "read_header", "record_assist", "recover_save", "rename_save", "replays_dir", "save_label",
     "saves_dir", "short_name", "solo_players", "upcast_header", "write_all", "write_comment", "write_durably",
-    "write_export", "write_new",
+    "write_document", "write_export", "write_new",
 ]

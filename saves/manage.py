@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from contextlib import contextmanager
 from pathlib import Path
 from types import MappingProxyType
 
@@ -41,33 +42,43 @@ def write_export(session: Session, stem: str, target: str | Path | None, overwri
     from dicehall import replays
 
     path = export_target(target, f"{stem}{replays.SUFFIX}")
-    try:
+    with _writing(path):
         replays.write_replay(session, path, overwrite=overwrite)
-    except FileExistsError:
-        raise ExportExists(f"{shown_path(path)} already exists", path) from None
-    except OSError as error:
-        raise SaveError(f"cannot write {shown_path(path)}: {error.strerror or type(error).__name__}") from None
     return path
 
 
-def export_markdown(name_or_id: str, target: str | Path | None = None, overwrite: bool = False) -> str | Path:
-    """A save's game as Markdown (its game's `markdown` hook): the text itself without `target`,
-    else the path of the file written (ExportExists for a file already there unless `overwrite`)."""
-    session = load_readonly(name_or_id)
-    hook = getattr(session.game, "markdown", None)
+# a document a person reads, as the option names it: (the game's hook that writes it, its file's suffix)
+DOCUMENTS = {"markdown": ("markdown", ".md"), "html": ("html_page", ".html")}
+
+
+def document_text(session: Session, kind: str) -> str:
+    """`session`'s game as a document (`kind`: markdown, html), by its game's hook; SaveError in one
+    line for a game that writes none."""
+    hook = getattr(session.game, DOCUMENTS[kind][0], None)
     if hook is None:
-        raise SaveError(f"{session.game.TITLE} keeps no journal: --markdown is for games that write one")
-    text = hook(session)
-    if target is None:
-        return text
-    path = export_target(target, f"{session.save_id}.md")
-    try:
+        raise SaveError(f"{session.game.TITLE} keeps no journal: --{kind} is for games that write one")
+    return hook(session)
+
+
+def write_document(session: Session, stem: str, kind: str, target: str | Path | None, overwrite: bool) -> Path:
+    """Write `session` as a document (document_text) to `target`, as write_export writes a replay
+    (a folder or none: `<stem>.md` or `<stem>.html`)."""
+    text = document_text(session, kind)
+    path = export_target(target, stem + DOCUMENTS[kind][1])
+    with _writing(path):
         write_new_file(path, text.encode(), overwrite=overwrite)
+    return path
+
+
+@contextmanager
+def _writing(path: Path):
+    """An export's failures in one line: ExportExists for a file already there, SaveError otherwise."""
+    try:
+        yield
     except FileExistsError:
         raise ExportExists(f"{shown_path(path)} already exists", path) from None
     except OSError as error:
         raise SaveError(f"cannot write {shown_path(path)}: {error.strerror or type(error).__name__}") from None
-    return path
 
 
 def export_target(target: str | Path | None, default: str) -> Path:

@@ -79,6 +79,7 @@ def box(tmp_path, home, monkeypatch):
     bobs = saves.new_save("dicetower", name="bobs tower", seed=4, players=saves.solo_players())
     saves.close_save(bobs)
     assert main(["export", "bobs tower", "-o", "bob"]) == 0  # bob's own replay, for the viewer's x
+    saves.close_save(saves.new_save("journal", name="bobs journal", seed=4, players=saves.solo_players()))
     replays = saves.replays_dir()
     (replays / "seed.dhr").symlink_to(secret_path)
     (replays / "keys.dhr").symlink_to(keys)
@@ -213,6 +214,8 @@ COMMANDS = [
     lambda path: ["export", "bobs tower", "-o", path],
     lambda path: ["export", "bobs tower", "-o", path, "--force"],
     lambda path: ["export", "bobs tower", "--text", "-o", path, "--force"],
+    lambda path: ["export", "bobs journal", "--markdown", "-o", path, "--force"],
+    lambda path: ["export", "bobs journal", "--html", "-o", path, "--force"],
     lambda path: ["replay", path],
     lambda path: ["verify", path],
     lambda path: ["analyse", path],

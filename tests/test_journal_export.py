@@ -35,7 +35,7 @@ def test_the_markdown_of_a_scripted_game(snapshot):
     session = scripted_game(engine.new_session("journal", seed=1, dice=[]))
     text = journal.markdown(session)
     assert text.startswith("# The Last Watch at Harrow Pass\n") and "## Day 1" in text and "## Day 2" in text
-    assert "- tower: 3 5 typed: advantage, lower -3: 100 -> 97" in text
+    assert "- tower: 3 5 typed: advantage, lower -3: 100 -&gt; 97" in text  # > as an entity: never a quote
     assert "*salvation die 6: a token removed, 9 left*" in text and "*(amended 1 time)*" in text
     assert "Chris Bissette" in text and "## To be continued" in text
     snapshot.assert_match(text, "journal_scripted.md")

@@ -23,6 +23,8 @@ def export_arguments(parser: Parser) -> None:
                         help="with --text: analyse the game first, its marks and figures written as comments")
     parser.add_argument("--markdown", action="store_true",
                         help="the journal as Markdown (the journal game): to -o FILE, else printed")
+    parser.add_argument("--html", action="store_true",
+                        help="the journal as a web page (the journal game): to -o FILE, else SAVE_ID.html; -o - prints it")
 
 
 def file_argument(parser: Parser) -> None:
@@ -45,8 +47,8 @@ def saves_command(args: argparse.Namespace) -> int:
 def export_command(args: argparse.Namespace) -> int:
     from dicehall import saves
 
-    if args.markdown:
-        return export_markdown_command(args)
+    if args.markdown or args.html:
+        return export_document(args)
     if args.text is not None or args.analysed:
         return export_text(args)
     if args.output == "-":
@@ -127,17 +129,28 @@ def export_to_stdout(name: str) -> int:
     return 0
 
 
-def export_markdown_command(args: argparse.Namespace) -> int:
+def export_document(args: argparse.Namespace) -> int:
+    """`export SAVE --markdown` or `--html`: the journal as a document a person posts or opens. The
+    Markdown is printed unless -o names a file; the web page goes to SAVE_ID.html unless -o names
+    one (on a box: a name in the player's replays folder); `-o -` prints either."""
+    import sys
+
     from dicehall import saves
 
+    if args.markdown and args.html:
+        raise UsageError("--markdown or --html: one document at a time")
+    if args.text is not None or args.analysed:
+        raise UsageError("--text and --analysed are for the text record, not with --markdown or --html")
+    kind = "markdown" if args.markdown else "html"
+    session, stem = exported_session(args.save)
+    if args.output == "-" or (kind == "markdown" and args.output is None):
+        sys.stdout.write(saves.document_text(session, kind))
+        return 0
     try:
-        written = saves.export_markdown(args.save, args.output, overwrite=args.force)
+        written = saves.write_document(session, stem, kind, args.output, overwrite=args.force)
     except saves.ExportExists as error:
         return fail(f"{error}; add --force to replace it")
-    if isinstance(written, str):
-        print(written, end="")
-    else:
-        print(f"wrote {clean_text(str(written), 300)}")
+    print(f"wrote {clean_text(str(written), 300)}")
     return 0
 
 

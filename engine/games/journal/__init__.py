@@ -6,7 +6,7 @@ One module per concern; this package gives every name as `engine.games.journal.N
   deck        a deck of prompts from a CSV or TOML file or a game's options (hostile input)
   moves       the commands and the events
   rules       the state, decide and evolve (the pulls are the Dice Tower's), chance, words
-  export      the journal as Markdown (dicehall export --markdown)
+  export      the journal as Markdown and as a web page (dicehall export --markdown, --html)
   odds        the chance that the tower falls before the game ends otherwise
   rules_text  the rules as dicehall plays them, with the SRD's attribution
 """
@@ -28,7 +28,7 @@ from dicehall.engine.games.journal.rules import (
     is_turn_start, legal_commands, outcome, parse_command, progress, recorded_draws, to_act, best_result,
     result_measure,
 )
-from dicehall.engine.games.journal.export import markdown
+from dicehall.engine.games.journal.export import html_page, markdown
 from dicehall.engine.games.journal.odds import ODDS_GAMES, Playout, next_pull_chance, playout, tower_odds
 from dicehall.engine.games.journal.rules_text import RULES_TEXT
 
