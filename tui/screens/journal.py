@@ -21,7 +21,7 @@ from dicehall.engine.games.journal import (
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.tui.screens.base import GameScreen, SetupScreen, with_deal
-from dicehall.tui.screens.dialogs import AskScreen, PasteScreen
+from dicehall.tui.screens.dialogs import AskScreen, HelpScreen, PasteScreen
 from dicehall.tui.widgets import Plain, StatusLine, title_line
 
 PHASE_WORDS = {
@@ -45,6 +45,7 @@ def card_line(state: JournalState, card: str) -> str:
 
 
 BOARD_WIDTH = 26  # the board column's text (tui/dicehall.tcss .board) in the viewer and the game
+PROMPT_SHOWN = 130  # a prompt's characters the board shows at 80x24 (about 6 lines); o shows it whole
 
 
 def draw_board(state: JournalState, reveal: bool = True, odds: float | None = None) -> Text:
@@ -96,6 +97,8 @@ def _board(state: JournalState, odds: float | None) -> Text:
         text.append(f"\nCard {len(state.pages)}: ", style="bold")
         text.append(card_line(state, page.card) + "\n")
         prompt = state.deck.prompt(page.card)
+        if len(prompt) > PROMPT_SHOWN:  # the board's room at 80x24: the rest is one key away
+            prompt = prompt[:PROMPT_SHOWN].rsplit(" ", 1)[0] + "... (o: the whole prompt)"
         text.append((prompt or "(no prompt: this card only has its rule)") + "\n")
     if state.phase == "over":
         outcome = journal.outcome(state)
@@ -146,13 +149,15 @@ class JournalScreen(GameScreen):
         Binding("c", "type_card", "Type card"),
         Binding("p", "pull(False)", "Pull"),
         Binding("r", "pull(True)", "Pull+remove"),
-        Binding("ctrl+s", "save_entry", "Save entry", priority=True),
-        Binding("w", "write", "Write"),
+        Binding("ctrl+s", "save_entry", "Save", priority=True),
+        Binding("w,enter", "write", "Write"),
         Binding("s", "skip", "Skip"),
-        Binding("e", "edit", "Edit earlier"),
+        Binding("e", "edit", "Rewrite"),
+        Binding("o", "show_prompt", "Prompt", show=False),
         Binding("escape", "leave_text", "Leave text", show=False),
         Binding("t", "toggle_typed", "Typed dice", show=False),
     ]
+    AUTO_FOCUS = ""  # nothing takes the keys by itself: the entry box only on w or Enter
     HELP_NOTES = ("Next pull: exact (the Dice Tower's chain); tower ends it: simulated from here. "
                   "e rewrites an earlier entry as a new event.")
 
@@ -162,6 +167,10 @@ class JournalScreen(GameScreen):
         self.amending: int | None = None  # the page being rewritten in the box, if any
         self._odds_key = None
         self._odds = 0.0
+        self._draft_timer = None  # the draft is kept a moment after the last key (DRAFT_SECONDS)
+        self.draft = ""  # the entry box's words (kept here too: at a hang-up the box may be gone)
+
+    DRAFT_SECONDS = 1.0
 
     def compose(self) -> ComposeResult:
         yield Plain("", id="title", classes="title")
@@ -194,7 +203,12 @@ class JournalScreen(GameScreen):
     def redraw(self) -> None:
         session, state = self.session, self.state
         name = getattr(session, "save_name", "")
-        title = title_line(f"Journal: {state.deck.title}: ", name, f"   (seed {session.seed}, undos {session.undos})",
+        head = f"Journal: {state.deck.title}"
+        if name.casefold() == state.deck.title.casefold():  # a save named after its deck: said once
+            head, name = head + " ", ""
+        else:
+            head += ": "
+        title = title_line(head, name, f"   (seed {session.seed}, undos {session.undos})",
                            self.size.width - 2)
         self.query_one("#title", Plain).show(Text(with_deal(title, session, self.size.width - 2), style="bold"))
         self.query_one("#journal-panel", Plain).show(draw_board(state, odds=self.tower_odds()))
@@ -203,7 +217,8 @@ class JournalScreen(GameScreen):
             hint = f"Rewriting entry {self.amending} (ctrl+s saves it as an amendment; Escape leaves it as it was)"
         elif self.writing():
             which = "the last entry" if journal.rules._pending_page(state) == 0 else f"entry {len(state.pages)}"
-            hint = f"Write {which}: ctrl+s saves it, Escape leaves the box, s skips it"
+            hint = (f"Write {which}: ctrl+s saves it, Escape leaves the box" if box.has_focus
+                    else f"w or Enter: write {which} (s skips it)")
         else:
             hint = PHASE_WORDS.get(state.phase, "")
             if session.chance_needed is not None:
@@ -212,8 +227,6 @@ class JournalScreen(GameScreen):
         box.disabled = not self.writing()
         self.query_one("#journal-so-far", Plain).show(journal_text(state))
         self.query_one("#journal-pages", VerticalScroll).scroll_end(animate=False)
-        if self.writing() and not box.has_focus and self.focused is None:
-            box.focus()
 
     # ----- what is possible now -----
     def possible_now(self, action: str, parameters: tuple) -> bool:
@@ -239,6 +252,8 @@ class JournalScreen(GameScreen):
                 p.entry is not None or p.skipped for p in state.pages)
         if action == "leave_text":
             return writing_box
+        if action == "show_prompt":
+            return bool(self.state.pages) and not writing_box
         if action == "toggle_typed":
             return self.session.outcome is None and not writing_box
         if writing_box and action in ("undo", "review", "rules", "back"):
@@ -285,9 +300,8 @@ class JournalScreen(GameScreen):
         self.after_card()
 
     def after_card(self) -> None:
+        """The box waits for w or Enter: taking focus at once would turn the next command key into text."""
         state = self.state
-        if state.pages and state.phase in ("entry", "last-entry"):
-            self.query_one("#journal-entry", TextArea).focus()
         if state.phase == "pull":
             self.status(f"{self.session.describe(len(self.session.events) - 1)}: press "
                         f"{'r to pull and remove' if state.pull_due == 'remove' else 'p to pull'}")
@@ -319,8 +333,6 @@ class JournalScreen(GameScreen):
     def after_pull(self) -> None:
         if self.session.chance_needed is not None:
             self.status("double threes: -6, type the next two faces (p)")
-        elif self.writing():
-            self.query_one("#journal-entry", TextArea).focus()
 
     def ask_dice(self, parse, question: str, run) -> None:
         def typed(answer: str | None) -> None:
@@ -341,30 +353,69 @@ class JournalScreen(GameScreen):
             page = self.amending
             if self.play(AmendEntry(page, box.text), done=f"entry {page} amended (the old words stay in the log)"):
                 self.amending = None
-                box.text = ""
+                box.text = self.draft  # the entry being written before the rewrite, if any
                 self.focus_panel()
             return
         if self.play(WriteEntry(box.text), done="entry saved"):
-            box.text = ""
+            box.text = self.draft = ""
+            self.keep_draft()
             self.focus_panel()
             if self.session.outcome is None:
                 self.status(f"entry saved; {PHASE_WORDS.get(self.state.phase, '')}")
 
     def action_skip(self) -> None:
         if self.play(SkipEntry(), done="entry skipped"):
-            self.query_one("#journal-entry", TextArea).text = ""
+            self.query_one("#journal-entry", TextArea).text = self.draft = ""
+            self.keep_draft()
 
     def action_write(self) -> None:
         self.query_one("#journal-entry", TextArea).focus()
         self.refresh_bindings()
+        self.redraw()
+
+    # ----- the draft: kept in the save as it is typed (saves/drafts.py), back in the box on continue -----
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        if self.amending is None:
+            self.draft = event.text_area.text
+            if self._draft_timer is not None:
+                self._draft_timer.stop()
+            self._draft_timer = self.set_timer(self.DRAFT_SECONDS, self.keep_draft)
+
+    def keep_draft(self) -> None:
+        """Write the entry box's words to the save now, unless they are an amendment being made (Escape
+        drops one, and says so). A save that cannot take them says why in one line; the box keeps them."""
+        from dicehall.saves import SaveError
+        from dicehall.saves.drafts import write_draft
+
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+            self._draft_timer = None
+        if self.amending is not None:
+            return
+        try:
+            write_draft(self.session, self.draft)
+        except (SaveError, OSError) as error:
+            self.status(f"the draft was not kept: {error}", error=True)
+
+    def on_mount(self) -> None:
+        from dicehall.saves.drafts import draft_of
+
+        draft = draft_of(self.session)  # (runs before GameScreen's on_mount draws the screen)
+        if draft and self.writing():
+            self.query_one("#journal-entry", TextArea).text = self.draft = draft
+            self.status("your draft is back in the box: w or Enter writes on")
+
+    def on_unmount(self) -> None:
+        self.keep_draft()  # before GameScreen's on_unmount closes the save (Textual runs this one first)
 
     def action_leave_text(self) -> None:
         if self.amending is not None:
             self.amending = None
-            self.query_one("#journal-entry", TextArea).text = ""
+            self.query_one("#journal-entry", TextArea).text = self.draft
             self.status("not amended: the entry is as it was")
         else:
-            self.status("out of the box: w writes again, s skips, ? lists the keys")
+            self.keep_draft()
+            self.status("out of the box, the draft kept: w writes on, s skips, ? lists the keys")
         self.focus_panel()
         self.redraw()
 
@@ -386,6 +437,7 @@ class JournalScreen(GameScreen):
             self.amending = int(answer)
             box = self.query_one("#journal-entry", TextArea)
             box.text = pages[self.amending - 1].entry or ""
+            box.move_cursor(box.document.end)  # a rewrite goes on from the old words' end
             self.redraw()
             box.focus()
             self.status(f"rewriting entry {self.amending}: ctrl+s saves it, Escape leaves it as it was")
@@ -393,13 +445,20 @@ class JournalScreen(GameScreen):
         self.app.push_screen(AskScreen(f"Which entry to rewrite (1 to {written[-1]})?", str(written[-1]), check=check),
                              chosen)
 
+    def action_show_prompt(self) -> None:
+        page = self.state.pages[-1]
+        prompt = self.state.deck.prompt(page.card) or "(no prompt: this card only has its rule)"
+        self.app.push_screen(HelpScreen(f"Card {len(self.state.pages)}: {card_line(self.state, page.card)}", [], prompt))
+
     def action_toggle_typed(self) -> None:
         self.typed_dice = not self.typed_dice
         self.status("typed dice: n and p ask for the faces you rolled" if self.typed_dice
                     else "dicehall rolls the dice again")
 
     def action_undo(self) -> None:
-        self.amending = None
+        if self.amending is not None:
+            self.amending = None
+            self.query_one("#journal-entry", TextArea).text = self.draft
         super().action_undo()
 
 
@@ -422,6 +481,24 @@ class JournalSetupScreen(SetupScreen):
         deck = options.get("deck")
         self.deck: object = deck if isinstance(deck, dict) else "sample"  # the deck itself, as the options hold it
         self.deck_title = journal.deck_from_record(deck).title if isinstance(deck, dict) else ""
+        self.rulings = {key: options[key] for key in journal.RULINGS if key in options}  # the player's, over the deck's
+
+    def on_mount(self) -> None:
+        # (Textual runs SetupScreen's on_mount after this one: each class's handler, subclass first)
+        self.mount(Plain("", id="ruling-words"), after=self.query_one(f"#{self.LIST_ID}"))
+
+    def deck_settings(self) -> dict:
+        deck = journal.sample_deck() if self.deck == "sample" else journal.deck_from_record(self.deck)
+        return deck.settings
+
+    def on_option_list_option_highlighted(self, event) -> None:
+        self.show_ruling_words()
+
+    def show_ruling_words(self) -> None:
+        """The SRD's words for the highlighted ruling, wrapped under the list (nothing on other lines)."""
+        words = journal.RULING_WORDS.get(self.current())
+        for shown in self.query("#ruling-words"):
+            shown.show(Text(words[1] if words else ""))
 
     def help_title(self) -> str:
         return "Journal: a new game"
@@ -435,8 +512,14 @@ class JournalSetupScreen(SetupScreen):
             files = [(f"hall:{name}", f"The hall's deck: {name}") for name in hall_decks()]
         else:
             files = [("file", "Open a deck file (type its path)")]
+        settings = self.deck_settings()
+        rulings = []
+        for key in journal.RULINGS:
+            value = self.rulings.get(key, settings[key])
+            whose = "the deck's" if key not in self.rulings else f"yours; the deck's: {settings[key]}"
+            rulings.append((key, f"{journal.RULING_WORDS[key][0]}:  {value}  ({whose})"))
         return [("deck", f"Deck:  {shown}"), *files, ("paste", "Paste a deck (TOML or CSV)"),
-                ("sample", "Use the sample deck"), ("start", "Start the game (s)")]
+                ("sample", "Use the sample deck"), *rulings, ("start", "Start the game (s)")]
 
     def action_change(self, step: int = 1) -> None:
         key = self.current()
@@ -450,8 +533,22 @@ class JournalSetupScreen(SetupScreen):
             self.read_deck(lambda: decks().hall_deck(key[5:]))
         elif key == "file":
             self.ask_path()
+        elif key in journal.RULINGS:
+            self.rule(key, step)
         else:
             self.status("the lines below choose the deck")
+
+    def rule(self, key: str, step: int) -> None:
+        """The next (or previous) choice of ruling `key`; back on the deck's own value, the deck rules."""
+        settings = self.deck_settings()
+        values = tuple(journal.SETTINGS[key][1])
+        chosen = self.rulings.get(key, settings[key])
+        chosen = values[(values.index(chosen) + step) % len(values)]
+        if chosen == settings[key]:
+            self.rulings.pop(key, None)
+        else:
+            self.rulings[key] = chosen
+        self.redraw()
 
     def chose(self, deck: object, title: str) -> None:
         self.deck, self.deck_title = deck, title
@@ -501,7 +598,7 @@ class JournalSetupScreen(SetupScreen):
         from dicehall import saves
 
         try:
-            options = journal.check_options({"deck": self.deck})
+            options = journal.check_options({"deck": self.deck, **self.rulings})
             session = saves.new_save(journal.ID, name=self.save_name, seed=self.seed, options=options,
                                      players=saves.solo_players())
         except (DicehallError, OSError, ValueError) as error:

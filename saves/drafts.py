@@ -1,0 +1,37 @@
+"""A writer's draft kept with a save: a `{"op": "draft", "text": str}` record appended as the player
+types (the screen writes it a moment after the last key, and at once on leaving or a hang-up); the
+latest wins and empty text clears it. Never a game event, so undo and the game's replay are
+untouched, and `continue` puts it back in the entry box."""
+from __future__ import annotations
+
+from dicehall.engine.session import Session
+from dicehall.engine.text import clean_text
+
+DRAFT_LIMIT = 4000  # characters kept: more than an entry holds, so words typed past the limit are not lost
+
+
+def clean_draft(value: object) -> str:
+    """A draft as it is kept: each line cleaned of control characters (a file's text is data), capped."""
+    raw = value if isinstance(value, str) else ""
+    return "\n".join(clean_text(line, DRAFT_LIMIT) for line in raw[:DRAFT_LIMIT].split("\n"))[:DRAFT_LIMIT]
+
+
+def draft_of(session: Session) -> str:
+    return getattr(session, "draft", "")
+
+
+def write_draft(session: Session, text: str) -> bool:
+    """Keep `text` as the session's draft: True once it is on disk (nothing is written when it is the
+    draft already); False when the session has no save of its own to play (kept in memory only). A
+    save that cannot take it raises its one-line error and the draft in memory is unchanged."""
+    from dicehall.saves.store import SaveJournal  # store reads saves through rebuild, which reads drafts
+
+    text = clean_draft(text)
+    if text == draft_of(session):
+        return isinstance(session.journal, SaveJournal)
+    if isinstance(session.journal, SaveJournal):
+        session.journal.append({"op": "draft", "text": text})
+        session.draft = text
+        return True
+    session.draft = text
+    return False
