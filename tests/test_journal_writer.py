@@ -229,3 +229,45 @@ def test_the_setup_offers_the_rulings_with_the_srd_words():
     assert isinstance(screen, JournalScreen)
     assert screen.session.options["final_check"] == "pull" and screen.session.options["tokens"] == 8
     assert screen.session.state.deck.settings["final_check"] == "pull"
+
+
+def finish_by_kings(session, entry="The last night.") -> None:
+    """Play a journal to its end by typed cards: the four Kings, then the last entry."""
+    from dicehall.engine.games.journal import DrawCard, StartDay, WriteEntry
+
+    session.play(StartDay(), faces=[6])
+    for card in ("KH", "KD", "KC", "KS"):
+        session.play(DrawCard(card))
+        if session.outcome is None and session.state.phase in ("entry", "last-entry"):
+            session.play(WriteEntry(f"{card} came up. {entry}"))
+    while session.outcome is None:
+        session.play(WriteEntry(entry))
+
+
+def test_the_bookshelf_lists_finished_journals_and_reads_one():
+    done = new_game(name="the [bold]long[/bold] winter")
+    finish_by_kings(done)
+    saves.close_save(done)
+    saves.close_save(new_game(name="still going"))
+
+    async def steps(pilot):
+        app = pilot.app
+        app.push_screen(JournalSetupScreen())
+        await pilot.pause()
+        while app.screen.current() != "shelf":
+            await pilot.press("down")
+        await pilot.press("enter")
+        await pilot.pause()
+        shelf = screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        read = screen_text(app)
+        await pilot.press("pagedown", "pagedown", "pagedown")
+        await pilot.pause()
+        return shelf, read, status(app)
+
+    shelf, read, said = drive(DicehallApp(), steps)
+    assert "the [bold]long[/bold] winter" in shelf and "still going" not in shelf
+    assert "Reading: the [bold]long[/bold] winter" in read and "Day 1" in read and "KH came up." in read
+    assert "the end of the journal" in said or "fits on the screen" in said
+    assert saves.load_readonly("the [bold]long[/bold] winter").outcome is not None  # read, nothing changed

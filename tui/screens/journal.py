@@ -519,7 +519,8 @@ class JournalSetupScreen(SetupScreen):
             whose = "the deck's" if key not in self.rulings else f"yours; the deck's: {settings[key]}"
             rulings.append((key, f"{journal.RULING_WORDS[key][0]}:  {value}  ({whose})"))
         return [("deck", f"Deck:  {shown}"), *files, ("paste", "Paste a deck (TOML or CSV)"),
-                ("sample", "Use the sample deck"), *rulings, ("start", "Start the game (s)")]
+                ("sample", "Use the sample deck"), *rulings, ("start", "Start the game (s)"),
+                ("shelf", "The bookshelf: read a finished journal")]
 
     def action_change(self, step: int = 1) -> None:
         key = self.current()
@@ -533,6 +534,10 @@ class JournalSetupScreen(SetupScreen):
             self.read_deck(lambda: decks().hall_deck(key[5:]))
         elif key == "file":
             self.ask_path()
+        elif key == "shelf":
+            from dicehall.tui.screens.bookshelf import BookshelfScreen
+
+            self.app.push_screen(BookshelfScreen())
         elif key in journal.RULINGS:
             self.rule(key, step)
         else:
