@@ -371,7 +371,7 @@ class JournalScreen(GameScreen):
     def action_write(self) -> None:
         self.query_one("#journal-entry", TextArea).focus()
         self.refresh_bindings()
-        self.redraw()
+        self.call_after_refresh(self.redraw)
 
     # ----- the draft: kept in the save as it is typed (saves/drafts.py), back in the box on continue -----
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
@@ -422,6 +422,7 @@ class JournalScreen(GameScreen):
     def focus_panel(self) -> None:
         self.set_focus(None)
         self.refresh_bindings()
+        self.call_after_refresh(self.redraw)  # the hint follows the focus once it has moved
 
     def action_edit(self) -> None:
         pages = self.state.pages
