@@ -473,7 +473,10 @@ class JournalSetupScreen(SetupScreen):
                   "own deck: a CSV file (card,suite,action,description, as dc-solo-rpg writes it) or a TOML "
                   "file with a [game] table and [[card]] tables, opened from a file (on a shared box: the "
                   "hall's decks, which the admin puts in its decks folder) or pasted into a box (Ctrl+S takes it). "
-                  "The save keeps the whole deck: the file is read once. s starts the game.")
+                  "The save keeps the whole deck: the file is read once. The rulings' lines (Left/Right) rule "
+                  "in the deck's place: the deck's own setting is the default, and the SRD's words for the "
+                  "line under the cursor are shown below the list. The bookshelf reads a finished journal. "
+                  "s starts the game.")
 
     def __init__(self, seed: int | None = None, name: str = "", **options) -> None:
         super().__init__()

@@ -74,7 +74,7 @@ def check_options(options: dict) -> dict:
     for key in options:
         if key != "deck" and key not in RULINGS:
             raise OptionError(f"unknown option {clean_text(key, 20)!r} (known: deck, {', '.join(RULINGS)})")
-    rulings = {key: setting_value(key, options[key], "option") for key in RULINGS if key in options}
+    rulings = {key: setting_value(key, options[key], "--option") for key in RULINGS if key in options}
     record = options.get("deck")
     if record is None or record == "sample":
         deck = sample_deck()

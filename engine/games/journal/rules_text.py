@@ -15,7 +15,11 @@ card (d; or c to type the card you drew from a real deck: one already
 drawn is refused). Read its prompt. If its action says pull, pull from the
 tower (p; r where it says pull and remove): the Dice Tower's rules, with
 its countdown, its dice and its exact odds. Then write the entry for the
-card in the box (ctrl+s saves it; Escape leaves the box) or skip it (s).
+card: w or Enter opens the box (until then every key is a command),
+ctrl+s saves the entry, Escape leaves the box; or skip it (s). The
+words in the box are kept in the save as you type (leaving, a dropped
+link, an undo lose none of them) and are back in the box on continue.
+A prompt too long for the panel ends in "..."; o shows it whole.
 
 The Kings are kept face up. The fourth King ends the game at once (no
 pull for it). The Ace of Hearts is salvation: it starts a countdown of 10
@@ -26,7 +30,9 @@ falling ends the game. Every ending leaves one last entry to write.
 Undo (u) takes back the last entry, draw, pull or roll; drawing again
 gives the same card and the same dice (they come from the game's seed).
 e rewrites an earlier entry: the new words are a new event that amends
-it, and the old ones stay in the log. t types physical dice. Entries are
+it, and the old ones stay in the log (the cursor starts after them).
+t types physical dice. The bookshelf (the last line of a new journal's
+setup) lists the finished journals; Enter reads one. Entries are
 text: at most 1000 characters each, control characters removed.
 
 A card's action (the deck's `action` column or key): pull, remove (pull
