@@ -5,9 +5,7 @@ footer and the title fit; and the rulings chosen at setup or by --option rule th
 from __future__ import annotations
 
 import os
-import pty
 import signal
-import sys
 import time
 
 import pytest
@@ -19,7 +17,7 @@ from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.journal import JournalScreen, JournalSetupScreen
 from tests.apphelpers import drive, footer, screen_text, status
 from tests.test_journal_app import answer, type_text
-from tests.test_signals import read_for
+from tests.test_signals import dicehall_in_a_terminal, read_for
 
 LONG_PROMPT = ("The wind came down off the pass before dawn. " * 9).strip()  # 404: cut to the limit below
 
@@ -31,6 +29,12 @@ def new_game(name="night watch", deck=None):
 
 def box(pilot):
     return pilot.app.screen.query_one("#journal-entry")
+
+
+async def write(pilot, text):
+    """Open the entry box (w) and type `text` into it."""
+    await pilot.press("w")
+    await type_text(pilot, text)
 
 
 async def typed_card(pilot, card="2h"):
@@ -61,8 +65,7 @@ def test_a_draft_left_with_escape_and_q_is_kept_and_back_on_continue():
 
     async def steps(pilot):
         await typed_card(pilot)
-        await pilot.press("w")
-        await type_text(pilot, "the lamp, q and u")  # q and u typed in the box are words
+        await write(pilot, "the lamp, q and u")  # q and u typed in the box are words
         await pilot.press("escape")
         kept = status(pilot.app)
         await pilot.press("q")
@@ -86,8 +89,7 @@ def test_a_draft_survives_undo_and_saving_the_entry_clears_it():
 
     async def steps(pilot):
         await typed_card(pilot)
-        await pilot.press("w")
-        await type_text(pilot, "half a thought")
+        await write(pilot, "half a thought")
         await pilot.press("escape", "u")  # the card is undone: the words stay in the box and the save
         await pilot.pause()
         after_undo = box(pilot).text
@@ -107,10 +109,7 @@ def test_a_draft_survives_undo_and_saving_the_entry_clears_it():
 
 
 def test_a_draft_survives_a_hang_up():
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: dicehall in a terminal of its own
-        os.environ["TERM"] = "xterm-256color"
-        os.execv(sys.executable, [sys.executable, "-m", "dicehall", "play", "journal", "--seed", "7", "--name", "link"])
+    pid, fd = dicehall_in_a_terminal("play", "journal", "--seed", "7", "--name", "link")
     try:
         assert b"DAY" in read_for(fd, 60, until=b"DAY"), "the app did not draw its screen"
         for keys, until in ((b"n", b"to draw"), (b"c", b"The card"), (b"2h\r", b"2 of hearts")):
@@ -141,8 +140,7 @@ def test_a_rewrite_starts_at_the_end_of_the_old_words():
 
     async def steps(pilot):
         await typed_card(pilot)
-        await pilot.press("w")
-        await type_text(pilot, "First draft.")
+        await write(pilot, "First draft.")
         await pilot.press("ctrl+s", "e")
         await pilot.pause()
         await pilot.press("enter")
@@ -204,18 +202,22 @@ def test_rulings_override_the_deck_and_the_save_records_them():
         journal.check_options({"final_check": "[bold]x"})
 
 
+async def to_line(pilot, key):
+    """Move the setup's cursor down to the line `key`."""
+    await pilot.pause()
+    while pilot.app.screen.current() != key:
+        await pilot.press("down")
+    await pilot.pause()
+
+
 def test_the_setup_offers_the_rulings_with_the_srd_words():
     async def steps(pilot):
         app = pilot.app
         app.push_screen(JournalSetupScreen())
-        await pilot.pause()
-        while app.screen.current() != "final_check":
-            await pilot.press("down")
-        await pilot.pause()
+        await to_line(pilot, "final_check")
         shown = screen_text(app)
         await pilot.press("right")
-        while app.screen.current() != "tokens":
-            await pilot.press("down")
+        await to_line(pilot, "tokens")
         await pilot.press("left", "left")
         await pilot.pause()
         chosen = screen_text(app)
@@ -253,9 +255,7 @@ def test_the_bookshelf_lists_finished_journals_and_reads_one():
     async def steps(pilot):
         app = pilot.app
         app.push_screen(JournalSetupScreen())
-        await pilot.pause()
-        while app.screen.current() != "shelf":
-            await pilot.press("down")
+        await to_line(pilot, "shelf")
         await pilot.press("enter")
         await pilot.pause()
         shelf = screen_text(app)
