@@ -13,6 +13,7 @@ import pytest
 from dicehall import saves
 from dicehall.engine.errors import OptionError
 from dicehall.engine.games import journal
+from dicehall.saves.drafts import draft_of
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.journal import JournalScreen, JournalSetupScreen
 from tests.apphelpers import drive, footer, screen_text, status
@@ -105,7 +106,7 @@ def test_a_draft_survives_undo_and_saving_the_entry_clears_it():
     assert after_undo == "half a thought"
     assert session.state.pages[0].entry == "half a thought more"
     saves.close_save(session)
-    assert saves.load_readonly("night watch").draft == ""
+    assert draft_of(saves.load_readonly("night watch")) == ""
 
 
 def test_a_draft_survives_a_hang_up():
@@ -132,7 +133,7 @@ def test_a_draft_survives_a_hang_up():
     finally:
         if fd >= 0:
             os.close(fd)
-    assert saves.load_readonly("link").draft == "storm coming"
+    assert draft_of(saves.load_readonly("link")) == "storm coming"
 
 
 def test_a_rewrite_starts_at_the_end_of_the_old_words():
@@ -271,3 +272,32 @@ def test_the_bookshelf_lists_finished_journals_and_reads_one():
     assert "Reading: the [bold]long[/bold] winter" in read and "Day 1" in read and "KH came up." in read
     assert "the end of the journal" in said or "fits on the screen" in said
     assert saves.load_readonly("the [bold]long[/bold] winter").outcome is not None  # read, nothing changed
+
+
+def test_a_hostile_draft_record_is_read_as_text_within_its_cap():
+    from dicehall.saves.drafts import DRAFT_LIMIT, write_draft
+
+    session = new_game(name="hostile")
+    write_draft(session, "\x1b[31m[bold]red[/bold]\x07 " + "x" * (DRAFT_LIMIT * 3))
+    session.journal.append({"op": "draft", "text": ["not", "text"]})  # a damaged or hostile file's record
+    saves.close_save(session)
+    assert draft_of(saves.load_readonly("hostile")) == ""
+    session = saves.open_save("hostile")
+    write_draft(session, "\x1b[31m[bold]red[/bold]\x07 " + "x" * (DRAFT_LIMIT * 3))
+    saves.close_save(session)
+    kept = draft_of(saves.load_readonly("hostile"))
+    assert kept.startswith("[31m[bold]red[/bold] x") and len(kept) <= DRAFT_LIMIT and "\x1b" not in kept
+
+
+def test_after_a_king_the_keys_stay_commands():
+    session = new_game()
+
+    async def steps(pilot):
+        await typed_card(pilot, "kh")
+        await pilot.press("q")  # a command: the game is left, nothing typed
+        await pilot.pause()
+        return pilot.app.screen
+
+    screen = drive(DicehallApp(session=session), steps)
+    assert not isinstance(screen, JournalScreen) and session.state.kings == ("KH",)
+    assert draft_of(saves.load_readonly("night watch")) == ""
