@@ -1,7 +1,9 @@
 """A writer's draft kept with a save: a `{"op": "draft", "text": str}` record appended as the player
 types (the screen writes it a moment after the last key, and at once on leaving or a hang-up); the
 latest wins and empty text clears it. Never a game event, so undo and the game's replay are
-untouched, and `continue` puts it back in the entry box."""
+untouched, and `continue` puts it back in the entry box. A rewrite of an earlier entry being made is
+kept the same way, apart: `{"op": "draft", "rewrite": PAGE, "text": str}` (one at a time; PAGE 0
+with empty text: none)."""
 from __future__ import annotations
 
 from dicehall.engine.session import Session
@@ -18,6 +20,35 @@ def clean_draft(value: object) -> str:
 
 def draft_of(session: Session) -> str:
     return getattr(session, "draft", "")
+
+
+def rewrite_of(session: Session) -> tuple[int, str]:
+    """The rewrite being made when the save was left: (its page, its words); (0, "") if none."""
+    return getattr(session, "rewrite", (0, ""))
+
+
+def read_draft(session: Session, record: dict) -> None:
+    """A draft record of a save (hostile input: a page that is no whole number is no rewrite)."""
+    page = record.get("rewrite")
+    text = clean_draft(record.get("text"))
+    if page is None:
+        session.draft = text
+    else:
+        ok = isinstance(page, int) and not isinstance(page, bool) and 0 < page <= 1_000_000
+        session.rewrite = (page, text) if ok and text else (0, "")
+
+
+def write_rewrite(session: Session, page: int, text: str) -> bool:
+    """Keep the rewrite of entry `page` being made (page 0 or empty text: none), as write_draft does."""
+    from dicehall.saves.store import SaveJournal
+
+    kept = (page, clean_draft(text)) if page and text else (0, "")
+    if kept == rewrite_of(session):
+        return isinstance(session.journal, SaveJournal)
+    if isinstance(session.journal, SaveJournal):
+        session.journal.append({"op": "draft", "rewrite": kept[0], "text": kept[1]})
+    session.rewrite = kept
+    return isinstance(session.journal, SaveJournal)
 
 
 def write_draft(session: Session, text: str) -> bool:

@@ -13,7 +13,7 @@ import pytest
 from dicehall import saves
 from dicehall.engine.errors import OptionError
 from dicehall.engine.games import journal
-from dicehall.saves.drafts import draft_of
+from dicehall.saves.drafts import draft_of, rewrite_of
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.journal import JournalScreen, JournalSetupScreen
 from tests.apphelpers import drive, footer, screen_text, status
@@ -136,17 +136,22 @@ def test_a_draft_survives_a_hang_up():
     assert draft_of(saves.load_readonly("link")) == "storm coming"
 
 
+async def rewrite_first(pilot, old, more):
+    """Write entry 1 as `old`, then rewrite it (e, Enter) typing `more` where the cursor starts."""
+    await typed_card(pilot)
+    await write(pilot, old)
+    await pilot.press("ctrl+s", "e")
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    await type_text(pilot, more)
+
+
 def test_a_rewrite_starts_at_the_end_of_the_old_words():
     session = new_game()
 
     async def steps(pilot):
-        await typed_card(pilot)
-        await write(pilot, "First draft.")
-        await pilot.press("ctrl+s", "e")
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
-        await type_text(pilot, " Revised.")
+        await rewrite_first(pilot, "First draft.", " Revised.")
         await pilot.press("ctrl+s")
         await pilot.pause()
 
@@ -301,3 +306,24 @@ def test_after_a_king_the_keys_stay_commands():
     screen = drive(DicehallApp(session=session), steps)
     assert not isinstance(screen, JournalScreen) and session.state.kings == ("KH",)
     assert draft_of(saves.load_readonly("night watch")) == ""
+
+
+def test_a_rewrite_under_way_survives_leaving_and_escape_drops_it():
+    session = new_game()
+
+    async def steps(pilot):
+        await rewrite_first(pilot, "Old.", " New.")
+
+    drive(DicehallApp(session=session), steps)  # the test ends with the rewrite in the box: the app closes
+    resumed = saves.open_save("night watch")
+
+    async def again(pilot):
+        back = box(pilot).text, status(pilot.app)
+        await pilot.press("w", "escape")  # Escape drops the rewrite, and says so
+        await pilot.pause()
+        return back, status(pilot.app)
+
+    (text, said), dropped = drive(DicehallApp(session=resumed), again)
+    assert text == "Old. New." and "rewrite of entry 1 is back" in said and "not amended" in dropped
+    assert resumed.state.pages[0].entry == "Old."
+    assert rewrite_of(saves.load_readonly("night watch")) == (0, "")

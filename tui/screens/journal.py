@@ -169,6 +169,7 @@ class JournalScreen(GameScreen):
         self._odds = 0.0
         self._draft_timer = None  # the draft is kept a moment after the last key (DRAFT_SECONDS)
         self.draft = ""  # the entry box's words (kept here too: at a hang-up the box may be gone)
+        self.rewrite = ""  # the words of the rewrite being made (amending), kept apart from the draft
 
     DRAFT_SECONDS = 1.0
 
@@ -354,6 +355,7 @@ class JournalScreen(GameScreen):
             if self.play(AmendEntry(page, box.text), done=f"entry {page} amended (the old words stay in the log)"):
                 self.amending = None
                 box.text = self.draft  # the entry being written before the rewrite, if any
+                self.keep_draft()
                 self.focus_panel()
             return
         if self.play(WriteEntry(box.text), done="entry saved"):
@@ -375,34 +377,44 @@ class JournalScreen(GameScreen):
 
     # ----- the draft: kept in the save as it is typed (saves/drafts.py), back in the box on continue -----
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        # the box's words now (not when the event was sent): a late event after a rewrite ends is harmless
         if self.amending is None:
             self.draft = event.text_area.text
-            if self._draft_timer is not None:
-                self._draft_timer.stop()
-            self._draft_timer = self.set_timer(self.DRAFT_SECONDS, self.keep_draft)
+        else:
+            self.rewrite = event.text_area.text
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+        self._draft_timer = self.set_timer(self.DRAFT_SECONDS, self.keep_draft)
 
     def keep_draft(self) -> None:
-        """Write the entry box's words to the save now, unless they are an amendment being made (Escape
-        drops one, and says so). A save that cannot take them says why in one line; the box keeps them."""
+        """Write the entry box's words to the save now: the draft, and the rewrite being made if any
+        (none once it is saved or dropped). A save that cannot take them says why in one line; the box
+        keeps them."""
         from dicehall.saves import SaveError
-        from dicehall.saves.drafts import write_draft
+        from dicehall.saves.drafts import write_draft, write_rewrite
 
         if self._draft_timer is not None:
             self._draft_timer.stop()
             self._draft_timer = None
-        if self.amending is not None:
-            return
         try:
             write_draft(self.session, self.draft)
+            write_rewrite(self.session, self.amending or 0, self.rewrite if self.amending else "")
         except (SaveError, OSError) as error:
             self.status(f"the draft was not kept: {error}", error=True)
 
     def on_mount(self) -> None:
-        from dicehall.saves.drafts import draft_of
+        from dicehall.saves.drafts import draft_of, rewrite_of
 
-        draft = draft_of(self.session)  # (runs before GameScreen's on_mount draws the screen)
-        if draft and self.writing():
-            self.query_one("#journal-entry", TextArea).text = self.draft = draft
+        box = self.query_one("#journal-entry", TextArea)  # (runs before GameScreen's on_mount draws the screen)
+        self.draft = draft_of(self.session)
+        page, words = rewrite_of(self.session)
+        if page and page <= len(self.state.pages) and self.session.outcome is None:
+            self.amending, self.rewrite = page, words
+            box.text = words
+            box.move_cursor(box.document.end)
+            self.status(f"your rewrite of entry {page} is back: w or Enter goes on, ctrl+s saves it")
+        elif self.draft and self.writing():
+            box.text = self.draft
             self.status("your draft is back in the box: w or Enter writes on")
 
     def on_unmount(self) -> None:
@@ -412,6 +424,7 @@ class JournalScreen(GameScreen):
         if self.amending is not None:
             self.amending = None
             self.query_one("#journal-entry", TextArea).text = self.draft
+            self.keep_draft()
             self.status("not amended: the entry is as it was")
         else:
             self.keep_draft()
@@ -437,7 +450,7 @@ class JournalScreen(GameScreen):
                 return
             self.amending = int(answer)
             box = self.query_one("#journal-entry", TextArea)
-            box.text = pages[self.amending - 1].entry or ""
+            box.text = self.rewrite = pages[self.amending - 1].entry or ""
             box.move_cursor(box.document.end)  # a rewrite goes on from the old words' end
             self.redraw()
             box.focus()
@@ -460,6 +473,7 @@ class JournalScreen(GameScreen):
         if self.amending is not None:
             self.amending = None
             self.query_one("#journal-entry", TextArea).text = self.draft
+            self.keep_draft()
         super().action_undo()
 
 
