@@ -48,11 +48,12 @@ BOARD_WIDTH = 26  # the board column's text (tui/dicehall.tcss .board) in the vi
 PROMPT_SHOWN = 130  # a prompt's characters the board shows at 80x24 (about 6 lines); o shows it whole
 
 
-def draw_board(state: JournalState, reveal: bool = True, odds: float | None = None) -> Text:
+def draw_board(state: JournalState, reveal: bool = True, odds: float | None = None, cut_prompt: bool = False) -> Text:
     """Where the game stands, as a player sees it (the game screen's panel and the replay viewer's
     board): day, tower, its odds, Kings, tokens, cards left, and the current card with its prompt,
-    every line wrapped at a word to the board's width."""
-    drawn = _board(state, odds)
+    every line wrapped at a word to the board's width. `cut_prompt`: a long prompt ends in "..." and
+    names the key that shows it whole (the game screen's o; the viewer has no such key)."""
+    drawn = _board(state, odds, cut_prompt)
     text = Text()
     for line in drawn.split("\n"):
         if len(line.plain) <= BOARD_WIDTH:
@@ -64,7 +65,7 @@ def draw_board(state: JournalState, reveal: bool = True, odds: float | None = No
     return text
 
 
-def _board(state: JournalState, odds: float | None) -> Text:
+def _board(state: JournalState, odds: float | None, cut_prompt: bool) -> Text:
     settings = state.deck.settings
     text = Text()
     text.append(f"DAY {state.day}" if state.day else "BEFORE THE FIRST DAY", style="bold")
@@ -97,7 +98,7 @@ def _board(state: JournalState, odds: float | None) -> Text:
         text.append(f"\nCard {len(state.pages)}: ", style="bold")
         text.append(card_line(state, page.card) + "\n")
         prompt = state.deck.prompt(page.card)
-        if len(prompt) > PROMPT_SHOWN:  # the board's room at 80x24: the rest is one key away
+        if cut_prompt and len(prompt) > PROMPT_SHOWN:  # the board's room at 80x24: the rest is one key away
             prompt = prompt[:PROMPT_SHOWN].rsplit(" ", 1)[0] + "... (o: the whole prompt)"
         text.append((prompt or "(no prompt: this card only has its rule)") + "\n")
     if state.phase == "over":
@@ -212,7 +213,7 @@ class JournalScreen(GameScreen):
         title = title_line(head, name, f"   (seed {session.seed}, undos {session.undos})",
                            self.size.width - 2)
         self.query_one("#title", Plain).show(Text(with_deal(title, session, self.size.width - 2), style="bold"))
-        self.query_one("#journal-panel", Plain).show(draw_board(state, odds=self.tower_odds()))
+        self.query_one("#journal-panel", Plain).show(draw_board(state, odds=self.tower_odds(), cut_prompt=True))
         box = self.query_one("#journal-entry", TextArea)
         if self.amending is not None:
             hint = f"Rewriting entry {self.amending} (ctrl+s saves it as an amendment; Escape leaves it as it was)"
