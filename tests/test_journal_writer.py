@@ -202,6 +202,11 @@ def test_rulings_override_the_deck_and_the_save_records_them():
     assert {key: state.deck.settings[key] for key in journal.RULINGS} == {
         "tokens": 3, "final_check": "pull", "kings": 2, "deck_out": "reshuffle"}
     assert journal.initial_state(journal.check_options({}), ()).deck.settings["tokens"] == 10
+    pulling = journal.parse_deck(b'[game]\ntitle = "Pull"\nfinal_check = "pull"\n', "pull.toml").record()
+    assert journal.initial_state(journal.check_options({"deck": pulling}), ()).deck.settings["final_check"] == "pull"
+    overruled = journal.check_options({"deck": pulling, "final_check": "none"})  # the player's choice wins
+    assert overruled["final_check"] == "none" and overruled["deck"]["final_check"] == "pull"  # both recorded
+    assert journal.initial_state(overruled, ()).deck.settings["final_check"] == "none"
     with pytest.raises(OptionError, match="kings is not a whole number from 1 to 4"):
         journal.check_options({"kings": 9})
     with pytest.raises(OptionError, match="final_check is not one of none, pull"):
