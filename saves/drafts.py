@@ -40,29 +40,24 @@ def read_draft(session: Session, record: dict) -> None:
 
 def write_rewrite(session: Session, page: int, text: str) -> bool:
     """Keep the rewrite of entry `page` being made (page 0 or empty text: none), as write_draft does."""
-    from dicehall.saves.store import SaveJournal
-
     kept = (page, clean_draft(text)) if page and text else (0, "")
-    if kept == rewrite_of(session):
-        return isinstance(session.journal, SaveJournal)
-    if isinstance(session.journal, SaveJournal):
-        session.journal.append({"op": "draft", "rewrite": kept[0], "text": kept[1]})
-    session.rewrite = kept
-    return isinstance(session.journal, SaveJournal)
+    return _keep(session, "rewrite", kept, {"op": "draft", "rewrite": kept[0], "text": kept[1]}, rewrite_of(session))
 
 
 def write_draft(session: Session, text: str) -> bool:
     """Keep `text` as the session's draft: True once it is on disk (nothing is written when it is the
     draft already); False when the session has no save of its own to play (kept in memory only). A
     save that cannot take it raises its one-line error and the draft in memory is unchanged."""
+    text = clean_draft(text)
+    return _keep(session, "draft", text, {"op": "draft", "text": text}, draft_of(session))
+
+
+def _keep(session: Session, name: str, value: object, record: dict, before: object) -> bool:
     from dicehall.saves.store import SaveJournal  # store reads saves through rebuild, which reads drafts
 
-    text = clean_draft(text)
-    if text == draft_of(session):
-        return isinstance(session.journal, SaveJournal)
-    if isinstance(session.journal, SaveJournal):
-        session.journal.append({"op": "draft", "text": text})
-        session.draft = text
-        return True
-    session.draft = text
-    return False
+    on_disk = isinstance(session.journal, SaveJournal)
+    if value != before:
+        if on_disk:
+            session.journal.append(record)  # a failure raises before the session changes
+        setattr(session, name, value)
+    return on_disk
