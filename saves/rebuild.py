@@ -11,6 +11,7 @@ from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
 from dicehall.replays.assists import checked_assist
 from dicehall.saves.errors import SaveDamaged, SaveError
+from dicehall.saves.drafts import read_draft
 from dicehall.saves.framing import ParsedSave, SaveScan, upcast_header
 
 
@@ -97,5 +98,7 @@ def _replay_record(session: Session, record: Any, module: Any) -> None:
     elif op == "comment":  # a player's comment, kept beside the game: the latest per event wins
         event, text = comment_of((record.get("event"), record.get("text")), len(session.events))
         session.comments = with_comment(session.comments, event, text)
+    elif op == "draft":  # the words in the entry box, not yet an event: the latest wins
+        read_draft(session, record)
     else:
         raise ValueError(f"unknown record {str(op)[:20]!r}")

@@ -178,9 +178,9 @@ def test_every_text_box_given_paths_reads_and_writes_nothing_outside_the_players
         await pilot.pause()
         assert isinstance(pilot.app.screen, JournalSetupScreen)
         setup = screen_text(pilot.app)
-        for _ in range(2):
-            await pilot.press("up")
-        await pilot.press("up", "enter")  # Paste a deck
+        while pilot.app.screen.current() != "paste":
+            await pilot.press("down")
+        await pilot.press("enter")  # Paste a deck
         await pilot.pause()
         await answer(pilot, box["attacks"][0])
         for text in box["attacks"][1:] + [f"card,suite,action,description\n{box['secret_path']},hearts,pull,x\n"]:

@@ -38,8 +38,9 @@ async def play_card(pilot, entry=None):
         if not isinstance(pilot.app.screen, JournalScreen):  # typed dice: the two faces are asked for
             await answer(pilot, "25")
     if entry is None:
-        await pilot.press("escape", "s")
+        await pilot.press("s")
     else:
+        await pilot.press("w")  # the box takes the keys only when asked
         await type_text(pilot, entry)
         await pilot.press("ctrl+s")
     await pilot.pause()
@@ -113,7 +114,7 @@ def test_a_typed_card_and_a_card_already_drawn_refused_in_one_line():
     async def steps(pilot):
         await pilot.press("n", "c")
         await answer(pilot, "2h")
-        await pilot.press("escape", "s")
+        await pilot.press("s")
         await pilot.pause()
         await pilot.press("c")
         await answer(pilot, "2h")

@@ -38,12 +38,18 @@ def pulls_on_disk(name: str) -> int:
         return -1
 
 
+def dicehall_in_a_terminal(*args: str) -> tuple[int, int]:
+    """`dicehall ARGS` started in a pseudo-terminal of its own: its pid and the terminal's fd."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(sys.executable, [sys.executable, "-m", "dicehall", *args])
+    return pid, fd
+
+
 @pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
 def test_signal_ends_the_app_and_continue_resumes_identically(home, signum):
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: dicehall in a terminal of its own
-        os.environ["TERM"] = "xterm-256color"
-        os.execv(sys.executable, [sys.executable, "-m", "dicehall", "play", "dicetower", "--seed", "7", "--name", "link"])
+    pid, fd = dicehall_in_a_terminal("play", "dicetower", "--seed", "7", "--name", "link")
     try:
         assert b"COUNTDOWN" in read_for(fd, 60, until=b"COUNTDOWN"), "the app did not draw its screen"
         for expected in (1, 2, 3):

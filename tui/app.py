@@ -454,6 +454,9 @@ class DicehallApp(App):
         from dicehall.saves import close_save
 
         for screen in self.screen_stack:
+            keep_draft = getattr(screen, "keep_draft", None)  # a writer's words go to the save first
+            if callable(keep_draft):
+                keep_draft()
             session = getattr(screen, "session", None)
             if session is not None:
                 close_save(session)

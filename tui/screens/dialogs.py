@@ -47,7 +47,7 @@ def help_text(title: str, rows: list[tuple[str, str]], notes: str, width: int) -
     """The help's words for a box `width` columns wide inside: each key's line wrapped under its
     own words, the notes flowing."""
     text = Text()
-    text.append(f"{title}: keys", style="bold")
+    text.append(f"{title}: keys" if rows else title, style="bold")  # no keys: words to read (a long prompt)
     text.append("  (Esc closes)\n")
     keys_width = max(len(keys) for keys, _ in rows) if rows else 0
     for keys, what in rows:

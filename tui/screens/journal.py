@@ -21,7 +21,7 @@ from dicehall.engine.games.journal import (
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.tui.screens.base import GameScreen, SetupScreen, with_deal
-from dicehall.tui.screens.dialogs import AskScreen, PasteScreen
+from dicehall.tui.screens.dialogs import AskScreen, HelpScreen, PasteScreen
 from dicehall.tui.widgets import Plain, StatusLine, title_line
 
 PHASE_WORDS = {
@@ -45,13 +45,15 @@ def card_line(state: JournalState, card: str) -> str:
 
 
 BOARD_WIDTH = 26  # the board column's text (tui/dicehall.tcss .board) in the viewer and the game
+PROMPT_SHOWN = 130  # a prompt's characters the board shows at 80x24 (about 6 lines); o shows it whole
 
 
-def draw_board(state: JournalState, reveal: bool = True, odds: float | None = None) -> Text:
+def draw_board(state: JournalState, reveal: bool = True, odds: float | None = None, cut_prompt: bool = False) -> Text:
     """Where the game stands, as a player sees it (the game screen's panel and the replay viewer's
     board): day, tower, its odds, Kings, tokens, cards left, and the current card with its prompt,
-    every line wrapped at a word to the board's width."""
-    drawn = _board(state, odds)
+    every line wrapped at a word to the board's width. `cut_prompt`: a long prompt ends in "..." and
+    names the key that shows it whole (the game screen's o; the viewer has no such key)."""
+    drawn = _board(state, odds, cut_prompt)
     text = Text()
     for line in drawn.split("\n"):
         if len(line.plain) <= BOARD_WIDTH:
@@ -63,7 +65,7 @@ def draw_board(state: JournalState, reveal: bool = True, odds: float | None = No
     return text
 
 
-def _board(state: JournalState, odds: float | None) -> Text:
+def _board(state: JournalState, odds: float | None, cut_prompt: bool) -> Text:
     settings = state.deck.settings
     text = Text()
     text.append(f"DAY {state.day}" if state.day else "BEFORE THE FIRST DAY", style="bold")
@@ -96,6 +98,8 @@ def _board(state: JournalState, odds: float | None) -> Text:
         text.append(f"\nCard {len(state.pages)}: ", style="bold")
         text.append(card_line(state, page.card) + "\n")
         prompt = state.deck.prompt(page.card)
+        if cut_prompt and len(prompt) > PROMPT_SHOWN:  # the board's room at 80x24: the rest is one key away
+            prompt = prompt[:PROMPT_SHOWN].rsplit(" ", 1)[0] + "... (o: the whole prompt)"
         text.append((prompt or "(no prompt: this card only has its rule)") + "\n")
     if state.phase == "over":
         outcome = journal.outcome(state)
@@ -146,13 +150,15 @@ class JournalScreen(GameScreen):
         Binding("c", "type_card", "Type card"),
         Binding("p", "pull(False)", "Pull"),
         Binding("r", "pull(True)", "Pull+remove"),
-        Binding("ctrl+s", "save_entry", "Save entry", priority=True),
-        Binding("w", "write", "Write"),
+        Binding("ctrl+s", "save_entry", "Save", priority=True),
+        Binding("w,enter", "write", "Write"),
         Binding("s", "skip", "Skip"),
-        Binding("e", "edit", "Edit earlier"),
+        Binding("e", "edit", "Rewrite"),
+        Binding("o", "show_prompt", "Prompt", show=False),
         Binding("escape", "leave_text", "Leave text", show=False),
         Binding("t", "toggle_typed", "Typed dice", show=False),
     ]
+    AUTO_FOCUS = ""  # nothing takes the keys by itself: the entry box only on w or Enter
     HELP_NOTES = ("Next pull: exact (the Dice Tower's chain); tower ends it: simulated from here. "
                   "e rewrites an earlier entry as a new event.")
 
@@ -162,6 +168,11 @@ class JournalScreen(GameScreen):
         self.amending: int | None = None  # the page being rewritten in the box, if any
         self._odds_key = None
         self._odds = 0.0
+        self._draft_timer = None  # the draft is kept a moment after the last key (DRAFT_SECONDS)
+        self.draft = ""  # the entry box's words (kept here too: at a hang-up the box may be gone)
+        self.rewrite = ""  # the words of the rewrite being made (amending), kept apart from the draft
+
+    DRAFT_SECONDS = 1.0
 
     def compose(self) -> ComposeResult:
         yield Plain("", id="title", classes="title")
@@ -194,16 +205,22 @@ class JournalScreen(GameScreen):
     def redraw(self) -> None:
         session, state = self.session, self.state
         name = getattr(session, "save_name", "")
-        title = title_line(f"Journal: {state.deck.title}: ", name, f"   (seed {session.seed}, undos {session.undos})",
+        head = f"Journal: {state.deck.title}"
+        if name.casefold() == state.deck.title.casefold():  # a save named after its deck: said once
+            head, name = head + " ", ""
+        else:
+            head += ": "
+        title = title_line(head, name, f"   (seed {session.seed}, undos {session.undos})",
                            self.size.width - 2)
         self.query_one("#title", Plain).show(Text(with_deal(title, session, self.size.width - 2), style="bold"))
-        self.query_one("#journal-panel", Plain).show(draw_board(state, odds=self.tower_odds()))
+        self.query_one("#journal-panel", Plain).show(draw_board(state, odds=self.tower_odds(), cut_prompt=True))
         box = self.query_one("#journal-entry", TextArea)
         if self.amending is not None:
             hint = f"Rewriting entry {self.amending} (ctrl+s saves it as an amendment; Escape leaves it as it was)"
         elif self.writing():
             which = "the last entry" if journal.rules._pending_page(state) == 0 else f"entry {len(state.pages)}"
-            hint = f"Write {which}: ctrl+s saves it, Escape leaves the box, s skips it"
+            hint = (f"Write {which}: ctrl+s saves it, Escape leaves the box" if box.has_focus
+                    else f"w or Enter: write {which} (s skips it)")
         else:
             hint = PHASE_WORDS.get(state.phase, "")
             if session.chance_needed is not None:
@@ -212,8 +229,6 @@ class JournalScreen(GameScreen):
         box.disabled = not self.writing()
         self.query_one("#journal-so-far", Plain).show(journal_text(state))
         self.query_one("#journal-pages", VerticalScroll).scroll_end(animate=False)
-        if self.writing() and not box.has_focus and self.focused is None:
-            box.focus()
 
     # ----- what is possible now -----
     def possible_now(self, action: str, parameters: tuple) -> bool:
@@ -239,6 +254,8 @@ class JournalScreen(GameScreen):
                 p.entry is not None or p.skipped for p in state.pages)
         if action == "leave_text":
             return writing_box
+        if action == "show_prompt":
+            return bool(self.state.pages) and not writing_box
         if action == "toggle_typed":
             return self.session.outcome is None and not writing_box
         if writing_box and action in ("undo", "review", "rules", "back"):
@@ -285,9 +302,8 @@ class JournalScreen(GameScreen):
         self.after_card()
 
     def after_card(self) -> None:
+        """The box waits for w or Enter: taking focus at once would turn the next command key into text."""
         state = self.state
-        if state.pages and state.phase in ("entry", "last-entry"):
-            self.query_one("#journal-entry", TextArea).focus()
         if state.phase == "pull":
             self.status(f"{self.session.describe(len(self.session.events) - 1)}: press "
                         f"{'r to pull and remove' if state.pull_due == 'remove' else 'p to pull'}")
@@ -319,8 +335,6 @@ class JournalScreen(GameScreen):
     def after_pull(self) -> None:
         if self.session.chance_needed is not None:
             self.status("double threes: -6, type the next two faces (p)")
-        elif self.writing():
-            self.query_one("#journal-entry", TextArea).focus()
 
     def ask_dice(self, parse, question: str, run) -> None:
         def typed(answer: str | None) -> None:
@@ -341,36 +355,88 @@ class JournalScreen(GameScreen):
             page = self.amending
             if self.play(AmendEntry(page, box.text), done=f"entry {page} amended (the old words stay in the log)"):
                 self.amending = None
-                box.text = ""
+                box.text = self.draft  # the entry being written before the rewrite, if any
+                self.keep_draft()
                 self.focus_panel()
             return
         if self.play(WriteEntry(box.text), done="entry saved"):
-            box.text = ""
+            box.text = self.draft = ""
+            self.keep_draft()
             self.focus_panel()
             if self.session.outcome is None:
                 self.status(f"entry saved; {PHASE_WORDS.get(self.state.phase, '')}")
 
     def action_skip(self) -> None:
         if self.play(SkipEntry(), done="entry skipped"):
-            self.query_one("#journal-entry", TextArea).text = ""
+            self.query_one("#journal-entry", TextArea).text = self.draft = ""
+            self.keep_draft()
 
     def action_write(self) -> None:
         self.query_one("#journal-entry", TextArea).focus()
         self.refresh_bindings()
+        self.call_after_refresh(self.redraw)
+
+    # ----- the draft: kept in the save as it is typed (saves/drafts.py), back in the box on continue -----
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        # the box's words now (not when the event was sent): a late event after a rewrite ends is harmless
+        if self.amending is None:
+            self.draft = event.text_area.text
+        else:
+            self.rewrite = event.text_area.text
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+        self._draft_timer = self.set_timer(self.DRAFT_SECONDS, self.keep_draft)
+
+    def keep_draft(self) -> None:
+        """Write the entry box's words to the save now: the draft, and the rewrite being made if any
+        (none once it is saved or dropped). A save that cannot take them says why in one line; the box
+        keeps them."""
+        from dicehall.saves import SaveError
+        from dicehall.saves.drafts import write_draft, write_rewrite
+
+        if self._draft_timer is not None:
+            self._draft_timer.stop()
+            self._draft_timer = None
+        try:
+            write_draft(self.session, self.draft)
+            write_rewrite(self.session, self.amending or 0, self.rewrite if self.amending else "")
+        except (SaveError, OSError) as error:
+            self.status(f"the draft was not kept: {error}", error=True)
+
+    def on_mount(self) -> None:
+        from dicehall.saves.drafts import draft_of, rewrite_of
+
+        box = self.query_one("#journal-entry", TextArea)  # (runs before GameScreen's on_mount draws the screen)
+        self.draft = draft_of(self.session)
+        page, words = rewrite_of(self.session)
+        if page and page <= len(self.state.pages) and self.session.outcome is None:
+            self.amending, self.rewrite = page, words
+            box.text = words
+            box.move_cursor(box.document.end)
+            self.status(f"your rewrite of entry {page} is back: w or Enter goes on, ctrl+s saves it")
+        elif self.draft and self.writing():
+            box.text = self.draft
+            self.status("your draft is back in the box: w or Enter writes on")
+
+    def on_unmount(self) -> None:
+        self.keep_draft()  # before GameScreen's on_unmount closes the save (Textual runs this one first)
 
     def action_leave_text(self) -> None:
         if self.amending is not None:
             self.amending = None
-            self.query_one("#journal-entry", TextArea).text = ""
+            self.query_one("#journal-entry", TextArea).text = self.draft
+            self.keep_draft()
             self.status("not amended: the entry is as it was")
         else:
-            self.status("out of the box: w writes again, s skips, ? lists the keys")
+            self.keep_draft()
+            self.status("out of the box, the draft kept: w writes on, s skips, ? lists the keys")
         self.focus_panel()
         self.redraw()
 
     def focus_panel(self) -> None:
         self.set_focus(None)
         self.refresh_bindings()
+        self.call_after_refresh(self.redraw)  # the hint follows the focus once it has moved
 
     def action_edit(self) -> None:
         pages = self.state.pages
@@ -385,7 +451,8 @@ class JournalScreen(GameScreen):
                 return
             self.amending = int(answer)
             box = self.query_one("#journal-entry", TextArea)
-            box.text = pages[self.amending - 1].entry or ""
+            box.text = self.rewrite = pages[self.amending - 1].entry or ""
+            box.move_cursor(box.document.end)  # a rewrite goes on from the old words' end
             self.redraw()
             box.focus()
             self.status(f"rewriting entry {self.amending}: ctrl+s saves it, Escape leaves it as it was")
@@ -393,13 +460,21 @@ class JournalScreen(GameScreen):
         self.app.push_screen(AskScreen(f"Which entry to rewrite (1 to {written[-1]})?", str(written[-1]), check=check),
                              chosen)
 
+    def action_show_prompt(self) -> None:
+        page = self.state.pages[-1]
+        prompt = self.state.deck.prompt(page.card) or "(no prompt: this card only has its rule)"
+        self.app.push_screen(HelpScreen(f"Card {len(self.state.pages)}: {card_line(self.state, page.card)}", [], prompt))
+
     def action_toggle_typed(self) -> None:
         self.typed_dice = not self.typed_dice
         self.status("typed dice: n and p ask for the faces you rolled" if self.typed_dice
                     else "dicehall rolls the dice again")
 
     def action_undo(self) -> None:
-        self.amending = None
+        if self.amending is not None:
+            self.amending = None
+            self.query_one("#journal-entry", TextArea).text = self.draft
+            self.keep_draft()
         super().action_undo()
 
 
@@ -413,7 +488,10 @@ class JournalSetupScreen(SetupScreen):
                   "own deck: a CSV file (card,suite,action,description, as dc-solo-rpg writes it) or a TOML "
                   "file with a [game] table and [[card]] tables, opened from a file (on a shared box: the "
                   "hall's decks, which the admin puts in its decks folder) or pasted into a box (Ctrl+S takes it). "
-                  "The save keeps the whole deck: the file is read once. s starts the game.")
+                  "The save keeps the whole deck: the file is read once. The rulings' lines (Left/Right) rule "
+                  "in the deck's place: the deck's own setting is the default, and the SRD's words for the "
+                  "line under the cursor are shown below the list. The bookshelf reads a finished journal. "
+                  "s starts the game.")
 
     def __init__(self, seed: int | None = None, name: str = "", **options) -> None:
         super().__init__()
@@ -422,6 +500,24 @@ class JournalSetupScreen(SetupScreen):
         deck = options.get("deck")
         self.deck: object = deck if isinstance(deck, dict) else "sample"  # the deck itself, as the options hold it
         self.deck_title = journal.deck_from_record(deck).title if isinstance(deck, dict) else ""
+        self.rulings = {key: options[key] for key in journal.RULINGS if key in options}  # the player's, over the deck's
+
+    def on_mount(self) -> None:
+        # (Textual runs SetupScreen's on_mount after this one: each class's handler, subclass first)
+        self.mount(Plain("", id="ruling-words"), after=self.query_one(f"#{self.LIST_ID}"))
+
+    def deck_settings(self) -> dict:
+        deck = journal.sample_deck() if self.deck == "sample" else journal.deck_from_record(self.deck)
+        return deck.settings
+
+    def on_option_list_option_highlighted(self, event) -> None:
+        self.show_ruling_words()
+
+    def show_ruling_words(self) -> None:
+        """The SRD's words for the highlighted ruling, wrapped under the list (nothing on other lines)."""
+        words = journal.RULING_WORDS.get(self.current())
+        for shown in self.query("#ruling-words"):
+            shown.show(Text(words[1] if words else ""))
 
     def help_title(self) -> str:
         return "Journal: a new game"
@@ -435,8 +531,15 @@ class JournalSetupScreen(SetupScreen):
             files = [(f"hall:{name}", f"The hall's deck: {name}") for name in hall_decks()]
         else:
             files = [("file", "Open a deck file (type its path)")]
+        settings = self.deck_settings()
+        rulings = []
+        for key in journal.RULINGS:
+            value = self.rulings.get(key, settings[key])
+            whose = "the deck's" if key not in self.rulings else f"yours; the deck's: {settings[key]}"
+            rulings.append((key, f"{journal.RULING_WORDS[key][0]}:  {value}  ({whose})"))
         return [("deck", f"Deck:  {shown}"), *files, ("paste", "Paste a deck (TOML or CSV)"),
-                ("sample", "Use the sample deck"), ("start", "Start the game (s)")]
+                ("sample", "Use the sample deck"), *rulings, ("start", "Start the game (s)"),
+                ("shelf", "The bookshelf: read a finished journal")]
 
     def action_change(self, step: int = 1) -> None:
         key = self.current()
@@ -450,8 +553,26 @@ class JournalSetupScreen(SetupScreen):
             self.read_deck(lambda: decks().hall_deck(key[5:]))
         elif key == "file":
             self.ask_path()
+        elif key == "shelf":
+            from dicehall.tui.screens.bookshelf import BookshelfScreen
+
+            self.app.push_screen(BookshelfScreen())
+        elif key in journal.RULINGS:
+            self.rule(key, step)
         else:
             self.status("the lines below choose the deck")
+
+    def rule(self, key: str, step: int) -> None:
+        """The next (or previous) choice of ruling `key`; back on the deck's own value, the deck rules."""
+        settings = self.deck_settings()
+        values = tuple(journal.SETTINGS[key][1])
+        chosen = self.rulings.get(key, settings[key])
+        chosen = values[(values.index(chosen) + step) % len(values)]
+        if chosen == settings[key]:
+            self.rulings.pop(key, None)
+        else:
+            self.rulings[key] = chosen
+        self.redraw()
 
     def chose(self, deck: object, title: str) -> None:
         self.deck, self.deck_title = deck, title
@@ -501,7 +622,7 @@ class JournalSetupScreen(SetupScreen):
         from dicehall import saves
 
         try:
-            options = journal.check_options({"deck": self.deck})
+            options = journal.check_options({"deck": self.deck, **self.rulings})
             session = saves.new_save(journal.ID, name=self.save_name, seed=self.seed, options=options,
                                      players=saves.solo_players())
         except (DicehallError, OSError, ValueError) as error:

@@ -21,6 +21,9 @@ class RulesScreen(KeyedScreen):
         Binding("q,escape", "back", "Back"),
     ]
 
+    WHAT = "the rules"  # what is read (a finished journal reads the same way: tui/screens/bookshelf.py)
+    FITS = "the rules fit on the screen"
+
     def __init__(self, game) -> None:
         super().__init__()
         self.game = game
@@ -44,9 +47,9 @@ class RulesScreen(KeyedScreen):
         """Where the reader is, so the end of the rules is never a key that silently does nothing."""
         scroll = self.query_one("#rules-scroll", VerticalScroll)
         if scroll.max_scroll_y <= 0:
-            self.status("the rules fit on the screen; q goes back")
+            self.status(f"{self.FITS}; q goes back")
         elif scroll.scroll_y >= scroll.max_scroll_y:
-            self.status("the end of the rules: PgUp or Up goes back up, q leaves")
+            self.status(f"the end of {self.WHAT}: PgUp or Up goes back up, q leaves")
         else:
             shown = round(100 * (scroll.scroll_y + scroll.size.height) / (scroll.max_scroll_y + scroll.size.height))
             self.status(f"{shown}% read: PgDn or Space for more, Up/Down a line, q goes back")

@@ -24,13 +24,13 @@ from dicehall.engine.games.journal.moves import (
 )
 from dicehall.engine.games.journal.rules import (
     JournalState, Page, PullBlock, card_words, chance_draws, chance_event, chance_needed,
-    check_options, check_players, clean_entry, command_of, decide, describe, evolve, game_label, initial_state,
+    RULINGS, check_options, check_players, clean_entry, ruled_deck, command_of, decide, describe, evolve, game_label, initial_state,
     is_turn_start, legal_commands, outcome, parse_command, progress, recorded_draws, to_act, best_result,
     result_measure,
 )
 from dicehall.engine.games.journal.export import html_page, markdown
 from dicehall.engine.games.journal.odds import ODDS_GAMES, Playout, next_pull_chance, playout, tower_odds
-from dicehall.engine.games.journal.rules_text import RULES_TEXT
+from dicehall.engine.games.journal.rules_text import RULES_TEXT, RULING_WORDS
 
 ID = "journal"
 TITLE = "Journal"

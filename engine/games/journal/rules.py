@@ -19,6 +19,7 @@ from dicehall.engine.games import dicetower
 from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, parse_card
 from dicehall.engine.games.journal.deck import Deck, DeckError, deck_from_record, sample_deck
+from dicehall.engine.games.journal.deck import _setting as setting_value  # deck.py is the decks work's: its checker, shared
 from dicehall.engine.games.journal.moves import (
     ENTRY_LIMIT, EVENTS, AmendEntry, CardDrawn, DayEnded, DayRolled, DayStarted, Draw, DrawBegan, DrawCard,
     EntryAmended, EntrySkipped, EntryWritten, RollSalvation, SalvationRolled, SkipEntry, StartDay, WriteEntry,
@@ -64,10 +65,16 @@ class JournalState:
         return self.deck.settings["tokens"]
 
 
+# the rulings a player may choose when a game starts (--option KEY=VALUE, the setup screen): each
+# overrides the deck's own setting of the same name; the options (the save's header) record the choice
+RULINGS = ("final_check", "tokens", "kings", "deck_out")
+
+
 def check_options(options: dict) -> dict:
     for key in options:
-        if key != "deck":
-            raise OptionError(f"unknown option {clean_text(key, 20)!r} (known: deck)")
+        if key != "deck" and key not in RULINGS:
+            raise OptionError(f"unknown option {clean_text(key, 20)!r} (known: deck, {', '.join(RULINGS)})")
+    rulings = {key: setting_value(key, options[key], "--option") for key in RULINGS if key in options}
     record = options.get("deck")
     if record is None or record == "sample":
         deck = sample_deck()
@@ -75,7 +82,14 @@ def check_options(options: dict) -> dict:
         raise DeckError("the deck is the sample or a deck already read (from its file, the hall's decks or a paste)")
     else:
         deck = deck_from_record(record)
-    return {"deck": deck.record()}
+    return {"deck": deck.record(), **rulings}
+
+
+def ruled_deck(options: dict) -> Deck:
+    """The deck a game plays: the deck's own settings, each ruling the player chose in their place."""
+    deck = deck_from_record(options["deck"])
+    rulings = {key: options[key] for key in RULINGS if key in options}
+    return replace(deck, settings={**deck.settings, **rulings}) if rulings else deck
 
 
 def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:
@@ -86,7 +100,7 @@ def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:
 
 
 def initial_state(options: dict, players: tuple[Player, ...]) -> JournalState:
-    deck = deck_from_record(options["deck"])
+    deck = ruled_deck(options)
     tower = dicetower.initial_state(dicetower.check_options({"start": deck.settings["tower_start"]}), players)
     return JournalState(deck=deck, tower=tower, remaining=deck.cards)
 

@@ -15,7 +15,11 @@ card (d; or c to type the card you drew from a real deck: one already
 drawn is refused). Read its prompt. If its action says pull, pull from the
 tower (p; r where it says pull and remove): the Dice Tower's rules, with
 its countdown, its dice and its exact odds. Then write the entry for the
-card in the box (ctrl+s saves it; Escape leaves the box) or skip it (s).
+card: w or Enter opens the box (until then every key is a command),
+ctrl+s saves the entry, Escape leaves the box; or skip it (s). The
+words in the box are kept in the save as you type (leaving, a dropped
+link, an undo lose none of them) and are back in the box on continue.
+A prompt too long for the panel ends in "..."; o shows it whole.
 
 The Kings are kept face up. The fourth King ends the game at once (no
 pull for it). The Ace of Hearts is salvation: it starts a countdown of 10
@@ -26,7 +30,9 @@ falling ends the game. Every ending leaves one last entry to write.
 Undo (u) takes back the last entry, draw, pull or roll; drawing again
 gives the same card and the same dice (they come from the game's seed).
 e rewrites an earlier entry: the new words are a new event that amends
-it, and the old ones stay in the log. t types physical dice. Entries are
+it, and the old ones stay in the log (the cursor starts after them).
+t types physical dice. The bookshelf (the last line of a new journal's
+setup) lists the finished journals; Enter reads one. Entries are
 text: at most 1000 characters each, control characters removed.
 
 A card's action (the deck's `action` column or key): pull, remove (pull
@@ -49,6 +55,11 @@ Choices dicehall makes where the SRD leaves them to each game:
 - After the last token: by default the game is won at once. A deck may
   say final_check = "pull": one last plain pull, and the tower must stand.
 
+When a game starts, the setup screen (or play's --option KEY=VALUE)
+may rule in the deck's place on final_check, tokens, kings and deck_out:
+the deck's own setting is the default, the player's choice wins, and
+the save records it.
+
 A deck's [game] table may set: tokens (1-20, default 10), kings (1-4,
 default 4: the King that ends it), tower_start (1-10000, default 100),
 final_check ("none" or "pull"), deck_out ("end" or "reshuffle"), deck
@@ -69,3 +80,22 @@ The Room, and licensed for our use under the Creative Commons
 Attribution 3.0 Unported license (http://creativecommons.org/licenses/
 by/3.0/). The Wretched & Alone SRD is by Matt Sanders (sealedlibrary.com)
 in consultation with Chris Bissette. dicehall is not endorsed by either."""
+
+
+# The rulings offered when a game starts (rules.RULINGS): a short name for the setup's line and the
+# SRD's own words for the rule (the Wretched & Alone SRD), then what dicehall does with each choice.
+RULING_WORDS = {
+    "final_check": ("Final pull on salvation",
+                    "The SRD: \"salvation may come with a final pull\": once the last token is gone, "
+                    "some games ask one more pull from the tower. none: the last token wins at once; "
+                    "pull: one last plain pull, and the tower must stand."),
+    "tokens": ("Tokens",
+               "The SRD: when the Ace of Hearts is drawn, place ten tokens; at the end of each day roll a "
+               "die, and on a 6 remove one. Removing the last one is salvation. Fewer tokens, a kinder game."),
+    "kings": ("The King that ends it",
+              "The SRD: the Kings are your failure; when the fourth King is revealed, the game is over. "
+              "A deck or a player may end it sooner: at the first, second or third King."),
+    "deck_out": ("The deck running out",
+                 "The SRD leaves it to each game. end: the story runs out, the game ends (not a win); "
+                 "reshuffle: every drawn card but the Kings and the Ace of Hearts goes back and the day goes on."),
+}

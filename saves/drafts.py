@@ -1,0 +1,63 @@
+"""A writer's draft kept with a save: a `{"op": "draft", "text": str}` record appended as the player
+types (the screen writes it a moment after the last key, and at once on leaving or a hang-up); the
+latest wins and empty text clears it. Never a game event, so undo and the game's replay are
+untouched, and `continue` puts it back in the entry box. A rewrite of an earlier entry being made is
+kept the same way, apart: `{"op": "draft", "rewrite": PAGE, "text": str}` (one at a time; PAGE 0
+with empty text: none)."""
+from __future__ import annotations
+
+from dicehall.engine.session import Session
+from dicehall.engine.text import clean_text
+
+DRAFT_LIMIT = 4000  # characters kept: more than an entry holds, so words typed past the limit are not lost
+
+
+def clean_draft(value: object) -> str:
+    """A draft as it is kept: each line cleaned of control characters (a file's text is data), capped."""
+    raw = value if isinstance(value, str) else ""
+    return "\n".join(clean_text(line, DRAFT_LIMIT) for line in raw[:DRAFT_LIMIT].split("\n"))[:DRAFT_LIMIT]
+
+
+def draft_of(session: Session) -> str:
+    return getattr(session, "draft", "")
+
+
+def rewrite_of(session: Session) -> tuple[int, str]:
+    """The rewrite being made when the save was left: (its page, its words); (0, "") if none."""
+    return getattr(session, "rewrite", (0, ""))
+
+
+def read_draft(session: Session, record: dict) -> None:
+    """A draft record of a save (hostile input: a page that is no whole number is no rewrite)."""
+    page = record.get("rewrite")
+    text = clean_draft(record.get("text"))
+    if page is None:
+        session.draft = text
+    else:
+        ok = isinstance(page, int) and not isinstance(page, bool) and 0 < page <= 1_000_000
+        session.rewrite = (page, text) if ok and text else (0, "")
+
+
+def write_rewrite(session: Session, page: int, text: str) -> bool:
+    """Keep the rewrite of entry `page` being made (page 0 or empty text: none), as write_draft does."""
+    kept = (page, clean_draft(text)) if page and text else (0, "")
+    return _keep(session, "rewrite", kept, {"op": "draft", "rewrite": kept[0], "text": kept[1]}, rewrite_of(session))
+
+
+def write_draft(session: Session, text: str) -> bool:
+    """Keep `text` as the session's draft: True once it is on disk (nothing is written when it is the
+    draft already); False when the session has no save of its own to play (kept in memory only). A
+    save that cannot take it raises its one-line error and the draft in memory is unchanged."""
+    text = clean_draft(text)
+    return _keep(session, "draft", text, {"op": "draft", "text": text}, draft_of(session))
+
+
+def _keep(session: Session, name: str, value: object, record: dict, before: object) -> bool:
+    from dicehall.saves.store import SaveJournal  # store reads saves through rebuild, which reads drafts
+
+    on_disk = isinstance(session.journal, SaveJournal)
+    if value != before:
+        if on_disk:
+            session.journal.append(record)  # a failure raises before the session changes
+        setattr(session, name, value)
+    return on_disk

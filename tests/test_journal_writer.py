@@ -1,0 +1,334 @@
+"""A writer's journal at 80x24: the entry box takes keys only when asked (command keys after a card
+never become text), a draft survives leaving, a hang-up and undo (kept in the save, back in the box
+on continue), a rewrite starts at the end of the old words, a long prompt is readable whole, the
+footer and the title fit; and the rulings chosen at setup or by --option rule the game."""
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from dicehall import saves
+from dicehall.engine.errors import OptionError
+from dicehall.engine.games import journal
+from dicehall.saves.drafts import draft_of, rewrite_of
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.journal import JournalScreen, JournalSetupScreen
+from tests.apphelpers import drive, footer, screen_text, status
+from tests.test_journal_app import answer, type_text
+from tests.test_signals import dicehall_in_a_terminal, read_for
+
+LONG_PROMPT = ("The wind came down off the pass before dawn. " * 9).strip()  # 404: cut to the limit below
+
+
+def new_game(name="night watch", deck=None):
+    options = journal.check_options({"deck": deck} if deck else {})
+    return saves.new_save("journal", name=name, seed=7, options=options, players=saves.solo_players())
+
+
+def box(pilot):
+    return pilot.app.screen.query_one("#journal-entry")
+
+
+async def write(pilot, text):
+    """Open the entry box (w) and type `text` into it."""
+    await pilot.press("w")
+    await type_text(pilot, text)
+
+
+async def typed_card(pilot, card="2h"):
+    """Start the day and type a card drawn from a real deck (2H: no pull, its entry is due at once)."""
+    await pilot.press("n", "c")
+    await answer(pilot, card)
+
+
+def test_command_keys_after_a_no_pull_card_stay_commands():
+    session = new_game()
+
+    async def steps(pilot):
+        await typed_card(pilot)
+        assert session.state.phase == "entry"
+        await pilot.press("d")
+        refused = status(pilot.app)
+        await pilot.press("u")  # undo: the card goes back
+        await pilot.pause()
+        return refused, box(pilot).text, isinstance(pilot.app.screen, JournalScreen)
+
+    refused, text, still_here = drive(DicehallApp(session=session), steps)
+    assert text == "" and refused.startswith("Not now:") and still_here
+    assert session.undos == 1 and session.state.phase == "draw"
+
+
+def test_a_draft_left_with_escape_and_q_is_kept_and_back_on_continue():
+    session = new_game()
+
+    async def steps(pilot):
+        await typed_card(pilot)
+        await write(pilot, "the lamp, q and u")  # q and u typed in the box are words
+        await pilot.press("escape")
+        kept = status(pilot.app)
+        await pilot.press("q")
+        await pilot.pause()
+        return kept
+
+    kept = drive(DicehallApp(session=session), steps)
+    assert "draft kept" in kept
+    resumed = saves.open_save("night watch")
+
+    async def again(pilot):
+        return box(pilot).text, status(pilot.app), screen_text(pilot.app)
+
+    text, said, _ = drive(DicehallApp(session=resumed), again)
+    assert text == "the lamp, q and u" and "draft is back" in said
+    assert resumed.state.pages[0].entry is None  # a draft is no event
+
+
+def test_a_draft_survives_undo_and_saving_the_entry_clears_it():
+    session = new_game()
+
+    async def steps(pilot):
+        await typed_card(pilot)
+        await write(pilot, "half a thought")
+        await pilot.press("escape", "u")  # the card is undone: the words stay in the box and the save
+        await pilot.pause()
+        after_undo = box(pilot).text
+        await pilot.press("c")
+        await answer(pilot, "4h")
+        await pilot.press("enter")
+        await type_text(pilot, " more")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        return after_undo
+
+    after_undo = drive(DicehallApp(session=session), steps)
+    assert after_undo == "half a thought"
+    assert session.state.pages[0].entry == "half a thought more"
+    saves.close_save(session)
+    assert draft_of(saves.load_readonly("night watch")) == ""
+
+
+def test_a_draft_survives_a_hang_up():
+    pid, fd = dicehall_in_a_terminal("play", "journal", "--seed", "7", "--name", "link")
+    try:
+        assert b"DAY" in read_for(fd, 60, until=b"DAY"), "the app did not draw its screen"
+        for keys, until in ((b"n", b"to draw"), (b"c", b"The card"), (b"2h\r", b"2 of hearts")):
+            os.write(fd, keys)
+            assert until in read_for(fd, 30, until=until), keys
+        for keys in (b"w", b"storm coming"):  # the screen redraws only what changed: no text to wait for
+            os.write(fd, keys)
+            read_for(fd, 1.0)
+        os.close(fd)
+        fd = -1
+        os.kill(pid, signal.SIGHUP)
+        deadline = time.time() + 15
+        while time.time() < deadline and not os.waitpid(pid, os.WNOHANG)[0]:
+            time.sleep(0.05)
+        else:
+            if time.time() >= deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                pytest.fail("dicehall did not exit after the hang-up")
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    assert draft_of(saves.load_readonly("link")) == "storm coming"
+
+
+async def rewrite_first(pilot, old, more):
+    """Write entry 1 as `old`, then rewrite it (e, Enter) typing `more` where the cursor starts."""
+    await typed_card(pilot)
+    await write(pilot, old)
+    await pilot.press("ctrl+s", "e")
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    await type_text(pilot, more)
+
+
+def test_a_rewrite_starts_at_the_end_of_the_old_words():
+    session = new_game()
+
+    async def steps(pilot):
+        await rewrite_first(pilot, "First draft.", " Revised.")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+
+    drive(DicehallApp(session=session), steps)
+    assert session.state.pages[0].entry == "First draft. Revised."
+
+
+def test_a_long_prompt_is_cut_with_a_key_and_read_whole_with_it():
+    deck = journal.parse_deck(("card,suite,action,description\n2,hearts,no-pull," + LONG_PROMPT[:400] + "\n").encode(),
+                              "wind.csv").record()
+    session = new_game(deck=deck)
+
+    async def steps(pilot):
+        await typed_card(pilot)
+        board = screen_text(pilot.app)
+        await pilot.press("o")
+        await pilot.pause()
+        return board, screen_text(pilot.app)
+
+    board, whole = drive(DicehallApp(session=session), steps)
+    assert "(o: the whole" in board
+    read = " ".join(whole.replace("│", " ").split())  # the dialog's lines, its frame taken off
+    assert LONG_PROMPT[:400] in read
+
+
+def test_the_footer_fits_and_the_title_says_the_deck_once():
+    deck = journal.parse_deck(b"card,suite,action,description\n2,hearts,no-pull,Cold.\n", "gnome-fixed.csv").record()
+    session = new_game(name="Gnome-fixed", deck=deck)
+
+    async def steps(pilot):
+        lines = [footer(pilot.app)]
+        await typed_card(pilot)
+        lines.append(footer(pilot.app))
+        await pilot.press("w")
+        lines.append(footer(pilot.app))
+        return lines, screen_text(pilot.app).splitlines()[0]
+
+    lines, title = drive(DicehallApp(session=session), steps)
+    for line in lines:
+        assert len(line) <= 80 and not line.rstrip().endswith(("Rewrit", "earlie"))
+    assert lines[1].rstrip().endswith("w Write  s Skip")  # the last key shown whole
+    assert title.count("nome-fixed") == 1
+
+
+def test_rulings_override_the_deck_and_the_save_records_them():
+    options = journal.check_options({"tokens": 3, "final_check": "pull", "kings": 2, "deck_out": "reshuffle"})
+    state = journal.initial_state(options, ())
+    assert {key: state.deck.settings[key] for key in journal.RULINGS} == {
+        "tokens": 3, "final_check": "pull", "kings": 2, "deck_out": "reshuffle"}
+    assert journal.initial_state(journal.check_options({}), ()).deck.settings["tokens"] == 10
+    pulling = journal.parse_deck(b'[game]\ntitle = "Pull"\nfinal_check = "pull"\n', "pull.toml").record()
+    assert journal.initial_state(journal.check_options({"deck": pulling}), ()).deck.settings["final_check"] == "pull"
+    overruled = journal.check_options({"deck": pulling, "final_check": "none"})  # the player's choice wins
+    assert overruled["final_check"] == "none" and overruled["deck"]["final_check"] == "pull"  # both recorded
+    assert journal.initial_state(overruled, ()).deck.settings["final_check"] == "none"
+    with pytest.raises(OptionError, match="kings is not a whole number from 1 to 4"):
+        journal.check_options({"kings": 9})
+    with pytest.raises(OptionError, match="final_check is not one of none, pull"):
+        journal.check_options({"final_check": "[bold]x"})
+
+
+async def to_line(pilot, key):
+    """Move the setup's cursor down to the line `key`."""
+    await pilot.pause()
+    while pilot.app.screen.current() != key:
+        await pilot.press("down")
+    await pilot.pause()
+
+
+def test_the_setup_offers_the_rulings_with_the_srd_words():
+    async def steps(pilot):
+        app = pilot.app
+        app.push_screen(JournalSetupScreen())
+        await to_line(pilot, "final_check")
+        shown = screen_text(app)
+        await pilot.press("right")
+        await to_line(pilot, "tokens")
+        await pilot.press("left", "left")
+        await pilot.pause()
+        chosen = screen_text(app)
+        await pilot.press("s")
+        await pilot.pause()
+        return shown, chosen, app.screen
+
+    shown, chosen, screen = drive(DicehallApp(), steps)
+    assert "Final pull on salvation:  none  (the deck's)" in shown and "salvation may come with a final pull" in shown
+    assert "Final pull on salvation:  pull  (yours; the deck's: none)" in chosen and "Tokens:  8" in chosen
+    assert isinstance(screen, JournalScreen)
+    assert screen.session.options["final_check"] == "pull" and screen.session.options["tokens"] == 8
+    assert screen.session.state.deck.settings["final_check"] == "pull"
+
+
+def finish_by_kings(session, entry="The last night.") -> None:
+    """Play a journal to its end by typed cards: the four Kings, then the last entry."""
+    from dicehall.engine.games.journal import DrawCard, StartDay, WriteEntry
+
+    session.play(StartDay(), faces=[6])
+    for card in ("KH", "KD", "KC", "KS"):
+        session.play(DrawCard(card))
+        if session.outcome is None and session.state.phase in ("entry", "last-entry"):
+            session.play(WriteEntry(f"{card} came up. {entry}"))
+    while session.outcome is None:
+        session.play(WriteEntry(entry))
+
+
+def test_the_bookshelf_lists_finished_journals_and_reads_one():
+    done = new_game(name="the [bold]long[/bold] winter")
+    finish_by_kings(done)
+    saves.close_save(done)
+    saves.close_save(new_game(name="still going"))
+
+    async def steps(pilot):
+        app = pilot.app
+        app.push_screen(JournalSetupScreen())
+        await to_line(pilot, "shelf")
+        await pilot.press("enter")
+        await pilot.pause()
+        shelf = screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        read = screen_text(app)
+        await pilot.press("pagedown", "pagedown", "pagedown")
+        await pilot.pause()
+        return shelf, read, status(app)
+
+    shelf, read, said = drive(DicehallApp(), steps)
+    assert "the [bold]long[/bold] winter" in shelf and "still going" not in shelf
+    assert "Reading: the [bold]long[/bold] winter" in read and "Day 1" in read and "KH came up." in read
+    assert "the end of the journal" in said or "fits on the screen" in said
+    assert saves.load_readonly("the [bold]long[/bold] winter").outcome is not None  # read, nothing changed
+
+
+def test_a_hostile_draft_record_is_read_as_text_within_its_cap():
+    from dicehall.saves.drafts import DRAFT_LIMIT, write_draft
+
+    session = new_game(name="hostile")
+    write_draft(session, "\x1b[31m[bold]red[/bold]\x07 " + "x" * (DRAFT_LIMIT * 3))
+    session.journal.append({"op": "draft", "text": ["not", "text"]})  # a damaged or hostile file's record
+    saves.close_save(session)
+    assert draft_of(saves.load_readonly("hostile")) == ""
+    session = saves.open_save("hostile")
+    write_draft(session, "\x1b[31m[bold]red[/bold]\x07 " + "x" * (DRAFT_LIMIT * 3))
+    saves.close_save(session)
+    kept = draft_of(saves.load_readonly("hostile"))
+    assert kept.startswith("[31m[bold]red[/bold] x") and len(kept) <= DRAFT_LIMIT and "\x1b" not in kept
+
+
+def test_after_a_king_the_keys_stay_commands():
+    session = new_game()
+
+    async def steps(pilot):
+        await typed_card(pilot, "kh")
+        await pilot.press("q")  # a command: the game is left, nothing typed
+        await pilot.pause()
+        return pilot.app.screen
+
+    screen = drive(DicehallApp(session=session), steps)
+    assert not isinstance(screen, JournalScreen) and session.state.kings == ("KH",)
+    assert draft_of(saves.load_readonly("night watch")) == ""
+
+
+def test_a_rewrite_under_way_survives_leaving_and_escape_drops_it():
+    session = new_game()
+
+    async def steps(pilot):
+        await rewrite_first(pilot, "Old.", " New.")
+
+    drive(DicehallApp(session=session), steps)  # the test ends with the rewrite in the box: the app closes
+    resumed = saves.open_save("night watch")
+
+    async def again(pilot):
+        back = box(pilot).text, status(pilot.app)
+        await pilot.press("w", "escape")  # Escape drops the rewrite, and says so
+        await pilot.pause()
+        return back, status(pilot.app)
+
+    (text, said), dropped = drive(DicehallApp(session=resumed), again)
+    assert text == "Old. New." and "rewrite of entry 1 is back" in said and "not amended" in dropped
+    assert resumed.state.pages[0].entry == "Old."
+    assert rewrite_of(saves.load_readonly("night watch")) == (0, "")
