@@ -76,15 +76,12 @@ def hall_deck(name: str) -> journal.Deck:
     try:
         for suffix in DECK_SUFFIXES:
             try:
-                file = os.open(f"{name}{suffix}", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=fd)
+                os.stat(f"{name}{suffix}", dir_fd=fd, follow_symlinks=False)
             except FileNotFoundError:
                 continue
-            except OSError as error:
-                raise journal.DeckError(f"{name}{suffix}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
-            with os.fdopen(file, "rb") as handle:
-                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                    raise journal.DeckError(f"{name}{suffix}: not a file")
-                return journal.parse_deck(handle.read(journal.MAX_FILE + 1), f"{name}{suffix}")
+            except OSError:
+                pass  # read_deck_file says why in its one line
+            return journal.read_deck_file(f"{name}{suffix}", f"{name}{suffix}", dir_fd=fd)
     finally:
         os.close(fd)
     raise journal.DeckError(f"{name}: gone from the hall's decks folder")

@@ -13,13 +13,16 @@ file again; the caps keep it far inside one save record (saves/framing.py: 64 Ki
 from __future__ import annotations
 
 import csv
+import errno
 import io
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dicehall.engine.errors import OptionError
+from dicehall.engine.errors import DeckError
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
 from dicehall.engine.text import clean_text
 
@@ -30,6 +33,7 @@ MAX_INTRO = 1000  # the intro and the licence: at most 4000 bytes of UTF-8, unde
 MAX_LICENCE = 800
 MAX_TEXT_BYTES = 40_000  # every text of a deck together, in UTF-8: a save's header holds it all
 MAX_ROWS = 200  # rows read before a file is refused as no deck (52 cards and blank lines)
+MAX_COLUMNS = 16  # fields of one CSV row before it is refused (a deck has 4)
 
 ACTIONS = ("pull", "remove", "no-pull", "king", "salvation")
 # dc-solo-rpg's actions and a few spellings, as ours
@@ -48,10 +52,6 @@ SETTINGS = {
     "deck": ("full", ("full", "listed")),  # the deck is all 52 cards, or only those the file lists
 }
 TEXT_FIELDS = {"title": MAX_TITLE, "author": MAX_TITLE, "licence": MAX_LICENCE, "intro": MAX_INTRO}
-
-
-class DeckError(OptionError):
-    """A deck file or a save's deck that cannot be played; the message names where and what."""
 
 
 def default_action(card: str) -> str:
@@ -201,7 +201,7 @@ CSV_COLUMNS = {"card": "card", "suite": "suit", "suit": "suit", "action": "actio
 def parse_csv(text: str, name: str) -> Deck:
     builder = _Builder(name)
     try:
-        rows = list(_csv_rows(text))
+        rows = list(_csv_rows(text, name))
     except csv.Error as error:
         raise DeckError(f"{name}: not readable as CSV ({clean_text(str(error), 60)})") from None
     rows = [(line, row) for line, row in rows if any(cell.strip() for cell in row)]
@@ -228,12 +228,14 @@ def parse_csv(text: str, name: str) -> Deck:
     return builder.deck(Path(name).stem)
 
 
-def _csv_rows(text: str):
+def _csv_rows(text: str, name: str):
     reader = csv.reader(io.StringIO(text, newline=""))
     start = 1
     for count, row in enumerate(reader):
         if count > MAX_ROWS:
-            raise DeckError("more rows than any deck has")
+            raise DeckError(f"{name} line {start}: more rows than any deck has (at most {MAX_ROWS})")
+        if len(row) > MAX_COLUMNS:
+            raise DeckError(f"{name} line {start}: {len(row)} fields, a deck's rows have 4")
         yield start, row
         start = reader.line_num + 1
 
@@ -245,7 +247,44 @@ def _where_in(error: tomllib.TOMLDecodeError) -> str:
     return f"(at {found.group(1)})" if found else "(its syntax)"
 
 
+MAX_DEPTH = 8  # brackets and braces open at once: a deck needs 2 ([[card]], an array in a table)
+MAX_KEYS = 2000  # keys in a file: a full deck has about 220
+MAX_DOTS = 4  # the dots of one key (a.b.c): a deck's keys have none
+_TOML_STRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+_TOML_KEY = re.compile(r"(?:^|[{,])\s*([^=\n{},\[\]]*?)\s*=", re.M)
+
+
+def _prescan_toml(text: str, name: str) -> None:
+    """Refuse what would cost tomllib deep recursion or quadratic memory (nesting, thousands of
+    keys, long dotted keys), in one pass over the text with its strings and comments left out."""
+    bare = _TOML_STRINGS.sub('""', text)
+    depth = 0
+    line = 1
+    for char in bare:
+        if char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise DeckError(f"{name} line {line}: nested more than {MAX_DEPTH} deep, no deck is")
+        elif char in "]}":
+            depth = max(depth - 1, 0)
+        elif char == "\n":
+            line += 1
+    keys = 0
+    for found in _TOML_KEY.finditer(bare):
+        keys += 1
+        if keys > MAX_KEYS:
+            raise DeckError(f"{name}: more than {MAX_KEYS} keys, no deck has that many")
+        if found.group(1).count(".") > MAX_DOTS:
+            where = bare.count("\n", 0, found.start(1)) + 1
+            raise DeckError(f"{name} line {where}: a key of more than {MAX_DOTS} dots, no deck's key has")
+    for found in re.finditer(r"^\s*\[\[?([^\]\n]*)", bare, re.M):  # table headers: [a.b.c]
+        if found.group(1).count(".") > MAX_DOTS:
+            where = bare.count("\n", 0, found.start(1)) + 1
+            raise DeckError(f"{name} line {where}: a table name of more than {MAX_DOTS} dots, no deck's has")
+
+
 def parse_toml(text: str, name: str) -> Deck:
+    _prescan_toml(text, name)
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -279,14 +318,30 @@ def parse_toml(text: str, name: str) -> Deck:
 def load_deck(path: str | Path) -> Deck:
     """A deck from a file (.csv or .toml, by its name, else by its look); DeckError in one line."""
     path = Path(path)
-    name = clean_text(path.name, 60) or "deck"
+    return read_deck_file(str(path), clean_text(path.name, 60) or "deck")
+
+
+def read_deck_file(path: str, name: str, dir_fd: int | None = None) -> Deck:
+    """The deck in the regular file `path` (relative to dir_fd if given): never through a link, never
+    waiting on a FIFO or a device (opened without blocking, then refused as no file), read capped."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE + 1)
-    except IsADirectoryError:
-        raise DeckError(f"{name}: a folder, not a deck file") from None
+        handle = os.open(path, flags, dir_fd=dir_fd)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise DeckError(f"{name}: a link, not a deck file (name the file itself)") from None
+        raise DeckError(f"{name}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
+    try:
+        mode = os.fstat(handle).st_mode
+        if stat.S_ISDIR(mode):
+            raise DeckError(f"{name}: a folder, not a deck file")
+        if not stat.S_ISREG(mode):
+            raise DeckError(f"{name}: not a regular file (a FIFO, a device or a socket is no deck)")
+        data = os.read(handle, MAX_FILE + 1)
     except OSError as error:
         raise DeckError(f"{name}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
+    finally:
+        os.close(handle)
     return parse_deck(data, name)
 
 
