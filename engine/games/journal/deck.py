@@ -35,13 +35,33 @@ MAX_TEXT_BYTES = 40_000  # every text of a deck together, in UTF-8: a save's hea
 MAX_ROWS = 200  # rows read before a file is refused as no deck (52 cards and blank lines)
 MAX_COLUMNS = 16  # fields of one CSV row before it is refused (a deck has 4)
 
-ACTIONS = ("pull", "remove", "no-pull", "king", "salvation")
-# dc-solo-rpg's actions and a few spellings, as ours
-ACTION_SPELLINGS = {
-    **{action: action for action in ACTIONS},
-    "primary-success": "salvation", "failure-token": "king", "failure-check": "pull",
-    "no pull": "no-pull", "nopull": "no-pull", "pull and remove": "remove",
+ACTIONS = ("pull", "remove", "no-pull", "king", "salvation",
+           "salvation-5", "salvation-4", "skip-pull", "return-king", "remove-token", "add-token")
+# what each action does, in the words the setup's summary and `dicehall rules journal` use
+ACTION_WORDS = {
+    "pull": "pull from the tower",
+    "remove": "pull and remove a block",
+    "no-pull": "no pull",
+    "king": "a King: the last one ends the game",
+    "salvation": "salvation: the tokens start counting down",
+    "salvation-5": "from now on a 5 or 6 on the salvation die removes a token",
+    "salvation-4": "from now on a 4 or more on the salvation die removes a token",
+    "skip-pull": "the next card that says pull pulls nothing",
+    "return-king": "the last King face up is shuffled back into the deck",
+    "remove-token": "a token is removed at once (once the Ace of hearts is out)",
+    "add-token": "a token is added (once the Ace of hearts is out)",
 }
+# dc-solo-rpg's words (its CSV's action column) and the published games' phrases, as ours
+DC_SOLO_RPG_ACTIONS = {"primary-success": "salvation", "failure-token": "king", "failure-check": "pull",
+                       "success-bonus": "salvation-5", "skip-damage": "skip-pull", "return-king": "return-king"}
+ACTION_SPELLINGS = {
+    **{action: action for action in ACTIONS}, **DC_SOLO_RPG_ACTIONS,
+    "no pull": "no-pull", "nopull": "no-pull", "pull and remove": "remove",
+    "skip the next pull": "skip-pull", "shuffle a king back": "return-king", "return a king": "return-king",
+    "change the salvation threshold": "salvation-5", "a 5 or more removes a token": "salvation-5",
+    "a 4 or more removes a token": "salvation-4", "remove a token": "remove-token", "add a token": "add-token",
+}
+KING_ACTIONS = ("king", "pull", "remove", "no-pull")  # a King is kept face up whatever it says: it may pull too
 # the settings of a deck's [game] table: (default, allowed) where allowed is a range or a tuple of words
 SETTINGS = {
     "tokens": (10, range(1, 21)),  # the salvation countdown's tokens
@@ -135,17 +155,20 @@ def _card(rank_text: object, suit_text: object, where: str) -> str:
     return rank + suit_of(suit_text)
 
 
-def _action(value: object, card: str, where: str) -> str:
+def _action(value: object, card: str, where: str) -> str | None:
+    """The card's action as ours; None when the file leaves it blank (decided once the whole deck is read)."""
     if value is None or value == "":
-        return default_action(card)
+        return None
     if not isinstance(value, str) or " ".join(value.split()).lower() not in ACTION_SPELLINGS:
-        raise DeckError(f"{where}: action is not one of {', '.join(ACTIONS)}, primary-success, "
-                        "failure-token, failure-check")
+        raise DeckError(f"{where}: action is not one of {', '.join(ACTIONS)}, or dc-solo-rpg's "
+                        f"{', '.join(DC_SOLO_RPG_ACTIONS)}")
     action = ACTION_SPELLINGS[" ".join(value.split()).lower()]
     if action == "king" and not is_king(card):
         raise DeckError(f"{where}: action 'king' is for the Kings, not the {card_name(card)}")
     if action == "salvation" and card != SALVATION_CARD:
         raise DeckError(f"{where}: action 'salvation' is for the Ace of hearts, not the {card_name(card)}")
+    if is_king(card) and action not in KING_ACTIONS:
+        raise DeckError(f"{where}: a King is kept face up: its action is one of {', '.join(KING_ACTIONS)}")
     return action
 
 
@@ -158,6 +181,7 @@ class _Builder:
         self.first_seen: dict[str, str] = {}
         self.texts: dict[str, str] = {}
         self.settings = {key: default for key, (default, _) in SETTINGS.items()}
+        self.dc_solo_rpg = False  # the file speaks dc-solo-rpg's words: a blank action is no effect, as there
 
     def add(self, where: str, rank: object, suit: object, action: object, prompt: object) -> None:
         card = _card(rank, suit, where)
@@ -165,6 +189,8 @@ class _Builder:
             raise DeckError(f"{where}: card {card_name(card)} again (first at {self.first_seen[card]})")
         text = _text("" if prompt is None else prompt, MAX_PROMPT, where, "description")
         self.prompts[card] = (_action(action, card, where), text)
+        if isinstance(action, str) and " ".join(action.split()).lower() in DC_SOLO_RPG_ACTIONS:
+            self.dc_solo_rpg = True
         self.first_seen[card] = where.removeprefix(self.name).strip() or where
 
     def game_table(self, table: object, where: str) -> None:
@@ -180,12 +206,19 @@ class _Builder:
                 known = ", ".join(list(TEXT_FIELDS) + list(SETTINGS))
                 raise DeckError(f"{where}: a key in [game] that is none of {known}")
 
+    def _blank(self, card: str) -> str:
+        """A listed card's blank action: dc-solo-rpg's "no effect" in its decks, else the rank's rule."""
+        if self.dc_solo_rpg and not is_king(card) and card != SALVATION_CARD:
+            return "no-pull"
+        return default_action(card)
+
     def deck(self, default_title: str) -> Deck:
         if self.settings["deck"] == "listed" and not self.prompts:
             raise DeckError(f"{self.name}: deck = 'listed' but the file lists no card")
+        prompts = {card: (action or self._blank(card), text) for card, (action, text) in self.prompts.items()}
         deck = Deck(title=self.texts.get("title") or clean_text(default_title, MAX_TITLE) or "Untitled deck",
                     author=self.texts.get("author", ""), licence=self.texts.get("licence", ""),
-                    intro=self.texts.get("intro", ""), prompts=dict(self.prompts), settings=dict(self.settings))
+                    intro=self.texts.get("intro", ""), prompts=prompts, settings=dict(self.settings))
         size = sum(len(text.encode()) for text in [deck.title, deck.author, deck.licence, deck.intro]
                    + [prompt for _, prompt in deck.prompts.values()])
         if size > MAX_TEXT_BYTES:

@@ -85,8 +85,9 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     countdown = state.tower.countdown
     remaining = list(state.remaining)
     rng.shuffle(remaining)
-    kings = len(state.kings)
+    kings = list(state.kings)
     salvation, tokens = state.salvation, state.tokens
+    salvation_from, skips = state.salvation_from, state.skips
     to_draw, day, cards, pulls = state.to_draw, state.day, len(state.pages), state.tower.pulls
     actions = {card: deck.action(card) for card in deck.cards}
     phase = state.phase
@@ -128,13 +129,27 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 to_draw -= 1
                 cards += 1
                 if is_king(card):
-                    kings += 1
-                    if kings >= settings["kings"]:
+                    kings.append(card)
+                    if len(kings) >= settings["kings"]:
                         return Playout("kings", day, cards, pulls)
                 if card == SALVATION_CARD and not salvation:
                     salvation, tokens = True, settings["tokens"]
                 action = actions[card]
-                if action in ("pull", "remove"):
+                if action in ("pull", "remove") and skips:
+                    skips -= 1
+                elif action in ("salvation-5", "salvation-4"):
+                    salvation_from = min(salvation_from, int(action[-1]))
+                elif action == "skip-pull":
+                    skips += 1
+                elif action == "return-king" and kings:
+                    remaining.insert(rng.randint(0, len(remaining)), kings.pop())
+                elif action == "add-token" and salvation:
+                    tokens += 1
+                elif action == "remove-token" and salvation:
+                    tokens -= 1
+                    if tokens == 0:
+                        return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
+                elif action in ("pull", "remove"):
                     pulls += 1
                     if tower:
                         countdown = _pull(countdown, advantage_from, action == "remove", rng)
@@ -142,15 +157,21 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         return Playout("tower", day, cards, pulls)
             phase = "salvation" if salvation else "day"
         if phase == "salvation":
-            if rng.randint(1, 6) == 6:
+            if rng.randint(1, 6) >= salvation_from:
                 tokens -= 1
                 if tokens == 0:
-                    if settings["final_check"] == "pull":
-                        pulls += 1
-                        if tower and _pull(countdown, advantage_from, False, rng) == 0:
-                            return Playout("tower", day, cards, pulls)
-                    return Playout("salvation", day, cards, pulls)
+                    return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
             phase = "day"
+
+
+def _saved(countdown: int, advantage_from: int, settings: dict, tower: bool, rng: random.Random, day: int,
+           cards: int, pulls: int) -> Playout:
+    """The last token gone: salvation, after the final pull where the deck asks for one."""
+    if settings["final_check"] == "pull":
+        pulls += 1
+        if tower and _pull(countdown, advantage_from, False, rng) == 0:
+            return Playout("tower", day, cards, pulls)
+    return Playout("salvation", day, cards, pulls)
 
 
 def fallen_within(state: JournalState, most: int) -> list[float]:
