@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dicehall.engine.errors import DeckError
-from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
+from dicehall.engine.games.journal.cards import FULL_DECK, RANKS, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
 from dicehall.engine.text import clean_text
 
 MAX_FILE = 256 * 1024  # bytes of a deck file
@@ -389,6 +389,34 @@ def parse_deck(data: bytes, name: str) -> Deck:
         raise DeckError(f"{name}: binary data, not a deck")
     looks_toml = name.lower().endswith(".toml") or (not name.lower().endswith(".csv") and re.search(r"^\s*\[", text, re.M))
     return parse_toml(text, name) if looks_toml else parse_csv(text, name)
+
+
+# ----- what a deck does, in words (shown before a game starts) -----
+
+def _cards_words(cards: list[str]) -> str:
+    """Cards in short: a rank whose four suits are all here is the rank alone ("3"), else each card ("QH")."""
+    words = []
+    for rank in RANKS:
+        mine = [card for card in cards if card[:-1] == rank]
+        words += [rank] if len(mine) == 4 else mine
+    return " ".join(words)
+
+
+def deck_summary(deck: Deck) -> list[str]:
+    """The deck before the game: its title, which cards do what (each action's words) and its settings."""
+    by_action: dict[str, list[str]] = {}
+    for card in deck.cards:
+        by_action.setdefault(deck.action(card), []).append(card)
+    author = f" by {deck.author}" if deck.author else ""
+    lines = [f"{deck.title}{author}: {len(deck.cards)} cards"]
+    for action in ACTIONS:
+        if action in by_action:
+            lines.append(f"{_cards_words(by_action[action])}: {ACTION_WORDS[action]}")
+    settings = deck.settings
+    lines.append(f"{settings['tokens']} tokens; King {settings['kings']} ends the game; tower from "
+                 f"{settings['tower_start']}; after the last token: {'a final pull' if settings['final_check'] == 'pull' else 'saved'}; "
+                 f"deck out: {'reshuffle' if settings['deck_out'] == 'reshuffle' else 'the game ends'}")
+    return lines
 
 
 # ----- the deck inside a game's options -----
