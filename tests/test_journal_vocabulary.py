@@ -181,7 +181,7 @@ def test_the_sims_playouts_agree_with_the_engine_on_a_deck_of_every_action():
     record = load_deck(GAME).record()
     changed = {"2S": "remove-token", "4S": "add-token", "6S": "salvation-4"}
     record["cards"] = [[code, changed.get(code, action), text] for code, action, text in record["cards"]]
-    record.update(tower_start=40, tokens=3, final_check="pull")
+    record.update(tower_start=60, tokens=3, final_check="pull")  # all three endings often
     options = journal.check_options({"deck": record})
     games = 200
     ended = Counter()
