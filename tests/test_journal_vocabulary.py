@@ -16,6 +16,10 @@ from dicehall.engine.games.journal import (
     WriteEntry, deck_summary, load_deck, odds, parse_deck,
 )
 
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.journal import JournalSetupScreen
+from tests.apphelpers import drive, screen_text
+
 FIXTURES = Path(__file__).parent / "fixtures"
 TEMPLATE = FIXTURES / "dc-solo-rpg-template.csv"  # card,suite,action,description
 GAME = FIXTURES / "dc-solo-rpg-game.csv"  # card,suit,description,action
@@ -67,8 +71,26 @@ def test_the_summary_says_which_cards_do_what_and_the_settings():
     assert lines[0] == "dc-solo-rpg-game: 52 cards"
     assert "3 5 7 9 J Q: pull from the tower" in lines and "K: a King: the last one ends the game" in lines
     assert f"AD: {ACTION_WORDS['salvation-5']}" in lines and f"AS: {ACTION_WORDS['return-king']}" in lines
-    assert lines[-1].startswith("10 tokens; King 4 ends the game; tower from 100")
+    assert lines[-2:] == ["10 tokens; King 4 ends the game; tower from 100",
+                          "after the last token: saved at once; the deck out: the game ends"]
     assert set(ACTION_WORDS) == set(ACTIONS)
+
+
+def test_the_launchers_setup_shows_the_chosen_decks_summary_at_80x24(tmp_path):
+    async def steps(pilot):
+        await pilot.press("down", "down", "down", "down", "down", "enter")  # the launcher: the journal is sixth
+        assert isinstance(pilot.app.screen, JournalSetupScreen)
+        await pilot.press("down", "enter")  # open a deck file
+        await pilot.pause()
+        pilot.app.screen.query_one("Input").value = str(GAME)
+        await pilot.press("enter")
+        await pilot.pause()
+        return screen_text(pilot.app)
+
+    shown = drive(DicehallApp(), steps)
+    assert "Deck:  dc-solo-rpg-game" in shown
+    for line in deck_summary(load_deck(GAME))[1:]:
+        assert line in shown  # each on one line of the 80 columns
 
 
 # ----- each action's effect, by scripted cards and dice -----

@@ -413,9 +413,10 @@ def deck_summary(deck: Deck) -> list[str]:
         if action in by_action:
             lines.append(f"{_cards_words(by_action[action])}: {ACTION_WORDS[action]}")
     settings = deck.settings
-    lines.append(f"{settings['tokens']} tokens; King {settings['kings']} ends the game; tower from "
-                 f"{settings['tower_start']}; after the last token: {'a final pull' if settings['final_check'] == 'pull' else 'saved'}; "
-                 f"deck out: {'reshuffle' if settings['deck_out'] == 'reshuffle' else 'the game ends'}")
+    lines.append(f"{settings['tokens']} tokens; King {settings['kings']} ends the game; tower from {settings['tower_start']}")
+    final = "a final pull" if settings["final_check"] == "pull" else "saved at once"
+    out = "the drawn cards are reshuffled" if settings["deck_out"] == "reshuffle" else "the game ends"
+    lines.append(f"after the last token: {final}; the deck out: {out}")
     return lines
 
 
