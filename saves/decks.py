@@ -17,7 +17,6 @@ import stat
 from dicehall.engine.games import journal
 from dicehall.engine.text import clean_text
 from dicehall.saves.box import on_box
-from dicehall.saves.hall.files import DIR_FLAGS, hall_dir
 
 DECKS = "decks"  # the admin's deck folder, in the hall folder
 DECK_SUFFIXES = (".toml", ".csv")
@@ -31,6 +30,8 @@ def _admins(info: os.stat_result, owner: int) -> bool:
 
 def _open_folder() -> int | None:
     """A descriptor on HALL/decks when it is the admin's (never through a link), else None."""
+    from dicehall.saves.hall.files import DIR_FLAGS, hall_dir  # here: a deck file off a box needs no hall
+
     hall = hall_dir()
     try:
         owner = os.stat(hall).st_uid

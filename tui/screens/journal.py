@@ -436,12 +436,18 @@ class JournalSetupScreen(SetupScreen):
         else:
             files = [("file", "Open a deck file (type its path)")]
         return [("deck", f"Deck:  {shown}"), *files, ("paste", "Paste a deck (TOML or CSV)"),
-                ("sample", "Use the sample deck"), ("start", "Start the game (s)"), *self.summary_rows()]
+                ("sample", "Use the sample deck"), ("start", "Start the game (s)")]
 
-    def summary_rows(self) -> list[tuple[str, str]]:
-        """The chosen deck in short, below the choices: which cards do what, and its settings."""
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            yield widget
+            if widget.id == self.LIST_ID:  # the chosen deck in short, under the choices: never a line to pick
+                yield Plain("", id="deck-summary")
+
+    def redraw(self, keep: int | None = None) -> None:
+        super().redraw(keep)
         deck = journal.sample_deck() if self.deck == "sample" else journal.deck_from_record(self.deck)
-        return [(f"summary:{number}", f"   {line}") for number, line in enumerate(journal.deck_summary(deck)[1:])]
+        self.query_one("#deck-summary", Plain).show("\n".join(f" {line}" for line in journal.deck_summary(deck)[1:]))
 
     def action_change(self, step: int = 1) -> None:
         key = self.current()
@@ -455,8 +461,6 @@ class JournalSetupScreen(SetupScreen):
             self.read_deck(lambda: decks().hall_deck(key[5:]))
         elif key == "file":
             self.ask_path()
-        elif key.startswith("summary:"):
-            self.status("what the chosen deck's cards do: the lines above choose another deck")
         else:
             self.status("the lines below choose the deck")
 

@@ -59,6 +59,19 @@ def pull_outcomes(countdown: int, advantage_from: int, remove: bool) -> tuple[tu
     return tuple(cumulative), tuple(values)
 
 
+_ACTIONS: dict[int, tuple[Deck, dict]] = {}
+
+
+def _actions(deck: Deck) -> dict:
+    """Each card's action, worked out once per deck (a sim plays thousands of games of one deck)."""
+    kept = _ACTIONS.get(id(deck))
+    if kept is None or kept[0] is not deck:
+        if len(_ACTIONS) >= 16:
+            _ACTIONS.clear()
+        kept = _ACTIONS[id(deck)] = (deck, {card: deck.action(card) for card in deck.cards})
+    return kept[1]
+
+
 @dataclass
 class Playout:
     """One game's course from a state: how it ended, on which day, after how many cards and pulls."""
@@ -85,11 +98,12 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     countdown = state.tower.countdown
     remaining = list(state.remaining)
     rng.shuffle(remaining)
+    die = rng._randbelow  # die(6) + 1 draws exactly as rng.randint(1, 6), without its checks: a sim rolls millions
     kings = list(state.kings)
     salvation, tokens = state.salvation, state.tokens
     salvation_from, skips = state.salvation_from, state.skips
     to_draw, day, cards, pulls = state.to_draw, state.day, len(state.pages), state.tower.pulls
-    actions = {card: deck.action(card) for card in deck.cards}
+    actions = _actions(deck)
     phase = state.phase
     if state.ending:
         return Playout(state.ending, day, cards, pulls)
@@ -114,7 +128,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     while True:
         if phase == "day":
             day += 1
-            to_draw = rng.randint(1, 6)
+            to_draw = die(6) + 1
             phase = "cards"
         if phase == "cards":
             while to_draw > 0:
@@ -128,7 +142,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 card = remaining.pop()
                 to_draw -= 1
                 cards += 1
-                if is_king(card):
+                if card[0] == "K":  # is_king, inline: the loop's hottest line
                     kings.append(card)
                     if len(kings) >= settings["kings"]:
                         return Playout("kings", day, cards, pulls)
@@ -157,7 +171,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         return Playout("tower", day, cards, pulls)
             phase = "salvation" if salvation else "day"
         if phase == "salvation":
-            if rng.randint(1, 6) >= salvation_from:
+            if die(6) + 1 >= salvation_from:
                 tokens -= 1
                 if tokens == 0:
                     return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
