@@ -1086,6 +1086,9 @@ def worst_decks(size: int = 256 * 1024) -> dict[str, str]:
         "one CSV row of commas": "card,suite,action,description\n" + "," * (size - 40),
         "one CSV field": "card,suite,action,description\nA,hearts,,\"" + "x" * (size - 40) + "\"",
         "nested 1,000 deep": "x = " + "[" * 1000 + "]" * 1000,
+        "blank lines": "\n" * (size - 1),
+        "a line of tabs and a key": "\t" * (size - 8) + "a.b = 1",
+        "2,000 card headers": "[[card]]\n" * 2000 + "#" * (size - 18000),
     }
 
 

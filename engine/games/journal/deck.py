@@ -284,36 +284,43 @@ MAX_DEPTH = 8  # brackets and braces open at once: a deck needs 2 ([[card]], an 
 MAX_KEYS = 2000  # keys in a file: a full deck has about 220
 MAX_DOTS = 4  # the dots of one key (a.b.c): a deck's keys have none
 _TOML_STRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
-_TOML_KEY = re.compile(r"(?:^|[{,])\s*([^=\n{},\[\]]*?)\s*=", re.M)
 
 
 def _prescan_toml(text: str, name: str) -> None:
     """Refuse what would cost tomllib deep recursion or quadratic memory (nesting, thousands of
-    keys, long dotted keys), in one pass over the text with its strings and comments left out."""
+    keys, long dotted keys), line by line over the text with its strings and comments left out:
+    splits and counts only, linear in the file."""
     bare = _TOML_STRINGS.sub('""', text)
-    depth = 0
-    line = 1
-    for char in bare:
-        if char in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise DeckError(f"{name} line {line}: nested more than {MAX_DEPTH} deep, no deck is")
-        elif char in "]}":
-            depth = max(depth - 1, 0)
-        elif char == "\n":
-            line += 1
-    keys = 0
-    for found in _TOML_KEY.finditer(bare):
-        keys += 1
-        if keys > MAX_KEYS:
-            raise DeckError(f"{name}: more than {MAX_KEYS} keys, no deck has that many")
-        if found.group(1).count(".") > MAX_DOTS:
-            where = bare.count("\n", 0, found.start(1)) + 1
-            raise DeckError(f"{name} line {where}: a key of more than {MAX_DOTS} dots, no deck's key has")
-    for found in re.finditer(r"^\s*\[\[?([^\]\n]*)", bare, re.M):  # table headers: [a.b.c]
-        if found.group(1).count(".") > MAX_DOTS:
-            where = bare.count("\n", 0, found.start(1)) + 1
-            raise DeckError(f"{name} line {where}: a table name of more than {MAX_DOTS} dots, no deck's has")
+    depth = keys = 0
+    for number, line in enumerate(bare.split("\n"), start=1):
+        if "[" in line or "{" in line or depth:
+            for char in line:
+                if char in "[{":
+                    depth += 1
+                    if depth > MAX_DEPTH:
+                        raise DeckError(f"{name} line {number}: nested more than {MAX_DEPTH} deep, no deck is")
+                elif char in "]}":
+                    depth = max(depth - 1, 0)
+        header = line.lstrip(" \t")
+        if header.startswith("[") and header.partition("]")[0].count(".") > MAX_DOTS:  # [a.b.c]
+            raise DeckError(f"{name} line {number}: a table name of more than {MAX_DOTS} dots, no deck's has")
+        for part in re.split(r"[{,]", line) if "=" in line else ():  # key = value, also in {a = 1, b = 2}
+            if "=" in part:
+                keys += 1
+                if keys > MAX_KEYS:
+                    raise DeckError(f"{name}: more than {MAX_KEYS} keys, no deck has that many")
+                if part.partition("=")[0].count(".") > MAX_DOTS:
+                    raise DeckError(f"{name} line {number}: a key of more than {MAX_DOTS} dots, no deck's key has")
+
+
+def _lines_of(pattern: str, text: str) -> list[int]:
+    """The numbers of the lines that begin with `pattern` (a table's header), in one pass."""
+    lines, line, last = [], 1, 0
+    for found in re.finditer(pattern, text, re.M):
+        line += text.count("\n", last, found.start())
+        last = found.start()
+        lines.append(line)
+    return lines
 
 
 def parse_toml(text: str, name: str) -> Deck:
@@ -326,8 +333,8 @@ def parse_toml(text: str, name: str) -> Deck:
     for key in document:
         if key not in ("game", "card"):
             raise DeckError(f"{name}: a table that is neither [game] nor [[card]] (a deck has only those)")
-    header_lines = [n for n, line in enumerate(text.splitlines(), start=1) if re.match(r"\s*\[\[\s*card\s*\]\]", line)]
-    game_line = next((n for n, line in enumerate(text.splitlines(), start=1) if re.match(r"\s*\[\s*game\s*\]", line)), None)
+    header_lines = _lines_of(r"^[ \t]*\[\[[ \t]*card[ \t]*\]\]", text)
+    game_line = next(iter(_lines_of(r"^[ \t]*\[[ \t]*game[ \t]*\]", text)), None)
     if "game" in document:
         builder.game_table(document["game"], f"{name} line {game_line}" if game_line else f"{name} [game]")
     cards = document.get("card", [])
