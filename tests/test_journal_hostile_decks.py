@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dicehall.cli import main
-from dicehall.engine.games.journal import DeckError, load_deck
+from dicehall.engine.games.journal import DeckError, load_deck, read_deck_file
 from dicehall.engine.games.journal.deck import MAX_DEPTH, MAX_FILE, MAX_KEYS
 
 ROOT = Path(__file__).parent.parent
@@ -91,3 +91,28 @@ def test_a_bad_deck_in_sim_is_one_line(tmp_path, capsys):
     assert main(["sim", "journal", "--deck", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("dicehall: deck.csv line 2: action is not one of") and err.count("\n") == 1
+
+
+def test_on_a_box_a_fifo_or_a_link_in_the_admins_decks_is_never_offered_nor_read(tmp_path, monkeypatch):
+    from dicehall.saves.decks import hall_deck, hall_decks
+
+    monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "hall"))
+    monkeypatch.setenv("DICEHALL_PLAYER", "ann")
+    decks = tmp_path / "hall" / "decks"
+    decks.mkdir(parents=True, mode=0o755)
+    (tmp_path / "hall").chmod(0o755)
+    (decks / "tide.toml").write_text('[game]\ntitle = "Tide"\n')
+    os.mkfifo(decks / "pipe.toml")
+    (decks / "link.toml").symlink_to(decks / "tide.toml")
+    assert hall_decks() == ["tide"]
+    for name in ("pipe", "link"):
+        with pytest.raises(DeckError, match=f"^'{name}': on this box a deck is one of sample, tide"):
+            hall_deck(name)
+    assert hall_deck("tide").title == "Tide"
+    folder = os.open(decks, os.O_RDONLY)  # swapped in after the listing: the read itself refuses them
+    try:
+        for name, said in (("pipe.toml", "not a regular file"), ("link.toml", "a link")):
+            with pytest.raises(DeckError, match=f"^{name}: {said}"):
+                read_deck_file(name, name, dir_fd=folder)
+    finally:
+        os.close(folder)
