@@ -217,3 +217,12 @@ def test_the_sims_playouts_agree_with_the_engine_on_a_deck_of_every_action():
     for ending in ("tower", "kings", "salvation"):
         p = sampled[ending] / 20000
         assert abs(ended[ending] / games - p) < 4 * (p * (1 - p) / games) ** 0.5 + 0.02, (ending, ended, sampled)
+
+
+def test_the_markdown_counts_a_5_as_a_token_removed_after_a_success_bonus():
+    session = game([["AD", "salvation-5", "bonus"]], dice=[2, 5])
+    session.play(StartDay())
+    card(session, "AH")
+    card(session, "AD")
+    session.play(RollSalvation())
+    assert "salvation die 5: a token removed, 9 left" in journal.markdown(session)
