@@ -12,3 +12,8 @@ class DicehallError(Exception):
 class OptionError(DicehallError, ValueError):
     """An option, a seat or a game that dicehall does not have ("unknown option 'x'", "Towers is for
     two players"): refused before anything is written."""
+
+
+class DeckError(OptionError):
+    """A journal's deck file or a save's deck that cannot be played; the message names where and what
+    (here, not in the journal's package, so the command line tells it apart without importing it)."""

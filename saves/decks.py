@@ -17,7 +17,6 @@ import stat
 from dicehall.engine.games import journal
 from dicehall.engine.text import clean_text
 from dicehall.saves.box import on_box
-from dicehall.saves.hall.files import DIR_FLAGS, hall_dir
 
 DECKS = "decks"  # the admin's deck folder, in the hall folder
 DECK_SUFFIXES = (".toml", ".csv")
@@ -31,6 +30,8 @@ def _admins(info: os.stat_result, owner: int) -> bool:
 
 def _open_folder() -> int | None:
     """A descriptor on HALL/decks when it is the admin's (never through a link), else None."""
+    from dicehall.saves.hall.files import DIR_FLAGS, hall_dir  # here: a deck file off a box needs no hall
+
     hall = hall_dir()
     try:
         owner = os.stat(hall).st_uid
@@ -76,15 +77,12 @@ def hall_deck(name: str) -> journal.Deck:
     try:
         for suffix in DECK_SUFFIXES:
             try:
-                file = os.open(f"{name}{suffix}", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=fd)
+                os.stat(f"{name}{suffix}", dir_fd=fd, follow_symlinks=False)
             except FileNotFoundError:
                 continue
-            except OSError as error:
-                raise journal.DeckError(f"{name}{suffix}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
-            with os.fdopen(file, "rb") as handle:
-                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                    raise journal.DeckError(f"{name}{suffix}: not a file")
-                return journal.parse_deck(handle.read(journal.MAX_FILE + 1), f"{name}{suffix}")
+            except OSError:
+                pass  # read_deck_file says why in its one line
+            return journal.read_deck_file(f"{name}{suffix}", f"{name}{suffix}", dir_fd=fd)
     finally:
         os.close(fd)
     raise journal.DeckError(f"{name}: gone from the hall's decks folder")

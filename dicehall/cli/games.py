@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from dicehall.cli.args import Parser, UsageError, game, games, positive, rate, seed
+from dicehall.engine.errors import DeckError
 from dicehall.engine.text import clean_text
 
 SIM_GAME_OPTIONS = ("remove_rate", "difficulty", "variant", "bot", "players", "bots", "deck")  # the options some games take
@@ -75,6 +76,8 @@ def sim_command(args: argparse.Namespace) -> int:
         report = sims.run(args.game, args.games, args.seed, options, args.json)
     except (engine.IllegalCommand, engine.LogError):
         raise  # a bug, not a bad argument
+    except DeckError:
+        raise  # a deck's file, not the command's arguments: its one line, without the usage
     except ValueError as error:  # sim checks its arguments before it plays: unknown game, players, bot styles
         raise UsageError(str(error)) from None
     print(report)

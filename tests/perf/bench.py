@@ -1063,12 +1063,77 @@ def journal_sim(games: int = 10_000) -> None:
         f"{ours:,.0f} vs {base:,.0f} games/s CPU, **{ours / base:.0f}x**", "the sim needs >= 1,000 games/s")
 
 
+WORST_DECK = """
+import resource, sys, time
+from dicehall.engine.games.journal import DeckError, load_deck
+started = time.process_time()
+try:
+    load_deck(sys.argv[1])
+except DeckError:
+    pass
+print(time.process_time() - started, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def worst_decks(size: int = 256 * 1024) -> dict[str, str]:
+    """Deck files of `size` bytes that push each check to its cap (issue #30): the text of each."""
+    one_array = "x = " + "[" * 7 + ",".join(["[1]"] * (size // 4)) + "]" * 7
+    return {
+        "the sample deck": "",
+        "nesting 8 deep, one array": one_array[: size - 16] + "]" * 8,
+        "2,000 keys, long strings": "".join(f'k{n} = "{"x" * (size // 2000 - 16)}"\n' for n in range(2000)),
+        "2,000 dotted keys, 4 dots": "".join(f"a{n}.b.c.d.e = 1\n" for n in range(2000)).ljust(size, "#"),
+        "one CSV row of commas": "card,suite,action,description\n" + "," * (size - 40),
+        "one CSV field": "card,suite,action,description\nA,hearts,,\"" + "x" * (size - 40) + "\"",
+        "nested 1,000 deep": "x = " + "[" * 1000 + "]" * 1000,
+        "blank lines": "\n" * (size - 1),
+        "a line of tabs and a key": "\t" * (size - 8) + "a.b = 1",
+        "2,000 card headers": "[[card]]\n" * 2000 + "#" * (size - 18000),
+    }
+
+
+def deck_reading() -> None:
+    """The worst 256 KiB deck read (each in its own process): CPU and peak memory, beside the sample's."""
+    from dicehall.engine.games.journal import sample_path
+
+    folder = Path(tempfile.mkdtemp(prefix="dicehall-bench-"))
+    figures = {}
+    for number, (what, text) in enumerate(worst_decks().items()):
+        path = sample_path() if not text else folder / f"deck{number}.{'csv' if 'CSV' in what else 'toml'}"
+        if text:
+            path.write_text(text)
+        out = subprocess.run([sys.executable, "-c", WORST_DECK, str(path)], check=True, cwd=ROOT,
+                             capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout
+        figures[what] = [float(x) for x in out.split()]
+    worst = max((name for name in figures if name != "the sample deck"), key=lambda name: figures[name][0])
+    heaviest = max(figures, key=lambda name: figures[name][1])
+    row("the worst 256 KiB deck read (each hostile shape at its cap, own process): CPU and peak memory, "
+        "against the sample deck", f"{ms(figures[worst][0])} ({worst}), {figures[heaviest][1]:.0f} MiB ({heaviest}) "
+        f"vs {ms(figures['the sample deck'][0])}, {figures['the sample deck'][1]:.0f} MiB",
+        "within 1 s and 100 MB")
+
+
+def journal_sim_cpu(games: int = 10_000) -> None:
+    """`sim journal` of 10,000 games as a command: its CPU time, with the sample deck and a dc-solo-rpg deck."""
+    import resource
+
+    figures = []
+    for deck in ("sample", str(ROOT / "tests" / "fixtures" / "dc-solo-rpg-game.csv")):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-m", "dicehall", "sim", "journal", "--deck", deck, "--games", str(games)],
+                       check=True, capture_output=True, cwd=ROOT)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        figures.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    row(f"`dicehall sim journal --games {games:,}` CPU time (start-up included): the sample deck / a dc-solo-rpg deck",
+        f"{ms(figures[0])} / {ms(figures[1])}", "within 1 s of CPU")
+
+
 SECTIONS = {
     "frame": first_frame, "sim": sim_dicetower, "troll": troll_playouts, "branch": branch_middle,
     "tower": tower_screen_keys, "saves": saves_list, "len": events_length, "memory": memory_and_stepping,
     "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
     "bigsave": big_save, "analysis": analysis_speed, "troll_analysis": troll_analysis, "search": troll_search_turn,
-    "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing, "journal": journal_sim, "stats": stats_counts,
+    "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing, "journal": journal_sim, "journal_cpu": journal_sim_cpu, "decks": deck_reading, "stats": stats_counts,
     "judged_others": judged_others_speed,
     "text": text_records,
     "winnable": winnable_deals,

@@ -541,6 +541,17 @@ class JournalSetupScreen(SetupScreen):
                 ("sample", "Use the sample deck"), *rulings, ("start", "Start the game (s)"),
                 ("shelf", "The bookshelf: read a finished journal")]
 
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            yield widget
+            if widget.id == self.LIST_ID:  # the chosen deck in short, under the choices: never a line to pick
+                yield Plain("", id="deck-summary")
+
+    def redraw(self, keep: int | None = None) -> None:
+        super().redraw(keep)
+        deck = journal.sample_deck() if self.deck == "sample" else journal.deck_from_record(self.deck)
+        self.query_one("#deck-summary", Plain).show("\n".join(f" {line}" for line in journal.deck_summary(deck)[1:]))
+
     def action_change(self, step: int = 1) -> None:
         key = self.current()
         if key == "start":

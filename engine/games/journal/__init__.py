@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, parse_card
 from dicehall.engine.games.journal.deck import (
-    ACTIONS, MAX_FILE, MAX_PROMPT, SETTINGS, Deck, DeckError, deck_from_record, load_deck, parse_deck, sample_deck,
+    ACTION_WORDS, ACTIONS, MAX_FILE, MAX_PROMPT, SETTINGS, Deck, DeckError, deck_from_record, deck_summary, load_deck, parse_deck, read_deck_file,
+    sample_deck,
     sample_path,
 )
 from dicehall.engine.games.journal.moves import (

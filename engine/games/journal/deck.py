@@ -13,14 +13,17 @@ file again; the caps keep it far inside one save record (saves/framing.py: 64 Ki
 from __future__ import annotations
 
 import csv
+import errno
 import io
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dicehall.engine.errors import OptionError
-from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
+from dicehall.engine.errors import DeckError
+from dicehall.engine.games.journal.cards import FULL_DECK, RANKS, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
 from dicehall.engine.text import clean_text
 
 MAX_FILE = 256 * 1024  # bytes of a deck file
@@ -30,14 +33,35 @@ MAX_INTRO = 1000  # the intro and the licence: at most 4000 bytes of UTF-8, unde
 MAX_LICENCE = 800
 MAX_TEXT_BYTES = 40_000  # every text of a deck together, in UTF-8: a save's header holds it all
 MAX_ROWS = 200  # rows read before a file is refused as no deck (52 cards and blank lines)
+MAX_COLUMNS = 16  # fields of one CSV row before it is refused (a deck has 4)
 
-ACTIONS = ("pull", "remove", "no-pull", "king", "salvation")
-# dc-solo-rpg's actions and a few spellings, as ours
-ACTION_SPELLINGS = {
-    **{action: action for action in ACTIONS},
-    "primary-success": "salvation", "failure-token": "king", "failure-check": "pull",
-    "no pull": "no-pull", "nopull": "no-pull", "pull and remove": "remove",
+ACTIONS = ("pull", "remove", "no-pull", "king", "salvation",
+           "salvation-5", "salvation-4", "skip-pull", "return-king", "remove-token", "add-token")
+# what each action does, in the words the setup's summary and `dicehall rules journal` use
+ACTION_WORDS = {
+    "pull": "pull from the tower",
+    "remove": "pull and remove a block",
+    "no-pull": "no pull",
+    "king": "a King: the last one ends the game",
+    "salvation": "salvation: the tokens start counting down",
+    "salvation-5": "from now on a 5 or 6 on the salvation die removes a token",
+    "salvation-4": "from now on a 4 or more on the salvation die removes a token",
+    "skip-pull": "the next card that says pull pulls nothing",
+    "return-king": "the last King face up is shuffled back into the deck",
+    "remove-token": "a token is removed at once (once the Ace of hearts is out)",
+    "add-token": "a token is added (once the Ace of hearts is out)",
 }
+# dc-solo-rpg's words (its CSV's action column) and the published games' phrases, as ours
+DC_SOLO_RPG_ACTIONS = {"primary-success": "salvation", "failure-token": "king", "failure-check": "pull",
+                       "success-bonus": "salvation-5", "skip-damage": "skip-pull", "return-king": "return-king"}
+ACTION_SPELLINGS = {
+    **{action: action for action in ACTIONS}, **DC_SOLO_RPG_ACTIONS,
+    "no pull": "no-pull", "nopull": "no-pull", "pull and remove": "remove",
+    "skip the next pull": "skip-pull", "shuffle a king back": "return-king", "return a king": "return-king",
+    "change the salvation threshold": "salvation-5", "a 5 or more removes a token": "salvation-5",
+    "a 4 or more removes a token": "salvation-4", "remove a token": "remove-token", "add a token": "add-token",
+}
+KING_ACTIONS = ("king", "pull", "remove", "no-pull")  # a King is kept face up whatever it says: it may pull too
 # the settings of a deck's [game] table: (default, allowed) where allowed is a range or a tuple of words
 SETTINGS = {
     "tokens": (10, range(1, 21)),  # the salvation countdown's tokens
@@ -48,10 +72,6 @@ SETTINGS = {
     "deck": ("full", ("full", "listed")),  # the deck is all 52 cards, or only those the file lists
 }
 TEXT_FIELDS = {"title": MAX_TITLE, "author": MAX_TITLE, "licence": MAX_LICENCE, "intro": MAX_INTRO}
-
-
-class DeckError(OptionError):
-    """A deck file or a save's deck that cannot be played; the message names where and what."""
 
 
 def default_action(card: str) -> str:
@@ -106,7 +126,7 @@ def _text(value: object, limit: int, where: str, what: str, lines: bool = False)
     return clean_text(value, limit)
 
 
-def _setting(name: str, value: object, where: str) -> object:
+def setting_value(name: str, value: object, where: str) -> object:
     default, allowed = SETTINGS[name]
     if isinstance(allowed, range):
         if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
@@ -135,17 +155,20 @@ def _card(rank_text: object, suit_text: object, where: str) -> str:
     return rank + suit_of(suit_text)
 
 
-def _action(value: object, card: str, where: str) -> str:
+def _action(value: object, card: str, where: str) -> str | None:
+    """The card's action as ours; None when the file leaves it blank (decided once the whole deck is read)."""
     if value is None or value == "":
-        return default_action(card)
+        return None
     if not isinstance(value, str) or " ".join(value.split()).lower() not in ACTION_SPELLINGS:
-        raise DeckError(f"{where}: action is not one of {', '.join(ACTIONS)}, primary-success, "
-                        "failure-token, failure-check")
+        raise DeckError(f"{where}: action is not one of {', '.join(ACTIONS)}, or dc-solo-rpg's "
+                        f"{', '.join(DC_SOLO_RPG_ACTIONS)}")
     action = ACTION_SPELLINGS[" ".join(value.split()).lower()]
     if action == "king" and not is_king(card):
         raise DeckError(f"{where}: action 'king' is for the Kings, not the {card_name(card)}")
     if action == "salvation" and card != SALVATION_CARD:
         raise DeckError(f"{where}: action 'salvation' is for the Ace of hearts, not the {card_name(card)}")
+    if is_king(card) and action not in KING_ACTIONS:
+        raise DeckError(f"{where}: a King is kept face up: its action is one of {', '.join(KING_ACTIONS)}")
     return action
 
 
@@ -158,6 +181,7 @@ class _Builder:
         self.first_seen: dict[str, str] = {}
         self.texts: dict[str, str] = {}
         self.settings = {key: default for key, (default, _) in SETTINGS.items()}
+        self.dc_solo_rpg = False  # the file speaks dc-solo-rpg's words: a blank action is no effect, as there
 
     def add(self, where: str, rank: object, suit: object, action: object, prompt: object) -> None:
         card = _card(rank, suit, where)
@@ -165,6 +189,8 @@ class _Builder:
             raise DeckError(f"{where}: card {card_name(card)} again (first at {self.first_seen[card]})")
         text = _text("" if prompt is None else prompt, MAX_PROMPT, where, "description")
         self.prompts[card] = (_action(action, card, where), text)
+        if isinstance(action, str) and " ".join(action.split()).lower() in DC_SOLO_RPG_ACTIONS:
+            self.dc_solo_rpg = True
         self.first_seen[card] = where.removeprefix(self.name).strip() or where
 
     def game_table(self, table: object, where: str) -> None:
@@ -175,17 +201,24 @@ class _Builder:
             if name in TEXT_FIELDS:
                 self.texts[name] = _text(value, TEXT_FIELDS[name], where, name, lines=name in ("intro", "licence"))
             elif name in SETTINGS:
-                self.settings[name] = _setting(name, value, where)
+                self.settings[name] = setting_value(name, value, where)
             else:
                 known = ", ".join(list(TEXT_FIELDS) + list(SETTINGS))
                 raise DeckError(f"{where}: a key in [game] that is none of {known}")
 
+    def _blank(self, card: str) -> str:
+        """A listed card's blank action: dc-solo-rpg's "no effect" in its decks, else the rank's rule."""
+        if self.dc_solo_rpg and not is_king(card) and card != SALVATION_CARD:
+            return "no-pull"
+        return default_action(card)
+
     def deck(self, default_title: str) -> Deck:
         if self.settings["deck"] == "listed" and not self.prompts:
             raise DeckError(f"{self.name}: deck = 'listed' but the file lists no card")
+        prompts = {card: (action or self._blank(card), text) for card, (action, text) in self.prompts.items()}
         deck = Deck(title=self.texts.get("title") or clean_text(default_title, MAX_TITLE) or "Untitled deck",
                     author=self.texts.get("author", ""), licence=self.texts.get("licence", ""),
-                    intro=self.texts.get("intro", ""), prompts=dict(self.prompts), settings=dict(self.settings))
+                    intro=self.texts.get("intro", ""), prompts=prompts, settings=dict(self.settings))
         size = sum(len(text.encode()) for text in [deck.title, deck.author, deck.licence, deck.intro]
                    + [prompt for _, prompt in deck.prompts.values()])
         if size > MAX_TEXT_BYTES:
@@ -201,7 +234,7 @@ CSV_COLUMNS = {"card": "card", "suite": "suit", "suit": "suit", "action": "actio
 def parse_csv(text: str, name: str) -> Deck:
     builder = _Builder(name)
     try:
-        rows = list(_csv_rows(text))
+        rows = list(_csv_rows(text, name))
     except csv.Error as error:
         raise DeckError(f"{name}: not readable as CSV ({clean_text(str(error), 60)})") from None
     rows = [(line, row) for line, row in rows if any(cell.strip() for cell in row)]
@@ -228,12 +261,14 @@ def parse_csv(text: str, name: str) -> Deck:
     return builder.deck(Path(name).stem)
 
 
-def _csv_rows(text: str):
+def _csv_rows(text: str, name: str):
     reader = csv.reader(io.StringIO(text, newline=""))
     start = 1
     for count, row in enumerate(reader):
         if count > MAX_ROWS:
-            raise DeckError("more rows than any deck has")
+            raise DeckError(f"{name} line {start}: more rows than any deck has (at most {MAX_ROWS})")
+        if len(row) > MAX_COLUMNS:
+            raise DeckError(f"{name} line {start}: {len(row)} fields, a deck's rows have 4")
         yield start, row
         start = reader.line_num + 1
 
@@ -245,7 +280,51 @@ def _where_in(error: tomllib.TOMLDecodeError) -> str:
     return f"(at {found.group(1)})" if found else "(its syntax)"
 
 
+MAX_DEPTH = 8  # brackets and braces open at once: a deck needs 2 ([[card]], an array in a table)
+MAX_KEYS = 2000  # keys in a file: a full deck has about 220
+MAX_DOTS = 4  # the dots of one key (a.b.c): a deck's keys have none
+_TOML_STRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+
+
+def _prescan_toml(text: str, name: str) -> None:
+    """Refuse what would cost tomllib deep recursion or quadratic memory (nesting, thousands of
+    keys, long dotted keys), line by line over the text with its strings and comments left out:
+    splits and counts only, linear in the file."""
+    bare = _TOML_STRINGS.sub('""', text)
+    depth = keys = 0
+    for number, line in enumerate(bare.split("\n"), start=1):
+        if "[" in line or "{" in line or depth:
+            for char in line:
+                if char in "[{":
+                    depth += 1
+                    if depth > MAX_DEPTH:
+                        raise DeckError(f"{name} line {number}: nested more than {MAX_DEPTH} deep, no deck is")
+                elif char in "]}":
+                    depth = max(depth - 1, 0)
+        header = line.lstrip(" \t")
+        if header.startswith("[") and header.partition("]")[0].count(".") > MAX_DOTS:  # [a.b.c]
+            raise DeckError(f"{name} line {number}: a table name of more than {MAX_DOTS} dots, no deck's has")
+        for part in re.split(r"[{,]", line) if "=" in line else ():  # key = value, also in {a = 1, b = 2}
+            if "=" in part:
+                keys += 1
+                if keys > MAX_KEYS:
+                    raise DeckError(f"{name}: more than {MAX_KEYS} keys, no deck has that many")
+                if part.partition("=")[0].count(".") > MAX_DOTS:
+                    raise DeckError(f"{name} line {number}: a key of more than {MAX_DOTS} dots, no deck's key has")
+
+
+def _lines_of(pattern: str, text: str) -> list[int]:
+    """The numbers of the lines that begin with `pattern` (a table's header), in one pass."""
+    lines, line, last = [], 1, 0
+    for found in re.finditer(pattern, text, re.M):
+        line += text.count("\n", last, found.start())
+        last = found.start()
+        lines.append(line)
+    return lines
+
+
 def parse_toml(text: str, name: str) -> Deck:
+    _prescan_toml(text, name)
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -254,8 +333,8 @@ def parse_toml(text: str, name: str) -> Deck:
     for key in document:
         if key not in ("game", "card"):
             raise DeckError(f"{name}: a table that is neither [game] nor [[card]] (a deck has only those)")
-    header_lines = [n for n, line in enumerate(text.splitlines(), start=1) if re.match(r"\s*\[\[\s*card\s*\]\]", line)]
-    game_line = next((n for n, line in enumerate(text.splitlines(), start=1) if re.match(r"\s*\[\s*game\s*\]", line)), None)
+    header_lines = _lines_of(r"^[ \t]*\[\[[ \t]*card[ \t]*\]\]", text)
+    game_line = next(iter(_lines_of(r"^[ \t]*\[[ \t]*game[ \t]*\]", text)), None)
     if "game" in document:
         builder.game_table(document["game"], f"{name} line {game_line}" if game_line else f"{name} [game]")
     cards = document.get("card", [])
@@ -279,14 +358,30 @@ def parse_toml(text: str, name: str) -> Deck:
 def load_deck(path: str | Path) -> Deck:
     """A deck from a file (.csv or .toml, by its name, else by its look); DeckError in one line."""
     path = Path(path)
-    name = clean_text(path.name, 60) or "deck"
+    return read_deck_file(str(path), clean_text(path.name, 60) or "deck")
+
+
+def read_deck_file(path: str, name: str, dir_fd: int | None = None) -> Deck:
+    """The deck in the regular file `path` (relative to dir_fd if given): never through a link, never
+    waiting on a FIFO or a device (opened without blocking, then refused as no file), read capped."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE + 1)
-    except IsADirectoryError:
-        raise DeckError(f"{name}: a folder, not a deck file") from None
+        handle = os.open(path, flags, dir_fd=dir_fd)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise DeckError(f"{name}: a link, not a deck file (name the file itself)") from None
+        raise DeckError(f"{name}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
+    try:
+        mode = os.fstat(handle).st_mode
+        if stat.S_ISDIR(mode):
+            raise DeckError(f"{name}: a folder, not a deck file")
+        if not stat.S_ISREG(mode):
+            raise DeckError(f"{name}: not a regular file (a FIFO, a device or a socket is no deck)")
+        data = os.read(handle, MAX_FILE + 1)
     except OSError as error:
         raise DeckError(f"{name}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
+    finally:
+        os.close(handle)
     return parse_deck(data, name)
 
 
@@ -301,6 +396,35 @@ def parse_deck(data: bytes, name: str) -> Deck:
         raise DeckError(f"{name}: binary data, not a deck")
     looks_toml = name.lower().endswith(".toml") or (not name.lower().endswith(".csv") and re.search(r"^\s*\[", text, re.M))
     return parse_toml(text, name) if looks_toml else parse_csv(text, name)
+
+
+# ----- what a deck does, in words (shown before a game starts) -----
+
+def _cards_words(cards: list[str]) -> str:
+    """Cards in short: a rank whose four suits are all here is the rank alone ("3"), else each card ("QH")."""
+    words = []
+    for rank in RANKS:
+        mine = [card for card in cards if card[:-1] == rank]
+        words += [rank] if len(mine) == 4 else mine
+    return " ".join(words)
+
+
+def deck_summary(deck: Deck) -> list[str]:
+    """The deck before the game: its title, which cards do what (each action's words) and its settings."""
+    by_action: dict[str, list[str]] = {}
+    for card in deck.cards:
+        by_action.setdefault(deck.action(card), []).append(card)
+    author = f" by {deck.author}" if deck.author else ""
+    lines = [f"{deck.title}{author}: {len(deck.cards)} cards"]
+    for action in ACTIONS:
+        if action in by_action:
+            lines.append(f"{_cards_words(by_action[action])}: {ACTION_WORDS[action]}")
+    settings = deck.settings
+    lines.append(f"{settings['tokens']} tokens; King {settings['kings']} ends the game; tower from {settings['tower_start']}")
+    final = "a final pull" if settings["final_check"] == "pull" else "saved at once"
+    out = "the drawn cards are reshuffled" if settings["deck_out"] == "reshuffle" else "the game ends"
+    lines.append(f"after the last token: {final}; the deck out: {out}")
+    return lines
 
 
 # ----- the deck inside a game's options -----

@@ -46,9 +46,10 @@ def _events_by_page(session) -> tuple[dict[int, list[str]], dict[int, list[str]]
             line = dicetower.describe(state.tower, event)
             (final_pull if state.phase == "final-pulling" else pulls.setdefault(page, [])).append(line)
         elif kind is SalvationRolled:
-            removed = "a token removed" if event.face == 6 else "no token removed"
+            removes = event.face >= state.salvation_from  # a 6, or less after a card's salvation-5 or -4
+            removed = "a token removed" if removes else "no token removed"
             salvation.setdefault(state.day, []).append(f"salvation die {event.face}: {removed}, "
-                                                       f"{state.tokens - (event.face == 6)} left")
+                                                       f"{state.tokens - removes} left")
         state = session.state_at(index + 1)
     return pulls, salvation, final_pull
 

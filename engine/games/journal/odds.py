@@ -59,6 +59,19 @@ def pull_outcomes(countdown: int, advantage_from: int, remove: bool) -> tuple[tu
     return tuple(cumulative), tuple(values)
 
 
+_ACTIONS: dict[int, tuple[Deck, dict]] = {}
+
+
+def _actions(deck: Deck) -> dict:
+    """Each card's action, worked out once per deck (a sim plays thousands of games of one deck)."""
+    kept = _ACTIONS.get(id(deck))
+    if kept is None or kept[0] is not deck:
+        if len(_ACTIONS) >= 16:
+            _ACTIONS.clear()
+        kept = _ACTIONS[id(deck)] = (deck, {card: deck.action(card) for card in deck.cards})
+    return kept[1]
+
+
 @dataclass
 class Playout:
     """One game's course from a state: how it ended, on which day, after how many cards and pulls."""
@@ -85,10 +98,12 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     countdown = state.tower.countdown
     remaining = list(state.remaining)
     rng.shuffle(remaining)
-    kings = len(state.kings)
+    die = rng._randbelow  # die(6) + 1 draws exactly as rng.randint(1, 6), without its checks: a sim rolls millions
+    kings = list(state.kings)
     salvation, tokens = state.salvation, state.tokens
+    salvation_from, skips = state.salvation_from, state.skips
     to_draw, day, cards, pulls = state.to_draw, state.day, len(state.pages), state.tower.pulls
-    actions = {card: deck.action(card) for card in deck.cards}
+    actions = _actions(deck)
     phase = state.phase
     if state.ending:
         return Playout(state.ending, day, cards, pulls)
@@ -113,7 +128,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     while True:
         if phase == "day":
             day += 1
-            to_draw = rng.randint(1, 6)
+            to_draw = die(6) + 1
             phase = "cards"
         if phase == "cards":
             while to_draw > 0:
@@ -127,14 +142,28 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 card = remaining.pop()
                 to_draw -= 1
                 cards += 1
-                if is_king(card):
-                    kings += 1
-                    if kings >= settings["kings"]:
+                if card[0] == "K":  # is_king, inline: the loop's hottest line
+                    kings.append(card)
+                    if len(kings) >= settings["kings"]:
                         return Playout("kings", day, cards, pulls)
                 if card == SALVATION_CARD and not salvation:
                     salvation, tokens = True, settings["tokens"]
                 action = actions[card]
-                if action in ("pull", "remove"):
+                if action in ("pull", "remove") and skips:
+                    skips -= 1
+                elif action in ("salvation-5", "salvation-4"):
+                    salvation_from = min(salvation_from, int(action[-1]))
+                elif action == "skip-pull":
+                    skips += 1
+                elif action == "return-king" and kings:
+                    remaining.insert(rng.randint(0, len(remaining)), kings.pop())
+                elif action == "add-token" and salvation:
+                    tokens += 1
+                elif action == "remove-token" and salvation:
+                    tokens -= 1
+                    if tokens == 0:
+                        return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
+                elif action in ("pull", "remove"):
                     pulls += 1
                     if tower:
                         countdown = _pull(countdown, advantage_from, action == "remove", rng)
@@ -142,15 +171,21 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         return Playout("tower", day, cards, pulls)
             phase = "salvation" if salvation else "day"
         if phase == "salvation":
-            if rng.randint(1, 6) == 6:
+            if die(6) + 1 >= salvation_from:
                 tokens -= 1
                 if tokens == 0:
-                    if settings["final_check"] == "pull":
-                        pulls += 1
-                        if tower and _pull(countdown, advantage_from, False, rng) == 0:
-                            return Playout("tower", day, cards, pulls)
-                    return Playout("salvation", day, cards, pulls)
+                    return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
             phase = "day"
+
+
+def _saved(countdown: int, advantage_from: int, settings: dict, tower: bool, rng: random.Random, day: int,
+           cards: int, pulls: int) -> Playout:
+    """The last token gone: salvation, after the final pull where the deck asks for one."""
+    if settings["final_check"] == "pull":
+        pulls += 1
+        if tower and _pull(countdown, advantage_from, False, rng) == 0:
+            return Playout("tower", day, cards, pulls)
+    return Playout("salvation", day, cards, pulls)
 
 
 def fallen_within(state: JournalState, most: int) -> list[float]:

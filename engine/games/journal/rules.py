@@ -18,8 +18,7 @@ from dicehall.engine.errors import OptionError
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, parse_card
-from dicehall.engine.games.journal.deck import Deck, DeckError, deck_from_record, sample_deck
-from dicehall.engine.games.journal.deck import _setting as setting_value  # deck.py is the decks work's: its checker, shared
+from dicehall.engine.games.journal.deck import ACTION_WORDS, Deck, DeckError, deck_from_record, sample_deck, setting_value
 from dicehall.engine.games.journal.moves import (
     ENTRY_LIMIT, EVENTS, AmendEntry, CardDrawn, DayEnded, DayRolled, DayStarted, Draw, DrawBegan, DrawCard,
     EntryAmended, EntrySkipped, EntryWritten, RollSalvation, SalvationRolled, SkipEntry, StartDay, WriteEntry,
@@ -59,6 +58,8 @@ class JournalState:
     ending: str = ""  # "kings", "tower", "salvation", "deck": how the game ended (its last entry may be due)
     last_words: str | None = None  # the last entry, when no card's entry was pending at the end
     reshuffles: int = 0
+    salvation_from: int = 6  # the salvation die's face from which a token goes (salvation-5, salvation-4 lower it)
+    skips: int = 0  # pulls to skip (skip-pull): the next cards that say pull pull nothing
 
     @property
     def tokens_start(self) -> int:
@@ -267,6 +268,8 @@ def chance_needed(state: JournalState) -> ChanceNeeded | None:
     if phase in ("pulling", "final-pulling"):
         return dicetower.chance_needed(state.tower)
     if phase == "day-end-rolling":
+        if state.salvation_from < 6:
+            return ChanceNeeded(spec=(6,), prompt=f"the salvation die: a {state.salvation_from} or more removes a token")
         return _SALVATION_DIE
     return None
 
@@ -320,13 +323,10 @@ def evolve(state: JournalState, event: object) -> JournalState:
     if kind is DayEnded:
         return replace(state, phase="day-end-rolling")
     if kind is SalvationRolled:
-        tokens = state.tokens - (1 if event.face == 6 else 0)
-        state = replace(state, tokens=tokens)
-        if tokens > 0:
+        if event.face < state.salvation_from:
             return replace(state, phase="day")
-        if state.deck.settings["final_check"] == "pull":
-            return replace(state, phase="final-pull")
-        return replace(state, ending="salvation", phase="last-entry")
+        state = _token_removed(state)
+        return replace(state, phase="day") if state.tokens > 0 else state
     if kind is EntryWritten or kind is EntrySkipped:
         return _entry_done(state, event)
     if kind is EntryAmended:
@@ -350,8 +350,37 @@ def _card_drawn(state: JournalState, card: str) -> JournalState:
     if card == SALVATION_CARD and not state.salvation:
         state = replace(state, salvation=True, tokens=state.tokens_start)
     if action in ("pull", "remove"):
+        if state.skips:
+            return replace(state, skips=state.skips - 1, phase="entry")
         return replace(state, pull_due=action, phase="pull")
+    return _card_action(state, action)
+
+
+def _card_action(state: JournalState, action: str) -> JournalState:
+    """A card's own effect beyond the pulls (deck.ACTION_WORDS says each in words); then its entry."""
+    if action in ("salvation-5", "salvation-4"):
+        state = replace(state, salvation_from=min(state.salvation_from, int(action[-1])))
+    elif action == "skip-pull":
+        state = replace(state, skips=state.skips + 1)
+    elif action == "return-king" and state.kings:
+        king = state.kings[-1]
+        back = set(state.remaining) | {king}
+        state = replace(state, kings=state.kings[:-1], remaining=tuple(c for c in state.deck.cards if c in back))
+    elif action == "add-token" and state.salvation:
+        state = replace(state, tokens=state.tokens + 1)
+    elif action == "remove-token" and state.salvation:
+        return _token_removed(replace(state, phase="entry"))
     return replace(state, phase="entry")
+
+
+def _token_removed(state: JournalState) -> JournalState:
+    """One token fewer: the last one wins (after the final pull, where the deck asks for one)."""
+    state = replace(state, tokens=state.tokens - 1)
+    if state.tokens > 0:
+        return state
+    if state.deck.settings["final_check"] == "pull":
+        return replace(state, phase="final-pull")
+    return replace(state, ending="salvation", phase="last-entry")
 
 
 def _dice_rolled(state: JournalState, event: DiceRolled) -> JournalState:
@@ -426,10 +455,13 @@ def result_measure(state: JournalState, seat: int) -> int | None:
     return state.day if state.phase == "over" and seat == 0 else None
 
 
+_PLAIN = ("pull", "remove", "no-pull", "king", "salvation")  # the actions card_words names in full
+
+
 def card_words(state: JournalState, card: str) -> str:
     action = state.deck.action(card)
     rule = {"pull": "pull", "remove": "pull and remove", "no-pull": "no pull", "king": "a King",
-            "salvation": "salvation"}[action]
+            "salvation": "salvation"}.get(action, action)
     return f"{card_name(card)} ({rule})"
 
 
@@ -448,14 +480,19 @@ def describe(state: JournalState, event: object, reveal: bool = True) -> str:
             extra = f", King {len(after.kings)} of {state.deck.settings['kings']}"
         if event.card == SALVATION_CARD and not state.salvation:
             extra = f", salvation: {counted(state.tokens_start, 'token')}"
+        if after.skips < state.skips:
+            extra += ": its pull is skipped"
+        elif state.deck.action(event.card) in ACTION_WORDS and state.deck.action(event.card) not in _PLAIN:
+            extra += f": {ACTION_WORDS[state.deck.action(event.card)]}"
         return f"card {len(state.pages) + 1}: {card_words(state, event.card)}{' typed' if event.typed else ''}{extra}"
     if kind is BlockPulled or kind is DiceRolled:
         return "tower: " + dicetower.describe(state.tower, event, reveal)
     if kind is DayEnded:
         return f"day {event.day} ends: roll for salvation ({counted(state.tokens, 'token')})"
     if kind is SalvationRolled:
-        removed = "a 6: a token removed" if event.face == 6 else "no token removed"
-        left = state.tokens - (event.face == 6)
+        removes = event.face >= state.salvation_from
+        removed = f"a {event.face}: a token removed" if removes else "no token removed"
+        left = state.tokens - removes
         return f"salvation die {event.face}{' typed' if event.typed else ''}: {removed}, {left} left"
     if kind is EntryWritten:
         where = f"entry {event.page}" if event.page else "last words"

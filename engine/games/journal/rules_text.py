@@ -35,14 +35,39 @@ t types physical dice. The bookshelf (the last line of a new journal's
 setup) lists the finished journals; Enter reads one. Entries are
 text: at most 1000 characters each, control characters removed.
 
-A card's action (the deck's `action` column or key): pull, remove (pull
-and remove), no-pull, king, salvation; dc-solo-rpg's primary-success
-(salvation), failure-token (king) and failure-check (pull) are read too.
+A card's action (the deck's `action` column or key):
+- pull; remove (pull and remove); no-pull; king (Kings only); salvation
+  (the Ace of Hearts only).
+- salvation-5: from this card on, a 5 or 6 on the salvation die removes
+  a token (dc-solo-rpg's success-bonus, as its rules play it: its other
+  Aces). salvation-4: a 4 or more removes one ("a 4 or more removes a
+  token"). The threshold only ever goes down; the die still needs the
+  Ace of Hearts out.
+- skip-pull: the next card that says pull (or pull and remove) pulls
+  nothing (dc-solo-rpg's skip-damage, "skip the next pull").
+- return-king: the last King face up goes back into the deck and may
+  come up again (dc-solo-rpg's return-king, "shuffle a King back"); with
+  no King up it does nothing.
+- remove-token, add-token: a token fewer or more at once, once the Ace
+  of Hearts is out (before, nothing). The last token removed so wins as
+  the die does: after the final pull where the deck asks for one, and
+  after the card's entry.
+A King keeps to king, pull, remove or no-pull. dc-solo-rpg's words are
+read as ours: primary-success (salvation), failure-token (king),
+failure-check (pull), success-bonus (salvation-5), skip-damage
+(skip-pull), return-king; in a deck that uses them a blank action is no
+effect, as in dc-solo-rpg. Its CSV reads in either column order (card,
+suite, action, description or card, suit, description, action).
+The launcher's journal setup shows a deck's summary before the game:
+which cards do what, and its settings.
 
 Choices dicehall makes where the SRD leaves them to each game:
 - A card the deck leaves out, or leaves without an action: odd ranks (A,
   3, 5, 7, 9, J) pull, even ranks (2-10, Q) do not; Kings are Kings and
-  the Ace of Hearts is salvation.
+  the Ace of Hearts is salvation. Here dicehall and dc-solo-rpg differ:
+  dc-solo-rpg's template makes the Queens a check (a pull) and its other
+  Aces a success-bonus; dicehall keeps the SRD's odd and even. A
+  dc-solo-rpg deck names every card's action, so it plays as there.
 - A King counts toward the Kings whatever its action; a King whose action
   is pull also pulls, unless it is the last King. The Ace of Hearts starts
   salvation whatever its action, and also pulls if its action says so.
