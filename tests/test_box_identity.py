@@ -14,9 +14,9 @@ from dicehall.saves.hall import Hall, SeatHeld, hall_scores
 from dicehall.saves.hall.errors import HallError
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.hall import HallScreen
-from dicehall.tui.screens.hall_host import HallHostScreen
 from tests.apphelpers import drive_hall as run, screen_text, status, until
 from tests.hallhelpers import step
+from tests.test_hall_screens import open_host_screen, to_line
 
 
 @pytest.fixture
@@ -157,14 +157,9 @@ def test_the_host_screen_shows_the_keys_name_and_enter_on_it_asks_nothing(hall, 
     app = DicehallApp()
 
     async def steps(pilot):
-        await pilot.press("h")
-        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen))
-        await pilot.press("n")
-        await until(pilot, lambda: isinstance(pilot.app.screen, HallHostScreen))
+        await open_host_screen(pilot)
         screen = pilot.app.screen
-        await pilot.press("home")
-        while screen.current() != "name":
-            await pilot.press("down")
+        await to_line(pilot, "name")
         await pilot.press("enter")
         await pilot.pause()
         return screen_text(pilot.app), status(pilot.app), pilot.app.screen is screen
@@ -247,17 +242,12 @@ def test_the_host_screen_offers_the_admins_decks_by_name_and_hosts_with_one(hall
     app = DicehallApp()
 
     async def steps(pilot):
-        await pilot.press("h")
-        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen))
-        await pilot.press("n")
-        await until(pilot, lambda: isinstance(pilot.app.screen, HallHostScreen))
+        await open_host_screen(pilot)
         screen = pilot.app.screen
-        await pilot.press("home")
+        await to_line(pilot, "game")
         while screen.game != "journal":
             await pilot.press("left")
-        await pilot.press("home")
-        while screen.current() != "option:deck":
-            await pilot.press("down")
+        await to_line(pilot, "option:deck")
         offered = screen_text(pilot.app)
         await pilot.press("right")  # the sample deck -> the admin's tide
         chosen = screen_text(pilot.app)
