@@ -30,10 +30,16 @@ class DecodeError(DicehallError, ValueError):
     """An encoded event that is not one of the game's events."""
 
 
+# A state's field added after records were written is marked `field(default=..., metadata=ADDED)`:
+# at its default it is left out of the digest, so every record written before it still verifies.
+ADDED = {"digest": "when-set"}
+
+
 def _plain(value: Any) -> Any:
     """A value as msgpack-ready plain data, in a canonical order."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [type(value).__name__, [_plain(getattr(value, f.name)) for f in dataclasses.fields(value)]]
+        return [type(value).__name__, [_plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+                                       if f.metadata.get("digest") != "when-set" or getattr(value, f.name) != f.default]]
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     if isinstance(value, dict):

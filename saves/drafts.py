@@ -7,15 +7,8 @@ with empty text: none)."""
 from __future__ import annotations
 
 from dicehall.engine.session import Session
-from dicehall.engine.text import clean_text
-
-DRAFT_LIMIT = 4000  # characters kept: more than an entry holds, so words typed past the limit are not lost
-
-
-def clean_draft(value: object) -> str:
-    """A draft as it is kept: each line cleaned of control characters (a file's text is data), capped."""
-    raw = value if isinstance(value, str) else ""
-    return "\n".join(clean_text(line, DRAFT_LIMIT) for line in raw[:DRAFT_LIMIT].split("\n"))[:DRAFT_LIMIT]
+from dicehall.saves.draft_record import clean_draft
+from dicehall.saves.store import SaveJournal
 
 
 def draft_of(session: Session) -> str:
@@ -25,17 +18,6 @@ def draft_of(session: Session) -> str:
 def rewrite_of(session: Session) -> tuple[int, str]:
     """The rewrite being made when the save was left: (its page, its words); (0, "") if none."""
     return getattr(session, "rewrite", (0, ""))
-
-
-def read_draft(session: Session, record: dict) -> None:
-    """A draft record of a save (hostile input: a page that is no whole number is no rewrite)."""
-    page = record.get("rewrite")
-    text = clean_draft(record.get("text"))
-    if page is None:
-        session.draft = text
-    else:
-        ok = isinstance(page, int) and not isinstance(page, bool) and 0 < page <= 1_000_000
-        session.rewrite = (page, text) if ok and text else (0, "")
 
 
 def write_rewrite(session: Session, page: int, text: str) -> bool:
@@ -53,8 +35,6 @@ def write_draft(session: Session, text: str) -> bool:
 
 
 def _keep(session: Session, name: str, value: object, record: dict, before: object) -> bool:
-    from dicehall.saves.store import SaveJournal  # store reads saves through rebuild, which reads drafts
-
     on_disk = isinstance(session.journal, SaveJournal)
     if value != before:
         if on_disk:

@@ -11,7 +11,7 @@ from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
 from dicehall.replays.assists import checked_assist
 from dicehall.saves.errors import SaveDamaged, SaveError
-from dicehall.saves.drafts import read_draft
+from dicehall.saves.draft_record import read_draft
 from dicehall.saves.framing import ParsedSave, SaveScan, upcast_header
 
 

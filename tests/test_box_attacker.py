@@ -16,7 +16,7 @@ from dicehall.cli import main
 from dicehall.saves.hall import Hall
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import ConfirmScreen, PasteScreen
-from dicehall.tui.screens.journal import JournalSetupScreen
+from dicehall.tui.screens.journal_setup import JournalSetupScreen
 from tests.apphelpers import drive, screen_text
 
 ROOT = Path(__file__).parent.parent

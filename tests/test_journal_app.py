@@ -7,7 +7,8 @@ from dicehall import saves
 from dicehall.engine.games import journal
 from dicehall.engine.games.journal import EntryAmended, EntryWritten
 from dicehall.tui.app import DicehallApp
-from dicehall.tui.screens.journal import JournalScreen, JournalSetupScreen
+from dicehall.tui.screens.journal import JournalScreen
+from dicehall.tui.screens.journal_setup import JournalSetupScreen
 from tests.apphelpers import drive, footer, screen_text, status
 
 

@@ -17,7 +17,7 @@ from dicehall.engine.games.journal import (
 )
 
 from dicehall.tui.app import DicehallApp
-from dicehall.tui.screens.journal import JournalSetupScreen
+from dicehall.tui.screens.journal_setup import JournalSetupScreen
 from tests.apphelpers import drive, screen_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -226,3 +226,18 @@ def test_the_markdown_counts_a_5_as_a_token_removed_after_a_success_bonus():
     card(session, "AD")
     session.play(RollSalvation())
     assert "salvation die 5: a token removed, 9 left" in journal.markdown(session)
+
+
+# ----- the state's fields added for the card actions, and the digest -----
+
+def test_the_added_fields_count_in_the_digest_only_once_set():
+    """skips and salvation_from came with #30: at their defaults they are left out of the digest (so a
+    text record written before them still verifies: tests/snapshots/text_record_journal.dht), and
+    once a card sets them they count like any other field."""
+    from dataclasses import replace
+
+    state = journal.initial_state(journal.check_options({}), ())
+    assert engine.digest(replace(state, skips=1)) != engine.digest(state)
+    assert engine.digest(replace(state, salvation_from=5)) != engine.digest(state)
+    assert engine.digest(replace(state, skips=1)) != engine.digest(replace(state, salvation_from=5))
+    assert engine.digest(replace(state, skips=0)) == engine.digest(state)

@@ -15,7 +15,8 @@ from dicehall.engine.errors import OptionError
 from dicehall.engine.games import journal
 from dicehall.saves.drafts import draft_of, rewrite_of
 from dicehall.tui.app import DicehallApp
-from dicehall.tui.screens.journal import JournalScreen, JournalSetupScreen
+from dicehall.tui.screens.journal import JournalScreen
+from dicehall.tui.screens.journal_setup import JournalSetupScreen
 from tests.apphelpers import drive, footer, screen_text, status
 from tests.test_journal_app import answer, type_text
 from tests.test_signals import dicehall_in_a_terminal, read_for
@@ -285,7 +286,8 @@ def test_the_bookshelf_lists_finished_journals_and_reads_one():
 
 
 def test_a_hostile_draft_record_is_read_as_text_within_its_cap():
-    from dicehall.saves.drafts import DRAFT_LIMIT, write_draft
+    from dicehall.saves.draft_record import DRAFT_LIMIT
+    from dicehall.saves.drafts import write_draft
 
     session = new_game(name="hostile")
     write_draft(session, "\x1b[31m[bold]red[/bold]\x07 " + "x" * (DRAFT_LIMIT * 3))

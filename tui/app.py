@@ -365,6 +365,11 @@ class DicehallApp(App):
         self.open_viewer(session)
         return None
 
+    def open_bookshelf(self) -> None:
+        from dicehall.tui.screens.bookshelf import BookshelfScreen
+
+        self.push_screen(BookshelfScreen())
+
     def open_rules(self, game) -> None:
         from dicehall.tui.screens.rules import RulesScreen
 

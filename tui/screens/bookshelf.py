@@ -6,14 +6,14 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
 from dicehall import saves
 from dicehall.engine.games import journal
 from dicehall.tui.screens.base import KeyedScreen
-from dicehall.tui.screens.rules import RulesScreen
+from dicehall.tui.screens.journal_pages import journal_text
+from dicehall.tui.screens.reading import ReadingScreen
 from dicehall.tui.widgets import Plain, StatusLine, ellipsis
 
 
@@ -69,30 +69,27 @@ class BookshelfScreen(KeyedScreen):
         self.app.pop_screen()
 
 
-class JournalReadScreen(RulesScreen):
+class JournalReadScreen(ReadingScreen):
     """One finished journal, read-only, scrolled as the rules are."""
 
     WHAT = "the journal"
     FITS = "the journal fits on the screen"
 
     def __init__(self, name: str, state: journal.JournalState) -> None:
-        super().__init__(journal)
+        super().__init__()
         self.name_shown = name
         self.state = state
 
     def help_title(self) -> str:
         return f"Reading: {self.name_shown}"
 
-    def compose(self) -> ComposeResult:
-        from dicehall.tui.screens.journal import journal_text
+    def heading(self) -> Text:
+        return Text(ellipsis(f"Reading: {self.name_shown}", 78), style="bold")
 
+    def body(self) -> Text:
         text = Text(f"{self.state.deck.title}\n\n", style="bold")
         text.append_text(journal_text(self.state))
         outcome = journal.outcome(self.state)
         if outcome is not None:
             text.append("\n" + outcome.summary + "\n", style="italic")
-        yield Plain(Text(ellipsis(f"Reading: {self.name_shown}", 78), style="bold"), classes="title")
-        with VerticalScroll(id="rules-scroll"):
-            yield Plain(text)
-        yield StatusLine("Up/Down, PgUp/PgDn scroll; q goes back")
-        yield Footer()
+        return text

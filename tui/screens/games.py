@@ -17,7 +17,7 @@ from dicehall.engine.games import journal as journal_rules
 from dicehall.engine.games import towers as towers_rules
 from dicehall.engine.games import troll as troll_rules
 from dicehall.engine.games import wager as wager_rules
-from dicehall.tui.screens import bones, dicetower, hall_table, hall_talk, journal, towers, troll, wager
+from dicehall.tui.screens import bones, dicetower, hall_table, hall_talk, journal, journal_setup, towers, troll, wager
 
 # a hall game's keys: the hall's own (takeback, leave), its messages, idle seats; then the game's
 HALL_KEYS = hall_table.HALL_BINDINGS + hall_talk.CHAT_BINDINGS + hall_talk.IDLE_BINDINGS
@@ -63,7 +63,7 @@ SCREENS: dict[str, GameScreens] = {
     wager_rules.ID: GameScreens(wager.WagerScreen, HallWagerScreen, wager.draw_board, wager.WagerSetupScreen),
     towers_rules.ID: GameScreens(towers.TowersScreen, HallTowersScreen, towers.draw_board, towers.TowersSetupScreen),
     bones_rules.ID: GameScreens(bones.BonesScreen, HallBonesScreen, bones.draw_board, bones.BonesSetupScreen),
-    journal_rules.ID: GameScreens(journal.JournalScreen, HallJournalScreen, journal.draw_board, journal.JournalSetupScreen),
+    journal_rules.ID: GameScreens(journal.JournalScreen, HallJournalScreen, journal.draw_board, journal_setup.JournalSetupScreen),
 }
 
 

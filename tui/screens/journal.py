@@ -1,10 +1,8 @@
-"""The journal's screens: the game (the day, the card and its prompt, the tower and its odds, the
-Kings, the tokens, the cards left, the entry being written and the journal so far), its setup (the
-sample deck or a deck file), and the board the replay viewer draws. Every text from a deck or a
-player is shown as text (rich Text, never markup)."""
+"""The journal's game screen: the day, the card and its prompt, the tower and its odds, the Kings,
+the tokens, the cards left, the entry being written and the journal so far (drawn by
+journal_pages; its setup is journal_setup). Every text from a deck or a player is shown as text
+(rich Text, never markup)."""
 from __future__ import annotations
-
-import textwrap
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,16 +10,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, TextArea
 
-from dicehall.engine.errors import DicehallError
 from dicehall.engine.games import journal
 from dicehall.engine.games.journal import (
-    AmendEntry, Draw, DrawCard, JournalState, PullBlock, RollSalvation, SkipEntry, StartDay, WriteEntry, card_name,
-    parse_card,
+    AmendEntry, Draw, DrawCard, JournalState, PullBlock, RollSalvation, SkipEntry, StartDay, WriteEntry, parse_card,
 )
-from dicehall.engine.text import clean_text
-from dicehall.engine.words import counted
-from dicehall.tui.screens.base import GameScreen, SetupScreen, with_deal
-from dicehall.tui.screens.dialogs import AskScreen, HelpScreen, PasteScreen
+from dicehall.tui.screens.base import GameScreen, with_deal
+from dicehall.tui.screens.dialogs import AskScreen, HelpScreen
+from dicehall.tui.screens.journal_pages import card_line, draw_board, journal_text
 from dicehall.tui.widgets import Plain, StatusLine, title_line
 
 PHASE_WORDS = {
@@ -30,103 +25,6 @@ PHASE_WORDS = {
     "final-pull": "p: the final pull", "last-entry": "the last entry: ctrl+s saves it, s skips it",
     "over": "the game is over: v reviews it, q leaves",
 }
-
-
-def percent(chance: float) -> str:
-    if chance <= 0:
-        return "0%"
-    if chance < 0.00005:
-        return "<0.01%"
-    return f"{chance * 100:.2f}%"
-
-
-def card_line(state: JournalState, card: str) -> str:
-    return journal.card_words(state, card)
-
-
-BOARD_WIDTH = 26  # the board column's text (tui/dicehall.tcss .board) in the viewer and the game
-PROMPT_SHOWN = 130  # a prompt's characters the board shows at 80x24 (about 6 lines); o shows it whole
-
-
-def draw_board(state: JournalState, reveal: bool = True, odds: float | None = None, cut_prompt: bool = False) -> Text:
-    """Where the game stands, as a player sees it (the game screen's panel and the replay viewer's
-    board): day, tower, its odds, Kings, tokens, cards left, and the current card with its prompt,
-    every line wrapped at a word to the board's width. `cut_prompt`: a long prompt ends in "..." and
-    names the key that shows it whole (the game screen's o; the viewer has no such key)."""
-    drawn = _board(state, odds, cut_prompt)
-    text = Text()
-    for line in drawn.split("\n"):
-        if len(line.plain) <= BOARD_WIDTH:
-            text.append_text(line)
-            text.append("\n")
-            continue
-        for piece in textwrap.wrap(line.plain, BOARD_WIDTH, break_long_words=True, break_on_hyphens=False):
-            text.append(piece + "\n", style=line.style)
-    return text
-
-
-def _board(state: JournalState, odds: float | None, cut_prompt: bool) -> Text:
-    settings = state.deck.settings
-    text = Text()
-    text.append(f"DAY {state.day}" if state.day else "BEFORE THE FIRST DAY", style="bold")
-    if state.to_draw and state.phase not in ("over",):
-        text.append(f"  ({state.to_draw} to draw)")
-    text.append("\n")
-    tower = state.tower
-    text.append(f"Tower     {tower.countdown} of {tower.start}" + (" FALLEN" if tower.fell else "") + "\n")
-    if not tower.fell:
-        text.append(f"Next pull falls {percent(float(journal.next_pull_chance(state)))}\n")
-    if odds is not None:
-        if state.ending:
-            shown = "100%" if state.ending == "tower" else "0%"
-        elif odds == 0:  # none of the playouts: rare, not impossible
-            shown = f"<{100 / journal.ODDS_GAMES:.1g}%"
-        else:
-            shown = f"{odds * 100:.1f}%"
-        text.append(f"Tower ends it   {shown}\n")
-        text.append(f" (simulated, {journal.ODDS_GAMES:,} games)\n")
-    kings = " ".join(state.kings) or "none"
-    text.append(f"Kings     {len(state.kings)} of {settings['kings']}: {kings}\n")
-    if state.salvation:
-        text.append(f"Tokens    {state.tokens} of {settings['tokens']}\n")
-    else:
-        text.append("Salvation not yet (AH)\n")
-    text.append(f"Deck      {counted(len(state.remaining), 'card')} left")
-    text.append(f", reshuffled {state.reshuffles}\n" if state.reshuffles else "\n")
-    if state.pages:
-        page = state.pages[-1]
-        text.append(f"\nCard {len(state.pages)}: ", style="bold")
-        text.append(card_line(state, page.card) + "\n")
-        prompt = state.deck.prompt(page.card)
-        if cut_prompt and len(prompt) > PROMPT_SHOWN:  # the board's room at 80x24: the rest is one key away
-            prompt = prompt[:PROMPT_SHOWN].rsplit(" ", 1)[0] + "... (o: the whole prompt)"
-        text.append((prompt or "(no prompt: this card only has its rule)") + "\n")
-    if state.phase == "over":
-        outcome = journal.outcome(state)
-        text.append("\n" + (outcome.summary if outcome else "") + "\n", style="bold reverse")
-    return text
-
-
-def journal_text(state: JournalState) -> Text:
-    """The journal so far: a heading per day, each card and its entry."""
-    text = Text()
-    day = None
-    for number, page in enumerate(state.pages, start=1):
-        if page.day != day:
-            day = page.day
-            text.append(f"Day {day}\n", style="bold underline")
-        text.append(f"{number}. {card_name(page.card)}", style="bold")
-        text.append(" (amended)\n" if page.amended else "\n")
-        if page.entry:
-            text.append(page.entry + "\n")
-        elif page.skipped:
-            text.append("(skipped)\n", style="italic")
-        else:
-            text.append("(not written yet)\n", style="italic")
-    if state.last_words:
-        text.append("Last words\n", style="bold underline")
-        text.append(state.last_words + "\n")
-    return text or Text("The journal is empty: n starts the first day.")
 
 
 def parse_die(text: str) -> list[int] | str:
@@ -476,174 +374,3 @@ class JournalScreen(GameScreen):
             self.query_one("#journal-entry", TextArea).text = self.draft
             self.keep_draft()
         super().action_undo()
-
-
-class JournalSetupScreen(SetupScreen):
-    """A new journal: the sample deck, a deck pasted in, and a deck file: off a box its path typed, on
-    a shared box one of the admin's decks in the hall, chosen by name (saves.decks: never a path)."""
-
-    HEADING = "Journal: a new game"
-    LIST_ID = "journal-setup"
-    HELP_NOTES = ("The sample deck is 'The Last Watch at Harrow Pass', written for dicehall. Or your "
-                  "own deck: a CSV file (card,suite,action,description, as dc-solo-rpg writes it) or a TOML "
-                  "file with a [game] table and [[card]] tables, opened from a file (on a shared box: the "
-                  "hall's decks, which the admin puts in its decks folder) or pasted into a box (Ctrl+S takes it). "
-                  "The save keeps the whole deck: the file is read once. The rulings' lines (Left/Right) rule "
-                  "in the deck's place: the deck's own setting is the default, and the SRD's words for the "
-                  "line under the cursor are shown below the list. The bookshelf reads a finished journal. "
-                  "s starts the game.")
-
-    def __init__(self, seed: int | None = None, name: str = "", **options) -> None:
-        super().__init__()
-        self.seed = seed
-        self.save_name = clean_text(name)
-        deck = options.get("deck")
-        self.deck: object = deck if isinstance(deck, dict) else "sample"  # the deck itself, as the options hold it
-        self.deck_title = journal.deck_from_record(deck).title if isinstance(deck, dict) else ""
-        self.rulings = {key: options[key] for key in journal.RULINGS if key in options}  # the player's, over the deck's
-
-    def on_mount(self) -> None:
-        # (Textual runs SetupScreen's on_mount after this one: each class's handler, subclass first)
-        self.mount(Plain("", id="ruling-words"), after=self.query_one(f"#{self.LIST_ID}"))
-
-    def deck_settings(self) -> dict:
-        deck = journal.sample_deck() if self.deck == "sample" else journal.deck_from_record(self.deck)
-        return deck.settings
-
-    def on_option_list_option_highlighted(self, event) -> None:
-        self.show_ruling_words()
-
-    def show_ruling_words(self) -> None:
-        """The SRD's words for the highlighted ruling, wrapped under the list (nothing on other lines)."""
-        words = journal.RULING_WORDS.get(self.current())
-        for shown in self.query("#ruling-words"):
-            shown.show(Text(words[1] if words else ""))
-
-    def help_title(self) -> str:
-        return "Journal: a new game"
-
-    def rows(self) -> list[tuple[str, str]]:
-        from dicehall.saves.box import on_box
-        from dicehall.saves.decks import hall_decks
-
-        shown = "the sample deck" if self.deck == "sample" else clean_text(self.deck_title, 60)
-        if on_box():
-            files = [(f"hall:{name}", f"The hall's deck: {name}") for name in hall_decks()]
-        else:
-            files = [("file", "Open a deck file (type its path)")]
-        settings = self.deck_settings()
-        rulings = []
-        for key in journal.RULINGS:
-            value = self.rulings.get(key, settings[key])
-            whose = "the deck's" if key not in self.rulings else f"yours; the deck's: {settings[key]}"
-            rulings.append((key, f"{journal.RULING_WORDS[key][0]}:  {value}  ({whose})"))
-        return [("deck", f"Deck:  {shown}"), *files, ("paste", "Paste a deck (TOML or CSV)"),
-                ("sample", "Use the sample deck"), *rulings, ("start", "Start the game (s)"),
-                ("shelf", "The bookshelf: read a finished journal")]
-
-    def compose(self) -> ComposeResult:
-        for widget in super().compose():
-            yield widget
-            if widget.id == self.LIST_ID:  # the chosen deck in short, under the choices: never a line to pick
-                yield Plain("", id="deck-summary")
-
-    def redraw(self, keep: int | None = None) -> None:
-        super().redraw(keep)
-        deck = journal.sample_deck() if self.deck == "sample" else journal.deck_from_record(self.deck)
-        self.query_one("#deck-summary", Plain).show("\n".join(f" {line}" for line in journal.deck_summary(deck)[1:]))
-
-    def action_change(self, step: int = 1) -> None:
-        key = self.current()
-        if key == "start":
-            self.action_start()
-        elif key == "sample":
-            self.chose("sample", "")
-        elif key == "paste":
-            self.ask_paste()
-        elif key.startswith("hall:"):
-            self.read_deck(lambda: decks().hall_deck(key[5:]))
-        elif key == "file":
-            self.ask_path()
-        elif key == "shelf":
-            from dicehall.tui.screens.bookshelf import BookshelfScreen
-
-            self.app.push_screen(BookshelfScreen())
-        elif key in journal.RULINGS:
-            self.rule(key, step)
-        else:
-            self.status("the lines below choose the deck")
-
-    def rule(self, key: str, step: int) -> None:
-        """The next (or previous) choice of ruling `key`; back on the deck's own value, the deck rules."""
-        settings = self.deck_settings()
-        values = tuple(journal.SETTINGS[key][1])
-        chosen = self.rulings.get(key, settings[key])
-        chosen = values[(values.index(chosen) + step) % len(values)]
-        if chosen == settings[key]:
-            self.rulings.pop(key, None)
-        else:
-            self.rulings[key] = chosen
-        self.redraw()
-
-    def chose(self, deck: object, title: str) -> None:
-        self.deck, self.deck_title = deck, title
-        self.status(f"deck: {clean_text(title, 60) or 'the sample deck'}")
-        self.redraw()
-
-    def read_deck(self, read) -> str | None:
-        """Take the deck `read()` gives; its refusal (one line naming the file and the line) if none."""
-        try:
-            deck = read()
-        except DicehallError as error:
-            self.status(str(error), error=True)
-            return str(error)
-        self.chose(deck.record(), deck.title)
-        return None
-
-    def ask_path(self) -> None:
-        def check(text: str) -> str | None:
-            try:
-                journal.load_deck(text.strip())
-            except DicehallError as error:
-                return str(error)
-            return None
-
-        def typed(answer: str | None) -> None:
-            if answer is not None:
-                self.read_deck(lambda: journal.load_deck(answer.strip()))
-
-        self.app.push_screen(AskScreen("The deck file's path (CSV or TOML):", check=check), typed)
-
-    def ask_paste(self) -> None:
-        def check(text: str) -> str | None:
-            try:
-                decks().pasted_deck(text)
-            except DicehallError as error:
-                return str(error)
-            return None
-
-        def pasted(text: str | None) -> None:
-            if text is not None:
-                self.read_deck(lambda: decks().pasted_deck(text))
-
-        self.app.push_screen(PasteScreen("Paste a deck (TOML, or CSV with a card,suite,action,description header):",
-                                         check=check), pasted)
-
-    def action_start(self) -> None:
-        from dicehall import saves
-
-        try:
-            options = journal.check_options({"deck": self.deck, **self.rulings})
-            session = saves.new_save(journal.ID, name=self.save_name, seed=self.seed, options=options,
-                                     players=saves.solo_players())
-        except (DicehallError, OSError, ValueError) as error:
-            self.status(saves.error_line(error), error=True)
-            return
-        self.app.open_game(session, replace=True)
-
-
-def decks():
-    """saves.decks, imported when a deck is chosen (the tui reaches files through saves)."""
-    from dicehall.saves import decks as module
-
-    return module

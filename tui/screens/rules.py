@@ -1,61 +1,19 @@
 """The rules of a game, as dicehall plays them (including the rulings), scrollable by keyboard."""
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.widgets import Footer
-
-from dicehall.tui.screens.base import KeyedScreen
-from dicehall.tui.widgets import Plain, StatusLine
+from dicehall.tui.screens.reading import ReadingScreen
 
 
-class RulesScreen(KeyedScreen):
-    BINDINGS = [
-        # priority: the focused scroller's own keys would hide these from the footer
-        Binding("up", "scroll(-1)", "Up", show=False, priority=True, tooltip="a line up"),
-        Binding("down", "scroll(1)", "Down", show=False, priority=True, tooltip="a line down"),
-        Binding("pageup", "scroll(-15)", "Page up", priority=True),
-        Binding("pagedown,space", "scroll(15)", "Page down", priority=True),
-        Binding("question_mark", "help", "Help"),
-        Binding("q,escape", "back", "Back"),
-    ]
-
-    WHAT = "the rules"  # what is read (a finished journal reads the same way: tui/screens/bookshelf.py)
+class RulesScreen(ReadingScreen):
+    WHAT = "the rules"
     FITS = "the rules fit on the screen"
 
     def __init__(self, game) -> None:
         super().__init__()
         self.game = game
 
-    def help_title(self) -> str:
+    def heading(self) -> str:
         return f"Rules: {self.game.TITLE}"
 
-    def compose(self) -> ComposeResult:
-        yield Plain(f"Rules: {self.game.TITLE}", classes="title")
-        with VerticalScroll(id="rules-scroll"):
-            yield Plain(self.game.RULES_TEXT)
-        yield StatusLine("Up/Down, PgUp/PgDn scroll; q goes back")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        scroll = self.query_one("#rules-scroll", VerticalScroll)
-        self.watch(scroll, "scroll_y", self.say_where, init=False)
-        self.call_after_refresh(self.say_where)
-
-    def say_where(self, *_: object) -> None:
-        """Where the reader is, so the end of the rules is never a key that silently does nothing."""
-        scroll = self.query_one("#rules-scroll", VerticalScroll)
-        if scroll.max_scroll_y <= 0:
-            self.status(f"{self.FITS}; q goes back")
-        elif scroll.scroll_y >= scroll.max_scroll_y:
-            self.status(f"the end of {self.WHAT}: PgUp or Up goes back up, q leaves")
-        else:
-            shown = round(100 * (scroll.scroll_y + scroll.size.height) / (scroll.max_scroll_y + scroll.size.height))
-            self.status(f"{shown}% read: PgDn or Space for more, Up/Down a line, q goes back")
-
-    def action_scroll(self, lines: int) -> None:
-        self.query_one("#rules-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
-
-    def action_back(self) -> None:
-        self.app.pop_screen()
+    def body(self) -> str:
+        return self.game.RULES_TEXT

@@ -11,8 +11,9 @@ last token, the deck out) leaves one last entry to write; then the game is over.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
+from dicehall.engine.codec import ADDED
 from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
 from dicehall.engine.errors import OptionError
 from dicehall.engine.games import dicetower
@@ -58,8 +59,9 @@ class JournalState:
     ending: str = ""  # "kings", "tower", "salvation", "deck": how the game ended (its last entry may be due)
     last_words: str | None = None  # the last entry, when no card's entry was pending at the end
     reshuffles: int = 0
-    salvation_from: int = 6  # the salvation die's face from which a token goes (salvation-5, salvation-4 lower it)
-    skips: int = 0  # pulls to skip (skip-pull): the next cards that say pull pull nothing
+    # added with the published games' card actions (#30): at their defaults, out of the digest (codec.ADDED)
+    salvation_from: int = field(default=6, metadata=ADDED)  # the salvation die's face from which a token goes
+    skips: int = field(default=0, metadata=ADDED)  # pulls to skip (skip-pull): the next cards that say pull pull nothing
 
     @property
     def tokens_start(self) -> int:

@@ -1,0 +1,109 @@
+"""The journal drawn as text, shared by its screens: the board (the game's panel and the replay
+viewer's), and the journal's pages (the game screen's journal so far, the bookshelf's reading).
+Every text from a deck or a player is put in as text (rich Text, never markup)."""
+from __future__ import annotations
+
+import textwrap
+
+from rich.text import Text
+
+from dicehall.engine.games import journal
+from dicehall.engine.games.journal import JournalState, card_name
+from dicehall.engine.words import counted
+
+
+def percent(chance: float) -> str:
+    if chance <= 0:
+        return "0%"
+    if chance < 0.00005:
+        return "<0.01%"
+    return f"{chance * 100:.2f}%"
+
+
+def card_line(state: JournalState, card: str) -> str:
+    return journal.card_words(state, card)
+
+
+BOARD_WIDTH = 26  # the board column's text (tui/dicehall.tcss .board) in the viewer and the game
+PROMPT_SHOWN = 130  # a prompt's characters the board shows at 80x24 (about 6 lines); o shows it whole
+
+
+def draw_board(state: JournalState, reveal: bool = True, odds: float | None = None, cut_prompt: bool = False) -> Text:
+    """Where the game stands, as a player sees it (the game screen's panel and the replay viewer's
+    board): day, tower, its odds, Kings, tokens, cards left, and the current card with its prompt,
+    every line wrapped at a word to the board's width. `cut_prompt`: a long prompt ends in "..." and
+    names the key that shows it whole (the game screen's o; the viewer has no such key)."""
+    drawn = _board(state, odds, cut_prompt)
+    text = Text()
+    for line in drawn.split("\n"):
+        if len(line.plain) <= BOARD_WIDTH:
+            text.append_text(line)
+            text.append("\n")
+            continue
+        for piece in textwrap.wrap(line.plain, BOARD_WIDTH, break_long_words=True, break_on_hyphens=False):
+            text.append(piece + "\n", style=line.style)
+    return text
+
+
+def _board(state: JournalState, odds: float | None, cut_prompt: bool) -> Text:
+    settings = state.deck.settings
+    text = Text()
+    text.append(f"DAY {state.day}" if state.day else "BEFORE THE FIRST DAY", style="bold")
+    if state.to_draw and state.phase not in ("over",):
+        text.append(f"  ({state.to_draw} to draw)")
+    text.append("\n")
+    tower = state.tower
+    text.append(f"Tower     {tower.countdown} of {tower.start}" + (" FALLEN" if tower.fell else "") + "\n")
+    if not tower.fell:
+        text.append(f"Next pull falls {percent(float(journal.next_pull_chance(state)))}\n")
+    if odds is not None:
+        if state.ending:
+            shown = "100%" if state.ending == "tower" else "0%"
+        elif odds == 0:  # none of the playouts: rare, not impossible
+            shown = f"<{100 / journal.ODDS_GAMES:.1g}%"
+        else:
+            shown = f"{odds * 100:.1f}%"
+        text.append(f"Tower ends it   {shown}\n")
+        text.append(f" (simulated, {journal.ODDS_GAMES:,} games)\n")
+    kings = " ".join(state.kings) or "none"
+    text.append(f"Kings     {len(state.kings)} of {settings['kings']}: {kings}\n")
+    if state.salvation:
+        text.append(f"Tokens    {state.tokens} of {settings['tokens']}\n")
+    else:
+        text.append("Salvation not yet (AH)\n")
+    text.append(f"Deck      {counted(len(state.remaining), 'card')} left")
+    text.append(f", reshuffled {state.reshuffles}\n" if state.reshuffles else "\n")
+    if state.pages:
+        page = state.pages[-1]
+        text.append(f"\nCard {len(state.pages)}: ", style="bold")
+        text.append(card_line(state, page.card) + "\n")
+        prompt = state.deck.prompt(page.card)
+        if cut_prompt and len(prompt) > PROMPT_SHOWN:  # the board's room at 80x24: the rest is one key away
+            prompt = prompt[:PROMPT_SHOWN].rsplit(" ", 1)[0] + "... (o: the whole prompt)"
+        text.append((prompt or "(no prompt: this card only has its rule)") + "\n")
+    if state.phase == "over":
+        outcome = journal.outcome(state)
+        text.append("\n" + (outcome.summary if outcome else "") + "\n", style="bold reverse")
+    return text
+
+
+def journal_text(state: JournalState) -> Text:
+    """The journal so far: a heading per day, each card and its entry."""
+    text = Text()
+    day = None
+    for number, page in enumerate(state.pages, start=1):
+        if page.day != day:
+            day = page.day
+            text.append(f"Day {day}\n", style="bold underline")
+        text.append(f"{number}. {card_name(page.card)}", style="bold")
+        text.append(" (amended)\n" if page.amended else "\n")
+        if page.entry:
+            text.append(page.entry + "\n")
+        elif page.skipped:
+            text.append("(skipped)\n", style="italic")
+        else:
+            text.append("(not written yet)\n", style="italic")
+    if state.last_words:
+        text.append("Last words\n", style="bold underline")
+        text.append(state.last_words + "\n")
+    return text or Text("The journal is empty: n starts the first day.")

@@ -1,0 +1,182 @@
+"""The journal's setup: the sample deck, a deck pasted in or a deck file (on a shared box the
+admin's decks by name), the rulings over the deck's own settings, and the way to the bookshelf."""
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.games import journal
+from dicehall.engine.text import clean_text
+from dicehall.tui.screens.base import SetupScreen
+from dicehall.tui.screens.dialogs import AskScreen, PasteScreen
+from dicehall.tui.widgets import Plain
+
+
+class JournalSetupScreen(SetupScreen):
+    """A new journal: the sample deck, a deck pasted in, and a deck file: off a box its path typed, on
+    a shared box one of the admin's decks in the hall, chosen by name (saves.decks: never a path)."""
+
+    HEADING = "Journal: a new game"
+    LIST_ID = "journal-setup"
+    HELP_NOTES = ("The sample deck is 'The Last Watch at Harrow Pass', written for dicehall. Or your "
+                  "own deck: a CSV file (card,suite,action,description, as dc-solo-rpg writes it) or a TOML "
+                  "file with a [game] table and [[card]] tables, opened from a file (on a shared box: the "
+                  "hall's decks, which the admin puts in its decks folder) or pasted into a box (Ctrl+S takes it). "
+                  "The save keeps the whole deck: the file is read once. The rulings' lines (Left/Right) rule "
+                  "in the deck's place: the deck's own setting is the default, and the SRD's words for the "
+                  "line under the cursor are shown below the list. The bookshelf reads a finished journal. "
+                  "s starts the game.")
+
+    def __init__(self, seed: int | None = None, name: str = "", **options) -> None:
+        super().__init__()
+        self.seed = seed
+        self.save_name = clean_text(name)
+        deck = options.get("deck")
+        self.deck: object = deck if isinstance(deck, dict) else "sample"  # the deck itself, as the options hold it
+        self.deck_title = journal.deck_from_record(deck).title if isinstance(deck, dict) else ""
+        self.rulings = {key: options[key] for key in journal.RULINGS if key in options}  # the player's, over the deck's
+
+    def on_mount(self) -> None:
+        # (Textual runs SetupScreen's on_mount after this one: each class's handler, subclass first)
+        self.mount(Plain("", id="ruling-words"), after=self.query_one(f"#{self.LIST_ID}"))
+
+    def deck_settings(self) -> dict:
+        deck = journal.sample_deck() if self.deck == "sample" else journal.deck_from_record(self.deck)
+        return deck.settings
+
+    def on_option_list_option_highlighted(self, event) -> None:
+        self.show_ruling_words()
+
+    def show_ruling_words(self) -> None:
+        """The SRD's words for the highlighted ruling, wrapped under the list (nothing on other lines)."""
+        words = journal.RULING_WORDS.get(self.current())
+        for shown in self.query("#ruling-words"):
+            shown.show(Text(words[1] if words else ""))
+
+    def help_title(self) -> str:
+        return "Journal: a new game"
+
+    def rows(self) -> list[tuple[str, str]]:
+        from dicehall.saves.box import on_box
+        from dicehall.saves.decks import hall_decks
+
+        shown = "the sample deck" if self.deck == "sample" else clean_text(self.deck_title, 60)
+        if on_box():
+            files = [(f"hall:{name}", f"The hall's deck: {name}") for name in hall_decks()]
+        else:
+            files = [("file", "Open a deck file (type its path)")]
+        settings = self.deck_settings()
+        rulings = []
+        for key in journal.RULINGS:
+            value = self.rulings.get(key, settings[key])
+            whose = "the deck's" if key not in self.rulings else f"yours; the deck's: {settings[key]}"
+            rulings.append((key, f"{journal.RULING_WORDS[key][0]}:  {value}  ({whose})"))
+        return [("deck", f"Deck:  {shown}"), *files, ("paste", "Paste a deck (TOML or CSV)"),
+                ("sample", "Use the sample deck"), *rulings, ("start", "Start the game (s)"),
+                ("shelf", "The bookshelf: read a finished journal")]
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            yield widget
+            if widget.id == self.LIST_ID:  # the chosen deck in short, under the choices: never a line to pick
+                yield Plain("", id="deck-summary")
+
+    def redraw(self, keep: int | None = None) -> None:
+        super().redraw(keep)
+        deck = journal.sample_deck() if self.deck == "sample" else journal.deck_from_record(self.deck)
+        self.query_one("#deck-summary", Plain).show("\n".join(f" {line}" for line in journal.deck_summary(deck)[1:]))
+
+    def action_change(self, step: int = 1) -> None:
+        key = self.current()
+        if key == "start":
+            self.action_start()
+        elif key == "sample":
+            self.chose("sample", "")
+        elif key == "paste":
+            self.ask_paste()
+        elif key.startswith("hall:"):
+            self.read_deck(lambda: decks().hall_deck(key[5:]))
+        elif key == "file":
+            self.ask_path()
+        elif key == "shelf":
+            self.app.open_bookshelf()
+        elif key in journal.RULINGS:
+            self.rule(key, step)
+        else:
+            self.status("the lines below choose the deck")
+
+    def rule(self, key: str, step: int) -> None:
+        """The next (or previous) choice of ruling `key`; back on the deck's own value, the deck rules."""
+        settings = self.deck_settings()
+        values = tuple(journal.SETTINGS[key][1])
+        chosen = self.rulings.get(key, settings[key])
+        chosen = values[(values.index(chosen) + step) % len(values)]
+        if chosen == settings[key]:
+            self.rulings.pop(key, None)
+        else:
+            self.rulings[key] = chosen
+        self.redraw()
+
+    def chose(self, deck: object, title: str) -> None:
+        self.deck, self.deck_title = deck, title
+        self.status(f"deck: {clean_text(title, 60) or 'the sample deck'}")
+        self.redraw()
+
+    def read_deck(self, read) -> str | None:
+        """Take the deck `read()` gives; its refusal (one line naming the file and the line) if none."""
+        try:
+            deck = read()
+        except DicehallError as error:
+            self.status(str(error), error=True)
+            return str(error)
+        self.chose(deck.record(), deck.title)
+        return None
+
+    def ask_path(self) -> None:
+        def check(text: str) -> str | None:
+            try:
+                journal.load_deck(text.strip())
+            except DicehallError as error:
+                return str(error)
+            return None
+
+        def typed(answer: str | None) -> None:
+            if answer is not None:
+                self.read_deck(lambda: journal.load_deck(answer.strip()))
+
+        self.app.push_screen(AskScreen("The deck file's path (CSV or TOML):", check=check), typed)
+
+    def ask_paste(self) -> None:
+        def check(text: str) -> str | None:
+            try:
+                decks().pasted_deck(text)
+            except DicehallError as error:
+                return str(error)
+            return None
+
+        def pasted(text: str | None) -> None:
+            if text is not None:
+                self.read_deck(lambda: decks().pasted_deck(text))
+
+        self.app.push_screen(PasteScreen("Paste a deck (TOML, or CSV with a card,suite,action,description header):",
+                                         check=check), pasted)
+
+    def action_start(self) -> None:
+        from dicehall import saves
+
+        try:
+            options = journal.check_options({"deck": self.deck, **self.rulings})
+            session = saves.new_save(journal.ID, name=self.save_name, seed=self.seed, options=options,
+                                     players=saves.solo_players())
+        except (DicehallError, OSError, ValueError) as error:
+            self.status(saves.error_line(error), error=True)
+            return
+        self.app.open_game(session, replace=True)
+
+
+def decks():
+    """saves.decks, imported when a deck is chosen (the tui reaches files through saves)."""
+    from dicehall.saves import decks as module
+
+    return module
