@@ -33,7 +33,7 @@ def test_the_readme_is_a_short_front_page():
     assert lines[4:8] == [
         "```sh",
         "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/dicehall",
-        "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest -q",
+        "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest -q -n auto",
         "```",
     ]
 
@@ -81,7 +81,7 @@ def test_ci_runs_the_readmes_test_command():
     the sshd and packaging tests need: its install and its last line are the README's."""
     run = [line.strip() for line in (REPO / ".ci" / "run").read_text().splitlines() if line.strip()]
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert run[-1] == ".venv/bin/python -m pytest -q" and "&& .venv/bin/python -m pytest -q" in readme
+    assert run[-1] == ".venv/bin/python -m pytest -q -n auto" and "&& .venv/bin/python -m pytest -q -n auto\n" in readme
     assert ".venv/bin/pip install --quiet -e '.[test]'" in run and "pip install -e '.[test]'" in readme
     intro = readme.split("|")[0]  # the paragraph under the two commands says what else .ci/run installs
     assert "OpenSSH server" in intro and "build" in intro and "exactly" not in intro
