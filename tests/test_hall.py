@@ -305,7 +305,7 @@ def test_a_follower_reads_only_what_is_new(hall):
 
 
 @pytest.mark.parametrize("inotify", [True, False], ids=["inotify", "polling"])
-def test_wait_wakes_within_a_second_of_another_process_appending(hall, tmp_path, monkeypatch, inotify):
+def test_wait_wakes_when_another_process_appends(hall, tmp_path, monkeypatch, inotify):
     if not inotify:
         def unavailable(*args):
             raise OSError("no inotify here")
@@ -321,7 +321,7 @@ def test_wait_wakes_within_a_second_of_another_process_appending(hall, tmp_path,
         watcher.follow()
     woke = time.time()
     appended = float(child.stdout.readline())  # the child's clock, just after its append returned
-    assert woke - appended < 1.0
+    assert woke - appended < 5.0  # woken by the append, not by wait(10)'s end (the latency: bench.py's hall row)
     assert watcher.session.state.names == ("Ann", "Bob")
     child.kill()
     child.wait(10)
