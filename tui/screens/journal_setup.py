@@ -66,12 +66,7 @@ class JournalSetupScreen(SetupScreen):
             files = [(f"hall:{name}", f"The hall's deck: {name}") for name in hall_decks()]
         else:
             files = [("file", "Open a deck file (type its path)")]
-        settings = self.deck_settings()
-        rulings = []
-        for key in journal.RULINGS:
-            value = self.rulings.get(key, settings[key])
-            whose = "the deck's" if key not in self.rulings else f"yours; the deck's: {settings[key]}"
-            rulings.append((key, f"{journal.RULING_WORDS[key][0]}:  {value}  ({whose})"))
+        rulings = [(key, f"{label}:  {value}") for key, label, value in journal.ruling_lines(self.deck_settings(), self.rulings)]
         return [("deck", f"Deck:  {shown}"), *files, ("paste", "Paste a deck (TOML or CSV)"),
                 ("sample", "Use the sample deck"), *rulings, ("start", "Start the game (s)"),
                 ("shelf", "The bookshelf: read a finished journal")]
@@ -107,15 +102,7 @@ class JournalSetupScreen(SetupScreen):
             self.status("the lines below choose the deck")
 
     def rule(self, key: str, step: int) -> None:
-        """The next (or previous) choice of ruling `key`; back on the deck's own value, the deck rules."""
-        settings = self.deck_settings()
-        values = tuple(journal.SETTINGS[key][1])
-        chosen = self.rulings.get(key, settings[key])
-        chosen = values[(values.index(chosen) + step) % len(values)]
-        if chosen == settings[key]:
-            self.rulings.pop(key, None)
-        else:
-            self.rulings[key] = chosen
+        self.rulings = journal.next_rulings(self.rulings, key, step, self.deck_settings())
         self.redraw()
 
     def chose(self, deck: object, title: str) -> None:

@@ -107,7 +107,7 @@ by/3.0/). The Wretched & Alone SRD is by Matt Sanders (sealedlibrary.com)
 in consultation with Chris Bissette. dicehall is not endorsed by either."""
 
 
-# The rulings offered when a game starts (rules.RULINGS): a short name for the setup's line and the
+# The rulings offered when a game starts (rulings.RULINGS): a short name for the setup's line and the
 # SRD's own words for the rule (the Wretched & Alone SRD), then what dicehall does with each choice.
 RULING_WORDS = {
     "final_check": ("Final pull on salvation",
