@@ -146,16 +146,24 @@ def engine_games(options: dict, games: int) -> tuple[Counter, float]:
     return endings, days / games
 
 
-def sampled(options: dict, games: int = 20000, seed: int = 3) -> tuple[Counter, float]:
+SIM_GAMES = 20000
+
+
+def sampled(options: dict, games: int = SIM_GAMES, seed: int = 3) -> tuple[Counter, float]:
     state = journal.initial_state(options, ())
     rng = random.Random(seed)
     plays = [odds.playout(state, rng) for _ in range(games)]
     return Counter(play.ending for play in plays), sum(play.days for play in plays) / games
 
 
-def agrees(engine_count: int, games: int, share: float) -> bool:
-    """The engine's share of an ending within noise of the sim's (4 standard errors, and a little)."""
-    return abs(engine_count / games - share) < 4 * (share * (1 - share) / games) ** 0.5 + 0.01
+def assert_the_engine_agrees(options: dict, games: int, sim_endings: Counter, endings: tuple[str, ...]) -> None:
+    """Games through the engine end as the sim's do: each ending's share within noise of the sim's (4
+    standard errors of the engine's few games, and a little)."""
+    engine_endings, _ = engine_games(options, games)
+    for ending in endings:
+        share = sim_endings[ending] / SIM_GAMES
+        spread = 4 * (share * (1 - share) / games) ** 0.5 + 0.01
+        assert abs(engine_endings[ending] / games - share) < spread, (ending, engine_endings, sim_endings)
 
 
 def deck_options(text: str, path, **rulings) -> dict:
@@ -178,9 +186,8 @@ def test_tokens_fewer_tokens_bring_salvation_as_in_the_engine():
     options = journal.check_options({"tokens": 1})
     sim_endings, _ = sampled(options)
     default, _ = sampled(journal.check_options({}), games=5000)
-    assert default["salvation"] == 0 and sim_endings["salvation"] / 20000 > 0.3
-    engine_endings, _ = engine_games(options, 200)
-    assert agrees(engine_endings["salvation"], 200, sim_endings["salvation"] / 20000), (engine_endings, sim_endings)
+    assert default["salvation"] == 0 and sim_endings["salvation"] / SIM_GAMES > 0.3
+    assert_the_engine_agrees(options, 200, sim_endings, ("salvation", "kings"))
 
 
 TOWER_DECK = """[game]
@@ -194,13 +201,11 @@ def test_final_check_the_final_pull_turns_some_salvations_into_the_towers_as_in_
     pull = deck_options(TOWER_DECK, tmp_path / "tower.toml", tokens=1, final_check="pull")
     sim_none, _ = sampled(none)
     sim_pull, _ = sampled(pull)
-    games = 20000
+    games = SIM_GAMES
     fallen = sim_none["salvation"] - sim_pull["salvation"]  # the last pull fells some towers (a tenth or more)
     assert fallen > 0.1 * sim_none["salvation"] > 50
     assert sim_pull["tower"] - sim_none["tower"] == pytest.approx(fallen, abs=0.02 * games)  # and those are the tower's
-    engine_endings, _ = engine_games(pull, 200)
-    for ending in ("salvation", "tower"):
-        assert agrees(engine_endings[ending], 200, sim_pull[ending] / games), (ending, engine_endings, sim_pull)
+    assert_the_engine_agrees(pull, 200, sim_pull, ("salvation", "tower"))
 
 
 SHORT_DECK = """[game]
@@ -220,12 +225,10 @@ def test_deck_out_a_reshuffled_deck_plays_on_to_salvation_or_the_tower_as_in_the
     reshuffle = deck_options(SHORT_DECK, tmp_path / "short.toml", deck_out="reshuffle")
     sim_end, _ = sampled(end)
     sim_reshuffle, _ = sampled(reshuffle)
-    games = 20000
+    games = SIM_GAMES
     assert sim_end["deck"] > 0.5 * games and sim_end["kings"] == 0  # three Kings never make the fourth
     assert sim_reshuffle["deck"] == 0 and sim_reshuffle["salvation"] > 0.5 * games
-    engine_endings, _ = engine_games(reshuffle, 150)
-    for ending in ("salvation", "tower"):
-        assert agrees(engine_endings[ending], 150, sim_reshuffle[ending] / games), (ending, engine_endings, sim_reshuffle)
+    assert_the_engine_agrees(reshuffle, 150, sim_reshuffle, ("salvation", "tower"))
 
 
 ENDLESS_DECK = """[game]
