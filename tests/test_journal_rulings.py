@@ -44,7 +44,11 @@ def hall(tmp_path, monkeypatch):
 
 # ----- the hall's new-game screen -----
 
-def test_the_host_screen_offers_the_rulings_over_the_admins_deck_and_the_choice_lands_in_the_game(hall):
+@pytest.mark.parametrize("box_player", [None, "ann"])  # off a box, and on a shared box as ann
+def test_the_host_screen_offers_the_rulings_over_the_admins_deck_and_the_choice_lands_in_the_game(hall, box_player,
+                                                                                                  monkeypatch):
+    if box_player:
+        monkeypatch.setenv("DICEHALL_PLAYER", box_player)
     app = DicehallApp()
 
     async def steps(pilot):
@@ -252,3 +256,15 @@ def test_a_reshuffled_deck_that_can_never_end_its_game_is_the_decks_ending_not_a
     endings, days = sampled(options, games=1000)
     assert endings == Counter(deck=1000) and days < 3
     assert odds.tower_odds(journal.initial_state(options, ())) == 0.0
+
+
+def test_host_on_the_command_line_takes_the_rulings_over_the_admins_deck(hall, monkeypatch, capsys):
+    monkeypatch.setenv("DICEHALL_PLAYER", "ann")  # on a box: the admin's deck by name
+    assert main(["host", "journal", "--option", "deck=gnome", "--option", "kings=2", "--option", "deck_out=reshuffle"]) == 0
+    assert "hosted Journal as" in capsys.readouterr().out
+    [game] = hall.listing()
+    with hall.open(game.id) as opened:
+        settings = opened.session.state.deck.settings
+        options = opened.session.options
+    assert (settings["kings"], settings["deck_out"], settings["final_check"]) == (2, "reshuffle", "pull")
+    assert (options["kings"], options["deck_out"], options["deck"]["title"]) == (2, "reshuffle", "Gnome Fixed")
