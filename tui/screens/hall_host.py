@@ -90,8 +90,8 @@ class HallHostScreen(SetupScreen):
             return journal.Deck(title="").settings
 
     def line_words(self, key: str) -> str:
-        words = journal.RULING_WORDS.get(key.removeprefix("ruling:"))
-        return words[1] if words and key.startswith("ruling:") else ""
+        """The SRD's words for the highlighted ruling (nothing on other lines)."""
+        return journal.RULING_WORDS[key.removeprefix("ruling:")][1] if key.startswith("ruling:") else ""
 
     def help_title(self) -> str:
         return "The hall: a new game"
