@@ -268,3 +268,30 @@ def test_host_on_the_command_line_takes_the_rulings_over_the_admins_deck(hall, m
         options = opened.session.options
     assert (settings["kings"], settings["deck_out"], settings["final_check"]) == (2, "reshuffle", "pull")
     assert (options["kings"], options["deck_out"], options["deck"]["title"]) == (2, "reshuffle", "Gnome Fixed")
+
+
+PULLS_ONLY_DECK = """[game]
+title = "Pulls Only"
+deck = "listed"
+tower_start = 60
+
+[[card]]
+card = "3H"
+prompt = "a pull"
+
+[[card]]
+card = "4H"
+prompt = "a quiet day"
+"""
+
+
+def test_a_reshuffled_deck_that_only_the_tower_can_end_gets_its_figure_from_the_towers_exact_chain(tmp_path):
+    """The side panel's figure samples the pulls without a tower: no King or salvation ever ends this
+    game, so once there have been as many pulls as the countdown (each one takes at least one) the
+    tower has certainly fallen, and the playout stops there instead of reshuffling for ever."""
+    options = deck_options(PULLS_ONLY_DECK, tmp_path / "pulls.toml", deck_out="reshuffle")
+    state = journal.initial_state(options, ())
+    assert odds.tower_odds(state, games=200) == pytest.approx(1.0)
+    assert {odds.playout(state, random.Random(seed), tower=False).pulls for seed in range(20)} == {60}
+    endings, _ = sampled(options, games=200)
+    assert endings == Counter(tower=200)

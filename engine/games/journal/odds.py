@@ -181,6 +181,8 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     pulls += 1
                     if tower:
                         countdown = _pull(countdown, advantage_from, action == "remove", rng)
+                    elif pulls >= countdown:  # a pull that leaves it standing takes one or more: it has fallen
+                        return Playout("tower", day, cards, pulls)
                     if countdown == 0:
                         return Playout("tower", day, cards, pulls)
             phase = "salvation" if salvation else "day"
