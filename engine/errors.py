@@ -17,3 +17,8 @@ class OptionError(DicehallError, ValueError):
 class DeckError(OptionError):
     """A journal's deck file or a save's deck that cannot be played; the message names where and what
     (here, not in the journal's package, so the command line tells it apart without importing it)."""
+
+
+class RulingError(OptionError):
+    """A ruling a player chose when a game starts (the journal's --option kings=9, an unknown key): one
+    line naming the option and the values it takes, exit 2 on the command line, without the usage."""

@@ -104,8 +104,12 @@ def named_deck(text: str) -> journal.Deck:
 
 def deck_options(game_id: str, options: dict) -> dict:
     """`options` with a journal's `deck` named by text (the command line's --option deck=..., sim's
-    --deck) read into the deck itself, so no game ever opens a file itself."""
+    --deck) read into the deck itself, so no game ever opens a file itself. A journal's rulings are
+    checked first: a bad one is refused (RulingError, one line) before any file is opened."""
+    if game_id != journal.ID:
+        return options
+    journal.check_rulings(options)
     deck = options.get("deck")
-    if game_id != journal.ID or not isinstance(deck, str):
+    if not isinstance(deck, str):
         return options
     return dict(options, deck=named_deck(deck).record())

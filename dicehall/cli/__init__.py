@@ -22,7 +22,7 @@ from dicehall.cli.screens import (continue_arguments, continue_command, launcher
 from dicehall.cli.serve import serve_arguments, serve_command
 from dicehall.cli.summary import summary_arguments, summary_command
 from dicehall.cli.stats import stats_arguments, stats_command
-from dicehall.engine.errors import DicehallError
+from dicehall.engine.errors import DicehallError, RulingError
 
 __all__ = ["COMMANDS", "NO_ANALYSER", "UsageError", "build_parser", "main"]
 
@@ -121,6 +121,8 @@ def _main(argv: list[str] | None) -> int:
     except UsageError as error:  # the usage of the command, then one line; exit 2, as argparse does
         parser.commands.get(args.command, parser).error(str(error))  # type: ignore[attr-defined]
         return 2
+    except RulingError as error:  # a bad ruling's value or key: one line naming it and its values, exit 2, no usage
+        return fail(refusal(error), 2)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -116,9 +116,9 @@ def game(name: str):
         raise UsageError(str(error)) from None
 
 
-def fail(message: str) -> int:
+def fail(message: str, code: int = 1) -> int:
     print(f"dicehall: {clean_text(message, 400)}", file=sys.stderr)
-    return 1
+    return code
 
 
 def refusal(error: BaseException) -> str:

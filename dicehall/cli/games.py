@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from dicehall.cli.args import Parser, UsageError, game, games, positive, rate, seed
-from dicehall.engine.errors import DeckError
+from dicehall.cli.args import Parser, UsageError, game, games, option, positive, rate, seed
+from dicehall.engine.errors import DeckError, RulingError
 from dicehall.engine.text import clean_text
 
-SIM_GAME_OPTIONS = ("remove_rate", "difficulty", "variant", "bot", "players", "bots", "deck")  # the options some games take
+SIM_GAME_OPTIONS = ("remove_rate", "difficulty", "variant", "bot", "players", "bots", "deck", "option")  # the options some games take
 
 
 def sim_epilog() -> str:
@@ -42,6 +42,8 @@ def sim_arguments(parser: Parser) -> None:
     parser.add_argument("--bots", help="wager: bot styles by seat (default best,cautious); towers: two levels (default hard,easy); "
                                        "bones: two levels (default general,random)")
     parser.add_argument("--deck", help="journal: a deck file (CSV or TOML), or sample (the default)")
+    parser.add_argument("--option", type=option, action="append", metavar="KEY=VALUE",
+                        help="journal: a ruling in the deck's place, as play's --option: final_check, tokens, kings, deck_out")
 
 
 def rules_command(args: argparse.Namespace) -> int:
@@ -60,6 +62,8 @@ def sim_options(args: argparse.Namespace) -> dict:
             takes = ", ".join("--" + k.replace("_", "-") for k in known) or "no game options"
             raise UsageError(f"sim {args.game} does not take --{name.replace('_', '-')} (it takes {takes})")
     options = {name: default if getattr(args, name) is None else getattr(args, name) for name, default in known.items()}
+    if args.option is not None:
+        options["option"] = dict(args.option)
     if args.bots is not None:
         options["bots"] = [s.strip() for s in args.bots.split(",") if s.strip()]
         if not options["bots"]:
@@ -76,8 +80,8 @@ def sim_command(args: argparse.Namespace) -> int:
         report = sims.run(args.game, args.games, args.seed, options, args.json)
     except (engine.IllegalCommand, engine.LogError):
         raise  # a bug, not a bad argument
-    except DeckError:
-        raise  # a deck's file, not the command's arguments: its one line, without the usage
+    except (DeckError, RulingError):
+        raise  # a deck's file or a ruling, not the command's arguments: its one line, without the usage
     except ValueError as error:  # sim checks its arguments before it plays: unknown game, players, bot styles
         raise UsageError(str(error)) from None
     print(report)

@@ -11,7 +11,7 @@ from datetime import datetime
 
 import dicehall.cli.terminal as terminal
 from dicehall.cli.args import Parser, UsageError, game, hall_seat, option, positive
-from dicehall.engine.errors import DeckError
+from dicehall.engine.errors import DeckError, RulingError
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 
@@ -80,8 +80,8 @@ def host_command(args: argparse.Namespace) -> int:
     try:
         options = deck_options(module.ID, dict(args.option))  # a deck named: read here, never by the rules
         hosted = hall.host(args.game, kinds, player_name(args.name), options=options, watchers=args.watchers)
-    except DeckError:
-        raise  # a deck's file, not the command's arguments: its one line, without the usage
+    except (DeckError, RulingError):
+        raise  # a deck's file or a ruling, not the command's arguments: its one line, without the usage
     except ValueError as error:
         raise UsageError(str(error)) from None
     if terminal.on_terminal():

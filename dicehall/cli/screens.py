@@ -10,7 +10,7 @@ from dicehall.cli.args import Parser, UsageError, fail, game, option, seed
 from dicehall.cli.files import needs_a_file
 from dicehall.cli.hall import finished_hall_game
 from dicehall.engine.chance import daily_seed
-from dicehall.engine.errors import DeckError
+from dicehall.engine.errors import DeckError, RulingError
 from dicehall.engine.text import clean_text
 
 
@@ -77,8 +77,8 @@ def play_command(args: argparse.Namespace) -> int:
 
     try:
         args.option = list(deck_options(module.ID, dict(args.option)).items())  # a deck named: read here, once
-    except DeckError:
-        raise  # a deck's file, not the command's arguments: its one line, without the usage
+    except (DeckError, RulingError):
+        raise  # a deck's file or a ruling, not the command's arguments: its one line, without the usage
     except ValueError as error:
         raise UsageError(str(error)) from None
     from dicehall.engine.games import entry_of

@@ -85,7 +85,7 @@ CATALOGUE = (
                    re_derived="every die and every landing was re-derived from it",
                    measure="troops lost in a win", fewest_best=True),
     CatalogueEntry("journal", "Journal", "a journaling game from a deck of prompts", True,
-                   seats=(1, 1), sim_options=(("deck", "sample"),), simulator="dicehall.sims.journal",
+                   seats=(1, 1), sim_options=(("deck", "sample"), ("option", ())), simulator="dicehall.sims.journal",
                    # each card is drawn when drawn: nothing hidden
                    re_derived="every die and every card drawn was re-derived from it", measure="days lasted"),
 )

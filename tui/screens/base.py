@@ -195,10 +195,13 @@ class SetupScreen(KeyedScreen):
     ]
     HEADING = ""
     LIST_ID = "setup"
+    LINE_WORDS = False  # a setup whose lines explain themselves: line_words(key) shown under the list
 
     def compose(self) -> ComposeResult:
         yield Plain(Text(self.HEADING, style="bold"), classes="title")
         yield OptionList(id=self.LIST_ID)
+        if self.LINE_WORDS:
+            yield Plain("", id="line-words")
         yield StatusLine("Up/Down: line   Enter or Left/Right: change   s: start")
         yield Footer()
 
@@ -225,6 +228,14 @@ class SetupScreen(KeyedScreen):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_change()
+
+    def line_words(self, key: str) -> str:
+        """The words shown under the list while line `key` is highlighted (LINE_WORDS): none here."""
+        return ""
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        for shown in self.query("#line-words"):
+            shown.show(Text(self.line_words(self.current())))
 
     def action_change(self, step: int = 1) -> None:
         raise NotImplementedError

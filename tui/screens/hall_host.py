@@ -1,16 +1,17 @@
 """A new hall game from the Hall screen (its `n`): what `dicehall host` does, by keyboard. The game,
 the wager's number of seats, which seat is yours, each other seat open or a bot of one of the
-game's styles, the game's options, and your name; then Hall.host opens it and the game's screen
-(the waiting screen until its seats are full) takes this screen's place."""
+game's styles, the game's options (a journal's deck and its rulings over the deck's settings), and
+your name; then Hall.host opens it and the game's screen (the waiting screen until its seats are
+full) takes this screen's place."""
 from __future__ import annotations
 
 from dicehall.engine import get_game
-from dicehall.engine.games import CATALOGUE, entry_of
+from dicehall.engine.games import CATALOGUE, entry_of, journal
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 from dicehall.saves import SaveError
 from dicehall.saves.box import on_box
-from dicehall.saves.decks import deck_options, hall_decks
+from dicehall.saves.decks import hall_deck, hall_decks
 from dicehall.saves.hall import Hall, login_name
 from dicehall.saves.hall.files import WATCHER_POLICIES
 from dicehall.tui.screens.base import SetupScreen
@@ -49,11 +50,14 @@ class HallHostScreen(SetupScreen):
 
     HEADING = "A new game in the hall"
     LIST_ID = "hall-host"
+    LINE_WORDS = True  # a journal's rulings: the SRD's words under the list
     HELP_NOTES = ("Up/Down pick a line; Enter, Space or Left/Right change it (Enter on your name asks for it; "
                   "Enter alone there: your login name). Each seat but yours is open, for another player to "
                   "join from their terminal (the Hall screen's j), or a bot of one of the "
                   "game's styles. Watchers: welcome (the default), welcome but reading the messages only, or "
-                  "kept off the game until it is over. s opens the game: its screen waits until every seat is taken. "
+                  "kept off the game until it is over. A journal's rulings rule in its deck's place: the deck's own "
+                  "setting is the default, and the SRD's words for the line under the cursor are shown below the "
+                  "list. s opens the game: its screen waits until every seat is taken. "
                   "q or Esc goes back to the Hall screen; nothing is made until s.")
 
     def __init__(self, hall: Hall | None = None) -> None:
@@ -66,6 +70,28 @@ class HallHostScreen(SetupScreen):
         self.options = {game: {key: values[0] for key, _, values, _ in host_choices(game)} for game in GAMES}
         self.player_name = ""
         self.watchers = "open"
+        self.rulings: dict = {}  # the journal's rulings chosen here, over its deck's own settings
+        self.decks_read: dict[str, journal.Deck] = {}  # the journal's decks by name, each read once
+
+    def journal_deck(self) -> journal.Deck:
+        """The journal's deck chosen here: the sample, or one of the admin's decks in the hall by name
+        (never a path, on a box or off one); DeckError in one line if it cannot be read."""
+        name = self.options[journal.ID]["deck"]
+        if name not in self.decks_read:
+            self.decks_read[name] = journal.sample_deck() if name == "sample" else hall_deck(name)
+        return self.decks_read[name]
+
+    def deck_settings(self) -> dict:
+        """The chosen deck's own settings, the rulings' defaults (the SRD's while it cannot be read: s
+        then says why)."""
+        try:
+            return self.journal_deck().settings
+        except DicehallError:
+            return journal.Deck(title="").settings
+
+    def line_words(self, key: str) -> str:
+        """The SRD's words for the highlighted ruling (nothing on other lines)."""
+        return journal.RULING_WORDS[key.removeprefix("ruling:")][1] if key.startswith("ruling:") else ""
 
     def help_title(self) -> str:
         return "The hall: a new game"
@@ -102,6 +128,9 @@ class HallHostScreen(SetupScreen):
                     rows.append((f"seat{seat}", f"{self.seat_label(seat):<{LABEL}}{seat_words(kind)}"))
         for key, label, values, words in host_choices(self.game):
             rows.append((f"option:{key}", f"{label + ':':<{LABEL}}{words[values.index(self.options[self.game][key])]}"))
+        if self.game == journal.ID:
+            for key, label, value in journal.ruling_lines(self.deck_settings(), self.rulings):
+                rows.append((f"ruling:{key}", f"{label + ':':<{LABEL - 1}} {value}"))
         rows.append(("watchers", f"{'Watchers:':<{LABEL}}{WATCHERS_WORDS[self.watchers]}"))
         default = clean_text(login_name(), 40)
         if on_box():  # the name the admin gave this player's key: shown, never typed
@@ -132,6 +161,10 @@ class HallHostScreen(SetupScreen):
             values = next(values for k, _, values, _ in host_choices(self.game) if k == name)
             chosen = self.options[self.game]
             chosen[name] = values[(values.index(chosen[name]) + step) % len(values)]
+            if self.game == journal.ID and name == "deck":
+                self.check_deck()
+        elif key.startswith("ruling:"):
+            self.rulings = journal.next_rulings(self.rulings, key.removeprefix("ruling:"), step, self.deck_settings())
         elif key == "watchers":
             self.watchers = WATCHER_POLICIES[(WATCHER_POLICIES.index(self.watchers) + step) % len(WATCHER_POLICIES)]
         elif key == "name":
@@ -158,13 +191,25 @@ class HallHostScreen(SetupScreen):
         self.app.push_screen(AskScreen(f"Your name at the table (Enter alone: {default}):", self.player_name,
                                        placeholder=default), named)
 
+    def check_deck(self) -> None:
+        """The journal's deck just chosen, read now: a deck that cannot be played says so at once."""
+        try:
+            deck = self.journal_deck()
+        except DicehallError as error:
+            self.status(clean_text(str(error), 300), error=True)
+        else:
+            self.status(f"deck: {clean_text(deck.title, 60)}")
+
     def host_options(self) -> dict:
-        """The options as `dicehall host --option` gives them (the troll's variant is its own flag)."""
+        """The options as `dicehall host --option` gives them (the troll's variant is its own flag; a
+        journal's deck read here, the rulings beside it)."""
+        if self.game == journal.ID:
+            return {"deck": self.journal_deck().record(), **self.rulings}
         options = dict(self.options[self.game])
         variant = options.pop("variant", "none")
         if variant != "none":
             options[variant] = True
-        return deck_options(self.game, options)  # an admin's deck by name: read here, as `host` reads it
+        return options
 
     def action_start(self) -> None:
         kinds = ["player" if seat == self.you else kind for seat, kind in enumerate(self.seat_kinds())]

@@ -2,7 +2,6 @@
 admin's decks by name), the rulings over the deck's own settings, and the way to the bookshelf."""
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 
 from dicehall.engine.errors import DicehallError
@@ -19,6 +18,7 @@ class JournalSetupScreen(SetupScreen):
 
     HEADING = "Journal: a new game"
     LIST_ID = "journal-setup"
+    LINE_WORDS = True
     HELP_NOTES = ("The sample deck is 'The Last Watch at Harrow Pass', written for dicehall. Or your "
                   "own deck: a CSV file (card,suite,action,description, as dc-solo-rpg writes it) or a TOML "
                   "file with a [game] table and [[card]] tables, opened from a file (on a shared box: the "
@@ -37,22 +37,13 @@ class JournalSetupScreen(SetupScreen):
         self.deck_title = journal.deck_from_record(deck).title if isinstance(deck, dict) else ""
         self.rulings = {key: options[key] for key in journal.RULINGS if key in options}  # the player's, over the deck's
 
-    def on_mount(self) -> None:
-        # (Textual runs SetupScreen's on_mount after this one: each class's handler, subclass first)
-        self.mount(Plain("", id="ruling-words"), after=self.query_one(f"#{self.LIST_ID}"))
-
     def deck_settings(self) -> dict:
         deck = journal.sample_deck() if self.deck == "sample" else journal.deck_from_record(self.deck)
         return deck.settings
 
-    def on_option_list_option_highlighted(self, event) -> None:
-        self.show_ruling_words()
-
-    def show_ruling_words(self) -> None:
-        """The SRD's words for the highlighted ruling, wrapped under the list (nothing on other lines)."""
-        words = journal.RULING_WORDS.get(self.current())
-        for shown in self.query("#ruling-words"):
-            shown.show(Text(words[1] if words else ""))
+    def line_words(self, key: str) -> str:
+        """The SRD's words for the highlighted ruling (nothing on other lines)."""
+        return journal.RULING_WORDS[key][1] if key in journal.RULING_WORDS else ""
 
     def help_title(self) -> str:
         return "Journal: a new game"
@@ -66,12 +57,7 @@ class JournalSetupScreen(SetupScreen):
             files = [(f"hall:{name}", f"The hall's deck: {name}") for name in hall_decks()]
         else:
             files = [("file", "Open a deck file (type its path)")]
-        settings = self.deck_settings()
-        rulings = []
-        for key in journal.RULINGS:
-            value = self.rulings.get(key, settings[key])
-            whose = "the deck's" if key not in self.rulings else f"yours; the deck's: {settings[key]}"
-            rulings.append((key, f"{journal.RULING_WORDS[key][0]}:  {value}  ({whose})"))
+        rulings = [(key, f"{label}:  {value}") for key, label, value in journal.ruling_lines(self.deck_settings(), self.rulings)]
         return [("deck", f"Deck:  {shown}"), *files, ("paste", "Paste a deck (TOML or CSV)"),
                 ("sample", "Use the sample deck"), *rulings, ("start", "Start the game (s)"),
                 ("shelf", "The bookshelf: read a finished journal")]
@@ -79,7 +65,7 @@ class JournalSetupScreen(SetupScreen):
     def compose(self) -> ComposeResult:
         for widget in super().compose():
             yield widget
-            if widget.id == self.LIST_ID:  # the chosen deck in short, under the choices: never a line to pick
+            if widget.id == "line-words":  # the chosen deck in short, under the choices: never a line to pick
                 yield Plain("", id="deck-summary")
 
     def redraw(self, keep: int | None = None) -> None:
@@ -107,15 +93,7 @@ class JournalSetupScreen(SetupScreen):
             self.status("the lines below choose the deck")
 
     def rule(self, key: str, step: int) -> None:
-        """The next (or previous) choice of ruling `key`; back on the deck's own value, the deck rules."""
-        settings = self.deck_settings()
-        values = tuple(journal.SETTINGS[key][1])
-        chosen = self.rulings.get(key, settings[key])
-        chosen = values[(values.index(chosen) + step) % len(values)]
-        if chosen == settings[key]:
-            self.rulings.pop(key, None)
-        else:
-            self.rulings[key] = chosen
+        self.rulings = journal.next_rulings(self.rulings, key, step, self.deck_settings())
         self.redraw()
 
     def chose(self, deck: object, title: str) -> None:

@@ -9,6 +9,7 @@ One module per concern; this package gives every name as `engine.games.journal.N
   export      the journal as Markdown and as a web page (dicehall export --markdown, --html)
   odds        the chance that the tower falls before the game ends otherwise
   rules_text  the rules as dicehall plays them, with the SRD's attribution
+  rulings     the rulings a player chooses when a game starts, over the deck's settings
 """
 from __future__ import annotations
 
@@ -25,13 +26,14 @@ from dicehall.engine.games.journal.moves import (
 )
 from dicehall.engine.games.journal.rules import (
     JournalState, Page, PullBlock, card_words, chance_draws, chance_event, chance_needed,
-    RULINGS, check_options, check_players, clean_entry, ruled_deck, command_of, decide, describe, evolve, game_label, initial_state,
+    check_options, check_players, clean_entry, command_of, decide, describe, evolve, game_label, initial_state,
     is_turn_start, legal_commands, outcome, parse_command, progress, recorded_draws, to_act, best_result,
     result_measure,
 )
 from dicehall.engine.games.journal.export import html_page, markdown
 from dicehall.engine.games.journal.odds import ODDS_GAMES, Playout, next_pull_chance, playout, tower_odds
 from dicehall.engine.games.journal.rules_text import RULES_TEXT, RULING_WORDS
+from dicehall.engine.games.journal.rulings import RULINGS, check_rulings, next_rulings, ruled_deck, ruling_lines
 
 ID = "journal"
 TITLE = "Journal"

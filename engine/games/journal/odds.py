@@ -25,6 +25,16 @@ from dicehall.engine.games.journal.rules import JournalState
 
 ODDS_GAMES = 1000  # playouts behind the side panel's figure
 ENDINGS = ("tower", "kings", "salvation", "deck")
+# A reshuffling deck whose cards can no longer end the game (no pull, no King to return, no salvation
+# to come) would be played for ever: the playout calls it the deck's ending. So does a game past this
+# many reshuffles (skip-pull cards outnumbering the pulls may skip them all): a deck that can end its
+# game has long ended it (a pull a pass fells even a tower of 10,000 within about 4,000).
+MAX_RESHUFFLES = 10_000
+
+
+def _may_end(action: str, card: str, kings: list) -> bool:
+    """Whether drawing `card` again may bring the game nearer an end (after a reshuffle)."""
+    return action in ("pull", "remove") or card == SALVATION_CARD or (action == "return-king" and bool(kings))
 
 
 @lru_cache(maxsize=None)
@@ -32,6 +42,8 @@ def _after_pull(countdown: int, advantage_from: int, remove: bool) -> tuple[tupl
     """One pull from `countdown` as the Dice Tower's rules play it: each countdown after it (0: the
     tower fell) with its chance. Every roll goes through dicetower.evolve; a double three rolls
     again from the countdown it left, whose own outcomes are this function's (cached) answer."""
+    if countdown > 600:  # the chain below cached first, a hundred double threes at a time: no deep recursion
+        _after_pull(countdown - 600, advantage_from, remove)
     chances: dict[int, float] = {}
     tower = TowerState(countdown=countdown, start=max(countdown, 1), advantage_from=advantage_from, pulling=True,
                        removing=remove)
@@ -98,11 +110,12 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     countdown = state.tower.countdown
     remaining = list(state.remaining)
     rng.shuffle(remaining)
-    die = rng._randbelow  # die(6) + 1 draws exactly as rng.randint(1, 6), without its checks: a sim rolls millions
+    uniform = rng.random  # a die is int(uniform() * 6) + 1: random.choices' own way, as fast as randint is slow
     kings = list(state.kings)
     salvation, tokens = state.salvation, state.tokens
     salvation_from, skips = state.salvation_from, state.skips
     to_draw, day, cards, pulls = state.to_draw, state.day, len(state.pages), state.tower.pulls
+    reshuffles = state.reshuffles
     actions = _actions(deck)
     phase = state.phase
     if state.ending:
@@ -128,16 +141,17 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     while True:
         if phase == "day":
             day += 1
-            to_draw = die(6) + 1
+            to_draw = int(uniform() * 6) + 1
             phase = "cards"
         if phase == "cards":
             while to_draw > 0:
                 if not remaining:
-                    if settings["deck_out"] != "reshuffle":
+                    reshuffles += 1
+                    if settings["deck_out"] != "reshuffle" or reshuffles > MAX_RESHUFFLES:
                         return Playout("deck", day, cards, pulls)
                     remaining = [c for c in deck.cards if not is_king(c) and not (c == SALVATION_CARD and salvation)]
-                    if not remaining:
-                        return Playout("deck", day, cards, pulls)
+                    if not (salvation or any(_may_end(actions[c], c, kings) for c in remaining)):
+                        return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
                     rng.shuffle(remaining)
                 card = remaining.pop()
                 to_draw -= 1
@@ -167,11 +181,13 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     pulls += 1
                     if tower:
                         countdown = _pull(countdown, advantage_from, action == "remove", rng)
+                    elif pulls >= countdown:  # a pull that leaves it standing takes one or more: it has fallen
+                        return Playout("tower", day, cards, pulls)
                     if countdown == 0:
                         return Playout("tower", day, cards, pulls)
             phase = "salvation" if salvation else "day"
         if phase == "salvation":
-            if die(6) + 1 >= salvation_from:
+            if int(uniform() * 6) + 1 >= salvation_from:
                 tokens -= 1
                 if tokens == 0:
                     return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)

@@ -19,11 +19,12 @@ from dicehall.engine.errors import OptionError
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, parse_card
-from dicehall.engine.games.journal.deck import ACTION_WORDS, Deck, DeckError, deck_from_record, sample_deck, setting_value
+from dicehall.engine.games.journal.deck import ACTION_WORDS, Deck, DeckError, deck_from_record, sample_deck
 from dicehall.engine.games.journal.moves import (
     ENTRY_LIMIT, EVENTS, AmendEntry, CardDrawn, DayEnded, DayRolled, DayStarted, Draw, DrawBegan, DrawCard,
     EntryAmended, EntrySkipped, EntryWritten, RollSalvation, SalvationRolled, SkipEntry, StartDay, WriteEntry,
 )
+from dicehall.engine.games.journal.rulings import check_rulings, ruled_deck
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 
@@ -68,16 +69,8 @@ class JournalState:
         return self.deck.settings["tokens"]
 
 
-# the rulings a player may choose when a game starts (--option KEY=VALUE, the setup screen): each
-# overrides the deck's own setting of the same name; the options (the save's header) record the choice
-RULINGS = ("final_check", "tokens", "kings", "deck_out")
-
-
 def check_options(options: dict) -> dict:
-    for key in options:
-        if key != "deck" and key not in RULINGS:
-            raise OptionError(f"unknown option {clean_text(key, 20)!r} (known: deck, {', '.join(RULINGS)})")
-    rulings = {key: setting_value(key, options[key], "--option") for key in RULINGS if key in options}
+    rulings = check_rulings(options)  # an unknown key or a ruling's value: one line, before the deck
     record = options.get("deck")
     if record is None or record == "sample":
         deck = sample_deck()
@@ -86,13 +79,6 @@ def check_options(options: dict) -> dict:
     else:
         deck = deck_from_record(record)
     return {"deck": deck.record(), **rulings}
-
-
-def ruled_deck(options: dict) -> Deck:
-    """The deck a game plays: the deck's own settings, each ruling the player chose in their place."""
-    deck = deck_from_record(options["deck"])
-    rulings = {key: options[key] for key in RULINGS if key in options}
-    return replace(deck, settings={**deck.settings, **rulings}) if rulings else deck
 
 
 def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:

@@ -80,10 +80,13 @@ Choices dicehall makes where the SRD leaves them to each game:
 - After the last token: by default the game is won at once. A deck may
   say final_check = "pull": one last plain pull, and the tower must stand.
 
-When a game starts, the setup screen (or play's --option KEY=VALUE)
-may rule in the deck's place on final_check, tokens, kings and deck_out:
-the deck's own setting is the default, the player's choice wins, and
-the save records it.
+When a game starts, the setup screen, the hall's new-game screen, or
+--option KEY=VALUE (play, host and sim alike) may rule in the deck's
+place on final_check, tokens, kings and deck_out: the deck's own setting
+is the default, the player's choice wins, and the save (or the hall
+game's log) records it. A value a ruling does not take, or an option the
+journal does not have, is refused in one line naming it and the values
+it takes, before the deck is read.
 
 A deck's [game] table may set: tokens (1-20, default 10), kings (1-4,
 default 4: the King that ends it), tower_start (1-10000, default 100),
@@ -96,7 +99,10 @@ deck end the game, from the state now, by simulation (1000 games with a
 fixed seed, so the figure repeats; not exact): where every pull to come
 is a plain pull, only the deck's part is sampled (how many pulls the
 cards, days and tokens call for) and the tower's chance of falling within
-that many pulls is exact.
+that many pulls is exact. The figure and `sim journal` play the rulings
+chosen. A reshuffling deck whose cards can no longer end the game (no
+pull, no salvation to come, no King to return) would be played for ever
+at the table; the simulation counts it as the deck's ending.
 
 Attribution (the Wretched & Alone SRD asks for it, CC BY):
 This work is based on The Wretched (found at
@@ -107,7 +113,7 @@ by/3.0/). The Wretched & Alone SRD is by Matt Sanders (sealedlibrary.com)
 in consultation with Chris Bissette. dicehall is not endorsed by either."""
 
 
-# The rulings offered when a game starts (rules.RULINGS): a short name for the setup's line and the
+# The rulings offered when a game starts (rulings.RULINGS): a short name for the setup's line and the
 # SRD's own words for the rule (the Wretched & Alone SRD), then what dicehall does with each choice.
 RULING_WORDS = {
     "final_check": ("Final pull on salvation",

@@ -1,0 +1,58 @@
+"""The rulings a player may choose when a journal starts (--option KEY=VALUE on play, sim and host; the
+launcher's journal setup and the hall's new-game screen): each one rules in place of the deck's own
+setting of the same name, and the game's options (a save's or a hall game's header) record the choice.
+
+The setup screens draw their lines from ruling_lines and step through the values with next_rulings,
+so every place a journal starts offers the same choices in the same words."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from dicehall.engine.errors import DeckError, RulingError
+from dicehall.engine.games.journal.deck import SETTINGS, Deck, deck_from_record, setting_value
+from dicehall.engine.games.journal.rules_text import RULING_WORDS
+from dicehall.engine.text import clean_text
+
+RULINGS = ("final_check", "tokens", "kings", "deck_out")
+OPTIONS = ("deck", *RULINGS)  # every option a journal takes
+
+
+def check_rulings(options: dict) -> dict:
+    """The rulings among `options`, checked; RulingError, one line naming the option and its values,
+    for an unknown key or a value the ruling does not take (before any deck is read)."""
+    for key in options:
+        if key not in OPTIONS:
+            raise RulingError(f"unknown option {clean_text(str(key), 20)!r} (known: {', '.join(OPTIONS)})")
+    try:
+        return {key: setting_value(key, options[key], "--option") for key in RULINGS if key in options}
+    except DeckError as error:
+        raise RulingError(str(error)) from None
+
+
+def ruled_deck(options: dict) -> Deck:
+    """The deck a game plays: the deck's own settings, each ruling the player chose in their place."""
+    deck = deck_from_record(options["deck"])
+    rulings = {key: options[key] for key in RULINGS if key in options}
+    return replace(deck, settings={**deck.settings, **rulings}) if rulings else deck
+
+
+def ruling_lines(settings: dict, rulings: dict) -> list[tuple[str, str, str]]:
+    """Each ruling's line at setup: (key, its short name, the value in play and whose it is). A ruling
+    the same as the deck's own setting is the deck's."""
+    lines = []
+    for key in RULINGS:
+        own = settings[key]
+        value = rulings.get(key, own)
+        whose = "the deck's" if value == own else f"yours; the deck's: {own}"
+        lines.append((key, RULING_WORDS[key][0], f"{value}  ({whose})"))
+    return lines
+
+
+def next_rulings(rulings: dict, key: str, step: int, settings: dict) -> dict:
+    """`rulings` with ruling `key` on its next value (step 1) or its previous one (-1), round; back on
+    the deck's own value the ruling is dropped (the deck rules again)."""
+    values = tuple(SETTINGS[key][1])
+    own = settings[key]
+    chosen = values[(values.index(rulings.get(key, own)) + step) % len(values)]
+    others = {name: value for name, value in rulings.items() if name != key}
+    return others if chosen == own else {**others, key: chosen}
