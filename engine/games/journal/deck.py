@@ -23,15 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dicehall.engine.errors import DeckError
+from dicehall.engine.games.journal.caps import MAX_FILE, MAX_INTRO, MAX_LICENCE, MAX_PROMPT, MAX_TEXT_BYTES, MAX_TITLE
 from dicehall.engine.games.journal.cards import FULL_DECK, RANKS, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
+from dicehall.engine.games.journal.gamefile import game_file_record, looks_like_game_file
 from dicehall.engine.text import clean_text
 
-MAX_FILE = 256 * 1024  # bytes of a deck file
-MAX_PROMPT = 400  # characters of one card's prompt
-MAX_TITLE = 80
-MAX_INTRO = 1000  # the intro and the licence: at most 4000 bytes of UTF-8, under a save's 4 KiB string
-MAX_LICENCE = 800
-MAX_TEXT_BYTES = 40_000  # every text of a deck together, in UTF-8: a save's header holds it all
 MAX_ROWS = 200  # rows read before a file is refused as no deck (52 cards and blank lines)
 MAX_COLUMNS = 16  # fields of one CSV row before it is refused (a deck has 4)
 
@@ -135,6 +131,14 @@ def setting_value(name: str, value: object, where: str) -> object:
     if not isinstance(value, str) or value.strip().lower() not in allowed:
         raise DeckError(f"{where}: {name} is not one of {', '.join(allowed)}")
     return value.strip().lower()
+
+
+def title_value(value: object, where: str) -> str:
+    """A game's name given when it starts (a CSV deck's title is only its file's name): text, cleaned, capped."""
+    title = _text(value, MAX_TITLE, where, "title")
+    if not title:
+        raise DeckError(f"{where}: title is empty (the game's name)")
+    return title
 
 
 def _card(rank_text: object, suit_text: object, where: str) -> str:
@@ -394,6 +398,8 @@ def parse_deck(data: bytes, name: str) -> Deck:
         raise DeckError(f"{name}: not UTF-8 text (byte {error.start + 1})") from None
     if "\x00" in text:
         raise DeckError(f"{name}: binary data, not a deck")
+    if looks_like_game_file(text, name):
+        return deck_from_record(game_file_record(text, name), name)
     looks_toml = name.lower().endswith(".toml") or (not name.lower().endswith(".csv") and re.search(r"^\s*\[", text, re.M))
     return parse_toml(text, name) if looks_toml else parse_csv(text, name)
 

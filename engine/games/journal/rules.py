@@ -19,7 +19,7 @@ from dicehall.engine.errors import OptionError
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, parse_card
-from dicehall.engine.games.journal.deck import ACTION_WORDS, Deck, DeckError, deck_from_record, sample_deck, setting_value
+from dicehall.engine.games.journal.deck import ACTION_WORDS, Deck, DeckError, deck_from_record, sample_deck, setting_value, title_value
 from dicehall.engine.games.journal.moves import (
     ENTRY_LIMIT, EVENTS, AmendEntry, CardDrawn, DayEnded, DayRolled, DayStarted, Draw, DrawBegan, DrawCard,
     EntryAmended, EntrySkipped, EntryWritten, RollSalvation, SalvationRolled, SkipEntry, StartDay, WriteEntry,
@@ -74,9 +74,11 @@ RULINGS = ("final_check", "tokens", "kings", "deck_out")
 
 
 def check_options(options: dict) -> dict:
+    """The options of a new game: the deck (already read), the rulings, and `title`, the game's name in
+    the deck's place (a CSV deck's title is its file's name), kept as the deck's title."""
     for key in options:
-        if key != "deck" and key not in RULINGS:
-            raise OptionError(f"unknown option {clean_text(key, 20)!r} (known: deck, {', '.join(RULINGS)})")
+        if key not in ("deck", "title") and key not in RULINGS:
+            raise OptionError(f"unknown option {clean_text(key, 20)!r} (known: deck, title, {', '.join(RULINGS)})")
     rulings = {key: setting_value(key, options[key], "--option") for key in RULINGS if key in options}
     record = options.get("deck")
     if record is None or record == "sample":
@@ -85,6 +87,8 @@ def check_options(options: dict) -> dict:
         raise DeckError("the deck is the sample or a deck already read (from its file, the hall's decks or a paste)")
     else:
         deck = deck_from_record(record)
+    if "title" in options:
+        deck = replace(deck, title=title_value(options["title"], "--option"))
     return {"deck": deck.record(), **rulings}
 
 
