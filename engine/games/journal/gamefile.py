@@ -218,8 +218,8 @@ def _placed(cards: list[_Card], name: str, deck_line: int) -> dict[str, tuple[st
         for card in group:  # the cards named first; each other card on its own place if free, else the first free
             if card.assignment:
                 if card.assignment[:-1] not in ranks:
-                    raise DeckError(f"{name} line {card.line}: a {kind} card is a {', '.join(ranks)}, "
-                                    f"not the {card_name(card.assignment)}")
+                    what = "an Ace" if kind == "Narrative" else f"a {', '.join(ranks)}"
+                    raise DeckError(f"{name} line {card.line}: a {kind} card is {what}, not the {card_name(card.assignment)}")
                 place(card.assignment, card)
         free = [slot for slot in slots if slot not in placed]
         for index, card in enumerate(group):  # its place counts the named cards before it, as there
