@@ -3,7 +3,7 @@ deck pasted into the app's text box, and
 
 - off a box, a deck file the person names by its path (their own account: theirs to choose);
 - on a box, a deck of the admin's deck folder in the hall, `HALL/decks/NAME.toml`, `NAME.csv` or
-  `NAME.game.md` (dc-solo-rpg's game file),
+  `NAME.game.md` (dc-solo-rpg's game file), or a folder `NAME` (dc-solo-rpg's older game folder),
   named by NAME, never a path. The folder counts only when it is the admin's: owned by root or by
   the hall folder's owner and writable by nobody else (the players may write in the hall folder,
   so one of them could make `decks` first); a link there is never followed.
@@ -46,7 +46,8 @@ def _open_folder() -> int | None:
 
 
 def hall_decks() -> list[str]:
-    """The names of the admin's decks (HALL/decks/NAME.toml, NAME.csv or NAME.game.md, regular files), sorted."""
+    """The names of the admin's decks (HALL/decks/NAME.toml, NAME.csv or NAME.game.md, regular files, or
+    NAME a game folder), sorted."""
     fd = _open_folder()
     if fd is None:
         return []
@@ -55,20 +56,21 @@ def hall_decks() -> list[str]:
         for entry in sorted(os.listdir(fd))[: MAX_DECKS * 4]:
             suffix = next((suffix for suffix in DECK_SUFFIXES if entry.endswith(suffix)), "")
             stem = entry.removesuffix(suffix)
-            if (suffix and stem and not stem.startswith(".")
-                    and clean_text(stem, 60) == stem and stem != "sample"):
+            if stem and not stem.startswith(".") and clean_text(stem, 60) == stem and stem != "sample":
                 try:
-                    if stat.S_ISREG(os.stat(entry, dir_fd=fd, follow_symlinks=False).st_mode):
-                        names.add(stem)
+                    mode = os.stat(entry, dir_fd=fd, follow_symlinks=False).st_mode
                 except OSError:
                     continue
+                if stat.S_ISREG(mode) if suffix else stat.S_ISDIR(mode):  # a folder: a dc-solo-rpg game folder
+                    names.add(stem)
         return sorted(names)[:MAX_DECKS]
     finally:
         os.close(fd)
 
 
 def hall_deck(name: str) -> journal.Deck:
-    """The admin's deck NAME (HALL/decks/NAME.toml, else NAME.csv, else NAME.game.md); DeckError in one line."""
+    """The admin's deck NAME (HALL/decks/NAME.toml, else NAME.csv, else NAME.game.md, else the folder
+    NAME); DeckError in one line."""
     if name not in hall_decks():
         offered = ", ".join(["sample", *hall_decks()])
         raise journal.DeckError(f"{clean_text(name, 40)!r}: on this box a deck is one of {offered} "
@@ -85,9 +87,9 @@ def hall_deck(name: str) -> journal.Deck:
             except OSError:
                 pass  # read_deck_file says why in its one line
             return journal.read_deck_file(f"{name}{suffix}", f"{name}{suffix}", dir_fd=fd)
+        return journal.read_deck_file(name, name, dir_fd=fd)  # the game folder NAME (never through a link)
     finally:
         os.close(fd)
-    raise journal.DeckError(f"{name}: gone from the hall's decks folder")
 
 
 def pasted_deck(text: str) -> journal.Deck:

@@ -246,3 +246,57 @@ def test_the_setup_names_the_game_and_the_screens_and_export_use_it_at_80x24(tmp
     assert "Journal: Gnome Alone [b]x[/b]" in shown and "gnome-fixed" not in shown
     assert journal.markdown(game.session).startswith("# Gnome Alone \\[b\\]x\\[/b\\]\n")
     saves.close_save(game.session)
+
+
+# ----- dc-solo-rpg's older game folder: deck.csv, with config.yml's title -----
+
+def game_folder(folder: Path, config: str | None = "title: Gnome Alone\nsubtitle: 'A tiny game'\nintroduction: |\n"
+                "  ## Who\n\n  You are a gnome\n  in a garden.\n\nlabels:\n  failureCheckLoss: 'You lost'\n") -> Path:
+    folder.mkdir()
+    (folder / "deck.csv").write_text((Path(__file__).parent / "fixtures" / "dc-solo-rpg-game.csv").read_text())
+    (folder / "game.css").write_text("body { color: red }\n")  # a browser's: nothing to a terminal
+    if config is not None:
+        (folder / "config.yml").write_text(config)
+    return folder
+
+
+def test_a_game_folder_is_its_deck_csv_named_by_its_config(tmp_path):
+    deck = load_deck(game_folder(tmp_path / "gnome-alone"))
+    assert deck.title == "Gnome Alone" and deck.intro == "A tiny game\n\nWho\n\nYou are a gnome in a garden."
+    assert len(deck.prompts) == 52 and deck.action("AH") == "salvation"
+    bare = game_folder(tmp_path / "gnome-fixed", config=None)
+    (bare / "intro.md").write_text("# Gnome\n\nA gnome, alone.\n")
+    assert (load_deck(bare).title, load_deck(bare).intro) == ("gnome-fixed", "Gnome\n\nA gnome, alone.")
+
+
+def test_a_game_folders_files_are_hostile_input(tmp_path):
+    long_title = game_folder(tmp_path / "long", config="labels:\n  x: y\ntitle: " + "t" * 90 + "\n")
+    with pytest.raises(DeckError, match=r"^long/config.yml line 3: title is 90 characters, at most 80$"):
+        load_deck(long_title)
+    fifo = game_folder(tmp_path / "fifo", config=None)
+    os.mkfifo(fifo / "config.yml")
+    linked = game_folder(tmp_path / "linked", config=None)
+    (linked / "deck.csv").unlink()
+    (linked / "deck.csv").symlink_to(LIGHTHOUSE)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for folder, words in ((fifo, "fifo/config.yml: not a regular file"), (linked, "linked/deck.csv: a link"),
+                          (empty, "empty: a folder, not a deck file")):
+        with pytest.raises(DeckError, match=words):
+            load_deck(folder)
+    (tmp_path / "link").symlink_to(game_folder(tmp_path / "real"))
+    with pytest.raises(DeckError, match="link: a link"):
+        load_deck(tmp_path / "link")
+
+
+def test_on_a_box_the_admins_game_folder_is_a_deck_by_name(tmp_path, monkeypatch):
+    from dicehall.saves.decks import hall_decks, named_deck
+
+    (tmp_path / "hall" / "decks").mkdir(parents=True, mode=0o755)
+    game_folder(tmp_path / "hall" / "decks" / "gnome-alone")
+    (tmp_path / "hall" / "decks" / "elsewhere").symlink_to(tmp_path)  # a link among the decks: never a deck
+    monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "hall"))
+    monkeypatch.setenv("DICEHALL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("DICEHALL_PLAYER", "ann")
+    assert hall_decks() == ["gnome-alone"]
+    assert named_deck("gnome-alone").title == "Gnome Alone"

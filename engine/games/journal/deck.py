@@ -19,13 +19,13 @@ import os
 import re
 import stat
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dicehall.engine.errors import DeckError
 from dicehall.engine.games.journal.caps import MAX_FILE, MAX_INTRO, MAX_LICENCE, MAX_PROMPT, MAX_TEXT_BYTES, MAX_TITLE
 from dicehall.engine.games.journal.cards import FULL_DECK, RANKS, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
-from dicehall.engine.games.journal.gamefile import game_file_record, looks_like_game_file
+from dicehall.engine.games.journal.gamefile import game_file_record, game_folder_texts, looks_like_game_file
 from dicehall.engine.text import clean_text
 
 MAX_ROWS = 200  # rows read before a file is refused as no deck (52 cards and blank lines)
@@ -367,29 +367,75 @@ def load_deck(path: str | Path) -> Deck:
 
 def read_deck_file(path: str, name: str, dir_fd: int | None = None) -> Deck:
     """The deck in the regular file `path` (relative to dir_fd if given): never through a link, never
-    waiting on a FIFO or a device (opened without blocking, then refused as no file), read capped."""
+    waiting on a FIFO or a device (opened without blocking, then refused as no file), read capped. A
+    folder is dc-solo-rpg's game folder of its older format (deck.csv, with config.yml's title)."""
+    handle, mode = _open_capped(path, name, dir_fd)
+    try:
+        if stat.S_ISDIR(mode):
+            return _game_folder(handle, name)
+        return parse_deck(_read_capped(handle, mode, name), name)
+    finally:
+        os.close(handle)
+
+
+def _open_capped(path: str, name: str, dir_fd: int | None, missing_ok: bool = False) -> tuple[int, int]:
+    """A descriptor on `path` and its mode, never through a link nor waiting (a FIFO); (-1, 0) for a
+    file that is not there when `missing_ok`."""
     flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
         handle = os.open(path, flags, dir_fd=dir_fd)
+    except FileNotFoundError:
+        if missing_ok:
+            return -1, 0
+        raise DeckError(f"{name}: cannot be read (No such file or directory)") from None
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise DeckError(f"{name}: a link, not a deck file (name the file itself)") from None
         raise DeckError(f"{name}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
     try:
-        mode = os.fstat(handle).st_mode
-        if stat.S_ISDIR(mode):
-            raise DeckError(f"{name}: a folder, not a deck file")
-        if not stat.S_ISREG(mode):
-            raise DeckError(f"{name}: not a regular file (a FIFO, a device or a socket is no deck)")
-        data = os.read(handle, MAX_FILE + 1)
+        return handle, os.fstat(handle).st_mode
+    except OSError as error:
+        os.close(handle)
+        raise DeckError(f"{name}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
+
+
+def _read_capped(handle: int, mode: int, name: str) -> bytes:
+    if stat.S_ISDIR(mode):
+        raise DeckError(f"{name}: a folder, not a deck file")
+    if not stat.S_ISREG(mode):
+        raise DeckError(f"{name}: not a regular file (a FIFO, a device or a socket is no deck)")
+    try:
+        return os.read(handle, MAX_FILE + 1)
     except OSError as error:
         raise DeckError(f"{name}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
+
+
+def _game_folder(folder: int, name: str) -> Deck:
+    """dc-solo-rpg's game folder (its older format): the deck is its deck.csv; the game's name and
+    introduction its config.yml's title, subtitle and introduction (else intro.md); its stylesheet
+    and labels are the browser's, not a terminal's."""
+    csv_text = _folder_text("deck.csv", name, folder)
+    if csv_text is None:
+        raise DeckError(f"{name}: a folder, not a deck file (nor a dc-solo-rpg game folder: no deck.csv in it)")
+    deck = parse_csv(csv_text, f"{name}/deck.csv")
+    config, intro = (_folder_text(file, name, folder) or "" for file in ("config.yml", "intro.md"))
+    title, intro = game_folder_texts(config, intro, f"{name}/config.yml")
+    return replace(deck, title=title or clean_text(Path(name).name, MAX_TITLE) or deck.title, intro=intro)
+
+
+def _folder_text(file: str, name: str, folder: int) -> str | None:
+    """The text of `file` in the game folder, None if it is not there."""
+    where = f"{name}/{file}"
+    handle, mode = _open_capped(file, where, folder, missing_ok=True)
+    if handle < 0:
+        return None
+    try:
+        return _decoded(_read_capped(handle, mode, where), where)
     finally:
         os.close(handle)
-    return parse_deck(data, name)
 
 
-def parse_deck(data: bytes, name: str) -> Deck:
+def _decoded(data: bytes, name: str) -> str:
     if len(data) > MAX_FILE:
         raise DeckError(f"{name}: larger than {MAX_FILE // 1024} KiB, no deck is that long")
     try:
@@ -398,6 +444,11 @@ def parse_deck(data: bytes, name: str) -> Deck:
         raise DeckError(f"{name}: not UTF-8 text (byte {error.start + 1})") from None
     if "\x00" in text:
         raise DeckError(f"{name}: binary data, not a deck")
+    return text
+
+
+def parse_deck(data: bytes, name: str) -> Deck:
+    text = _decoded(data, name)
     if looks_like_game_file(text, name):
         return deck_from_record(game_file_record(text, name), name)
     looks_toml = name.lower().endswith(".toml") or (not name.lower().endswith(".csv") and re.search(r"^\s*\[", text, re.M))

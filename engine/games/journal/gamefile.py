@@ -227,3 +227,30 @@ def _placed(cards: list[_Card], name: str, deck_line: int) -> dict[str, tuple[st
                 place(slots[index] if slots[index] in free else free[0], card)
                 free = [slot for slot in free if slot not in placed]
     return placed
+
+
+def game_folder_texts(config: str, intro: str, where: str) -> tuple[str, str]:
+    """The game's name and introduction from a game folder's config.yml (`title:`, `subtitle:` and
+    `introduction: |` with its indented lines; its labels are the browser's) and intro.md (the
+    introduction when config.yml has none): ("", "") when it has neither."""
+    keys: dict[str, tuple[int, list[str]]] = {}
+    current = None
+    for number, line in enumerate(config.split("\n"), start=1):
+        if line[:1] in (" ", "\t") or not line.strip():  # an indented or blank line: the key above's block
+            if current is not None:
+                keys[current][1].append(line)
+            continue
+        key, colon, value = line.partition(":")
+        current = " ".join(key.split()).lower() if colon else None
+        if current is not None:
+            value = value.strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":  # YAML's quotes
+                value = value[1:-1]
+            keys[current] = (number, [] if value[:1] in ("|", ">") else [value])
+    title_line, title = keys.get("title", (1, [""]))
+    title = clean_text(" ".join(title), MAX_TITLE * 4)
+    if len(title) > MAX_TITLE:
+        raise DeckError(f"{where} line {title_line}: title is {len(title)} characters, at most {MAX_TITLE}")
+    subtitle = " ".join(keys.get("subtitle", (0, []))[1])
+    lines = keys["introduction"][1] if "introduction" in keys else intro.split("\n")
+    return title, _fit(_paragraphs(([subtitle, ""] if subtitle.strip() else []) + lines), MAX_INTRO)
