@@ -7,11 +7,11 @@ JOURNAL - a solo journaling game on the Wretched & Alone rules: a deck of
 prompts, the Dice Tower for the block tower, and a journal.
 
 The prompts come from a deck file (CSV, TOML, or dc-solo-rpg's game file
-NAME.game.md) or from the sample deck written for dicehall, "The Last
-Watch at Harrow Pass". dicehall ships the rules, never The Wretched's own
-prompts. The journal's title is the game's name: a TOML deck's or a game
-file's title, or the name the player gives when the game starts (a CSV
-deck has only its file's name).
+NAME.game.md or game folder) or from the sample deck written for
+dicehall, "The Last Watch at Harrow Pass". dicehall ships the rules,
+never The Wretched's own prompts. The journal's title is the game's name:
+a TOML deck's or a game file's title, or the name the player gives when
+the game starts (a CSV deck has only its file's name).
 
 A day: press n to start it; a die says how many cards to draw. Draw each
 card (d; or c to type the card you drew from a real deck: one already
@@ -68,8 +68,9 @@ Narrative the other Aces (salvation-5, its bonus; with skip-damage
 skip-pull, with return-king return-king, at most one each), Challenge
 the 3s, 5s, 7s and 9s (pull), Event the 2s, 4s, 6s, 8s, 10s, Jacks and
 Queens (no pull). Its salvation ends with a final pull (final_check
-pull), as dc-solo-rpg's does. Its older game folder (config.yml, a
-deck.csv, an intro) is read by its deck.csv alone.
+pull), as dc-solo-rpg's does. Its older game folder is its deck.csv, with
+config.yml's title and introduction (its labels and stylesheet are a
+browser's).
 The launcher's journal setup shows a deck's summary before the game:
 which cards do what, and its settings.
 
