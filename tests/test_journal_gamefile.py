@@ -167,7 +167,7 @@ def test_a_game_file_past_the_cap_a_fifo_or_a_link_is_refused(tmp_path):
 def test_a_pasted_game_file_is_told_by_its_look():
     from dicehall.saves.decks import pasted_deck
 
-    assert pasted_deck(LIGHTHOUSE.read_text()).title == "The Lighthouse at Corran Head"
+    assert pasted_deck("\n \n" + LIGHTHOUSE.read_text()).title == "The Lighthouse at Corran Head"  # blank lines before it
 
 
 def test_on_a_box_the_admins_game_file_is_a_deck_by_name(tmp_path, monkeypatch):

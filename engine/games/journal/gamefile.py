@@ -47,7 +47,7 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*")
 def looks_like_game_file(text: str, name: str) -> bool:
     """A dc-solo-rpg game file by its name (.md) or, pasted, by its look (front matter first)."""
     lower = name.lower()
-    return lower.endswith(".md") or (not lower.endswith((".csv", ".toml")) and text.startswith("---"))
+    return lower.endswith(".md") or (not lower.endswith((".csv", ".toml")) and text.lstrip().startswith("---"))
 
 
 def game_file_record(text: str, name: str) -> dict:
@@ -84,10 +84,11 @@ def _without_comments(text: str, name: str) -> str:
 
 def _front_matter(lines: list[str], name: str) -> tuple[dict[str, tuple[int, str]], int]:
     """The front matter's keys (each with its line number and its value, cleaned) and the first line after it."""
-    if not lines or lines[0].rstrip() != "---":
-        raise DeckError(f"{name} line 1: not a game file (it starts with a --- line, then title: ...)")
+    start = next((number for number, line in enumerate(lines) if line.strip()), 0)  # blank lines pasted before it
+    if not lines or lines[start].rstrip() != "---":
+        raise DeckError(f"{name} line {start + 1}: not a game file (it starts with a --- line, then title: ...)")
     front = {}
-    for number in range(1, min(len(lines), MAX_FRONT_LINES + 1)):
+    for number in range(start + 1, min(len(lines), start + MAX_FRONT_LINES + 1)):
         line = lines[number]
         if line.rstrip() == "---":
             return front, number + 1
@@ -97,7 +98,7 @@ def _front_matter(lines: list[str], name: str) -> tuple[dict[str, tuple[int, str
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":  # YAML's quotes
                 value = value[1:-1]
             front[" ".join(key.split()).lower()] = (number + 1, clean_text(value, MAX_TITLE * 4))
-    raise DeckError(f"{name} line 1: its front matter is not closed by a --- line within {MAX_FRONT_LINES} lines")
+    raise DeckError(f"{name} line {start + 1}: its front matter is not closed by a --- line within {MAX_FRONT_LINES} lines")
 
 
 def _paragraphs(lines: list[str]) -> str:
