@@ -300,3 +300,34 @@ def test_on_a_box_the_admins_game_folder_is_a_deck_by_name(tmp_path, monkeypatch
     monkeypatch.setenv("DICEHALL_PLAYER", "ann")
     assert hall_decks() == ["gnome-alone"]
     assert named_deck("gnome-alone").title == "Gnome Alone"
+
+
+def test_a_game_files_deck_travels_in_a_save_and_reads_back_the_same(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICEHALL_HOME", str(tmp_path / "home"))
+    deck = load_deck(LIGHTHOUSE)
+    assert journal.deck_from_record(deck.record(), "the save") == deck  # the save's check keeps every text
+    session = saves.new_save("journal", name="lighthouse", seed=5, options=journal.check_options({"deck": deck.record()}),
+                             players=saves.solo_players())
+    session.play(StartDay(), faces=[1])
+    saves.close_save(session)
+    again = saves.open_save("lighthouse")  # continue
+    assert again.state.deck == deck and again.state.deck.settings["final_check"] == "pull"
+    saves.close_save(again)
+
+
+def test_the_setup_shows_a_game_files_summary_and_name_at_80x24():
+    async def steps(pilot):
+        pilot.app.push_screen(JournalSetupScreen())
+        await pilot.pause()
+        await pilot.press("down", "enter")  # open a deck file
+        await pilot.pause()
+        pilot.app.screen.query_one("Input").value = str(LIGHTHOUSE)
+        await pilot.press("enter")
+        await pilot.pause()
+        return screen_text(pilot.app)
+
+    shown = drive(DicehallApp(), steps)
+    assert "Deck:  The Lighthouse at Corran Head" in shown
+    assert "The game's name:  The Lighthouse at Corran Head  (the deck's)" in shown
+    for line in journal.deck_summary(load_deck(LIGHTHOUSE))[1:]:
+        assert line in shown  # each on one line of the 80 columns
