@@ -61,11 +61,19 @@ def hall_decks() -> list[str]:
                     mode = os.stat(entry, dir_fd=fd, follow_symlinks=False).st_mode
                 except OSError:
                     continue
-                if stat.S_ISREG(mode) if suffix else stat.S_ISDIR(mode):  # a folder: a dc-solo-rpg game folder
+                if stat.S_ISREG(mode) if suffix else stat.S_ISDIR(mode) and _has_deck_csv(entry, fd):
                     names.add(stem)
         return sorted(names)[:MAX_DECKS]
     finally:
         os.close(fd)
+
+
+def _has_deck_csv(folder: str, fd: int) -> bool:
+    """Whether the folder `folder` (not a link) holds a deck.csv: a dc-solo-rpg game folder."""
+    try:
+        return stat.S_ISREG(os.stat(f"{folder}/deck.csv", dir_fd=fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def hall_deck(name: str) -> journal.Deck:

@@ -295,6 +295,7 @@ def test_on_a_box_the_admins_game_folder_is_a_deck_by_name(tmp_path, monkeypatch
     (tmp_path / "hall" / "decks").mkdir(parents=True, mode=0o755)
     game_folder(tmp_path / "hall" / "decks" / "gnome-alone")
     (tmp_path / "hall" / "decks" / "elsewhere").symlink_to(tmp_path)  # a link among the decks: never a deck
+    (tmp_path / "hall" / "decks" / "old").mkdir()  # a folder with no deck.csv: no game
     monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "hall"))
     monkeypatch.setenv("DICEHALL_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("DICEHALL_PLAYER", "ann")
