@@ -332,3 +332,36 @@ def test_the_setup_shows_a_game_files_summary_and_name_at_80x24():
     assert "The game's name:  The Lighthouse at Corran Head  (the deck's)" in shown
     for line in journal.deck_summary(load_deck(LIGHTHOUSE))[1:]:
         assert line in shown  # each on one line of the 80 columns
+
+
+# ----- the game's own words at its end (dc-solo-rpg's win- and lose-message) -----
+
+def test_the_games_words_for_its_end_close_the_journal_and_its_export():
+    from dicehall.engine.games.journal import SkipEntry
+    from dicehall.tui.screens.journal_pages import journal_text
+
+    deck = load_deck(LIGHTHOUSE)
+    assert (deck.won, deck.lost) == ("The supply boat rounds the point at last.", "The lamp goes dark.")
+    session = engine.new_session("journal", seed=3, options=journal.check_options({"deck": deck.record()}), dice=[])
+    session.play(StartDay(), faces=[4])
+    assert "The lamp goes dark." not in journal.markdown(session)  # not before the end
+    for king in ("KH", "KD", "KC", "KS"):
+        session.play(DrawCard(king))
+        session.play(SkipEntry())
+    assert session.outcome is not None and not session.outcome.winners
+    assert "\n> The lamp goes dark.\n" in journal.markdown(session) and "rounds the point" not in journal.markdown(session)
+    assert "<blockquote>" in journal.html_page(session) and "The lamp goes dark." in journal.html_page(session)
+    assert journal_text(session.state).plain.endswith("The end\nThe lamp goes dark.\n")
+
+
+def test_a_decks_words_for_its_end_are_capped_and_kept_out_of_older_records(tmp_path):
+    sample = journal.sample_deck()
+    assert "won" not in sample.record() and "lost" not in sample.record()  # none: the records read as before
+    toml = b'[game]\ntitle = "Tide"\nwon = "The boat came."\nlost = "' + b"x" * 401 + b'"\n'
+    with pytest.raises(DeckError, match="lost is 401 characters, at most 400"):
+        parse_deck(toml, "tide.toml")
+    deck = parse_deck(toml.replace(b"x" * 401, b"The sea\\u001b[2J won."), "tide.toml")
+    assert (deck.won, deck.lost) == ("The boat came.", "The sea[2J won.")
+    folder = game_folder(tmp_path / "gnome", config="title: Gnome\nlabels:\n  failureCheckLoss: 'You lost'\n"
+                         "  successCheckWin: \"You won\"\n  rollForTasks: Roll\n")
+    assert (load_deck(folder).won, load_deck(folder).lost) == ("You won", "You lost")

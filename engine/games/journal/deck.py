@@ -22,6 +22,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from dicehall.engine.codec import ADDED
 from dicehall.engine.errors import DeckError
 from dicehall.engine.games.journal.caps import MAX_FILE, MAX_INTRO, MAX_LICENCE, MAX_PROMPT, MAX_TEXT_BYTES, MAX_TITLE
 from dicehall.engine.games.journal.cards import FULL_DECK, RANKS, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
@@ -67,7 +68,8 @@ SETTINGS = {
     "deck_out": ("end", ("end", "reshuffle")),  # the deck running out ends the game, or reshuffles the drawn cards
     "deck": ("full", ("full", "listed")),  # the deck is all 52 cards, or only those the file lists
 }
-TEXT_FIELDS = {"title": MAX_TITLE, "author": MAX_TITLE, "licence": MAX_LICENCE, "intro": MAX_INTRO}
+TEXT_FIELDS = {"title": MAX_TITLE, "author": MAX_TITLE, "licence": MAX_LICENCE, "intro": MAX_INTRO,
+               "won": MAX_PROMPT, "lost": MAX_PROMPT}  # won, lost: the game's words at its end
 
 
 def default_action(card: str) -> str:
@@ -88,6 +90,13 @@ class Deck:
     intro: str = ""
     prompts: dict = field(default_factory=dict)  # card -> (action, prompt), for the cards the file lists
     settings: dict = field(default_factory=lambda: {name: default for name, (default, _) in SETTINGS.items()})
+    # the game's own words at its end (dc-solo-rpg's win- and lose-message): out of the digest when none
+    won: str = field(default="", metadata=ADDED)
+    lost: str = field(default="", metadata=ADDED)
+
+    def ending(self, saved: bool) -> str:
+        """The game's words for its end: saved, or lost ("" if the deck has none)."""
+        return self.won if saved else self.lost
 
     def action(self, card: str) -> str:
         return self.prompts[card][0] if card in self.prompts else default_action(card)
@@ -106,7 +115,7 @@ class Deck:
         """The deck as a game's options hold it (plain data: saves and replays store it)."""
         return {"title": self.title, "author": self.author, "licence": self.licence, "intro": self.intro,
                 "cards": [[card, *self.prompts[card]] for card in FULL_DECK if card in self.prompts],
-                **self.settings}
+                **self.settings, **{key: words for key, words in (("won", self.won), ("lost", self.lost)) if words}}
 
 
 # ----- checking one value, wherever it came from -----
@@ -222,8 +231,9 @@ class _Builder:
         prompts = {card: (action or self._blank(card), text) for card, (action, text) in self.prompts.items()}
         deck = Deck(title=self.texts.get("title") or clean_text(default_title, MAX_TITLE) or "Untitled deck",
                     author=self.texts.get("author", ""), licence=self.texts.get("licence", ""),
-                    intro=self.texts.get("intro", ""), prompts=prompts, settings=dict(self.settings))
-        size = sum(len(text.encode()) for text in [deck.title, deck.author, deck.licence, deck.intro]
+                    intro=self.texts.get("intro", ""), prompts=prompts, settings=dict(self.settings),
+                    won=self.texts.get("won", ""), lost=self.texts.get("lost", ""))
+        size = sum(len(text.encode()) for text in [deck.title, deck.author, deck.licence, deck.intro, deck.won, deck.lost]
                    + [prompt for _, prompt in deck.prompts.values()])
         if size > MAX_TEXT_BYTES:
             raise DeckError(f"{self.name}: its text comes to {size} bytes, at most {MAX_TEXT_BYTES} (a save holds the whole deck)")
@@ -419,8 +429,8 @@ def _game_folder(folder: int, name: str) -> Deck:
         raise DeckError(f"{name}: a folder, not a deck file (nor a dc-solo-rpg game folder: no deck.csv in it)")
     deck = parse_csv(csv_text, f"{name}/deck.csv")
     config, intro = (_folder_text(file, name, folder) or "" for file in ("config.yml", "intro.md"))
-    title, intro = game_folder_texts(config, intro, f"{name}/config.yml")
-    return replace(deck, title=title or clean_text(Path(name).name, MAX_TITLE) or deck.title, intro=intro)
+    title, intro, won, lost = game_folder_texts(config, intro, f"{name}/config.yml")
+    return replace(deck, title=title or clean_text(Path(name).name, MAX_TITLE) or deck.title, intro=intro, won=won, lost=lost)
 
 
 def _folder_text(file: str, name: str, folder: int) -> str | None:

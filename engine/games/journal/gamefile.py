@@ -66,6 +66,8 @@ def game_file_record(text: str, name: str) -> dict:
     intro = _paragraphs(([subtitle, ""] if subtitle else []) + lines[body:deck_at])
     cards = _placed(_cards(lines, deck_at + 1, name), name, deck_at + 1)
     return {"title": title, "intro": _fit(intro, MAX_INTRO),
+            "won": _fit(front.get("win-message", (0, ""))[1], MAX_PROMPT),
+            "lost": _fit(front.get("lose-message", (0, ""))[1], MAX_PROMPT),
             "cards": [[code, action, prompt] for code, (action, prompt) in sorted(cards.items())],
             "final_check": "pull"}  # dc-solo-rpg's salvation ends with a final damage check (its template)
 
@@ -97,7 +99,7 @@ def _front_matter(lines: list[str], name: str) -> tuple[dict[str, tuple[int, str
             value = value.strip()
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":  # YAML's quotes
                 value = value[1:-1]
-            front[" ".join(key.split()).lower()] = (number + 1, clean_text(value, MAX_TITLE * 4))
+            front[" ".join(key.split()).lower()] = (number + 1, clean_text(value, MAX_PROMPT * 2))
     raise DeckError(f"{name} line {start + 1}: its front matter is not closed by a --- line within {MAX_FRONT_LINES} lines")
 
 
@@ -230,10 +232,11 @@ def _placed(cards: list[_Card], name: str, deck_line: int) -> dict[str, tuple[st
     return placed
 
 
-def game_folder_texts(config: str, intro: str, where: str) -> tuple[str, str]:
-    """The game's name and introduction from a game folder's config.yml (`title:`, `subtitle:` and
-    `introduction: |` with its indented lines; its labels are the browser's) and intro.md (the
-    introduction when config.yml has none): ("", "") when it has neither."""
+def game_folder_texts(config: str, intro: str, where: str) -> tuple[str, str, str, str]:
+    """The game's name, introduction and words at its end from a game folder's config.yml (`title:`,
+    `subtitle:`, `introduction: |` with its indented lines, and its labels' successCheckWin and
+    failureCheckLoss; its other labels are the browser's) and intro.md (the introduction when
+    config.yml has none): empty texts when it has none."""
     keys: dict[str, tuple[int, list[str]]] = {}
     current = None
     for number, line in enumerate(config.split("\n"), start=1):
@@ -254,4 +257,9 @@ def game_folder_texts(config: str, intro: str, where: str) -> tuple[str, str]:
         raise DeckError(f"{where} line {title_line}: title is {len(title)} characters, at most {MAX_TITLE}")
     subtitle = " ".join(keys.get("subtitle", (0, []))[1])
     lines = keys["introduction"][1] if "introduction" in keys else intro.split("\n")
-    return title, _fit(_paragraphs(([subtitle, ""] if subtitle.strip() else []) + lines), MAX_INTRO)
+    labels = {}
+    for line in keys.get("labels", (0, []))[1]:
+        key, _, value = line.partition(":")
+        labels[key.strip()] = value.strip().strip("\"'")
+    words = [_fit(clean_text(labels.get(label, ""), MAX_PROMPT * 2), MAX_PROMPT) for label in ("successCheckWin", "failureCheckLoss")]
+    return title, _fit(_paragraphs(([subtitle, ""] if subtitle.strip() else []) + lines), MAX_INTRO), *words

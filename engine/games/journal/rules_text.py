@@ -68,9 +68,10 @@ Narrative the other Aces (salvation-5, its bonus; with skip-damage
 skip-pull, with return-king return-king, at most one each), Challenge
 the 3s, 5s, 7s and 9s (pull), Event the 2s, 4s, 6s, 8s, 10s, Jacks and
 Queens (no pull). Its salvation ends with a final pull (final_check
-pull), as dc-solo-rpg's does. Its older game folder is its deck.csv, with
-config.yml's title and introduction (its labels and stylesheet are a
-browser's).
+pull), as dc-solo-rpg's does; its win- and lose-message close the
+journal. Its older game folder is its deck.csv, with config.yml's title,
+introduction and the same two messages (its other labels and its
+stylesheet are a browser's).
 The launcher's journal setup shows a deck's summary before the game:
 which cards do what, and its settings.
 
