@@ -16,7 +16,7 @@ from dicehall.engine.games.journal.caps import MAX_INTRO, MAX_PROMPT
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.journal import JournalScreen
 from dicehall.tui.screens.journal_setup import JournalSetupScreen
-from tests.apphelpers import drive, screen_text
+from tests.apphelpers import drive, open_deck_file, screen_text
 
 LIGHTHOUSE = Path(__file__).parent / "fixtures" / "dc-solo-rpg-lighthouse.game.md"
 SECRET = "hunter2-the-admins-secret"
@@ -215,11 +215,7 @@ def test_the_setup_names_the_game_and_the_screens_and_export_use_it_at_80x24(tmp
         app = pilot.app
         app.push_screen(JournalSetupScreen())
         await pilot.pause()
-        await pilot.press("down", "enter")  # open a deck file
-        await pilot.pause()
-        app.screen.query_one("Input").value = str(deck)
-        await pilot.press("enter")
-        await pilot.pause()
+        await open_deck_file(pilot, deck)
         while app.screen.current() != "title":
             await pilot.press("down")
         before = screen_text(app)
@@ -320,12 +316,7 @@ def test_the_setup_shows_a_game_files_summary_and_name_at_80x24():
     async def steps(pilot):
         pilot.app.push_screen(JournalSetupScreen())
         await pilot.pause()
-        await pilot.press("down", "enter")  # open a deck file
-        await pilot.pause()
-        pilot.app.screen.query_one("Input").value = str(LIGHTHOUSE)
-        await pilot.press("enter")
-        await pilot.pause()
-        return screen_text(pilot.app)
+        return await open_deck_file(pilot, LIGHTHOUSE)
 
     shown = drive(DicehallApp(), steps)
     assert "Deck:  The Lighthouse at Corran Head" in shown
