@@ -101,7 +101,7 @@ def hall_deck(name: str) -> journal.Deck:
 
 
 def pasted_deck(text: str) -> journal.Deck:
-    """A deck pasted into the app (TOML or CSV, by its look), read as any deck file is."""
+    """A deck pasted into the app (TOML, CSV or a dc-solo-rpg game file, by its look), read as any deck file is."""
     return journal.parse_deck(text.encode("utf-8", "replace"), PASTED)
 
 

@@ -20,9 +20,10 @@ class JournalSetupScreen(SetupScreen):
     HEADING = "Journal: a new game"
     LIST_ID = "journal-setup"
     HELP_NOTES = ("The sample deck is 'The Last Watch at Harrow Pass', written for dicehall. Or your "
-                  "own deck: a CSV file (card,suite,action,description, as dc-solo-rpg writes it) or a TOML "
-                  "file with a [game] table and [[card]] tables, or dc-solo-rpg's game file (NAME.game.md), opened from a file (on a shared box: the "
-                  "hall's decks, which the admin puts in its decks folder) or pasted into a box (Ctrl+S takes it). "
+                  "own deck: a CSV file (card,suite,action,description, as dc-solo-rpg writes it), a TOML "
+                  "file with a [game] table and [[card]] tables, or dc-solo-rpg's game file (NAME.game.md) or "
+                  "game folder, opened from a file (on a shared box: the hall's decks, which the admin puts in "
+                  "its decks folder) or pasted into a box (Ctrl+S takes it). "
                   "The save keeps the whole deck: the file is read once. The rulings' lines (Left/Right) rule "
                   "in the deck's place: the deck's own setting is the default, and the SRD's words for the "
                   "line under the cursor are shown below the list. The bookshelf reads a finished journal. "
@@ -77,8 +78,8 @@ class JournalSetupScreen(SetupScreen):
         named = clean_text(self.title or self.deck_record_title(), 44)  # one line at 80 columns
         whose = "yours" if self.title else "the deck's"
         return [("deck", f"Deck:  {shown}"), *files, ("paste", "Paste a deck (TOML, CSV or a dc-solo-rpg game)"),
-                ("sample", "Use the sample deck"), ("title", f"The game's name:  {named}  ({whose})"), *rulings, ("start", "Start the game (s)"),
-                ("shelf", "The bookshelf: read a finished journal")]
+                ("sample", "Use the sample deck"), ("title", f"The game's name:  {named}  ({whose})"), *rulings,
+                ("start", "Start the game (s)"), ("shelf", "The bookshelf: read a finished journal")]
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -186,7 +187,8 @@ class JournalSetupScreen(SetupScreen):
             if text is not None:
                 self.read_deck(lambda: decks().pasted_deck(text))
 
-        self.app.push_screen(PasteScreen("Paste a deck (TOML; CSV with a card,suite,action,description header; or a .game.md):",
+        self.app.push_screen(PasteScreen("Paste a deck (TOML; CSV with a card,suite,action,description header; "
+                                         "or a dc-solo-rpg .game.md):",
                                          check=check), pasted)
 
     def action_start(self) -> None:
