@@ -13,6 +13,7 @@ from dicehall.cli import main
 from dicehall.engine.games import journal
 from dicehall.engine.games.journal import DeckError, DrawCard, StartDay, load_deck, parse_deck
 from dicehall.engine.games.journal.caps import MAX_INTRO, MAX_PROMPT
+from dicehall.engine.games.journal.export import md_escape
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.journal import JournalScreen
 from dicehall.tui.screens.journal_setup import JournalSetupScreen
@@ -226,7 +227,7 @@ def test_the_setup_names_the_game_and_the_screens_and_export_use_it_at_80x24(tmp
         await pilot.press("enter")
         await pilot.pause()
         refused = screen_text(app)
-        app.screen.query_one("Input").value = "Gnome Alone [b]x[/b]"
+        app.screen.query_one("Input").value = "Gnome Alone [b]x[/b][@click=app.quit]\x1b[2J"  # markup, an escape
         await pilot.press("enter")
         await pilot.pause()
         named = screen_text(app)
@@ -237,10 +238,12 @@ def test_the_setup_names_the_game_and_the_screens_and_export_use_it_at_80x24(tmp
     before, offered, refused, named, game, shown = drive(DicehallApp(), steps)
     assert "The game's name:  gnome-fixed  (the deck's)" in before and offered == "gnome-fixed"
     assert "title is 81 characters, at most 80" in refused
-    assert "The game's name:  Gnome Alone [b]x[/b]  (yours)" in named  # markup shown as typed
-    assert isinstance(game, JournalScreen) and game.session.state.deck.title == "Gnome Alone [b]x[/b]"
-    assert "Journal: Gnome Alone [b]x[/b]" in shown and "gnome-fixed" not in shown
-    assert journal.markdown(game.session).startswith("# Gnome Alone \\[b\\]x\\[/b\\]\n")
+    title = "Gnome Alone [b]x[/b][@click=app.quit][2J"  # the escape's ESC gone, the markup text
+    assert f"The game's name:  {title}  (yours)" in named
+    assert isinstance(game, JournalScreen) and game.session.state.deck.title == title
+    assert f"Journal: {title}" in shown and "gnome-fixed" not in shown
+    assert journal.markdown(game.session).startswith(f"# {md_escape(title)}\n")  # the export's heading, escaped
+    assert "\\[\\@click=app\\.quit\\]" in md_escape(title)
     saves.close_save(game.session)
 
 
