@@ -2,7 +2,8 @@
 deck pasted into the app's text box, and
 
 - off a box, a deck file the person names by its path (their own account: theirs to choose);
-- on a box, a deck of the admin's deck folder in the hall, `HALL/decks/NAME.toml` or `NAME.csv`,
+- on a box, a deck of the admin's deck folder in the hall, `HALL/decks/NAME.toml`, `NAME.csv` or
+  `NAME.game.md` (dc-solo-rpg's game file), or a folder `NAME` (dc-solo-rpg's older game folder),
   named by NAME, never a path. The folder counts only when it is the admin's: owned by root or by
   the hall folder's owner and writable by nobody else (the players may write in the hall folder,
   so one of them could make `decks` first); a link there is never followed.
@@ -19,7 +20,7 @@ from dicehall.engine.text import clean_text
 from dicehall.saves.box import on_box
 
 DECKS = "decks"  # the admin's deck folder, in the hall folder
-DECK_SUFFIXES = (".toml", ".csv")
+DECK_SUFFIXES = (".toml", ".csv", ".game.md")
 MAX_DECKS = 200  # listed from the folder, by name
 PASTED = "the pasted deck"
 
@@ -45,28 +46,39 @@ def _open_folder() -> int | None:
 
 
 def hall_decks() -> list[str]:
-    """The names of the admin's decks (HALL/decks/NAME.toml or NAME.csv, regular files), sorted."""
+    """The names of the admin's decks (HALL/decks/NAME.toml, NAME.csv or NAME.game.md, regular files, or
+    NAME a game folder), sorted."""
     fd = _open_folder()
     if fd is None:
         return []
     try:
         names = set()
         for entry in sorted(os.listdir(fd))[: MAX_DECKS * 4]:
-            stem, dot, suffix = entry.rpartition(".")
-            if (dot and f".{suffix}" in DECK_SUFFIXES and stem and not stem.startswith(".")
-                    and clean_text(stem, 60) == stem and stem != "sample"):
+            suffix = next((suffix for suffix in DECK_SUFFIXES if entry.endswith(suffix)), "")
+            stem = entry.removesuffix(suffix)
+            if stem and not stem.startswith(".") and clean_text(stem, 60) == stem and stem != "sample":
                 try:
-                    if stat.S_ISREG(os.stat(entry, dir_fd=fd, follow_symlinks=False).st_mode):
-                        names.add(stem)
+                    mode = os.stat(entry, dir_fd=fd, follow_symlinks=False).st_mode
                 except OSError:
                     continue
+                if stat.S_ISREG(mode) if suffix else stat.S_ISDIR(mode) and _has_deck_csv(entry, fd):
+                    names.add(stem)
         return sorted(names)[:MAX_DECKS]
     finally:
         os.close(fd)
 
 
+def _has_deck_csv(folder: str, fd: int) -> bool:
+    """Whether the folder `folder` (not a link) holds a deck.csv: a dc-solo-rpg game folder."""
+    try:
+        return stat.S_ISREG(os.stat(f"{folder}/deck.csv", dir_fd=fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
 def hall_deck(name: str) -> journal.Deck:
-    """The admin's deck NAME (HALL/decks/NAME.toml, else NAME.csv); DeckError in one line."""
+    """The admin's deck NAME (HALL/decks/NAME.toml, else NAME.csv, else NAME.game.md, else the folder
+    NAME); DeckError in one line."""
     if name not in hall_decks():
         offered = ", ".join(["sample", *hall_decks()])
         raise journal.DeckError(f"{clean_text(name, 40)!r}: on this box a deck is one of {offered} "
@@ -83,13 +95,13 @@ def hall_deck(name: str) -> journal.Deck:
             except OSError:
                 pass  # read_deck_file says why in its one line
             return journal.read_deck_file(f"{name}{suffix}", f"{name}{suffix}", dir_fd=fd)
+        return journal.read_deck_file(name, name, dir_fd=fd)  # the game folder NAME (never through a link)
     finally:
         os.close(fd)
-    raise journal.DeckError(f"{name}: gone from the hall's decks folder")
 
 
 def pasted_deck(text: str) -> journal.Deck:
-    """A deck pasted into the app (TOML or CSV, by its look), read as any deck file is."""
+    """A deck pasted into the app (TOML, CSV or a dc-solo-rpg game file, by its look), read as any deck file is."""
     return journal.parse_deck(text.encode("utf-8", "replace"), PASTED)
 
 

@@ -57,3 +57,14 @@ def status(app) -> str:
 def footer(app) -> str:
     """The screen's last line: the footer's keys."""
     return screen_text(app).splitlines()[-1]
+
+
+async def open_deck_file(pilot, path) -> str:
+    """On the journal's setup (the current screen): open the deck file `path` through its line, and
+    return the screen then."""
+    await pilot.press("down", "enter")  # open a deck file: the line under the deck's
+    await pilot.pause()
+    pilot.app.screen.query_one("Input").value = str(path)
+    await pilot.press("enter")
+    await pilot.pause()
+    return screen_text(pilot.app)

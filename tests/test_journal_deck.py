@@ -226,7 +226,7 @@ def test_control_characters_and_markup_in_a_deck_are_cleaned_text(tmp_path, row,
 
 def test_a_folder_or_a_missing_file_is_one_line(tmp_path):
     (tmp_path / "decks").mkdir()
-    with pytest.raises(DeckError, match="^decks: a folder, not a deck file$"):
+    with pytest.raises(DeckError, match=r"^decks: a folder, not a deck file \(nor a dc-solo-rpg game folder: no deck.csv in it\)$"):
         load_deck(tmp_path / "decks")
     with pytest.raises(DeckError, match="^gone.csv: cannot be read"):
         load_deck(tmp_path / "gone.csv")

@@ -18,7 +18,7 @@ from dicehall.engine.games.journal import (
 
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.journal_setup import JournalSetupScreen
-from tests.apphelpers import drive, screen_text
+from tests.apphelpers import drive, open_deck_file
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TEMPLATE = FIXTURES / "dc-solo-rpg-template.csv"  # card,suite,action,description
@@ -80,12 +80,7 @@ def test_the_launchers_setup_shows_the_chosen_decks_summary_at_80x24(tmp_path):
     async def steps(pilot):
         await pilot.press("down", "down", "down", "down", "down", "enter")  # the launcher: the journal is sixth
         assert isinstance(pilot.app.screen, JournalSetupScreen)
-        await pilot.press("down", "enter")  # open a deck file
-        await pilot.pause()
-        pilot.app.screen.query_one("Input").value = str(GAME)
-        await pilot.press("enter")
-        await pilot.pause()
-        return screen_text(pilot.app)
+        return await open_deck_file(pilot, GAME)
 
     shown = drive(DicehallApp(), steps)
     assert "Deck:  dc-solo-rpg-game" in shown

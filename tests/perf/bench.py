@@ -1089,7 +1089,17 @@ def worst_decks(size: int = 256 * 1024) -> dict[str, str]:
         "blank lines": "\n" * (size - 1),
         "a line of tabs and a key": "\t" * (size - 8) + "a.b = 1",
         "2,000 card headers": "[[card]]\n" * 2000 + "#" * (size - 18000),
+        "game file: 52 cards of long stories": game_file_of_stories(size),
+        "game file: a heading of spaces": "---\ntitle: x\n---\n## Card Deck\n### " + " " * (size - 40) + "x\n",
+        "game file: empty comments": "---\ntitle: x\n---\n" + "<!---->" * ((size - 20) // 7),
     }
+
+
+def game_file_of_stories(size: int) -> str:
+    """dc-solo-rpg's game file at the cap: all 52 cards, each with a story of about size/52 bytes."""
+    story = "word " * (size // 52 // 5 - 20)
+    kinds = ["Primary Success"] + ["Failure Counter"] * 4 + ["Narrative"] * 3 + ["Challenge"] * 16 + ["Event"] * 28
+    return "---\ntitle: x\n---\n## Card Deck\n" + "".join(f"### {kind}\n**A card**\n{story}\n---\n" for kind in kinds)
 
 
 def deck_reading() -> None:
@@ -1099,7 +1109,8 @@ def deck_reading() -> None:
     folder = Path(tempfile.mkdtemp(prefix="dicehall-bench-"))
     figures = {}
     for number, (what, text) in enumerate(worst_decks().items()):
-        path = sample_path() if not text else folder / f"deck{number}.{'csv' if 'CSV' in what else 'toml'}"
+        suffix = "game.md" if "game file" in what else "csv" if "CSV" in what else "toml"
+        path = sample_path() if not text else folder / f"deck{number}.{suffix}"
         if text:
             path.write_text(text)
         out = subprocess.run([sys.executable, "-c", WORST_DECK, str(path)], check=True, cwd=ROOT,

@@ -106,4 +106,8 @@ def journal_text(state: JournalState) -> Text:
     if state.last_words:
         text.append("Last words\n", style="bold underline")
         text.append(state.last_words + "\n")
+    outcome = journal.outcome(state)
+    if outcome and state.deck.ending(bool(outcome.winners)):  # the game's own words for its end
+        text.append("The end\n", style="bold underline")
+        text.append(state.deck.ending(bool(outcome.winners)) + "\n", style="italic")
     return text or Text("The journal is empty: n starts the first day.")

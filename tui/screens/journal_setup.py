@@ -20,13 +20,15 @@ class JournalSetupScreen(SetupScreen):
     LIST_ID = "journal-setup"
     LINE_WORDS = True
     HELP_NOTES = ("The sample deck is 'The Last Watch at Harrow Pass', written for dicehall. Or your "
-                  "own deck: a CSV file (card,suite,action,description, as dc-solo-rpg writes it) or a TOML "
-                  "file with a [game] table and [[card]] tables, opened from a file (on a shared box: the "
-                  "hall's decks, which the admin puts in its decks folder) or pasted into a box (Ctrl+S takes it). "
+                  "own deck: a CSV file (card,suite,action,description, as dc-solo-rpg writes it), a TOML "
+                  "file with a [game] table and [[card]] tables, or dc-solo-rpg's game file (NAME.game.md) or "
+                  "game folder, opened from a file (on a shared box: the hall's decks, which the admin puts in "
+                  "its decks folder) or pasted into a box (Ctrl+S takes it). "
                   "The save keeps the whole deck: the file is read once. The rulings' lines (Left/Right) rule "
                   "in the deck's place: the deck's own setting is the default, and the SRD's words for the "
                   "line under the cursor are shown below the list. The bookshelf reads a finished journal. "
-                  "s starts the game.")
+                  "The game's name is the journal's title and its export's: a CSV deck's is its file's name "
+                  "until you name the game. s starts the game.")
 
     def __init__(self, seed: int | None = None, name: str = "", **options) -> None:
         super().__init__()
@@ -36,6 +38,7 @@ class JournalSetupScreen(SetupScreen):
         self.deck: object = deck if isinstance(deck, dict) else "sample"  # the deck itself, as the options hold it
         self.deck_title = journal.deck_from_record(deck).title if isinstance(deck, dict) else ""
         self.rulings = {key: options[key] for key in journal.RULINGS if key in options}  # the player's, over the deck's
+        self.title = clean_text(options.get("title", ""), journal.MAX_TITLE)  # the game's name, if the player gave one
 
     def deck_settings(self) -> dict:
         deck = journal.sample_deck() if self.deck == "sample" else journal.deck_from_record(self.deck)
@@ -58,9 +61,11 @@ class JournalSetupScreen(SetupScreen):
         else:
             files = [("file", "Open a deck file (type its path)")]
         rulings = [(key, f"{label}:  {value}") for key, label, value in journal.ruling_lines(self.deck_settings(), self.rulings)]
-        return [("deck", f"Deck:  {shown}"), *files, ("paste", "Paste a deck (TOML or CSV)"),
-                ("sample", "Use the sample deck"), *rulings, ("start", "Start the game (s)"),
-                ("shelf", "The bookshelf: read a finished journal")]
+        named = clean_text(self.title or self.deck_record_title(), 44)  # one line at 80 columns
+        whose = "yours" if self.title else "the deck's"
+        return [("deck", f"Deck:  {shown}"), *files, ("paste", "Paste a deck (TOML, CSV or a dc-solo-rpg game)"),
+                ("sample", "Use the sample deck"), ("title", f"The game's name:  {named}  ({whose})"), *rulings,
+                ("start", "Start the game (s)"), ("shelf", "The bookshelf: read a finished journal")]
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -81,6 +86,8 @@ class JournalSetupScreen(SetupScreen):
             self.chose("sample", "")
         elif key == "paste":
             self.ask_paste()
+        elif key == "title":
+            self.ask_title()
         elif key.startswith("hall:"):
             self.read_deck(lambda: decks().hall_deck(key[5:]))
         elif key == "file":
@@ -96,8 +103,29 @@ class JournalSetupScreen(SetupScreen):
         self.rulings = journal.next_rulings(self.rulings, key, step, self.deck_settings())
         self.redraw()
 
+    def deck_record_title(self) -> str:
+        return journal.sample_deck().title if self.deck == "sample" else self.deck_title
+
+    def ask_title(self) -> None:
+        """The game's name, in the deck's title's place (a CSV deck's title is its file's name)."""
+        def check(text: str) -> str | None:
+            try:
+                text.strip() and journal.title_value(text, "the game's name")
+            except DicehallError as error:
+                return str(error)
+            return None
+
+        def named(text: str | None) -> None:
+            if text is not None:  # nothing typed: the deck's own title again
+                title = journal.title_value(text, "the game's name") if text.strip() else ""
+                self.title = "" if title == self.deck_record_title() else title
+                self.redraw()
+
+        self.app.push_screen(AskScreen("The game's name (the journal's title, and its export's):",
+                                       self.title or self.deck_record_title(), check=check), named)
+
     def chose(self, deck: object, title: str) -> None:
-        self.deck, self.deck_title = deck, title
+        self.deck, self.deck_title, self.title = deck, title, ""  # a new deck: its own name until the player gives one
         self.status(f"deck: {clean_text(title, 60) or 'the sample deck'}")
         self.redraw()
 
@@ -123,7 +151,7 @@ class JournalSetupScreen(SetupScreen):
             if answer is not None:
                 self.read_deck(lambda: journal.load_deck(answer.strip()))
 
-        self.app.push_screen(AskScreen("The deck file's path (CSV or TOML):", check=check), typed)
+        self.app.push_screen(AskScreen("The deck file's path (CSV, TOML or a dc-solo-rpg .game.md):", check=check), typed)
 
     def ask_paste(self) -> None:
         def check(text: str) -> str | None:
@@ -137,14 +165,16 @@ class JournalSetupScreen(SetupScreen):
             if text is not None:
                 self.read_deck(lambda: decks().pasted_deck(text))
 
-        self.app.push_screen(PasteScreen("Paste a deck (TOML, or CSV with a card,suite,action,description header):",
+        self.app.push_screen(PasteScreen("Paste a deck (TOML; CSV with a card,suite,action,description header; "
+                                         "or a dc-solo-rpg .game.md):",
                                          check=check), pasted)
 
     def action_start(self) -> None:
         from dicehall import saves
 
         try:
-            options = journal.check_options({"deck": self.deck, **self.rulings})
+            named = {"title": self.title} if self.title else {}
+            options = journal.check_options({"deck": self.deck, **self.rulings, **named})
             session = saves.new_save(journal.ID, name=self.save_name, seed=self.seed, options=options,
                                      players=saves.solo_players())
         except (DicehallError, OSError, ValueError) as error:

@@ -4,6 +4,8 @@ Tower for every pull, the Kings, salvation, and a journal kept as events.
 One module per concern; this package gives every name as `engine.games.journal.NAME`:
   cards       the 52 cards: codes, spellings, names
   deck        a deck of prompts from a CSV or TOML file or a game's options (hostile input)
+  gamefile    dc-solo-rpg's game file (.game.md) as a deck
+  caps        the caps on a deck's file and texts
   moves       the commands and the events
   rules       the state, decide and evolve (the pulls are the Dice Tower's), chance, words
   export      the journal as Markdown and as a web page (dicehall export --markdown, --html)
@@ -15,9 +17,10 @@ from __future__ import annotations
 
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, parse_card
 from dicehall.engine.games.journal.deck import (
-    ACTION_WORDS, ACTIONS, MAX_FILE, MAX_PROMPT, SETTINGS, Deck, DeckError, deck_from_record, deck_summary, load_deck, parse_deck, read_deck_file,
+    ACTION_WORDS, ACTIONS, MAX_FILE, MAX_PROMPT, MAX_TITLE, SETTINGS, Deck, DeckError, deck_from_record, deck_summary, load_deck, parse_deck, read_deck_file,
     sample_deck,
     sample_path,
+    title_value,
 )
 from dicehall.engine.games.journal.moves import (
     ENTRY_LIMIT, EVENTS, AmendEntry, BlockPulled, CardDrawn, DayEnded, DayRolled, DayStarted, DiceRolled, Draw,

@@ -19,19 +19,16 @@ import os
 import re
 import stat
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from dicehall.engine.codec import ADDED
 from dicehall.engine.errors import DeckError
+from dicehall.engine.games.journal.caps import MAX_FILE, MAX_INTRO, MAX_LICENCE, MAX_PROMPT, MAX_TEXT_BYTES, MAX_TITLE
 from dicehall.engine.games.journal.cards import FULL_DECK, RANKS, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
+from dicehall.engine.games.journal.gamefile import game_file_record, game_folder_texts, looks_like_game_file
 from dicehall.engine.text import clean_text
 
-MAX_FILE = 256 * 1024  # bytes of a deck file
-MAX_PROMPT = 400  # characters of one card's prompt
-MAX_TITLE = 80
-MAX_INTRO = 1000  # the intro and the licence: at most 4000 bytes of UTF-8, under a save's 4 KiB string
-MAX_LICENCE = 800
-MAX_TEXT_BYTES = 40_000  # every text of a deck together, in UTF-8: a save's header holds it all
 MAX_ROWS = 200  # rows read before a file is refused as no deck (52 cards and blank lines)
 MAX_COLUMNS = 16  # fields of one CSV row before it is refused (a deck has 4)
 
@@ -71,7 +68,8 @@ SETTINGS = {
     "deck_out": ("end", ("end", "reshuffle")),  # the deck running out ends the game, or reshuffles the drawn cards
     "deck": ("full", ("full", "listed")),  # the deck is all 52 cards, or only those the file lists
 }
-TEXT_FIELDS = {"title": MAX_TITLE, "author": MAX_TITLE, "licence": MAX_LICENCE, "intro": MAX_INTRO}
+TEXT_FIELDS = {"title": MAX_TITLE, "author": MAX_TITLE, "licence": MAX_LICENCE, "intro": MAX_INTRO,
+               "won": MAX_PROMPT, "lost": MAX_PROMPT}  # won, lost: the game's words at its end
 
 
 def default_action(card: str) -> str:
@@ -92,6 +90,13 @@ class Deck:
     intro: str = ""
     prompts: dict = field(default_factory=dict)  # card -> (action, prompt), for the cards the file lists
     settings: dict = field(default_factory=lambda: {name: default for name, (default, _) in SETTINGS.items()})
+    # the game's own words at its end (dc-solo-rpg's win- and lose-message): out of the digest when none
+    won: str = field(default="", metadata=ADDED)
+    lost: str = field(default="", metadata=ADDED)
+
+    def ending(self, saved: bool) -> str:
+        """The game's words for its end: saved, or lost ("" if the deck has none)."""
+        return self.won if saved else self.lost
 
     def action(self, card: str) -> str:
         return self.prompts[card][0] if card in self.prompts else default_action(card)
@@ -110,7 +115,7 @@ class Deck:
         """The deck as a game's options hold it (plain data: saves and replays store it)."""
         return {"title": self.title, "author": self.author, "licence": self.licence, "intro": self.intro,
                 "cards": [[card, *self.prompts[card]] for card in FULL_DECK if card in self.prompts],
-                **self.settings}
+                **self.settings, **{key: words for key, words in (("won", self.won), ("lost", self.lost)) if words}}
 
 
 # ----- checking one value, wherever it came from -----
@@ -135,6 +140,14 @@ def setting_value(name: str, value: object, where: str) -> object:
     if not isinstance(value, str) or value.strip().lower() not in allowed:
         raise DeckError(f"{where}: {name} is not one of {', '.join(allowed)}")
     return value.strip().lower()
+
+
+def title_value(value: object, where: str) -> str:
+    """A game's name given when it starts (a CSV deck's title is only its file's name): text, cleaned, capped."""
+    title = _text(value, MAX_TITLE, where, "title")
+    if not title:
+        raise DeckError(f"{where}: title is empty (the game's name)")
+    return title
 
 
 def _card(rank_text: object, suit_text: object, where: str) -> str:
@@ -218,8 +231,9 @@ class _Builder:
         prompts = {card: (action or self._blank(card), text) for card, (action, text) in self.prompts.items()}
         deck = Deck(title=self.texts.get("title") or clean_text(default_title, MAX_TITLE) or "Untitled deck",
                     author=self.texts.get("author", ""), licence=self.texts.get("licence", ""),
-                    intro=self.texts.get("intro", ""), prompts=prompts, settings=dict(self.settings))
-        size = sum(len(text.encode()) for text in [deck.title, deck.author, deck.licence, deck.intro]
+                    intro=self.texts.get("intro", ""), prompts=prompts, settings=dict(self.settings),
+                    won=self.texts.get("won", ""), lost=self.texts.get("lost", ""))
+        size = sum(len(text.encode()) for text in [deck.title, deck.author, deck.licence, deck.intro, deck.won, deck.lost]
                    + [prompt for _, prompt in deck.prompts.values()])
         if size > MAX_TEXT_BYTES:
             raise DeckError(f"{self.name}: its text comes to {size} bytes, at most {MAX_TEXT_BYTES} (a save holds the whole deck)")
@@ -363,29 +377,75 @@ def load_deck(path: str | Path) -> Deck:
 
 def read_deck_file(path: str, name: str, dir_fd: int | None = None) -> Deck:
     """The deck in the regular file `path` (relative to dir_fd if given): never through a link, never
-    waiting on a FIFO or a device (opened without blocking, then refused as no file), read capped."""
+    waiting on a FIFO or a device (opened without blocking, then refused as no file), read capped. A
+    folder is dc-solo-rpg's game folder of its older format (deck.csv, with config.yml's title)."""
+    handle, mode = _open_capped(path, name, dir_fd)
+    try:
+        if stat.S_ISDIR(mode):
+            return _game_folder(handle, name)
+        return parse_deck(_read_capped(handle, mode, name), name)
+    finally:
+        os.close(handle)
+
+
+def _open_capped(path: str, name: str, dir_fd: int | None, missing_ok: bool = False) -> tuple[int, int]:
+    """A descriptor on `path` and its mode, never through a link nor waiting (a FIFO); (-1, 0) for a
+    file that is not there when `missing_ok`."""
     flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
         handle = os.open(path, flags, dir_fd=dir_fd)
+    except FileNotFoundError:
+        if missing_ok:
+            return -1, 0
+        raise DeckError(f"{name}: cannot be read (No such file or directory)") from None
     except OSError as error:
         if error.errno == errno.ELOOP:
             raise DeckError(f"{name}: a link, not a deck file (name the file itself)") from None
         raise DeckError(f"{name}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
     try:
-        mode = os.fstat(handle).st_mode
-        if stat.S_ISDIR(mode):
-            raise DeckError(f"{name}: a folder, not a deck file")
-        if not stat.S_ISREG(mode):
-            raise DeckError(f"{name}: not a regular file (a FIFO, a device or a socket is no deck)")
-        data = os.read(handle, MAX_FILE + 1)
+        return handle, os.fstat(handle).st_mode
+    except OSError as error:
+        os.close(handle)
+        raise DeckError(f"{name}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
+
+
+def _read_capped(handle: int, mode: int, name: str) -> bytes:
+    if stat.S_ISDIR(mode):
+        raise DeckError(f"{name}: a folder, not a deck file")
+    if not stat.S_ISREG(mode):
+        raise DeckError(f"{name}: not a regular file (a FIFO, a device or a socket is no deck)")
+    try:
+        return os.read(handle, MAX_FILE + 1)
     except OSError as error:
         raise DeckError(f"{name}: cannot be read ({clean_text(error.strerror or 'error', 40)})") from None
+
+
+def _game_folder(folder: int, name: str) -> Deck:
+    """dc-solo-rpg's game folder (its older format): the deck is its deck.csv; the game's name and
+    introduction its config.yml's title, subtitle and introduction (else intro.md); its stylesheet
+    and labels are the browser's, not a terminal's."""
+    csv_text = _folder_text("deck.csv", name, folder)
+    if csv_text is None:
+        raise DeckError(f"{name}: a folder, not a deck file (nor a dc-solo-rpg game folder: no deck.csv in it)")
+    deck = parse_csv(csv_text, f"{name}/deck.csv")
+    config, intro = (_folder_text(file, name, folder) or "" for file in ("config.yml", "intro.md"))
+    title, intro, won, lost = game_folder_texts(config, intro, f"{name}/config.yml")
+    return replace(deck, title=title or clean_text(Path(name).name, MAX_TITLE) or deck.title, intro=intro, won=won, lost=lost)
+
+
+def _folder_text(file: str, name: str, folder: int) -> str | None:
+    """The text of `file` in the game folder, None if it is not there."""
+    where = f"{name}/{file}"
+    handle, mode = _open_capped(file, where, folder, missing_ok=True)
+    if handle < 0:
+        return None
+    try:
+        return _decoded(_read_capped(handle, mode, where), where)
     finally:
         os.close(handle)
-    return parse_deck(data, name)
 
 
-def parse_deck(data: bytes, name: str) -> Deck:
+def _decoded(data: bytes, name: str) -> str:
     if len(data) > MAX_FILE:
         raise DeckError(f"{name}: larger than {MAX_FILE // 1024} KiB, no deck is that long")
     try:
@@ -394,6 +454,13 @@ def parse_deck(data: bytes, name: str) -> Deck:
         raise DeckError(f"{name}: not UTF-8 text (byte {error.start + 1})") from None
     if "\x00" in text:
         raise DeckError(f"{name}: binary data, not a deck")
+    return text
+
+
+def parse_deck(data: bytes, name: str) -> Deck:
+    text = _decoded(data, name)
+    if looks_like_game_file(text, name):
+        return deck_from_record(game_file_record(text, name), name)
     looks_toml = name.lower().endswith(".toml") or (not name.lower().endswith(".csv") and re.search(r"^\s*\[", text, re.M))
     return parse_toml(text, name) if looks_toml else parse_csv(text, name)
 

@@ -91,6 +91,8 @@ def blocks(session) -> list[Block]:
     out.append(("text", f"{summary}\n\nTower {final.tower.countdown} of {final.tower.start} after "
                 f"{final.tower.pulls} pull{'s' if final.tower.pulls != 1 else ''}; Kings: {kings}"
                 + (f"; tokens {final.tokens} of {deck.settings['tokens']}" if final.salvation else "") + "."))
+    if result and deck.ending(bool(result.winners)):  # the game's own words for its end
+        out.append(("quote", deck.ending(bool(result.winners))))
     if final.last_words:
         out += [("heading", "Last words"), ("text", final.last_words)]
     licence = deck.licence

@@ -24,7 +24,7 @@ from dicehall.engine.games.journal.moves import (
     ENTRY_LIMIT, EVENTS, AmendEntry, CardDrawn, DayEnded, DayRolled, DayStarted, Draw, DrawBegan, DrawCard,
     EntryAmended, EntrySkipped, EntryWritten, RollSalvation, SalvationRolled, SkipEntry, StartDay, WriteEntry,
 )
-from dicehall.engine.games.journal.rulings import check_rulings, ruled_deck
+from dicehall.engine.games.journal.rulings import check_rulings, checked_title, ruled_deck
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 
@@ -70,7 +70,9 @@ class JournalState:
 
 
 def check_options(options: dict) -> dict:
-    rulings = check_rulings(options)  # an unknown key or a ruling's value: one line, before the deck
+    """The options of a new game: the deck (already read), the rulings, and `title`, the game's name in
+    the deck's place (a CSV deck's title is its file's name), kept as the deck's title."""
+    rulings = check_rulings(options)  # an unknown key, a ruling's value or a title: one line, before the deck
     record = options.get("deck")
     if record is None or record == "sample":
         deck = sample_deck()
@@ -78,6 +80,8 @@ def check_options(options: dict) -> dict:
         raise DeckError("the deck is the sample or a deck already read (from its file, the hall's decks or a paste)")
     else:
         deck = deck_from_record(record)
+    if "title" in options:
+        deck = replace(deck, title=checked_title(options["title"]))
     return {"deck": deck.record(), **rulings}
 
 

@@ -6,9 +6,12 @@ RULES_TEXT = """\
 JOURNAL - a solo journaling game on the Wretched & Alone rules: a deck of
 prompts, the Dice Tower for the block tower, and a journal.
 
-The prompts come from a deck file (CSV or TOML) or from the sample deck
-written for dicehall, "The Last Watch at Harrow Pass". dicehall ships the
-rules, never The Wretched's own prompts.
+The prompts come from a deck file (CSV, TOML, or dc-solo-rpg's game file
+NAME.game.md or game folder) or from the sample deck written for
+dicehall, "The Last Watch at Harrow Pass". dicehall ships the rules,
+never The Wretched's own prompts. The journal's title is the game's name:
+a TOML deck's or a game file's title, or the name the player gives when
+the game starts (a CSV deck has only its file's name).
 
 A day: press n to start it; a die says how many cards to draw. Draw each
 card (d; or c to type the card you drew from a real deck: one already
@@ -58,6 +61,17 @@ failure-check (pull), success-bonus (salvation-5), skip-damage
 (skip-pull), return-king; in a deck that uses them a blank action is no
 effect, as in dc-solo-rpg. Its CSV reads in either column order (card,
 suite, action, description or card, suit, description, action).
+dc-solo-rpg's game file (its type-based Markdown format) names each card
+by its type and dicehall places the 52 as dc-solo-rpg does: Primary
+Success the Ace of Hearts (salvation), Failure Counter the Kings (king),
+Narrative the other Aces (salvation-5, its bonus; with skip-damage
+skip-pull, with return-king return-king, at most one each), Challenge
+the 3s, 5s, 7s and 9s (pull), Event the 2s, 4s, 6s, 8s, 10s, Jacks and
+Queens (no pull). Its salvation ends with a final pull (final_check
+pull), as dc-solo-rpg's does; its win- and lose-message close the
+journal. Its older game folder is its deck.csv, with config.yml's title,
+introduction and the same two messages (its other labels and its
+stylesheet are a browser's).
 The launcher's journal setup shows a deck's summary before the game:
 which cards do what, and its settings.
 

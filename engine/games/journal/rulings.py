@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dicehall.engine.errors import DeckError, RulingError
-from dicehall.engine.games.journal.deck import SETTINGS, Deck, deck_from_record, setting_value
+from dicehall.engine.games.journal.deck import SETTINGS, Deck, deck_from_record, setting_value, title_value
 from dicehall.engine.games.journal.rules_text import RULING_WORDS
 from dicehall.engine.text import clean_text
 
 RULINGS = ("final_check", "tokens", "kings", "deck_out")
-OPTIONS = ("deck", *RULINGS)  # every option a journal takes
+OPTIONS = ("deck", "title", *RULINGS)  # every option a journal takes (title: the game's name, in the deck's place)
 
 
 def check_rulings(options: dict) -> dict:
@@ -23,8 +23,18 @@ def check_rulings(options: dict) -> dict:
     for key in options:
         if key not in OPTIONS:
             raise RulingError(f"unknown option {clean_text(str(key), 20)!r} (known: {', '.join(OPTIONS)})")
+    if "title" in options:
+        checked_title(options["title"])
     try:
         return {key: setting_value(key, options[key], "--option") for key in RULINGS if key in options}
+    except DeckError as error:
+        raise RulingError(str(error)) from None
+
+
+def checked_title(value: object) -> str:
+    """The game's name given as --option title= (or at setup): cleaned, capped; RulingError if empty."""
+    try:
+        return title_value(value, "--option")
     except DeckError as error:
         raise RulingError(str(error)) from None
 
