@@ -113,11 +113,11 @@ def test_the_host_screen_says_at_once_when_the_admins_deck_cannot_be_played(hall
     (["play", "journal", "--option", "kings=9"], "dicehall: --option: kings is not a whole number from 1 to 4"),
     (["play", "journal", "--option", "final_check=maybe"], "dicehall: --option: final_check is not one of none, pull"),
     (["play", "journal", "--option", "speed=3"],
-     "dicehall: unknown option 'speed' (known: deck, final_check, tokens, kings, deck_out)"),
+     "dicehall: unknown option 'speed' (known: deck, title, final_check, tokens, kings, deck_out)"),
     (["sim", "journal", "--option", "tokens=0"], "dicehall: --option: tokens is not a whole number from 1 to 20"),
     (["sim", "journal", "--option", "deck_out=shuffle"], "dicehall: --option: deck_out is not one of end, reshuffle"),
     (["sim", "journal", "--option", "colour=red"],
-     "dicehall: unknown option 'colour' (known: deck, final_check, tokens, kings, deck_out)"),
+     "dicehall: unknown option 'colour' (known: deck, title, final_check, tokens, kings, deck_out)"),
     (["host", "journal", "--option", "kings=0"], "dicehall: --option: kings is not a whole number from 1 to 4"),
     (["host", "journal", "--option", "final_check=[b]x[/b]"], "dicehall: --option: final_check is not one of none, pull"),
 ])
