@@ -312,9 +312,10 @@ class JournalScreen(GameScreen):
             box.text = words
             box.move_cursor(box.document.end)
             self.status(f"your rewrite of entry {page} is back: w or Enter goes on, ctrl+s saves it")
-        elif self.draft and self.writing():
+        elif self.draft:  # (also when no entry is due: a takeback came first; it waits there for the next one)
             box.text = self.draft
-            self.status("your draft is back in the box: w or Enter writes on")
+            self.status("your draft is back in the box: w or Enter writes on" if self.writing()
+                        else "your draft is back in the box: it waits for the next entry")
 
     def on_unmount(self) -> None:
         self.keep_draft()  # before GameScreen's on_unmount closes the save (Textual runs this one first)
