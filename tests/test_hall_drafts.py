@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -22,7 +20,7 @@ from dicehall.tui.screens.dialogs import ConfirmScreen
 from dicehall.tui.screens.games import HallJournalScreen
 from tests.apphelpers import drive_hall, screen_text, status
 from tests.test_journal_app import type_text
-from tests.test_signals import dicehall_in_a_terminal, read_for
+from tests.test_signals import dicehall_in_a_terminal, hang_up, read_for
 
 # no card asks for a pull: every card drawn is written about at once
 DECK = {"title": "Harrow", "deck": "listed",
@@ -221,11 +219,9 @@ def test_on_a_box_alices_draft_is_in_her_folder_and_bob_never_reads_it(hall, mon
     assert [json.loads(f.read_bytes())["draft"] for f in alices.iterdir()] == ["alice only"]
     monkeypatch.setenv("DICEHALL_PLAYER", "bob")
     assert HallDraft(game.id, game.fold.commitment, 0).read().draft == ""  # bob's own folder: nothing
-    watcher = hall.watch(game.id)
-    try:
-        assert not hasattr(watcher, "draft")
-    finally:
-        watcher.close()
+    assert not (home / "players" / "bob" / FOLDER).exists()
+    watched = drive_hall(DicehallApp(watch=hall.watch(game.id)), lambda pilot: asyncio.sleep(0.3, screen_text(pilot.app)))
+    assert "Journal" in watched and "alice only" not in watched  # bob watching sees the game, not her words
     with pytest.raises(saves.SaveError):  # nor can bob take alice's seat to read it
         hall.join(game.id, name="bob")
 
@@ -246,23 +242,14 @@ def test_a_hall_journals_draft_survives_a_hang_up(tmp_path, home):
                 break
             os.write(fd, b"d" if phase == "draw" else b"n")
             read_for(fd, 1.0)
-        for keys in (b"w", b"storm coming"):  # the screen redraws only what changed: no text to wait for
-            os.write(fd, keys)
-            read_for(fd, 0.5)
+        os.write(fd, b"w")
+        read_for(fd, 0.5)
+        os.write(fd, b"storm coming")
+        assert b"coming" in read_for(fd, 30, until=b"coming"), "the words were not typed"  # the box's line drawn
+    except BaseException:
         os.close(fd)
-        fd = -1
-        os.kill(pid, signal.SIGHUP)  # at once: well before the draft's moment after the last key
-        deadline = time.time() + 15
-        while time.time() < deadline and not os.waitpid(pid, os.WNOHANG)[0]:
-            time.sleep(0.05)
-        else:
-            if time.time() >= deadline:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                pytest.fail("dicehall did not exit after the hang-up")
-    finally:
-        if fd >= 0:
-            os.close(fd)
+        raise
+    hang_up(pid, fd)  # soon after the last key: before the draft's moment (DRAFT_SECONDS) is up
     game = Hall(hall_dir).join(game_id, name="ann")
     try:
         assert HallDraft(game_id, game.fold.commitment, 0).read().draft == "storm coming"

@@ -50,24 +50,32 @@ class HallDraft:
         self.name = f"{check_id(game_id)}-{commitment[:12]}-seat{int(seat) + 1}.json"
         self.shown = f"your draft of hall game {game_id}"
 
-    def _open_folder(self, create: bool) -> int:
-        """The drafts folder, opened without following a link (FileNotFoundError: none yet)."""
-        if create:
-            make_dirs(self.folder)
-        top = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    def _open_folder(self, create: bool) -> int | None:
+        """The drafts folder, opened without following a link; None: there is none yet. SaveError in
+        one line for a link, a file in its place, or a folder that cannot be opened or made."""
         try:
-            return open_dir(top, FOLDER, FOLDER, create, mode=0o700)
-        finally:
-            os.close(top)
+            if create:
+                make_dirs(self.folder)
+            top = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            try:
+                return open_dir(top, FOLDER, FOLDER, create, mode=0o700)
+            finally:
+                os.close(top)
+        except FileNotFoundError:
+            if create:
+                raise SaveError(f"no folder of yours to keep it in ({self.folder.name})") from None
+            return None
+        except (HallError, OSError) as error:
+            raise SaveError(self._where(error)) from None
 
     def read(self) -> KeptWords:
         """The words kept, or empty ones and one line saying what is wrong with the file."""
         try:
             folder = self._open_folder(create=False)
-        except FileNotFoundError:
-            return KeptWords()
-        except (HallError, OSError) as error:
+        except SaveError as error:
             return KeptWords(problem=self._problem(error))
+        if folder is None:
+            return KeptWords()
         try:
             fd = open_nofollow(Path(FOLDER) / self.name, os.O_RDONLY, dir_fd=folder)
             try:
@@ -108,10 +116,7 @@ class HallDraft:
             return
         data = json.dumps({"format": DRAFT_FORMAT, "draft": draft, "rewrite": [page if words else 0, words]},
                           ensure_ascii=False).encode("utf-8")
-        try:
-            folder = self._open_folder(create=True)
-        except (HallError, OSError) as error:
-            raise SaveError(self._where(error)) from None
+        folder = self._open_folder(create=True)
         temporary = f".{self.name}.{os.getpid()}.{secrets.token_hex(4)}"  # each writer its own: never half a file
         try:
             write_new(Path(temporary), data, 0o600, dir_fd=folder)
@@ -128,12 +133,9 @@ class HallDraft:
 
     def delete(self) -> None:
         """No words to keep: the file goes (none there: nothing to do)."""
-        try:
-            folder = self._open_folder(create=False)
-        except FileNotFoundError:
+        folder = self._open_folder(create=False)
+        if folder is None:
             return
-        except (HallError, OSError) as error:
-            raise SaveError(self._where(error)) from None
         try:
             os.unlink(self.name, dir_fd=folder)
             os.fsync(folder)
@@ -146,7 +148,7 @@ class HallDraft:
 
     def _problem(self, error: Exception) -> str:
         """Why the file could not be read, in one line (its words are not shown: they may be anything)."""
-        return f"{self.shown} could not be read ({self._where(error)})"
+        return f"{self.shown} could not be read ({error if isinstance(error, SaveError) else self._where(error)})"
 
     @staticmethod
     def _where(error: Exception) -> str:
