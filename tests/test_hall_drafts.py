@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -134,13 +135,13 @@ def test_a_draft_survives_a_takeback(hall):
 
 
 @pytest.mark.parametrize("content, line", [
-    (b"{not json", "is damaged (not the JSON dicehall writes)"),
-    (b"[" * 60000, "is damaged (not the JSON dicehall writes)"),  # nested past the recursion limit
-    (b"\xff\xfe", "is damaged (not the JSON dicehall writes)"),
-    (json.dumps({"format": 9, "draft": "x"}).encode(), "is not in a format this dicehall reads"),
-    (json.dumps({"format": 1, "draft": ["not", "text"]}).encode(), "is damaged (its words are not text)"),
-    (json.dumps({"format": 1, "draft": "x", "rewrite": [True, "y"]}).encode(), "is damaged (its words are not text)"),
-    (b" " * (MAX_DRAFT_FILE + 1), "is larger than 64 KiB"),
+    (b"{not json", "damaged (not dicehall's JSON)"),
+    (b"[" * 60000, "damaged (not dicehall's JSON)"),  # nested past the recursion limit
+    (b"\xff\xfe", "damaged (not dicehall's JSON)"),
+    (json.dumps({"format": 9, "draft": "x"}).encode(), "a format unknown here"),
+    (json.dumps({"format": 1, "draft": ["not", "text"]}).encode(), "damaged (its words are not text)"),
+    (json.dumps({"format": 1, "draft": "x", "rewrite": [True, "y"]}).encode(), "damaged (its words are not text)"),
+    (b" " * (MAX_DRAFT_FILE + 1), "larger than 64 KiB"),
 ])
 def test_a_damaged_draft_file_is_one_line_and_an_empty_box(hall, home, content, line):
     game = host(hall)
@@ -149,7 +150,7 @@ def test_a_damaged_draft_file_is_one_line_and_an_empty_box(hall, home, content, 
     (draft_files(home)[0]).write_bytes(content)
     text, said, on_screen = drive_hall(DicehallApp(hall_game=game), shown)
     assert on_screen and text == ""
-    assert said == f"your draft of hall game {game.id} {line}: not read"
+    assert said == f"your draft of game {game.id} was not read: {line}" and len(said) <= 78  # one line at 80x24
 
 
 def test_hostile_words_in_a_draft_file_are_read_as_text_within_the_cap(hall, home):
@@ -175,7 +176,7 @@ def test_hostile_words_in_a_draft_file_are_read_as_text_within_the_cap(hall, hom
     assert "[31m[bold]red[/bold]" in screen and "[@click=app.quit]q[/]" in screen  # shown as typed: no markup ran
 
 
-def test_a_draft_file_or_folder_that_is_a_link_is_never_read_nor_written_through(hall, home, tmp_path):
+def test_a_draft_file_or_folder_that_is_a_link_or_a_fifo_is_never_read_nor_written_through(hall, home, tmp_path):
     game = host(hall)
     secret = tmp_path / "secret.json"
     secret.write_text(json.dumps({"format": 1, "draft": "someone else's words"}))
@@ -183,14 +184,17 @@ def test_a_draft_file_or_folder_that_is_a_link_is_never_read_nor_written_through
     (home / FOLDER).mkdir(parents=True)
     (home / FOLDER / keeper.name).symlink_to(secret)
     kept = keeper.read()
-    assert kept.draft == "" and kept.problem.endswith("a symbolic link: refused)")
+    assert kept.draft == "" and kept.problem == f"your draft of game {game.id} was not read: a symbolic link: refused"
     keeper.write("mine", (0, ""))  # the link is replaced by a file, the file it named untouched
     assert not (home / FOLDER / keeper.name).is_symlink() and "someone else" in secret.read_text()
     assert keeper.read().draft == "mine"
     (home / FOLDER / keeper.name).unlink()
+    os.mkfifo(home / FOLDER / keeper.name)  # a FIFO in its place: refused at once, never waited on
+    assert keeper.read().problem.endswith("was not read: not a regular file")
+    (home / FOLDER / keeper.name).unlink()
     (home / FOLDER).rmdir()
     (home / FOLDER).symlink_to(tmp_path)  # the folder itself a link: refused, nothing written there
-    assert "a symbolic link: refused" in keeper.read().problem
+    assert keeper.read().problem.endswith("was not read: hall-drafts: a symbolic link: refused")
     with pytest.raises(saves.SaveError, match="a symbolic link: refused"):
         keeper.write("mine", (0, ""))
     assert not (tmp_path / keeper.name).exists()
@@ -226,6 +230,12 @@ def test_on_a_box_alices_draft_is_in_her_folder_and_bob_never_reads_it(hall, mon
         hall.join(game.id, name="bob")
 
 
+def state_of(hall_dir: Path, game_id: str):
+    """The game's state as a watcher reads it from the log."""
+    with Hall(hall_dir).watch(game_id) as watcher:
+        return watcher.session.state
+
+
 def test_a_hall_journals_draft_survives_a_hang_up(tmp_path, home):
     hall_dir = tmp_path / "hall"
     deck = tmp_path / "harrow.csv"
@@ -235,15 +245,17 @@ def test_a_hall_journals_draft_survives_a_hang_up(tmp_path, home):
     try:
         assert b"DAY" in read_for(fd, 60, until=b"DAY"), "the app did not draw its screen"
         game_id = next((hall_dir / "games").glob("*.dhh")).stem
-        for _ in range(20):
-            with Hall(hall_dir).watch(game_id) as watcher:
-                phase = watcher.session.state.phase
-            if phase == "entry":
-                break
-            os.write(fd, b"d" if phase == "draw" else b"n")
-            read_for(fd, 1.0)
+        deadline = time.monotonic() + 60
+        state = state_of(hall_dir, game_id)
+        while state.phase != "entry":  # each key once, when the game has taken the last (a busy machine is slow)
+            os.write(fd, {"draw": b"d", "pull": b"r" if state.pull_due == "remove" else b"p"}.get(state.phase, b"n"))
+            before = state
+            while state == before:
+                assert time.monotonic() < deadline, f"the game stayed at {state.phase}"
+                read_for(fd, 0.2)
+                state = state_of(hall_dir, game_id)
         os.write(fd, b"w")
-        read_for(fd, 0.5)
+        assert b"Escape leaves" in read_for(fd, 30, until=b"Escape leaves"), "the box did not open"
         os.write(fd, b"storm coming")
         assert b"coming" in read_for(fd, 30, until=b"coming"), "the words were not typed"  # the box's line drawn
     except BaseException:
@@ -255,3 +267,21 @@ def test_a_hall_journals_draft_survives_a_hang_up(tmp_path, home):
         assert HallDraft(game_id, game.fold.commitment, 0).read().draft == "storm coming"
     finally:
         game.close()
+
+
+def test_a_draft_that_cannot_be_kept_says_so_in_one_line_and_the_box_keeps_it(hall, home):
+    game = host(hall)
+    home.mkdir(parents=True, exist_ok=True)
+    (home / FOLDER).write_text("a file where the folder should be")
+
+    async def steps(pilot):
+        await to_an_entry(pilot)
+        await pilot.press("w")
+        await type_text(pilot, "still here")
+        await pilot.press("escape")
+        await pilot.pause()
+        return box(pilot).text, status(pilot.app)
+
+    text, said = drive_hall(DicehallApp(hall_game=game), steps)
+    assert text == "still here" and said == "Not now: the draft was not kept: hall-drafts: not a folder: refused"
+    assert (home / FOLDER).read_text() == "a file where the folder should be"

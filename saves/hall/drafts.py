@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from dicehall.saves.draft_record import clean_draft, is_page
 from dicehall.saves.errors import SaveError, os_reason
 from dicehall.saves.files import home, make_dirs, write_new
 from dicehall.saves.hall.errors import HallError
-from dicehall.saves.hall.files import check_id, open_dir, open_nofollow
+from dicehall.saves.hall.files import check_id, open_dir
 
 FOLDER = "hall-drafts"
 DRAFT_FORMAT = 1
@@ -47,8 +48,8 @@ class HallDraft:
 
     def __init__(self, game_id: str, commitment: str, seat: int, folder: Path | None = None) -> None:
         self.folder = folder if folder is not None else home()
-        self.name = f"{check_id(game_id)}-{commitment[:12]}-seat{int(seat) + 1}.json"
-        self.shown = f"your draft of hall game {game_id}"
+        self.game_id = check_id(game_id)
+        self.name = f"{self.game_id}-{commitment[:12]}-seat{int(seat) + 1}.json"
 
     def _open_folder(self, create: bool) -> int | None:
         """The drafts folder, opened without following a link; None: there is none yet. SaveError in
@@ -73,36 +74,38 @@ class HallDraft:
         try:
             folder = self._open_folder(create=False)
         except SaveError as error:
-            return KeptWords(problem=self._problem(error))
+            return self._unread(str(error))
         if folder is None:
             return KeptWords()
         try:
-            fd = open_nofollow(Path(FOLDER) / self.name, os.O_RDONLY, dir_fd=folder)
+            fd = os.open(self.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder)
             try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO would hang the read
+                    return self._unread("not a regular file")
                 data = os.read(fd, MAX_DRAFT_FILE + 1)
             finally:
                 os.close(fd)
         except FileNotFoundError:
             return KeptWords()
-        except (HallError, OSError) as error:
-            return KeptWords(problem=self._problem(error))
+        except OSError as error:
+            return self._unread(os_reason(error).lower())
         finally:
             os.close(folder)
         if len(data) > MAX_DRAFT_FILE:
-            return KeptWords(problem=f"{self.shown} is larger than {MAX_DRAFT_FILE // 1024} KiB: not read")
+            return self._unread(f"larger than {MAX_DRAFT_FILE // 1024} KiB")
         return self._parse(data)
 
     def _parse(self, data: bytes) -> KeptWords:
         try:
             kept = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
-            return KeptWords(problem=f"{self.shown} is damaged (not the JSON dicehall writes): not read")
+            return self._unread("damaged (not dicehall's JSON)")
         if not isinstance(kept, dict) or kept.get("format") != DRAFT_FORMAT:
-            return KeptWords(problem=f"{self.shown} is not in a format this dicehall reads: not read")
+            return self._unread("a format unknown here")
         draft, rewrite = kept.get("draft", ""), kept.get("rewrite", [0, ""])
         page, words = rewrite if isinstance(rewrite, list) and len(rewrite) == 2 else (None, None)
         if not isinstance(draft, str) or not isinstance(words, str) or not (page == 0 or is_page(page)):
-            return KeptWords(problem=f"{self.shown} is damaged (its words are not text): not read")
+            return self._unread("damaged (its words are not text)")
         words = clean_draft(words)
         return KeptWords(clean_draft(draft), (page, words) if page and words else NO_REWRITE)
 
@@ -146,9 +149,10 @@ class HallDraft:
         finally:
             os.close(folder)
 
-    def _problem(self, error: Exception) -> str:
-        """Why the file could not be read, in one line (its words are not shown: they may be anything)."""
-        return f"{self.shown} could not be read ({error if isinstance(error, SaveError) else self._where(error)})"
+    def _unread(self, why: str) -> KeptWords:
+        """An empty draft, and one line that fits 80 columns saying why the file was not read (never
+        its words: they may be anything)."""
+        return KeptWords(problem=f"your draft of game {self.game_id} was not read: {why}")
 
     @staticmethod
     def _where(error: Exception) -> str:

@@ -285,10 +285,10 @@ class JournalScreen(GameScreen):
             self._draft_timer.stop()
         self._draft_timer = self.set_timer(self.DRAFT_SECONDS, self.keep_draft)
 
-    def keep_draft(self) -> None:
+    def keep_draft(self) -> bool:
         """Write the entry box's words to the save now: the draft, and the rewrite being made if any
         (none once it is saved or dropped). A save that cannot take them says why in one line; the box
-        keeps them."""
+        keeps them (False)."""
         from dicehall.saves import SaveError
         from dicehall.saves.drafts import write_draft, write_rewrite
 
@@ -299,7 +299,10 @@ class JournalScreen(GameScreen):
             write_draft(self.session, self.draft)
             write_rewrite(self.session, self.amending or 0, self.rewrite if self.amending else "")
         except (SaveError, OSError) as error:
-            self.status(f"the draft was not kept: {error}", error=True)
+            if self.query(StatusLine):  # gone once the screen is taken down: the line was shown when it began
+                self.status(f"the draft was not kept: {error}", error=True)
+            return False
+        return True
 
     def on_mount(self) -> None:
         from dicehall.saves.drafts import draft_of, rewrite_of
@@ -326,8 +329,7 @@ class JournalScreen(GameScreen):
             self.query_one("#journal-entry", TextArea).text = self.draft
             self.keep_draft()
             self.status("not amended: the entry is as it was")
-        else:
-            self.keep_draft()
+        elif self.keep_draft():
             self.status("out of the box, the draft kept: w writes on, s skips, ? lists the keys")
         self.focus_panel()
         self.redraw()
