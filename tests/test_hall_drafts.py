@@ -19,7 +19,8 @@ from dicehall.saves.hall.drafts import FOLDER, MAX_DRAFT_FILE, HallDraft
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import ConfirmScreen
 from dicehall.tui.screens.games import HallJournalScreen
-from tests.apphelpers import drive_hall, screen_text, status
+from dicehall.tui.screens.hall import HallScreen
+from tests.apphelpers import drive_hall, join_from_the_hall_screen, screen_text, status, until
 from tests.test_journal_app import type_text
 from tests.test_signals import dicehall_in_a_terminal, hang_up, read_for
 
@@ -285,3 +286,20 @@ def test_a_draft_that_cannot_be_kept_says_so_in_one_line_and_the_box_keeps_it(ha
     text, said = drive_hall(DicehallApp(hall_game=game), steps)
     assert text == "still here" and said == "Not now: the draft was not kept: hall-drafts: not a folder: refused"
     assert (home / FOLDER).read_text() == "a file where the folder should be"
+
+
+def test_back_to_the_hall_screen_and_j_again_the_draft_is_back(hall):
+    host(hall, "Ann").close()  # Ann's seat waits: she takes it from the Hall screen
+    app = DicehallApp()
+
+    async def steps(pilot):
+        await join_from_the_hall_screen(pilot, "Ann")
+        await write_and_leave(pilot, "by the lamp")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen))
+        await pilot.press("escape")  # out of the Hall screen, then in again
+        await pilot.pause()
+        await join_from_the_hall_screen(pilot, "Ann")
+        return await shown(pilot)
+
+    text, said, _ = drive_hall(app, steps)
+    assert text == "by the lamp" and "draft is back" in said
