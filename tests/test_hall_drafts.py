@@ -303,3 +303,17 @@ def test_back_to_the_hall_screen_and_j_again_the_draft_is_back(hall):
 
     text, said, _ = drive_hall(app, steps)
     assert text == "by the lamp" and "draft is back" in said
+
+
+def test_the_draft_of_a_game_that_is_over_is_removed(hall, home):
+    from dicehall.engine.games.journal import Draw, StartDay, WriteEntry
+
+    game = hall.host("journal", ["player"], "ann", options={"deck": {
+        "title": "Tide", "deck": "listed", "cards": [["2C", "no-pull", "What washed up?"]]}})
+    HallDraft(game.id, game.fold.commitment, 0).write("left over", (0, ""))
+    for command in (StartDay(), Draw(), WriteEntry("A bottle.")):  # the deck's one card, then it runs out
+        game.play(command)
+    while not game.finished:
+        game.play(game.session.commands()[0])
+    text, _, on_screen = drive_hall(DicehallApp(hall_game=game), shown)
+    assert on_screen and text == "" and draft_files(home) == []

@@ -7,11 +7,14 @@ its words here, as the player types, and gets them back when the player takes th
 
 ID is the game's id, COMMIT the start of its commitment (two halls may have a game of the same id),
 N its seat. Written durably: a new file beside it (never through a link), fsync'd, moved over the
-old one, the folder fsync'd. Two dicehalls of one player on one game (the link dropped and the
-player came straight back) each replace the whole file: the last writer wins, and no reader ever
-sees half a file. Read back as hostile input: at most MAX_DRAFT_FILE bytes, no link, no FIFO, each
-text cleaned and capped as a save's draft record is; anything else is one line and an empty draft.
-Empty words remove the file (the entry was saved or skipped, or the game is over)."""
+old one, the folder fsync'd. One terminal holds a seat at a time (its lock), and one whose link
+dropped writes its last words before it lets the seat go, so the player coming back reads them.
+Should two dicehalls of one player write it anyway (one killed outright while its timer ran), each
+replaces the whole file: the last writer wins, and no reader ever sees half a file.
+
+Read back as hostile input: at most MAX_DRAFT_FILE bytes, no link, no FIFO, each text cleaned and
+capped as a save's draft record is; anything else is one line and an empty draft. Empty words
+remove the file (the entry was saved or skipped, or the game is over)."""
 from __future__ import annotations
 
 import json
@@ -46,8 +49,8 @@ class KeptWords:
 class HallDraft:
     """The draft file of one seat of one hall game, in this player's folder."""
 
-    def __init__(self, game_id: str, commitment: str, seat: int, folder: Path | None = None) -> None:
-        self.folder = folder if folder is not None else home()
+    def __init__(self, game_id: str, commitment: str, seat: int) -> None:
+        self.folder = home()
         self.game_id = check_id(game_id)
         self.name = f"{self.game_id}-{commitment[:12]}-seat{int(seat) + 1}.json"
 
