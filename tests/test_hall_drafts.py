@@ -281,10 +281,17 @@ def test_a_draft_that_cannot_be_kept_says_so_in_one_line_and_the_box_keeps_it(ha
         await type_text(pilot, "still here")
         await pilot.press("escape")
         await pilot.pause()
-        return box(pilot).text, status(pilot.app)
+        said = status(pilot.app)
+        await pilot.press("q")  # leaving says the words would be lost
+        await pilot.pause()
+        asked = pilot.app.screen.question
+        await pilot.press("n")
+        await pilot.pause()
+        return box(pilot).text, said, asked
 
-    text, said = drive_hall(DicehallApp(hall_game=game), steps)
+    text, said, asked = drive_hall(DicehallApp(hall_game=game), steps)
     assert text == "still here" and said == "Not now: the draft was not kept: hall-drafts: not a folder: refused"
+    assert asked.startswith("Your draft could not be kept (the status line said why): leaving loses it. Leave game")
     assert (home / FOLDER).read_text() == "a file where the folder should be"
 
 

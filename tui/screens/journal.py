@@ -69,6 +69,7 @@ class JournalScreen(GameScreen):
         self._draft_timer = None  # the draft is kept a moment after the last key (DRAFT_SECONDS)
         self.draft = ""  # the entry box's words (kept here too: at a hang-up the box may be gone)
         self.rewrite = ""  # the words of the rewrite being made (amending), kept apart from the draft
+        self.draft_unkept = False  # the last try to keep the box's words failed: leaving the hall asks about them
 
     DRAFT_SECONDS = 1.0
 
@@ -301,7 +302,9 @@ class JournalScreen(GameScreen):
         except (SaveError, OSError) as error:
             if self.query(StatusLine):  # gone once the screen is taken down: the line was shown when it began
                 self.status(f"the draft was not kept: {error}", error=True)
+            self.draft_unkept = True
             return False
+        self.draft_unkept = False
         return True
 
     def on_mount(self) -> None:
