@@ -47,18 +47,6 @@ async def until(pilot, condition, seconds=15.0):
         await pilot.pause(0.05)
 
 
-def status(app) -> str:
-    """The current screen's status line."""
-    from dicehall.tui.widgets import StatusLine
-
-    return app.screen.query_one(StatusLine).message
-
-
-def footer(app) -> str:
-    """The screen's last line: the footer's keys."""
-    return screen_text(app).splitlines()[-1]
-
-
 async def join_from_the_hall_screen(pilot, name: str) -> None:
     """From the launcher: the Hall screen (h), then `j` on its first game, seated as `name`, until
     the game's screen is open."""
@@ -71,3 +59,16 @@ async def join_from_the_hall_screen(pilot, name: str) -> None:
     await pilot.pause()
     await pilot.press(*name, "enter")
     await until(pilot, lambda: hasattr(pilot.app.screen, "session"))
+
+
+def status(app) -> str:
+    """The current screen's status line."""
+    from dicehall.tui.widgets import StatusLine
+
+    return app.screen.query_one(StatusLine).message
+
+
+def footer(app) -> str:
+    """The screen's last line: the footer's keys."""
+    return screen_text(app).splitlines()[-1]
+
