@@ -71,4 +71,3 @@ def status(app) -> str:
 def footer(app) -> str:
     """The screen's last line: the footer's keys."""
     return screen_text(app).splitlines()[-1]
-
