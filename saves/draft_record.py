@@ -15,6 +15,11 @@ def clean_draft(value: object) -> str:
     return "\n".join(clean_text(line, DRAFT_LIMIT) for line in raw[:DRAFT_LIMIT].split("\n"))[:DRAFT_LIMIT]
 
 
+def is_page(page: object) -> bool:
+    """Whether a file's `page` is a rewrite's page: a whole number from 1 to a game's worth of pages."""
+    return isinstance(page, int) and not isinstance(page, bool) and 0 < page <= 1_000_000
+
+
 def read_draft(session: Session, record: dict) -> None:
     """A draft record of a save (hostile input: a page that is no whole number is no rewrite)."""
     page = record.get("rewrite")
@@ -22,5 +27,4 @@ def read_draft(session: Session, record: dict) -> None:
     if page is None:
         session.draft = text
     else:
-        ok = isinstance(page, int) and not isinstance(page, bool) and 0 < page <= 1_000_000
-        session.rewrite = (page, text) if ok and text else (0, "")
+        session.rewrite = (page, text) if is_page(page) and text else (0, "")

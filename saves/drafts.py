@@ -1,7 +1,9 @@
 """A writer's draft kept with a save: a `{"op": "draft", "text": str}` record appended as the player
 types (the screen writes it a moment after the last key, and at once on leaving or a hang-up); the
 latest wins and empty text clears it. Never a game event, so undo and the game's replay are
-untouched, and `continue` puts it back in the entry box. A rewrite of an earlier entry being made is
+untouched, and `continue` puts it back in the entry box. A hall game's draft cannot go into the
+hall's shared log: it is kept in a file of the player's own instead (`session.draft_file`, a
+saves.hall.drafts.HallDraft), written whole each time. A rewrite of an earlier entry being made is
 kept the same way, apart: `{"op": "draft", "rewrite": PAGE, "text": str}` (one at a time; PAGE 0
 with empty text: none)."""
 from __future__ import annotations
@@ -35,9 +37,13 @@ def write_draft(session: Session, text: str) -> bool:
 
 
 def _keep(session: Session, name: str, value: object, record: dict, before: object) -> bool:
-    on_disk = isinstance(session.journal, SaveJournal)
-    if value != before:
-        if on_disk:
-            session.journal.append(record)  # a failure raises before the session changes
+    apart = getattr(session, "draft_file", None)  # a hall game's: a file of the player's own (saves/hall/drafts.py)
+    on_disk = apart is not None or isinstance(session.journal, SaveJournal)
+    if value != before:  # a failure raises before the session changes
+        if apart is not None:
+            words = {"draft": draft_of(session), "rewrite": rewrite_of(session), name: value}
+            apart.write(words["draft"], words["rewrite"])
+        elif on_disk:
+            session.journal.append(record)
         setattr(session, name, value)
     return on_disk

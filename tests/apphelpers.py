@@ -47,6 +47,20 @@ async def until(pilot, condition, seconds=15.0):
         await pilot.pause(0.05)
 
 
+async def join_from_the_hall_screen(pilot, name: str) -> None:
+    """From the launcher: the Hall screen (h), then `j` on its first game, seated as `name`, until
+    the game's screen is open."""
+    from dicehall.tui.screens.hall import HallScreen
+
+    await pilot.press("h")
+    await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen))
+    await until(pilot, lambda: "j Join" in footer(pilot.app))
+    await pilot.press("j")
+    await pilot.pause()
+    await pilot.press(*name, "enter")
+    await until(pilot, lambda: hasattr(pilot.app.screen, "session"))
+
+
 def status(app) -> str:
     """The current screen's status line."""
     from dicehall.tui.widgets import StatusLine

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dicehall.saves.hall import Hall, login_name
-from tests.apphelpers import drive_hall as run, footer, screen_text, status, until
+from tests.apphelpers import drive_hall as run, footer, join_from_the_hall_screen, screen_text, status, until
 from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import ConfirmScreen, HelpScreen
@@ -230,13 +230,7 @@ def test_a_hall_game_joined_from_the_hall_screen_goes_back_to_it_after_asking(ha
     app = DicehallApp()
 
     async def steps(pilot):
-        await pilot.press("h")
-        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen))
-        await until(pilot, lambda: "j Join" in footer(pilot.app))
-        await pilot.press("j")
-        await pilot.pause()
-        await pilot.press(*"Ann", "enter")
-        await until(pilot, lambda: hasattr(pilot.app.screen, "session"))
+        await join_from_the_hall_screen(pilot, "Ann")
         seated = pilot.app.hall_game.seat
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))

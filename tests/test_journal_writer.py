@@ -5,8 +5,6 @@ footer and the title fit; and the rulings chosen at setup or by --option rule th
 from __future__ import annotations
 
 import os
-import signal
-import time
 
 import pytest
 
@@ -19,7 +17,7 @@ from dicehall.tui.screens.journal import JournalScreen
 from dicehall.tui.screens.journal_setup import JournalSetupScreen
 from tests.apphelpers import drive, footer, screen_text, status
 from tests.test_journal_app import answer, type_text
-from tests.test_signals import dicehall_in_a_terminal, read_for
+from tests.test_signals import dicehall_in_a_terminal, hang_up, read_for
 
 LONG_PROMPT = ("The wind came down off the pass before dawn. " * 9).strip()  # 404: cut to the limit below
 
@@ -120,20 +118,10 @@ def test_a_draft_survives_a_hang_up():
         for keys in (b"w", b"storm coming"):  # the screen redraws only what changed: no text to wait for
             os.write(fd, keys)
             read_for(fd, 1.0)
+    except BaseException:
         os.close(fd)
-        fd = -1
-        os.kill(pid, signal.SIGHUP)
-        deadline = time.time() + 15
-        while time.time() < deadline and not os.waitpid(pid, os.WNOHANG)[0]:
-            time.sleep(0.05)
-        else:
-            if time.time() >= deadline:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                pytest.fail("dicehall did not exit after the hang-up")
-    finally:
-        if fd >= 0:
-            os.close(fd)
+        raise
+    hang_up(pid, fd)
     assert draft_of(saves.load_readonly("link")) == "storm coming"
 
 

@@ -47,6 +47,20 @@ def dicehall_in_a_terminal(*args: str) -> tuple[int, int]:
     return pid, fd
 
 
+def hang_up(pid: int, fd: int) -> None:
+    """The link drops: the terminal closes and SIGHUP comes; fail unless dicehall exits soon after."""
+    os.close(fd)
+    os.kill(pid, signal.SIGHUP)
+    deadline = time.time() + 15
+    while time.time() < deadline:
+        if os.waitpid(pid, os.WNOHANG)[0]:
+            return
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    pytest.fail("dicehall did not exit after the hang-up")
+
+
 @pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
 def test_signal_ends_the_app_and_continue_resumes_identically(home, signum):
     pid, fd = dicehall_in_a_terminal("play", "dicetower", "--seed", "7", "--name", "link")

@@ -265,6 +265,8 @@ class DicehallApp(App):
             where = "Go back to the Hall screen?" if lobby is not None else "Leave dicehall?"
             question = (f"Leave game {game.id}? Your seat waits for you: "
                         f"{command_hint(f'join {game.id}', key=JOIN_KEY)} takes it back. {where}")
+        if getattr(self.screen, "draft_unkept", False):  # a journal's words that could not be written
+            question = "Your draft could not be kept (the status line said why): leaving loses it. " + question
 
         def answered(yes: bool | None) -> None:
             if not yes:

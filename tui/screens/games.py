@@ -46,6 +46,10 @@ class HallBonesScreen(hall_talk.HallTalk, hall_table.HallPlay, bones.BonesScreen
 class HallJournalScreen(hall_talk.HallTalk, hall_table.HallPlay, journal.JournalScreen):
     BINDINGS = HALL_KEYS
 
+    def __init__(self, session: hall_table.HallSession) -> None:
+        session.keep_drafts()  # the draft in the player's own folder, back in the box as at the launcher
+        super().__init__(session)
+
 
 @dataclass(frozen=True)
 class GameScreens:

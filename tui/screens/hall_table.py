@@ -53,6 +53,30 @@ class HallSession:
         self.save_name = f"{game.fold.players_name(20)} (hall {game.id})"
         self.save_id = game.id
         self.seat_status = [view.status for view in game.seats()]  # as last drawn: "disconnected" is marked
+        self.draft_file = None  # where this seat's draft is kept, for a game that writes (keep_drafts)
+
+    def keep_drafts(self) -> None:
+        """Keep this seat's draft and rewrite in the player's own folder, never in the shared log
+        (saves/hall/drafts.py), and take back the words kept there (`draft`, `rewrite`, as a save's
+        are read: saves/drafts.py); `notice` says why a kept file was not read. Once the game is over
+        its words are done with: the file goes."""
+        from dicehall.saves import SaveError
+        from dicehall.saves.hall.drafts import HallDraft
+
+        game = self.hall_game
+        if game.seat is None:  # a follower that only plays the bots writes nothing
+            return
+        self.draft_file = HallDraft(game.id, game.fold.commitment, game.seat)
+        kept = self.draft_file.read()
+        if kept.problem:
+            self.notice = kept.problem
+        if game.finished:
+            try:
+                self.draft_file.delete()
+            except SaveError as error:
+                self.notice = str(error)
+            return
+        self.draft, self.rewrite = kept.draft, kept.rewrite
 
     @property
     def players(self) -> tuple:

@@ -69,6 +69,7 @@ class JournalScreen(GameScreen):
         self._draft_timer = None  # the draft is kept a moment after the last key (DRAFT_SECONDS)
         self.draft = ""  # the entry box's words (kept here too: at a hang-up the box may be gone)
         self.rewrite = ""  # the words of the rewrite being made (amending), kept apart from the draft
+        self.draft_unkept = False  # the last try to keep the box's words failed: leaving the hall asks about them
 
     DRAFT_SECONDS = 1.0
 
@@ -285,10 +286,10 @@ class JournalScreen(GameScreen):
             self._draft_timer.stop()
         self._draft_timer = self.set_timer(self.DRAFT_SECONDS, self.keep_draft)
 
-    def keep_draft(self) -> None:
+    def keep_draft(self) -> bool:
         """Write the entry box's words to the save now: the draft, and the rewrite being made if any
         (none once it is saved or dropped). A save that cannot take them says why in one line; the box
-        keeps them."""
+        keeps them (False)."""
         from dicehall.saves import SaveError
         from dicehall.saves.drafts import write_draft, write_rewrite
 
@@ -299,7 +300,12 @@ class JournalScreen(GameScreen):
             write_draft(self.session, self.draft)
             write_rewrite(self.session, self.amending or 0, self.rewrite if self.amending else "")
         except (SaveError, OSError) as error:
-            self.status(f"the draft was not kept: {error}", error=True)
+            if self.query(StatusLine):  # gone once the screen is taken down: the line was shown when it began
+                self.status(f"the draft was not kept: {error}", error=True)
+            self.draft_unkept = True
+            return False
+        self.draft_unkept = False
+        return True
 
     def on_mount(self) -> None:
         from dicehall.saves.drafts import draft_of, rewrite_of
@@ -312,9 +318,10 @@ class JournalScreen(GameScreen):
             box.text = words
             box.move_cursor(box.document.end)
             self.status(f"your rewrite of entry {page} is back: w or Enter goes on, ctrl+s saves it")
-        elif self.draft and self.writing():
+        elif self.draft:  # (also when no entry is due: a takeback came first; it waits there for the next one)
             box.text = self.draft
-            self.status("your draft is back in the box: w or Enter writes on")
+            self.status("your draft is back in the box: w or Enter writes on" if self.writing()
+                        else "your draft is back in the box: it waits for the next entry")
 
     def on_unmount(self) -> None:
         self.keep_draft()  # before GameScreen's on_unmount closes the save (Textual runs this one first)
@@ -325,8 +332,7 @@ class JournalScreen(GameScreen):
             self.query_one("#journal-entry", TextArea).text = self.draft
             self.keep_draft()
             self.status("not amended: the entry is as it was")
-        else:
-            self.keep_draft()
+        elif self.keep_draft():
             self.status("out of the box, the draft kept: w writes on, s skips, ? lists the keys")
         self.focus_panel()
         self.redraw()
