@@ -14,7 +14,7 @@ from dicehall import saves
 from dicehall.engine.analysis import troll_solver
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.games import troll
-from tests.apphelpers import drive, screen_text
+from tests.apphelpers import drive, screen_text, until
 from tests.test_analysis import adviser_game, tower
 from tests.test_viewer_analysis import flat, status, until
 from dicehall.tui.app import DicehallApp
@@ -232,6 +232,7 @@ def test_other_games_have_no_hindsight_key(tmp_path):
 
 def test_the_troll_footer_offers_h_beside_reveal(tmp_path):
     async def steps(pilot):
+        await until(pilot, lambda: "Spoilers" in screen_text(pilot.app))  # a busy machine draws the footer late
         return screen_text(pilot.app).splitlines()[-1]
 
     footer = drive(viewer_of(lost_game(), tmp_path), steps)
