@@ -37,12 +37,19 @@ def _may_end(action: str, card: str, kings: list) -> bool:
     return action in ("pull", "remove") or card == SALVATION_CARD or (action == "return-king" and bool(kings))
 
 
+# A pull's table leaves out chains of more than DEPTH double threes (a chance under 36**-40, 1e-62:
+# far below a float's reach when sampled). Deeper than that, a tower of 10,000 built every table
+# from 10,000 down, each as long as its countdown: 60 s and gigabytes for one sim.
+DEPTH = 40
+
+
 @lru_cache(maxsize=None)
-def _after_pull(countdown: int, advantage_from: int, remove: bool) -> tuple[tuple[int, float], ...]:
+def _after_pull(countdown: int, advantage_from: int, remove: bool, depth: int | None = None) -> tuple[tuple[int, float], ...]:
     """One pull from `countdown` as the Dice Tower's rules play it: each countdown after it (0: the
     tower fell) with its chance. Every roll goes through dicetower.evolve; a double three rolls
-    again from the countdown it left, whose own outcomes are this function's (cached) answer."""
-    if countdown > 600:  # the chain below cached first, a hundred double threes at a time: no deep recursion
+    again from the countdown it left, whose own outcomes are this function's (cached) answer.
+    depth: at most that many double threes in a row are followed (None: all of them)."""
+    if depth is None and countdown > 600:  # the chain below cached first, a hundred double threes at a time: no deep recursion
         _after_pull(countdown - 600, advantage_from, remove)
     chances: dict[int, float] = {}
     tower = TowerState(countdown=countdown, start=max(countdown, 1), advantage_from=advantage_from, pulling=True,
@@ -51,24 +58,55 @@ def _after_pull(countdown: int, advantage_from: int, remove: bool) -> tuple[tupl
         for b in range(1, 7):
             after = dicetower.evolve(tower, DiceRolled((a, b)))
             if after.pulling:  # double threes: the same pull rolls again
-                for value, chance in _after_pull(after.countdown, advantage_from, remove):
+                if depth == 0:
+                    continue
+                deeper = None if depth is None else depth - 1
+                for value, chance in _after_pull(after.countdown, advantage_from, remove, deeper):
                     chances[value] = chances.get(value, 0.0) + chance / 36
             else:
                 chances[after.countdown] = chances.get(after.countdown, 0.0) + 1 / 36
     return tuple(sorted(chances.items()))
 
 
+def _shift_from(countdown: int, advantage_from: int) -> int | None:
+    """The countdown whose pull table, moved by the difference, is `countdown`'s: the dice subtract
+    the same from any countdown whose DEPTH double threes neither reach 0 nor cross the advantage
+    threshold. None: the table is countdown's own (a small countdown, or one near the threshold)."""
+    lowest = countdown - 6 * DEPTH
+    if lowest <= 12 or (lowest < advantage_from <= countdown):
+        return None
+    return max(advantage_from, 13) + 6 * DEPTH if countdown >= advantage_from else 13 + 6 * DEPTH
+
+
+@lru_cache(maxsize=None)
+def _table(countdown: int, advantage_from: int, remove: bool) -> tuple[tuple[int, float], ...]:
+    """A pull's table with its values as drops (countdown - value): all of them for a countdown
+    without a shift, else those within DEPTH double threes, shared by every countdown of its shift."""
+    base = _shift_from(countdown, advantage_from)
+    if base is None:
+        return tuple((countdown - value, chance) for value, chance in _after_pull(countdown, advantage_from, remove))
+    return tuple((base - value, chance) for value, chance in _after_pull(base, advantage_from, remove, DEPTH))
+
+
+def after_pull(countdown: int, advantage_from: int, remove: bool) -> list[tuple[int, float]]:
+    """One pull from `countdown`: each countdown after it (0: fallen) with its chance, in rising order."""
+    return [(countdown - drop, chance) for drop, chance in _table(countdown, advantage_from, remove)]
+
+
 @lru_cache(maxsize=None)
 def pull_outcomes(countdown: int, advantage_from: int, remove: bool) -> tuple[tuple[float, ...], tuple[int, ...]]:
-    """_after_pull as cumulative chances and countdowns, for sampling."""
+    """A pull's table as cumulative chances (rising countdowns after it) and the drop to each, for sampling."""
+    base = _shift_from(countdown, advantage_from)
+    if base is not None and base != countdown:
+        return pull_outcomes(base, advantage_from, remove)  # one table for every countdown of a shift
     total = 0.0
-    cumulative, values = [], []
-    for value, chance in _after_pull(countdown, advantage_from, remove):
+    cumulative, drops = [], []
+    for drop, chance in _table(countdown, advantage_from, remove):
         total += chance
         cumulative.append(total)
-        values.append(value)
+        drops.append(drop)
     cumulative[-1] = 1.0
-    return tuple(cumulative), tuple(values)
+    return tuple(cumulative), tuple(drops)
 
 
 _ACTIONS: dict[int, tuple[Deck, dict]] = {}
@@ -95,8 +133,8 @@ class Playout:
 
 
 def _pull(countdown: int, advantage_from: int, remove: bool, rng: random.Random) -> int:
-    cumulative, values = pull_outcomes(countdown, advantage_from, remove)
-    return values[bisect_left(cumulative, rng.random())]
+    cumulative, drops = pull_outcomes(countdown, advantage_from, remove)
+    return countdown - drops[bisect_left(cumulative, rng.random())]
 
 
 def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Playout:
@@ -218,7 +256,7 @@ def fallen_within(state: JournalState, most: int) -> list[float]:
         nonlocal standing, fallen
         after: dict[int, float] = {}
         for countdown, weight in standing.items():
-            for value, chance in _after_pull(countdown, advantage_from, remove):
+            for value, chance in after_pull(countdown, advantage_from, remove):
                 if value == 0:
                     fallen += weight * chance
                 else:
