@@ -68,40 +68,43 @@ def _after_pull(countdown: int, advantage_from: int, remove: bool, depth: int | 
     return tuple(sorted(chances.items()))
 
 
-def _shift_from(countdown: int, advantage_from: int) -> int | None:
-    """The countdown whose pull table, moved by the difference, is `countdown`'s: the dice subtract
-    the same from any countdown whose DEPTH double threes neither reach 0 nor cross the advantage
-    threshold. None: the table is countdown's own (a small countdown, or one near the threshold)."""
+def _shifts(countdown: int, advantage_from: int) -> bool:
+    """Whether the dice subtract from `countdown` as from any other countdown of its side of the
+    advantage threshold: its DEPTH double threes (and a roll after them) neither reach 0 nor cross it."""
     lowest = countdown - 6 * DEPTH
-    if lowest <= 12 or (lowest < advantage_from <= countdown):
-        return None
+    return lowest > 12 and not lowest < advantage_from <= countdown
+
+
+def _own(countdown: int, advantage_from: int) -> int:
+    """The countdown whose pull table, moved by the difference, is `countdown`'s: those that _shift
+    share one table; a small countdown, or one near the threshold, has its own."""
+    if not _shifts(countdown, advantage_from):
+        return countdown
     return max(advantage_from, 13) + 6 * DEPTH if countdown >= advantage_from else 13 + 6 * DEPTH
 
 
 @lru_cache(maxsize=None)
-def _table(countdown: int, advantage_from: int, remove: bool) -> tuple[tuple[int, float], ...]:
-    """A pull's table with its values as drops (countdown - value): all of them for a countdown
-    without a shift, else those within DEPTH double threes, shared by every countdown of its shift."""
-    base = _shift_from(countdown, advantage_from)
-    if base is None:
-        return tuple((countdown - value, chance) for value, chance in _after_pull(countdown, advantage_from, remove))
-    return tuple((base - value, chance) for value, chance in _after_pull(base, advantage_from, remove, DEPTH))
+def _table(own: int, advantage_from: int, remove: bool) -> tuple[tuple[int, float], ...]:
+    """A pull's table (for an _own countdown) with its values as drops (countdown - value): all of
+    them for a countdown with its own table, else those within DEPTH double threes."""
+    depth = DEPTH if _shifts(own, advantage_from) else None
+    return tuple((own - value, chance) for value, chance in _after_pull(own, advantage_from, remove, depth))
 
 
-def after_pull(countdown: int, advantage_from: int, remove: bool) -> list[tuple[int, float]]:
-    """One pull from `countdown`: each countdown after it (0: fallen) with its chance, in rising order."""
-    return [(countdown - drop, chance) for drop, chance in _table(countdown, advantage_from, remove)]
+NEGLIGIBLE = 1e-24  # the fall figure's chances below this are left out (a side panel shows a percentage)
 
 
 @lru_cache(maxsize=None)
-def pull_outcomes(countdown: int, advantage_from: int, remove: bool) -> tuple[tuple[float, ...], tuple[int, ...]]:
+def _likely(own: int, advantage_from: int, remove: bool) -> tuple[tuple[int, float], ...]:
+    return tuple((drop, chance) for drop, chance in _table(own, advantage_from, remove) if chance >= NEGLIGIBLE)
+
+
+@lru_cache(maxsize=None)
+def pull_outcomes(own: int, advantage_from: int, remove: bool) -> tuple[tuple[float, ...], tuple[int, ...]]:
     """A pull's table as cumulative chances (rising countdowns after it) and the drop to each, for sampling."""
-    base = _shift_from(countdown, advantage_from)
-    if base is not None and base != countdown:
-        return pull_outcomes(base, advantage_from, remove)  # one table for every countdown of a shift
     total = 0.0
     cumulative, drops = [], []
-    for drop, chance in _table(countdown, advantage_from, remove):
+    for drop, chance in _table(own, advantage_from, remove):
         total += chance
         cumulative.append(total)
         drops.append(drop)
@@ -133,7 +136,7 @@ class Playout:
 
 
 def _pull(countdown: int, advantage_from: int, remove: bool, rng: random.Random) -> int:
-    cumulative, drops = pull_outcomes(countdown, advantage_from, remove)
+    cumulative, drops = pull_outcomes(_own(countdown, advantage_from), advantage_from, remove)
     return countdown - drops[bisect_left(cumulative, rng.random())]
 
 
@@ -244,7 +247,8 @@ def _saved(countdown: int, advantage_from: int, settings: dict, tower: bool, rng
 
 def fallen_within(state: JournalState, most: int) -> list[float]:
     """fallen[j]: the chance that the tower has fallen once the pull in progress (if any) and then
-    j plain pulls are made: the Dice Tower's chain, exact (in floating point), from the countdown."""
+    j plain pulls are made: the Dice Tower's chain from the countdown, exact but for chances under
+    NEGLIGIBLE (a tower of 10,000 spreads over thousands of countdowns, nearly all of them never reached)."""
     tower = state.tower
     advantage_from = tower.advantage_from
     pending = state.phase in ("pull", "pulling", "final-pull", "final-pulling")
@@ -256,12 +260,13 @@ def fallen_within(state: JournalState, most: int) -> list[float]:
         nonlocal standing, fallen
         after: dict[int, float] = {}
         for countdown, weight in standing.items():
-            for value, chance in after_pull(countdown, advantage_from, remove):
+            for drop, chance in _likely(_own(countdown, advantage_from), advantage_from, remove):
+                value = countdown - drop
                 if value == 0:
                     fallen += weight * chance
                 else:
                     after[value] = after.get(value, 0.0) + weight * chance
-        standing = after
+        standing = {countdown: weight for countdown, weight in after.items() if weight >= NEGLIGIBLE}
 
     if pending:
         pull(remove)
