@@ -22,6 +22,7 @@ from dicehall.engine.games.dicetower import DiceRolled, TowerState
 from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
 from dicehall.engine.games.journal.deck import Deck
 from dicehall.engine.games.journal.rules import JournalState
+from dicehall.engine.games.journal.runs import Runs
 
 ODDS_GAMES = 1000  # playouts behind the side panel's figure
 ENDINGS = ("tower", "kings", "salvation", "deck")
@@ -100,8 +101,14 @@ def _likely(own: int, advantage_from: int, remove: bool) -> tuple[tuple[int, flo
 
 
 @lru_cache(maxsize=None)
-def pull_outcomes(own: int, advantage_from: int, remove: bool) -> tuple[tuple[float, ...], tuple[int, ...]]:
-    """A pull's table as cumulative chances (rising countdowns after it) and the drop to each, for sampling."""
+def pull_outcomes(countdown: int, advantage_from: int, remove: bool) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """A pull's table as cumulative chances (rising countdowns after it) and the drop to each, for
+    sampling (cached by countdown, one lookup a pull: a tower of 10,000 can take thousands)."""
+    return _cumulative(_own(countdown, advantage_from), advantage_from, remove)
+
+
+@lru_cache(maxsize=None)
+def _cumulative(own: int, advantage_from: int, remove: bool) -> tuple[tuple[float, ...], tuple[int, ...]]:
     total = 0.0
     cumulative, drops = [], []
     for drop, chance in _table(own, advantage_from, remove):
@@ -136,7 +143,7 @@ class Playout:
 
 
 def _pull(countdown: int, advantage_from: int, remove: bool, rng: random.Random) -> int:
-    cumulative, drops = pull_outcomes(_own(countdown, advantage_from), advantage_from, remove)
+    cumulative, drops = pull_outcomes(countdown, advantage_from, remove)
     return countdown - drops[bisect_left(cumulative, rng.random())]
 
 
@@ -193,6 +200,12 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     remaining = [c for c in deck.cards if not is_king(c) and not (c == SALVATION_CARD and salvation)]
                     if not (salvation or any(_may_end(actions[c], c, kings) for c in remaining)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
+                    pass_pulls = 0 if salvation or skips else _plain_pulls(remaining, actions, kings)
+                    if pass_pulls and not tower:  # only the tower can end it now: it certainly falls
+                        return Playout("tower", day, cards, max(pulls, countdown))
+                    if pass_pulls:
+                        return _tower_alone(len(remaining), pass_pulls, countdown, advantage_from, reshuffles,
+                                            day, to_draw, cards, pulls, rng)
                     rng.shuffle(remaining)
                 card = remaining.pop()
                 to_draw -= 1
@@ -245,6 +258,81 @@ def _saved(countdown: int, advantage_from: int, settings: dict, tower: bool, rng
     return Playout("salvation", day, cards, pulls)
 
 
+# what a card does once the deck has reshuffled without salvation: nothing but a plain pull changes the game
+_QUIET = frozenset(("no-pull", "king", "salvation", "salvation-5", "salvation-4", "add-token", "remove-token"))
+
+
+def _plain_pulls(cycle: list, actions: dict, kings: list) -> int:
+    """The plain pulls of each pass of a reshuffled deck, where nothing but they can end the game:
+    no salvation (the Ace of Hearts is not in the deck), no King to come (all are face up, too
+    few: none goes back), no pull and remove, no skip. 0: not so."""
+    count = 0
+    for card in cycle:
+        action = actions[card]
+        if action == "pull":
+            count += 1
+        elif card == SALVATION_CARD or not (action in _QUIET or (action == "return-king" and not kings)):
+            return 0
+    return count
+
+
+@lru_cache(maxsize=None)
+def _drop_runs(advantage_from: int) -> Runs:
+    """A plain pull's drops where the countdown is far above the advantage threshold, for runs of pulls."""
+    drops: dict[int, float] = {}
+    for drop, chance in _table(max(advantage_from, 13) + 6 * DEPTH, advantage_from, False):
+        drops[drop] = drops.get(drop, 0.0) + chance
+    return Runs(drops)
+
+
+@lru_cache(maxsize=None)
+def _day_runs() -> Runs:
+    return Runs({face: 1 / 6 for face in range(1, 7)})
+
+
+def _tower_falls(countdown: int, advantage_from: int, rng: random.Random) -> int:
+    """How many plain pulls fell a tower standing at `countdown`: runs of pulls sampled at once while
+    every countdown they pass lies so far above the threshold that each pull drops the same, then
+    one pull at a time (as playout's)."""
+    runs = _drop_runs(advantage_from)
+    far = max(advantage_from, 13) + max(runs.single)  # from here, a pull's drops are the same as from any higher
+    pulls, dropped = runs.run_under(countdown - far + 1, rng)
+    countdown -= dropped
+    uniform = rng.random
+    while countdown > 0:  # _pull, inline: a tower of 10,000 leaves some eighty of these a game
+        cumulative, drops = pull_outcomes(countdown, advantage_from, False)
+        countdown -= drops[bisect_left(cumulative, uniform())]
+        pulls += 1
+    return pulls
+
+
+def _days_to_draw(cards: int, rng: random.Random) -> int:
+    """How many more days' dice it takes to draw `cards` more cards."""
+    days, drawn = _day_runs().run_under(cards, rng)
+    while drawn < cards:
+        drawn += int(rng.random() * 6) + 1
+        days += 1
+    return days
+
+
+def _tower_alone(pass_cards: int, pass_pulls: int, countdown: int, advantage_from: int, reshuffles: int, day: int,
+                 to_draw: int, cards: int, pulls: int, rng: random.Random) -> Playout:
+    """The rest of a game that only the tower can end (_plain_pulls), from a reshuffle: the pulls
+    until it falls, the pass and the place in it of that pull's card, and the days to draw them."""
+    falls = _tower_falls(countdown, advantage_from, rng)
+    passes = MAX_RESHUFFLES - reshuffles + 1  # this one and those left before the cap
+    if falls > passes * pass_pulls:  # the cap comes first: the deck's ending, when one more card is due
+        drawn = passes * pass_cards
+        ending, falls, due = "deck", passes * pass_pulls, drawn + 1
+    else:
+        full, nth = divmod(falls - 1, pass_pulls)
+        drawn = full * pass_cards + sorted(rng.sample(range(pass_cards), pass_pulls))[nth] + 1
+        ending, due = "tower", drawn
+    if due > to_draw:
+        day += _days_to_draw(due - to_draw, rng)
+    return Playout(ending, day, cards + drawn, pulls + falls)
+
+
 def fallen_within(state: JournalState, most: int) -> list[float]:
     """fallen[j]: the chance that the tower has fallen once the pull in progress (if any) and then
     j plain pulls are made: the Dice Tower's chain from the countdown, exact but for chances under
@@ -293,8 +381,9 @@ def tower_odds(state: JournalState, games: int = ODDS_GAMES, seed: int = 0) -> f
     for _ in range(games):
         pulls = playout(state, rng, tower=False).pulls
         counts[pulls] = counts.get(pulls, 0) + 1
-    table = fallen_within(state, max(counts))
-    return sum(table[pulls] * count for pulls, count in counts.items()) / games
+    countdown = state.tower.countdown  # as many pulls as that: it has certainly fallen (each takes one or more)
+    table = fallen_within(state, max((pulls for pulls in counts if pulls < countdown), default=0))
+    return sum((table[pulls] if pulls < countdown else 1.0) * count for pulls, count in counts.items()) / games
 
 
 def next_pull_chance(state: JournalState) -> Fraction:
