@@ -119,17 +119,33 @@ def _cumulative(own: int, advantage_from: int, remove: bool) -> tuple[tuple[floa
     return tuple(cumulative), tuple(drops)
 
 
-_ACTIONS: dict[int, tuple[Deck, dict]] = {}
+_ACTIONS: dict[int, tuple[Deck, dict, dict]] = {}
 
 
-def _actions(deck: Deck) -> dict:
-    """Each card's action, worked out once per deck (a sim plays thousands of games of one deck)."""
+def _actions(deck: Deck) -> tuple[dict, dict]:
+    """Each card's action, and the cards a reshuffle brings back (salvation out or not) with whether
+    they may end the game without a King to return and with one: worked out once per deck (a sim
+    plays thousands of games of one deck, some of thousands of passes)."""
     kept = _ACTIONS.get(id(deck))
     if kept is None or kept[0] is not deck:
         if len(_ACTIONS) >= 16:
             _ACTIONS.clear()
-        kept = _ACTIONS[id(deck)] = (deck, {card: deck.action(card) for card in deck.cards})
-    return kept[1]
+        actions = {card: deck.action(card) for card in deck.cards}
+        passes = {}
+        for salvation in (False, True):
+            cycle = tuple(c for c in deck.cards if not is_king(c) and not (c == SALVATION_CARD and salvation))
+            passes[salvation] = (cycle, any(_may_end(actions[c], c, []) for c in cycle),
+                                 any(_may_end(actions[c], c, ["KS"]) for c in cycle))
+        kept = _ACTIONS[id(deck)] = (deck, actions, passes)
+    return kept[1], kept[2]
+
+
+def _shuffle(cards: list, uniform) -> None:
+    """Fisher-Yates with one float a card (random.shuffle's integers cost five times as much: a
+    reshuffling deck's long game spends most of its time here)."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(uniform() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 @dataclass
@@ -164,7 +180,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     salvation_from, skips = state.salvation_from, state.skips
     to_draw, day, cards, pulls = state.to_draw, state.day, len(state.pages), state.tower.pulls
     reshuffles = state.reshuffles
-    actions = _actions(deck)
+    actions, passes = _actions(deck)
     phase = state.phase
     if state.ending:
         return Playout(state.ending, day, cards, pulls)
@@ -197,8 +213,9 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     reshuffles += 1
                     if settings["deck_out"] != "reshuffle" or reshuffles > MAX_RESHUFFLES:
                         return Playout("deck", day, cards, pulls)
-                    remaining = [c for c in deck.cards if not is_king(c) and not (c == SALVATION_CARD and salvation)]
-                    if not (salvation or any(_may_end(actions[c], c, kings) for c in remaining)):
+                    cycle, may_end, may_end_with_kings = passes[salvation]
+                    remaining = list(cycle)
+                    if not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
                     pass_pulls = 0 if salvation or skips else _plain_pulls(remaining, actions, kings)
                     if pass_pulls and not tower:  # only the tower can end it now: it certainly falls
@@ -206,7 +223,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     if pass_pulls:
                         return _tower_alone(len(remaining), pass_pulls, countdown, advantage_from, reshuffles,
                                             day, to_draw, cards, pulls, rng)
-                    rng.shuffle(remaining)
+                    _shuffle(remaining, uniform)
                 card = remaining.pop()
                 to_draw -= 1
                 cards += 1
