@@ -36,6 +36,8 @@ def full_deck(tower_start: int, **settings) -> dict:
 
 EVERY_CARD_PULLS = {"3S": "pull"}
 ONE_PULL_A_PASS = {card: "pull" if card == "3S" else "no-pull" for card in FULL_CARDS if card != "AH"}
+PULLS_AND_REMOVES = {card: "remove" if card[0] in "35" else "pull" if card[0] == "7" else "no-pull"
+                     for card in FULL_CARDS if card != "AH"}
 FOUR_PULLS_A_PASS = {card: "pull" if card[0] == "3" else "no-pull" for card in FULL_CARDS if card != "AH"}
 
 
@@ -73,7 +75,7 @@ def test_the_pulls_until_a_tower_of_10000_falls_average_the_dice_towers_exact_fi
 
 def test_the_days_to_draw_many_cards_are_the_day_dice_rolled_one_by_one():
     rng = random.Random(3)
-    fast = [odds._days_to_draw(5000, rng) for _ in range(2000)]
+    fast = [odds._days_to_draw(5000, rng)[0] for _ in range(2000)]
     slow = []
     for _ in range(2000):
         days = drawn = 0
@@ -103,13 +105,19 @@ def assert_alike(fast: list[odds.Playout], slow: list[odds.Playout], pass_cards:
         assert abs(statistics.mean(a) - statistics.mean(b)) < spread, (measure, statistics.mean(a), statistics.mean(b))
 
 
+def card_by_card(monkeypatch) -> None:
+    """The playout as before its shortcuts: no game is ever one only the tower can end."""
+    monkeypatch.setattr(odds, "_tower_pulls", lambda *_: None)
+    monkeypatch.setattr(odds, "_ACTIONS", {})  # each deck's passes worked out again, without them
+
+
 @pytest.mark.parametrize("actions,tower_start,games", [(EVERY_CARD_PULLS, 1000, 400), (ONE_PULL_A_PASS, 150, 300),
-                                                       (FOUR_PULLS_A_PASS, 200, 800)])
+                                                       (FOUR_PULLS_A_PASS, 200, 800), (PULLS_AND_REMOVES, 2000, 300)])
 def test_a_game_only_the_tower_can_end_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start, games):
     options = deck(tower_start, actions, deck_out="reshuffle")
     fast = playouts(options, games, 5)
     assert {play.ending for play in fast} == {"tower"}
-    monkeypatch.setattr(odds, "_plain_pulls", lambda *_: 0)  # the card-by-card loop, as before the shortcut
+    card_by_card(monkeypatch)
     assert_alike(fast, playouts(options, games, 6), len(actions))
 
 
@@ -118,7 +126,7 @@ def test_the_reshuffle_cap_ends_a_game_played_at_once_where_it_ends_one_played_c
     options = deck(150, ONE_PULL_A_PASS, deck_out="reshuffle")
     fast = playouts(options, 200, 7)
     assert {(play.ending, play.cards, play.pulls) for play in fast} == {("deck", 21 * 47, 21)}
-    monkeypatch.setattr(odds, "_plain_pulls", lambda *_: 0)
+    card_by_card(monkeypatch)
     assert_alike(fast, playouts(options, 200, 8), len(ONE_PULL_A_PASS))
 
 

@@ -22,7 +22,7 @@ from dicehall.engine.games.dicetower import DiceRolled, TowerState
 from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
 from dicehall.engine.games.journal.deck import Deck
 from dicehall.engine.games.journal.rules import JournalState
-from dicehall.engine.games.journal.runs import Runs
+from dicehall.engine.games.journal.runs import Runs, convolve
 
 ODDS_GAMES = 1000  # playouts behind the side panel's figure
 ENDINGS = ("tower", "kings", "salvation", "deck")
@@ -124,7 +124,8 @@ _ACTIONS: dict[int, tuple[Deck, dict, dict]] = {}
 
 def _actions(deck: Deck) -> tuple[dict, dict]:
     """Each card's action, and the cards a reshuffle brings back (salvation out or not) with whether
-    they may end the game without a King to return and with one: worked out once per deck (a sim
+    they may end the game and their pulls if only those can (_tower_pulls), without a King to return
+    and with one: worked out once per deck (a sim
     plays thousands of games of one deck, some of thousands of passes)."""
     kept = _ACTIONS.get(id(deck))
     if kept is None or kept[0] is not deck:
@@ -135,7 +136,8 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
         for salvation in (False, True):
             cycle = tuple(c for c in deck.cards if not is_king(c) and not (c == SALVATION_CARD and salvation))
             passes[salvation] = (cycle, any(_may_end(actions[c], c, []) for c in cycle),
-                                 any(_may_end(actions[c], c, ["KS"]) for c in cycle))
+                                 any(_may_end(actions[c], c, ["KS"]) for c in cycle),
+                                 _tower_pulls(cycle, actions, []), _tower_pulls(cycle, actions, ["KS"]))
         kept = _ACTIONS[id(deck)] = (deck, actions, passes)
     return kept[1], kept[2]
 
@@ -213,16 +215,30 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     reshuffles += 1
                     if settings["deck_out"] != "reshuffle" or reshuffles > MAX_RESHUFFLES:
                         return Playout("deck", day, cards, pulls)
-                    cycle, may_end, may_end_with_kings = passes[salvation]
+                    cycle, may_end, may_end_with_kings, tower_pulls, tower_pulls_with_kings = passes[salvation]
                     remaining = list(cycle)
                     if not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
-                    pass_pulls = 0 if salvation or skips else _plain_pulls(remaining, actions, kings)
-                    if pass_pulls and not tower:  # only the tower can end it now: it certainly falls
+                    counts = None if salvation or skips else tower_pulls_with_kings if kings else tower_pulls
+                    if counts and not tower:  # only the tower can end it now: it certainly falls
                         return Playout("tower", day, cards, max(pulls, countdown))
-                    if pass_pulls:
-                        return _tower_alone(len(remaining), pass_pulls, countdown, advantage_from, reshuffles,
+                    if counts and not counts[1]:
+                        return _tower_alone(len(remaining), counts[0], countdown, advantage_from, reshuffles,
                                             day, to_draw, cards, pulls, rng)
+                    skipped, dropped = _far_passes(counts, countdown, advantage_from, rng) if counts else (0, 0)
+                    if skipped and reshuffles + skipped - 1 <= MAX_RESHUFFLES:  # whole passes at once
+                        countdown -= dropped
+                        pulls += skipped * sum(counts)
+                        cards += skipped * len(remaining)
+                        reshuffles += skipped - 1
+                        due = skipped * len(remaining)
+                        if due >= to_draw:
+                            more, drawn = _days_to_draw(due - to_draw, rng)
+                            day, to_draw = day + more, drawn - (due - to_draw)
+                        else:
+                            to_draw -= due
+                        remaining = []
+                        continue
                     _shuffle(remaining, uniform)
                 card = remaining.pop()
                 to_draw -= 1
@@ -279,27 +295,42 @@ def _saved(countdown: int, advantage_from: int, settings: dict, tower: bool, rng
 _QUIET = frozenset(("no-pull", "king", "salvation", "salvation-5", "salvation-4", "add-token", "remove-token"))
 
 
-def _plain_pulls(cycle: list, actions: dict, kings: list) -> int:
-    """The plain pulls of each pass of a reshuffled deck, where nothing but they can end the game:
-    no salvation (the Ace of Hearts is not in the deck), no King to come (all are face up, too
-    few: none goes back), no pull and remove, no skip. 0: not so."""
-    count = 0
+def _tower_pulls(cycle: list, actions: dict, kings: list) -> tuple[int, int] | None:
+    """The plain pulls and the pulls and removes of each pass of a reshuffled deck, where nothing but
+    they can end the game: no salvation (the Ace of Hearts is not in the deck), no King to come (all
+    are face up, too few: none goes back), no skip. None: not so."""
+    counts = [0, 0]
     for card in cycle:
         action = actions[card]
-        if action == "pull":
-            count += 1
+        if action in ("pull", "remove"):
+            counts[action == "remove"] += 1
         elif card == SALVATION_CARD or not (action in _QUIET or (action == "return-king" and not kings)):
-            return 0
-    return count
+            return None
+    return (counts[0], counts[1]) if any(counts) else None
 
 
 @lru_cache(maxsize=None)
-def _drop_runs(advantage_from: int) -> Runs:
-    """A plain pull's drops where the countdown is far above the advantage threshold, for runs of pulls."""
+def _drop_runs(advantage_from: int, remove: bool = False) -> Runs:
+    """A pull's drops where the countdown is far above the advantage threshold, for runs of pulls."""
     drops: dict[int, float] = {}
-    for drop, chance in _table(max(advantage_from, 13) + 6 * DEPTH, advantage_from, False):
+    for drop, chance in _table(max(advantage_from, 13) + 6 * DEPTH, advantage_from, remove):
         drops[drop] = drops.get(drop, 0.0) + chance
     return Runs(drops)
+
+
+@lru_cache(maxsize=None)
+def _pass_runs(plain: int, removes: int, advantage_from: int) -> tuple[Runs, int]:
+    """A whole pass's drop (its plain pulls and its pulls and removes, in any order), for runs of
+    passes, and the countdown from which every pull of them drops the same as from any higher."""
+    pulls, removing = _drop_runs(advantage_from), _drop_runs(advantage_from, True)
+    passes = Runs(convolve(pulls.sum_of(plain), removing.sum_of(removes)))
+    return passes, max(advantage_from, 13) + max(max(pulls.single), max(removing.single))
+
+
+def _far_passes(counts: tuple[int, int], countdown: int, advantage_from: int, rng: random.Random) -> tuple[int, int]:
+    """Whole passes drawn at once while the tower stays far above the threshold: (passes, the drop)."""
+    runs, far = _pass_runs(*counts, advantage_from)
+    return runs.run_under(countdown - far + 1, rng, smallest=1)
 
 
 @lru_cache(maxsize=None)
@@ -323,13 +354,13 @@ def _tower_falls(countdown: int, advantage_from: int, rng: random.Random) -> int
     return pulls
 
 
-def _days_to_draw(cards: int, rng: random.Random) -> int:
-    """How many more days' dice it takes to draw `cards` more cards."""
+def _days_to_draw(cards: int, rng: random.Random) -> tuple[int, int]:
+    """How many more days' dice it takes to draw `cards` more cards, and the cards those days draw."""
     days, drawn = _day_runs().run_under(cards, rng)
     while drawn < cards:
         drawn += int(rng.random() * 6) + 1
         days += 1
-    return days
+    return days, drawn
 
 
 def _tower_alone(pass_cards: int, pass_pulls: int, countdown: int, advantage_from: int, reshuffles: int, day: int,
@@ -346,7 +377,7 @@ def _tower_alone(pass_cards: int, pass_pulls: int, countdown: int, advantage_fro
         drawn = full * pass_cards + sorted(rng.sample(range(pass_cards), pass_pulls))[nth] + 1
         ending, due = "tower", drawn
     if due > to_draw:
-        day += _days_to_draw(due - to_draw, rng)
+        day += _days_to_draw(due - to_draw, rng)[0]
     return Playout(ending, day, cards + drawn, pulls + falls)
 
 

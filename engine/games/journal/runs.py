@@ -13,7 +13,7 @@ PRUNE = 1e-20
 LARGEST = 4 ** 5  # the longest run sampled at once (its table: about a thousand sums, 0.2 s to build)
 
 
-def _convolve(first: dict[int, float], second: dict[int, float]) -> dict[int, float]:
+def convolve(first: dict[int, float], second: dict[int, float]) -> dict[int, float]:
     total: dict[int, float] = {}
     for a, p in first.items():
         for b, q in second.items():
@@ -33,8 +33,17 @@ class Runs:
     def _sum_of(self, size: int) -> dict[int, float]:
         if size not in self._sums:
             half = self._sum_of(size // 2)
-            self._sums[size] = _convolve(half, half)
+            self._sums[size] = convolve(half, half)
         return self._sums[size]
+
+    def sum_of(self, count: int) -> dict[int, float]:
+        """The sum of any number of draws (its powers of two convolved)."""
+        total, size = {0: 1.0}, 1
+        while count:
+            if count & 1:
+                total = convolve(total, self._sum_of(size))
+            count, size = count >> 1, size * 2
+        return total
 
     def table(self, size: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
         """The sum of `size` draws (a power of two) as cumulative chances and values, rising."""
@@ -47,12 +56,12 @@ class Runs:
             self._tables[size] = (tuple(c / total for c in cumulative), tuple(value for value, _ in items))
         return self._tables[size]
 
-    def run_under(self, room: int, rng: random.Random) -> tuple[int, int]:
+    def run_under(self, room: int, rng: random.Random, smallest: int = 4) -> tuple[int, int]:
         """Draws taken in runs as long as their sum surely stays under `room` (each run's largest sum
         still fits): (how many draws, their sum). The draws after it are the caller's, one at a time."""
         taken = total = 0
         size = LARGEST
-        while size >= 4:
+        while size >= smallest:
             if size in self._tables or room - total > 12 * size * self.mean:  # worth its table: a dozen runs to come
                 cumulative, values = self.table(size)
                 while total + values[-1] < room:
