@@ -165,6 +165,10 @@ def test_the_sim_and_the_side_panel_on_the_edge_decks(tmp_path):
     assert odds.tower_odds(journal.initial_state(tall, ())) < 1e-9  # the Kings come long before
     pulls = deck(10_000, EVERY_CARD_PULLS, deck_out="reshuffle")
     assert odds.tower_odds(journal.initial_state(pulls, ())) == 1.0  # nothing else can end it
+    skips = deck(10_000, {"3S": "pull", "5S": "pull", "2S": "skip-pull"}, deck_out="reshuffle")
+    assert odds.tower_odds(journal.initial_state(skips, ())) == 1.0  # the skips leave a pull a pass at least
+    tokens = deck(10_000, {"AH": "salvation", "3S": "pull", "2S": "no-pull"}, deck_out="reshuffle", tokens=20)
+    assert odds.tower_odds(journal.initial_state(tokens, ())) == 0.0  # twenty tokens go long before
     path = tmp_path / "pulls.toml"
     path.write_text('[game]\ntitle = "Pulls"\ndeck = "listed"\ntower_start = 10000\ndeck_out = "reshuffle"\n\n'
                     '[[card]]\ncard = "3S"\naction = "pull"\n')

@@ -219,16 +219,20 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     remaining = list(cycle)
                     if not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
-                    counts = None if salvation or skips else tower_pulls_with_kings if kings else tower_pulls
-                    if counts and not tower:  # only the tower can end it now: it certainly falls
+                    counts = None if salvation else tower_pulls_with_kings if kings else tower_pulls
+                    # only the tower can end it now: the pulls the skips leave before the cap, at least
+                    at_least = (counts[0] + counts[1] - counts[2]) * (MAX_RESHUFFLES - reshuffles + 1) - skips if counts else 0
+                    if not tower and pulls + at_least >= countdown:  # they certainly fell it
                         return Playout("tower", day, cards, max(pulls, countdown))
+                    if counts and counts[2]:  # skips: what each pass pulls depends on its order, card by card
+                        counts = None
                     if counts and not counts[1]:
                         return _tower_alone(len(remaining), counts[0], countdown, advantage_from, reshuffles,
                                             day, to_draw, cards, pulls, rng)
                     skipped, dropped = _far_passes(counts, countdown, advantage_from, rng) if counts else (0, 0)
                     if skipped and reshuffles + skipped - 1 <= MAX_RESHUFFLES:  # whole passes at once
                         countdown -= dropped
-                        pulls += skipped * sum(counts)
+                        pulls += skipped * (counts[0] + counts[1])
                         cards += skipped * len(remaining)
                         reshuffles += skipped - 1
                         due = skipped * len(remaining)
@@ -295,18 +299,18 @@ def _saved(countdown: int, advantage_from: int, settings: dict, tower: bool, rng
 _QUIET = frozenset(("no-pull", "king", "salvation", "salvation-5", "salvation-4", "add-token", "remove-token"))
 
 
-def _tower_pulls(cycle: list, actions: dict, kings: list) -> tuple[int, int] | None:
-    """The plain pulls and the pulls and removes of each pass of a reshuffled deck, where nothing but
-    they can end the game: no salvation (the Ace of Hearts is not in the deck), no King to come (all
-    are face up, too few: none goes back), no skip. None: not so."""
-    counts = [0, 0]
+def _tower_pulls(cycle: list, actions: dict, kings: list) -> tuple[int, int, int] | None:
+    """The plain pulls, the pulls and removes and the skips of each pass of a reshuffled deck, where
+    nothing but its pulls can end the game: no salvation (the Ace of Hearts is not in the deck), no
+    King to come (all are face up, too few: none goes back). None: not so."""
+    counts = [0, 0, 0]
     for card in cycle:
         action = actions[card]
-        if action in ("pull", "remove"):
-            counts[action == "remove"] += 1
+        if action in ("pull", "remove", "skip-pull"):
+            counts[("pull", "remove", "skip-pull").index(action)] += 1
         elif card == SALVATION_CARD or not (action in _QUIET or (action == "return-king" and not kings)):
             return None
-    return (counts[0], counts[1]) if any(counts) else None
+    return (counts[0], counts[1], counts[2]) if counts[0] or counts[1] else None
 
 
 @lru_cache(maxsize=None)
@@ -322,14 +326,14 @@ def _drop_runs(advantage_from: int, remove: bool = False) -> Runs:
 def _pass_runs(plain: int, removes: int, advantage_from: int) -> tuple[Runs, int]:
     """A whole pass's drop (its plain pulls and its pulls and removes, in any order), for runs of
     passes, and the countdown from which every pull of them drops the same as from any higher."""
-    pulls, removing = _drop_runs(advantage_from), _drop_runs(advantage_from, True)
+    pulls, removing = _drop_runs(advantage_from), _drop_runs(advantage_from, True)  # (skips: none)
     passes = Runs(convolve(pulls.sum_of(plain), removing.sum_of(removes)))
     return passes, max(advantage_from, 13) + max(max(pulls.single), max(removing.single))
 
 
-def _far_passes(counts: tuple[int, int], countdown: int, advantage_from: int, rng: random.Random) -> tuple[int, int]:
+def _far_passes(counts: tuple[int, int, int], countdown: int, advantage_from: int, rng: random.Random) -> tuple[int, int]:
     """Whole passes drawn at once while the tower stays far above the threshold: (passes, the drop)."""
-    runs, far = _pass_runs(*counts, advantage_from)
+    runs, far = _pass_runs(counts[0], counts[1], advantage_from)
     return runs.run_under(countdown - far + 1, rng, smallest=1)
 
 
@@ -389,6 +393,10 @@ def fallen_within(state: JournalState, most: int) -> list[float]:
     advantage_from = tower.advantage_from
     pending = state.phase in ("pull", "pulling", "final-pull", "final-pulling")
     remove = (tower.removing if state.phase.endswith("ing") else state.pull_due == "remove") if pending else False
+    plain, removing = _drop_runs(advantage_from), _drop_runs(advantage_from, True)
+    reach = max(removing.single) + plain.most_of(most)  # the most all the pulls drop it, but for chances under 1e-20
+    if tower.countdown - reach >= max(advantage_from, 13) + max(removing.single):
+        return [0.0] * (most + 1)  # so far up it cannot fall: a long reshuffled game's hundreds of pulls
     standing = {tower.countdown: 1.0}
     fallen = 0.0
 

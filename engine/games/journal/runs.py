@@ -45,6 +45,15 @@ class Runs:
             count, size = count >> 1, size * 2
         return total
 
+    def most_of(self, count: int) -> int:
+        """The largest sum of `count` draws (but for chances under PRUNE)."""
+        most, size = 0, 1
+        while count:
+            if count & 1:
+                most += max(self._sum_of(size))
+            count, size = count >> 1, size * 2
+        return most
+
     def table(self, size: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
         """The sum of `size` draws (a power of two) as cumulative chances and values, rising."""
         if size not in self._tables:
