@@ -1124,19 +1124,55 @@ def deck_reading() -> None:
         "within 1 s and 100 MB")
 
 
-def journal_sim_cpu(games: int = 10_000) -> None:
-    """`sim journal` of 10,000 games as a command: its CPU time, with the sample deck and a dc-solo-rpg deck."""
+def edge_decks() -> dict[str, str]:
+    """Valid decks at the edges of the settings (engine/games/journal/deck.py SETTINGS), as TOML: the
+    tallest tower, reshuffled decks that only the tower (or twenty tokens) can end, and the actions
+    that keep such a game to one card at a time (pull and remove, skips)."""
+    cards = [rank + suit for suit in "HDCS" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")]
+
+    def listed(title: str, action, settings: str = "") -> str:
+        text = f'[game]\ntitle = "{title}"\ndeck = "listed"\ntower_start = 10000\ndeck_out = "reshuffle"\n{settings}'
+        return text + "".join(f'\n[[card]]\ncard = "{card}"\naction = "{action(card)}"\n' for card in cards if action(card))
+
+    def odd(kind: str):
+        return lambda card: kind if card[0] in "3579" else "salvation" if card == "AH" else "no-pull"
+
+    return {
+        "tower 10,000, full deck": '[game]\ntitle = "Tall"\ntower_start = 10000\n',
+        "tower 10,000, full deck, reshuffled": '[game]\ntitle = "Tall"\ntower_start = 10000\ndeck_out = "reshuffle"\n',
+        "tower 10,000, every card a pull, reshuffled": listed("Pulls", lambda card: "pull" if card == "3S" else ""),
+        "tower 10,000, one pull in 47 cards, reshuffled": listed("One", lambda card: "" if card == "AH" else "pull" if card == "3S" else "no-pull"),
+        "tower 10,000, 20 tokens, reshuffled": listed("Tokens", odd("pull"), "tokens = 20\n"),
+        "tower 10,000, pull and remove, reshuffled": listed("Removes", lambda card: "" if card == "AH" else odd("remove")(card)),
+        "tower 10,000, pulls and skips, reshuffled": listed("Skips", lambda card: "" if card == "AH" else "skip-pull" if card[0] == "9" else odd("pull")(card)),
+    }
+
+
+def command_cpu(deck: str, games: int) -> float:
+    """`dicehall sim journal --deck DECK --games N` in its own process: its CPU seconds, start-up included."""
     import resource
 
-    figures = []
-    for deck in ("sample", str(ROOT / "tests" / "fixtures" / "dc-solo-rpg-game.csv")):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([sys.executable, "-m", "dicehall", "sim", "journal", "--deck", deck, "--games", str(games)],
-                       check=True, capture_output=True, cwd=ROOT)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        figures.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "dicehall", "sim", "journal", "--deck", deck, "--games", str(games)],
+                   check=True, capture_output=True, cwd=ROOT)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def journal_sim_cpu(games: int = 10_000) -> None:
+    """`sim journal` of 10,000 games as a command: its CPU time, with the sample deck and a dc-solo-rpg
+    deck, then a row for each deck at the edges of the settings (a deck slower than 10 s for a tenth
+    of the games is measured on that tenth and scaled: marked "est.")."""
+    figures = [command_cpu(deck, games) for deck in ("sample", str(ROOT / "tests" / "fixtures" / "dc-solo-rpg-game.csv"))]
     row(f"`dicehall sim journal --games {games:,}` CPU time (start-up included): the sample deck / a dc-solo-rpg deck",
         f"{ms(figures[0])} / {ms(figures[1])}", "within 1 s of CPU")
+    with tempfile.TemporaryDirectory() as folder:
+        for number, (what, text) in enumerate(edge_decks().items()):
+            path = Path(folder) / f"edge{number}.toml"
+            path.write_text(text)
+            trial = command_cpu(str(path), games // 10)
+            figure = f"{ms(trial * 10)} est." if trial > 10 else ms(command_cpu(str(path), games))
+            row(f"`dicehall sim journal --games {games:,}` CPU time: {what}", figure, "within 1 s of CPU")
 
 
 SECTIONS = {

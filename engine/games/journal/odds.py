@@ -22,6 +22,7 @@ from dicehall.engine.games.dicetower import DiceRolled, TowerState
 from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
 from dicehall.engine.games.journal.deck import Deck
 from dicehall.engine.games.journal.rules import JournalState
+from dicehall.engine.games.journal.runs import Runs, convolve
 
 ODDS_GAMES = 1000  # playouts behind the side panel's figure
 ENDINGS = ("tower", "kings", "salvation", "deck")
@@ -37,12 +38,19 @@ def _may_end(action: str, card: str, kings: list) -> bool:
     return action in ("pull", "remove") or card == SALVATION_CARD or (action == "return-king" and bool(kings))
 
 
+# A pull's table leaves out chains of more than DEPTH double threes (a chance under 36**-40, 1e-62:
+# far below a float's reach when sampled). Deeper than that, a tower of 10,000 built every table
+# from 10,000 down, each as long as its countdown: 60 s and gigabytes for one sim.
+DEPTH = 40
+
+
 @lru_cache(maxsize=None)
-def _after_pull(countdown: int, advantage_from: int, remove: bool) -> tuple[tuple[int, float], ...]:
+def _after_pull(countdown: int, advantage_from: int, remove: bool, depth: int | None = None) -> tuple[tuple[int, float], ...]:
     """One pull from `countdown` as the Dice Tower's rules play it: each countdown after it (0: the
     tower fell) with its chance. Every roll goes through dicetower.evolve; a double three rolls
-    again from the countdown it left, whose own outcomes are this function's (cached) answer."""
-    if countdown > 600:  # the chain below cached first, a hundred double threes at a time: no deep recursion
+    again from the countdown it left, whose own outcomes are this function's (cached) answer.
+    depth: at most that many double threes in a row are followed (None: all of them)."""
+    if depth is None and countdown > 600:  # the chain below cached first, a hundred double threes at a time: no deep recursion
         _after_pull(countdown - 600, advantage_from, remove)
     chances: dict[int, float] = {}
     tower = TowerState(countdown=countdown, start=max(countdown, 1), advantage_from=advantage_from, pulling=True,
@@ -51,37 +59,95 @@ def _after_pull(countdown: int, advantage_from: int, remove: bool) -> tuple[tupl
         for b in range(1, 7):
             after = dicetower.evolve(tower, DiceRolled((a, b)))
             if after.pulling:  # double threes: the same pull rolls again
-                for value, chance in _after_pull(after.countdown, advantage_from, remove):
+                if depth == 0:
+                    continue
+                deeper = None if depth is None else depth - 1
+                for value, chance in _after_pull(after.countdown, advantage_from, remove, deeper):
                     chances[value] = chances.get(value, 0.0) + chance / 36
             else:
                 chances[after.countdown] = chances.get(after.countdown, 0.0) + 1 / 36
     return tuple(sorted(chances.items()))
 
 
+def _shifts(countdown: int, advantage_from: int) -> bool:
+    """Whether the dice subtract from `countdown` as from any other countdown of its side of the
+    advantage threshold: its DEPTH double threes (and a roll after them) neither reach 0 nor cross it."""
+    lowest = countdown - 6 * DEPTH
+    return lowest > 12 and not lowest < advantage_from <= countdown
+
+
+def _own(countdown: int, advantage_from: int) -> int:
+    """The countdown whose pull table, moved by the difference, is `countdown`'s: those that _shift
+    share one table; a small countdown, or one near the threshold, has its own."""
+    if not _shifts(countdown, advantage_from):
+        return countdown
+    return max(advantage_from, 13) + 6 * DEPTH if countdown >= advantage_from else 13 + 6 * DEPTH
+
+
+@lru_cache(maxsize=None)
+def _table(own: int, advantage_from: int, remove: bool) -> tuple[tuple[int, float], ...]:
+    """A pull's table (for an _own countdown) with its values as drops (countdown - value): all of
+    them for a countdown with its own table, else those within DEPTH double threes."""
+    depth = DEPTH if _shifts(own, advantage_from) else None
+    return tuple((own - value, chance) for value, chance in _after_pull(own, advantage_from, remove, depth))
+
+
+NEGLIGIBLE = 1e-24  # the fall figure's chances below this are left out (a side panel shows a percentage)
+
+
+@lru_cache(maxsize=None)
+def _likely(own: int, advantage_from: int, remove: bool) -> tuple[tuple[int, float], ...]:
+    return tuple((drop, chance) for drop, chance in _table(own, advantage_from, remove) if chance >= NEGLIGIBLE)
+
+
 @lru_cache(maxsize=None)
 def pull_outcomes(countdown: int, advantage_from: int, remove: bool) -> tuple[tuple[float, ...], tuple[int, ...]]:
-    """_after_pull as cumulative chances and countdowns, for sampling."""
+    """A pull's table as cumulative chances (rising countdowns after it) and the drop to each, for
+    sampling (cached by countdown, one lookup a pull: a tower of 10,000 can take thousands)."""
+    return _cumulative(_own(countdown, advantage_from), advantage_from, remove)
+
+
+@lru_cache(maxsize=None)
+def _cumulative(own: int, advantage_from: int, remove: bool) -> tuple[tuple[float, ...], tuple[int, ...]]:
     total = 0.0
-    cumulative, values = [], []
-    for value, chance in _after_pull(countdown, advantage_from, remove):
+    cumulative, drops = [], []
+    for drop, chance in _table(own, advantage_from, remove):
         total += chance
         cumulative.append(total)
-        values.append(value)
+        drops.append(drop)
     cumulative[-1] = 1.0
-    return tuple(cumulative), tuple(values)
+    return tuple(cumulative), tuple(drops)
 
 
-_ACTIONS: dict[int, tuple[Deck, dict]] = {}
+_ACTIONS: dict[int, tuple[Deck, dict, dict]] = {}
 
 
-def _actions(deck: Deck) -> dict:
-    """Each card's action, worked out once per deck (a sim plays thousands of games of one deck)."""
+def _actions(deck: Deck) -> tuple[dict, dict]:
+    """Each card's action, and the cards a reshuffle brings back (salvation out or not) with whether
+    they may end the game and their pulls if only those can (_tower_pulls), without a King to return
+    and with one: worked out once per deck (a sim
+    plays thousands of games of one deck, some of thousands of passes)."""
     kept = _ACTIONS.get(id(deck))
     if kept is None or kept[0] is not deck:
         if len(_ACTIONS) >= 16:
             _ACTIONS.clear()
-        kept = _ACTIONS[id(deck)] = (deck, {card: deck.action(card) for card in deck.cards})
-    return kept[1]
+        actions = {card: deck.action(card) for card in deck.cards}
+        passes = {}
+        for salvation in (False, True):
+            cycle = tuple(c for c in deck.cards if not is_king(c) and not (c == SALVATION_CARD and salvation))
+            passes[salvation] = (cycle, any(_may_end(actions[c], c, []) for c in cycle),
+                                 any(_may_end(actions[c], c, ["KS"]) for c in cycle),
+                                 _tower_pulls(cycle, actions, []), _tower_pulls(cycle, actions, ["KS"]))
+        kept = _ACTIONS[id(deck)] = (deck, actions, passes)
+    return kept[1], kept[2]
+
+
+def _shuffle(cards: list, uniform) -> None:
+    """Fisher-Yates with one float a card (random.shuffle's integers cost five times as much: a
+    reshuffling deck's long game spends most of its time here)."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(uniform() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 @dataclass
@@ -95,8 +161,8 @@ class Playout:
 
 
 def _pull(countdown: int, advantage_from: int, remove: bool, rng: random.Random) -> int:
-    cumulative, values = pull_outcomes(countdown, advantage_from, remove)
-    return values[bisect_left(cumulative, rng.random())]
+    cumulative, drops = pull_outcomes(countdown, advantage_from, remove)
+    return countdown - drops[bisect_left(cumulative, rng.random())]
 
 
 def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Playout:
@@ -116,7 +182,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     salvation_from, skips = state.salvation_from, state.skips
     to_draw, day, cards, pulls = state.to_draw, state.day, len(state.pages), state.tower.pulls
     reshuffles = state.reshuffles
-    actions = _actions(deck)
+    actions, passes = _actions(deck)
     phase = state.phase
     if state.ending:
         return Playout(state.ending, day, cards, pulls)
@@ -149,10 +215,35 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     reshuffles += 1
                     if settings["deck_out"] != "reshuffle" or reshuffles > MAX_RESHUFFLES:
                         return Playout("deck", day, cards, pulls)
-                    remaining = [c for c in deck.cards if not is_king(c) and not (c == SALVATION_CARD and salvation)]
-                    if not (salvation or any(_may_end(actions[c], c, kings) for c in remaining)):
+                    cycle, may_end, may_end_with_kings, tower_pulls, tower_pulls_with_kings = passes[salvation]
+                    remaining = list(cycle)
+                    if not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
-                    rng.shuffle(remaining)
+                    counts = None if salvation else tower_pulls_with_kings if kings else tower_pulls
+                    # only the tower can end it now: the pulls the skips leave before the cap, at least
+                    at_least = (counts[0] + counts[1] - counts[2]) * (MAX_RESHUFFLES - reshuffles + 1) - skips if counts else 0
+                    if not tower and pulls + at_least >= countdown:  # they certainly fell it
+                        return Playout("tower", day, cards, max(pulls, countdown))
+                    if counts and counts[2]:  # skips: what each pass pulls depends on its order, card by card
+                        counts = None
+                    if counts and not counts[1]:
+                        return _tower_alone(len(remaining), counts[0], countdown, advantage_from, reshuffles,
+                                            day, to_draw, cards, pulls, rng)
+                    skipped, dropped = _far_passes(counts, countdown, advantage_from, rng) if counts else (0, 0)
+                    if skipped and reshuffles + skipped - 1 <= MAX_RESHUFFLES:  # whole passes at once
+                        countdown -= dropped
+                        pulls += skipped * (counts[0] + counts[1])
+                        cards += skipped * len(remaining)
+                        reshuffles += skipped - 1
+                        due = skipped * len(remaining)
+                        if due >= to_draw:
+                            more, drawn = _days_to_draw(due - to_draw, rng)
+                            day, to_draw = day + more, drawn - (due - to_draw)
+                        else:
+                            to_draw -= due
+                        remaining = []
+                        continue
+                    _shuffle(remaining, uniform)
                 card = remaining.pop()
                 to_draw -= 1
                 cards += 1
@@ -204,13 +295,108 @@ def _saved(countdown: int, advantage_from: int, settings: dict, tower: bool, rng
     return Playout("salvation", day, cards, pulls)
 
 
+# what a card does once the deck has reshuffled without salvation: nothing but a plain pull changes the game
+_QUIET = frozenset(("no-pull", "king", "salvation", "salvation-5", "salvation-4", "add-token", "remove-token"))
+
+
+def _tower_pulls(cycle: list, actions: dict, kings: list) -> tuple[int, int, int] | None:
+    """The plain pulls, the pulls and removes and the skips of each pass of a reshuffled deck, where
+    nothing but its pulls can end the game: no salvation (the Ace of Hearts is not in the deck), no
+    King to come (all are face up, too few: none goes back). None: not so."""
+    counts = [0, 0, 0]
+    for card in cycle:
+        action = actions[card]
+        if action in ("pull", "remove", "skip-pull"):
+            counts[("pull", "remove", "skip-pull").index(action)] += 1
+        elif card == SALVATION_CARD or not (action in _QUIET or (action == "return-king" and not kings)):
+            return None
+    return (counts[0], counts[1], counts[2]) if counts[0] or counts[1] else None
+
+
+@lru_cache(maxsize=None)
+def _drop_runs(advantage_from: int, remove: bool = False) -> Runs:
+    """A pull's drops where the countdown is far above the advantage threshold, for runs of pulls."""
+    drops: dict[int, float] = {}
+    for drop, chance in _table(max(advantage_from, 13) + 6 * DEPTH, advantage_from, remove):
+        drops[drop] = drops.get(drop, 0.0) + chance
+    return Runs(drops)
+
+
+@lru_cache(maxsize=None)
+def _pass_runs(plain: int, removes: int, advantage_from: int) -> tuple[Runs, int]:
+    """A whole pass's drop (its plain pulls and its pulls and removes, in any order), for runs of
+    passes, and the countdown from which every pull of them drops the same as from any higher."""
+    pulls, removing = _drop_runs(advantage_from), _drop_runs(advantage_from, True)  # (skips: none)
+    passes = Runs(convolve(pulls.sum_of(plain), removing.sum_of(removes)))
+    return passes, max(advantage_from, 13) + max(max(pulls.single), max(removing.single))
+
+
+def _far_passes(counts: tuple[int, int, int], countdown: int, advantage_from: int, rng: random.Random) -> tuple[int, int]:
+    """Whole passes drawn at once while the tower stays far above the threshold: (passes, the drop)."""
+    runs, far = _pass_runs(counts[0], counts[1], advantage_from)
+    return runs.run_under(countdown - far + 1, rng, smallest=1)
+
+
+@lru_cache(maxsize=None)
+def _day_runs() -> Runs:
+    return Runs({face: 1 / 6 for face in range(1, 7)})
+
+
+def _tower_falls(countdown: int, advantage_from: int, rng: random.Random) -> int:
+    """How many plain pulls fell a tower standing at `countdown`: runs of pulls sampled at once while
+    every countdown they pass lies so far above the threshold that each pull drops the same, then
+    one pull at a time (as playout's)."""
+    runs = _drop_runs(advantage_from)
+    far = max(advantage_from, 13) + max(runs.single)  # from here, a pull's drops are the same as from any higher
+    pulls, dropped = runs.run_under(countdown - far + 1, rng)
+    countdown -= dropped
+    uniform = rng.random
+    while countdown > 0:  # _pull, inline: a tower of 10,000 leaves some eighty of these a game
+        cumulative, drops = pull_outcomes(countdown, advantage_from, False)
+        countdown -= drops[bisect_left(cumulative, uniform())]
+        pulls += 1
+    return pulls
+
+
+def _days_to_draw(cards: int, rng: random.Random) -> tuple[int, int]:
+    """How many more days' dice it takes to draw `cards` more cards, and the cards those days draw."""
+    days, drawn = _day_runs().run_under(cards, rng)
+    while drawn < cards:
+        drawn += int(rng.random() * 6) + 1
+        days += 1
+    return days, drawn
+
+
+def _tower_alone(pass_cards: int, pass_pulls: int, countdown: int, advantage_from: int, reshuffles: int, day: int,
+                 to_draw: int, cards: int, pulls: int, rng: random.Random) -> Playout:
+    """The rest of a game that only the tower can end (_plain_pulls), from a reshuffle: the pulls
+    until it falls, the pass and the place in it of that pull's card, and the days to draw them."""
+    falls = _tower_falls(countdown, advantage_from, rng)
+    passes = MAX_RESHUFFLES - reshuffles + 1  # this one and those left before the cap
+    if falls > passes * pass_pulls:  # the cap comes first: the deck's ending, when one more card is due
+        drawn = passes * pass_cards
+        ending, falls, due = "deck", passes * pass_pulls, drawn + 1
+    else:
+        full, nth = divmod(falls - 1, pass_pulls)
+        drawn = full * pass_cards + sorted(rng.sample(range(pass_cards), pass_pulls))[nth] + 1
+        ending, due = "tower", drawn
+    if due > to_draw:
+        day += _days_to_draw(due - to_draw, rng)[0]
+    return Playout(ending, day, cards + drawn, pulls + falls)
+
+
 def fallen_within(state: JournalState, most: int) -> list[float]:
     """fallen[j]: the chance that the tower has fallen once the pull in progress (if any) and then
-    j plain pulls are made: the Dice Tower's chain, exact (in floating point), from the countdown."""
+    j plain pulls are made: the Dice Tower's chain from the countdown, exact but for chances under
+    NEGLIGIBLE (a tower of 10,000 spreads over thousands of countdowns, nearly all of them never reached)."""
     tower = state.tower
     advantage_from = tower.advantage_from
     pending = state.phase in ("pull", "pulling", "final-pull", "final-pulling")
     remove = (tower.removing if state.phase.endswith("ing") else state.pull_due == "remove") if pending else False
+    plain, removing = _drop_runs(advantage_from), _drop_runs(advantage_from, True)
+    reach = max(removing.single) + plain.most_of(most)  # the most all the pulls drop it, but for chances under 1e-20
+    if tower.countdown - reach >= max(advantage_from, 13) + max(removing.single):
+        return [0.0] * (most + 1)  # so far up it cannot fall: a long reshuffled game's hundreds of pulls
     standing = {tower.countdown: 1.0}
     fallen = 0.0
 
@@ -218,12 +404,13 @@ def fallen_within(state: JournalState, most: int) -> list[float]:
         nonlocal standing, fallen
         after: dict[int, float] = {}
         for countdown, weight in standing.items():
-            for value, chance in _after_pull(countdown, advantage_from, remove):
+            for drop, chance in _likely(_own(countdown, advantage_from), advantage_from, remove):
+                value = countdown - drop
                 if value == 0:
                     fallen += weight * chance
                 else:
                     after[value] = after.get(value, 0.0) + weight * chance
-        standing = after
+        standing = {countdown: weight for countdown, weight in after.items() if weight >= NEGLIGIBLE}
 
     if pending:
         pull(remove)
@@ -250,8 +437,9 @@ def tower_odds(state: JournalState, games: int = ODDS_GAMES, seed: int = 0) -> f
     for _ in range(games):
         pulls = playout(state, rng, tower=False).pulls
         counts[pulls] = counts.get(pulls, 0) + 1
-    table = fallen_within(state, max(counts))
-    return sum(table[pulls] * count for pulls, count in counts.items()) / games
+    countdown = state.tower.countdown  # as many pulls as that: it has certainly fallen (each takes one or more)
+    table = fallen_within(state, max((pulls for pulls in counts if pulls < countdown), default=0))
+    return sum((table[pulls] if pulls < countdown else 1.0) * count for pulls, count in counts.items()) / games
 
 
 def next_pull_chance(state: JournalState) -> Fraction:

@@ -1,0 +1,178 @@
+"""The journal's sim on the decks at the edges of the settings (issue #30: `sim journal` of 10,000
+games of any valid deck within about a second): a tower of 10,000, and a reshuffled deck that only
+the tower can end (thousands of pulls a game). The shortcuts that make them fast play the same
+rules: a pull's shared table is the countdown's own enumeration through the Dice Tower's rules,
+the pulls until the tower falls average the Dice Tower's exact figure, and the rest of a game
+played at once agrees with the same game played card by card and with games through the engine."""
+from __future__ import annotations
+
+import random
+import statistics
+from bisect import bisect_left
+
+import pytest
+
+from dicehall import engine
+from dicehall.engine.games import dicetower, journal
+from dicehall.engine.games.dicetower import TowerState
+from dicehall.engine.games.journal import odds
+from dicehall.sims.journal import sim_journal
+
+FULL_CARDS = [rank + suit for suit in "HDCS" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")]
+
+
+def deck(tower_start: int, actions: dict[str, str], **settings) -> dict:
+    """Game options for a listed deck of these cards and actions (no King unless named)."""
+    record = {"title": "Edge", "author": "", "licence": "", "intro": "", "deck": "listed", "tower_start": tower_start,
+              "cards": [[card, action, ""] for card, action in actions.items()], **settings}
+    return journal.check_options({"deck": record})
+
+
+def full_deck(tower_start: int, **settings) -> dict:
+    record = journal.sample_deck().record()
+    record.update(tower_start=tower_start, **settings)
+    return journal.check_options({"deck": record})
+
+
+EVERY_CARD_PULLS = {"3S": "pull"}
+ONE_PULL_A_PASS = {card: "pull" if card == "3S" else "no-pull" for card in FULL_CARDS if card != "AH"}
+PULLS_AND_REMOVES = {card: "remove" if card[0] in "35" else "pull" if card[0] == "7" else "no-pull"
+                     for card in FULL_CARDS if card != "AH"}
+FOUR_PULLS_A_PASS = {card: "pull" if card[0] == "3" else "no-pull" for card in FULL_CARDS if card != "AH"}
+
+
+def test_a_pull_table_shared_by_far_countdowns_is_each_countdowns_own_enumeration():
+    """Far from 0 and from the advantage threshold the dice subtract alike, so one table serves:
+    moved to each countdown it is exactly that countdown's own table (its rolls through dicetower.evolve)."""
+    for countdown in (291, 300, 777, 5000, 10_000):
+        for remove in (False, True):
+            shared = odds._table(odds._own(countdown, 51), 51, remove)
+            own = odds._after_pull(countdown, 51, remove, odds.DEPTH)
+            assert [(countdown - drop, chance) for drop, chance in shared] == list(own)
+    # and sampled with the same floats, the shared table picks what the whole enumeration picks
+    countdown = 400
+    whole = odds._after_pull(countdown, 51, False)
+    cumulative, total = [], 0.0
+    for _, chance in whole:
+        total += chance
+        cumulative.append(total)
+    shared, drops = odds.pull_outcomes(countdown, 51, False)
+    rng = random.Random(2)
+    for u in [rng.random() for _ in range(5000)]:
+        assert whole[bisect_left(cumulative, u)][0] == countdown - drops[bisect_left(shared, u)]
+
+
+def test_the_pulls_until_a_tower_of_10000_falls_average_the_dice_towers_exact_figure():
+    expected = float(dicetower.pulls_to_come(TowerState(countdown=10_000, start=10_000, advantage_from=51), exact=False))
+    rng = random.Random(1)
+    falls = [odds._tower_falls(10_000, 51, rng) for _ in range(3000)]
+    error = statistics.stdev(falls) / len(falls) ** 0.5
+    assert abs(statistics.mean(falls) - expected) < 4 * error, (statistics.mean(falls), expected)
+    small = [odds._tower_falls(60, 51, rng) for _ in range(3000)]  # below the runs: one pull at a time
+    expected = float(dicetower.pulls_to_come(TowerState(countdown=60, start=60, advantage_from=51), exact=False))
+    assert abs(statistics.mean(small) - expected) < 4 * statistics.stdev(small) / 3000 ** 0.5
+
+
+def test_the_days_to_draw_many_cards_are_the_day_dice_rolled_one_by_one():
+    rng = random.Random(3)
+    fast = [odds._days_to_draw(5000, rng)[0] for _ in range(2000)]
+    slow = []
+    for _ in range(2000):
+        days = drawn = 0
+        while drawn < 5000:
+            drawn += rng.randint(1, 6)
+            days += 1
+        slow.append(days)
+    spread = 4 * (statistics.variance(fast) / 2000 + statistics.variance(slow) / 2000) ** 0.5
+    assert abs(statistics.mean(fast) - statistics.mean(slow)) < spread
+    assert abs(statistics.stdev(fast) - statistics.stdev(slow)) < 0.15 * statistics.stdev(slow)
+
+
+def playouts(options: dict, games: int, seed: int) -> list[odds.Playout]:
+    state = journal.initial_state(options, ())
+    rng = random.Random(seed)
+    return [odds.playout(state, rng) for _ in range(games)]
+
+
+def assert_alike(fast: list[odds.Playout], slow: list[odds.Playout], pass_cards: int) -> None:
+    """The same endings, and days, cards, pulls and the last card's place in its pass whose means
+    agree within noise (4 standard errors)."""
+    assert {play.ending for play in fast} == {play.ending for play in slow}
+    for measure in ("days", "cards", "pulls", "place"):
+        a = [play.cards % pass_cards if measure == "place" else getattr(play, measure) for play in fast]
+        b = [play.cards % pass_cards if measure == "place" else getattr(play, measure) for play in slow]
+        spread = 4 * (statistics.variance(a) / len(a) + statistics.variance(b) / len(b)) ** 0.5 + 1e-9
+        assert abs(statistics.mean(a) - statistics.mean(b)) < spread, (measure, statistics.mean(a), statistics.mean(b))
+
+
+def card_by_card(monkeypatch) -> None:
+    """The playout as before its shortcuts: no game is ever one only the tower can end."""
+    monkeypatch.setattr(odds, "_tower_pulls", lambda *_: None)
+    monkeypatch.setattr(odds, "_ACTIONS", {})  # each deck's passes worked out again, without them
+
+
+@pytest.mark.parametrize("actions,tower_start,games", [(EVERY_CARD_PULLS, 1000, 400), (ONE_PULL_A_PASS, 150, 300),
+                                                       (FOUR_PULLS_A_PASS, 200, 800), (PULLS_AND_REMOVES, 2000, 300)])
+def test_a_game_only_the_tower_can_end_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start, games):
+    options = deck(tower_start, actions, deck_out="reshuffle")
+    fast = playouts(options, games, 5)
+    assert {play.ending for play in fast} == {"tower"}
+    card_by_card(monkeypatch)
+    assert_alike(fast, playouts(options, games, 6), len(actions))
+
+
+def test_the_reshuffle_cap_ends_a_game_played_at_once_where_it_ends_one_played_card_by_card(monkeypatch):
+    monkeypatch.setattr(odds, "MAX_RESHUFFLES", 20)  # far fewer passes than the pulls a tower of 150 takes
+    options = deck(150, ONE_PULL_A_PASS, deck_out="reshuffle")
+    fast = playouts(options, 200, 7)
+    assert {(play.ending, play.cards, play.pulls) for play in fast} == {("deck", 21 * 47, 21)}
+    card_by_card(monkeypatch)
+    assert_alike(fast, playouts(options, 200, 8), len(ONE_PULL_A_PASS))
+
+
+def engine_games(options: dict, games: int) -> list[tuple[str, int]]:
+    """Whole games through the engine's session (its first legal command each time): ending and day."""
+    results = []
+    for seed in range(games):
+        session = engine.new_session("journal", seed=seed, options=options)
+        while session.outcome is None:
+            session.play(session.commands()[0])
+        results.append((session.state.ending, session.state.day))
+    return results
+
+
+def assert_the_engine_agrees(options: dict, games: int) -> None:
+    played = engine_games(options, games)
+    sampled = playouts(options, 4000, 9)
+    assert {ending for ending, _ in played} == {play.ending for play in sampled}
+    days = [day for _, day in played]
+    sampled_days = [play.days for play in sampled]
+    spread = 4 * (statistics.variance(days) / games + statistics.variance(sampled_days) / 4000) ** 0.5
+    assert abs(statistics.mean(days) - statistics.mean(sampled_days)) < spread, (statistics.mean(days), statistics.mean(sampled_days))
+
+
+@pytest.mark.parametrize("deck_out", ["end", "reshuffle"])
+def test_a_tower_of_10000_plays_as_in_the_engine(deck_out):
+    assert_the_engine_agrees(full_deck(10_000, deck_out=deck_out), 80)
+
+
+def test_a_reshuffled_deck_of_pulls_only_plays_as_in_the_engine():
+    assert_the_engine_agrees(deck(300, EVERY_CARD_PULLS, deck_out="reshuffle"), 40)
+
+
+def test_the_sim_and_the_side_panel_on_the_edge_decks(tmp_path):
+    tall = full_deck(10_000, deck_out="reshuffle")
+    assert odds.tower_odds(journal.initial_state(tall, ())) < 1e-9  # the Kings come long before
+    pulls = deck(10_000, EVERY_CARD_PULLS, deck_out="reshuffle")
+    assert odds.tower_odds(journal.initial_state(pulls, ())) == 1.0  # nothing else can end it
+    skips = deck(10_000, {"3S": "pull", "5S": "pull", "2S": "skip-pull"}, deck_out="reshuffle")
+    assert odds.tower_odds(journal.initial_state(skips, ())) == 1.0  # the skips leave a pull a pass at least
+    tokens = deck(10_000, {"AH": "salvation", "3S": "pull", "2S": "no-pull"}, deck_out="reshuffle", tokens=20)
+    assert odds.tower_odds(journal.initial_state(tokens, ())) == 0.0  # twenty tokens go long before
+    path = tmp_path / "pulls.toml"
+    path.write_text('[game]\ntitle = "Pulls"\ndeck = "listed"\ntower_start = 10000\ndeck_out = "reshuffle"\n\n'
+                    '[[card]]\ncard = "3S"\naction = "pull"\n')
+    report = sim_journal(2000, 1, str(path))
+    expected = float(dicetower.pulls_to_come(TowerState(countdown=10_000, start=10_000, advantage_from=51), exact=False))
+    assert report["endings"]["tower"] == 1.0 and abs(report["mean_pulls"] - expected) < 4 * 40 / 2000 ** 0.5
+    assert abs(report["mean_days"] - expected / 3.5) < 10  # a card a pull, three and a half cards a day
