@@ -2,7 +2,7 @@
 continue puts back (cursor at its end), Escape and undo keep a typed rewrite, a draft comes back
 with the cursor after it, every footer of the game fits, the status says what comes next on
 continue, the bookshelf reads each card's prompt, the deck's actions and settings come before the
-first day (panel, ?, sim), and leaving with a draft the save could not take asks first."""
+first day (the panel, `a`, sim), and leaving with a draft the save could not take asks first."""
 from __future__ import annotations
 
 from textual.widgets._footer import FooterKey
@@ -18,7 +18,9 @@ from dicehall.tui.screens.journal_pages import journal_text
 from dicehall.tui.screens.journal_setup import JournalSetupScreen
 from tests.apphelpers import drive, footer, screen_text, status
 from tests.test_journal_app import type_text
-from tests.test_journal_writer import box, finish_by_kings, new_game, to_line, typed_card, write
+from tests.test_journal_writer import (
+    box, finish_by_kings, new_game, rewrite_entry, rewrite_first, to_line, typed_card, write,
+)
 
 
 def resumed(steps, name="night watch"):
@@ -31,30 +33,22 @@ def at_end(pilot) -> bool:
     return entry.cursor_location == entry.document.end
 
 
-async def rewrite_entry_one(pilot, more):
-    """e, Enter (entry 1, the default answer), then type `more`."""
-    await pilot.press("e")
-    await pilot.pause()
-    await pilot.press("enter")
-    await pilot.pause()
-    await type_text(pilot, more)
-
-
-def test_a_kept_rewrite_is_what_e_opens_and_escape_keeps_it():
+def left_rewriting(old, more):
+    """A new game whose entry 1 (`old`) is being rewritten (`more` typed) when the app closes, as at a hang-up."""
     session = new_game()
 
     async def steps(pilot):
-        await typed_card(pilot)
-        await write(pilot, "First words.")
-        await pilot.press("ctrl+s")
-        await rewrite_entry_one(pilot, " A long revision")
-        # the test ends with the rewrite in the box: the app closes as at a hang-up
+        await rewrite_first(pilot, old, more)
 
     drive(DicehallApp(session=session), steps)
 
+
+def test_a_kept_rewrite_is_what_e_opens_and_escape_keeps_it():
+    left_rewriting("First words.", " A long revision")
+
     async def again(pilot):
         back = box(pilot).text, at_end(pilot), status(pilot.app)
-        await rewrite_entry_one(pilot, " more")  # e on that entry opens the kept rewrite, cursor at its end
+        await rewrite_entry(pilot, " more")  # e on that entry opens the kept rewrite, cursor at its end
         await pilot.press("escape")
         await pilot.pause()
         return back, box(pilot).text, status(pilot.app)
@@ -74,15 +68,7 @@ def test_a_kept_rewrite_is_what_e_opens_and_escape_keeps_it():
 
 
 def test_undo_keeps_a_rewrite_and_emptying_it_drops_it():
-    session = new_game()
-
-    async def steps(pilot):
-        await typed_card(pilot)
-        await write(pilot, "Old.")
-        await pilot.press("ctrl+s")
-        await rewrite_entry_one(pilot, " New.")
-
-    drive(DicehallApp(session=session), steps)
+    left_rewriting("Old.", " New.")
 
     async def undo(pilot):
         await pilot.press("u")  # the rewrite is in the box, unfocused: undo sets it aside, kept
@@ -96,7 +82,7 @@ def test_undo_keeps_a_rewrite_and_emptying_it_drops_it():
     async def empty(pilot):
         await pilot.press("ctrl+y")  # redo the entry: its rewrite is then opened by e and emptied
         await pilot.pause()
-        await rewrite_entry_one(pilot, "")
+        await rewrite_entry(pilot, "")
         await pilot.press(*["backspace"] * len("Old. New."), "escape")
         await pilot.pause()
         return status(pilot.app)
@@ -113,7 +99,7 @@ def test_a_rewrite_for_another_entry_asks_before_dropping_the_kept_one():
         session.play(WriteEntry(f"Entry {card}."))
 
     async def steps(pilot):
-        await rewrite_entry_one(pilot, " Changed.")  # entry 2, the default
+        await rewrite_entry(pilot, " Changed.")  # entry 2, the default
         await pilot.press("escape", "e")
         await pilot.pause()
         await pilot.press("backspace", "1", "enter")
@@ -249,11 +235,15 @@ def test_the_decks_actions_and_settings_come_before_the_first_day():
         panel = " ".join(screen_text(pilot.app).replace("│", " ").split())  # the board column blank below its lines
         await pilot.press("question_mark")
         await pilot.pause()
-        return panel, pilot.app.screen.notes  # the help's notes, under its keys (PgDn reaches them)
+        listed = screen_text(pilot.app)
+        await pilot.press("escape", "a")  # the deck at any point of the game
+        await pilot.pause()
+        return panel, listed, " ".join(screen_text(pilot.app).replace("│", " ").split())
 
-    panel, help_shown = drive(DicehallApp(session=session), steps)
+    panel, listed, deck_shown = drive(DicehallApp(session=session), steps)
     assert summary[2] in panel and "The journal is empty. n: start the first day" in panel
-    assert all(line in help_shown for line in summary)
+    assert "a  the deck: which cards do what, its settings" in listed
+    assert all(line in deck_shown for line in summary)
     report = format_journal(sim_journal(20, 1, "sample"))
     assert all(f"  {line}" in report.splitlines() for line in summary)
 

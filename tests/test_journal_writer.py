@@ -129,7 +129,14 @@ async def rewrite_first(pilot, old, more):
     """Write entry 1 as `old`, then rewrite it (e, Enter) typing `more` where the cursor starts."""
     await typed_card(pilot)
     await write(pilot, old)
-    await pilot.press("ctrl+s", "e")
+    await pilot.press("ctrl+s")
+    await rewrite_entry(pilot, more)
+
+
+async def rewrite_entry(pilot, more):
+    """e, Enter (the entry the question offers: the last written, or the one whose rewrite is kept),
+    then type `more`."""
+    await pilot.press("e")
     await pilot.pause()
     await pilot.press("enter")
     await pilot.pause()

@@ -53,12 +53,12 @@ class JournalScreen(GameScreen):
         Binding("s", "skip", "Skip"),
         Binding("e", "edit", "Rewrite"),
         Binding("o", "show_prompt", "Prompt", show=False),
+        Binding("a", "show_deck", "Deck", show=False, tooltip="the deck: which cards do what, its settings"),
         Binding("escape", "leave_text", "Leave text", show=False),
         Binding("t", "toggle_typed", "Typed dice", show=False),
     ]
     AUTO_FOCUS = ""  # nothing takes the keys by itself: the entry box only on w or Enter
-    HELP_NOTES = ("Next pull: exact (the Dice Tower's chain); tower ends it: simulated from here. "
-                  "e rewrites an earlier entry as a new event; Escape keeps a rewrite for later, e opens it again.")
+    HELP_NOTES = "Next pull: exact (the tower's chain); tower ends it: simulated from here."  # one line: ? fits
 
     def __init__(self, session) -> None:
         super().__init__(session)
@@ -128,12 +128,14 @@ class JournalScreen(GameScreen):
     def hint(self) -> str:
         """What to do next, in the panel's words (and the status line's on mount)."""
         state = self.state
+        focused = self.query_one("#journal-entry", TextArea).has_focus
         if self.amending is not None:
-            return f"Rewriting entry {self.amending} (ctrl+s saves it as an amendment; Escape keeps it for later)"
+            return (f"Rewriting entry {self.amending} (ctrl+s saves it as an amendment; Escape keeps it for later)"
+                    if focused else f"Your rewrite of entry {self.amending}: w or Enter goes on with it, ctrl+s saves it")
         if self.writing():
             which = "the last entry" if journal.rules._pending_page(state) == 0 else f"entry {len(state.pages)}"
             return (f"Write {which}: ctrl+s saves it, Escape leaves the box"
-                    if self.query_one("#journal-entry", TextArea).has_focus else f"w or Enter: write {which} (s skips it)")
+                    if focused else f"w or Enter: write {which} (s skips it)")
         if self.session.chance_needed is not None:
             return "waiting for the dice: " + ("p types them" if state.phase.endswith("pulling") else "n types it")
         if state.phase == "day" and not state.day:
@@ -424,10 +426,6 @@ class JournalScreen(GameScreen):
         self.refresh_bindings()
         self.status(f"rewriting entry {page}: ctrl+s saves it, Escape keeps it for later")
 
-    def help_notes(self) -> str:
-        """The keys' notes, then the deck's actions and settings: readable on ? at any point of the game."""
-        return super().help_notes() + "\n\nThe deck: " + "\n".join(journal.deck_summary(self.state.deck))
-
     def action_back(self) -> None:
         """q leaves at once, the draft kept; a draft the save could not take asks first (as in the hall)."""
         if not self.draft_unkept or self.keep_draft():
@@ -435,6 +433,10 @@ class JournalScreen(GameScreen):
             return
         self.app.push_screen(ConfirmScreen(self.app.with_unkept_draft("Leave the game?")),
                              lambda yes: super(JournalScreen, self).action_back() if yes else None)
+
+    def action_show_deck(self) -> None:
+        """The deck's actions and settings at any point of the game (the panel shows them before the first card)."""
+        self.app.push_screen(HelpScreen("The deck", [], "\n".join(journal.deck_summary(self.state.deck))))
 
     def action_show_prompt(self) -> None:
         page = self.state.pages[-1]
