@@ -42,7 +42,8 @@ def sim_journal(games: int, seed: int, deck_name: str, rulings: dict | None = No
         pulls.append(result.pulls)
     elapsed = time.perf_counter() - started
     days.sort()
-    return {"game": journal.ID, "deck": state.deck.title, "summary": journal.deck_summary(state.deck), "rulings": rulings, "games": games, "seed": seed,
+    return {"game": journal.ID, "deck": state.deck.title, "rulings": rulings, "games": games, "seed": seed,
+            "summary": journal.deck_summary(state.deck),  # the deck's actions and settings, printed first
             "endings": {name: count / games for name, count in endings.items()},
             "mean_days": sum(days) / games, "days_percentiles": {f"p{p}": percentile(days, p) for p in (5, 50, 95)},
             "mean_pulls": sum(pulls) / games, "seconds": round(elapsed, 3)}

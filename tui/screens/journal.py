@@ -449,8 +449,9 @@ class JournalScreen(GameScreen):
                     else "dicehall rolls the dice again")
 
     def action_undo(self) -> None:
-        if self.amending is not None:
+        rewriting = self.amending is not None
+        if rewriting:
             self.set_rewrite_aside()  # kept: the undone move may not be the rewritten entry's
         super().action_undo()
-        if self.rewrite_page and self.amending is None:
+        if rewriting and self.rewrite_page:
             self.status(f"{self.query_one(StatusLine).message}; your rewrite of entry {self.rewrite_page} is kept")
