@@ -169,6 +169,8 @@ def test_hostile_words_in_a_draft_file_are_read_as_text_within_the_cap(hall, hom
     async def steps(pilot):
         waiting = status(pilot.app)
         await to_an_entry(pilot)
+        box(pilot).move_cursor((0, 0))  # the box shows a draft from its end (the cursor there): look at its start
+        await pilot.pause()
         return waiting, box(pilot).text, screen_text(pilot.app), isinstance(pilot.app.screen, HallJournalScreen)
 
     waiting, text, screen, still_here = drive_hall(DicehallApp(hall_game=game), steps)

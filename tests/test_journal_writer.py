@@ -129,7 +129,14 @@ async def rewrite_first(pilot, old, more):
     """Write entry 1 as `old`, then rewrite it (e, Enter) typing `more` where the cursor starts."""
     await typed_card(pilot)
     await write(pilot, old)
-    await pilot.press("ctrl+s", "e")
+    await pilot.press("ctrl+s")
+    await rewrite_entry(pilot, more)
+
+
+async def rewrite_entry(pilot, more):
+    """e, Enter (the entry the question offers: the last written, or the one whose rewrite is kept),
+    then type `more`."""
+    await pilot.press("e")
     await pilot.pause()
     await pilot.press("enter")
     await pilot.pause()
@@ -303,7 +310,7 @@ def test_after_a_king_the_keys_stay_commands():
     assert draft_of(saves.load_readonly("night watch")) == ""
 
 
-def test_a_rewrite_under_way_survives_leaving_and_escape_drops_it():
+def test_a_rewrite_under_way_survives_leaving_and_escape_keeps_it():
     session = new_game()
 
     async def steps(pilot):
@@ -314,11 +321,11 @@ def test_a_rewrite_under_way_survives_leaving_and_escape_drops_it():
 
     async def again(pilot):
         back = box(pilot).text, status(pilot.app)
-        await pilot.press("w", "escape")  # Escape drops the rewrite, and says so
+        await pilot.press("w", "escape")  # Escape keeps the rewrite for later, and says so
         await pilot.pause()
         return back, status(pilot.app)
 
-    (text, said), dropped = drive(DicehallApp(session=resumed), again)
-    assert text == "Old. New." and "rewrite of entry 1 is back" in said and "not amended" in dropped
+    (text, said), kept = drive(DicehallApp(session=resumed), again)
+    assert text == "Old. New." and "rewrite of entry 1 is back" in said and "rewrite of entry 1 is kept" in kept
     assert resumed.state.pages[0].entry == "Old."
-    assert rewrite_of(saves.load_readonly("night watch")) == (0, "")
+    assert rewrite_of(saves.load_readonly("night watch")) == (1, "Old. New.")

@@ -265,8 +265,7 @@ class DicehallApp(App):
             where = "Go back to the Hall screen?" if lobby is not None else "Leave dicehall?"
             question = (f"Leave game {game.id}? Your seat waits for you: "
                         f"{command_hint(f'join {game.id}', key=JOIN_KEY)} takes it back. {where}")
-        if getattr(self.screen, "draft_unkept", False):  # a journal's words that could not be written
-            question = "Your draft could not be kept (the status line said why): leaving loses it. " + question
+        question = self.with_unkept_draft(question)
 
         def answered(yes: bool | None) -> None:
             if not yes:
@@ -277,6 +276,13 @@ class DicehallApp(App):
                 self.exit()
 
         self.push_screen(ConfirmScreen(question), answered)
+
+    def with_unkept_draft(self, question: str) -> str:
+        """A question about leaving, warning first when the screen's draft could not be written (a
+        journal's: a full disk, a closed save): the hall's games and the launcher's ask the same."""
+        if getattr(self.screen, "draft_unkept", False):
+            return "Your draft could not be kept (the status line said why): leaving loses it. " + question
+        return question
 
     def back_to_lobby(self, lobby: Screen) -> None:
         """Leave the hall game (its seat is released) and show the Hall screen again."""

@@ -43,6 +43,7 @@ def sim_journal(games: int, seed: int, deck_name: str, rulings: dict | None = No
     elapsed = time.perf_counter() - started
     days.sort()
     return {"game": journal.ID, "deck": state.deck.title, "rulings": rulings, "games": games, "seed": seed,
+            "summary": journal.deck_summary(state.deck),  # the deck's actions and settings, printed first
             "endings": {name: count / games for name, count in endings.items()},
             "mean_days": sum(days) / games, "days_percentiles": {f"p{p}": percentile(days, p) for p in (5, 50, 95)},
             "mean_pulls": sum(pulls) / games, "seconds": round(elapsed, 3)}
@@ -52,6 +53,7 @@ def format_journal(report: dict) -> str:
     endings = report["endings"]
     return "\n".join([
         f"journal: {report['deck']}: {counted(report['games'], 'game')}, seed {report['seed']} (simulated, not exact)",
+        *(f"  {line}" for line in report.get("summary", ())),  # the deck's actions and settings
         *([f"rulings: {', '.join(f'{key}={value}' for key, value in report['rulings'].items())} (over the deck's settings)"]
           if report["rulings"] else []),
         f"the tower ends it {endings['tower']:.2%}; the Kings {endings['kings']:.2%}; "

@@ -88,7 +88,7 @@ class JournalReadScreen(ReadingScreen):
 
     def body(self) -> Text:
         text = Text(f"{self.state.deck.title}\n\n", style="bold")
-        text.append_text(journal_text(self.state))
+        text.append_text(journal_text(self.state, prompts=True))
         outcome = journal.outcome(self.state)
         if outcome is not None:
             text.append("\n" + outcome.summary + "\n", style="italic")

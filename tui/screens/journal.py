@@ -15,7 +15,7 @@ from dicehall.engine.games.journal import (
     AmendEntry, Draw, DrawCard, JournalState, PullBlock, RollSalvation, SkipEntry, StartDay, WriteEntry, parse_card,
 )
 from dicehall.tui.screens.base import GameScreen, with_deal
-from dicehall.tui.screens.dialogs import AskScreen, HelpScreen
+from dicehall.tui.screens.dialogs import AskScreen, ConfirmScreen, HelpScreen
 from dicehall.tui.screens.journal_pages import card_line, draw_board, journal_text
 from dicehall.tui.widgets import Plain, StatusLine, title_line
 
@@ -53,22 +53,23 @@ class JournalScreen(GameScreen):
         Binding("s", "skip", "Skip"),
         Binding("e", "edit", "Rewrite"),
         Binding("o", "show_prompt", "Prompt", show=False),
+        Binding("a", "show_deck", "Deck", show=False, tooltip="the deck: which cards do what, its settings"),
         Binding("escape", "leave_text", "Leave text", show=False),
         Binding("t", "toggle_typed", "Typed dice", show=False),
     ]
     AUTO_FOCUS = ""  # nothing takes the keys by itself: the entry box only on w or Enter
-    HELP_NOTES = ("Next pull: exact (the Dice Tower's chain); tower ends it: simulated from here. "
-                  "e rewrites an earlier entry as a new event.")
+    HELP_NOTES = "Next pull: exact (the tower's chain); tower ends it: simulated from here."  # one line: ? fits
 
     def __init__(self, session) -> None:
         super().__init__(session)
         self.typed_dice = False
-        self.amending: int | None = None  # the page being rewritten in the box, if any
+        self.amending: int | None = None  # the page whose rewrite is in the box, if any
         self._odds_key = None
         self._odds = 0.0
         self._draft_timer = None  # the draft is kept a moment after the last key (DRAFT_SECONDS)
         self.draft = ""  # the entry box's words (kept here too: at a hang-up the box may be gone)
-        self.rewrite = ""  # the words of the rewrite being made (amending), kept apart from the draft
+        self.rewrite_page = 0  # the page of the rewrite kept (in the box or set aside: e opens it again); 0: none
+        self.rewrite = ""  # that rewrite's words, kept apart from the draft
         self.draft_unkept = False  # the last try to keep the box's words failed: leaving the hall asks about them
 
     DRAFT_SECONDS = 1.0
@@ -82,7 +83,7 @@ class JournalScreen(GameScreen):
                 yield TextArea(id="journal-entry", soft_wrap=True, show_line_numbers=False)
                 with VerticalScroll(id="journal-pages"):
                     yield Plain("", id="journal-so-far")
-        yield StatusLine("n: start the first day   ?: all keys")
+        yield StatusLine("")  # on_mount says what comes next, as the panel's hint does
         yield Footer()
 
     @property
@@ -113,33 +114,47 @@ class JournalScreen(GameScreen):
                            self.size.width - 2)
         self.query_one("#title", Plain).show(Text(with_deal(title, session, self.size.width - 2), style="bold"))
         self.query_one("#journal-panel", Plain).show(draw_board(state, odds=self.tower_odds(), cut_prompt=True))
-        box = self.query_one("#journal-entry", TextArea)
+        self.query_one("#journal-hint", Plain).show(Text(self.hint(), style="bold"))
+        self.query_one("#journal-entry", TextArea).disabled = not self.writing()
+        pages = self.query_one("#journal-pages", VerticalScroll)
+        if state.pages:
+            self.query_one("#journal-so-far", Plain).show(journal_text(state))
+            pages.scroll_end(animate=False)
+        else:  # before the first card: the deck's actions and settings (issue #30: shown before the game starts)
+            self.query_one("#journal-so-far", Plain).show(Text("\n".join(
+                [*journal.deck_summary(state.deck), "", "The journal is empty.", self.hint()])))
+            pages.scroll_home(animate=False)
+
+    def hint(self) -> str:
+        """What to do next, in the panel's words (and the status line's on mount)."""
+        state = self.state
+        focused = self.query_one("#journal-entry", TextArea).has_focus
         if self.amending is not None:
-            hint = f"Rewriting entry {self.amending} (ctrl+s saves it as an amendment; Escape leaves it as it was)"
-        elif self.writing():
+            return (f"Rewriting entry {self.amending} (ctrl+s saves it as an amendment; Escape keeps it for later)"
+                    if focused else f"Your rewrite of entry {self.amending}: w or Enter goes on with it, ctrl+s saves it")
+        if self.writing():
             which = "the last entry" if journal.rules._pending_page(state) == 0 else f"entry {len(state.pages)}"
-            hint = (f"Write {which}: ctrl+s saves it, Escape leaves the box" if box.has_focus
-                    else f"w or Enter: write {which} (s skips it)")
-        else:
-            hint = PHASE_WORDS.get(state.phase, "")
-            if session.chance_needed is not None:
-                hint = "waiting for the dice: " + ("p types them" if state.phase.endswith("pulling") else "n types it")
-        self.query_one("#journal-hint", Plain).show(Text(hint, style="bold"))
-        box.disabled = not self.writing()
-        self.query_one("#journal-so-far", Plain).show(journal_text(state))
-        self.query_one("#journal-pages", VerticalScroll).scroll_end(animate=False)
+            return (f"Write {which}: ctrl+s saves it, Escape leaves the box"
+                    if focused else f"w or Enter: write {which} (s skips it)")
+        if self.session.chance_needed is not None:
+            return "waiting for the dice: " + ("p types them" if state.phase.endswith("pulling") else "n types it")
+        if state.phase == "day" and not state.day:
+            return "n: start the first day"
+        return PHASE_WORDS.get(state.phase, "")
 
     # ----- what is possible now -----
     def possible_now(self, action: str, parameters: tuple) -> bool:
         state, waiting = self.state, self.session.chance_needed is not None
         writing_box = self.query_one("#journal-entry", TextArea).has_focus
+        if action in ("next", "draw", "type_card", "pull") and self.amending is not None:
+            return False  # a rewrite in the box comes first (and the footer fits with it: u v ? q ^s w e)
         if action == "next":
             return state.phase in ("day", "day-end") or (waiting and state.phase in ("rolling-day", "day-end-rolling"))
         if action in ("draw", "type_card"):
             return state.phase == "draw" and not writing_box
         if action == "pull":
             if waiting and state.phase.endswith("pulling"):
-                return not writing_box
+                return not writing_box and not parameters[0]  # p types the faces, whichever pull began it
             remove = state.pull_due == "remove"
             return (state.phase == "pull" and parameters[0] == remove) or (state.phase == "final-pull" and not parameters[0])
         if action == "save_entry":
@@ -164,6 +179,9 @@ class JournalScreen(GameScreen):
     def why_disabled(self, action: str, parameters: tuple) -> str:
         if self.query_one("#journal-entry", TextArea).has_focus:
             return "you are writing: Escape leaves the box first"
+        if self.amending is not None:
+            return (f"your rewrite of entry {self.amending} is in the box: w goes on with it (Escape there keeps it "
+                    "for later), ctrl+s saves it")
         if self.session.outcome is not None:
             return f"the game is over ({self.session.outcome.summary}): v reviews it, q leaves"
         return PHASE_WORDS.get(self.state.phase, "wait for the dice")
@@ -253,13 +271,14 @@ class JournalScreen(GameScreen):
         if self.amending is not None:
             page = self.amending
             if self.play(AmendEntry(page, box.text), done=f"entry {page} amended (the old words stay in the log)"):
-                self.amending = None
-                box.text = self.draft  # the entry being written before the rewrite, if any
+                self.amending, self.rewrite_page, self.rewrite = None, 0, ""
+                self.put_in_box(self.draft)  # the entry being written before the rewrite, if any
                 self.keep_draft()
                 self.focus_panel()
             return
         if self.play(WriteEntry(box.text), done="entry saved"):
-            box.text = self.draft = ""
+            self.draft = ""
+            self.put_in_box("")
             self.keep_draft()
             self.focus_panel()
             if self.session.outcome is None:
@@ -267,7 +286,8 @@ class JournalScreen(GameScreen):
 
     def action_skip(self) -> None:
         if self.play(SkipEntry(), done="entry skipped"):
-            self.query_one("#journal-entry", TextArea).text = self.draft = ""
+            self.draft = ""
+            self.put_in_box("")
             self.keep_draft()
 
     def action_write(self) -> None:
@@ -287,8 +307,8 @@ class JournalScreen(GameScreen):
         self._draft_timer = self.set_timer(self.DRAFT_SECONDS, self.keep_draft)
 
     def keep_draft(self) -> bool:
-        """Write the entry box's words to the save now: the draft, and the rewrite being made if any
-        (none once it is saved or dropped). A save that cannot take them says why in one line; the box
+        """Write the entry box's words to the save now: the draft, and the rewrite kept if any (none
+        once it is saved, or emptied). A save that cannot take them says why in one line; the box
         keeps them (False)."""
         from dicehall.saves import SaveError
         from dicehall.saves.drafts import write_draft, write_rewrite
@@ -298,7 +318,7 @@ class JournalScreen(GameScreen):
             self._draft_timer = None
         try:
             write_draft(self.session, self.draft)
-            write_rewrite(self.session, self.amending or 0, self.rewrite if self.amending else "")
+            write_rewrite(self.session, self.rewrite_page, self.rewrite)
         except (SaveError, OSError) as error:
             if self.query(StatusLine):  # gone once the screen is taken down: the line was shown when it began
                 self.status(f"the draft was not kept: {error}", error=True)
@@ -307,19 +327,26 @@ class JournalScreen(GameScreen):
         self.draft_unkept = False
         return True
 
+    def put_in_box(self, words: str) -> None:
+        """The entry box shows `words` (a draft, a rewrite), the cursor at their end: typing goes on from there."""
+        box = self.query_one("#journal-entry", TextArea)
+        box.text = words
+        box.move_cursor(box.document.end)
+
     def on_mount(self) -> None:
         from dicehall.saves.drafts import draft_of, rewrite_of
 
-        box = self.query_one("#journal-entry", TextArea)  # (runs before GameScreen's on_mount draws the screen)
+        # (runs before GameScreen's on_mount draws the screen and says any notice)
         self.draft = draft_of(self.session)
-        page, words = rewrite_of(self.session)
-        if page and page <= len(self.state.pages) and self.session.outcome is None:
-            self.amending, self.rewrite = page, words
-            box.text = words
-            box.move_cursor(box.document.end)
+        self.rewrite_page, self.rewrite = rewrite_of(self.session)  # kept even when its page is undone: never lost
+        page = self.rewrite_page
+        self.status(f"{self.hint()}   ?: all keys")  # where the game stands, as the panel says it
+        if page and self.rewritable(page) and self.session.outcome is None:
+            self.amending = page
+            self.put_in_box(self.rewrite)
             self.status(f"your rewrite of entry {page} is back: w or Enter goes on, ctrl+s saves it")
         elif self.draft:  # (also when no entry is due: a takeback came first; it waits there for the next one)
-            box.text = self.draft
+            self.put_in_box(self.draft)
             self.status("your draft is back in the box: w or Enter writes on" if self.writing()
                         else "your draft is back in the box: it waits for the next entry")
 
@@ -328,14 +355,26 @@ class JournalScreen(GameScreen):
 
     def action_leave_text(self) -> None:
         if self.amending is not None:
-            self.amending = None
-            self.query_one("#journal-entry", TextArea).text = self.draft
-            self.keep_draft()
-            self.status("not amended: the entry is as it was")
+            self.set_rewrite_aside()
         elif self.keep_draft():
             self.status("out of the box, the draft kept: w writes on, s skips, ? lists the keys")
         self.focus_panel()
         self.redraw()
+
+    def set_rewrite_aside(self) -> None:
+        """The rewrite in the box leaves it, kept in the save (e on its entry opens it again): words
+        typed are never dropped silently. A rewrite emptied, or still the old words, is none."""
+        page, self.amending = self.amending, None
+        pages = self.state.pages
+        old = (pages[page - 1].entry or "") if page <= len(pages) else None
+        if not self.rewrite.strip() or self.rewrite == old:
+            self.rewrite_page, self.rewrite = 0, ""
+            said = f"not amended: entry {page} is as it was"
+        else:
+            said = f"your rewrite of entry {page} is kept, not saved: e then {page} opens it again"
+        self.put_in_box(self.draft)
+        if self.keep_draft():  # (a failure says so instead)
+            self.status(said)
 
     def focus_panel(self) -> None:
         self.set_focus(None)
@@ -344,7 +383,7 @@ class JournalScreen(GameScreen):
 
     def action_edit(self) -> None:
         pages = self.state.pages
-        written = [n for n, p in enumerate(pages, start=1) if p.entry is not None or p.skipped]
+        written = [n for n in range(1, len(pages) + 1) if self.rewritable(n)]
 
         def check(text: str) -> str | None:
             return None if text.strip().isdigit() and int(text) in written else f"type a page from 1 to {written[-1]}"
@@ -353,16 +392,51 @@ class JournalScreen(GameScreen):
             if answer is None:
                 self.status("nothing to edit; nothing changed")
                 return
-            self.amending = int(answer)
-            box = self.query_one("#journal-entry", TextArea)
-            box.text = self.rewrite = pages[self.amending - 1].entry or ""
-            box.move_cursor(box.document.end)  # a rewrite goes on from the old words' end
-            self.redraw()
-            box.focus()
-            self.status(f"rewriting entry {self.amending}: ctrl+s saves it, Escape leaves it as it was")
+            page, kept = int(answer), self.rewrite_page
+            if not kept or kept == page:
+                self.open_rewrite(page)
+                return
 
-        self.app.push_screen(AskScreen(f"Which entry to rewrite (1 to {written[-1]})?", str(written[-1]), check=check),
+            def drop(yes: bool | None) -> None:
+                if yes:
+                    self.open_rewrite(page)
+                else:
+                    self.status(f"your rewrite of entry {kept} is kept: e then {kept} opens it")
+
+            self.app.push_screen(ConfirmScreen(f"Your rewrite of entry {kept} is kept, not saved. Rewriting entry "
+                                               f"{page} instead drops it. Drop it?"), drop)
+
+        default = self.rewrite_page if self.rewritable(self.rewrite_page) else written[-1]
+        self.app.push_screen(AskScreen(f"Which entry to rewrite (1 to {written[-1]})?", str(default), check=check),
                              chosen)
+
+    def rewritable(self, page: int) -> bool:
+        """Entry `page` is written or skipped (an undo may have taken it back since its rewrite was kept)."""
+        pages = self.state.pages
+        return 0 < page <= len(pages) and (pages[page - 1].entry is not None or pages[page - 1].skipped)
+
+    def open_rewrite(self, page: int) -> None:
+        """Entry `page`'s rewrite in the box: the one kept for it, else its old words; the cursor at the end."""
+        if page != self.rewrite_page:
+            self.rewrite_page, self.rewrite = page, self.state.pages[page - 1].entry or ""
+        self.amending = page
+        self.put_in_box(self.rewrite)
+        self.redraw()
+        self.query_one("#journal-entry", TextArea).focus()
+        self.refresh_bindings()
+        self.status(f"rewriting entry {page}: ctrl+s saves it, Escape keeps it for later")
+
+    def action_back(self) -> None:
+        """q leaves at once, the draft kept; a draft the save could not take asks first (as in the hall)."""
+        if not self.draft_unkept or self.keep_draft():
+            super().action_back()
+            return
+        self.app.push_screen(ConfirmScreen(self.app.with_unkept_draft("Leave the game?")),
+                             lambda yes: super(JournalScreen, self).action_back() if yes else None)
+
+    def action_show_deck(self) -> None:
+        """The deck's actions and settings at any point of the game (the panel shows them before the first card)."""
+        self.app.push_screen(HelpScreen("The deck", [], "\n".join(journal.deck_summary(self.state.deck))))
 
     def action_show_prompt(self) -> None:
         page = self.state.pages[-1]
@@ -375,8 +449,9 @@ class JournalScreen(GameScreen):
                     else "dicehall rolls the dice again")
 
     def action_undo(self) -> None:
-        if self.amending is not None:
-            self.amending = None
-            self.query_one("#journal-entry", TextArea).text = self.draft
-            self.keep_draft()
+        rewriting = self.amending is not None
+        if rewriting:
+            self.set_rewrite_aside()  # kept: the undone move may not be the rewritten entry's
         super().action_undo()
+        if rewriting and self.rewrite_page:
+            self.status(f"{self.query_one(StatusLine).message}; your rewrite of entry {self.rewrite_page} is kept")

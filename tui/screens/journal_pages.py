@@ -87,8 +87,10 @@ def _board(state: JournalState, odds: float | None, cut_prompt: bool) -> Text:
     return text
 
 
-def journal_text(state: JournalState) -> Text:
-    """The journal so far: a heading per day, each card and its entry."""
+def journal_text(state: JournalState, prompts: bool = False) -> Text:
+    """The journal so far: a heading per day, each card and its entry; `prompts`: each card's prompt
+    before its entry, as the exports have it (the bookshelf's reading; the game screen's room at
+    80x24 is the entries', its card's prompt is on the board)."""
     text = Text()
     day = None
     for number, page in enumerate(state.pages, start=1):
@@ -97,6 +99,8 @@ def journal_text(state: JournalState) -> Text:
             text.append(f"Day {day}\n", style="bold underline")
         text.append(f"{number}. {card_name(page.card)}", style="bold")
         text.append(" (amended)\n" if page.amended else "\n")
+        if prompts and state.deck.prompt(page.card):
+            text.append("> " + state.deck.prompt(page.card) + "\n", style="italic")  # a quote, as the Markdown
         if page.entry:
             text.append(page.entry + "\n")
         elif page.skipped:

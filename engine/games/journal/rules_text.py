@@ -23,6 +23,7 @@ ctrl+s saves the entry, Escape leaves the box; or skip it (s). The
 words in the box are kept in the save as you type (leaving, a dropped
 link, an undo lose none of them) and are back in the box on continue.
 A prompt too long for the panel ends in "..."; o shows it whole.
+a shows the deck: which cards do what, and its settings.
 
 The Kings are kept face up. The fourth King ends the game at once (no
 pull for it). The Ace of Hearts is salvation: it starts a countdown of 10
@@ -34,6 +35,7 @@ Undo (u) takes back the last entry, draw, pull or roll; drawing again
 gives the same card and the same dice (they come from the game's seed).
 e rewrites an earlier entry: the new words are a new event that amends
 it, and the old ones stay in the log (the cursor starts after them).
+Escape keeps a rewrite for later: e on that entry opens it again.
 t types physical dice. The bookshelf (the last line of a new journal's
 setup) lists the finished journals; Enter reads one. Entries are
 text: at most 1000 characters each, control characters removed.

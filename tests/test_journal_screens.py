@@ -1,0 +1,288 @@
+"""The journal's screens at 80x24 as a reviewer found them: a kept rewrite is what e opens and
+continue puts back (cursor at its end), Escape and undo keep a typed rewrite, a draft comes back
+with the cursor after it, every footer of the game fits, the status says what comes next on
+continue, the bookshelf reads each card's prompt, the deck's actions and settings come before the
+first day (the panel, `a`, sim), and leaving with a draft the save could not take asks first."""
+from __future__ import annotations
+
+from textual.widgets._footer import FooterKey
+
+from dicehall import saves
+from dicehall.engine.games import journal
+from dicehall.engine.games.journal import DrawCard, PullBlock, RollSalvation, StartDay, WriteEntry
+from dicehall.saves.drafts import draft_of, rewrite_of
+from dicehall.sims.journal import format_journal, sim_journal
+from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.journal import JournalScreen
+from dicehall.tui.screens.journal_pages import journal_text
+from dicehall.tui.screens.journal_setup import JournalSetupScreen
+from tests.apphelpers import drive, footer, screen_text, status
+from tests.test_journal_app import type_text
+from tests.test_journal_writer import (
+    box, finish_by_kings, new_game, rewrite_entry, rewrite_first, to_line, typed_card, write,
+)
+
+
+def resumed(steps, name="night watch"):
+    """Continue the save `name` (as `dicehall continue` does) and run `steps` on its screen."""
+    return drive(DicehallApp(session=saves.open_save(name)), steps)
+
+
+def at_end(pilot) -> bool:
+    entry = box(pilot)
+    return entry.cursor_location == entry.document.end
+
+
+def left_rewriting(old, more):
+    """A new game whose entry 1 (`old`) is being rewritten (`more` typed) when the app closes, as at a hang-up."""
+    session = new_game()
+
+    async def steps(pilot):
+        await rewrite_first(pilot, old, more)
+
+    drive(DicehallApp(session=session), steps)
+
+
+def test_a_kept_rewrite_is_what_e_opens_and_escape_keeps_it():
+    left_rewriting("First words.", " A long revision")
+
+    async def again(pilot):
+        back = box(pilot).text, at_end(pilot), status(pilot.app)
+        await rewrite_entry(pilot, " more")  # e on that entry opens the kept rewrite, cursor at its end
+        await pilot.press("escape")
+        await pilot.pause()
+        return back, box(pilot).text, status(pilot.app)
+
+    (text, cursor_at_end, said), in_box, kept = resumed(again)
+    assert text == "First words. A long revision" and cursor_at_end and "rewrite of entry 1 is back" in said
+    assert in_box == "" and "rewrite of entry 1 is kept" in kept  # the box holds the (empty) draft again
+    assert rewrite_of(saves.load_readonly("night watch")) == (1, "First words. A long revision more")
+
+    async def third(pilot):
+        await pilot.press("w", "ctrl+s")
+        await pilot.pause()
+
+    resumed(third)
+    assert saves.load_readonly("night watch").state.pages[0].entry == "First words. A long revision more"
+    assert rewrite_of(saves.load_readonly("night watch")) == (0, "")
+
+
+def test_undo_keeps_a_rewrite_and_emptying_it_drops_it():
+    left_rewriting("Old.", " New.")
+
+    async def undo(pilot):
+        await pilot.press("u")  # the rewrite is in the box, unfocused: undo sets it aside, kept
+        await pilot.pause()
+        return status(pilot.app)
+
+    said = resumed(undo)
+    assert "rewrite of entry 1 is kept" in said
+    assert rewrite_of(saves.load_readonly("night watch")) == (1, "Old. New.")
+
+    async def empty(pilot):
+        await pilot.press("ctrl+y")  # redo the entry: its rewrite is then opened by e and emptied
+        await pilot.pause()
+        await rewrite_entry(pilot, "")
+        await pilot.press(*["backspace"] * len("Old. New."), "escape")
+        await pilot.pause()
+        return status(pilot.app)
+
+    assert "not amended" in resumed(empty)
+    assert rewrite_of(saves.load_readonly("night watch")) == (0, "")
+
+
+def test_a_rewrite_for_another_entry_asks_before_dropping_the_kept_one():
+    session = new_game()
+    session.play(StartDay(), faces=[2])
+    for card in ("2H", "4H"):
+        session.play(DrawCard(card))
+        session.play(WriteEntry(f"Entry {card}."))
+
+    async def steps(pilot):
+        await rewrite_entry(pilot, " Changed.")  # entry 2, the default
+        await pilot.press("escape", "e")
+        await pilot.pause()
+        await pilot.press("backspace", "1", "enter")
+        await pilot.pause()
+        asked = pilot.app.screen.question
+        await pilot.press("n")
+        await pilot.pause()
+        return asked, status(pilot.app)
+
+    asked, said = drive(DicehallApp(session=session), steps)
+    assert asked.startswith("Your rewrite of entry 2 is kept, not saved.") and "is kept" in said
+    assert rewrite_of(session) == (2, "Entry 4H. Changed.")
+
+
+def test_a_draft_comes_back_with_the_cursor_after_it():
+    session = new_game()
+
+    async def steps(pilot):
+        await typed_card(pilot)
+        await write(pilot, "Hangup draft words")
+
+    drive(DicehallApp(session=session), steps)
+
+    async def again(pilot):
+        await write(pilot, "X")
+        return box(pilot).text
+
+    assert resumed(again) == "Hangup draft wordsX"
+
+
+def footer_fits(pilot) -> str | None:
+    """None if the footer's line shows each of its keys whole within 80 columns, else the line."""
+    line = footer(pilot.app)
+    keys = list(pilot.app.screen.query(FooterKey))
+    whole = len(line) < 80 and all(f"{key.key_display} {key.description}" in line for key in keys)
+    return None if whole and keys else line
+
+
+def test_every_footer_of_the_journal_fits_80_columns():
+    options = journal.check_options({"tokens": 1, "final_check": "pull"})
+    session = saves.new_save("journal", name="walk", seed=7, options=options, players=saves.solo_players())
+
+    async def steps(pilot):
+        screen, cut = pilot.app.screen, []
+
+        async def look(what):
+            screen.redraw()
+            screen.refresh_bindings()
+            await pilot.pause()
+            if (line := footer_fits(pilot)) is not None:
+                cut.append((what, session.state.phase, line))
+
+        async def rewrite_in_the_box(what):  # a rewrite put back on continue: in the box, the box unfocused
+            screen.amending = 1
+            screen.set_focus(None)
+            await look(what)
+            screen.amending = None
+
+        await look("before the first day")
+        session.play(StartDay(), faces=[2])
+        await look("draw")
+        session.play(DrawCard("3H"))
+        await look("pull")
+        session.play(PullBlock(False), faces=[3, 3])  # double threes: the next two faces are waited for
+        await look("waiting for the dice")
+        session.roll([1, 2])
+        await look("entry")
+        await pilot.press("w")
+        await look("writing")
+        await type_text(pilot, "a")
+        await pilot.press("ctrl+s")
+        await look("draw, an entry to rewrite")
+        await rewrite_in_the_box("draw with a rewrite in the box")
+        await pilot.press("e", "enter")
+        await look("rewriting")
+        await pilot.press("escape")
+        session.play(DrawCard("AH"))
+        await look("entry, an entry to rewrite")
+        await rewrite_in_the_box("entry with a rewrite in the box")
+        session.play(WriteEntry("y"))
+        await look("day-end")
+        session.play(RollSalvation(), faces=[6])
+        await look("final pull")
+        await rewrite_in_the_box("final pull with a rewrite in the box")
+        session.play(PullBlock(False), faces=[1, 2])
+        await look("last entry")
+        session.play(WriteEntry("z"))
+        await look("over")
+        return cut
+
+    assert drive(DicehallApp(session=session), steps) == []
+    assert session.outcome is not None
+
+
+def test_the_status_says_what_comes_next_on_continue():
+    session = new_game()
+    session.play(StartDay(), faces=[3])  # mid-day 1: cards still to draw
+    saves.close_save(session)
+
+    async def steps(pilot):
+        return status(pilot.app), screen_text(pilot.app)
+
+    said, shown = resumed(steps)
+    assert said.startswith("d: draw a card") and "d: draw a card" in shown
+
+
+def test_the_bookshelf_reads_each_cards_prompt_before_its_entry():
+    done = new_game(name="winter")
+    finish_by_kings(done)
+    state = done.state
+    saves.close_save(done)
+    prompt = state.deck.prompt("KH")
+
+    async def steps(pilot):
+        pilot.app.push_screen(JournalSetupScreen())
+        await to_line(pilot, "shelf")
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        return " ".join(screen_text(pilot.app).split())
+
+    read = drive(DicehallApp(), steps)
+    assert prompt and f"1. King of hearts > {prompt[:30]}" in read  # the card, its prompt, then its entry
+    assert prompt not in journal_text(state).plain  # the game screen's journal so far: the entries' room
+
+
+def test_the_decks_actions_and_settings_come_before_the_first_day():
+    session = new_game()
+    summary = journal.deck_summary(session.state.deck)
+
+    async def steps(pilot):
+        panel = " ".join(screen_text(pilot.app).replace("│", " ").split())  # the board column blank below its lines
+        await pilot.press("question_mark")
+        await pilot.pause()
+        listed = screen_text(pilot.app)
+        await pilot.press("escape", "a")  # the deck at any point of the game
+        await pilot.pause()
+        return panel, listed, " ".join(screen_text(pilot.app).replace("│", " ").split())
+
+    panel, listed, deck_shown = drive(DicehallApp(session=session), steps)
+    assert summary[2] in panel and "The journal is empty. n: start the first day" in panel
+    assert "a  the deck: which cards do what, its settings" in listed
+    assert all(line in deck_shown for line in summary)
+    report = format_journal(sim_journal(20, 1, "sample"))
+    assert all(f"  {line}" in report.splitlines() for line in summary)
+
+
+def test_leaving_with_a_draft_the_save_could_not_take_asks_first(monkeypatch):
+    from dicehall.saves import SaveError
+    from dicehall.saves import drafts
+
+    session = new_game()
+    room = {"left": True}
+    write_draft = drafts.write_draft
+
+    def full_disk(session, text):
+        if room["left"]:
+            return write_draft(session, text)
+        raise SaveError("night watch: no room left on the disk")
+
+    monkeypatch.setattr(drafts, "write_draft", full_disk)
+
+    async def steps(pilot):
+        await typed_card(pilot)
+        room["left"] = False
+        await write(pilot, "still here")
+        await pilot.press("escape")
+        await pilot.pause()
+        said = status(pilot.app)
+        await pilot.press("q")
+        await pilot.pause()
+        asked = pilot.app.screen.question
+        await pilot.press("n")
+        await pilot.pause()
+        stayed = isinstance(pilot.app.screen, JournalScreen) and box(pilot).text == "still here"
+        room["left"] = True  # room again: q keeps the draft and leaves without asking
+        await pilot.press("q")
+        await pilot.pause()
+        return said, asked, stayed, isinstance(pilot.app.screen, JournalScreen)
+
+    said, asked, stayed, still_there = drive(DicehallApp(session=session), steps)
+    assert "the draft was not kept: night watch: no room left on the disk" in said
+    assert asked == "Your draft could not be kept (the status line said why): leaving loses it. Leave the game?"
+    assert stayed and not still_there
+    assert draft_of(saves.load_readonly("night watch")) == "still here"
