@@ -189,6 +189,11 @@ def read_stored(path: Path, session, samples: int | None) -> Analysis:
         raise StoredAnalysisError(os_reason(error)) from None
     if len(data) > MAX_STORED:
         raise StoredAnalysisError(f"larger than {MAX_STORED // (1024 * 1024)} MiB")
+    # before it is parsed: an empty list costs 2 bytes and 56 in memory; what the analysers write has
+    # one in 8 bytes or fewer, and a few an event (a row each of decisions, luck, curve and figures)
+    containers, most = data.count(b"[") + data.count(b"{"), min(len(data) // 8, 16 * (len(session.events) + 1)) + 64
+    if containers > most:
+        raise StoredAnalysisError(f"more lists and tables ({containers:,}) than an analysis of this game holds ({most:,})")
     try:
         document = json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError

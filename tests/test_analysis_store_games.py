@@ -72,3 +72,28 @@ def test_the_per_game_figures_never_overwrite_the_outputs_own_fields():
     document = analysis.as_json(result)
     assert document["decisions"][0]["played"] == "roll" and document["game"] == "wager"
     assert document["summary"] == result.summary() and document["odds"] == [1]
+
+
+def test_a_stored_analysis_of_empty_lists_is_refused_before_it_is_parsed(tmp_path, capsys, home):
+    import tracemalloc
+
+    from dicehall.saves import analyses
+
+    path = replay_of(tower(), tmp_path, "tower.dhr")
+    assert main(["analyse", path]) == 0
+    fresh = capsys.readouterr().out
+    (stored,) = sorted((home / "analyses").glob("*.json"))
+    document = json.loads(stored.read_text())
+    document["extra"]["odds"] = [[]] * 2_000_000  # 8 MiB of "[], ": within the size cap
+    stored.write_text(json.dumps(document))
+    size = stored.stat().st_size
+    assert analyses.MAX_STORED // 2 < size <= analyses.MAX_STORED
+    tracemalloc.start()
+    try:
+        assert main(["analyse", path]) == 0
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    out = capsys.readouterr()
+    assert out.out == fresh and len(out.err.splitlines()) == 1 and "more lists and tables" in out.err
+    assert peak < 3 * size, f"{peak / 2**20:.0f} MiB for {size / 2**20:.0f} MiB"  # parsed: about 60 times its bytes

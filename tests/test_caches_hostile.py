@@ -45,7 +45,7 @@ def crafted(size: int, name_of, entry: bytes, count: list | None = None) -> byte
     """A cache of format 1 whose saves map holds entries `entry` under the names `name_of(i)`, about
     `size` bytes (their number appended to `count`)."""
     count = count if count is not None else []
-    count.append(size // (len(entry) + 8))
+    count.append(size // (len(entry) + len(msgpack.packb(name_of(0)))))
     count = count[-1]
     head = b"\x82" + msgpack.packb("format") + msgpack.packb(1) + msgpack.packb("saves") + b"\xdf" + count.to_bytes(4, "big")
     return head + b"".join(msgpack.packb(name_of(n)) + entry for n in range(count))
