@@ -12,16 +12,34 @@ COMMENT_LIMIT = 2000  # characters of one comment, newlines included
 COMMENT_LINES = 20  # lines of one comment: a comment is a note, not a document
 
 
-def clean_comment(value: object) -> str:
-    """A comment as it is kept: each line cleaned of control characters (a file's text is data),
-    blank lines at either end dropped, at most COMMENT_LINES lines and COMMENT_LIMIT characters."""
-    raw = value if isinstance(value, str) else ""
-    lines = [clean_text(line, COMMENT_LIMIT) for line in raw[: COMMENT_LIMIT * 4].split("\n")[: COMMENT_LINES * 4]]
+def _lines(raw: str) -> list[str]:
+    """The comment's lines cleaned of control characters, blank lines at either end dropped; read
+    up to four times the limits, so a pasted book costs no more than that."""
+    lines = [clean_text(line, COMMENT_LIMIT * 4) for line in raw[: COMMENT_LIMIT * 4].split("\n")[: COMMENT_LINES * 4]]
     while lines and not lines[-1]:
         lines.pop()
     while lines and not lines[0]:
         lines.pop(0)
+    return lines
+
+
+def clean_comment(value: object) -> str:
+    """A comment as it is kept: each line cleaned of control characters (a file's text is data),
+    blank lines at either end dropped, at most COMMENT_LINES lines and COMMENT_LIMIT characters
+    (a file's longer comment is cut; a player's is refused first: comment_overflow)."""
+    lines = _lines(value if isinstance(value, str) else "")
     return "\n".join(lines[:COMMENT_LINES])[:COMMENT_LIMIT].rstrip()
+
+
+def comment_overflow(text: str) -> str:
+    """Why `text` would be cut if kept as a comment, in one line; "" when it fits whole."""
+    lines = _lines(text)
+    if len(lines) > COMMENT_LINES:
+        return f"a comment holds at most {COMMENT_LINES} lines: this one has {len(lines)}"
+    length = len("\n".join(lines)) if len(text) <= COMMENT_LIMIT * 4 else len(text)  # past the lines read: all of it
+    if length > COMMENT_LIMIT:
+        return f"a comment holds at most {COMMENT_LIMIT:,} characters (a line break counts as one): this one has {length:,}"
+    return ""
 
 
 def with_comment(comments: Mapping[int, str], event: int, text: str) -> Mapping[int, str]:

@@ -20,8 +20,8 @@ import msgpack
 
 from dicehall.engine import analysis
 from dicehall.engine.analysis import MARKS, Analysis, Decision, Luck, Point
+from dicehall.engine.analysis.shape import ShapeError, ascending, maybe, number, rows, text, whole
 from dicehall.engine.codec import encode_event
-from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 from dicehall.replays.durable import open_regular
 from dicehall.saves.errors import os_reason
@@ -36,8 +36,7 @@ MAX_DEPTH = 6
 FIGURE_LIMIT = 40
 
 
-class StoredAnalysisError(DicehallError, ValueError):
-    """A stored analysis that cannot be trusted: the message says what and where, in one line."""
+StoredAnalysisError = ShapeError  # a stored analysis that cannot be trusted: what and where, in one line
 
 
 def analyses_dir() -> Path:
@@ -100,48 +99,17 @@ def store(result: Analysis, session, samples: int | None) -> Path:
 
 
 # ----- reading, as hostile -----
-def _whole(value, low: int, high: int, what: str) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise StoredAnalysisError(f"{what} is not a whole number from {low} to {high}")
-    return value
-
-
-def _number(value, low: float, high: float, what: str) -> float:
-    if type(value) not in (int, float) or not math.isfinite(value) or not low <= value <= high:
-        raise StoredAnalysisError(f"{what} is not a number from {low:g} to {high:g}")
-    return float(value)
-
-
-def _maybe(value, low: float, high: float, what: str) -> float | None:
-    return None if value is None else _number(value, low, high, what)
-
-
-def _text(value, limit: int, what: str) -> str:
-    if not isinstance(value, str) or len(value) > limit:
-        raise StoredAnalysisError(f"{what} is not text of at most {limit} characters")
-    return clean_text(value, limit)
-
-
-def _rows(value, width: int, limit: int, what: str) -> list:
-    if not isinstance(value, list) or len(value) > limit:
-        raise StoredAnalysisError(f"{what} is not a list of at most {limit} entries")
-    for index, row in enumerate(value):
-        if not isinstance(row, list) or len(row) != width:
-            raise StoredAnalysisError(f"{what} {index + 1} is not a list of {width} fields")
-    return value
-
-
 def _plain(value, depth: int, budget: list) -> object:
     """JSON data of bounded depth and size (the per-game figures), checked all through."""
     budget[0] -= 1
     if budget[0] < 0 or depth > MAX_DEPTH:
         raise StoredAnalysisError("the per-game figures are nested too deep or too large")
     if isinstance(value, dict):
-        return {_text(key, 60, "a per-game figure's name"): _plain(item, depth + 1, budget) for key, item in value.items()}
+        return {text(key, 60, "a per-game figure's name"): _plain(item, depth + 1, budget) for key, item in value.items()}
     if isinstance(value, list):
         return [_plain(item, depth + 1, budget) for item in value]
     if isinstance(value, str):
-        return _text(value, MAX_NOTE, "a per-game figure")
+        return text(value, MAX_NOTE, "a per-game figure")
     if isinstance(value, float) and not math.isfinite(value):
         raise StoredAnalysisError("a per-game figure is not a finite number")
     if value is None or isinstance(value, (bool, int, float)):
@@ -166,38 +134,44 @@ def from_document(document, session, samples: int | None) -> Analysis:
             or type(document["samples"]) is not type(samples) or document["samples"] != samples):
         raise StoredAnalysisError("it is of another analyser version or samples")
     events, seats = len(session.events), len(session.players)
-    figure = _text(document["figure"], FIGURE_LIMIT, "the figure")
+    figure = text(document["figure"], FIGURE_LIMIT, "the figure")
     win_chance = figure != analysis.PULLS_LEFT
     top = 1.0 if win_chance else 1e6
     decisions = []
     for n, (event, seat, played, best, chance_played, chance_best, mark, equity_played, equity_best, noise) in enumerate(
-            _rows(document["decisions"], 10, events, "decision"), start=1):
+            rows(document["decisions"], 10, events, "decision"), start=1):
         if mark not in ("",) + MARKS:
             raise StoredAnalysisError(f"decision {n}'s mark is not one of {' '.join(MARKS)}")
-        decisions.append(Decision(_whole(event, 1, events, f"decision {n}'s event"),
-                                  _whole(seat, 0, seats - 1, f"decision {n}'s seat"),
-                                  _text(played, MAX_TEXT, f"decision {n}'s move"),
-                                  _text(best, MAX_TEXT, f"decision {n}'s best move"),
-                                  _number(chance_played, 0.0, 1.0, f"decision {n}'s chance"),
-                                  _number(chance_best, 0.0, 1.0, f"decision {n}'s best chance"), mark,
-                                  _maybe(equity_played, 0.0, 1.0, f"decision {n}'s equity"),
-                                  _maybe(equity_best, 0.0, 1.0, f"decision {n}'s best equity"),
-                                  _maybe(noise, 0.0, 1.0, f"decision {n}'s noise")))
-    chance = [Luck(_whole(event, 1, events, f"luck {n}'s event"), _number(luck, -top, top, f"luck {n}"),
-                   _whole(seat, 0, seats - 1, f"luck {n}'s seat"))
-              for n, (event, luck, seat) in enumerate(_rows(document["chance"], 3, events, "luck"), start=1)]
-    curve = [Point(_whole(event, 0, events, f"point {n}'s event"), _number(value, 0.0, top, f"point {n}"))
-             for n, (event, value) in enumerate(_rows(document["curve"], 2, events + 1, "point"), start=1)]
+        decisions.append(Decision(whole(event, 1, events, f"decision {n}'s event"),
+                                  whole(seat, 0, seats - 1, f"decision {n}'s seat"),
+                                  text(played, MAX_TEXT, f"decision {n}'s move"),
+                                  text(best, MAX_TEXT, f"decision {n}'s best move"),
+                                  number(chance_played, 0.0, 1.0, f"decision {n}'s chance"),
+                                  number(chance_best, 0.0, 1.0, f"decision {n}'s best chance"), mark,
+                                  maybe(equity_played, 0.0, 1.0, f"decision {n}'s equity"),
+                                  maybe(equity_best, 0.0, 1.0, f"decision {n}'s best equity"),
+                                  maybe(noise, 0.0, 1.0, f"decision {n}'s noise")))
+    chance = [Luck(whole(event, 1, events, f"luck {n}'s event"), number(luck, -top, top, f"luck {n}"),
+                   whole(seat, 0, seats - 1, f"luck {n}'s seat"))
+              for n, (event, luck, seat) in enumerate(rows(document["chance"], 3, events, "luck"), start=1)]
+    curve = [Point(whole(event, 0, events, f"point {n}'s event"), number(value, 0.0, top, f"point {n}"))
+             for n, (event, value) in enumerate(rows(document["curve"], 2, events + 1, "point"), start=1)]
     notes = document["notes"]
     if not isinstance(notes, list) or len(notes) > MAX_NOTES:
         raise StoredAnalysisError(f"the notes are not a list of at most {MAX_NOTES}")
-    notes = tuple(_text(note, MAX_NOTE, "a note") for note in notes)
+    notes = tuple(text(note, MAX_NOTE, "a note") for note in notes)
     extra = document["extra"]
     if not isinstance(extra, dict):
         raise StoredAnalysisError("the per-game figures are not a table")
     extra = _plain(extra, 0, [MAX_EXTRA_ITEMS])
-    return Analysis(game, figure, tuple(decisions), tuple(chance), tuple(curve), notes, extra,
-                    names=tuple(p.name for p in session.players))
+    for d in decisions:  # the marks use the equity where both are given, else the win chance: never one
+        if (d.equity_played is None) != (d.equity_best is None):
+            raise StoredAnalysisError(f"decision at event {d.event} has one equity of the two")
+    ascending([point.event for point in curve], "curve's points")
+    result = Analysis(game, figure, tuple(decisions), tuple(chance), tuple(curve), notes, extra,
+                      names=tuple(p.name for p in session.players))
+    analysis.check_stored(result, session)  # the game's own figures, by the checker beside its analyser
+    return result
 
 
 def read_stored(path: Path, session, samples: int | None) -> Analysis:
@@ -215,6 +189,11 @@ def read_stored(path: Path, session, samples: int | None) -> Analysis:
         raise StoredAnalysisError(os_reason(error)) from None
     if len(data) > MAX_STORED:
         raise StoredAnalysisError(f"larger than {MAX_STORED // (1024 * 1024)} MiB")
+    # before it is parsed: an empty list costs 2 bytes and 56 in memory; what the analysers write has
+    # one in 8 bytes or fewer, and a few an event (a row each of decisions, luck, curve and figures)
+    containers, most = data.count(b"[") + data.count(b"{"), min(len(data) // 8, 16 * (len(session.events) + 1)) + 64
+    if containers > most:
+        raise StoredAnalysisError(f"more lists and tables ({containers:,}) than an analysis of this game holds ({most:,})")
     try:
         document = json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError

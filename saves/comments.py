@@ -3,7 +3,7 @@
 never a game event, so undo and the game's replay are untouched."""
 from __future__ import annotations
 
-from dicehall.engine.comments import clean_comment, with_comment
+from dicehall.engine.comments import clean_comment, comment_overflow, with_comment
 from dicehall.engine.session import Session
 from dicehall.saves.errors import SaveError
 from dicehall.saves.store import SaveJournal, ViewedSave
@@ -20,6 +20,8 @@ def write_comment(session: Session, event: int, text: str) -> bool:
     nothing changes."""
     if not 0 <= event <= len(session.events):
         raise SaveError(f"there is no event {event} to comment on")
+    if comment_overflow(text):  # refused whole, never cut without a word
+        raise SaveError(comment_overflow(text))
     record = comment_record(event, text)
     journal = session.journal  # a save played here, or one viewed (load_readonly); a hall's log never
     if isinstance(journal, (SaveJournal, ViewedSave)):

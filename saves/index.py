@@ -9,17 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import msgpack
-
 import dicehall.engine.games
 from dicehall import engine
-from dicehall.engine.codec import check_nesting
 from dicehall.engine.text import clean_text
-from dicehall.replays.durable import open_regular, write_durably
+from dicehall.replays.durable import open_regular
 from dicehall.saves.box import SAVES_KEY, command_hint
+from dicehall.saves.caches import read_cache, write_cache
 from dicehall.saves.errors import SaveError, SaveUnreadable
 from dicehall.saves.files import save_label, saves_dir, scanning, shown_path
-from dicehall.saves.framing import SUFFIX, refuse_ext
+from dicehall.saves.framing import SUFFIX
 from dicehall.saves.rebuild import build_session
 
 
@@ -67,10 +65,11 @@ def list_saves() -> list[SaveInfo]:
     A save's summary is taken from the index (INDEX_NAME) while the file is exactly as it was when
     the summary was made; any other save is rebuilt from its records, and the index rewritten."""
     folder = saves_dir()
-    index = _read_index(folder)
+    paths = list(folder.glob("*" + SUFFIX))
+    index, dropped = _read_index(folder, {path.name for path in paths})
     kept: dict[str, dict] = {}
     infos = []
-    for path in folder.glob("*" + SUFFIX):
+    for path in paths:
         try:
             before = _fingerprint(path)
         except FileNotFoundError:
@@ -83,7 +82,7 @@ def list_saves() -> list[SaveInfo]:
             if cacheable and before.checked and not before.racy() and _same_file(path, before) and _utf8(path.name):
                 kept[path.name] = _index_entry(info, before)
         infos.append(info)
-    if kept != index:
+    if kept != index or dropped:
         _write_index(folder, kept)
     infos.sort(key=lambda info: info.last_played, reverse=True)
     return infos
@@ -181,71 +180,39 @@ def _is_text(value: Any, limit: int) -> bool:
     return isinstance(value, str) and len(value) <= limit and value == clean_text(value, limit)
 
 
+TITLES = {known.id: known.title for known in engine.games.CATALOGUE} | {"?": "?"}
+ENTRY_KEYS = {"file", "name", "game", "progress", "finished", "problem", "branch_of"}
+
+
+def _sound_entry(entry: Any) -> bool:
+    """Whether an index entry holds only what the list itself writes (the index is a file like any
+    other: what it holds is checked, never trusted), before it is kept."""
+    if not isinstance(entry, dict) or set(entry) != ENTRY_KEYS:
+        return False
+    key, problem = entry["file"], entry["problem"]
+    return (type(key) is list and len(key) == 7 and all(type(n) is int for n in key)
+            and _is_text(entry["name"], 120) and _is_text(entry["progress"], 400) and _is_text(entry["branch_of"], 200)
+            and (problem is None or _is_text(problem, 300)) and isinstance(entry["finished"], bool)
+            and isinstance(entry["game"], str) and entry["game"] in TITLES)
+
+
 def _cached_info(entry: Any, path: Path, fingerprint: Fingerprint) -> SaveInfo | None:
-    """The save's summary from its index entry, or None when the entry is missing, does not match
-    the file as it is now, or holds anything the list itself would not have written (the index is
-    a file like any other: what it holds is checked, never trusted)."""
-    if not isinstance(entry, dict) or not fingerprint.checked or entry.get("file") != fingerprint.key():
+    """The save's summary from its (sound) index entry, or None when there is none or it does not
+    match the file as it is now."""
+    if entry is None or not fingerprint.checked or entry["file"] != fingerprint.key():
         return None
-    name, game, progress = entry.get("name"), entry.get("game"), entry.get("progress")
-    finished, problem, branch_of = entry.get("finished"), entry.get("problem"), entry.get("branch_of")
-    titles = {known.id: known.title for known in engine.games.CATALOGUE}
-    titles["?"] = "?"
-    if not (_is_text(name, 120) and _is_text(progress, 400) and _is_text(branch_of, 200)
-            and (problem is None or _is_text(problem, 300)) and isinstance(finished, bool)
-            and isinstance(game, str) and game in titles):
-        return None
-    return SaveInfo(save_label(path), name, game, titles[game], progress, finished, fingerprint.stat.st_mtime, path,
-                    problem, branch_of)
+    return SaveInfo(save_label(path), entry["name"], entry["game"], TITLES[entry["game"]], entry["progress"],
+                    entry["finished"], fingerprint.stat.st_mtime, path, entry["problem"], entry["branch_of"])
 
 
-def _read_index(folder: Path) -> dict[str, Any]:
-    """The index's entries by file name; empty if there is none or it cannot be read as one."""
-    return read_cache(folder / INDEX_NAME, INDEX_FORMAT, MAX_INDEX, MAX_INDEX_SAVES)
-
-
-def read_cache(path: Path, format_: int, max_bytes: int, max_entries: int, nesting: bool = True) -> dict[str, Any]:
-    """A cache file's entries by save file name (the saves list's index, the stats' results): {} if
-    it is missing, too large, damaged, crafted or of another format: the caller reads the saves again."""
-    try:
-        with os.fdopen(open_regular(path), "rb") as handle:
-            if os.fstat(handle.fileno()).st_size > max_bytes:
-                return {}
-            data = handle.read(max_bytes + 1)
-        cache = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=refuse_ext, max_bin_len=0,
-                                max_ext_len=0, max_str_len=4096, max_array_len=64, max_map_len=max_entries)
-        if nesting:  # without: msgpack's own stack bounds the depth, for a caller that reads field by field
-            check_nesting(cache)
-    except Exception:  # missing, unreadable, damaged or crafted
-        return {}
-    if not isinstance(cache, dict) or cache.get("format") != format_ or not isinstance(cache.get("saves"), dict):
-        return {}
-    return {name: entry for name, entry in cache["saves"].items() if isinstance(name, str)}
+def _read_index(folder: Path, names: set[str]) -> tuple[dict[str, Any], bool]:
+    """The sound entries of the saves named, by file name, and whether the file held anything else;
+    ({}, True) if there is none or it cannot be read as one (saves/caches.py)."""
+    return read_cache(folder / INDEX_NAME, INDEX_FORMAT, MAX_INDEX, MAX_INDEX_SAVES, names, _sound_entry)
 
 
 def _write_index(folder: Path, entries: dict[str, dict]) -> None:
     write_cache(folder / INDEX_NAME, INDEX_FORMAT, entries)
-
-
-def write_cache(path: Path, format_: int, entries: dict[str, dict]) -> None:
-    """Replace a cache file in one step (a new file renamed over it); a failure leaves it as it was:
-    nobody needs a cache, they go on without it."""
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # one per process: two lists at once never share one
-    try:
-        # packb would start from a 256 KiB buffer: a list's memory follows its saves, not msgpack's defaults
-        data = msgpack.Packer(buf_size=16 * 1024, use_bin_type=True).pack({"format": format_, "saves": entries})
-        temporary.unlink(missing_ok=True)  # left by a process of this id that was killed while writing
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except (OSError, ValueError, TypeError):
-        return
-    try:
-        try:
-            write_durably(fd, data)
-        finally:
-            os.close(fd)
-        os.replace(temporary, path)
-    except OSError:
-        temporary.unlink(missing_ok=True)
 
 
 def branch_text(header: dict) -> str:

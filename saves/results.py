@@ -26,13 +26,15 @@ from dicehall.replays.assists import ASSIST_KINDS, assist_counts
 from dicehall.saves.errors import SaveError, SaveUnreadable
 from dicehall.saves.files import save_label, saves_dir, scanning
 from dicehall.saves.framing import SUFFIX
-from dicehall.saves.index import RACY_NS, read_cache, write_cache
+from dicehall.saves.caches import read_cache, write_cache
+from dicehall.saves.index import RACY_NS
 from dicehall.saves.rebuild import build_session
 
 RESULTS_NAME = "stats.dhi"  # not *.dhs: never listed as a save
 RESULTS_FORMAT = 1
 MAX_RESULTS_FILE = 64 * 1024 * 1024
 MAX_SEATS = 16
+MAX_RESULTS = 1_000_000  # entries: above it, the index is rebuilt
 
 
 @dataclass
@@ -78,7 +80,6 @@ def paused_gc():
 def results() -> list[SaveResult]:
     """Every save's result, from the index where the file is as it was, else from its records."""
     folder = saves_dir()
-    index = _read(folder)
     kept: dict[str, list] = {}
     found = []
     now = time.time_ns()
@@ -86,6 +87,7 @@ def results() -> list[SaveResult]:
         entries = list(os.scandir(folder))
     except OSError as error:
         raise SaveError(f"cannot list the saves ({error.strerror})") from None
+    index, dropped = _read(folder, {entry.name for entry in entries})
     for entry in entries:
         name = entry.name
         if not name.endswith(SUFFIX):
@@ -105,7 +107,7 @@ def results() -> list[SaveResult]:
             cached = [key, *(getattr(result, field) for field in ENTRY_FIELDS)]
         kept[name] = cached
         found.append(result)
-    if kept != index:
+    if kept != index or dropped:
         _write(folder, kept)
     return found
 
@@ -184,41 +186,51 @@ def _text(value: Any, limit: int) -> bool:
 
 
 def _cached(entry: Any, name: str, key: list, mtime: float) -> SaveResult | None:
-    """The save's result from its index entry, or None unless the entry matches the file and holds
-    only what _read_save could have made (the index is a file like any other: checked, never trusted)."""
-    if type(entry) is not list or len(entry) != 13 or entry[0] != key:
+    """The save's result from its (sound) index entry, or None unless the entry matches the file."""
+    if entry[0] != key:
         return None
     _, game, variant, players, finished, winners, summary, measures, assists, undos, identity, daily, problem = entry
     stem = name[: -len(SUFFIX)]
     shown = stem if _text(stem, 120) else clean_text(stem, 120)  # the id as save_label shows it
     if problem is not None:
-        return SaveResult(name, shown, problem=problem, last_played=mtime) if _text(problem, 300) else None
-    if not (game in GAMES and type(players) is list and 0 < len(players) <= MAX_SEATS and type(finished) is bool
-            and type(winners) is list and type(measures) is list and len(measures) == len(players)
-            and type(assists) is dict and type(undos) is int and 0 <= undos < 1 << 40):
-        return None
-    for player in players:
-        if type(player) is not list or len(player) != 2 or type(player[1]) is not bool or not _text(player[0], 120):
-            return None
-    seats = len(players)
-    for seat in winners:
-        if type(seat) is not int or not 0 <= seat < seats:
-            return None
-    for measure in measures:
-        if measure is not None and type(measure) is not int:
-            return None
-    for kind, count in assists.items():
-        if kind not in ASSIST_KINDS or type(count) is not int or not 0 < count < 1 << 40:
-            return None
-    if len(set(winners)) != len(winners) or not (_text(variant, 60) and _text(summary, 120) and _text(identity, 24)
-                                                 and _text(daily, 10)):
-        return None
+        return SaveResult(name, shown, problem=problem, last_played=mtime)
     return SaveResult(name, shown, game, variant, players, finished, winners, summary, measures, assists, undos,
                       identity, daily, mtime)
 
 
-def _read(folder: Path) -> dict[str, Any]:
-    return read_cache(folder / RESULTS_NAME, RESULTS_FORMAT, MAX_RESULTS_FILE, 1_000_000, nesting=False)  # read field by field
+def _sound(entry: Any) -> bool:
+    """Whether an index entry holds only what _read_save could have made (the index is a file like
+    any other: checked, never trusted), before it is kept."""
+    if type(entry) is not list or len(entry) != 13:
+        return False
+    key, game, variant, players, finished, winners, summary, measures, assists, undos, identity, daily, problem = entry
+    if type(key) is not list or len(key) != 5 or not all(type(n) is int for n in key):
+        return False
+    if problem is not None:
+        return _text(problem, 300)
+    if not (type(game) is str and game in GAMES and type(players) is list and 0 < len(players) <= MAX_SEATS
+            and type(finished) is bool and type(winners) is list and type(measures) is list and len(measures) == len(players)
+            and type(assists) is dict and type(undos) is int and 0 <= undos < 1 << 40):
+        return False
+    for player in players:
+        if type(player) is not list or len(player) != 2 or type(player[1]) is not bool or not _text(player[0], 120):
+            return False
+    seats = len(players)
+    for seat in winners:
+        if type(seat) is not int or not 0 <= seat < seats:
+            return False
+    for measure in measures:
+        if measure is not None and type(measure) is not int:
+            return False
+    for kind, count in assists.items():
+        if kind not in ASSIST_KINDS or type(count) is not int or not 0 < count < 1 << 40:
+            return False
+    return len(set(winners)) == len(winners) and (_text(variant, 60) and _text(summary, 120) and _text(identity, 24)
+                                                  and _text(daily, 10))
+
+
+def _read(folder: Path, names: set[str]) -> tuple[dict[str, Any], bool]:
+    return read_cache(folder / RESULTS_NAME, RESULTS_FORMAT, MAX_RESULTS_FILE, MAX_RESULTS, names, _sound)
 
 
 def _write(folder: Path, entries: dict[str, dict]) -> None:

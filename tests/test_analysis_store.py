@@ -76,7 +76,8 @@ def test_other_samples_are_another_analysis(capsys, monkeypatch, home, tmp_path)
 def damage(document):
     """Ways a stored analysis may be wrong, each with words its one line must say."""
     yield "not JSON", lambda path: path.write_bytes(path.read_bytes()[:40])
-    yield "not JSON", lambda path: path.write_bytes(b"[" * 200_000 + b"]" * 200_000)
+    # nested 200,000 deep: refused by the count before the parser could recurse
+    yield "more lists and tables", lambda path: path.write_bytes(b"[" * 200_000 + b"]" * 200_000)
     yield "larger than", lambda path: path.write_bytes(b" " * (analyses.MAX_STORED + 1))
     hostile = [
         ("decision 1's chance", lambda d: d["decisions"][0].__setitem__(4, 5.0)),

@@ -54,6 +54,17 @@ def test_a_comment_past_the_end_is_refused_and_nothing_written():
     assert saves.load_readonly(session.save_id).comments == {}
 
 
+def test_a_comment_over_the_limits_is_refused_whole_with_why_never_cut():
+    session = tower()
+    saves.write_comment(session, 1, "x" * COMMENT_LIMIT)  # at the limit: kept whole
+    with pytest.raises(saves.SaveError, match="at most 2,000 characters .*: this one has 2,001$"):
+        saves.write_comment(session, 2, "x" * (COMMENT_LIMIT + 1))
+    with pytest.raises(saves.SaveError, match="at most 20 lines: this one has 21$"):
+        saves.write_comment(session, 2, "line\n" * 21)
+    saves.close_save(session)
+    assert saves.load_readonly(session.save_id).comments == {1: "x" * COMMENT_LIMIT}
+
+
 @pytest.mark.parametrize("record, expected", [
     ({"op": "comment", "event": "2", "text": "x"}, "a comment is not [event number, text]"),
     ({"op": "comment", "event": 2, "text": 5}, "a comment is not [event number, text]"),

@@ -135,3 +135,23 @@ def test_a_replay_file_keeps_comments_in_memory_and_x_writes_a_copy_with_them(tm
     assert replays.read_replay(target).comments == {6: "nice"}
     assert (tmp_path / "g.dhr").read_bytes() == original  # the file given is left as it was
     saves.close_save(session)
+
+
+def test_a_comment_over_the_limit_is_refused_in_the_box_with_why_and_nothing_is_cut():
+    session = tower()
+
+    async def steps(pilot):
+        await pilot.press("v", "home", "right")
+        await comment(pilot, "x" * 2001)
+        refused = screen_text(pilot.app)
+        still_open = isinstance(pilot.app.screen, CommentScreen)
+        pilot.app.screen.query_one("Input").value = "x" * 2000
+        await pilot.press("enter")
+        await pilot.pause()
+        return refused, still_open, status(pilot.app)
+
+    refused, still_open, said = drive(DicehallApp(session=session), steps)
+    assert still_open and "Not accepted: a comment holds at most 2,000 characters" in refused
+    assert "this one has 2,001" in refused
+    assert said == "comment written on event 1; kept with the save" and session.comments == {1: "x" * 2000}
+    saves.close_save(session)

@@ -156,6 +156,12 @@ def analyse(session, samples: int | None = None, budget: float | None = None,
     return module.analyse(session, samples=samples, progress=progress, **reports)
 
 
+def check_stored(result: Analysis, session) -> None:
+    """An analysis read back from a file, checked by its game's own checker (`check_stored` beside
+    the analyser, which knows what its `extra` and figures hold): shape.ShapeError, one line, if not."""
+    import_module(ANALYSERS[result.game]).check_stored(result, session)
+
+
 def _added(decision: Decision) -> dict:
     """The fields an analyser added beyond the six (only where it gave them)."""
     return {name: round(getattr(decision, name), 6) for name in ("equity_played", "equity_best", "noise")
@@ -164,7 +170,7 @@ def _added(decision: Decision) -> dict:
 
 def as_json(result: Analysis) -> dict:
     """The analysis as plain data: `decisions` with exactly the issue's fields, `chance` with event
-    and luck, and the curve and per-game figures beside them."""
+    and luck, and the curve and per-game figures beside them (never in place of the output's own)."""
     decisions = [{"event": d.event, "played": d.played, "best": d.best, "chance_played": round(d.chance_played, 6),
                   "chance_best": round(d.chance_best, 6), "mark": d.mark, **_added(d)} for d in result.decisions]
     document = {
@@ -176,9 +182,9 @@ def as_json(result: Analysis) -> dict:
         "summary": result.summary(),
         "notes": list(result.notes),
     }
-    document.update(result.extra)
+    document.update((key, value) for key, value in result.extra.items() if key not in document)
     return document
 
 
 __all__ = ["ANALYSERS", "Analysis", "Decision", "Luck", "MARKS", "NoAnalyser", "Point", "WIN_CHANCE_THRESHOLDS",
-           "analyse", "as_json", "figure_of", "has_analyser", "mark_for"]
+           "analyse", "as_json", "check_stored", "figure_of", "has_analyser", "mark_for"]

@@ -31,7 +31,7 @@ import math
 import random
 from hashlib import blake2b
 
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, noise
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, noise, shape
 from dicehall.engine.bots import bones as general
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import troop_name
@@ -299,6 +299,11 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
 def _curve(points: dict[int, float]) -> tuple[Point, ...]:
     return tuple(Point(n, value) for n, value in sorted(points.items()))
 
+
+
+def check_stored(result: Analysis, session) -> None:
+    """What `analyse` writes, checked in a stored copy (shape.ShapeError): no per-game figures."""
+    shape.table(result.extra, set(), "the per-game figures")
 
 # ----- practice (engine/analysis/practice.py): the choices of a decision and their figure -----
 def practice_choices(state: bones.BonesState) -> list[tuple[str, tuple]]:

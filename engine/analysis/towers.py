@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from dicehall.engine.analysis import Analysis, Decision, Point, mark_for
+from dicehall.engine.analysis import Analysis, Decision, Point, mark_for, shape
 from dicehall.engine.bots import towers as bot
 from dicehall.engine.games import towers
 
@@ -197,6 +197,25 @@ def _result(session, decisions, curve, margins, names, finished: bool = False) -
     return Analysis(towers.ID, SIDES[towers.LIGHT], tuple(decisions), (), tuple(curve), notes,
                     {"margins": margins, "sides": [SIDES[towers.LIGHT], SIDES[towers.DARK]]}, names=names)
 
+
+
+MARGIN_KEYS = {"event", "side", "margin_played", "margin_best", "exact"}
+
+
+def check_stored(result: Analysis, session) -> None:
+    """What `_result` writes, checked in a stored copy (shape.ShapeError): the two sides' words, and
+    a margin of each decision, at its event, of a side of the board."""
+    extra = shape.table(result.extra, {"margins", "sides"}, "the per-game figures")
+    if extra["sides"] != list(SIDES):
+        raise shape.ShapeError(f"the sides are not {' and '.join(SIDES)}")
+    margins = shape.records(extra["margins"], MARGIN_KEYS, len(result.decisions), "margin")
+    if [row["event"] for row in margins] != [d.event for d in result.decisions]:
+        raise shape.ShapeError("the margins are not one a decision")
+    for n, row in enumerate(margins, start=1):
+        if row["side"] not in towers.COLOURS or type(row["exact"]) is not bool:
+            raise shape.ShapeError(f"margin {n}'s side or exactness is not one the analysis writes")
+        for field in ("margin_played", "margin_best"):
+            shape.number(row[field], -1e4, 1e4, f"margin {n}'s {field.replace('_', ' ')}")
 
 def _ending(state: towers.TowersState) -> str:
     result = towers.outcome(state)

@@ -27,7 +27,7 @@ import math
 import random
 from hashlib import blake2b
 
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, paired
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, paired, shape
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.games import troll
 from dicehall.engine.session import replace
@@ -280,6 +280,16 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
     return Analysis(troll.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), notes,
                     extra=dict(EXTRA), names=tuple(p.name for p in session.players))
 
+
+
+def check_stored(result: Analysis, session) -> None:
+    """What `analyse` writes, checked in a stored copy (shape.ShapeError): marks by equity, so every
+    decision has its equity played and best; the per-game figures say so and nothing else."""
+    if shape.table(result.extra, set(EXTRA), "the per-game figures") != EXTRA:
+        raise shape.ShapeError(f"the per-game figures are not {EXTRA}")
+    for d in result.decisions:
+        if d.equity_played is None or d.equity_best is None:
+            raise shape.ShapeError(f"the decision at event {d.event} has no equity")
 
 # ----- practice (engine/analysis/practice.py): the choices of a decision and their figure -----
 def practice_choices(state: troll.TrollState) -> list[tuple[str, tuple]]:

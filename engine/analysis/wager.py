@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from hashlib import blake2b
 
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, noise
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, noise, shape
 from dicehall.engine.bots import wager as bots
 from dicehall.engine.games import wager
 
@@ -132,6 +132,11 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
     return Analysis(wager.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), tuple(notes),
                     names=tuple(session.seat_name(seat) for seat in range(len(session.players))))
 
+
+
+def check_stored(result: Analysis, session) -> None:
+    """What `analyse` writes, checked in a stored copy (shape.ShapeError): no per-game figures."""
+    shape.table(result.extra, set(), "the per-game figures")
 
 # ----- practice (engine/analysis/practice.py): the choices of a decision and their figure -----
 def practice_choices(state: wager.WagerState) -> list[tuple[str, tuple]]:

@@ -612,6 +612,38 @@ def big_save(mib: int = 64) -> None:
         "memory follows the game, not the file")
 
 
+
+def crafted_caches() -> None:
+    """The caches beside the saves crafted to cost (issue #31): a 32 MiB stats.dhi of empty arrays and
+    a 15.5 MiB index.dhi of empty maps, under other saves' names and under the one save's name again
+    and again; the time to count or list the one save through each, and the peak memory (tracemalloc)
+    beyond the same work without a cache."""
+    from dicehall import saves
+    from dicehall.saves import results
+    from dicehall.saves.stats import collect
+    from tests.test_caches_hostile import EMPTY_ARRAYS, EMPTY_MAPS, a_save, crafted, peak_of
+
+    scratch_home()
+    saves.index.RACY_NS = results.RACY_NS = 0  # the save is trusted at once (here only)
+    path = a_save()
+    for what, name, work, entry, mib, was in (
+            ("stats.dhi of empty arrays", results.RESULTS_NAME, collect, EMPTY_ARRAYS, 32, "35 s and 2.17 GB"),
+            ("index.dhi of empty maps", saves.INDEX_NAME, saves.list_saves, EMPTY_MAPS, 15.5, "68 s and 1.27 GB")):
+        base = peak_of(work)[1]  # no cache yet: the save read
+        figures = []
+        for names in (lambda n: f"{n:07d}.dhs", lambda n: path.name):
+            data = crafted(int(mib * (1 << 20)), names, entry)
+            (path.parent / name).write_bytes(data)
+            started = time.perf_counter()
+            work()
+            took = time.perf_counter() - started
+            (path.parent / name).write_bytes(data)
+            figures.append(f"{ms(took)} ({took / (len(data) / (1 << 20)) * 1000:.0f} ms a MiB), "
+                           f"{max(0, peak_of(work)[1] - base) / (1 << 20):.1f} MiB beyond the save's own")
+        row(f"a crafted {mib:g} MiB {what} (issue #31: was {was}): under other saves' names / "
+            "under the save's own name again and again", " / ".join(figures),
+            "within a second a MiB; memory at most a few times its bytes")
+
 def analysis_speed(games: int = 3) -> None:
     """`dicehall analyse` at its default budget: whole standard troll games (played by the adviser),
     a two-player wager and a Dice Tower from 100."""
@@ -1179,8 +1211,9 @@ SECTIONS = {
     "frame": first_frame, "sim": sim_dicetower, "troll": troll_playouts, "branch": branch_middle,
     "tower": tower_screen_keys, "saves": saves_list, "len": events_length, "memory": memory_and_stepping,
     "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
-    "bigsave": big_save, "analysis": analysis_speed, "troll_analysis": troll_analysis, "search": troll_search_turn,
-    "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing, "journal": journal_sim, "journal_cpu": journal_sim_cpu, "decks": deck_reading, "stats": stats_counts,
+    "bigsave": big_save, "caches": crafted_caches, "analysis": analysis_speed, "troll_analysis": troll_analysis,
+    "search": troll_search_turn, "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing,
+    "journal": journal_sim, "journal_cpu": journal_sim_cpu, "decks": deck_reading, "stats": stats_counts,
     "judged_others": judged_others_speed,
     "text": text_records,
     "winnable": winnable_deals,

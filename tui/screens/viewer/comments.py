@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
-from dicehall.engine.comments import COMMENT_LIMIT, one_line
+from dicehall.engine.comments import COMMENT_LIMIT, comment_overflow, one_line
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
@@ -35,12 +35,18 @@ COMMENT_ACTIONS = {"write_comments"}
 MARKER = "{}"  # before an event's words in the list: it has a comment (PGN writes comments in braces)
 
 
+def typed_comment(typed: str) -> str:
+    """The comment a line typed in the prompt stands for: " / " starts a new line."""
+    return "\n".join(typed.split(LINE_BREAK))
+
+
 def comment_where(position: int) -> str:
     return "the whole game" if position == 0 else f"event {position}"
 
 
 class CommentScreen(ModalScreen[str | None]):
-    """The comment prompt: one line, up to the comment's limit; " / " starts a new line."""
+    """The comment prompt: one line; " / " starts a new line. A comment over the limits is refused
+    here, with why, before anything is cut (the box takes some more, so a paste is seen to be over)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -52,7 +58,7 @@ class CommentScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog ask"):
             yield Plain(self.question, id="ask-question")
-            yield Input(value=self.value, id="ask-input", max_length=COMMENT_LIMIT)
+            yield Input(value=self.value, id="ask-input", max_length=COMMENT_LIMIT * 2)
             yield Plain("Enter: save    Esc: cancel    empty: remove it", id="ask-error")
 
     def on_mount(self) -> None:
@@ -60,6 +66,10 @@ class CommentScreen(ModalScreen[str | None]):
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
+        overflow = comment_overflow(typed_comment(event.value))
+        if overflow:
+            self.query_one("#ask-error", Plain).show(Text(f"Not accepted: {overflow}", style="bold"))
+            return
         self.dismiss(event.value)
 
     def action_cancel(self) -> None:
@@ -117,7 +127,7 @@ class CommentedViewer:
             return
         had = position in self.session.comments
         try:
-            on_disk = saves.write_comment(self.session, position, "\n".join(text.split(LINE_BREAK)))
+            on_disk = saves.write_comment(self.session, position, typed_comment(text))
         except (DicehallError, OSError) as error:
             self.status(saves.error_line(error), error=True)
             return

@@ -1,0 +1,87 @@
+"""The caches beside the saves (the saves list's `index.dhi`, the statistics' `stats.dhi`): a map
+{"format": N, "saves": {save file name: entry}}, written whole in one step and read as hostile.
+
+Reading costs what the file's bytes allow, whatever they hold: the entries are streamed one at a
+time, each within MAX_ENTRY bytes; an entry for a file that is not in the folder is skipped unread
+(msgpack's skip, in C), and one for a file that is, is unpacked and checked by its owner's `sound`
+before it is kept. So a crafted cache costs a pass over its bytes and, in memory, one entry at a
+time plus the sound entries of the saves there are. A cache that is not one is rebuilt from the
+saves, silently: it is ours, not the player's, and nothing in it is lost (each save is read again)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable, Container
+
+import msgpack
+
+from dicehall.replays.durable import open_regular, write_durably
+from dicehall.saves.framing import refuse_ext
+
+MAX_ENTRY = 32 * 1024  # bytes of one entry: the longest the list or the stats write (16 players' names) is below 10 KiB
+
+
+def read_cache(path: Path, format_: int, max_bytes: int, max_entries: int, wanted: Container[str],
+               sound: Callable[[Any], bool]) -> tuple[dict[str, Any], bool]:
+    """The entries of the saves named in `wanted` that are `sound`, and whether the file held
+    anything else (an entry dropped: the caller writes the cache anew). ({}, True) if the file is
+    missing, too large, damaged, crafted or of another format: the caller reads the saves again."""
+    try:
+        with os.fdopen(open_regular(path), "rb", buffering=0) as handle:
+            if os.fstat(handle.fileno()).st_size > max_bytes:
+                return {}, True
+            # streamed from the file, MAX_ENTRY at a time: never the whole file in memory
+            unpacker = msgpack.Unpacker(handle, raw=False, strict_map_key=True, ext_hook=refuse_ext,
+                                        max_bin_len=0, max_ext_len=0, max_str_len=4096, max_array_len=64,
+                                        max_map_len=64, read_size=MAX_ENTRY, max_buffer_size=MAX_ENTRY)
+            return _entries(unpacker, format_, max_bytes, max_entries, wanted, sound)
+    except Exception:  # missing, unreadable, damaged or crafted (an entry over MAX_ENTRY: BufferFull)
+        return {}, True
+
+
+def _entries(unpacker: msgpack.Unpacker, format_: int, max_bytes: int, max_entries: int, wanted: Container[str],
+             sound: Callable[[Any], bool]) -> tuple[dict[str, Any], bool]:
+    # the writer's order: "format" first, so a cache of another format is never walked
+    if unpacker.read_map_header() != 2 or unpacker.unpack() != "format" or unpacker.unpack() != format_:
+        return {}, True
+    if unpacker.unpack() != "saves":
+        return {}, True
+    count = unpacker.read_map_header()
+    if count > max_entries:
+        return {}, True
+    kept: dict[str, Any] = {}
+    for _ in range(count):
+        name = unpacker.unpack()
+        if type(name) is str and name in wanted:
+            entry = unpacker.unpack()
+            if sound(entry):
+                kept[name] = entry
+        else:
+            unpacker.skip()
+        if unpacker.tell() > max_bytes:  # a file that grew while it was read
+            return {}, True
+    return kept, len(kept) != count
+
+
+def write_cache(path: Path, format_: int, entries: dict[str, Any]) -> None:
+    """Replace a cache file in one step (a new file renamed over it); a failure leaves it as it was:
+    nobody needs a cache, they go on without it."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # one per process: two lists at once never share one
+    try:
+        # packb would start from a 256 KiB buffer: a list's memory follows its saves, not msgpack's defaults
+        data = msgpack.Packer(buf_size=16 * 1024, use_bin_type=True).pack({"format": format_, "saves": entries})
+        temporary.unlink(missing_ok=True)  # left by a process of this id that was killed while writing
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except (OSError, ValueError, TypeError):
+        return
+    try:
+        try:
+            write_durably(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(temporary, path)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+
+
+__all__ = ["MAX_ENTRY", "read_cache", "write_cache"]

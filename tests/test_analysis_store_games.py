@@ -1,0 +1,99 @@
+"""Stored analyses edited within their types (issue #31): each game's figures are checked by the
+checker beside its analyser, so plain `analyse` never crashes on a stored copy that is JSON of the
+right types but not what the analyser writes: one line, analysed again, stored anew. The per-game
+figures (`extra`) never take the place of the output's own fields."""
+import json
+
+import pytest
+
+from dicehall.cli import main
+from dicehall.engine import analysis
+from dicehall.engine.analysis import Analysis, Decision
+from dicehall.engine.games import CATALOGUE, troll
+from dicehall.engine.games.wager import Wager
+from tests.test_analysis import adviser_game, replay_of, tower, towers_game_with_a_late_error, wager_game
+
+PLAYED = {
+    "dicetower": tower,
+    "towers": lambda: towers_game_with_a_late_error()[0],
+    "troll": lambda: adviser_game(5, {"difficulty": "standard"}, stop_turn=2,
+                                  then=(troll.Move("up"), troll.Move("right"))),
+    "wager": lambda: wager_game(Wager()),
+}
+
+
+# game -> (what the one line names, an edit of the stored document that keeps JSON's types)
+EDITS = {
+    "towers": [("sides", lambda d: d["extra"].__setitem__("sides", {"a": 1})),
+               ("margins", lambda d: d["extra"].__setitem__("margins", [])),
+               ("per-game figures", lambda d: d["extra"].__setitem__("summary", "x"))],
+    "dicetower": [("curve", lambda d: d.__setitem__("curve", [])),
+                  ("odds", lambda d: d["extra"]["odds"][0].pop("topple")),
+                  ("curve", lambda d: d["curve"].reverse())],
+    "troll": [("one equity", lambda d: d["decisions"][0].__setitem__(7, None)),
+              ("no equity", lambda d: [row.__setitem__(7, None) or row.__setitem__(8, None) for row in d["decisions"]]),
+              ("per-game figures", lambda d: d["extra"].__setitem__("decisions", []))],
+    "wager": [("per-game figures", lambda d: d["extra"].__setitem__("decisions", []))],
+}
+
+
+@pytest.mark.parametrize("game", sorted(EDITS))
+def test_a_stored_analysis_edited_within_its_types_is_one_line_and_analysed_again(game, tmp_path, capsys, home):
+    path = replay_of(PLAYED[game](), tmp_path, f"{game}.dhr")
+    assert main(["analyse", path, "--samples", "2"]) == 0
+    fresh = capsys.readouterr().out
+    (stored,) = sorted((home / "analyses").glob("*.json"))
+    document = json.loads(stored.read_text())
+    for words, edit in EDITS[game]:
+        changed = json.loads(json.dumps(document))
+        edit(changed)
+        stored.write_text(json.dumps(changed))
+        assert main(["analyse", path, "--samples", "2"]) == 0, words
+        out = capsys.readouterr()
+        lines = out.err.splitlines()
+        assert len(lines) == 1 and words in lines[0] and lines[0].endswith("; analysing again"), (words, out.err)
+        assert out.out == fresh, words
+        assert json.loads(stored.read_text()) == document  # stored anew, sound
+
+
+def test_every_analyser_has_its_own_checker_and_its_fresh_figures_pass_it():
+    from importlib import import_module
+
+    for entry in CATALOGUE:
+        if entry.analyser:
+            assert callable(getattr(import_module(entry.analyser), "check_stored", None)), entry.id
+    session = tower()
+    analysis.check_stored(analysis.analyse(session), session)  # no ShapeError
+
+
+def test_the_per_game_figures_never_overwrite_the_outputs_own_fields():
+    result = Analysis("wager", "win chance", (Decision(1, 0, "roll", "stop", 0.4, 0.5),),
+                      extra={"decisions": "forged", "summary": "forged", "game": "forged", "odds": [1]})
+    document = analysis.as_json(result)
+    assert document["decisions"][0]["played"] == "roll" and document["game"] == "wager"
+    assert document["summary"] == result.summary() and document["odds"] == [1]
+
+
+def test_a_stored_analysis_of_empty_lists_is_refused_before_it_is_parsed(tmp_path, capsys, home):
+    import tracemalloc
+
+    from dicehall.saves import analyses
+
+    path = replay_of(tower(), tmp_path, "tower.dhr")
+    assert main(["analyse", path]) == 0
+    fresh = capsys.readouterr().out
+    (stored,) = sorted((home / "analyses").glob("*.json"))
+    document = json.loads(stored.read_text())
+    document["extra"]["odds"] = [[]] * 2_000_000  # 8 MiB of "[], ": within the size cap
+    stored.write_text(json.dumps(document))
+    size = stored.stat().st_size
+    assert analyses.MAX_STORED // 2 < size <= analyses.MAX_STORED
+    tracemalloc.start()
+    try:
+        assert main(["analyse", path]) == 0
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    out = capsys.readouterr()
+    assert out.out == fresh and len(out.err.splitlines()) == 1 and "more lists and tables" in out.err
+    assert peak < 3 * size, f"{peak / 2**20:.0f} MiB for {size / 2**20:.0f} MiB"  # parsed: about 60 times its bytes
