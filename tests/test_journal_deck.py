@@ -171,11 +171,11 @@ REFUSED.append(("utf16.csv", HEADER.encode("utf-16"), "not UTF-8 text"))
 REFUSED.append(("empty.csv", b"", "no header"))
 # TOML: syntax, unknown keys, wrong types, bad settings
 for text, said in [
-    ("[game\ntitle = 'x'\n", "not TOML"), ("title = \n", "not TOML"), ("[[card]]\ncard = 'A' suit = 'H'\n", "not TOML"),
+    ("[game\ntitle = 'x'\n", "not TOML"), ("title = \n", "line 1: a key outside [game] and [[card]]"), ("[[card]]\ncard = 'A' suit = 'H'\n", "not TOML"),
     ("[game]\ntitle = 'a'\ntitle = 'b'\n", "not TOML"), ("[[card]\n", "not TOML"),
     ("[game]\ncolour = 'red'\n", "line 1: a key in [game] that is none of"), ("[deck]\n", "a table that is neither [game] nor [[card]]"),
     ("[[card]]\ncard = 'AS'\nflavour = 'x'\n", "line 1 (card 1): a key that is none of card"), ("[[card]]\nsuit = 'hearts'\n", "(card 1): no card"),
-    ("prompt = 'x'\n", "a table that is neither [game] nor [[card]]"),
+    ("prompt = 'x'\n", "line 1: a key outside [game] and [[card]]"),
     ("[game]\ntitle = 5\n", "title is not text"), ("[game]\ntokens = 'ten'\n", "tokens is not a whole number from 1 to 20"),
     ("[[card]]\ncard = 7\nsuit = 'hearts'\n", "card is not text"), ("[[card]]\ncard = 'AS'\nprompt = ['a']\n", "description is not text"),
     ("game = 5\n", "[game] is not a table"),

@@ -247,11 +247,7 @@ CSV_COLUMNS = {"card": "card", "suite": "suit", "suit": "suit", "action": "actio
 
 def parse_csv(text: str, name: str) -> Deck:
     builder = _Builder(name)
-    try:
-        rows = list(_csv_rows(text, name))
-    except csv.Error as error:
-        raise DeckError(f"{name}: not readable as CSV ({clean_text(str(error), 60)})") from None
-    rows = [(line, row) for line, row in rows if any(cell.strip() for cell in row)]
+    rows = [(line, row) for line, row in _csv_rows(text, name) if any(cell.strip() for cell in row)]
     if not rows:
         raise DeckError(f"{name}: no header (card, suite, action, description)")
     header_line, header = rows[0]
@@ -277,14 +273,20 @@ def parse_csv(text: str, name: str) -> Deck:
 
 def _csv_rows(text: str, name: str):
     reader = csv.reader(io.StringIO(text, newline=""))
-    start = 1
-    for count, row in enumerate(reader):
-        if count > MAX_ROWS:
+    start = count = 0
+    while True:
+        start, count = reader.line_num + 1, count + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:  # the row from its first line: a field of 128 KiB, a stray quote
+            raise DeckError(f"{name} line {start}: not readable as CSV ({clean_text(str(error), 60)})") from None
+        if count > MAX_ROWS + 1:
             raise DeckError(f"{name} line {start}: more rows than any deck has (at most {MAX_ROWS})")
         if len(row) > MAX_COLUMNS:
             raise DeckError(f"{name} line {start}: {len(row)} fields, a deck's rows have 4")
         yield start, row
-        start = reader.line_num + 1
 
 
 def _where_in(error: tomllib.TOMLDecodeError) -> str:
@@ -302,11 +304,19 @@ _TOML_STRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\
 
 def _prescan_toml(text: str, name: str) -> None:
     """Refuse what would cost tomllib deep recursion or quadratic memory (nesting, thousands of
-    keys, long dotted keys), line by line over the text with its strings and comments left out:
-    splits and counts only, linear in the file."""
-    bare = _TOML_STRINGS.sub('""', text)
+    keys or tables, long dotted keys, tables a deck has not), line by line over the text with its
+    strings and comments left out (their line breaks kept): splits and counts only, linear in the file."""
+    bare = _TOML_STRINGS.sub(lambda found: '""' + "\n" * found.group().count("\n"), text)
     depth = keys = 0
+    in_table = False
     for number, line in enumerate(bare.split("\n"), start=1):
+        header = line.strip(" \t")
+        if header.startswith("[") and not depth:  # a table's header: [game], [[card]]
+            keys, in_table = keys + 1, True
+            if "".join(header.partition("]")[0].lstrip("[").split()) != ("card" if header.startswith("[[") else "game"):
+                raise DeckError(f"{name} line {number}: a table that is neither [game] nor [[card]] (a deck has only those)")
+        elif "=" in line and not depth and not in_table and header.partition("=")[0].split(".")[0].strip(" \t") not in ("game", "card"):
+            raise DeckError(f"{name} line {number}: a key outside [game] and [[card]] (a deck has only those)")
         if "[" in line or "{" in line or depth:
             for char in line:
                 if char in "[{":
@@ -315,16 +325,14 @@ def _prescan_toml(text: str, name: str) -> None:
                         raise DeckError(f"{name} line {number}: nested more than {MAX_DEPTH} deep, no deck is")
                 elif char in "]}":
                     depth = max(depth - 1, 0)
-        header = line.lstrip(" \t")
-        if header.startswith("[") and header.partition("]")[0].count(".") > MAX_DOTS:  # [a.b.c]
-            raise DeckError(f"{name} line {number}: a table name of more than {MAX_DOTS} dots, no deck's has")
         for part in re.split(r"[{,]", line) if "=" in line else ():  # key = value, also in {a = 1, b = 2}
             if "=" in part:
-                keys += 1
-                if keys > MAX_KEYS:
-                    raise DeckError(f"{name}: more than {MAX_KEYS} keys, no deck has that many")
-                if part.partition("=")[0].count(".") > MAX_DOTS:
+                dots = part.partition("=")[0].count(".")
+                if dots > MAX_DOTS:
                     raise DeckError(f"{name} line {number}: a key of more than {MAX_DOTS} dots, no deck's key has")
+                keys += dots + 1  # a.b.c = 1 makes two tables and a key
+        if keys > MAX_KEYS:
+            raise DeckError(f"{name} line {number}: more than {MAX_KEYS} keys and tables, no deck has that many")
 
 
 def _lines_of(pattern: str, text: str) -> list[int]:
