@@ -24,7 +24,7 @@ from pathlib import Path
 
 from dicehall.engine.codec import ADDED
 from dicehall.engine.errors import DeckError
-from dicehall.engine.games.journal.caps import MAX_FILE, MAX_INTRO, MAX_LICENCE, MAX_PROMPT, MAX_TEXT_BYTES, MAX_TITLE
+from dicehall.engine.games.journal.caps import MAX_FILE, MAX_INTRO, MAX_LICENCE, MAX_PROMPT, MAX_TEXT_BYTES, MAX_TITLE, fitted
 from dicehall.engine.games.journal.cards import FULL_DECK, RANKS, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
 from dicehall.engine.games.journal.gamefile import game_file_record, game_folder_texts, looks_like_game_file
 from dicehall.engine.text import clean_text
@@ -120,15 +120,17 @@ class Deck:
 
 # ----- checking one value, wherever it came from -----
 
-def _text(value: object, limit: int, where: str, what: str, lines: bool = False) -> str:
+def _text(value: object, limit: int, where: str, what: str, lines: bool = False, fit: bool = True) -> str:
+    """A deck's text cleaned and fitted to `limit` (cut at a word: a long text changes no rule); not
+    `fit`: refused when longer (a deck's record in a save holds texts already fitted, so only a forged one is)."""
     if not isinstance(value, str):
         raise DeckError(f"{where}: {what} is not text")
-    if len(value) > limit:
+    if not fit and len(value) > limit:
         raise DeckError(f"{where}: {what} is {len(value)} characters, at most {limit}")
     if lines:  # kept as paragraphs: each line cleaned, blank runs kept to one
-        kept = [clean_text(line, limit) for line in value.splitlines()]
-        return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
-    return clean_text(value, limit)
+        kept = [clean_text(line, limit * 2) for line in value[: limit * 8].splitlines()]
+        return fitted(re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip(), limit)
+    return fitted(clean_text(value, limit * 2), limit)
 
 
 def setting_value(name: str, value: object, where: str) -> object:
@@ -144,7 +146,7 @@ def setting_value(name: str, value: object, where: str) -> object:
 
 def title_value(value: object, where: str) -> str:
     """A game's name given when it starts (a CSV deck's title is only its file's name): text, cleaned, capped."""
-    title = _text(value, MAX_TITLE, where, "title")
+    title = _text(value, MAX_TITLE, where, "title", fit=False)  # typed by the player, who can shorten it
     if not title:
         raise DeckError(f"{where}: title is empty (the game's name)")
     return title
@@ -188,8 +190,8 @@ def _action(value: object, card: str, where: str) -> str | None:
 class _Builder:
     """Cards and settings gathered from one file, each checked as it comes."""
 
-    def __init__(self, name: str):
-        self.name = name
+    def __init__(self, name: str, fit: bool = True):
+        self.name, self.fit = name, fit  # fit: a file's long texts are cut at a word; a record's are refused
         self.prompts: dict[str, tuple[str, str]] = {}
         self.first_seen: dict[str, str] = {}
         self.texts: dict[str, str] = {}
@@ -200,7 +202,7 @@ class _Builder:
         card = _card(rank, suit, where)
         if card in self.prompts:
             raise DeckError(f"{where}: card {card_name(card)} again (first at {self.first_seen[card]})")
-        text = _text("" if prompt is None else prompt, MAX_PROMPT, where, "description")
+        text = _text("" if prompt is None else prompt, MAX_PROMPT, where, "description", lines=True, fit=self.fit)
         self.prompts[card] = (_action(action, card, where), text)
         if isinstance(action, str) and " ".join(action.split()).lower() in DC_SOLO_RPG_ACTIONS:
             self.dc_solo_rpg = True
@@ -212,7 +214,7 @@ class _Builder:
         for key, value in table.items():
             name = "licence" if key == "license" else key
             if name in TEXT_FIELDS:
-                self.texts[name] = _text(value, TEXT_FIELDS[name], where, name, lines=name in ("intro", "licence"))
+                self.texts[name] = _text(value, TEXT_FIELDS[name], where, name, name in ("intro", "licence"), self.fit)
             elif name in SETTINGS:
                 self.settings[name] = setting_value(name, value, where)
             else:
@@ -540,7 +542,7 @@ def _frozen(record: object) -> tuple | None:
 def _deck_from_record(record: object, where: str) -> Deck:
     if not isinstance(record, dict):
         raise DeckError(f"{where} is not a map")
-    builder = _Builder(where)
+    builder = _Builder(where, fit=False)
     cards = record.get("cards", [])
     if not isinstance(cards, (list, tuple)) or len(cards) > 52:
         raise DeckError(f"{where}: cards is not a list of at most 52")
