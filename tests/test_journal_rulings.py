@@ -86,16 +86,21 @@ def test_the_host_screen_offers_the_rulings_over_the_admins_deck_and_the_choice_
     assert "Kings     0 of 2" in table  # in play
 
 
+async def journal_with_the_first_admins_deck(pilot) -> None:
+    """The hall's new-game screen on the journal, its deck line moved from the sample to the admin's first deck."""
+    await open_host_screen(pilot)
+    await to_line(pilot, "game")
+    await pilot.press("left")
+    await to_line(pilot, "option:deck")
+    await pilot.press("right")
+
+
 def test_the_host_screen_says_at_once_when_the_admins_deck_cannot_be_played(hall, tmp_path):
     (tmp_path / "hall" / "decks" / "broken.toml").write_text("[game]\ntitle = \"Broken\"\nkings = 9\n")
     app = DicehallApp()
 
     async def steps(pilot):
-        await open_host_screen(pilot)
-        await to_line(pilot, "game")
-        await pilot.press("left")
-        await to_line(pilot, "option:deck")
-        await pilot.press("right")  # sample -> broken (sorted first)
+        await journal_with_the_first_admins_deck(pilot)  # sample -> broken (sorted first)
         refused = status(pilot.app)
         setup = screen_text(pilot.app)
         await pilot.press("s")
@@ -337,11 +342,7 @@ def test_the_host_screen_says_an_endless_ruling_when_it_is_chosen_and_makes_no_g
     app = DicehallApp()
 
     async def steps(pilot):
-        await open_host_screen(pilot)
-        await to_line(pilot, "game")
-        await pilot.press("left")
-        await to_line(pilot, "option:deck")
-        await pilot.press("right")  # sample -> endless: it ends (the deck running out)
+        await journal_with_the_first_admins_deck(pilot)  # sample -> endless: it ends (the deck running out)
         chosen = status(pilot.app)
         await to_line(pilot, "ruling:deck_out")
         await pilot.press("right")  # end -> reshuffle: no card can end it
