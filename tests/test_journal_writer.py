@@ -185,11 +185,15 @@ def test_a_prompts_line_breaks_show_in_the_card_panel():
 
     async def steps(pilot):
         await typed_card(pilot)
-        return screen_text(pilot.app)
+        board = screen_text(pilot.app)
+        await pilot.press("o")  # the whole prompt: its lines kept there too
+        await pilot.pause()
+        return board, screen_text(pilot.app)
 
-    lines = [line.strip(" │") for line in drive(DicehallApp(session=session), steps).splitlines()]
-    assert any(line.endswith("The door is shut.") for line in lines)  # its own line, not run into the next
-    assert any(line.endswith("The lamp is out.") and "shut" not in line for line in lines)
+    for shown in drive(DicehallApp(session=session), steps):
+        lines = [line.strip(" │") for line in shown.splitlines()]
+        assert any(line.endswith("The door is shut.") for line in lines)  # its own line, not run into the next
+        assert any(line.endswith("The lamp is out.") and "shut" not in line for line in lines)
 
 
 def test_the_footer_fits_and_the_title_says_the_deck_once():
