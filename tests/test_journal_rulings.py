@@ -325,13 +325,19 @@ def test_a_deck_and_rulings_no_card_can_end_are_refused_in_one_line(deck, ruling
     assert {random_game({"deck": deck.record(), **rulings}, rng, steps=1000) for _ in range(10)} == {""}
 
 
-def test_an_endless_ruling_is_one_line_exit_2_on_the_command_line(tmp_path, capsys):
+def test_an_endless_ruling_is_one_line_exit_2_on_the_command_line(hall, tmp_path, capsys):
+    two = str(tmp_path / "two.toml")
     (tmp_path / "two.toml").write_text('[game]\ntitle = "Two"\ndeck = "listed"\n[[card]]\ncard = "2H"\n[[card]]\ncard = "4H"\n')
-    assert main(["sim", "journal", "--deck", str(tmp_path / "two.toml"), "--games", "10"]) == 0
+    assert main(["sim", "journal", "--deck", two, "--games", "10"]) == 0
     capsys.readouterr()
-    assert main(["sim", "journal", "--deck", str(tmp_path / "two.toml"), "--option", "deck_out=reshuffle"]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == "" and len(captured.err.splitlines()) == 1 and "this deck never ends" in captured.err
+    line = "this deck never ends: reshuffled, it needs 4 Kings, a card that pulls, or the Ace of hearts and a card adding no token"
+    for args, code, said in ((["sim", "journal", "--deck", two], 2, f"dicehall: {line}"),
+                             (["play", "journal", "--option", f"deck={two}"], 2, f"dicehall: {line}"),
+                             (["host", "journal", "--option", f"deck={two}"], 1, f"dicehall: the new game: {line}")):
+        assert main([*args, "--option", "deck_out=reshuffle"]) == code, args
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.splitlines() == [said], args
+    assert hall.listing() == [] and not any((tmp_path / "home").rglob("*.dhs"))
 
 
 TWO_CARDS = '[game]\ntitle = "Two"\ndeck = "listed"\n[[card]]\ncard = "2H"\n[[card]]\ncard = "4H"\n'
