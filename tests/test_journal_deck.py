@@ -7,7 +7,8 @@ import pytest
 from dicehall import engine
 from dicehall.engine.games import journal
 from dicehall.engine.games.journal import DeckError, load_deck, parse_deck
-from dicehall.engine.games.journal.deck import MAX_FILE, MAX_PROMPT
+from dicehall.engine.games.journal.caps import MAX_INTRO, MAX_TITLE
+from dicehall.engine.games.journal.deck import MAX_FILE, MAX_PROMPT, deck_from_record
 
 # a deck as dc-solo-rpg writes it: its column spelling `suite`, its actions, symbols for suits
 DC_SOLO_RPG = """card,suite,action,description
@@ -153,10 +154,11 @@ for first, second in [("A,hearts", "1,\u2665"), ("K,spades", "king,S"), ("10,clu
 REFUSED.append(("huge.csv", csv_file("A,hearts,pull," + "x" * 10_000_000), f"larger than {MAX_FILE // 1024} KiB"))
 REFUSED.append(("huge.toml", toml_file('[[card]]\ncard = "AS"\nprompt = "' + "y" * 10_000_000 + '"\n'), "larger than"))
 REFUSED.append(("many.csv", b"card,suite,action,description\n" + b"A,hearts,pull,x\n" * 20000, "larger than"))
-REFUSED.append(("long.csv", csv_file("A,hearts,pull," + "x" * (MAX_PROMPT + 1)), f"line 2: description is {MAX_PROMPT + 1} characters"))
-REFUSED.append(("long.toml", toml_file('[[card]]\ncard = "AS"\nprompt = "' + "y" * 5000 + '"\n'), "line 1 (card 1): description is 5000"))
-REFUSED.append(("title.toml", toml_file('[game]\ntitle = "' + "t" * 500 + '"\n'), "line 1: title is 500 characters"))
-REFUSED.append(("intro.toml", toml_file('[game]\nintro = "' + "i" * 5000 + '"\n'), "line 1: intro is 5000 characters"))
+# tables and keys a deck has not, and a CSV field over csv's own limit: refused at their line
+REFUSED.append(("tables.toml", toml_file("[game]\ntitle = 'x'\n[game.x]\n"), "tables.toml line 3: a table that is neither"))
+REFUSED.append(("cards.toml", toml_file("[card]\ncard = 'AS'\n"), "cards.toml line 1: a table that is neither"))
+REFUSED.append(("outside.toml", toml_file("title = 'x'\n[game]\n"), "outside.toml line 1: a key outside"))
+REFUSED.append(("field.csv", csv_file("2,hearts,,x", 'A,hearts,pull,"' + "x" * 200_000 + '"'), "field.csv line 3: not readable as CSV"))
 EUROS = "\u20ac" * 390  # 1170 bytes of UTF-8 each: 52 of them pass the whole deck's cap
 big = "".join(f'[[card]]\ncard = "{card}"\nprompt = "{EUROS}"\n' for card in journal.FULL_DECK)
 REFUSED.append(("heavy.toml", toml_file(big), "at most 40000 (a save holds the whole deck)"))
@@ -171,11 +173,11 @@ REFUSED.append(("utf16.csv", HEADER.encode("utf-16"), "not UTF-8 text"))
 REFUSED.append(("empty.csv", b"", "no header"))
 # TOML: syntax, unknown keys, wrong types, bad settings
 for text, said in [
-    ("[game\ntitle = 'x'\n", "not TOML"), ("title = \n", "not TOML"), ("[[card]]\ncard = 'A' suit = 'H'\n", "not TOML"),
+    ("[game\ntitle = 'x'\n", "not TOML"), ("title = \n", "line 1: a key outside [game] and [[card]]"), ("[[card]]\ncard = 'A' suit = 'H'\n", "not TOML"),
     ("[game]\ntitle = 'a'\ntitle = 'b'\n", "not TOML"), ("[[card]\n", "not TOML"),
     ("[game]\ncolour = 'red'\n", "line 1: a key in [game] that is none of"), ("[deck]\n", "a table that is neither [game] nor [[card]]"),
     ("[[card]]\ncard = 'AS'\nflavour = 'x'\n", "line 1 (card 1): a key that is none of card"), ("[[card]]\nsuit = 'hearts'\n", "(card 1): no card"),
-    ("prompt = 'x'\n", "a table that is neither [game] nor [[card]]"),
+    ("prompt = 'x'\n", "line 1: a key outside [game] and [[card]]"),
     ("[game]\ntitle = 5\n", "title is not text"), ("[game]\ntokens = 'ten'\n", "tokens is not a whole number from 1 to 20"),
     ("[[card]]\ncard = 7\nsuit = 'hearts'\n", "card is not text"), ("[[card]]\ncard = 'AS'\nprompt = ['a']\n", "description is not text"),
     ("game = 5\n", "[game] is not a table"),
@@ -193,7 +195,7 @@ CLEANED = [
     ("3,hearts,,\"[@click=app.quit]Quit[/]\"", "3H", "[@click=app.quit]Quit[/]"),
     ("4,hearts,,\"bell\x07 and back\x08space\"", "4H", "bell and backspace"),
     ("5,hearts,,\"right\u202eto left\"", "5H", "rightto left"),
-    ("6,hearts,,\"two\r\nlines\"", "6H", "two lines"),
+    ("6,hearts,,\"two\r\nlines\"", "6H", "two\nlines"),  # a prompt's line breaks are kept
     ("7,hearts,,\"tab\there\"", "7H", "tab here"),
     ("8,hearts,,\"zero\u200bwidth\"", "8H", "zerowidth"),
     ("9,hearts,,\"\x9b2Jcsi\"", "9H", "2Jcsi"),
@@ -259,3 +261,32 @@ def test_a_refusal_names_the_file_and_line_never_its_text(tmp_path, name, text):
         load_deck(path)
     message = str(caught.value)
     assert message.startswith(name) and SECRET not in message and SECRET[:6] not in message, message
+
+
+def test_a_decks_long_texts_are_cut_at_a_word_and_the_deck_plays():
+    words = "the wind " * 300
+    deck = parse_deck(toml_file(f'[game]\ntitle = "A lighthouse keeper alone on the rock {words}"\nauthor = "{"a" * 200}"\n'
+                                f'intro = "{words}"\nlicence = "{words}"\nwon = "{words}"\n'
+                                f'[[card]]\ncard = "AS"\nprompt = "{words}"\n'), "long.toml")
+    assert deck.title.startswith("A lighthouse keeper alone") and deck.title.endswith("wind...")
+    assert len(deck.title) <= MAX_TITLE and deck.author == "a" * (MAX_TITLE - 3) + "..."
+    assert len(deck.intro) <= MAX_INTRO and deck.intro.endswith("the...") and deck.won.endswith("wind...")
+    assert len(deck.prompt("AS")) <= MAX_PROMPT and deck.prompt("AS").endswith("wind...")
+    long_row = parse_deck(csv_file("A,hearts,pull,\"" + "x " * 400 + "\""), "long.csv")
+    assert long_row.prompt("AH") == "x " * 197 + "x..."
+    engine.new_session("journal", options={"deck": deck.record()}, seed=1)  # it plays
+
+
+def test_a_prompts_line_breaks_are_kept_from_csv_and_toml_and_old_records_read_as_before():
+    from_csv = parse_deck(csv_file('2,hearts,,"line one\nline two\n\n\n\nafter a gap"'), "breaks.csv")
+    from_toml = parse_deck(toml_file('[[card]]\ncard = "2H"\nprompt = "line one\\nline two\\n\\n\\n\\nafter a gap"\n'), "breaks.toml")
+    assert from_csv.prompt("2H") == from_toml.prompt("2H") == "line one\nline two\n\nafter a gap"
+    assert deck_from_record(from_csv.record()).prompt("2H") == "line one\nline two\n\nafter a gap"
+    sample = journal.sample_deck().record()
+    assert deck_from_record(sample).record() == sample  # a record with no line break reads as it was
+
+
+def test_a_forged_record_with_a_long_text_is_refused_not_cut():
+    record = {**journal.sample_deck().record(), "title": "t" * (MAX_TITLE + 1)}
+    with pytest.raises(DeckError, match=f"title is {MAX_TITLE + 1} characters, at most {MAX_TITLE}"):
+        deck_from_record(record)

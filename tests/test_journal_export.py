@@ -115,3 +115,29 @@ def test_entries_may_be_long_but_no_longer_than_their_cap_in_a_file():
         decode_event(["EntryWritten", {"page": 1, "text": long_entry + "y"}], events)
     with pytest.raises(DecodeError, match="CardDrawn: field card is not str"):
         decode_event(["CardDrawn", {"card": "y" * 101, "typed": False}], events)
+
+
+def test_a_prompts_line_breaks_are_hard_breaks_in_both_exports_and_lines_on_the_board():
+    from dicehall.tui.screens.journal_pages import draw_board
+
+    deck = journal.parse_deck(b'[[card]]\ncard = "2H"\nprompt = "The door is shut.\\n# The lamp <b>is</b> out."\n', "door.toml")
+    session = engine.new_session("journal", options={"deck": deck.record()}, seed=1, dice=[])
+    session.play(StartDay(), faces=[1])
+    session.play(DrawCard("2H"))
+    assert "> The door is shut.\\\n> \\# The lamp &lt;b&gt;is&lt;/b&gt; out." in journal.markdown(session)
+    assert "<p>The door is shut.<br>\n# The lamp &lt;b&gt;is&lt;/b&gt; out.</p>" in journal.html_page(session)
+    board = draw_board(session.state, cut_prompt=True).plain.splitlines()
+    assert "The door is shut." in board and board[board.index("The door is shut.") + 1].startswith("# The lamp")
+
+
+def test_a_prompt_of_many_short_lines_is_cut_on_the_board_by_the_lines_it_takes():
+    from dicehall.tui.screens.journal_pages import draw_board
+
+    lines = "\\n".join(f"Line {n}." for n in range(12))
+    deck = journal.parse_deck(f'[[card]]\ncard = "2H"\nprompt = "{lines}"\n'.encode(), "lines.toml")
+    session = engine.new_session("journal", options={"deck": deck.record()}, seed=1, dice=[])
+    session.play(StartDay(), faces=[1])
+    session.play(DrawCard("2H"))
+    board = draw_board(session.state, cut_prompt=True).plain
+    assert "Line 4." in board and "Line 11." not in board and "(o: the whole" in board
+    assert "Line 11." in draw_board(session.state).plain  # the viewer's board: whole

@@ -4,6 +4,7 @@ the command line (`sim`, `play` off a terminal) that line comes without the usag
 from __future__ import annotations
 
 import os
+import string
 import subprocess
 import sys
 from pathlib import Path
@@ -15,14 +16,20 @@ from dicehall.engine.games.journal import DeckError, load_deck, read_deck_file
 from dicehall.engine.games.journal.deck import MAX_DEPTH, MAX_FILE, MAX_KEYS
 
 ROOT = Path(__file__).parent.parent
+LETTERS = string.ascii_letters
 
 HOSTILE = [  # (file name, its text, what the one line says)
     ("nested.toml", "[game]\ntitle = " + "[" * 1000 + "]" * 1000 + "\n", f"nested.toml line 2: nested more than {MAX_DEPTH} deep"),
-    ("inline.toml", "x = " + "{a = " * 1000 + "1" + "}" * 1000 + "\n", "inline.toml line 1: nested more than"),
-    ("dotted.toml", "a" + ".a" * 16_000 + " = 1\n", "dotted.toml line 1: a key of more than"),
-    ("header.toml", "[" + "a." * 16_000 + "a]\n", "header.toml line 1: a table name of more than"),
-    ("keys.toml", "".join(f"k{n} = 1\n" for n in range(MAX_KEYS + 1)), f"keys.toml: more than {MAX_KEYS} keys"),
-    ("row.csv", "card,suite,action,description\nA,hearts,," + "x" * 200_000 + "\n", "row.csv: not readable as CSV"),
+    ("inline.toml", "[game]\nx = " + "{a = " * 1000 + "1" + "}" * 1000 + "\n", "inline.toml line 2: nested more than"),
+    ("dotted.toml", "[game]\na" + ".a" * 16_000 + " = 1\n", "dotted.toml line 2: a key of more than"),
+    ("header.toml", "[" + "a." * 16_000 + "a]\n", "header.toml line 1: a table that is neither [game] nor [[card]]"),
+    # 20,000 headers of five names each (the reviewer's hdr6.toml): refused at the first, before tomllib
+    ("headers.toml", "".join(f"[{LETTERS[n // 52 % 52]}{LETTERS[n % 52]}.a.b.c.d]\n" for n in range(20_000))[:MAX_FILE],
+     "headers.toml line 1: a table that is neither [game] nor [[card]]"),
+    ("tables.toml", "[[card]]\n" * (MAX_KEYS + 1), f"tables.toml line {MAX_KEYS + 1}: more than {MAX_KEYS} keys and tables"),
+    ("outside.toml", "x = [" + "1," * 100_000 + "]\n[game]\n", "outside.toml line 1: a key outside [game] and [[card]]"),
+    ("keys.toml", "[game]\n" + "".join(f"k{n} = 1\n" for n in range(MAX_KEYS)), f"keys.toml line {MAX_KEYS + 1}: more than {MAX_KEYS} keys"),
+    ("row.csv", "card,suite,action,description\nA,hearts,," + "x" * 200_000 + "\n", "row.csv line 2: not readable as CSV"),
     ("fields.csv", "card,suite,action,description\n" + "," * 100_000 + "\n", "fields.csv line 2: 100001 fields"),
     ("rows.csv", "card,suite,action,description\n" + "\n".join(f"{n}" for n in range(5000)) + "\n", "rows.csv line "),
     ("big.toml", "# " + "x" * MAX_FILE + "\n", "big.toml: larger than 256 KiB"),
@@ -43,6 +50,13 @@ def test_brackets_and_dots_inside_a_decks_strings_are_its_text(tmp_path):
     path.write_text('[game]\ntitle = "[[[[[[[[[[ a.b.c.d.e.f.g = {{{{{{{{{{"\n'
                     "intro = '''\n[[[[[[[[[[[[\n'''\n# [[[[[[[[[[[[[[ a.b.c.d.e.f = 1\n")
     assert load_deck(path).title.startswith("[[[[[[[[[[ a.b.c.d")
+
+
+def test_a_refusal_after_a_multi_line_string_names_its_own_line(tmp_path):
+    path = tmp_path / "lines.toml"
+    path.write_text('[game]\nintro = """one\ntwo\nthree"""\n[card]\n')
+    with pytest.raises(DeckError, match="^lines.toml line 5: a table that is neither"):
+        load_deck(path)
 
 
 def test_a_link_to_a_deck_is_refused(tmp_path):

@@ -17,7 +17,7 @@ from dicehall.engine.games.journal import odds
 from dicehall.saves.hall import Hall
 from dicehall.sims.journal import sim_journal
 from dicehall.tui.app import DicehallApp
-from tests.apphelpers import drive_hall, screen_text, status, until
+from tests.apphelpers import drive, drive_hall, screen_text, status, until
 from tests.test_hall_screens import open_host_screen, to_line
 
 GNOME = """[game]
@@ -86,16 +86,21 @@ def test_the_host_screen_offers_the_rulings_over_the_admins_deck_and_the_choice_
     assert "Kings     0 of 2" in table  # in play
 
 
+async def journal_with_the_first_admins_deck(pilot) -> None:
+    """The hall's new-game screen on the journal, its deck line moved from the sample to the admin's first deck."""
+    await open_host_screen(pilot)
+    await to_line(pilot, "game")
+    await pilot.press("left")
+    await to_line(pilot, "option:deck")
+    await pilot.press("right")
+
+
 def test_the_host_screen_says_at_once_when_the_admins_deck_cannot_be_played(hall, tmp_path):
     (tmp_path / "hall" / "decks" / "broken.toml").write_text("[game]\ntitle = \"Broken\"\nkings = 9\n")
     app = DicehallApp()
 
     async def steps(pilot):
-        await open_host_screen(pilot)
-        await to_line(pilot, "game")
-        await pilot.press("left")
-        await to_line(pilot, "option:deck")
-        await pilot.press("right")  # sample -> broken (sorted first)
+        await journal_with_the_first_admins_deck(pilot)  # sample -> broken (sorted first)
         refused = status(pilot.app)
         setup = screen_text(pilot.app)
         await pilot.press("s")
@@ -252,10 +257,133 @@ prompt = "another"
 def test_a_reshuffled_deck_that_can_never_end_its_game_is_the_decks_ending_not_a_hang(tmp_path):
     """No King, no pull, no salvation to come: the engine's game would go on for ever; the sim (and
     the side panel's figure) stops at the first reshuffle that brings nothing that can end it."""
-    options = deck_options(ENDLESS_DECK, tmp_path / "endless.toml", deck_out="reshuffle")
+    (tmp_path / "endless.toml").write_text(ENDLESS_DECK)  # check_options refuses it: built as a forged save's would be
+    options = {"deck": journal.load_deck(str(tmp_path / "endless.toml")).record(), "deck_out": "reshuffle"}
     endings, days = sampled(options, games=1000)
     assert endings == Counter(deck=1000) and days < 3
     assert odds.tower_odds(journal.initial_state(options, ())) == 0.0
+
+
+def listed(*cards: str, **settings) -> journal.Deck:
+    """A listed deck of `cards` ("2H" or "2S add-token"), reshuffled when it runs out, with `settings`."""
+    game = "".join(f"{key} = {value!r}\n".replace("'", '"') for key, value in
+                   {"deck": "listed", "deck_out": "reshuffle", **settings}.items())
+    rows = "".join(f'[[card]]\ncard = "{card.split()[0]}"\n' + (f'action = "{card.split()[1]}"\n' if " " in card else "")
+                   for card in cards)
+    return journal.parse_deck(f'[game]\ntitle = "Listed"\n{game}{rows}'.encode(), "listed.toml")
+
+
+ENDS = [  # (a deck that can end its game, the ending random games show; None: too rare to see, taken all the same)
+    (listed("2H", "4H", deck_out="end"), "deck"),  # the deck running out
+    (listed("2H", "3H"), "tower"),  # a card that pulls
+    (listed("2H", "KS pull"), None),  # a King that pulls, once: a chain of double threes fells any tower
+    (listed("2H", "KS", "KH", kings=2), "kings"),  # as many Kings as end it
+    (listed("AH", "4H"), "salvation"),  # a card that adds no token: a day of it alone, then a 6
+    (listed("AH", "2S add-token", "KS", tokens=2), None),  # the Ace's day and the King's take both tokens
+    (listed("AH", "KS", "KH"), "deck"),  # nothing to reshuffle: the Kings and the Ace stay out
+]
+NEVER = [  # (a deck, the rulings over it) that no card can end
+    (listed("2H", "4H"), {}),  # the reviewer's loop.toml
+    (listed("2H", "4H", deck_out="end"), {"deck_out": "reshuffle"}),  # so ruled
+    (listed("2H", "KS", "KH"), {}),  # two Kings of the four that end it
+    (listed("2H", "KS", "KH", kings=2), {"kings": 3}),
+    (listed("AH", "2S add-token", "4S add-token", "6S add-token", tokens=20), {}),  # the reviewer's loop3.toml
+    (listed("AH", "2S add-token", "KS", tokens=2), {"tokens": 3}),
+    (listed("AH add-token", "2S add-token", tokens=1), {}),  # the Ace's own token: 2, only its day takes one
+]
+
+
+def random_game(options: dict, rng: random.Random, steps: int = 3000) -> str:
+    """A game through the rules with random chance: its ending, or "" if it has none after `steps` folds."""
+    state = journal.initial_state(options, ())
+    for _ in range(steps):
+        if state.phase == "over":
+            return state.ending
+        need = journal.chance_needed(state)
+        if need:
+            state = journal.evolve(state, journal.chance_event(state, tuple(rng.randrange(n) for n in need.spec), False))
+        else:
+            for event in journal.decide(state, journal.legal_commands(state)[0]):
+                state = journal.evolve(state, event)
+    return ""
+
+
+@pytest.mark.parametrize("deck, ending", ENDS, ids=[str(n) for n in range(len(ENDS))])
+def test_a_deck_that_can_end_its_game_is_taken_and_a_game_of_it_ends(deck, ending):
+    options = journal.check_options({"deck": deck.record()})
+    rng = random.Random(1)
+    assert ending is None or ending in {random_game(options, rng) for _ in range(100)}
+
+
+@pytest.mark.parametrize("deck, rulings", NEVER, ids=[str(n) for n in range(len(NEVER))])
+def test_a_deck_and_rulings_no_card_can_end_are_refused_in_one_line(deck, rulings):
+    with pytest.raises(RulingError) as refused:
+        journal.check_options({"deck": deck.record(), **rulings})
+    assert str(refused.value).startswith("this deck never ends: reshuffled, it needs ")
+    assert "\n" not in str(refused.value)
+    rng = random.Random(2)  # the refusal is true: games of it, forged past it, go on
+    assert {random_game({"deck": deck.record(), **rulings}, rng, steps=1000) for _ in range(10)} == {""}
+
+
+def test_an_endless_ruling_is_one_line_exit_2_on_the_command_line(hall, tmp_path, capsys):
+    two = str(tmp_path / "two.toml")
+    (tmp_path / "two.toml").write_text('[game]\ntitle = "Two"\ndeck = "listed"\n[[card]]\ncard = "2H"\n[[card]]\ncard = "4H"\n')
+    assert main(["sim", "journal", "--deck", two, "--games", "10"]) == 0
+    capsys.readouterr()
+    line = "this deck never ends: reshuffled, it needs 4 Kings, a card that pulls, or the Ace of hearts and a card adding no token"
+    for args, code, said in ((["sim", "journal", "--deck", two], 2, f"dicehall: {line}"),
+                             (["play", "journal", "--option", f"deck={two}"], 2, f"dicehall: {line}"),
+                             (["host", "journal", "--option", f"deck={two}"], 1, f"dicehall: the new game: {line}")):
+        assert main([*args, "--option", "deck_out=reshuffle"]) == code, args
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.splitlines() == [said], args
+    assert hall.listing() == [] and not any((tmp_path / "home").rglob("*.dhs"))
+
+
+TWO_CARDS = '[game]\ntitle = "Two"\ndeck = "listed"\n[[card]]\ncard = "2H"\n[[card]]\ncard = "4H"\n'
+
+
+def test_the_host_screen_says_an_endless_ruling_when_it_is_chosen_and_makes_no_game(hall, tmp_path):
+    (tmp_path / "hall" / "decks" / "endless.toml").write_text(TWO_CARDS)  # sorted before gnome
+    app = DicehallApp()
+
+    async def steps(pilot):
+        await journal_with_the_first_admins_deck(pilot)  # sample -> endless: it ends (the deck running out)
+        chosen = status(pilot.app)
+        await to_line(pilot, "ruling:deck_out")
+        await pilot.press("right")  # end -> reshuffle: no card can end it
+        ruled = status(pilot.app)
+        await pilot.press("s")
+        return chosen, ruled, status(pilot.app), type(pilot.app.screen).__name__
+
+    chosen, ruled, after, screen = drive_hall(app, steps)
+    assert chosen == "deck: Two"
+    assert ruled.startswith("Not now: this deck never ends: reshuffled, it needs 4 Kings") and "\n" not in ruled
+    assert after.endswith(ruled.removeprefix("Not now: ")) and screen == "HallHostScreen" and hall.listing() == []
+
+
+def test_the_launchers_setup_says_an_endless_ruling_when_it_is_chosen_and_at_start(tmp_path, monkeypatch):
+    from dicehall.tui.screens.journal_setup import JournalSetupScreen
+    from tests.test_journal_writer import to_line as to_setup_line
+
+    monkeypatch.setenv("DICEHALL_HOME", str(tmp_path / "home"))
+    deck = journal.parse_deck(TWO_CARDS.encode(), "two.toml").record()
+
+    async def steps(pilot):
+        pilot.app.push_screen(JournalSetupScreen(deck=deck))
+        await to_setup_line(pilot, "deck_out")
+        before = status(pilot.app)
+        await pilot.press("right")
+        ruled = status(pilot.app)
+        await pilot.press("s")
+        await pilot.pause()
+        return before, ruled, status(pilot.app), type(pilot.app.screen).__name__
+
+    before, ruled, after, screen = drive(DicehallApp(), steps)
+    assert "never ends" not in before
+    assert ruled.startswith("Not now: this deck never ends: reshuffled, it needs 4 Kings, a card that pulls")
+    assert "never ends" in after and screen == "JournalSetupScreen"
+    assert not any((tmp_path / "home").rglob("*.dhs"))
 
 
 def test_host_on_the_command_line_takes_the_rulings_over_the_admins_deck(hall, monkeypatch, capsys):

@@ -173,6 +173,24 @@ def test_a_long_prompt_is_cut_with_a_key_and_read_whole_with_it():
     assert LONG_PROMPT[:400] in read
 
 
+def test_a_prompts_line_breaks_show_in_the_card_panel():
+    deck = journal.parse_deck(b'card,suite,action,description\n2,hearts,no-pull,"The door is shut.\nThe lamp is out."\n',
+                              "door.csv").record()
+    session = new_game(deck=deck)
+
+    async def steps(pilot):
+        await typed_card(pilot)
+        board = screen_text(pilot.app)
+        await pilot.press("o")  # the whole prompt: its lines kept there too
+        await pilot.pause()
+        return board, screen_text(pilot.app)
+
+    for shown in drive(DicehallApp(session=session), steps):
+        lines = [line.strip(" │") for line in shown.splitlines()]
+        assert any(line.endswith("The door is shut.") for line in lines)  # its own line, not run into the next
+        assert any(line.endswith("The lamp is out.") and "shut" not in line for line in lines)
+
+
 def test_the_footer_fits_and_the_title_says_the_deck_once():
     deck = journal.parse_deck(b"card,suite,action,description\n2,hearts,no-pull,Cold.\n", "gnome-fixed.csv").record()
     session = new_game(name="Gnome-fixed", deck=deck)

@@ -120,6 +120,8 @@ def play_command(args: argparse.Namespace) -> int:
         name = f"{name}, winnable" if args.daily and not args.name else name
     try:  # the options are checked before anything is written
         engine.new_session(args.game, seed=0 if game_seed is None else game_seed, options=options, dice=[])
+    except (DeckError, RulingError):
+        raise  # a deck and rulings no card can end: its one line, without the usage
     except ValueError as error:
         raise UsageError(str(error)) from None
     if terminal.missing_terminal():  # the arguments first; then refused before the save is made

@@ -16,6 +16,7 @@ import gc
 import os
 import random
 import statistics
+import string
 import subprocess
 import sys
 import tempfile
@@ -1121,6 +1122,8 @@ def worst_decks(size: int = 256 * 1024) -> dict[str, str]:
         "blank lines": "\n" * (size - 1),
         "a line of tabs and a key": "\t" * (size - 8) + "a.b = 1",
         "2,000 card headers": "[[card]]\n" * 2000 + "#" * (size - 18000),
+        "20,000 table headers of five names": "".join(f"[{string.ascii_letters[n // 52 % 52]}{string.ascii_letters[n % 52]}"
+                                                      ".a.b.c.d]\n" for n in range(size // 11))[:size],
         "game file: 52 cards of long stories": game_file_of_stories(size),
         "game file: a heading of spaces": "---\ntitle: x\n---\n## Card Deck\n### " + " " * (size - 40) + "x\n",
         "game file: empty comments": "---\ntitle: x\n---\n" + "<!---->" * ((size - 20) // 7),

@@ -165,6 +165,7 @@ class HallHostScreen(SetupScreen):
                 self.check_deck()
         elif key.startswith("ruling:"):
             self.rulings = journal.next_rulings(self.rulings, key.removeprefix("ruling:"), step, self.deck_settings())
+            self.say_if_endless()
         elif key == "watchers":
             self.watchers = WATCHER_POLICIES[(WATCHER_POLICIES.index(self.watchers) + step) % len(WATCHER_POLICIES)]
         elif key == "name":
@@ -199,6 +200,16 @@ class HallHostScreen(SetupScreen):
             self.status(clean_text(str(error), 300), error=True)
         else:
             self.status(f"deck: {clean_text(deck.title, 60)}")
+            self.say_if_endless()
+
+    def say_if_endless(self) -> None:
+        """The deck and the rulings chosen: a game of them that could never end is said at once (s refuses it)."""
+        try:
+            never = journal.endless(self.journal_deck(), self.rulings)
+        except DicehallError:  # a deck that cannot be read: check_deck has said so
+            return
+        if never:
+            self.status(never, error=True)
 
     def host_options(self) -> dict:
         """The options as `dicehall host --option` gives them (the troll's variant is its own flag; a

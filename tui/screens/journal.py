@@ -441,7 +441,8 @@ class JournalScreen(GameScreen):
     def action_show_prompt(self) -> None:
         page = self.state.pages[-1]
         prompt = self.state.deck.prompt(page.card) or "(no prompt: this card only has its rule)"
-        self.app.push_screen(HelpScreen(f"Card {len(self.state.pages)}: {card_line(self.state, page.card)}", [], prompt))
+        lines = "\n\n".join(line for line in prompt.split("\n") if line.strip())  # the dialog flows a paragraph's lines
+        self.app.push_screen(HelpScreen(f"Card {len(self.state.pages)}: {card_line(self.state, page.card)}", [], lines))
 
     def action_toggle_typed(self) -> None:
         self.typed_dice = not self.typed_dice

@@ -78,13 +78,26 @@ def _board(state: JournalState, odds: float | None, cut_prompt: bool) -> Text:
         text.append(f"\nCard {len(state.pages)}: ", style="bold")
         text.append(card_line(state, page.card) + "\n")
         prompt = state.deck.prompt(page.card)
-        if cut_prompt and len(prompt) > PROMPT_SHOWN:  # the board's room at 80x24: the rest is one key away
-            prompt = prompt[:PROMPT_SHOWN].rsplit(" ", 1)[0] + "... (o: the whole prompt)"
+        if cut_prompt:
+            prompt = _cut_prompt(prompt)
         text.append((prompt or "(no prompt: this card only has its rule)") + "\n")
     if state.phase == "over":
         outcome = journal.outcome(state)
         text.append("\n" + (outcome.summary if outcome else "") + "\n", style="bold reverse")
     return text
+
+
+def _cut_prompt(prompt: str) -> str:
+    """The prompt as far as the board has room for it at 80x24 (its line breaks kept: each one ends a
+    board line), ending in "..." and the key that shows the rest, when there is a rest."""
+    kept, room = [], PROMPT_SHOWN
+    for line in prompt.split("\n"):
+        if len(line) > room:
+            kept.append(line[: max(room, 0)].rsplit(" ", 1)[0] + "... (o: the whole prompt)")
+            return "\n".join(kept)
+        kept.append(line)
+        room -= max(1, -(-len(line) // BOARD_WIDTH)) * BOARD_WIDTH  # the board lines it takes, whole
+    return prompt
 
 
 def journal_text(state: JournalState, prompts: bool = False) -> Text:

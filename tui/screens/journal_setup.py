@@ -102,6 +102,14 @@ class JournalSetupScreen(SetupScreen):
     def rule(self, key: str, step: int) -> None:
         self.rulings = journal.next_rulings(self.rulings, key, step, self.deck_settings())
         self.redraw()
+        self.say_if_endless()
+
+    def say_if_endless(self) -> None:
+        """The deck and the rulings chosen: a game of them that could never end is said at once (Start refuses it)."""
+        deck = journal.sample_deck() if self.deck == "sample" else journal.deck_from_record(self.deck)
+        never = journal.endless(deck, self.rulings)
+        if never:
+            self.status(never, error=True)
 
     def deck_record_title(self) -> str:
         return journal.sample_deck().title if self.deck == "sample" else self.deck_title
@@ -128,6 +136,7 @@ class JournalSetupScreen(SetupScreen):
         self.deck, self.deck_title, self.title = deck, title, ""  # a new deck: its own name until the player gives one
         self.status(f"deck: {clean_text(title, 60) or 'the sample deck'}")
         self.redraw()
+        self.say_if_endless()
 
     def read_deck(self, read) -> str | None:
         """Take the deck `read()` gives; its refusal (one line naming the file and the line) if none."""

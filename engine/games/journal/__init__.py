@@ -36,7 +36,7 @@ from dicehall.engine.games.journal.rules import (
 from dicehall.engine.games.journal.export import html_page, markdown
 from dicehall.engine.games.journal.odds import ODDS_GAMES, Playout, next_pull_chance, playout, tower_odds
 from dicehall.engine.games.journal.rules_text import RULES_TEXT, RULING_WORDS
-from dicehall.engine.games.journal.rulings import RULINGS, check_rulings, next_rulings, ruled_deck, ruling_lines
+from dicehall.engine.games.journal.rulings import RULINGS, check_rulings, endless, next_rulings, ruled_deck, ruling_lines
 
 ID = "journal"
 TITLE = "Journal"

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from dicehall.engine.codec import ADDED
 from dicehall.engine.errors import DeckError
-from dicehall.engine.games.journal.caps import MAX_FILE, MAX_INTRO, MAX_LICENCE, MAX_PROMPT, MAX_TEXT_BYTES, MAX_TITLE
+from dicehall.engine.games.journal.caps import MAX_FILE, MAX_INTRO, MAX_LICENCE, MAX_PROMPT, MAX_TEXT_BYTES, MAX_TITLE, fitted
 from dicehall.engine.games.journal.cards import FULL_DECK, RANKS, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
 from dicehall.engine.games.journal.gamefile import game_file_record, game_folder_texts, looks_like_game_file
 from dicehall.engine.text import clean_text
@@ -120,15 +120,17 @@ class Deck:
 
 # ----- checking one value, wherever it came from -----
 
-def _text(value: object, limit: int, where: str, what: str, lines: bool = False) -> str:
+def _text(value: object, limit: int, where: str, what: str, lines: bool = False, fit: bool = True) -> str:
+    """A deck's text cleaned and fitted to `limit` (cut at a word: a long text changes no rule); not
+    `fit`: refused when longer (a deck's record in a save holds texts already fitted, so only a forged one is)."""
     if not isinstance(value, str):
         raise DeckError(f"{where}: {what} is not text")
-    if len(value) > limit:
+    if not fit and len(value) > limit:
         raise DeckError(f"{where}: {what} is {len(value)} characters, at most {limit}")
     if lines:  # kept as paragraphs: each line cleaned, blank runs kept to one
-        kept = [clean_text(line, limit) for line in value.splitlines()]
-        return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
-    return clean_text(value, limit)
+        kept = [clean_text(line, limit * 2) for line in value[: limit * 8].splitlines()]
+        return fitted(re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip(), limit)
+    return fitted(clean_text(value, limit * 2), limit)
 
 
 def setting_value(name: str, value: object, where: str) -> object:
@@ -144,7 +146,7 @@ def setting_value(name: str, value: object, where: str) -> object:
 
 def title_value(value: object, where: str) -> str:
     """A game's name given when it starts (a CSV deck's title is only its file's name): text, cleaned, capped."""
-    title = _text(value, MAX_TITLE, where, "title")
+    title = _text(value, MAX_TITLE, where, "title", fit=False)  # typed by the player, who can shorten it
     if not title:
         raise DeckError(f"{where}: title is empty (the game's name)")
     return title
@@ -188,8 +190,8 @@ def _action(value: object, card: str, where: str) -> str | None:
 class _Builder:
     """Cards and settings gathered from one file, each checked as it comes."""
 
-    def __init__(self, name: str):
-        self.name = name
+    def __init__(self, name: str, fit: bool = True):
+        self.name, self.fit = name, fit  # fit: a file's long texts are cut at a word; a record's are refused
         self.prompts: dict[str, tuple[str, str]] = {}
         self.first_seen: dict[str, str] = {}
         self.texts: dict[str, str] = {}
@@ -200,7 +202,7 @@ class _Builder:
         card = _card(rank, suit, where)
         if card in self.prompts:
             raise DeckError(f"{where}: card {card_name(card)} again (first at {self.first_seen[card]})")
-        text = _text("" if prompt is None else prompt, MAX_PROMPT, where, "description")
+        text = _text("" if prompt is None else prompt, MAX_PROMPT, where, "description", lines=True, fit=self.fit)
         self.prompts[card] = (_action(action, card, where), text)
         if isinstance(action, str) and " ".join(action.split()).lower() in DC_SOLO_RPG_ACTIONS:
             self.dc_solo_rpg = True
@@ -212,7 +214,7 @@ class _Builder:
         for key, value in table.items():
             name = "licence" if key == "license" else key
             if name in TEXT_FIELDS:
-                self.texts[name] = _text(value, TEXT_FIELDS[name], where, name, lines=name in ("intro", "licence"))
+                self.texts[name] = _text(value, TEXT_FIELDS[name], where, name, name in ("intro", "licence"), self.fit)
             elif name in SETTINGS:
                 self.settings[name] = setting_value(name, value, where)
             else:
@@ -247,11 +249,7 @@ CSV_COLUMNS = {"card": "card", "suite": "suit", "suit": "suit", "action": "actio
 
 def parse_csv(text: str, name: str) -> Deck:
     builder = _Builder(name)
-    try:
-        rows = list(_csv_rows(text, name))
-    except csv.Error as error:
-        raise DeckError(f"{name}: not readable as CSV ({clean_text(str(error), 60)})") from None
-    rows = [(line, row) for line, row in rows if any(cell.strip() for cell in row)]
+    rows = [(line, row) for line, row in _csv_rows(text, name) if any(cell.strip() for cell in row)]
     if not rows:
         raise DeckError(f"{name}: no header (card, suite, action, description)")
     header_line, header = rows[0]
@@ -277,14 +275,20 @@ def parse_csv(text: str, name: str) -> Deck:
 
 def _csv_rows(text: str, name: str):
     reader = csv.reader(io.StringIO(text, newline=""))
-    start = 1
-    for count, row in enumerate(reader):
-        if count > MAX_ROWS:
+    start = count = 0
+    while True:
+        start, count = reader.line_num + 1, count + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:  # the row from its first line: a field of 128 KiB, a stray quote
+            raise DeckError(f"{name} line {start}: not readable as CSV ({clean_text(str(error), 60)})") from None
+        if count > MAX_ROWS + 1:
             raise DeckError(f"{name} line {start}: more rows than any deck has (at most {MAX_ROWS})")
         if len(row) > MAX_COLUMNS:
             raise DeckError(f"{name} line {start}: {len(row)} fields, a deck's rows have 4")
         yield start, row
-        start = reader.line_num + 1
 
 
 def _where_in(error: tomllib.TOMLDecodeError) -> str:
@@ -302,11 +306,19 @@ _TOML_STRINGS = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\
 
 def _prescan_toml(text: str, name: str) -> None:
     """Refuse what would cost tomllib deep recursion or quadratic memory (nesting, thousands of
-    keys, long dotted keys), line by line over the text with its strings and comments left out:
-    splits and counts only, linear in the file."""
-    bare = _TOML_STRINGS.sub('""', text)
+    keys or tables, long dotted keys, tables a deck has not), line by line over the text with its
+    strings and comments left out (their line breaks kept): splits and counts only, linear in the file."""
+    bare = _TOML_STRINGS.sub(lambda found: '""' + "\n" * found.group().count("\n"), text)
     depth = keys = 0
+    in_table = False
     for number, line in enumerate(bare.split("\n"), start=1):
+        header = line.strip(" \t")
+        if header.startswith("[") and not depth:  # a table's header: [game], [[card]]
+            keys, in_table = keys + 1, True
+            if "".join(header.partition("]")[0].lstrip("[").split()) != ("card" if header.startswith("[[") else "game"):
+                raise DeckError(f"{name} line {number}: a table that is neither [game] nor [[card]] (a deck has only those)")
+        elif "=" in line and not depth and not in_table and header.partition("=")[0].split(".")[0].strip(" \t") not in ("game", "card"):
+            raise DeckError(f"{name} line {number}: a key outside [game] and [[card]] (a deck has only those)")
         if "[" in line or "{" in line or depth:
             for char in line:
                 if char in "[{":
@@ -315,16 +327,14 @@ def _prescan_toml(text: str, name: str) -> None:
                         raise DeckError(f"{name} line {number}: nested more than {MAX_DEPTH} deep, no deck is")
                 elif char in "]}":
                     depth = max(depth - 1, 0)
-        header = line.lstrip(" \t")
-        if header.startswith("[") and header.partition("]")[0].count(".") > MAX_DOTS:  # [a.b.c]
-            raise DeckError(f"{name} line {number}: a table name of more than {MAX_DOTS} dots, no deck's has")
         for part in re.split(r"[{,]", line) if "=" in line else ():  # key = value, also in {a = 1, b = 2}
             if "=" in part:
-                keys += 1
-                if keys > MAX_KEYS:
-                    raise DeckError(f"{name}: more than {MAX_KEYS} keys, no deck has that many")
-                if part.partition("=")[0].count(".") > MAX_DOTS:
+                dots = part.partition("=")[0].count(".")
+                if dots > MAX_DOTS:
                     raise DeckError(f"{name} line {number}: a key of more than {MAX_DOTS} dots, no deck's key has")
+                keys += dots + 1  # a.b.c = 1 makes two tables and a key
+        if keys > MAX_KEYS:
+            raise DeckError(f"{name} line {number}: more than {MAX_KEYS} keys and tables, no deck has that many")
 
 
 def _lines_of(pattern: str, text: str) -> list[int]:
@@ -532,7 +542,7 @@ def _frozen(record: object) -> tuple | None:
 def _deck_from_record(record: object, where: str) -> Deck:
     if not isinstance(record, dict):
         raise DeckError(f"{where} is not a map")
-    builder = _Builder(where)
+    builder = _Builder(where, fit=False)
     cards = record.get("cards", [])
     if not isinstance(cards, (list, tuple)) or len(cards) > 52:
         raise DeckError(f"{where}: cards is not a list of at most 52")

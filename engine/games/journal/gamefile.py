@@ -16,13 +16,13 @@ A game has all 52 cards by type: 1 Primary Success (the Ace of hearts), 4 Failur
 3 Narrative (the other Aces; at most one `skip-damage` and one `return-king`), 16 Challenge (3, 5, 7, 9)
 and 28 Event (2, 4, 6, 8, 10, J, Q), placed as dc-solo-rpg places them. Each card's action is given in
 dc-solo-rpg's words (deck.py maps them onto dicehall's). A story or an introduction longer than a
-deck keeps (caps.py) is cut at a word, with "..." at the end; a title too long is refused."""
+deck keeps (caps.py) is cut at a word, with "..." at the end, as a title too long is."""
 from __future__ import annotations
 
 import re
 
 from dicehall.engine.errors import DeckError
-from dicehall.engine.games.journal.caps import MAX_INTRO, MAX_PROMPT, MAX_TITLE
+from dicehall.engine.games.journal.caps import MAX_INTRO, MAX_PROMPT, MAX_TITLE, fitted
 from dicehall.engine.games.journal.cards import SUITS, card_name, rank_of, suit_of
 from dicehall.engine.text import clean_text
 
@@ -54,20 +54,18 @@ def game_file_record(text: str, name: str) -> dict:
     """The deck record (deck.py's deck_from_record checks it) of the game file `text`; DeckError in one line."""
     lines = _without_comments(text, name).split("\n")
     front, body = _front_matter(lines, name)
-    title_line, title = front.get("title", (1, ""))
+    title = front.get("title", (1, ""))[1]
     if not title:
         raise DeckError(f"{name} line 1: no title in the front matter (title: the game's name)")
-    if len(title) > MAX_TITLE:
-        raise DeckError(f"{name} line {title_line}: title is {len(title)} characters, at most {MAX_TITLE}")
     deck_at = next((number for number in range(body, len(lines)) if _DECK_HEADING.fullmatch(lines[number].rstrip())), None)
     if deck_at is None:
         raise DeckError(f"{name}: no '## Card Deck' heading (the cards follow it)")
     subtitle = front.get("subtitle", (0, ""))[1]
     intro = _paragraphs(([subtitle, ""] if subtitle else []) + lines[body:deck_at])
     cards = _placed(_cards(lines, deck_at + 1, name), name, deck_at + 1)
-    return {"title": title, "intro": _fit(intro, MAX_INTRO),
-            "won": _fit(front.get("win-message", (0, ""))[1], MAX_PROMPT),
-            "lost": _fit(front.get("lose-message", (0, ""))[1], MAX_PROMPT),
+    return {"title": fitted(title, MAX_TITLE), "intro": fitted(intro, MAX_INTRO),
+            "won": fitted(front.get("win-message", (0, ""))[1], MAX_PROMPT),
+            "lost": fitted(front.get("lose-message", (0, ""))[1], MAX_PROMPT),
             "cards": [[code, action, prompt] for code, (action, prompt) in sorted(cards.items())],
             "final_check": "pull"}  # dc-solo-rpg's salvation ends with a final damage check (its template)
 
@@ -123,14 +121,6 @@ def _paragraphs(lines: list[str]) -> str:
     return "\n\n".join(clean_text(paragraph, MAX_INTRO * 2) for paragraph in paragraphs if paragraph)
 
 
-def _fit(text: str, limit: int) -> str:
-    """`text` whole if it fits in `limit` characters, else cut at a word and ended with "..."."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 3].rsplit(None, 1)[0] if " " in text[: limit - 3] else text[: limit - 3]
-    return cut.rstrip() + "..."
-
-
 class _Card:
     def __init__(self, line: int, kind: str, assignment: str | None, modifier: str | None):
         self.line, self.kind, self.assignment, self.modifier = line, kind, assignment, modifier
@@ -143,7 +133,7 @@ class _Card:
             raise DeckError(f"{name} line {self.line}: the card has no short description in **bold**")
         story = _paragraphs(text[found.end():].split("\n")).replace("\n\n", " ")
         prompt = clean_text(found.group(1), MAX_PROMPT * 2) + (f" {story}" if story else "")
-        return self.modifier or ACTIONS[self.kind], _fit(prompt, MAX_PROMPT)
+        return self.modifier or ACTIONS[self.kind], fitted(prompt, MAX_PROMPT)
 
 
 def _cards(lines: list[str], start: int, name: str) -> list[_Card]:
@@ -251,15 +241,13 @@ def game_folder_texts(config: str, intro: str, where: str) -> tuple[str, str, st
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":  # YAML's quotes
                 value = value[1:-1]
             keys[current] = (number, [] if value[:1] in ("|", ">") else [value])
-    title_line, title = keys.get("title", (1, [""]))
-    title = clean_text(" ".join(title), MAX_TITLE * 4)
-    if len(title) > MAX_TITLE:
-        raise DeckError(f"{where} line {title_line}: title is {len(title)} characters, at most {MAX_TITLE}")
+    title = keys.get("title", (1, [""]))[1]
+    title = fitted(clean_text(" ".join(title), MAX_TITLE * 4), MAX_TITLE)
     subtitle = " ".join(keys.get("subtitle", (0, []))[1])
     lines = keys["introduction"][1] if "introduction" in keys else intro.split("\n")
     labels = {}
     for line in keys.get("labels", (0, []))[1]:
         key, _, value = line.partition(":")
         labels[key.strip()] = value.strip().strip("\"'")
-    words = [_fit(clean_text(labels.get(label, ""), MAX_PROMPT * 2), MAX_PROMPT) for label in ("successCheckWin", "failureCheckLoss")]
-    return title, _fit(_paragraphs(([subtitle, ""] if subtitle.strip() else []) + lines), MAX_INTRO), *words
+    words = [fitted(clean_text(labels.get(label, ""), MAX_PROMPT * 2), MAX_PROMPT) for label in ("successCheckWin", "failureCheckLoss")]
+    return title, fitted(_paragraphs(([subtitle, ""] if subtitle.strip() else []) + lines), MAX_INTRO), *words

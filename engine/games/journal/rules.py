@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from dicehall.engine.codec import ADDED
 from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
-from dicehall.engine.errors import OptionError
+from dicehall.engine.errors import OptionError, RulingError
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, parse_card
@@ -24,7 +24,7 @@ from dicehall.engine.games.journal.moves import (
     ENTRY_LIMIT, EVENTS, AmendEntry, CardDrawn, DayEnded, DayRolled, DayStarted, Draw, DrawBegan, DrawCard,
     EntryAmended, EntrySkipped, EntryWritten, RollSalvation, SalvationRolled, SkipEntry, StartDay, WriteEntry,
 )
-from dicehall.engine.games.journal.rulings import check_rulings, checked_title, ruled_deck
+from dicehall.engine.games.journal.rulings import check_rulings, checked_title, endless, ruled_deck
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 
@@ -82,6 +82,9 @@ def check_options(options: dict) -> dict:
         deck = deck_from_record(record)
     if "title" in options:
         deck = replace(deck, title=checked_title(options["title"]))
+    never = endless(deck, rulings)
+    if never:
+        raise RulingError(never)
     return {"deck": deck.record(), **rulings}
 
 

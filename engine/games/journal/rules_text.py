@@ -92,7 +92,13 @@ Choices dicehall makes where the SRD leaves them to each game:
   the Ace of Hearts came up (that day included).
 - The deck running out: by default the game ends (the story runs out,
   not a win). A deck may say deck_out = "reshuffle": every drawn card but
-  the Kings and the Ace of Hearts goes back, and the day goes on.
+  the Kings and the Ace of Hearts goes back, and the day goes on. A
+  reshuffled deck that no card could ever end is refused when the game
+  starts (by the deck or by the rulings): it needs a card that pulls (a
+  chain of double threes fells any tower), as many Kings as end the game,
+  or the Ace of Hearts and a card that adds no token (a day of it alone,
+  then a 6, takes a token), or so few tokens that the Ace's day and the
+  Kings' take them all. A game that can end but rarely does is played.
 - After the last token: by default the game is won at once. A deck may
   say final_check = "pull": one last plain pull, and the tower must stand.
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dicehall.engine.errors import DeckError, RulingError
+from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
 from dicehall.engine.games.journal.deck import SETTINGS, Deck, deck_from_record, setting_value, title_value
 from dicehall.engine.games.journal.rules_text import RULING_WORDS
 from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
 
 RULINGS = ("final_check", "tokens", "kings", "deck_out")
 OPTIONS = ("deck", "title", *RULINGS)  # every option a journal takes (title: the game's name, in the deck's place)
@@ -41,9 +43,33 @@ def checked_title(value: object) -> str:
 
 def ruled_deck(options: dict) -> Deck:
     """The deck a game plays: the deck's own settings, each ruling the player chose in their place."""
-    deck = deck_from_record(options["deck"])
-    rulings = {key: options[key] for key in RULINGS if key in options}
+    return ruled(deck_from_record(options["deck"]), {key: options[key] for key in RULINGS if key in options})
+
+
+def ruled(deck: Deck, rulings: dict) -> Deck:
+    """`deck` with the rulings chosen in place of its own settings."""
     return replace(deck, settings={**deck.settings, **rulings}) if rulings else deck
+
+
+def endless(deck: Deck, rulings: dict) -> str | None:
+    """The one line that refuses `deck` under `rulings` when no card can ever end a game of it, else None.
+    Only a reshuffled deck can go on forever; it ends when the tower can fall (a card that pulls), when
+    enough Kings are in it, when nothing is left to reshuffle (the Kings and the Ace of hearts stay out),
+    or when the tokens can run out: a day of one card that adds no token, then a 6, takes one away. With
+    add-token cards only, the tokens can go only on the Ace's own day and on each King's."""
+    deck = ruled(deck, rulings)
+    settings, cards = deck.settings, deck.cards
+    actions = [deck.action(card) for card in cards]
+    kings = sum(is_king(card) for card in cards)
+    again = [card for card in cards if not is_king(card) and card != SALVATION_CARD]
+    if settings["deck_out"] == "end" or not again or "pull" in actions or "remove" in actions or kings >= settings["kings"]:
+        return None
+    if SALVATION_CARD in cards:
+        ace = {"add-token": 1, "remove-token": -1}.get(deck.action(SALVATION_CARD), 0)
+        if any(deck.action(card) != "add-token" for card in again) or settings["tokens"] + ace <= 1 + kings:
+            return None
+    return (f"this deck never ends: reshuffled, it needs {counted(settings['kings'], 'King')}, a card that pulls, or the "
+            "Ace of hearts and a card adding no token")
 
 
 def ruling_lines(settings: dict, rulings: dict) -> list[tuple[str, str, str]]:
