@@ -12,13 +12,19 @@ from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.widgets import Plain, StatusLine
 
 
+# the keys of a screen that scrolls a text (its action_scroll); priority: the focused scroller's own
+# keys would hide these from the footer
+SCROLL_BINDINGS = [
+    Binding("up", "scroll(-1)", "Up", show=False, priority=True, tooltip="a line up"),
+    Binding("down", "scroll(1)", "Down", show=False, priority=True, tooltip="a line down"),
+    Binding("pageup", "scroll(-15)", "Page up", priority=True),
+    Binding("pagedown,space", "scroll(15)", "Page down", priority=True),
+]
+
+
 class ReadingScreen(KeyedScreen):
     BINDINGS = [
-        # priority: the focused scroller's own keys would hide these from the footer
-        Binding("up", "scroll(-1)", "Up", show=False, priority=True, tooltip="a line up"),
-        Binding("down", "scroll(1)", "Down", show=False, priority=True, tooltip="a line down"),
-        Binding("pageup", "scroll(-15)", "Page up", priority=True),
-        Binding("pagedown,space", "scroll(15)", "Page down", priority=True),
+        *SCROLL_BINDINGS,
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "back", "Back"),
     ]

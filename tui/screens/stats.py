@@ -11,15 +11,13 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer
 
 from dicehall.tui.screens.base import KeyedScreen
+from dicehall.tui.screens.reading import SCROLL_BINDINGS
 from dicehall.tui.widgets import Plain, StatusLine
 
 
 class StatsScreen(KeyedScreen):
     BINDINGS = [
-        Binding("up", "scroll(-1)", "Up", show=False, priority=True, tooltip="a line up"),
-        Binding("down", "scroll(1)", "Down", show=False, priority=True, tooltip="a line down"),
-        Binding("pageup", "scroll(-15)", "Page up", priority=True),
-        Binding("pagedown,space", "scroll(15)", "Page down", priority=True),
+        *SCROLL_BINDINGS,
         Binding("p", "player", "Player", tooltip="the next player's figures alone (then everyone again)"),
         Binding("g", "game", "Game", tooltip="the next game alone (then every game again)"),
         Binding("question_mark", "help", "Help"),
