@@ -6,6 +6,7 @@ the pulls until the tower falls average the Dice Tower's exact figure, and the r
 played at once agrees with the same game played card by card and with games through the engine."""
 from __future__ import annotations
 
+import itertools
 import random
 import statistics
 from bisect import bisect_left
@@ -38,6 +39,11 @@ EVERY_CARD_PULLS = {"3S": "pull"}
 ONE_PULL_A_PASS = {card: "pull" if card == "3S" else "no-pull" for card in FULL_CARDS if card != "AH"}
 PULLS_AND_REMOVES = {card: "remove" if card[0] in "35" else "pull" if card[0] == "7" else "no-pull"
                      for card in FULL_CARDS if card != "AH"}
+SKIPS_A_PASS = {card: "skip-pull" if card[0] == "9" else "pull" if card[0] in "357" else "no-pull"
+                for card in FULL_CARDS if card != "AH"}  # 12 pulls, 4 skips
+NEARLY_ALL_SKIPPED = {card: "skip-pull" if card[0] == "9" or card in ("3S", "5S", "7S") else action
+                      for card, action in SKIPS_A_PASS.items()}  # 9 pulls, 7 skips: 2 pulls a pass
+AS_MANY_SKIPS = {"3S": "pull", "5S": "pull", "9S": "skip-pull", "9H": "skip-pull", "2S": "no-pull"}
 FOUR_PULLS_A_PASS = {card: "pull" if card[0] == "3" else "no-pull" for card in FULL_CARDS if card != "AH"}
 
 
@@ -112,7 +118,8 @@ def card_by_card(monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("actions,tower_start,games", [(EVERY_CARD_PULLS, 1000, 400), (ONE_PULL_A_PASS, 150, 300),
-                                                       (FOUR_PULLS_A_PASS, 200, 800), (PULLS_AND_REMOVES, 2000, 300)])
+                                                       (FOUR_PULLS_A_PASS, 200, 800), (PULLS_AND_REMOVES, 2000, 300),
+                                                       (SKIPS_A_PASS, 300, 400), (NEARLY_ALL_SKIPPED, 100, 400)])
 def test_a_game_only_the_tower_can_end_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start, games):
     options = deck(tower_start, actions, deck_out="reshuffle")
     fast = playouts(options, games, 5)
@@ -128,6 +135,47 @@ def test_the_reshuffle_cap_ends_a_game_played_at_once_where_it_ends_one_played_c
     assert {(play.ending, play.cards, play.pulls) for play in fast} == {("deck", 21 * 47, 21)}
     card_by_card(monkeypatch)
     assert_alike(fast, playouts(options, 200, 8), len(ONE_PULL_A_PASS))
+
+
+def test_the_skips_a_pass_leaves_are_every_order_of_its_cards_counted():
+    """The skips carried out of a pass that starts with none: exactly each order's count, all orders alike."""
+    for pulls, skips in ((4, 3), (5, 1), (3, 3), (2, 5)):
+        orders = set(itertools.permutations("p" * pulls + "s" * skips))
+        left: dict[int, int] = {}
+        for order in orders:
+            carried = 0
+            for card in order:
+                carried = carried + 1 if card == "s" else max(carried - 1, 0)
+            left[carried] = left.get(carried, 0) + 1
+        cumulative, counts = odds._skips_left(pulls, skips)
+        chances = {count: high - low for count, high, low in zip(counts, cumulative, (0.0,) + cumulative)}
+        assert all(abs(chances.get(count, 0.0) - ways / len(orders)) < 1e-12 for count, ways in left.items())
+        assert abs(sum(chances[count] for count in left) - 1.0) < 1e-12
+        if pulls <= skips:
+            continue  # (the chain serves passes of more pulls than skips)
+        # and many passes at once are the one-pass chain repeated, from each count carried in
+        many = odds._skip_steps(pulls, skips, skips + 2, 4)
+        one = odds._skip_steps(pulls, skips, skips + 2, 1)
+        for start in range(skips + 3):
+            spread = {start: 1.0}
+            for _ in range(4):
+                after: dict[int, float] = {}
+                for count, weight in spread.items():
+                    for end, (high, low) in enumerate(zip(one[count], (0.0,) + one[count])):
+                        after[end] = after.get(end, 0.0) + weight * (high - low)
+                spread = after
+            assert all(abs(high - low - spread.get(end, 0.0)) < 1e-12 for end, (high, low) in enumerate(zip(many[start], (0.0,) + many[start])))
+
+
+@pytest.mark.parametrize("actions,cap", [(SKIPS_A_PASS, 8), (AS_MANY_SKIPS, 40)])
+def test_the_reshuffle_cap_ends_a_game_of_skips_where_it_ends_one_played_card_by_card(monkeypatch, actions, cap):
+    """Passes the cap cuts short, and skips as many as the pulls: once they carry a pass's pulls no card pulls again."""
+    monkeypatch.setattr(odds, "MAX_RESHUFFLES", cap)
+    options = deck(300, actions, deck_out="reshuffle")
+    fast = playouts(options, 400, 7)
+    assert "deck" in {play.ending for play in fast}
+    card_by_card(monkeypatch)
+    assert_alike(fast, playouts(options, 400, 8), len(actions))
 
 
 def engine_games(options: dict, games: int) -> list[tuple[str, int]]:
@@ -158,6 +206,10 @@ def test_a_tower_of_10000_plays_as_in_the_engine(deck_out):
 
 def test_a_reshuffled_deck_of_pulls_only_plays_as_in_the_engine():
     assert_the_engine_agrees(deck(300, EVERY_CARD_PULLS, deck_out="reshuffle"), 40)
+
+
+def test_a_reshuffled_deck_of_pulls_and_skips_plays_as_in_the_engine():
+    assert_the_engine_agrees(deck(100, NEARLY_ALL_SKIPPED, deck_out="reshuffle"), 30)
 
 
 def test_the_sim_and_the_side_panel_on_the_edge_decks(tmp_path):

@@ -16,6 +16,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from math import comb
 
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.dicetower import DiceRolled, TowerState
@@ -224,7 +225,12 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     at_least = (counts[0] + counts[1] - counts[2]) * (MAX_RESHUFFLES - reshuffles + 1) - skips if counts else 0
                     if not tower and pulls + at_least >= countdown:  # they certainly fell it
                         return Playout("tower", day, cards, max(pulls, countdown))
-                    if counts and counts[2]:  # skips: what each pass pulls depends on its order, card by card
+                    if counts and skips >= counts[0] + counts[1] <= counts[2]:
+                        return _skipped_to_the_cap(len(remaining), reshuffles, day, to_draw, cards, pulls, rng)
+                    if counts and counts[2] and not counts[1] and counts[0] > counts[2]:
+                        return _skipping_passes(len(remaining), counts[0], counts[2], skips, countdown, advantage_from,
+                                                reshuffles, day, to_draw, cards, pulls, tower, rng)
+                    if counts and counts[2]:  # skips with removes, or as many as the pulls: card by card
                         counts = None
                     if counts and not counts[1]:
                         return _tower_alone(len(remaining), counts[0], countdown, advantage_from, reshuffles,
@@ -380,9 +386,106 @@ def _tower_alone(pass_cards: int, pass_pulls: int, countdown: int, advantage_fro
         full, nth = divmod(falls - 1, pass_pulls)
         drawn = full * pass_cards + sorted(rng.sample(range(pass_cards), pass_pulls))[nth] + 1
         ending, due = "tower", drawn
+    return _drawn(ending, drawn, due, day, to_draw, cards, pulls + falls, rng)
+
+
+def _skipped_to_the_cap(pass_cards: int, reshuffles: int, day: int, to_draw: int, cards: int, pulls: int,
+                        rng: random.Random) -> Playout:
+    """A reshuffled game whose skips to come are at least the pulls of every pass, with at least as
+    many skip cards as pulls in a pass: no card pulls again (each pass adds as many skips as it
+    spends, or more), so the reshuffle cap ends it, one card after the last pass."""
+    drawn = (MAX_RESHUFFLES - reshuffles + 1) * pass_cards
+    return _drawn("deck", drawn, drawn + 1, day, to_draw, cards, pulls, rng)
+
+
+def _drawn(ending: str, drawn: int, due: int, day: int, to_draw: int, cards: int, pulls: int,
+           rng: random.Random) -> Playout:
+    """The game's end after `drawn` more cards, on the day the `due`th card is drawn (today's dice
+    leave `to_draw`)."""
     if due > to_draw:
         day += _days_to_draw(due - to_draw, rng)[0]
-    return Playout(ending, day, cards + drawn, pulls + falls)
+    return Playout(ending, day, cards + drawn, pulls)
+
+
+@lru_cache(maxsize=None)
+def _skips_left(pulls: int, skips: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """The skips a pass of `pulls` pull cards and `skips` skip cards leaves when it starts with none:
+    the highest count of skip cards over pull cards in any stretch that ends the pass (Lindley's
+    recursion), by the reflection principle: at least k with chance C(n, pulls + k) / C(n, pulls).
+    Cumulative chances and the counts, rising."""
+    n, ways = pulls + skips, comb(pulls + skips, pulls)
+    at_least = [comb(n, pulls + k) / ways for k in range(skips + 1)] + [0.0]
+    cumulative = tuple(1.0 - at_least[k + 1] for k in range(skips + 1))
+    return cumulative[:-1] + (1.0,), tuple(range(skips + 1))
+
+
+@lru_cache(maxsize=None)
+def _skip_steps(pulls: int, skips: int, most: int, passes: int) -> tuple[tuple[float, ...], ...]:
+    """The skips carried after `passes` passes from each count 0..most carried before: cumulative
+    chances by count (the one-pass chain, _skips_left, raised to that power)."""
+    cumulative, counts = _skips_left(pulls, skips)
+    single = [[0.0] * (most + 1) for _ in range(most + 1)]
+    for start in range(most + 1):
+        before = 0.0
+        for chance, left in zip(cumulative, counts):
+            single[start][max(start - (pulls - skips), left)] += chance - before
+            before = chance
+    power, size = single, 1
+    while size < passes:
+        power = [[sum(row[k] * power[k][j] for k in range(most + 1)) for j in range(most + 1)] for row in power]
+        size *= 2
+    table = []
+    for row in power:
+        total, rising = 0.0, []
+        for chance in row:
+            total += chance
+            rising.append(total)
+        rising[-1] = 1.0
+        table.append(tuple(rising))
+    return tuple(table)
+
+
+def _skipping_passes(pass_cards: int, pass_pulls: int, pass_skips: int, skips: int, countdown: int,
+                     advantage_from: int, reshuffles: int, day: int, to_draw: int, cards: int, pulls: int,
+                     tower: bool, rng: random.Random) -> Playout:
+    """The rest of a reshuffled game that only the tower can end, whose passes have more pull cards
+    than skip cards, from a reshuffle. After k passes from s skips carried, the passes have pulled
+    (pulls - skip cards) * k + s_k - s (every skip card spends one pull, but those carried on), so
+    only the skips carried (a chain: _skips_left) are sampled, many passes at once while the pulls
+    cannot reach the pulls that fell the tower (sampled first, _tower_falls; tower=False: the pulls
+    that certainly fell it), one pass at a time near it, and the pass that reaches it card by card."""
+    falls = _tower_falls(countdown, advantage_from, rng) if tower else countdown - pulls
+    net, most = pass_pulls - pass_skips, max(skips, pass_skips)
+    passes, made, carried = MAX_RESHUFFLES - reshuffles + 1, 0, skips  # passes left, pulls made, skips carried
+    done = 0
+    size = 256
+    while size > 1:  # many passes at once, while even the most they may pull falls short
+        while done + size <= passes and made + net * size + most - carried < falls:
+            table = _skip_steps(pass_pulls, pass_skips, most, size)
+            after = bisect_left(table[carried], rng.random())
+            made, carried, done = made + net * size + after - carried, after, done + size
+        size //= 4
+    cumulative, counts = _skips_left(pass_pulls, pass_skips)
+    while done < passes:
+        if made + max(pass_pulls - carried, 0) < falls:  # this pass cannot reach it: its skips carried, sampled
+            after = max(carried - net, counts[bisect_left(cumulative, rng.random())])
+            made, carried, done = made + net + after - carried, after, done + 1
+            continue
+        order = ["skip"] * pass_skips + ["pull"] * pass_pulls
+        _shuffle(order, rng.random)
+        for index, card in enumerate(order):
+            if card == "skip":
+                carried += 1
+            elif carried:
+                carried -= 1
+            else:
+                made += 1
+                if made == falls:  # the felling pull's place among the pass's cards
+                    drawn = done * pass_cards + sorted(rng.sample(range(pass_cards), len(order)))[index] + 1
+                    return _drawn("tower", drawn, drawn, day, to_draw, cards, pulls + made, rng)
+        done += 1
+    drawn = passes * pass_cards  # the cap comes first: the deck's ending, when one more card is due
+    return _drawn("deck", drawn, drawn + 1, day, to_draw, cards, pulls + made, rng)
 
 
 def fallen_within(state: JournalState, most: int) -> list[float]:
