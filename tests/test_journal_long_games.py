@@ -17,6 +17,7 @@ from dicehall import engine
 from dicehall.engine.games import dicetower, journal
 from dicehall.engine.games.dicetower import TowerState
 from dicehall.engine.games.journal import odds
+from dicehall.engine.games.journal.skips import skip_steps, skips_left
 from dicehall.sims.journal import sim_journal
 
 FULL_CARDS = [rank + suit for suit in "HDCS" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")]
@@ -44,6 +45,9 @@ SKIPS_A_PASS = {card: "skip-pull" if card[0] == "9" else "pull" if card[0] in "3
 NEARLY_ALL_SKIPPED = {card: "skip-pull" if card[0] == "9" or card in ("3S", "5S", "7S") else action
                       for card, action in SKIPS_A_PASS.items()}  # 9 pulls, 7 skips: 2 pulls a pass
 AS_MANY_SKIPS = {"3S": "pull", "5S": "pull", "9S": "skip-pull", "9H": "skip-pull", "2S": "no-pull"}
+ODD_PULLS_SAVED = {card: "pull" if card[0] in "3579" else "salvation" if card == "AH" else "no-pull" for card in FULL_CARDS}
+FEW_PULLS_SAVED = {"AH": "salvation", "3S": "pull", "AD": "salvation-4", "2S": "return-king",
+                   **{rank + "C": "no-pull" for rank in "2345678"}}  # the tower or the tokens, and the final pull
 FOUR_PULLS_A_PASS = {card: "pull" if card[0] == "3" else "no-pull" for card in FULL_CARDS if card != "AH"}
 
 
@@ -114,6 +118,7 @@ def assert_alike(fast: list[odds.Playout], slow: list[odds.Playout], pass_cards:
 def card_by_card(monkeypatch) -> None:
     """The playout as before its shortcuts: no game is ever one only the tower can end."""
     monkeypatch.setattr(odds, "_tower_pulls", lambda *_: None)
+    monkeypatch.setattr(odds, "_saving_pulls", lambda *_: None)
     monkeypatch.setattr(odds, "_ACTIONS", {})  # each deck's passes worked out again, without them
 
 
@@ -137,34 +142,55 @@ def test_the_reshuffle_cap_ends_a_game_played_at_once_where_it_ends_one_played_c
     assert_alike(fast, playouts(options, 200, 8), len(ONE_PULL_A_PASS))
 
 
+@pytest.mark.parametrize("actions,tower_start,settings,games,cap", [
+    (FEW_PULLS_SAVED, 62, {"tokens": 20, "final_check": "pull"}, 2000, None),
+    (ODD_PULLS_SAVED, 1200, {"tokens": 20}, 400, None),
+    (ODD_PULLS_SAVED, 1200, {"tokens": 20, "final_check": "pull"}, 400, 6)])
+def test_a_game_after_salvation_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start,
+                                                                              settings, games, cap):
+    """Salvation out and the deck reshuffled: the tower, the salvation die (and the final pull) or the cap."""
+    if cap:
+        monkeypatch.setattr(odds, "MAX_RESHUFFLES", cap)
+    options = deck(tower_start, actions, deck_out="reshuffle", **settings)
+    fast = playouts(options, games, 5)
+    card_by_card(monkeypatch)
+    assert_alike(fast, playouts(options, games, 6), len(actions))
+
+
+def rising_to_chances(cumulative) -> dict[int, float]:
+    return {count: high - low for count, (high, low) in enumerate(zip(cumulative, (0.0,) + tuple(cumulative)))}
+
+
 def test_the_skips_a_pass_leaves_are_every_order_of_its_cards_counted():
-    """The skips carried out of a pass that starts with none: exactly each order's count, all orders alike."""
-    for pulls, skips in ((4, 3), (5, 1), (3, 3), (2, 5)):
-        orders = set(itertools.permutations("p" * pulls + "s" * skips))
-        left: dict[int, int] = {}
-        for order in orders:
-            carried = 0
-            for card in order:
-                carried = carried + 1 if card == "s" else max(carried - 1, 0)
-            left[carried] = left.get(carried, 0) + 1
-        cumulative, counts = odds._skips_left(pulls, skips)
-        chances = {count: high - low for count, high, low in zip(counts, cumulative, (0.0,) + cumulative)}
-        assert all(abs(chances.get(count, 0.0) - ways / len(orders)) < 1e-12 for count, ways in left.items())
-        assert abs(sum(chances[count] for count in left) - 1.0) < 1e-12
-        if pulls <= skips:
-            continue  # (the chain serves passes of more pulls than skips)
-        # and many passes at once are the one-pass chain repeated, from each count carried in
-        many = odds._skip_steps(pulls, skips, skips + 2, 4)
-        one = odds._skip_steps(pulls, skips, skips + 2, 1)
-        for start in range(skips + 3):
-            spread = {start: 1.0}
-            for _ in range(4):
-                after: dict[int, float] = {}
-                for count, weight in spread.items():
-                    for end, (high, low) in enumerate(zip(one[count], (0.0,) + one[count])):
-                        after[end] = after.get(end, 0.0) + weight * (high - low)
-                spread = after
-            assert all(abs(high - low - spread.get(end, 0.0)) < 1e-12 for end, (high, low) in enumerate(zip(many[start], (0.0,) + many[start])))
+    """The skips carried out of a pass: exactly each order's count (all orders alike), from none
+    carried in (skips_left) and from each count carried in (the chain), and many passes at once
+    are the one-pass chain repeated."""
+    for pulls, skip_cards in ((4, 3), (5, 1), (3, 3), (2, 5), (6, 2)):
+        orders = set(itertools.permutations("p" * pulls + "s" * skip_cards))
+        most = skip_cards + 2
+        one = skip_steps(pulls, skip_cards, most, 1) if pulls > skip_cards else None  # (the chain serves those)
+        for start in range(most + 1 if one else 1):
+            left: dict[int, float] = {}
+            for order in orders:
+                carried = start
+                for card in order:
+                    carried = carried + 1 if card == "s" else max(carried - 1, 0)
+                left[carried] = left.get(carried, 0.0) + 1 / len(orders)
+            cumulative, counts = skips_left(pulls, skip_cards)
+            chances = rising_to_chances(one[start]) if one else dict(zip(counts, rising_to_chances(cumulative).values()))
+            assert all(abs(chances.get(count, 0.0) - chance) < 1e-12 for count, chance in left.items()), (pulls, start)
+            assert abs(sum(chances.get(count, 0.0) for count in left) - 1.0) < 1e-12
+        if one:
+            many = skip_steps(pulls, skip_cards, most, 4)
+            for start in range(most + 1):
+                spread = {start: 1.0}
+                for _ in range(4):
+                    after: dict[int, float] = {}
+                    for count, weight in spread.items():
+                        for end, chance in rising_to_chances(one[count]).items():
+                            after[end] = after.get(end, 0.0) + weight * chance
+                    spread = after
+                assert all(abs(chance - spread.get(end, 0.0)) < 1e-12 for end, chance in rising_to_chances(many[start]).items())
 
 
 @pytest.mark.parametrize("actions,cap", [(SKIPS_A_PASS, 8), (AS_MANY_SKIPS, 40)])
@@ -206,6 +232,10 @@ def test_a_tower_of_10000_plays_as_in_the_engine(deck_out):
 
 def test_a_reshuffled_deck_of_pulls_only_plays_as_in_the_engine():
     assert_the_engine_agrees(deck(300, EVERY_CARD_PULLS, deck_out="reshuffle"), 40)
+
+
+def test_a_reshuffled_deck_saved_or_felled_plays_as_in_the_engine():
+    assert_the_engine_agrees(deck(62, FEW_PULLS_SAVED, deck_out="reshuffle", tokens=20, final_check="pull"), 40)
 
 
 def test_a_reshuffled_deck_of_pulls_and_skips_plays_as_in_the_engine():

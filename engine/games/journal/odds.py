@@ -16,14 +16,15 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import comb
+from math import log
 
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.dicetower import DiceRolled, TowerState
 from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
 from dicehall.engine.games.journal.deck import Deck
 from dicehall.engine.games.journal.rules import JournalState
-from dicehall.engine.games.journal.runs import Runs, convolve
+from dicehall.engine.games.journal.runs import LARGEST, Runs, convolve
+from dicehall.engine.games.journal.skips import skip_steps, skips_left
 
 ODDS_GAMES = 1000  # playouts behind the side panel's figure
 ENDINGS = ("tower", "kings", "salvation", "deck")
@@ -138,7 +139,8 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
             cycle = tuple(c for c in deck.cards if not is_king(c) and not (c == SALVATION_CARD and salvation))
             passes[salvation] = (cycle, any(_may_end(actions[c], c, []) for c in cycle),
                                  any(_may_end(actions[c], c, ["KS"]) for c in cycle),
-                                 _tower_pulls(cycle, actions, []), _tower_pulls(cycle, actions, ["KS"]))
+                                 _tower_pulls(cycle, actions, []), _tower_pulls(cycle, actions, ["KS"]),
+                                 _saving_pulls(cycle, actions))
         kept = _ACTIONS[id(deck)] = (deck, actions, passes)
     return kept[1], kept[2]
 
@@ -216,10 +218,14 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     reshuffles += 1
                     if settings["deck_out"] != "reshuffle" or reshuffles > MAX_RESHUFFLES:
                         return Playout("deck", day, cards, pulls)
-                    cycle, may_end, may_end_with_kings, tower_pulls, tower_pulls_with_kings = passes[salvation]
+                    cycle, may_end, may_end_with_kings, tower_pulls, tower_pulls_with_kings, saving = passes[salvation]
                     remaining = list(cycle)
                     if not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
+                    if salvation and saving and not (saving[1] and kings) and saving[2] >= salvation_from:
+                        return _saving_passes(len(remaining), saving[0], tokens, salvation_from, countdown, advantage_from,
+                                              settings["final_check"] == "pull", reshuffles, day, to_draw, cards, pulls,
+                                              tower, rng)
                     counts = None if salvation else tower_pulls_with_kings if kings else tower_pulls
                     # only the tower can end it now: the pulls the skips leave before the cap, at least
                     at_least = (counts[0] + counts[1] - counts[2]) * (MAX_RESHUFFLES - reshuffles + 1) - skips if counts else 0
@@ -389,6 +395,73 @@ def _tower_alone(pass_cards: int, pass_pulls: int, countdown: int, advantage_fro
     return _drawn(ending, drawn, due, day, to_draw, cards, pulls + falls, rng)
 
 
+def _saving_pulls(cycle: tuple, actions: dict) -> tuple[int, bool, int] | None:
+    """A reshuffled pass once salvation has come, where nothing but its plain pulls and the day's
+    salvation die can end the game or change it: its plain pulls, whether it has a card that returns
+    a King (quiet while none is face up) and the lowest salvation die its cards allow (quiet if no
+    lower than the game's). None: not so (removes, skips, tokens added or removed)."""
+    pulls, returns, lowest = 0, False, 7
+    for card in cycle:
+        action = actions[card]
+        if action == "pull":
+            pulls += 1
+        elif action == "return-king":
+            returns = True
+        elif action in ("salvation-5", "salvation-4"):
+            lowest = min(lowest, int(action[-1]))
+        elif action not in ("no-pull", "king", "salvation"):
+            return None
+    return pulls, returns, lowest
+
+
+def _saving_passes(pass_cards: int, pass_pulls: int, tokens: int, salvation_from: int, countdown: int,
+                   advantage_from: int, final_pull: bool, reshuffles: int, day: int, to_draw: int, cards: int,
+                   pulls: int, tower: bool, rng: random.Random) -> Playout:
+    """The rest of a reshuffled game after salvation has come, from a reshuffle, where only the tower,
+    the salvation die and the cap can end it (_saving_pulls): the day the last token goes (each day's
+    die apart from the cards: the days of failures before each success), the card of the pull that
+    fells the tower (sampled first, _tower_falls; tower=False: the pulls that certainly fell it) or of
+    the cap, then the days' cards rolled until one of them comes first."""
+    falls = _tower_falls(countdown, advantage_from, rng) if tower else countdown - pulls
+    failing = log(1 - (7 - salvation_from) / 6)
+    saved_on = sum(int(log(1.0 - rng.random()) / failing) + 1 for _ in range(tokens)) - 1  # days after today
+    passes = MAX_RESHUFFLES - reshuffles + 1
+    places = None
+    if pass_pulls and falls <= passes * pass_pulls:  # the felling pull's card, in the pass it falls in
+        full, nth = divmod(falls - 1, pass_pulls)
+        places = full, sorted(rng.sample(range(pass_cards), pass_pulls))
+        ending, event = "tower", full * pass_cards + places[1][nth] + 1
+    else:  # the cap comes first: the deck's ending, when one more card is due
+        ending, event = "deck", passes * pass_cards + 1
+    done, drawn = 0, to_draw  # the days after today rolled, the cards drawn by the end of the last
+    if drawn < event:
+        runs = _day_runs()
+        size = LARGEST
+        while size >= 4:
+            if done + size <= saved_on and drawn + 6 * size < event:
+                cumulative, values = runs.table(size)
+                while done + size <= saved_on and drawn + values[-1] < event:
+                    drawn += values[bisect_left(cumulative, rng.random())]
+                    done += size
+            size //= 4
+        while done < saved_on and drawn < event:
+            drawn += int(rng.random() * 6) + 1
+            done += 1
+    if drawn >= event:
+        made = falls if ending == "tower" else passes * pass_pulls
+        return Playout(ending, day + done, cards + event - (ending == "deck"), pulls + made)
+    full, part = divmod(drawn, pass_cards)  # saved: the pulls among the cards drawn
+    if places and full == places[0]:
+        made = full * pass_pulls + sum(place < part for place in places[1])
+    else:
+        made = full * pass_pulls + sum(place < part for place in rng.sample(range(pass_cards), pass_pulls))
+    if final_pull:
+        made += 1
+        if tower and made == falls:
+            return Playout("tower", day + done, cards + drawn, pulls + made)
+    return Playout("salvation", day + done, cards + drawn, pulls + made)
+
+
 def _skipped_to_the_cap(pass_cards: int, reshuffles: int, day: int, to_draw: int, cards: int, pulls: int,
                         rng: random.Random) -> Playout:
     """A reshuffled game whose skips to come are at least the pulls of every pass, with at least as
@@ -407,51 +480,13 @@ def _drawn(ending: str, drawn: int, due: int, day: int, to_draw: int, cards: int
     return Playout(ending, day, cards + drawn, pulls)
 
 
-@lru_cache(maxsize=None)
-def _skips_left(pulls: int, skips: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
-    """The skips a pass of `pulls` pull cards and `skips` skip cards leaves when it starts with none:
-    the highest count of skip cards over pull cards in any stretch that ends the pass (Lindley's
-    recursion), by the reflection principle: at least k with chance C(n, pulls + k) / C(n, pulls).
-    Cumulative chances and the counts, rising."""
-    n, ways = pulls + skips, comb(pulls + skips, pulls)
-    at_least = [comb(n, pulls + k) / ways for k in range(skips + 1)] + [0.0]
-    cumulative = tuple(1.0 - at_least[k + 1] for k in range(skips + 1))
-    return cumulative[:-1] + (1.0,), tuple(range(skips + 1))
-
-
-@lru_cache(maxsize=None)
-def _skip_steps(pulls: int, skips: int, most: int, passes: int) -> tuple[tuple[float, ...], ...]:
-    """The skips carried after `passes` passes from each count 0..most carried before: cumulative
-    chances by count (the one-pass chain, _skips_left, raised to that power)."""
-    cumulative, counts = _skips_left(pulls, skips)
-    single = [[0.0] * (most + 1) for _ in range(most + 1)]
-    for start in range(most + 1):
-        before = 0.0
-        for chance, left in zip(cumulative, counts):
-            single[start][max(start - (pulls - skips), left)] += chance - before
-            before = chance
-    power, size = single, 1
-    while size < passes:
-        power = [[sum(row[k] * power[k][j] for k in range(most + 1)) for j in range(most + 1)] for row in power]
-        size *= 2
-    table = []
-    for row in power:
-        total, rising = 0.0, []
-        for chance in row:
-            total += chance
-            rising.append(total)
-        rising[-1] = 1.0
-        table.append(tuple(rising))
-    return tuple(table)
-
-
 def _skipping_passes(pass_cards: int, pass_pulls: int, pass_skips: int, skips: int, countdown: int,
                      advantage_from: int, reshuffles: int, day: int, to_draw: int, cards: int, pulls: int,
                      tower: bool, rng: random.Random) -> Playout:
     """The rest of a reshuffled game that only the tower can end, whose passes have more pull cards
     than skip cards, from a reshuffle. After k passes from s skips carried, the passes have pulled
     (pulls - skip cards) * k + s_k - s (every skip card spends one pull, but those carried on), so
-    only the skips carried (a chain: _skips_left) are sampled, many passes at once while the pulls
+    only the skips carried (a chain: skips_left) are sampled, many passes at once while the pulls
     cannot reach the pulls that fell the tower (sampled first, _tower_falls; tower=False: the pulls
     that certainly fell it), one pass at a time near it, and the pass that reaches it card by card."""
     falls = _tower_falls(countdown, advantage_from, rng) if tower else countdown - pulls
@@ -461,11 +496,11 @@ def _skipping_passes(pass_cards: int, pass_pulls: int, pass_skips: int, skips: i
     size = 256
     while size > 1:  # many passes at once, while even the most they may pull falls short
         while done + size <= passes and made + net * size + most - carried < falls:
-            table = _skip_steps(pass_pulls, pass_skips, most, size)
+            table = skip_steps(pass_pulls, pass_skips, most, size)
             after = bisect_left(table[carried], rng.random())
             made, carried, done = made + net * size + after - carried, after, done + size
         size //= 4
-    cumulative, counts = _skips_left(pass_pulls, pass_skips)
+    cumulative, counts = skips_left(pass_pulls, pass_skips)
     while done < passes:
         if made + max(pass_pulls - carried, 0) < falls:  # this pass cannot reach it: its skips carried, sampled
             after = max(carried - net, counts[bisect_left(cumulative, rng.random())])
