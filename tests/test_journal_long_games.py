@@ -258,3 +258,14 @@ def test_the_sim_and_the_side_panel_on_the_edge_decks(tmp_path):
     expected = float(dicetower.pulls_to_come(TowerState(countdown=10_000, start=10_000, advantage_from=51), exact=False))
     assert report["endings"]["tower"] == 1.0 and abs(report["mean_pulls"] - expected) < 4 * 40 / 2000 ** 0.5
     assert abs(report["mean_days"] - expected / 3.5) < 10  # a card a pull, three and a half cards a day
+
+
+def test_a_reshuffled_deck_without_the_kings_that_end_it_is_over_when_nothing_else_can_end_it():
+    """Kings returned to a deck of fewer Kings than end the game can never end it: with nothing else
+    that could (no pull, no salvation) the game is the deck's at its first reshuffle, not the cap's."""
+    options = deck(100, {"2S": "return-king", "3S": "return-king", "KS": "king"}, deck_out="reshuffle", kings=2)
+    assert {(play.ending, play.cards <= 5) for play in playouts(options, 200, 3)} == {("deck", True)}
+    assert odds.tower_odds(journal.initial_state(options, ())) == 0.0
+    # with the Kings that end it, returning one keeps the game going until they do
+    options = deck(100, {"2S": "return-king", "3S": "no-pull", "KS": "king", "KH": "king"}, deck_out="reshuffle", kings=2)
+    assert {play.ending for play in playouts(options, 200, 3)} == {"kings"}

@@ -134,11 +134,13 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
         if len(_ACTIONS) >= 16:
             _ACTIONS.clear()
         actions = {card: deck.action(card) for card in deck.cards}
+        # a King returned matters only if the deck has the Kings that end the game
+        face_up = ["KS"] if sum(map(is_king, deck.cards)) >= deck.settings["kings"] else []
         passes = {}
         for salvation in (False, True):
             cycle = tuple(c for c in deck.cards if not is_king(c) and not (c == SALVATION_CARD and salvation))
             passes[salvation] = (cycle, any(_may_end(actions[c], c, []) for c in cycle),
-                                 any(_may_end(actions[c], c, ["KS"]) for c in cycle),
+                                 any(_may_end(actions[c], c, face_up) for c in cycle),
                                  _tower_pulls(cycle, actions, []), _tower_pulls(cycle, actions, ["KS"]),
                                  _saving_pulls(cycle, actions))
         kept = _ACTIONS[id(deck)] = (deck, actions, passes)
