@@ -17,6 +17,7 @@ from dicehall import engine
 from dicehall.engine.games import dicetower, journal
 from dicehall.engine.games.dicetower import TowerState
 from dicehall.engine.games.journal import odds
+from dicehall.engine.games.journal.runs import days_to_draw, successes
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
 from dicehall.sims.journal import sim_journal
 
@@ -48,6 +49,9 @@ AS_MANY_SKIPS = {"3S": "pull", "5S": "pull", "9S": "skip-pull", "9H": "skip-pull
 ODD_PULLS_SAVED = {card: "pull" if card[0] in "3579" else "salvation" if card == "AH" else "no-pull" for card in FULL_CARDS}
 FEW_PULLS_SAVED = {"AH": "salvation", "3S": "pull", "AD": "salvation-4", "2S": "return-king",
                    **{rank + "C": "no-pull" for rank in "2345678"}}  # the tower or the tokens, and the final pull
+TOKENS_ADDED = {"AH": "salvation", "AD": "salvation-4", "3S": "pull", "5S": "remove", "2S": "add-token",
+                "4S": "add-token", "6S": "add-token", "8S": "add-token", "10S": "remove-token", "QS": "no-pull"}
+TOKENS_LEVEL = {**TOKENS_ADDED, "6S": "remove-token", "8S": "no-pull"}  # a token about as often taken as added
 FOUR_PULLS_A_PASS = {card: "pull" if card[0] == "3" else "no-pull" for card in FULL_CARDS if card != "AH"}
 
 
@@ -85,7 +89,7 @@ def test_the_pulls_until_a_tower_of_10000_falls_average_the_dice_towers_exact_fi
 
 def test_the_days_to_draw_many_cards_are_the_day_dice_rolled_one_by_one():
     rng = random.Random(3)
-    fast = [odds._days_to_draw(5000, rng)[0] for _ in range(2000)]
+    fast = [days_to_draw(5000, rng)[0] for _ in range(2000)]
     slow = []
     for _ in range(2000):
         days = drawn = 0
@@ -145,7 +149,9 @@ def test_the_reshuffle_cap_ends_a_game_played_at_once_where_it_ends_one_played_c
 @pytest.mark.parametrize("actions,tower_start,settings,games,cap", [
     (FEW_PULLS_SAVED, 62, {"tokens": 20, "final_check": "pull"}, 2000, None),
     (ODD_PULLS_SAVED, 1200, {"tokens": 20}, 400, None),
-    (ODD_PULLS_SAVED, 1200, {"tokens": 20, "final_check": "pull"}, 400, 6)])
+    (ODD_PULLS_SAVED, 1200, {"tokens": 20, "final_check": "pull"}, 400, 6),
+    (TOKENS_ADDED, 600, {"tokens": 20}, 300, None), (TOKENS_ADDED, 2000, {"tokens": 20}, 300, 40),
+    (TOKENS_LEVEL, 400, {"tokens": 20, "final_check": "pull"}, 1000, None)])
 def test_a_game_after_salvation_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start,
                                                                               settings, games, cap):
     """Salvation out and the deck reshuffled: the tower, the salvation die (and the final pull) or the cap."""
@@ -155,6 +161,15 @@ def test_a_game_after_salvation_played_at_once_agrees_with_playing_every_card(mo
     fast = playouts(options, games, 5)
     card_by_card(monkeypatch)
     assert_alike(fast, playouts(options, games, 6), len(actions))
+
+
+def test_the_salvation_dice_taken_in_runs_are_the_dice_rolled_one_by_one():
+    rng = random.Random(4)
+    for trials, chance in ((1, 1 / 6), (1000, 1 / 3), (3333, 1 / 2)):
+        fast = [successes(trials, chance, rng) for _ in range(3000)]
+        mean, variance = trials * chance, trials * chance * (1 - chance)
+        assert abs(statistics.mean(fast) - mean) < 4 * (variance / 3000) ** 0.5
+        assert abs(statistics.variance(fast) - variance) < 0.1 * variance
 
 
 def rising_to_chances(cumulative) -> dict[int, float]:

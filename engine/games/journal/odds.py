@@ -23,7 +23,7 @@ from dicehall.engine.games.dicetower import DiceRolled, TowerState
 from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
 from dicehall.engine.games.journal.deck import Deck
 from dicehall.engine.games.journal.rules import JournalState
-from dicehall.engine.games.journal.runs import LARGEST, Runs, convolve
+from dicehall.engine.games.journal.runs import LARGEST, Runs, convolve, day_runs, days_to_draw, successes
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
 
 ODDS_GAMES = 1000  # playouts behind the side panel's figure
@@ -224,7 +224,8 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     remaining = list(cycle)
                     if not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
-                    if salvation and saving and not (saving[1] and kings) and saving[2] >= salvation_from:
+                    walking = salvation and saving and not (saving[4] and kings) and saving[5] >= salvation_from
+                    if walking and not any(saving[1:4]):
                         return _saving_passes(len(remaining), saving[0], tokens, salvation_from, countdown, advantage_from,
                                               settings["final_check"] == "pull", reshuffles, day, to_draw, cards, pulls,
                                               tower, rng)
@@ -243,7 +244,13 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     if counts and not counts[1]:
                         return _tower_alone(len(remaining), counts[0], countdown, advantage_from, reshuffles,
                                             day, to_draw, cards, pulls, rng)
-                    skipped, dropped = _far_passes(counts, countdown, advantage_from, rng) if counts else (0, 0)
+                    if walking:  # tokens added or removed by cards: passes at once while they are many
+                        counts = saving
+                        skipped, dropped = _token_passes(saving, len(remaining), tokens, countdown, advantage_from,
+                                                         reshuffles, pulls, tower, rng)
+                        tokens += skipped * (saving[2] - saving[3])
+                    else:
+                        skipped, dropped = _far_passes(counts, countdown, advantage_from, rng) if counts else (0, 0)
                     if skipped and reshuffles + skipped - 1 <= MAX_RESHUFFLES:  # whole passes at once
                         countdown -= dropped
                         pulls += skipped * (counts[0] + counts[1])
@@ -251,8 +258,9 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         reshuffles += skipped - 1
                         due = skipped * len(remaining)
                         if due >= to_draw:
-                            more, drawn = _days_to_draw(due - to_draw, rng)
+                            more, drawn = days_to_draw(due - to_draw, rng)
                             day, to_draw = day + more, drawn - (due - to_draw)
+                            tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking else 0
                         else:
                             to_draw -= due
                         remaining = []
@@ -351,11 +359,6 @@ def _far_passes(counts: tuple[int, int, int], countdown: int, advantage_from: in
     return runs.run_under(countdown - far + 1, rng, smallest=1)
 
 
-@lru_cache(maxsize=None)
-def _day_runs() -> Runs:
-    return Runs({face: 1 / 6 for face in range(1, 7)})
-
-
 def _tower_falls(countdown: int, advantage_from: int, rng: random.Random) -> int:
     """How many plain pulls fell a tower standing at `countdown`: runs of pulls sampled at once while
     every countdown they pass lies so far above the threshold that each pull drops the same, then
@@ -370,15 +373,6 @@ def _tower_falls(countdown: int, advantage_from: int, rng: random.Random) -> int
         countdown -= drops[bisect_left(cumulative, uniform())]
         pulls += 1
     return pulls
-
-
-def _days_to_draw(cards: int, rng: random.Random) -> tuple[int, int]:
-    """How many more days' dice it takes to draw `cards` more cards, and the cards those days draw."""
-    days, drawn = _day_runs().run_under(cards, rng)
-    while drawn < cards:
-        drawn += int(rng.random() * 6) + 1
-        days += 1
-    return days, drawn
 
 
 def _tower_alone(pass_cards: int, pass_pulls: int, countdown: int, advantage_from: int, reshuffles: int, day: int,
@@ -397,23 +391,38 @@ def _tower_alone(pass_cards: int, pass_pulls: int, countdown: int, advantage_fro
     return _drawn(ending, drawn, due, day, to_draw, cards, pulls + falls, rng)
 
 
-def _saving_pulls(cycle: tuple, actions: dict) -> tuple[int, bool, int] | None:
-    """A reshuffled pass once salvation has come, where nothing but its plain pulls and the day's
-    salvation die can end the game or change it: its plain pulls, whether it has a card that returns
-    a King (quiet while none is face up) and the lowest salvation die its cards allow (quiet if no
-    lower than the game's). None: not so (removes, skips, tokens added or removed)."""
-    pulls, returns, lowest = 0, False, 7
+def _saving_pulls(cycle: tuple, actions: dict) -> tuple[int, int, int, int, bool, int] | None:
+    """A reshuffled pass once salvation has come, without skips: its pulls, its pulls and removes, the
+    tokens its cards add and those they remove, whether it has a card that returns a King (quiet
+    while none is face up) and the lowest salvation die its cards allow (quiet if no lower than the
+    game's). None: it has skips (what it pulls depends on its order)."""
+    counts, returns, lowest = {"pull": 0, "remove": 0, "add-token": 0, "remove-token": 0}, False, 7
     for card in cycle:
         action = actions[card]
-        if action == "pull":
-            pulls += 1
+        if action in counts:
+            counts[action] += 1
         elif action == "return-king":
             returns = True
         elif action in ("salvation-5", "salvation-4"):
             lowest = min(lowest, int(action[-1]))
-        elif action not in ("no-pull", "king", "salvation"):
+        elif action == "skip-pull":
             return None
-    return pulls, returns, lowest
+    return (*counts.values(), returns, lowest)
+
+
+def _token_passes(saving: tuple, pass_cards: int, tokens: int, countdown: int, advantage_from: int, reshuffles: int,
+                  pulls: int, tower: bool, rng: random.Random) -> tuple[int, int]:
+    """Whole passes at once after salvation (_saving_pulls) while nothing can end the game in them:
+    more tokens than their token cards and days could take, the tower far up (tower=False: fewer
+    pulls than fell it) and the cap not reached. (passes, the drop); (0, 0): not so."""
+    plain, removes, _, removals = saving[:4]
+    runs, far = _pass_runs(plain, removes, advantage_from)
+    for size in (64, 16, 4, 1):
+        if tokens - size * (removals + pass_cards) > 1 and reshuffles + size - 1 <= MAX_RESHUFFLES and (
+                countdown - runs.table(size)[1][-1] >= far if tower else pulls + size * (plain + removes) < countdown):
+            cumulative, drops = runs.table(size)
+            return size, drops[bisect_left(cumulative, rng.random())] if tower else 0
+    return 0, 0
 
 
 def _saving_passes(pass_cards: int, pass_pulls: int, tokens: int, salvation_from: int, countdown: int,
@@ -437,7 +446,7 @@ def _saving_passes(pass_cards: int, pass_pulls: int, tokens: int, salvation_from
         ending, event = "deck", passes * pass_cards + 1
     done, drawn = 0, to_draw  # the days after today rolled, the cards drawn by the end of the last
     if drawn < event:
-        runs = _day_runs()
+        runs = day_runs()
         size = LARGEST
         while size >= 4:
             if done + size <= saved_on and drawn + 6 * size < event:
@@ -478,7 +487,7 @@ def _drawn(ending: str, drawn: int, due: int, day: int, to_draw: int, cards: int
     """The game's end after `drawn` more cards, on the day the `due`th card is drawn (today's dice
     leave `to_draw`)."""
     if due > to_draw:
-        day += _days_to_draw(due - to_draw, rng)[0]
+        day += days_to_draw(due - to_draw, rng)[0]
     return Playout(ending, day, cards + drawn, pulls)
 
 
