@@ -51,6 +51,7 @@ FEW_PULLS_SAVED = {"AH": "salvation", "3S": "pull", "AD": "salvation-4", "2S": "
                    **{rank + "C": "no-pull" for rank in "2345678"}}  # the tower or the tokens, and the final pull
 TOKENS_ADDED = {"AH": "salvation", "AD": "salvation-4", "3S": "pull", "5S": "remove", "2S": "add-token",
                 "4S": "add-token", "6S": "add-token", "8S": "add-token", "10S": "remove-token", "QS": "no-pull"}
+SKIPS_SAVED = {"AH": "salvation", "3S": "pull", "9S": "skip-pull", "9H": "skip-pull", "2S": "add-token", "4S": "no-pull"}
 TOKENS_LEVEL = {**TOKENS_ADDED, "6S": "remove-token", "8S": "no-pull"}  # a token about as often taken as added
 FOUR_PULLS_A_PASS = {card: "pull" if card[0] == "3" else "no-pull" for card in FULL_CARDS if card != "AH"}
 
@@ -151,7 +152,9 @@ def test_the_reshuffle_cap_ends_a_game_played_at_once_where_it_ends_one_played_c
     (ODD_PULLS_SAVED, 1200, {"tokens": 20}, 400, None),
     (ODD_PULLS_SAVED, 1200, {"tokens": 20, "final_check": "pull"}, 400, 6),
     (TOKENS_ADDED, 600, {"tokens": 20}, 300, None), (TOKENS_ADDED, 2000, {"tokens": 20}, 300, 40),
-    (TOKENS_LEVEL, 400, {"tokens": 20, "final_check": "pull"}, 1000, None)])
+    (TOKENS_LEVEL, 400, {"tokens": 20, "final_check": "pull"}, 1000, None),
+    (SKIPS_SAVED, 4, {"tokens": 20}, 1000, 100),
+    ({**SKIPS_SAVED, "2S": "no-pull"}, 4, {"tokens": 3, "final_check": "pull"}, 1000, 20)])
 def test_a_game_after_salvation_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start,
                                                                               settings, games, cap):
     """Salvation out and the deck reshuffled: the tower, the salvation die (and the final pull) or the cap."""

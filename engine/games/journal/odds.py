@@ -224,7 +224,10 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     remaining = list(cycle)
                     if not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
-                    walking = salvation and saving and not (saving[4] and kings) and saving[5] >= salvation_from
+                    if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
+                        pulling = saving[0] + saving[1]
+                        saving = (0, 0, *saving[2:4], saving[4] - pulling, *saving[5:]) if skips >= pulling <= saving[4] else None
+                    walking = salvation and saving and not (saving[5] and kings) and saving[6] >= salvation_from
                     if walking and not any(saving[1:4]):
                         return _saving_passes(len(remaining), saving[0], tokens, salvation_from, countdown, advantage_from,
                                               settings["final_check"] == "pull", reshuffles, day, to_draw, cards, pulls,
@@ -248,7 +251,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         counts = saving
                         skipped, dropped = _token_passes(saving, len(remaining), tokens, countdown, advantage_from,
                                                          reshuffles, pulls, tower, rng)
-                        tokens += skipped * (saving[2] - saving[3])
+                        tokens, skips = tokens + skipped * (saving[2] - saving[3]), skips + skipped * saving[4]
                     else:
                         skipped, dropped = _far_passes(counts, countdown, advantage_from, rng) if counts else (0, 0)
                     if skipped and reshuffles + skipped - 1 <= MAX_RESHUFFLES:  # whole passes at once
@@ -391,12 +394,12 @@ def _tower_alone(pass_cards: int, pass_pulls: int, countdown: int, advantage_fro
     return _drawn(ending, drawn, due, day, to_draw, cards, pulls + falls, rng)
 
 
-def _saving_pulls(cycle: tuple, actions: dict) -> tuple[int, int, int, int, bool, int] | None:
-    """A reshuffled pass once salvation has come, without skips: its pulls, its pulls and removes, the
-    tokens its cards add and those they remove, whether it has a card that returns a King (quiet
+def _saving_pulls(cycle: tuple, actions: dict) -> tuple[int, int, int, int, int, bool, int] | None:
+    """A reshuffled pass once salvation has come: its pulls, its pulls and removes, the tokens its
+    cards add and those they remove, its skips, whether it has a card that returns a King (quiet
     while none is face up) and the lowest salvation die its cards allow (quiet if no lower than the
-    game's). None: it has skips (what it pulls depends on its order)."""
-    counts, returns, lowest = {"pull": 0, "remove": 0, "add-token": 0, "remove-token": 0}, False, 7
+    game's)."""
+    counts, returns, lowest = {"pull": 0, "remove": 0, "add-token": 0, "remove-token": 0, "skip-pull": 0}, False, 7
     for card in cycle:
         action = actions[card]
         if action in counts:
@@ -405,8 +408,6 @@ def _saving_pulls(cycle: tuple, actions: dict) -> tuple[int, int, int, int, bool
             returns = True
         elif action in ("salvation-5", "salvation-4"):
             lowest = min(lowest, int(action[-1]))
-        elif action == "skip-pull":
-            return None
     return (*counts.values(), returns, lowest)
 
 
