@@ -6,6 +6,7 @@ the pulls until the tower falls average the Dice Tower's exact figure, and the r
 played at once agrees with the same game played card by card and with games through the engine."""
 from __future__ import annotations
 
+import itertools
 import random
 import statistics
 from bisect import bisect_left
@@ -16,6 +17,8 @@ from dicehall import engine
 from dicehall.engine.games import dicetower, journal
 from dicehall.engine.games.dicetower import TowerState
 from dicehall.engine.games.journal import odds
+from dicehall.engine.games.journal.runs import days_to_draw, successes
+from dicehall.engine.games.journal.skips import skip_steps, skips_left
 from dicehall.sims.journal import sim_journal
 
 FULL_CARDS = [rank + suit for suit in "HDCS" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")]
@@ -38,6 +41,18 @@ EVERY_CARD_PULLS = {"3S": "pull"}
 ONE_PULL_A_PASS = {card: "pull" if card == "3S" else "no-pull" for card in FULL_CARDS if card != "AH"}
 PULLS_AND_REMOVES = {card: "remove" if card[0] in "35" else "pull" if card[0] == "7" else "no-pull"
                      for card in FULL_CARDS if card != "AH"}
+SKIPS_A_PASS = {card: "skip-pull" if card[0] == "9" else "pull" if card[0] in "357" else "no-pull"
+                for card in FULL_CARDS if card != "AH"}  # 12 pulls, 4 skips
+NEARLY_ALL_SKIPPED = {card: "skip-pull" if card[0] == "9" or card in ("3S", "5S", "7S") else action
+                      for card, action in SKIPS_A_PASS.items()}  # 9 pulls, 7 skips: 2 pulls a pass
+AS_MANY_SKIPS = {"3S": "pull", "5S": "pull", "9S": "skip-pull", "9H": "skip-pull", "2S": "no-pull"}
+ODD_PULLS_SAVED = {card: "pull" if card[0] in "3579" else "salvation" if card == "AH" else "no-pull" for card in FULL_CARDS}
+FEW_PULLS_SAVED = {"AH": "salvation", "3S": "pull", "AD": "salvation-4", "2S": "return-king",
+                   **{rank + "C": "no-pull" for rank in "2345678"}}  # the tower or the tokens, and the final pull
+TOKENS_ADDED = {"AH": "salvation", "AD": "salvation-4", "3S": "pull", "5S": "remove", "2S": "add-token",
+                "4S": "add-token", "6S": "add-token", "8S": "add-token", "10S": "remove-token", "QS": "no-pull"}
+SKIPS_SAVED = {"AH": "salvation", "3S": "pull", "9S": "skip-pull", "9H": "skip-pull", "2S": "add-token", "4S": "no-pull"}
+TOKENS_LEVEL = {**TOKENS_ADDED, "6S": "remove-token", "8S": "no-pull"}  # a token about as often taken as added
 FOUR_PULLS_A_PASS = {card: "pull" if card[0] == "3" else "no-pull" for card in FULL_CARDS if card != "AH"}
 
 
@@ -75,7 +90,7 @@ def test_the_pulls_until_a_tower_of_10000_falls_average_the_dice_towers_exact_fi
 
 def test_the_days_to_draw_many_cards_are_the_day_dice_rolled_one_by_one():
     rng = random.Random(3)
-    fast = [odds._days_to_draw(5000, rng)[0] for _ in range(2000)]
+    fast = [days_to_draw(5000, rng)[0] for _ in range(2000)]
     slow = []
     for _ in range(2000):
         days = drawn = 0
@@ -108,11 +123,13 @@ def assert_alike(fast: list[odds.Playout], slow: list[odds.Playout], pass_cards:
 def card_by_card(monkeypatch) -> None:
     """The playout as before its shortcuts: no game is ever one only the tower can end."""
     monkeypatch.setattr(odds, "_tower_pulls", lambda *_: None)
+    monkeypatch.setattr(odds, "_saving_pulls", lambda *_: None)
     monkeypatch.setattr(odds, "_ACTIONS", {})  # each deck's passes worked out again, without them
 
 
 @pytest.mark.parametrize("actions,tower_start,games", [(EVERY_CARD_PULLS, 1000, 400), (ONE_PULL_A_PASS, 150, 300),
-                                                       (FOUR_PULLS_A_PASS, 200, 800), (PULLS_AND_REMOVES, 2000, 300)])
+                                                       (FOUR_PULLS_A_PASS, 200, 800), (PULLS_AND_REMOVES, 2000, 300),
+                                                       (SKIPS_A_PASS, 300, 400), (NEARLY_ALL_SKIPPED, 100, 400)])
 def test_a_game_only_the_tower_can_end_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start, games):
     options = deck(tower_start, actions, deck_out="reshuffle")
     fast = playouts(options, games, 5)
@@ -128,6 +145,81 @@ def test_the_reshuffle_cap_ends_a_game_played_at_once_where_it_ends_one_played_c
     assert {(play.ending, play.cards, play.pulls) for play in fast} == {("deck", 21 * 47, 21)}
     card_by_card(monkeypatch)
     assert_alike(fast, playouts(options, 200, 8), len(ONE_PULL_A_PASS))
+
+
+@pytest.mark.parametrize("actions,tower_start,settings,games,cap", [
+    (FEW_PULLS_SAVED, 62, {"tokens": 20, "final_check": "pull"}, 2000, None),
+    (ODD_PULLS_SAVED, 1200, {"tokens": 20}, 400, None),
+    (ODD_PULLS_SAVED, 1200, {"tokens": 20, "final_check": "pull"}, 400, 6),
+    (TOKENS_ADDED, 600, {"tokens": 20}, 300, None), (TOKENS_ADDED, 2000, {"tokens": 20}, 300, 40),
+    (TOKENS_LEVEL, 400, {"tokens": 20, "final_check": "pull"}, 1000, None),
+    (SKIPS_SAVED, 4, {"tokens": 20}, 1000, 100),
+    ({**SKIPS_SAVED, "2S": "no-pull"}, 4, {"tokens": 3, "final_check": "pull"}, 1000, 20)])
+def test_a_game_after_salvation_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start,
+                                                                              settings, games, cap):
+    """Salvation out and the deck reshuffled: the tower, the salvation die (and the final pull) or the cap."""
+    if cap:
+        monkeypatch.setattr(odds, "MAX_RESHUFFLES", cap)
+    options = deck(tower_start, actions, deck_out="reshuffle", **settings)
+    fast = playouts(options, games, 5)
+    card_by_card(monkeypatch)
+    assert_alike(fast, playouts(options, games, 6), len(actions))
+
+
+def test_the_salvation_dice_taken_in_runs_are_the_dice_rolled_one_by_one():
+    rng = random.Random(4)
+    for trials, chance in ((1, 1 / 6), (1000, 1 / 3), (3333, 1 / 2)):
+        fast = [successes(trials, chance, rng) for _ in range(3000)]
+        mean, variance = trials * chance, trials * chance * (1 - chance)
+        assert abs(statistics.mean(fast) - mean) < 4 * (variance / 3000) ** 0.5
+        assert abs(statistics.variance(fast) - variance) < 0.1 * variance
+
+
+def rising_to_chances(cumulative) -> dict[int, float]:
+    return {count: high - low for count, (high, low) in enumerate(zip(cumulative, (0.0,) + tuple(cumulative)))}
+
+
+def test_the_skips_a_pass_leaves_are_every_order_of_its_cards_counted():
+    """The skips carried out of a pass: exactly each order's count (all orders alike), from none
+    carried in (skips_left) and from each count carried in (the chain), and many passes at once
+    are the one-pass chain repeated."""
+    for pulls, skip_cards in ((4, 3), (5, 1), (3, 3), (2, 5), (6, 2)):
+        orders = set(itertools.permutations("p" * pulls + "s" * skip_cards))
+        most = skip_cards + 2
+        one = skip_steps(pulls, skip_cards, most, 1) if pulls > skip_cards else None  # (the chain serves those)
+        for start in range(most + 1 if one else 1):
+            left: dict[int, float] = {}
+            for order in orders:
+                carried = start
+                for card in order:
+                    carried = carried + 1 if card == "s" else max(carried - 1, 0)
+                left[carried] = left.get(carried, 0.0) + 1 / len(orders)
+            cumulative, counts = skips_left(pulls, skip_cards)
+            chances = rising_to_chances(one[start]) if one else dict(zip(counts, rising_to_chances(cumulative).values()))
+            assert all(abs(chances.get(count, 0.0) - chance) < 1e-12 for count, chance in left.items()), (pulls, start)
+            assert abs(sum(chances.get(count, 0.0) for count in left) - 1.0) < 1e-12
+        if one:
+            many = skip_steps(pulls, skip_cards, most, 4)
+            for start in range(most + 1):
+                spread = {start: 1.0}
+                for _ in range(4):
+                    after: dict[int, float] = {}
+                    for count, weight in spread.items():
+                        for end, chance in rising_to_chances(one[count]).items():
+                            after[end] = after.get(end, 0.0) + weight * chance
+                    spread = after
+                assert all(abs(chance - spread.get(end, 0.0)) < 1e-12 for end, chance in rising_to_chances(many[start]).items())
+
+
+@pytest.mark.parametrize("actions,cap", [(SKIPS_A_PASS, 8), (AS_MANY_SKIPS, 40)])
+def test_the_reshuffle_cap_ends_a_game_of_skips_where_it_ends_one_played_card_by_card(monkeypatch, actions, cap):
+    """Passes the cap cuts short, and skips as many as the pulls: once they carry a pass's pulls no card pulls again."""
+    monkeypatch.setattr(odds, "MAX_RESHUFFLES", cap)
+    options = deck(300, actions, deck_out="reshuffle")
+    fast = playouts(options, 400, 7)
+    assert "deck" in {play.ending for play in fast}
+    card_by_card(monkeypatch)
+    assert_alike(fast, playouts(options, 400, 8), len(actions))
 
 
 def engine_games(options: dict, games: int) -> list[tuple[str, int]]:
@@ -160,6 +252,14 @@ def test_a_reshuffled_deck_of_pulls_only_plays_as_in_the_engine():
     assert_the_engine_agrees(deck(300, EVERY_CARD_PULLS, deck_out="reshuffle"), 40)
 
 
+def test_a_reshuffled_deck_saved_or_felled_plays_as_in_the_engine():
+    assert_the_engine_agrees(deck(62, FEW_PULLS_SAVED, deck_out="reshuffle", tokens=20, final_check="pull"), 40)
+
+
+def test_a_reshuffled_deck_of_pulls_and_skips_plays_as_in_the_engine():
+    assert_the_engine_agrees(deck(100, NEARLY_ALL_SKIPPED, deck_out="reshuffle"), 30)
+
+
 def test_the_sim_and_the_side_panel_on_the_edge_decks(tmp_path):
     tall = full_deck(10_000, deck_out="reshuffle")
     assert odds.tower_odds(journal.initial_state(tall, ())) < 1e-9  # the Kings come long before
@@ -176,3 +276,14 @@ def test_the_sim_and_the_side_panel_on_the_edge_decks(tmp_path):
     expected = float(dicetower.pulls_to_come(TowerState(countdown=10_000, start=10_000, advantage_from=51), exact=False))
     assert report["endings"]["tower"] == 1.0 and abs(report["mean_pulls"] - expected) < 4 * 40 / 2000 ** 0.5
     assert abs(report["mean_days"] - expected / 3.5) < 10  # a card a pull, three and a half cards a day
+
+
+def test_a_reshuffled_deck_without_the_kings_that_end_it_is_over_when_nothing_else_can_end_it():
+    """Kings returned to a deck of fewer Kings than end the game can never end it: with nothing else
+    that could (no pull, no salvation) the game is the deck's at its first reshuffle, not the cap's."""
+    options = deck(100, {"2S": "return-king", "3S": "return-king", "KS": "king"}, deck_out="reshuffle", kings=2)
+    assert {(play.ending, play.cards <= 5) for play in playouts(options, 200, 3)} == {("deck", True)}
+    assert odds.tower_odds(journal.initial_state(options, ())) == 0.0
+    # with the Kings that end it, returning one keeps the game going until they do
+    options = deck(100, {"2S": "return-king", "3S": "no-pull", "KS": "king", "KH": "king"}, deck_out="reshuffle", kings=2)
+    assert {play.ending for play in playouts(options, 200, 3)} == {"kings"}

@@ -16,13 +16,15 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from math import log
 
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.dicetower import DiceRolled, TowerState
 from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
 from dicehall.engine.games.journal.deck import Deck
 from dicehall.engine.games.journal.rules import JournalState
-from dicehall.engine.games.journal.runs import Runs, convolve
+from dicehall.engine.games.journal.runs import LARGEST, Runs, convolve, day_runs, days_to_draw, successes
+from dicehall.engine.games.journal.skips import skip_steps, skips_left
 
 ODDS_GAMES = 1000  # playouts behind the side panel's figure
 ENDINGS = ("tower", "kings", "salvation", "deck")
@@ -132,12 +134,15 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
         if len(_ACTIONS) >= 16:
             _ACTIONS.clear()
         actions = {card: deck.action(card) for card in deck.cards}
+        # a King returned matters only if the deck has the Kings that end the game
+        face_up = ["KS"] if sum(map(is_king, deck.cards)) >= deck.settings["kings"] else []
         passes = {}
         for salvation in (False, True):
             cycle = tuple(c for c in deck.cards if not is_king(c) and not (c == SALVATION_CARD and salvation))
             passes[salvation] = (cycle, any(_may_end(actions[c], c, []) for c in cycle),
-                                 any(_may_end(actions[c], c, ["KS"]) for c in cycle),
-                                 _tower_pulls(cycle, actions, []), _tower_pulls(cycle, actions, ["KS"]))
+                                 any(_may_end(actions[c], c, face_up) for c in cycle),
+                                 _tower_pulls(cycle, actions, []), _tower_pulls(cycle, actions, ["KS"]),
+                                 _saving_pulls(cycle, actions))
         kept = _ACTIONS[id(deck)] = (deck, actions, passes)
     return kept[1], kept[2]
 
@@ -215,21 +220,40 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     reshuffles += 1
                     if settings["deck_out"] != "reshuffle" or reshuffles > MAX_RESHUFFLES:
                         return Playout("deck", day, cards, pulls)
-                    cycle, may_end, may_end_with_kings, tower_pulls, tower_pulls_with_kings = passes[salvation]
+                    cycle, may_end, may_end_with_kings, tower_pulls, tower_pulls_with_kings, saving = passes[salvation]
                     remaining = list(cycle)
                     if not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
+                    if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
+                        pulling = saving[0] + saving[1]
+                        saving = (0, 0, *saving[2:4], saving[4] - pulling, *saving[5:]) if skips >= pulling <= saving[4] else None
+                    walking = salvation and saving and not (saving[5] and kings) and saving[6] >= salvation_from
+                    if walking and not any(saving[1:4]):
+                        return _saving_passes(len(remaining), saving[0], tokens, salvation_from, countdown, advantage_from,
+                                              settings["final_check"] == "pull", reshuffles, day, to_draw, cards, pulls,
+                                              tower, rng)
                     counts = None if salvation else tower_pulls_with_kings if kings else tower_pulls
                     # only the tower can end it now: the pulls the skips leave before the cap, at least
                     at_least = (counts[0] + counts[1] - counts[2]) * (MAX_RESHUFFLES - reshuffles + 1) - skips if counts else 0
                     if not tower and pulls + at_least >= countdown:  # they certainly fell it
                         return Playout("tower", day, cards, max(pulls, countdown))
-                    if counts and counts[2]:  # skips: what each pass pulls depends on its order, card by card
+                    if counts and skips >= counts[0] + counts[1] <= counts[2]:
+                        return _skipped_to_the_cap(len(remaining), reshuffles, day, to_draw, cards, pulls, rng)
+                    if counts and counts[2] and not counts[1] and counts[0] > counts[2]:
+                        return _skipping_passes(len(remaining), counts[0], counts[2], skips, countdown, advantage_from,
+                                                reshuffles, day, to_draw, cards, pulls, tower, rng)
+                    if counts and counts[2]:  # skips with removes, or as many as the pulls: card by card
                         counts = None
                     if counts and not counts[1]:
                         return _tower_alone(len(remaining), counts[0], countdown, advantage_from, reshuffles,
                                             day, to_draw, cards, pulls, rng)
-                    skipped, dropped = _far_passes(counts, countdown, advantage_from, rng) if counts else (0, 0)
+                    if walking:  # tokens added or removed by cards: passes at once while they are many
+                        counts = saving
+                        skipped, dropped = _token_passes(saving, len(remaining), tokens, countdown, advantage_from,
+                                                         reshuffles, pulls, tower, rng)
+                        tokens, skips = tokens + skipped * (saving[2] - saving[3]), skips + skipped * saving[4]
+                    else:
+                        skipped, dropped = _far_passes(counts, countdown, advantage_from, rng) if counts else (0, 0)
                     if skipped and reshuffles + skipped - 1 <= MAX_RESHUFFLES:  # whole passes at once
                         countdown -= dropped
                         pulls += skipped * (counts[0] + counts[1])
@@ -237,8 +261,9 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         reshuffles += skipped - 1
                         due = skipped * len(remaining)
                         if due >= to_draw:
-                            more, drawn = _days_to_draw(due - to_draw, rng)
+                            more, drawn = days_to_draw(due - to_draw, rng)
                             day, to_draw = day + more, drawn - (due - to_draw)
+                            tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking else 0
                         else:
                             to_draw -= due
                         remaining = []
@@ -337,11 +362,6 @@ def _far_passes(counts: tuple[int, int, int], countdown: int, advantage_from: in
     return runs.run_under(countdown - far + 1, rng, smallest=1)
 
 
-@lru_cache(maxsize=None)
-def _day_runs() -> Runs:
-    return Runs({face: 1 / 6 for face in range(1, 7)})
-
-
 def _tower_falls(countdown: int, advantage_from: int, rng: random.Random) -> int:
     """How many plain pulls fell a tower standing at `countdown`: runs of pulls sampled at once while
     every countdown they pass lies so far above the threshold that each pull drops the same, then
@@ -358,15 +378,6 @@ def _tower_falls(countdown: int, advantage_from: int, rng: random.Random) -> int
     return pulls
 
 
-def _days_to_draw(cards: int, rng: random.Random) -> tuple[int, int]:
-    """How many more days' dice it takes to draw `cards` more cards, and the cards those days draw."""
-    days, drawn = _day_runs().run_under(cards, rng)
-    while drawn < cards:
-        drawn += int(rng.random() * 6) + 1
-        days += 1
-    return days, drawn
-
-
 def _tower_alone(pass_cards: int, pass_pulls: int, countdown: int, advantage_from: int, reshuffles: int, day: int,
                  to_draw: int, cards: int, pulls: int, rng: random.Random) -> Playout:
     """The rest of a game that only the tower can end (_plain_pulls), from a reshuffle: the pulls
@@ -380,9 +391,148 @@ def _tower_alone(pass_cards: int, pass_pulls: int, countdown: int, advantage_fro
         full, nth = divmod(falls - 1, pass_pulls)
         drawn = full * pass_cards + sorted(rng.sample(range(pass_cards), pass_pulls))[nth] + 1
         ending, due = "tower", drawn
+    return _drawn(ending, drawn, due, day, to_draw, cards, pulls + falls, rng)
+
+
+def _saving_pulls(cycle: tuple, actions: dict) -> tuple[int, int, int, int, int, bool, int] | None:
+    """A reshuffled pass once salvation has come: its pulls, its pulls and removes, the tokens its
+    cards add and those they remove, its skips, whether it has a card that returns a King (quiet
+    while none is face up) and the lowest salvation die its cards allow (quiet if no lower than the
+    game's)."""
+    counts, returns, lowest = {"pull": 0, "remove": 0, "add-token": 0, "remove-token": 0, "skip-pull": 0}, False, 7
+    for card in cycle:
+        action = actions[card]
+        if action in counts:
+            counts[action] += 1
+        elif action == "return-king":
+            returns = True
+        elif action in ("salvation-5", "salvation-4"):
+            lowest = min(lowest, int(action[-1]))
+    return (*counts.values(), returns, lowest)
+
+
+def _token_passes(saving: tuple, pass_cards: int, tokens: int, countdown: int, advantage_from: int, reshuffles: int,
+                  pulls: int, tower: bool, rng: random.Random) -> tuple[int, int]:
+    """Whole passes at once after salvation (_saving_pulls) while nothing can end the game in them:
+    more tokens than their token cards and days could take, the tower far up (tower=False: fewer
+    pulls than fell it) and the cap not reached. (passes, the drop); (0, 0): not so."""
+    plain, removes, _, removals = saving[:4]
+    runs, far = _pass_runs(plain, removes, advantage_from)
+    for size in (64, 16, 4, 1):
+        if tokens - size * (removals + pass_cards) > 1 and reshuffles + size - 1 <= MAX_RESHUFFLES and (
+                countdown - runs.table(size)[1][-1] >= far if tower else pulls + size * (plain + removes) < countdown):
+            cumulative, drops = runs.table(size)
+            return size, drops[bisect_left(cumulative, rng.random())] if tower else 0
+    return 0, 0
+
+
+def _saving_passes(pass_cards: int, pass_pulls: int, tokens: int, salvation_from: int, countdown: int,
+                   advantage_from: int, final_pull: bool, reshuffles: int, day: int, to_draw: int, cards: int,
+                   pulls: int, tower: bool, rng: random.Random) -> Playout:
+    """The rest of a reshuffled game after salvation has come, from a reshuffle, where only the tower,
+    the salvation die and the cap can end it (_saving_pulls): the day the last token goes (each day's
+    die apart from the cards: the days of failures before each success), the card of the pull that
+    fells the tower (sampled first, _tower_falls; tower=False: the pulls that certainly fell it) or of
+    the cap, then the days' cards rolled until one of them comes first."""
+    falls = _tower_falls(countdown, advantage_from, rng) if tower else countdown - pulls
+    failing = log(1 - (7 - salvation_from) / 6)
+    saved_on = sum(int(log(1.0 - rng.random()) / failing) + 1 for _ in range(tokens)) - 1  # days after today
+    passes = MAX_RESHUFFLES - reshuffles + 1
+    places = None
+    if pass_pulls and falls <= passes * pass_pulls:  # the felling pull's card, in the pass it falls in
+        full, nth = divmod(falls - 1, pass_pulls)
+        places = full, sorted(rng.sample(range(pass_cards), pass_pulls))
+        ending, event = "tower", full * pass_cards + places[1][nth] + 1
+    else:  # the cap comes first: the deck's ending, when one more card is due
+        ending, event = "deck", passes * pass_cards + 1
+    done, drawn = 0, to_draw  # the days after today rolled, the cards drawn by the end of the last
+    if drawn < event:
+        runs = day_runs()
+        size = LARGEST
+        while size >= 4:
+            if done + size <= saved_on and drawn + 6 * size < event:
+                cumulative, values = runs.table(size)
+                while done + size <= saved_on and drawn + values[-1] < event:
+                    drawn += values[bisect_left(cumulative, rng.random())]
+                    done += size
+            size //= 4
+        while done < saved_on and drawn < event:
+            drawn += int(rng.random() * 6) + 1
+            done += 1
+    if drawn >= event:
+        made = falls if ending == "tower" else passes * pass_pulls
+        return Playout(ending, day + done, cards + event - (ending == "deck"), pulls + made)
+    full, part = divmod(drawn, pass_cards)  # saved: the pulls among the cards drawn
+    if places and full == places[0]:
+        made = full * pass_pulls + sum(place < part for place in places[1])
+    else:
+        made = full * pass_pulls + sum(place < part for place in rng.sample(range(pass_cards), pass_pulls))
+    if final_pull:
+        made += 1
+        if tower and made == falls:
+            return Playout("tower", day + done, cards + drawn, pulls + made)
+    return Playout("salvation", day + done, cards + drawn, pulls + made)
+
+
+def _skipped_to_the_cap(pass_cards: int, reshuffles: int, day: int, to_draw: int, cards: int, pulls: int,
+                        rng: random.Random) -> Playout:
+    """A reshuffled game whose skips to come are at least the pulls of every pass, with at least as
+    many skip cards as pulls in a pass: no card pulls again (each pass adds as many skips as it
+    spends, or more), so the reshuffle cap ends it, one card after the last pass."""
+    drawn = (MAX_RESHUFFLES - reshuffles + 1) * pass_cards
+    return _drawn("deck", drawn, drawn + 1, day, to_draw, cards, pulls, rng)
+
+
+def _drawn(ending: str, drawn: int, due: int, day: int, to_draw: int, cards: int, pulls: int,
+           rng: random.Random) -> Playout:
+    """The game's end after `drawn` more cards, on the day the `due`th card is drawn (today's dice
+    leave `to_draw`)."""
     if due > to_draw:
-        day += _days_to_draw(due - to_draw, rng)[0]
-    return Playout(ending, day, cards + drawn, pulls + falls)
+        day += days_to_draw(due - to_draw, rng)[0]
+    return Playout(ending, day, cards + drawn, pulls)
+
+
+def _skipping_passes(pass_cards: int, pass_pulls: int, pass_skips: int, skips: int, countdown: int,
+                     advantage_from: int, reshuffles: int, day: int, to_draw: int, cards: int, pulls: int,
+                     tower: bool, rng: random.Random) -> Playout:
+    """The rest of a reshuffled game that only the tower can end, whose passes have more pull cards
+    than skip cards, from a reshuffle. After k passes from s skips carried, the passes have pulled
+    (pulls - skip cards) * k + s_k - s (every skip card spends one pull, but those carried on), so
+    only the skips carried (a chain: skips_left) are sampled, many passes at once while the pulls
+    cannot reach the pulls that fell the tower (sampled first, _tower_falls; tower=False: the pulls
+    that certainly fell it), one pass at a time near it, and the pass that reaches it card by card."""
+    falls = _tower_falls(countdown, advantage_from, rng) if tower else countdown - pulls
+    net, most = pass_pulls - pass_skips, max(skips, pass_skips)
+    passes, made, carried = MAX_RESHUFFLES - reshuffles + 1, 0, skips  # passes left, pulls made, skips carried
+    done = 0
+    size = 256
+    while size > 1:  # many passes at once, while even the most they may pull falls short
+        while done + size <= passes and made + net * size + most - carried < falls:
+            table = skip_steps(pass_pulls, pass_skips, most, size)
+            after = bisect_left(table[carried], rng.random())
+            made, carried, done = made + net * size + after - carried, after, done + size
+        size //= 4
+    cumulative, counts = skips_left(pass_pulls, pass_skips)
+    while done < passes:
+        if made + max(pass_pulls - carried, 0) < falls:  # this pass cannot reach it: its skips carried, sampled
+            after = max(carried - net, counts[bisect_left(cumulative, rng.random())])
+            made, carried, done = made + net + after - carried, after, done + 1
+            continue
+        order = ["skip"] * pass_skips + ["pull"] * pass_pulls
+        _shuffle(order, rng.random)
+        for index, card in enumerate(order):
+            if card == "skip":
+                carried += 1
+            elif carried:
+                carried -= 1
+            else:
+                made += 1
+                if made == falls:  # the felling pull's place among the pass's cards
+                    drawn = done * pass_cards + sorted(rng.sample(range(pass_cards), len(order)))[index] + 1
+                    return _drawn("tower", drawn, drawn, day, to_draw, cards, pulls + made, rng)
+        done += 1
+    drawn = passes * pass_cards  # the cap comes first: the deck's ending, when one more card is due
+    return _drawn("deck", drawn, drawn + 1, day, to_draw, cards, pulls + made, rng)
 
 
 def fallen_within(state: JournalState, most: int) -> list[float]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from functools import lru_cache
 
 PRUNE = 1e-20
 LARGEST = 4 ** 5  # the longest run sampled at once (its table: about a thousand sums, 0.2 s to build)
@@ -78,3 +79,35 @@ class Runs:
                     taken += size
             size //= 4
         return taken, total
+
+
+@lru_cache(maxsize=None)
+def day_runs() -> Runs:
+    """A day's die: the cards a day draws."""
+    return Runs({face: 1 / 6 for face in range(1, 7)})
+
+
+def days_to_draw(cards: int, rng: random.Random) -> tuple[int, int]:
+    """How many more days' dice it takes to draw `cards` more cards, and the cards those days draw."""
+    days, drawn = day_runs().run_under(cards, rng)
+    while drawn < cards:
+        drawn += int(rng.random() * 6) + 1
+        days += 1
+    return days, drawn
+
+
+@lru_cache(maxsize=None)
+def _trials(chance: float) -> Runs:
+    return Runs({0: 1 - chance, 1: chance})
+
+
+def successes(trials: int, chance: float, rng: random.Random) -> int:
+    """How many of `trials` independent trials (a salvation die each) succeed: runs of a power of
+    two trials, one sample each (their sums exact convolutions)."""
+    total, size = 0, 1
+    while trials:
+        if trials & 1:
+            cumulative, values = _trials(chance).table(size)
+            total += values[bisect_left(cumulative, rng.random())]
+        trials, size = trials >> 1, size * 2
+    return total
