@@ -14,6 +14,7 @@ from bisect import bisect_left
 import pytest
 
 from dicehall import engine
+from dicehall.engine.errors import RulingError
 from dicehall.engine.games import dicetower, journal
 from dicehall.engine.games.dicetower import TowerState
 from dicehall.engine.games.journal import odds
@@ -281,7 +282,12 @@ def test_the_sim_and_the_side_panel_on_the_edge_decks(tmp_path):
 def test_a_reshuffled_deck_without_the_kings_that_end_it_is_over_when_nothing_else_can_end_it():
     """Kings returned to a deck of fewer Kings than end the game can never end it: with nothing else
     that could (no pull, no salvation) the game is the deck's at its first reshuffle, not the cap's."""
-    options = deck(100, {"2S": "return-king", "3S": "return-king", "KS": "king"}, deck_out="reshuffle", kings=2)
+    with pytest.raises(RulingError, match="never ends"):  # refused when a game starts (rulings.endless)
+        deck(100, {"2S": "return-king", "3S": "return-king", "KS": "king"}, deck_out="reshuffle", kings=2)
+    record = {"title": "Edge", "author": "", "licence": "", "intro": "", "deck": "listed", "tower_start": 100,
+              "cards": [["2S", "return-king", ""], ["3S", "return-king", ""], ["KS", "king", ""]],
+              "deck_out": "reshuffle", "kings": 2}
+    options = {"deck": journal.deck_from_record(record).record()}  # as a forged save's: the sim still ends it
     assert {(play.ending, play.cards <= 5) for play in playouts(options, 200, 3)} == {("deck", True)}
     assert odds.tower_odds(journal.initial_state(options, ())) == 0.0
     # with the Kings that end it, returning one keeps the game going until they do

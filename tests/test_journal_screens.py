@@ -5,6 +5,8 @@ continue, the bookshelf reads each card's prompt, the deck's actions and setting
 first day (the panel, `a`, sim), and leaving with a draft the save could not take asks first."""
 from __future__ import annotations
 
+import re
+
 from textual.widgets._footer import FooterKey
 
 from dicehall import saves
@@ -286,3 +288,70 @@ def test_leaving_with_a_draft_the_save_could_not_take_asks_first(monkeypatch):
     assert asked == "Your draft could not be kept (the status line said why): leaving loses it. Leave the game?"
     assert stayed and not still_there
     assert draft_of(saves.load_readonly("night watch")) == "still here"
+
+
+# ----- the tower's figure in the background: no deck's simulation holds the keys -----
+
+def test_a_figure_that_takes_long_is_shown_as_working_and_only_the_newest_state_waits():
+    import threading
+
+    from dicehall.tui.screens import journal_pages
+
+    gate, told, asked = threading.Event(), [], []
+
+    def slow(state):
+        asked.append(state)
+        gate.wait(10)
+        return {"a": 0.25, "b": 0.5, "c": 0.75}[state]
+
+    odds = journal_pages.BackgroundOdds(slow, lambda: told.append(len(told)), lambda callback: callback())
+    journal_pages_wait, journal_pages.ODDS_WAIT = journal_pages.ODDS_WAIT, 0.05
+    try:
+        assert odds.figure("a", "a") == journal_pages.WORKING  # still simulating: the key is not held
+        assert odds.figure("b", "b") == journal_pages.WORKING  # waits for a's simulation to end
+        assert odds.figure("c", "c") == journal_pages.WORKING  # and replaces b: only the newest is run
+        gate.set()
+        for _ in range(200):
+            if len(told) == 2:
+                break
+            threading.Event().wait(0.02)
+    finally:
+        journal_pages.ODDS_WAIT = journal_pages_wait
+    assert asked == ["a", "c"] and len(told) == 2  # a and c were each told once known; b never ran
+    assert odds.figure("a", "a") == 0.25 and odds.figure("c", "c") == 0.75
+
+
+def test_the_board_says_the_figure_is_being_simulated_then_draws_it(monkeypatch):
+    import threading
+
+    from dicehall.tui.screens import journal_pages
+
+    gate = threading.Event()
+    real = journal.tower_odds
+
+    def slow(state):
+        gate.wait(10)
+        return real(state)
+
+    monkeypatch.setattr(journal, "tower_odds", slow)
+    monkeypatch.setattr(journal_pages, "ODDS_WAIT", 0.05)
+    session = new_game()
+
+    async def steps(pilot):
+        await pilot.pause()
+        working = screen_text(pilot.app)
+        await pilot.press("n")  # a key while the figure is still being simulated: it is played at once
+        await pilot.pause()
+        started = pilot.app.screen.state.day
+        gate.set()
+        for _ in range(200):
+            if "Tower ends it   ..." not in screen_text(pilot.app):
+                break
+            await pilot.pause(0.05)
+        return working, started, screen_text(pilot.app)
+
+    working, started, known = drive(DicehallApp(session=session), steps)
+    assert "Tower ends it   ..." in working and "(being simulated)" in working
+    assert started == 1
+    figure = re.search(r"Tower ends it +(\S+)", known)
+    assert figure and re.fullmatch(r"<?[0-9.]+%", figure.group(1)), known  # the simulated figure, drawn once known

@@ -16,7 +16,7 @@ from dicehall.engine.games.journal import (
 )
 from dicehall.tui.screens.base import GameScreen, with_deal
 from dicehall.tui.screens.dialogs import AskScreen, ConfirmScreen, HelpScreen
-from dicehall.tui.screens.journal_pages import card_line, draw_board, journal_text
+from dicehall.tui.screens.journal_pages import BackgroundOdds, card_line, draw_board, journal_text
 from dicehall.tui.widgets import Plain, StatusLine, title_line
 
 PHASE_WORDS = {
@@ -64,8 +64,7 @@ class JournalScreen(GameScreen):
         super().__init__(session)
         self.typed_dice = False
         self.amending: int | None = None  # the page whose rewrite is in the box, if any
-        self._odds_key = None
-        self._odds = 0.0
+        self.odds = BackgroundOdds(journal.tower_odds, self.odds_known, self.odds_call_later)
         self._draft_timer = None  # the draft is kept a moment after the last key (DRAFT_SECONDS)
         self.draft = ""  # the entry box's words (kept here too: at a hang-up the box may be gone)
         self.rewrite_page = 0  # the page of the rewrite kept (in the box or set aside: e opens it again); 0: none
@@ -94,13 +93,21 @@ class JournalScreen(GameScreen):
         return self.state.phase in ("entry", "last-entry") or self.amending is not None
 
     def tower_odds(self) -> float:
-        """The simulated figure, recomputed only when what it depends on changes."""
+        """The simulated figure, worked out again only when what it depends on changes (WORKING while
+        a long deck's is still being simulated: journal_pages.BackgroundOdds)."""
         state = self.state
-        key = (state.tower.countdown, state.tower.pulling, state.remaining, len(state.kings), state.salvation,
-               state.tokens, state.to_draw, state.phase, state.pull_due, state.ending)
-        if key != self._odds_key:
-            self._odds_key, self._odds = key, journal.tower_odds(state)
-        return self._odds
+        key = (state.deck.cards, state.tower.countdown, state.tower.pulling, state.remaining, len(state.kings),
+               state.salvation, state.tokens, state.to_draw, state.phase, state.pull_due, state.ending,
+               state.skips, state.salvation_from)
+        return self.odds.figure(key, state)
+
+    def odds_call_later(self, callback) -> None:
+        self.app.call_from_thread(callback)
+
+    def odds_known(self) -> None:
+        """A figure the board showed as WORKING is known: drawn, if this screen is still up."""
+        if self.is_current:
+            self.redraw()
 
     def redraw(self) -> None:
         session, state = self.session, self.state

@@ -4,6 +4,8 @@ Every text from a deck or a player is put in as text (rich Text, never markup)."
 from __future__ import annotations
 
 import textwrap
+import threading
+from typing import Callable
 
 from rich.text import Text
 
@@ -26,6 +28,66 @@ def card_line(state: JournalState, card: str) -> str:
 
 BOARD_WIDTH = 26  # the board column's text (tui/dicehall.tcss .board) in the viewer and the game
 PROMPT_SHOWN = 130  # a prompt's characters the board shows at 80x24 (about 6 lines); o shows it whole
+
+
+WORKING = -1.0  # the tower's figure is still being simulated (a long deck's): the board says so
+ODDS_WAIT = 3.0  # seconds a key waits for the figure (any usual deck's takes a fraction of one)
+
+
+class BackgroundOdds:
+    """The "tower ends it" figure, simulated in a thread of its own so that no deck's figure (a
+    reshuffling deck's can take minutes) holds the keys: a key waits up to ODDS_WAIT for it, after
+    which the board shows WORKING and `ready(key, figure)` is called on the app's thread once it is
+    known. One simulation at a time: states asked for meanwhile wait, and only the newest is run.
+    The thread is a daemon: leaving the app (a hang-up included) never waits for it."""
+
+    def __init__(self, compute: Callable, ready: Callable, call_later: Callable) -> None:
+        self.compute, self.ready, self.call_later = compute, ready, call_later
+        self.lock = threading.Lock()
+        self.known: dict = {}  # key -> figure (the newest few)
+        self.running = False
+        self.waiting: tuple | None = None  # (key, state) asked for while one ran
+        self.late: set = set()  # keys a key stopped waiting for: `ready` is called for them
+
+    def figure(self, key, state) -> float:
+        with self.lock:
+            if key in self.known:
+                return self.known[key]
+            if self.running:  # this state waits for the running one; its figure is told when known
+                self.waiting = (key, state)
+                self.late.add(key)
+                return WORKING
+            self.running = True
+        done = threading.Event()
+        threading.Thread(target=self._run, args=(key, state, done), daemon=True, name="journal-odds").start()
+        done.wait(ODDS_WAIT)
+        with self.lock:
+            if key in self.known:
+                return self.known[key]
+            self.late.add(key)
+            return WORKING
+
+    def _run(self, key, state, done: threading.Event) -> None:
+        while True:
+            figure = self.compute(state)
+            with self.lock:
+                if len(self.known) > 16:
+                    self.known.clear()
+                self.known[key] = figure
+                tell = key in self.late
+                self.late.discard(key)
+                key, state = self.waiting or (None, None)
+                self.waiting = None
+                self.running = key is not None
+            done.set()
+            if tell:
+                try:
+                    self.call_later(self.ready)
+                except Exception:  # the app has gone (a hang-up): nobody to tell
+                    pass
+            if key is None:
+                return
+            done = threading.Event()
 
 
 def draw_board(state: JournalState, reveal: bool = True, odds: float | None = None, cut_prompt: bool = False) -> Text:
@@ -56,7 +118,10 @@ def _board(state: JournalState, odds: float | None, cut_prompt: bool) -> Text:
     text.append(f"Tower     {tower.countdown} of {tower.start}" + (" FALLEN" if tower.fell else "") + "\n")
     if not tower.fell:
         text.append(f"Next pull falls {percent(float(journal.next_pull_chance(state)))}\n")
-    if odds is not None:
+    if odds == WORKING:
+        text.append("Tower ends it   ...\n")
+        text.append(" (being simulated)\n")
+    elif odds is not None:
         if state.ending:
             shown = "100%" if state.ending == "tower" else "0%"
         elif odds == 0:  # none of the playouts: rare, not impossible
