@@ -1,17 +1,15 @@
 """The hall in the app, at 80x24: the lobby lists the hall's games (a hostile file as one line,
 names as plain text), watching opens the live viewer, a move made by another HallGame shows
-within a second, stepping back stays put and counts the new moves, End returns to live, and a
+(how soon: bench.py's hall row), stepping back stays put and counts the new moves, End returns to live, and a
 watcher is counted while it watches and not after it leaves."""
 from __future__ import annotations
 
-import asyncio
 import random
-import time
 
 import pytest
 
 from dicehall.saves.hall import Hall
-from tests.apphelpers import drive, screen_text
+from tests.apphelpers import drive, screen_text, until
 from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.hall import HallScreen
@@ -48,17 +46,6 @@ def move(games: dict, rng: random.Random) -> int:
     mover = games.get(first.to_act, first)
     mover.play(rng.choice(mover.session.commands()))
     return len(mover.session.events)
-
-
-async def until(pilot, condition, within: float = 5.0) -> float:
-    """Let the app run until `condition()` holds; the time it took (fails after `within` seconds: a
-    guard against a watcher that never sees the move; how fast it sees it is bench.py's `hall` row)."""
-    start = time.monotonic()
-    while not condition():
-        if time.monotonic() - start > within:
-            raise AssertionError(f"not within {within} s")
-        await pilot.pause(0.02)
-    return time.monotonic() - start
 
 
 def status(app) -> str:
@@ -117,7 +104,7 @@ def test_the_lobby_follows_the_hall_by_itself(hall, wager):
         assert "Towers" not in screen_text(pilot.app)
         later = hall.host("towers", ["player", "open"], "Cat")
         try:
-            return await until(pilot, lambda: "Towers" in screen_text(pilot.app), within=3.0)
+            return await until(pilot, lambda: "Towers" in screen_text(pilot.app), seconds=10.0)
         finally:
             later.close()
 
@@ -202,7 +189,7 @@ def test_a_move_refused_to_a_watcher_does_not_exist_and_the_end_of_the_game_is_s
         await pilot.pause()
         viewer = pilot.app.screen
         play_until_over({0: bots}, rng)
-        await until(pilot, lambda: viewer.replayed, within=2.0)
+        await until(pilot, lambda: viewer.replayed, seconds=10.0)
         await pilot.pause()
         return status(pilot.app), screen_text(pilot.app), viewer
 
@@ -276,7 +263,7 @@ def test_j_in_the_lobby_takes_the_open_seat_and_opens_the_games_screen(hall):
         for key in "Dan":
             await pilot.press(key)
         await pilot.press("enter")
-        await until(pilot, lambda: hasattr(pilot.app.screen, "hall_refresh"), within=3.0)
+        await until(pilot, lambda: hasattr(pilot.app.screen, "hall_refresh"), seconds=10.0)
         seated = [view.words() for view in pilot.app.hall_game.seats()]
         return seated, screen_text(pilot.app)
 

@@ -14,7 +14,7 @@ from dicehall.engine.games import troll
 from dicehall.saves import analyses
 from dicehall.saves.practice import positions, read_solved
 from dicehall.tui.app import DicehallApp
-from tests.apphelpers import drive, screen_text, status
+from tests.apphelpers import drive, screen_text, status, until
 
 BLUNDER = (troll.Move("up"), troll.Move("right"))  # collapses the bridge at turn 2 of seed 5's standard deal
 
@@ -43,14 +43,6 @@ def analysed_blunder():
     return decision
 
 
-async def wait_for(pilot, condition):
-    for _ in range(3000):
-        if condition():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError(screen_text(pilot.app))
-
-
 def pick(app, words):
     """The OptionList's index of a choice by its words."""
     return next(n for n, (said, _) in enumerate(app.screen.choices) if said == words)
@@ -71,13 +63,13 @@ def test_a_marked_decision_comes_back_hidden_the_best_accepted_the_played_not_an
         assert decision.best in [words for words, _ in app.screen.choices]
         menu.highlighted = pick(app, decision.played)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen.answer)
+        await until(pilot, lambda: app.screen.answer)
         not_yet = screen_text(app)
         assert "No: that is the move you played" in not_yet and f"The best: {decision.best}" in not_yet
         assert read_solved() == []
         menu.highlighted = pick(app, decision.best)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.screen.answer.startswith("Yes"))
+        await until(pilot, lambda: app.screen.answer.startswith("Yes"))
         assert f"Why {decision.best}: " in app.screen.answer  # the hint's own reason for the best
         return not_yet, screen_text(app), status(app)
 

@@ -18,7 +18,7 @@ from dicehall.engine.analysis import troll as troll_analysis
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.games import troll
 from dicehall.engine.games.wager import Wager
-from tests.apphelpers import drive, screen_text
+from tests.apphelpers import drive, screen_text, until
 from tests.test_analysis import adviser_game, tower, wager_game
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.viewer.analysis import AnalysisStopped, graph_rows
@@ -42,15 +42,6 @@ def blunder_game():
 def viewer_of(session, tmp_path, **app) -> DicehallApp:
     """The viewer on a replay of `session`, as `dicehall replay FILE` opens it."""
     return DicehallApp(replay=replays.read_replay(replays.write_replay(session, tmp_path / "game.dhr")), **app)
-
-
-async def until(pilot, condition, tries: int = 1500):
-    """Let the app run until `condition()` holds (the worker's reports are messages to the screen)."""
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the condition never held")
 
 
 def status(pilot) -> str:
