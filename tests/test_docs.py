@@ -85,3 +85,11 @@ def test_ci_runs_the_readmes_test_command():
     assert ".venv/bin/pip install --quiet -e '.[test]'" in run and "pip install -e '.[test]'" in readme
     intro = readme.split("|")[0]  # the paragraph under the two commands says what else .ci/run installs
     assert "OpenSSH server" in intro and "build" in intro and "exactly" not in intro
+
+
+def test_the_source_points_only_inside_the_repository():
+    """A reader of the installed package has no ../shared beside it: a docstring or comment names the
+    rules as docs/rules/GAME.md (the game's RULES_TEXT) states them, never the seeds' folder."""
+    outside = [str(path.relative_to(REPO)) for top in ("engine", "tui", "saves", "replays", "dicehall")
+               for path in sorted((REPO / top).rglob("*.py")) if "../shared" in path.read_text(encoding="utf-8")]
+    assert outside == []

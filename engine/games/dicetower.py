@@ -1,6 +1,6 @@
 """The Dice Tower (seed 000): a 2d6 countdown that stands in for the block tower of solo journaling games.
 
-Rules as ../shared/RULINGS.md decides: each pull rolls 2d6; double threes subtract 6 and roll again
+Rules as docs/rules/dicetower.md states them: each pull rolls 2d6; double threes subtract 6 and roll again
 (for both commands); then pull-and-remove subtracts both dice, a plain pull the lower die while the
 countdown is at the advantage threshold or above (51 by default), else the higher. At 0 the tower falls.
 """

@@ -1,6 +1,6 @@
 """Towers (seed 003): place eight rooks each on an 8x8 board, move each once, score lines of sight.
 
-Rules as ../shared/RULINGS.md decides. Players alternate placing until all 16 towers stand; then,
+Rules as docs/rules/towers.md states them. Players alternate placing until all 16 towers stand; then,
 starting with the player who placed second, they alternate moving one of their unbuilt towers like
 a rook (never through a tower); a moved tower is built and never moves again. A player with no
 legal move is skipped; the game ends when neither can move. In every row and column, each pair of

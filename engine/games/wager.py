@@ -1,6 +1,6 @@
 """Dead Man's Wager (seed 001): a race to 20 with one die, a risky extra roll and two superstitions.
 
-Rules as ../shared/RULINGS.md decides. A turn is one normal roll (two with the bonus), then the
+Rules as docs/rules/wager.md states them. A turn is one normal roll (two with the bonus), then the
 player may wager one more roll: 1 or 2 score nothing, 3, 5 and 6 add their face, 4 subtracts 4
 and hands the bonus to the next player still in. Every roll of a player, normal or wager, extends
 that player's run of equal faces: a third six in a row is the Mark of the Beast (out at once), a

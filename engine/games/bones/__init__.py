@@ -1,6 +1,6 @@
 """War of Bones (seed 004): a two-player wargame played only with dice rolled into a square area.
 
-Rules as ../shared/RULINGS.md decides. Each player has 8 troops (dice in the area: the face is the
+Rules as docs/rules/bones.md states them. Each player has 8 troops (dice in the area: the face is the
 troop's firepower and its range), 3 rollers and a supply of rerolls. A turn is one action: attack,
 reinforce, resupply or converge. A player with no troops in the area at the end of a turn loses.
 Seat 0 is side A, seat 1 side B; troops are numbered 0..7 inside the engine and named A#1..A#8,

@@ -1,6 +1,6 @@
 """Angry Troll versus Magic Bridge (seed 002): a solitaire with 52 cards, one die and a troll.
 
-Rules as ../shared/RULINGS.md decides (the seed's section 7.1, without the removed rule about
+Rules as docs/rules/troll.md states them (the seed's section 7.1, without the removed rule about
 unsupported bricks). A turn is an awakening phase (one die roll per card played onto a flight
 stack), two troll actions, the flight phase of every awake top card, then the end-of-turn checks
 (collapse, win). `decide` returns the troll's action followed by every automatic consequence as
