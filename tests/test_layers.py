@@ -123,3 +123,33 @@ def test_the_command_line_imports_the_screens_only_when_a_command_opens_one():
 def test_nothing_below_the_command_line_imports_it():
     for folder in ("engine", "saves", "replays", "tui"):
         assert imports_under(folder, ("dicehall",)) == [], folder
+
+
+def test_no_module_reaches_another_modules_private_names():
+    """Every folder, not only saves/ (tests/test_saves_rooms.py): what another module needs of one is
+    public, so a private name can change without a reader elsewhere breaking."""
+    found = []
+    for top in SOURCE_FOLDERS:
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if ".venv" in path.parts:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            bound = set()  # local names bound to something of dicehall's
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dicehall"):
+                    for alias in node.names:
+                        bound.add(alias.asname or alias.name)
+                        if alias.name.startswith("_") and not alias.name.startswith("__"):
+                            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: from {node.module} import {alias.name}")
+                elif isinstance(node, ast.Import):
+                    bound.update(alias.asname or alias.name.split(".")[0] for alias in node.names
+                                 if alias.name.startswith("dicehall"))
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                        and isinstance(node.value, (ast.Name, ast.Attribute))):
+                    root = node.value
+                    while isinstance(root, ast.Attribute):
+                        root = root.value
+                    if isinstance(root, ast.Name) and root.id in bound:
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert found == []

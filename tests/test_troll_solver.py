@@ -114,7 +114,7 @@ def test_a_lost_game_names_the_latest_position_it_could_still_be_won_from():
     decisions = [m.start for m in session.marks]
     assert start in decisions and start != decisions[0]
     # the game played something else there, and the line wins from there
-    played = troll_analysis._command_of(session.state_at(start), session.events, start)
+    played = troll_analysis.command_of(session.state_at(start), session.events, start)
     assert solution.played == str(played) != str(solution.commands[0])
     assert solution.summary().startswith(f"A win remained until event {solution.from_event}")
     assert f"the game played {played}" in solution.summary()

@@ -98,7 +98,7 @@ def judge(state: towers.TowersState, played: object, nodes: int = NODES) -> Judg
                 search.unplay(move, colour)
                 values[move] = value
                 alpha = max(alpha, value)
-        except bot._OutOfNodes:
+        except bot.OutOfNodes:
             break
         completed.append((values, not search.cut))
         if not search.cut:

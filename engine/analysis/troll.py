@@ -74,7 +74,7 @@ def sampled_deal(state: troll.TrollState, rng: random.Random) -> troll.TrollStat
     return replace(state, deck=tuple(deal))
 
 
-def _fold(state, events):
+def fold_events(state, events):
     for event in events:
         state = troll.evolve(state, event)
     return state
@@ -112,11 +112,11 @@ def _ends_at_once(state: troll.TrollState, commands: tuple) -> str:
     for command in commands:
         if troll.to_act(state) != 0:
             break
-        state = _fold(state, troll.decide(state, command))
+        state = fold_events(state, troll.decide(state, command))
     return state.end
 
 
-def _command_of(state, events, start: int):
+def command_of(state, events, start: int):
     """The command whose events begin the log at `start` (the log keeps events, not commands)."""
     for command in troll.legal_commands(state):
         produced = troll.decide(state, command)
@@ -134,7 +134,7 @@ def _turns(session) -> list[tuple[int, tuple]]:
         state = session.state_at(mark.start)
         if troll.to_act(state) != 0:
             continue
-        command = _command_of(state, events, mark.start)
+        command = command_of(state, events, mark.start)
         if current is None or state.turn != current[2]:
             current = (mark.start, [], state.turn)
             turns.append(current)
@@ -192,7 +192,7 @@ def _after(state: troll.TrollState, commands: tuple) -> troll.TrollState:
     for command in commands:
         if troll.to_act(state) != 0 or state.turn != turn:
             break
-        state = _fold(state, troll.decide(state, command))
+        state = fold_events(state, troll.decide(state, command))
     return state
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from dicehall.engine import replay_upto
-from dicehall.engine.analysis.troll import _command_of, _fold  # the command a logged decision was; a fold of events
+from dicehall.engine.analysis.troll import command_of, fold_events  # the command a logged decision was; a fold of events
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.chance import seeded_draw
 from dicehall.engine.games import troll
@@ -202,7 +202,7 @@ class _Search:
         turn = state.turn
         for first in troll.legal_commands(state):
             self._count()
-            after_first = _fold(state, troll.decide(state, first))
+            after_first = fold_events(state, troll.decide(state, first))
             if troll.to_act(after_first) == 0 and after_first.turn == turn:
                 seconds = troll.legal_commands(after_first)
             else:
@@ -211,7 +211,7 @@ class _Search:
                 after = after_first
                 if second is not None:
                     self._count()
-                    after = _fold(after_first, troll.decide(after_first, second))
+                    after = fold_events(after_first, troll.decide(after_first, second))
                 after, next_draw = self._roll(after, draws)
                 key = _key(after, next_draw)
                 if key in found:
@@ -281,7 +281,7 @@ def _points(session) -> list[_Point]:
     for mark in session.marks:
         state = session.state_at(mark.start)
         if troll.to_act(state) == 0:
-            points.append(_Point(mark.start, state, used[mark.start], _command_of(state, events, mark.start)))
+            points.append(_Point(mark.start, state, used[mark.start], command_of(state, events, mark.start)))
     if session.outcome is None and session.to_act == 0:
         points.append(_Point(len(events), session.state, used[len(events)], None))
     return points

@@ -28,7 +28,7 @@ def _mover_chance(state: wager.WagerState) -> float:
     """The chance that the seat to act wins, both players playing best (two players in, not rolling)."""
     table = bots.tables()
     seat = state.seat
-    other = bots._leader(state.scores, state.in_play, seat)
+    other = bots.leader(state.scores, state.in_play, seat)
     a, b = state.scores[seat], state.scores[other]
     ra, rb = bots.run_code(state.runs[seat]), bots.run_code(state.runs[other])
     if state.can_wager:
@@ -67,10 +67,10 @@ def fresh_samples(state: wager.WagerState, samples: int = bots.SAMPLES) -> dict[
     won: dict[str, list[int]] = {"wager": [], "stop": []}
     for sample in range(samples):
         for choice in won:
-            dice = bots._dice(seed, sample)
+            dice = bots.sampled_dice(seed, sample)
             if choice == "stop":
                 next(dice)  # the wager's die, not rolled: later turns see the same dice either way
-            winner = bots._playout(list(state.scores), list(codes), list(state.in_play), seat, choice == "wager",
+            winner = bots.playout(list(state.scores), list(codes), list(state.in_play), seat, choice == "wager",
                                    dice, table)
             won[choice].append(1 if winner == seat else 0)
     return won

@@ -29,7 +29,7 @@ TERMINAL = 100
 TIME_CAP = 5.0  # seconds: a safety net only; the node budget ends the search long before
 
 
-class _OutOfNodes(Exception):
+class OutOfNodes(Exception):
     pass
 
 
@@ -182,7 +182,7 @@ class Search:
     def negamax(self, colour: int, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
         if self.nodes > self.budget or (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
-            raise _OutOfNodes
+            raise OutOfNodes
         placed = self.placed()
         moves = self.options(colour, placed)
         if not moves:  # movement phase: skipped, or the game is over
@@ -240,7 +240,7 @@ class Search:
                     if value > best_value:
                         best_value, best_move = value, move
                         alpha = max(alpha, value)
-            except _OutOfNodes:
+            except OutOfNodes:
                 self.unwind()
                 if values and best_move in values and order[0] in values:
                     choice = best_move

@@ -260,7 +260,7 @@ def duel(style: str, other: str) -> tuple[float, float]:
 
 
 # ----- positions -----
-def _leader(scores, playing, seat: int) -> int:
+def leader(scores, playing, seat: int) -> int:
     """The opponent that threatens most: the highest score, then the one who plays soonest."""
     count = len(scores)
     best, key = -1, None
@@ -281,7 +281,7 @@ def win_chances(state: WagerState) -> dict[str, float]:
     playing = state.in_play
     seat = state.seat
     if len(playing) == 2:
-        other = _leader(state.scores, playing, seat)
+        other = leader(state.scores, playing, seat)
         wagering, stopping = tables().choices(state.scores[seat], state.scores[other],
                                               run_code(state.runs[seat]), run_code(state.runs[other]))
         return {"wager": wagering, "stop": stopping}
@@ -297,10 +297,10 @@ def _sampled(scores: tuple[int, ...], codes: tuple[int, ...], playing: tuple[int
     wins = {"wager": 0, "stop": 0}
     for sample in range(samples):
         for choice in wins:
-            dice = _dice(seed, sample)
+            dice = sampled_dice(seed, sample)
             if choice == "stop":
                 next(dice)  # the wager's die, not rolled: later turns see the same dice either way
-            winner = _playout(list(scores), list(codes), list(playing), seat, choice == "wager", dice, table)
+            winner = playout(list(scores), list(codes), list(playing), seat, choice == "wager", dice, table)
             wins[choice] += winner == seat
     return {choice: count / samples for choice, count in wins.items()}
 
@@ -308,7 +308,7 @@ def _sampled(scores: tuple[int, ...], codes: tuple[int, ...], playing: tuple[int
 _CHUNK = 24  # 6**24 < 2**64: one seeded draw gives 24 independent dice
 
 
-def _dice(seed: int, sample: int):
+def sampled_dice(seed: int, sample: int):
     draw = sample << 16  # each sample has its own run of draws
     while True:
         value = seeded_draw(seed, draw, 6 ** _CHUNK)
@@ -318,7 +318,7 @@ def _dice(seed: int, sample: int):
             value //= 6
 
 
-def _playout(scores: list, codes: list, playing: list, me: int, wager_now: bool, dice, table: _Tables) -> int:
+def playout(scores: list, codes: list, playing: list, me: int, wager_now: bool, dice, table: _Tables) -> int:
     """Play on from `me`'s wager decision until the next place is decided; returns the seat that
     took it, or -1 as soon as `me` is out (all the caller needs to know)."""
     seat, normal, wagering = me, 0, wager_now  # no normal roll is left at the decision itself
@@ -331,7 +331,7 @@ def _playout(scores: list, codes: list, playing: list, me: int, wager_now: bool,
         bonus = False
         if result is None:
             if normal:  # a later turn: the fast form of best decides
-                other = _leader(scores, playing, seat)
+                other = leader(scores, playing, seat)
                 wagering, stopping = table.choices(scores[seat], scores[other], codes[seat], codes[other])
                 wagering = wagering > stopping
             if wagering:
@@ -386,7 +386,7 @@ def wants_to_wager(state: WagerState, style: str) -> bool:
         chances = win_chances(state)
         return chances["wager"] > chances["stop"]
     seat = state.seat
-    other = _leader(state.scores, state.in_play, seat)
+    other = leader(state.scores, state.in_play, seat)
     return style_wagers(style, state.scores[seat], state.scores[other],
                         run_code(state.runs[seat]), run_code(state.runs[other]))
 

@@ -140,7 +140,7 @@ class JournalScreen(GameScreen):
             return (f"Rewriting entry {self.amending} (ctrl+s saves it as an amendment; Escape keeps it for later)"
                     if focused else f"Your rewrite of entry {self.amending}: w or Enter goes on with it, ctrl+s saves it")
         if self.writing():
-            which = "the last entry" if journal.rules._pending_page(state) == 0 else f"entry {len(state.pages)}"
+            which = "the last entry" if journal.rules.pending_page(state) == 0 else f"entry {len(state.pages)}"
             return (f"Write {which}: ctrl+s saves it, Escape leaves the box"
                     if focused else f"w or Enter: write {which} (s skips it)")
         if self.session.chance_needed is not None:

@@ -218,7 +218,7 @@ def decide(state: JournalState, command: object) -> tuple:
     if kind is RollSalvation and phase == "day-end":
         return (DayEnded(state.day),)
     if kind in (WriteEntry, SkipEntry) and phase in ("entry", "last-entry"):
-        page = _pending_page(state)
+        page = pending_page(state)
         if kind is SkipEntry:
             return (EntrySkipped(page),)
         text = clean_entry(command.text)
@@ -228,7 +228,7 @@ def decide(state: JournalState, command: object) -> tuple:
     raise IllegalCommand(f"the game waits for you to {wanted}")
 
 
-def _pending_page(state: JournalState) -> int:
+def pending_page(state: JournalState) -> int:
     """The page an entry is for now: the current card's, or 0 (the last words) at the end."""
     if state.pages and state.pages[-1].entry is None and not state.pages[-1].skipped:
         return len(state.pages)
@@ -236,7 +236,7 @@ def _pending_page(state: JournalState) -> int:
 
 
 def _amend(state: JournalState, command: AmendEntry) -> tuple:
-    written = len(state.pages) - (1 if _pending_page(state) else 0)
+    written = len(state.pages) - (1 if pending_page(state) else 0)
     if not isinstance(command.page, int) or not 1 <= command.page <= written:
         raise IllegalCommand(f"no earlier entry {command.page}: amend one of pages 1 to {written}" if written
                              else "no earlier entry to amend yet")
