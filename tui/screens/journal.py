@@ -443,7 +443,8 @@ class JournalScreen(GameScreen):
 
     def action_show_deck(self) -> None:
         """The deck's actions and settings at any point of the game (the panel shows them before the first card)."""
-        self.app.push_screen(HelpScreen("The deck", [], "\n".join(journal.deck_summary(self.state.deck))))
+        lines = "\n\n".join(journal.deck_summary(self.state.deck))  # the dialog flows a paragraph's lines: one each
+        self.app.push_screen(HelpScreen("The deck", [], lines))
 
     def action_show_prompt(self) -> None:
         page = self.state.pages[-1]
