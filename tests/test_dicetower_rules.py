@@ -191,3 +191,29 @@ def test_the_rules_text_quotes_the_exact_mean():
     from dicehall.engine.games import dicetower
 
     assert f"lasts {float(dicetower.expected_pulls(100)):.2f} pulls on average" in dicetower.RULES_TEXT
+
+
+def test_the_rolls_rules_are_said_once_and_every_reader_agrees():
+    # evolve, the screen's words (subtraction) and the exact figures all ask dicetower.taken and
+    # rolls_again: for every roll, under every rule, the fold takes what the words say, and the
+    # chance that a pull fells the tower is the one found by rolling every chain through evolve
+    def falls(state):  # the chance that the pull in progress ends with the tower down, through evolve
+        total = Fraction(0)
+        for a in range(1, 7):
+            for b in range(1, 7):
+                after = dicetower.evolve(state, DiceRolled((a, b)))
+                total += Fraction(1, 36) * (1 if after.fell else (falls(after) if after.pulling else 0))
+        return total
+
+    for countdown, removing in ((60, False), (40, False), (40, True), (5, False)):
+        state = dicetower.evolve(tower(start=countdown).state, BlockPulled(remove=removing))
+        for a in range(1, 7):
+            for b in range(1, 7):
+                amount, why = dicetower.subtraction(state, (a, b))
+                after = dicetower.evolve(state, DiceRolled((a, b)))
+                assert after.countdown == max(0, countdown - amount)
+                assert after.pulling == ((a, b) == (3, 3) and after.countdown > 0) and why.startswith("double") == ((a, b) == (3, 3))
+    for countdown in (1, 6, 7, 13, 20, 52):
+        for removing in (False, True):
+            state = dicetower.evolve(tower(start=countdown).state, BlockPulled(remove=removing))
+            assert dicetower.topple_chance(countdown, remove=removing) == falls(state), (countdown, removing)

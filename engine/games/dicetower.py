@@ -186,16 +186,36 @@ def chance_draws(event: DiceRolled) -> tuple[int, ...]:
     return tuple(face - 1 for face in event.faces)
 
 
+DOUBLE_THREES = (3, 3)  # the roll that takes DOUBLE_THREES_TAKE under any rule, and the same pull rolls again
+DOUBLE_THREES_TAKE = 6
+RULE_WORDS = {"both": "removed, both", "lower": "advantage, lower", "higher": "disadvantage, higher"}
+
+
+def rolls_again(faces: tuple[int, int]) -> bool:
+    """Whether the same pull rolls again after these dice (double threes), if the tower still stands."""
+    return faces == DOUBLE_THREES
+
+
+def rule_of(countdown: int, removing: bool, advantage_from: int) -> str:
+    """Which die counts: "both" (pull and remove), "lower" (a pull at the threshold or above), "higher"."""
+    return "both" if removing else ("lower" if countdown >= advantage_from else "higher")
+
+
+def taken(faces: tuple[int, int], rule: str) -> int:
+    """How much a roll takes from the countdown under `rule` (rule_of); the one place that says the
+    rolls' rules: evolve, the screen's words and the exact figures below all ask it."""
+    if rolls_again(faces):
+        return DOUBLE_THREES_TAKE
+    a, b = faces
+    if rule == "both":
+        return a + b
+    return (a if a < b else b) if rule == "lower" else (a if a > b else b)
+
+
 def subtraction(state: TowerState, faces: tuple[int, int]) -> tuple[int, str]:
     """How much these dice take from the countdown, and why, in a few words."""
-    a, b = faces
-    if a == 3 and b == 3:
-        return 6, "double threes, again"
-    if state.removing:
-        return a + b, "removed, both"
-    if state.countdown >= state.advantage_from:
-        return (a if a < b else b), "advantage, lower"
-    return (a if a > b else b), "disadvantage, higher"
+    rule = rule_of(state.countdown, state.removing, state.advantage_from)
+    return taken(faces, rule), ("double threes, again" if rolls_again(faces) else RULE_WORDS[rule])
 
 
 def evolve(state: TowerState, event: object) -> TowerState:
@@ -209,20 +229,11 @@ def evolve(state: TowerState, event: object) -> TowerState:
         fields["pulling"] = True
         fields["removing"] = event.remove
     elif kind is DiceRolled:
-        a, b = event.faces  # subtraction(), written out: this runs on every roll
         countdown = fields["countdown"]
-        double_threes = a == 3 and b == 3
-        if double_threes:
-            countdown -= 6
-        elif fields["removing"]:
-            countdown -= a + b
-        elif countdown >= fields["advantage_from"]:
-            countdown -= a if a < b else b
-        else:
-            countdown -= a if a > b else b
+        countdown -= taken(event.faces, rule_of(countdown, fields["removing"], fields["advantage_from"]))
         if countdown < 0:
             countdown = 0
-        again = double_threes and countdown > 0
+        again = countdown > 0 and rolls_again(event.faces)
         fields["countdown"] = countdown
         fields["pulling"] = again
         fields["removing"] = fields["removing"] and again
@@ -285,19 +296,21 @@ def progress(state: TowerState) -> str:
 
 
 # ----- exact figures: the countdown is a small Markov chain -----
-_PAIRS = [(a, b) for a in range(1, 7) for b in range(1, 7) if (a, b) != (3, 3)]
+_PAIRS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
 
 
-def _amount_counts(rule: str) -> dict[int, int]:
-    """How many of the 35 rolls that are not double threes subtract each amount."""
+def _amount_counts(rule: str, again: bool) -> dict[int, int]:
+    """How many of the 36 rolls that end the pull (again=False) or roll again subtract each amount."""
     counts: dict[int, int] = {}
-    for a, b in _PAIRS:
-        amount = {"lower": min(a, b), "higher": max(a, b), "both": a + b}[rule]
-        counts[amount] = counts.get(amount, 0) + 1
+    for faces in _PAIRS:
+        if rolls_again(faces) == again:
+            amount = taken(faces, rule)
+            counts[amount] = counts.get(amount, 0) + 1
     return counts
 
 
-_COUNTS = {rule: _amount_counts(rule) for rule in ("lower", "higher", "both")}
+_COUNTS = {rule: _amount_counts(rule, False) for rule in RULE_WORDS}
+_AGAIN = {rule: _amount_counts(rule, True) for rule in RULE_WORDS}
 
 
 class _Chain:
@@ -318,7 +331,7 @@ class _Chain:
         one = self.one
         for c in range(len(self.expected), upto + 1):
             for removing in (False, True):
-                rule = "both" if removing else ("lower" if c >= self.advantage_from else "higher")
+                rule = rule_of(c, removing, self.advantage_from)
                 later = one * 0
                 fall_count = 0
                 for amount, count in _COUNTS[rule].items():
@@ -327,11 +340,12 @@ class _Chain:
                     else:
                         fall_count += count
                 falls = one * fall_count
-                if c > 6:  # double threes: 6 off, and the same pull rolls again
-                    later += self.later[removing][c - 6]
-                    falls += self.falls[removing][c - 6]
-                else:
-                    falls += one
+                for amount, count in _AGAIN[rule].items():  # the same pull rolls again, from what is left
+                    if c - amount > 0:
+                        later += count * self.later[removing][c - amount]
+                        falls += count * self.falls[removing][c - amount]
+                    else:
+                        falls += one * count
                 self.later[removing].append(later / 36)
                 self.falls[removing].append(falls / 36)
             self.expected.append(one + self.later[False][c])
