@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dicehall.engine.assists import ASSIST_KINDS
 from dicehall.engine.session import Session
-from dicehall.replays.assists import ASSIST_KINDS
 
 
 def record_assist(session: Session | Any, kind: str) -> bool:

@@ -4,12 +4,12 @@ from __future__ import annotations
 from typing import Any
 
 from dicehall import engine
+from dicehall.engine.assists import checked_assist
 from dicehall.engine.codec import DecodeError, decode_event
 from dicehall.engine.comments import comment_of, with_comment
 from dicehall.engine.core import player_from_record
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
-from dicehall.replays.assists import checked_assist
 from dicehall.saves.errors import SaveDamaged, SaveError
 from dicehall.saves.draft_record import read_draft
 from dicehall.saves.framing import ParsedSave, SaveScan, upcast_header

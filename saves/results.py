@@ -19,10 +19,10 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+from dicehall.engine.assists import ASSIST_KINDS, assist_counts
 from dicehall.engine.chance import daily_seed
 from dicehall.engine.games import CATALOGUE
 from dicehall.engine.text import clean_text
-from dicehall.replays.assists import ASSIST_KINDS, assist_counts
 from dicehall.saves.errors import SaveError, SaveUnreadable
 from dicehall.saves.files import save_label, saves_dir, scanning
 from dicehall.saves.framing import SUFFIX

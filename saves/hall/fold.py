@@ -7,12 +7,12 @@ from datetime import datetime
 from typing import Any
 
 from dicehall import engine
+from dicehall.engine.assists import ASSIST_KINDS
 from dicehall.engine.codec import decode_event
 from dicehall.engine.core import Handover, Player
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import NAME_LIMIT, clean_text
 from dicehall.engine.words import counted
-from dicehall.replays.assists import ASSIST_KINDS
 from dicehall.saves import short_name
 from dicehall.saves.hall.errors import HallError, HallRecordError
 from dicehall.saves.hall.files import HALL_FORMAT, MAX_IDLE_MINUTES, MAX_SEATS, WATCHER_POLICIES, bot_name, commitment

@@ -1,6 +1,7 @@
 """Assists a player asked for (a hint, a reveal of hidden cards, the hindsight solver on a game not
 over), as saves and replays carry them: never game events, so the fold and every digest of the game
-ignore them. Here: their kinds, checking them as read from a file, and their words for `verify`."""
+ignore them. Here: their kinds, checking them as read from a file, and their words for `verify`.
+Pure, like engine/comments.py, so that saves and replays both read it from below them."""
 from __future__ import annotations
 
 from typing import Any
