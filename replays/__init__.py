@@ -32,6 +32,7 @@ from typing import Any, Callable, Sequence
 import msgpack
 
 from dicehall import engine
+from dicehall.durable import open_regular, write_new_file
 from dicehall.engine.assists import assists_words, checked_assists
 from dicehall.engine.codec import DecodeError, check_nesting, decode_event, encode_event
 from dicehall.engine.comments import comment_of
@@ -40,7 +41,6 @@ from dicehall.engine.errors import DicehallError
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
-from dicehall.replays.durable import open_regular, write_new_file
 from dicehall.replays.handovers import MAX_ABANDONED, abandoned_result, hand_over, handover_lines
 
 FORMAT = 5

@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from dicehall import engine, replays
+from dicehall.durable import write_new_file
 from dicehall.engine.core import IllegalCommand
 from dicehall.engine.session import Session
 from dicehall.engine.words import counted
 from dicehall.replays import read_capped, text_read
-from dicehall.replays.durable import write_new_file
 from dicehall.replays.handovers import abandoned_result, handover_lines
 from dicehall.replays.text_lines import (ANALYSIS_NOTE, MAX_BYTES, SETUP_LINE, SUFFIX, TYPED, TextRecordError, comment,
                                          escape, tag_line)

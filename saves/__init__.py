@@ -28,7 +28,7 @@ hall (the shared hall). The names every caller uses are exported here.
 """
 from __future__ import annotations
 
-from dicehall.replays.durable import open_regular, write_all, write_durably
+from dicehall.durable import open_regular, write_all, write_durably
 from dicehall.saves.comments import comment_record, write_comment
 from dicehall.saves.errors import (ExportExists, SaveDamaged, SaveError, SaveHealthy, SaveInUse, SaveUnreadable,
                           SaveWriteFailed, error_line, os_reason)

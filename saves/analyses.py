@@ -18,12 +18,12 @@ from typing import Callable
 
 import msgpack
 
+from dicehall.durable import open_regular
 from dicehall.engine import analysis
 from dicehall.engine.analysis import MARKS, Analysis, Decision, Luck, Point
 from dicehall.engine.analysis.shape import ShapeError, ascending, maybe, number, rows, text, whole
 from dicehall.engine.codec import encode_event
 from dicehall.engine.text import clean_text
-from dicehall.replays.durable import open_regular
 from dicehall.saves.errors import os_reason
 from dicehall.saves.files import home, make_dirs, write_new
 

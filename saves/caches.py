@@ -15,7 +15,7 @@ from typing import Any, Callable, Container
 
 import msgpack
 
-from dicehall.replays.durable import open_regular, write_durably
+from dicehall.durable import open_regular, write_durably
 from dicehall.saves.framing import refuse_ext
 
 MAX_ENTRY = 32 * 1024  # bytes of one entry: the longest the list or the stats write (16 players' names) is below 10 KiB

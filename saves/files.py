@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from dicehall import engine
+from dicehall.durable import open_regular, write_durably
 from dicehall.engine.text import NAME_LIMIT, clean_text
-from dicehall.replays.durable import open_regular, write_durably
 from dicehall.saves.box import RECOVER_KEY, box_player, command_hint
 from dicehall.saves.errors import SaveError, SaveInUse, SaveUnreadable, os_reason
 from dicehall.saves.framing import MAX_FILE, SUFFIX, TORN_SUFFIX, SaveScan

@@ -11,8 +11,8 @@ from typing import Any
 
 import dicehall.engine.games
 from dicehall import engine
+from dicehall.durable import open_regular
 from dicehall.engine.text import clean_text
-from dicehall.replays.durable import open_regular
 from dicehall.saves.box import SAVES_KEY, command_hint
 from dicehall.saves.caches import read_cache, write_cache
 from dicehall.saves.errors import SaveError, SaveUnreadable

@@ -9,9 +9,9 @@ from pathlib import Path
 from types import MappingProxyType
 
 from dicehall import engine
+from dicehall.durable import write_all, write_durably, write_new_file
 from dicehall.engine.session import Session
 from dicehall.engine.text import NAME_LIMIT, clean_text
-from dicehall.replays.durable import write_all, write_durably, write_new_file
 from dicehall.saves.box import SAVES_KEY, command_hint
 from dicehall.saves.box import on_box
 from dicehall.saves.comments import comment_record

@@ -9,10 +9,10 @@ import os
 from dataclasses import dataclass
 from typing import Callable
 
+from dicehall.durable import open_regular
 from dicehall.engine.analysis import Decision
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
-from dicehall.replays.durable import open_regular
 from dicehall.saves.analyses import content_digest, stored
 from dicehall.saves.errors import os_reason
 from dicehall.saves.files import home, make_dirs, write_new

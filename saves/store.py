@@ -7,10 +7,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from dicehall import engine
+from dicehall.durable import open_regular, write_durably
 from dicehall.engine.session import Session
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
-from dicehall.replays.durable import open_regular, write_durably
 from dicehall.saves.errors import SaveDamaged, SaveError, SaveWriteFailed, os_reason
 from dicehall.saves.files import (create_file, default_name, distinct_name, keep_torn, lock, recover_hint, save_label,
                          scanning, short_name)

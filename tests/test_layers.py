@@ -120,9 +120,30 @@ def test_the_command_line_imports_the_screens_only_when_a_command_opens_one():
     assert eager == []
 
 
+# The layers, top down: dicehall.cli and dicehall.sims (the command line) -> tui -> saves -> replays
+# -> engine, and beside the engine, below saves and replays, the package root's one module of
+# infrastructure: dicehall.durable (every file written, all of it, then fsync; it needs only the os).
+BELOW_THE_FILE_LAYERS = ("dicehall.durable",)
+
+
 def test_nothing_below_the_command_line_imports_it():
+    def of_the_command_line(name: str) -> bool:
+        return name.split(".")[0] == "dicehall" and not any(
+            name == module or name.startswith(f"{module}.") for module in BELOW_THE_FILE_LAYERS)
+
     for folder in ("engine", "saves", "replays", "tui"):
-        assert imports_under(folder, ("dicehall",)) == [], folder
+        assert [f"{path.relative_to(ROOT)} imports {name}" for path in (ROOT / folder).rglob("*.py")
+                for name in imported_modules(path) if of_the_command_line(name)] == [], folder
+
+
+def test_the_durable_writer_is_below_saves_and_replays_and_above_nothing():
+    # saves and replays both write through it (the engine, pure, never: the test above forbids it),
+    # and it imports nothing of dicehall, so it can sit under both without a circle
+    assert any(line.endswith(" imports dicehall.durable") for line in imports_under("saves", BELOW_THE_FILE_LAYERS))
+    assert any(line.endswith(" imports dicehall.durable") for line in imports_under("replays", BELOW_THE_FILE_LAYERS))
+    for module in BELOW_THE_FILE_LAYERS:
+        path = ROOT / (module.replace(".", "/") + ".py")
+        assert [name for name in imported_modules(path) if name.split(".")[0] in (*FOLDERS, "dicehall")] == []
 
 
 def test_no_module_reaches_another_modules_private_names():

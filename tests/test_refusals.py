@@ -19,7 +19,7 @@ from dicehall import replays
 from dicehall import saves
 from dicehall.engine.codec import encode_event
 from dicehall.engine.errors import DicehallError
-from dicehall.replays import durable
+from dicehall import durable
 from dicehall.saves import MAGIC, frame, parse_save
 from dicehall.saves import hall as hallmod
 from dicehall.saves.hall import Hall, HallError, SeatHeld

@@ -216,13 +216,12 @@ def test_a_damaged_text_field_says_damaged_in_one_line(tmp_path):
 
 
 def test_writing_a_replay_needs_no_saves_durable_writing_has_one_home(tmp_path):
-    # saves -> replays, never back: replays write through replays.durable, which saves use too
+    # saves -> replays, never back: replays write through dicehall.durable, below both, which saves use too
     code = ("import sys; from dicehall import engine, replays; s = engine.new_session('dicetower', seed=1); "
             f"replays.write_replay(s, {str(tmp_path / 'one.dhr')!r}); print('dicehall.saves' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert result.stdout.strip() == "False"
     assert (tmp_path / "one.dhr").exists()
-    from dicehall import saves
-    from dicehall.replays import durable
+    from dicehall import durable, saves
 
     assert (saves.write_durably, saves.write_all) == (durable.write_durably, durable.write_all)

@@ -20,7 +20,7 @@ import dicehall.saves.store
 from dicehall.engine.bots import bones as bones_bot
 from dicehall.engine.core import Player
 from dicehall.engine.games.dicetower import PullBlock
-from dicehall.replays import durable
+from dicehall import durable
 from tests.apphelpers import drive, screen_text
 from dicehall.tui.app import DicehallApp
 from dicehall.cli import main
@@ -172,7 +172,7 @@ class FullDisk:
 
 
 def on_disk(monkeypatch, disk):
-    """Saves write through replays.durable and cut back, lock and rename through their own os."""
+    """Saves write through dicehall.durable and cut back, lock and rename through their own os."""
     for room in (saves.files, saves.index, saves.store, saves.manage):
         monkeypatch.setattr(room, "os", disk)
     monkeypatch.setattr(durable, "os", disk)

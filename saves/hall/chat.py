@@ -38,8 +38,8 @@ import zlib
 from collections import deque
 from typing import Any
 
+from dicehall.durable import write_durably
 from dicehall.engine.text import NAME_LIMIT, clean_text
-from dicehall.replays.durable import write_durably
 from dicehall.saves import MAGIC, frame
 from dicehall.saves.box import box_player
 from dicehall.saves.hall.errors import HallError

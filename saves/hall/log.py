@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from dicehall.durable import write_durably
 from dicehall.engine.text import clean_text
-from dicehall.replays.durable import write_durably
 from dicehall.saves import SaveScan, encode_record, frame, keep_torn, os_reason
 from dicehall.saves.box import HALL_KEY, command_hint
 from dicehall.saves.hall.errors import HallError, HallWriteFailed, StaleState

@@ -2,9 +2,10 @@
 saves, replays) is written here, all of it, and fsync'd where it must be on disk before the screen
 moves on.
 
-It lives in the lower of the two file layers (tui -> saves -> replays -> engine), so replays use
-it from beside them and saves import it in the same direction as they import replays to export:
-no circle. It needs nothing but the operating system.
+It lives below both file layers (tui -> saves -> replays -> engine), at the package's root beside
+the command line but under it: saves and replays import it, and it imports nothing of dicehall,
+so it can never make a circle. It needs nothing but the operating system (the engine, pure, never
+imports it: tests/test_layers.py).
 """
 from __future__ import annotations
 
