@@ -53,7 +53,7 @@ async def until(pilot, condition, seconds: float = 15.0) -> float:
 async def join_from_the_hall_screen(pilot, name: str) -> None:
     """From the launcher: the Hall screen (h), then `j` on its first game, seated as `name`, until
     the game's screen is open."""
-    from dicehall.tui.screens.hall import HallScreen
+    from dicehall.tui.screens.hall.lobby import HallScreen
 
     await pilot.press("h")
     await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen))

@@ -38,9 +38,9 @@ TEXT_BOXES = {
     "tui/screens/dicetower.py": ["dice typed (faces)"],
     "tui/screens/base.py": ["a seat's name in a setup (a name)"],
     "tui/screens/wager/setup.py": ["a seat's name (a name)"],
-    "tui/screens/hall.py": ["not on a box: the name at a hall table (on a box the key's name: nothing asked)"],
-    "tui/screens/hall_host.py": ["not on a box: the name at a hall table (on a box the key's name: nothing asked)"],
-    "tui/screens/hall_talk.py": ["a chat message (a message, appended to the hall's chat file)"],
+    "tui/screens/hall/lobby.py": ["not on a box: the name at a hall table (on a box the key's name: nothing asked)"],
+    "tui/screens/hall/host.py": ["not on a box: the name at a hall table (on a box the key's name: nothing asked)"],
+    "tui/screens/hall/talk.py": ["a chat message (a message, appended to the hall's chat file)"],
     "tui/screens/dialogs.py": ["AskScreen's Input", "PasteScreen's TextArea"],
 }
 MAKES_A_TEXT_BOX = re.compile(r"\b(AskScreen|PasteScreen|Input|TextArea)\(")

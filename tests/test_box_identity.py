@@ -13,7 +13,7 @@ from dicehall.saves.box import PLAYER_ENV, box_player, check_player
 from dicehall.saves.hall import Hall, SeatHeld, hall_scores
 from dicehall.saves.hall.errors import HallError
 from dicehall.tui.app import DicehallApp
-from dicehall.tui.screens.hall import HallScreen
+from dicehall.tui.screens.hall.lobby import HallScreen
 from tests.apphelpers import drive_hall as run, screen_text, status, until
 from tests.hallhelpers import step
 from tests.test_hall_screens import open_host_screen, to_line

@@ -21,7 +21,7 @@ from dicehall.saves.hall import Hall
 from tests.apphelpers import drive_hall as run, screen_text, status, until
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import ConfirmScreen
-from dicehall.tui.screens.hall_table import HallWaitScreen
+from dicehall.tui.screens.hall.table import HallWaitScreen
 from dicehall.tui.screens.troll import TrollScreen
 from dicehall.tui.screens.viewer import ViewerScreen
 from dicehall.tui.widgets import StatusLine

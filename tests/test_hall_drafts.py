@@ -19,7 +19,7 @@ from dicehall.saves.hall.drafts import FOLDER, MAX_DRAFT_FILE, HallDraft
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import ConfirmScreen
 from dicehall.tui.screens.games import HallJournalScreen
-from dicehall.tui.screens.hall import HallScreen
+from dicehall.tui.screens.hall.lobby import HallScreen
 from tests.apphelpers import drive_hall, join_from_the_hall_screen, screen_text, status, until
 from tests.test_journal_app import type_text
 from tests.test_signals import dicehall_in_a_terminal, hang_up, read_for

@@ -12,7 +12,7 @@ from dicehall.saves.hall import Hall
 from tests.apphelpers import drive, screen_text, until
 from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
-from dicehall.tui.screens.hall import HallScreen
+from dicehall.tui.screens.hall.lobby import HallScreen
 from dicehall.tui.screens.viewer import ViewerScreen
 from dicehall.tui.screens.viewer.hall import HallViewer
 from dicehall.tui.widgets import StatusLine

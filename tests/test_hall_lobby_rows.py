@@ -19,8 +19,8 @@ from dicehall.saves import MAGIC, frame, parse_save
 from dicehall.saves.hall import Hall, HallError
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import AskScreen
-from dicehall.tui.screens.hall import HallScreen, when
-from dicehall.tui.screens.hall_talk import IdleScreen, MessagesScreen
+from dicehall.tui.screens.hall.lobby import HallScreen, when
+from dicehall.tui.screens.hall.talk import IdleScreen, MessagesScreen
 from tests.apphelpers import drive, drive_hall, footer, screen_text, status, until
 from tests.hallhelpers import play_until_over
 from tests.test_hall_social_app import Clock, abandon_the_idle_seat

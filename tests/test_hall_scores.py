@@ -182,8 +182,8 @@ def test_hostile_hall_files_never_crash_the_scores_nor_count_twice(hall, tmp_pat
 
 def test_the_hall_screens_s_shows_the_scores_at_80x24(hall, monkeypatch, snapshot):
     from dicehall.tui.app import DicehallApp
-    from dicehall.tui.screens.hall import HallScreen
-    from dicehall.tui.screens.hall_scores import HallScoresScreen
+    from dicehall.tui.screens.hall.lobby import HallScreen
+    from dicehall.tui.screens.hall.scores import HallScoresScreen
     from tests.apphelpers import drive, footer, screen_text, until
 
     scripted_hall(hall, monkeypatch)

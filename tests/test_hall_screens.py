@@ -17,9 +17,9 @@ from tests.apphelpers import drive_hall as run, footer, join_from_the_hall_scree
 from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import ConfirmScreen, HelpScreen
-from dicehall.tui.screens.hall import HallScreen
-from dicehall.tui.screens.hall_host import HallHostScreen
-from dicehall.tui.screens.hall_table import HallWaitScreen
+from dicehall.tui.screens.hall.lobby import HallScreen
+from dicehall.tui.screens.hall.host import HallHostScreen
+from dicehall.tui.screens.hall.table import HallWaitScreen
 from dicehall.tui.screens.viewer import ViewerScreen
 
 ROOT = Path(__file__).parent.parent

@@ -17,7 +17,7 @@ import pytest
 from dicehall.cli import BY_NAME, main
 from dicehall.saves.hall import Hall, HallError, HallSettings, barred_refusal, read_settings
 from dicehall.tui.app import DicehallApp
-from dicehall.tui.screens.hall import HallScreen
+from dicehall.tui.screens.hall.lobby import HallScreen
 from tests.apphelpers import drive, screen_text, status, until
 
 ROOT = Path(__file__).parent.parent

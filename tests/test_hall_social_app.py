@@ -16,8 +16,8 @@ from tests.apphelpers import drive_hall as run, footer, screen_text, status, unt
 from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import AskScreen
-from dicehall.tui.screens.hall import HallScreen
-from dicehall.tui.screens.hall_talk import IdleScreen, MessagesScreen, chat_of
+from dicehall.tui.screens.hall.lobby import HallScreen
+from dicehall.tui.screens.hall.talk import IdleScreen, MessagesScreen, chat_of
 from dicehall.tui.screens.viewer.hall import HallViewer
 
 

@@ -8,8 +8,8 @@ import ast
 from pathlib import Path
 
 SCREENS = Path(__file__).parent.parent / "tui" / "screens"
-SHARED = {"dicehall.tui.screens.base", "dicehall.tui.screens.stepping", "dicehall.tui.screens.dialogs", "dicehall.tui.screens.hall_talk",
-          "dicehall.tui.screens.hall_follow", "dicehall.tui.screens.reading", "dicehall.tui.screens.journal_pages"}
+SHARED = {"dicehall.tui.screens.base", "dicehall.tui.screens.stepping", "dicehall.tui.screens.dialogs", "dicehall.tui.screens.hall.talk",
+          "dicehall.tui.screens.hall.follow", "dicehall.tui.screens.reading", "dicehall.tui.screens.journal_pages"}
 
 
 def imported_modules(path: Path) -> set[str]:

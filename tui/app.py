@@ -206,13 +206,13 @@ class DicehallApp(App):
                 self.pop_screen()
         self.push_screen(screen)
 
-    # ----- a hall game: this terminal's seat; its screen follows the others' moves (tui/screens/hall_follow.py) -----
+    # ----- a hall game: this terminal's seat; its screen follows the others' moves (tui/screens/hall/follow.py) -----
     def open_hall_game(self, game=None) -> None:
         """The hall game's screen (or, until every seat is taken, the screen that waits for them);
         the screen follows the game. `game`: a seat taken from the hall's lobby (`j`); otherwise the
         one `dicehall host/join` took."""
         from dicehall.tui.screens.games import hall_game_screen
-        from dicehall.tui.screens.hall_table import HallWaitScreen
+        from dicehall.tui.screens.hall.table import HallWaitScreen
 
         if game is not None:
             self.close_hall()  # at most one seat per terminal
@@ -237,7 +237,7 @@ class DicehallApp(App):
 
     def hall_lobby(self):
         """The Hall screen beneath a hall game opened from it (None: opened by dicehall host/join)."""
-        from dicehall.tui.screens.hall import HallScreen
+        from dicehall.tui.screens.hall.lobby import HallScreen
 
         return next((s for s in self.screen_stack if isinstance(s, HallScreen)), None)
 
@@ -297,7 +297,7 @@ class DicehallApp(App):
             if hasattr(screen, "hall_refresh"):  # the screens this terminal plays the game on
                 screen.stop_following()
         if game is not None:
-            from dicehall.tui.screens.hall_talk import close_chat
+            from dicehall.tui.screens.hall.talk import close_chat
 
             close_chat(game)
             game.close()
@@ -327,19 +327,19 @@ class DicehallApp(App):
 
     def open_hall(self) -> None:
         """The hall's lobby: its games, to watch or join."""
-        from dicehall.tui.screens.hall import HallScreen
+        from dicehall.tui.screens.hall.lobby import HallScreen
 
         self.push_screen(HallScreen())
 
     def open_hall_host(self, hall=None) -> None:
         """The choices of a new hall game (the Hall screen's n); it opens the game's screen."""
-        from dicehall.tui.screens.hall_host import HallHostScreen
+        from dicehall.tui.screens.hall.host import HallHostScreen
 
         self.push_screen(HallHostScreen(hall))
 
     def open_hall_scores(self, hall=None) -> None:
         """The hall's scores (the Hall screen's s): per player name and game, from its finished games."""
-        from dicehall.tui.screens.hall_scores import HallScoresScreen
+        from dicehall.tui.screens.hall.scores import HallScoresScreen
 
         self.push_screen(HallScoresScreen(hall))
 

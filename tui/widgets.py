@@ -124,7 +124,7 @@ def clip(text: str, width: int = 78) -> str:
 
 def player_kind(player) -> str:
     """What a table says of a seat beside its name: "human", "bot STYLE", or "disconnected" (a hall
-    seat whose player's link is down: tui/screens/hall_table.py marks it)."""
+    seat whose player's link is down: tui/screens/hall/table.py marks it)."""
     if getattr(player, "away", False):
         return "disconnected"
     return f"bot {player.style}" if player.bot else "human"

@@ -17,7 +17,9 @@ from dicehall.engine.games import journal as journal_rules
 from dicehall.engine.games import towers as towers_rules
 from dicehall.engine.games import troll as troll_rules
 from dicehall.engine.games import wager as wager_rules
-from dicehall.tui.screens import bones, dicetower, hall_table, hall_talk, journal, journal_setup, towers, troll, wager
+from dicehall.tui.screens import bones, dicetower, journal, journal_setup, towers, troll, wager
+from dicehall.tui.screens.hall import table as hall_table
+from dicehall.tui.screens.hall import talk as hall_talk
 
 # a hall game's keys: the hall's own (takeback, leave), its messages, idle seats; then the game's
 HALL_KEYS = hall_table.HALL_BINDINGS + hall_talk.CHAT_BINDINGS + hall_talk.IDLE_BINDINGS

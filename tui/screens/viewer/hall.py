@@ -1,5 +1,5 @@
 """The replay viewer in live mode on a hall game (`dicehall watch ID`, or Enter in the hall): read
-only, counted as a watcher for as long as it is open. Its follower (tui/screens/hall_follow.py, the
+only, counted as a watcher for as long as it is open. Its follower (tui/screens/hall/follow.py, the
 same as a player's table) sleeps until the game's files change and tells the screen, which reads what
 is new (HallGame.follow) in its own thread, so it never draws a half-folded move. At the live end the view follows each new move; stepped
 back, it stays put and the status line counts the new moves (End or f goes back to the live end).
@@ -21,8 +21,8 @@ from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves import error_line
 from dicehall.saves.hall import HallGame
-from dicehall.tui.screens.hall_follow import HallChanged, HallFollower
-from dicehall.tui.screens.hall_talk import CHAT_BINDINGS, CHAT_EVERY, HallTalk, close_chat
+from dicehall.tui.screens.hall.follow import HallChanged, HallFollower
+from dicehall.tui.screens.hall.talk import CHAT_BINDINGS, CHAT_EVERY, HallTalk, close_chat
 from dicehall.tui.screens.viewer.screen import ANALYSIS_ACTIONS, ViewerScreen
 from dicehall.tui.widgets import Plain, clip
 

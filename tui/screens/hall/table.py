@@ -1,7 +1,7 @@
 """Playing a hall game (saves/hall.py) on the game screens: the screen a game is played on is the
 same as at one keyboard, given a HallSession instead of the engine's Session, and the HallPlay
 mixin that keeps this terminal to its own seat (tui/screens/games.py puts the two together). The
-screen's follower (tui/screens/hall_follow.py) tells it when another terminal has moved; it then
+screen's follower (tui/screens/hall/follow.py) tells it when another terminal has moved; it then
 redraws from the fold's session.
 
 Before every seat is taken, HallWaitScreen says who is seated and how the others join."""
@@ -23,8 +23,8 @@ from dicehall.saves import SaveError
 from dicehall.saves.box import JOIN_KEY, WATCH_KEY, command_hint
 from dicehall.saves.hall import HallGame, StaleState
 from dicehall.tui.screens.base import KeyedScreen, all_bindings
-from dicehall.tui.screens.hall_follow import HallTable
-from dicehall.tui.screens.hall_talk import CHAT_BINDINGS, HallTalk
+from dicehall.tui.screens.hall.follow import HallTable
+from dicehall.tui.screens.hall.talk import CHAT_BINDINGS, HallTalk
 from dicehall.tui.widgets import Plain, StatusLine
 
 # keys that never move for a seat: looking, choosing a troop or a square, undo (a takeback), leaving

@@ -22,7 +22,7 @@ from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 from dicehall.saves import SaveError, error_line
 from dicehall.tui.screens.dialogs import ConfirmScreen
-from dicehall.tui.screens.hall_talk import CHAT_EVERY
+from dicehall.tui.screens.hall.talk import CHAT_EVERY
 
 TABLE_WAIT = 0.25  # seconds a table's follower sleeps at most before it looks whether it was stopped
 
