@@ -14,7 +14,7 @@ from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.hall.lobby import HallScreen
 from dicehall.tui.screens.viewer import ViewerScreen
-from dicehall.tui.screens.viewer.hall import HallViewer
+from dicehall.tui.screens.hall.watch import HallViewer
 from dicehall.tui.widgets import StatusLine
 
 HOSTILE_NAME = "[bold red]Eve[/]\x1b[2J"

@@ -18,7 +18,7 @@ from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.screens.hall.lobby import HallScreen
 from dicehall.tui.screens.hall.talk import IdleScreen, MessagesScreen, chat_of
-from dicehall.tui.screens.viewer.hall import HallViewer
+from dicehall.tui.screens.hall.watch import HallViewer
 
 
 @pytest.fixture

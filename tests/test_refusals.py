@@ -29,7 +29,7 @@ from dicehall.tui.app import DicehallApp
 from dicehall.cli import main
 from dicehall.tui.screens.hall.lobby import HallScreen
 from dicehall.tui.screens.viewer import ViewerScreen
-from dicehall.tui.screens.viewer.hall import HallViewer
+from dicehall.tui.screens.hall.watch import HallViewer
 from dicehall.tui.widgets import StatusLine
 
 ROOT = Path(__file__).parent.parent

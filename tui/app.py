@@ -346,7 +346,7 @@ class DicehallApp(App):
     def open_hall_viewer(self, game) -> None:
         """The live viewer on a hall game this process watches (a HallGame from Hall.watch); it
         closes the game when it is left."""
-        from dicehall.tui.screens.viewer.hall import HallViewer
+        from dicehall.tui.screens.hall.watch import HallViewer
 
         self.push_screen(HallViewer(game))
 

@@ -889,7 +889,7 @@ if mode == "read":  # a watcher reading each move (HallGame.wait, then follow)
                 print(time.time(), seen, flush=True)
     sys.exit(0)
 from dicehall.tui.app import DicehallApp  # a watcher's screen: the live viewer, timed at the frame that shows the move
-from dicehall.tui.screens.viewer.hall import HallViewer
+from dicehall.tui.screens.hall.watch import HallViewer
 shown = [0]
 class TimedApp(DicehallApp):
     def _display(self, screen, renderable):

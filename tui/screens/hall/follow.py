@@ -1,5 +1,5 @@
 """Following a hall game from a screen: the one follower of the TUI, for the table a player sits at
-(HallTable, below) and the live viewer of a watcher (tui/screens/viewer/hall.py) alike.
+(HallTable, below) and the live viewer of a watcher (tui/screens/hall/watch.py) alike.
 
 HallFollower runs as a thread worker of its screen (exclusive in its group, cancelled when the
 screen leaves): it sleeps until the game's files change (HallGame.wait), posts HallChanged to the

@@ -1,5 +1,5 @@
 """Messages and idle seats on the hall's screens: the game's table, the screen that waits for seats,
-and the live viewer (tui/screens/hall/table.py, tui/screens/viewer/hall.py).
+and the live viewer (tui/screens/hall/table.py, tui/screens/hall/watch.py).
 
 m sends a line to everyone in the game (saves/hall/chat.py), unless this terminal watches a table
 whose players keep the messages to themselves; each line that arrives shows in the status line,
