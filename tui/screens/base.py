@@ -17,6 +17,7 @@ from dicehall.engine import IllegalCommand, JournalError, Session
 from dicehall.engine.text import clean_text
 from dicehall.saves.box import command_hint
 from dicehall.tui.screens.dialogs import AskScreen, HelpScreen, bindings_help
+from dicehall.tui.session import GameSession
 from dicehall.tui.widgets import Plain, StatusLine
 
 
@@ -37,7 +38,7 @@ def all_bindings(screen_type: type) -> list[Binding]:
     return found
 
 
-def session_deal(session: Session) -> str | None:
+def session_deal(session: GameSession) -> str | None:
     """The code of a session's deal (engine/deals.py), or None: a hall game's seed is secret, and a
     follower's session has none."""
     from dicehall.engine.deals import deal_code
@@ -50,7 +51,7 @@ def session_deal(session: Session) -> str | None:
         return None
 
 
-def with_deal(title: str, session: Session, width: int) -> str:
+def with_deal(title: str, session: GameSession, width: int) -> str:
     """A game's title with its deal's code at the right, where the title leaves room for it (the
     game's own words come first); `dicehall saves` lists every save's code."""
     code = session_deal(session)
@@ -85,7 +86,7 @@ class KeyedScreen(Screen):
     def status(self, message: str, error: bool = False) -> None:
         self.query_one(StatusLine).say(message, error)
 
-    def assisted(self, session: Session, kind: str) -> bool:
+    def assisted(self, session: GameSession, kind: str) -> bool:
         """Record the assist `kind` in the save before its answer is shown (saves.record_assist); a save
         that cannot be written says so in one line and the answer is not shown (False)."""
         from dicehall.engine.errors import DicehallError
@@ -270,7 +271,9 @@ class GameScreen(KeyedScreen):
         Binding("q,escape", "back", "Back", tooltip="leave the game (it is saved as you play)"),
     ]
 
-    def __init__(self, session: Session) -> None:
+    session: GameSession  # the engine's Session or a hall table's HallSession: tui/session.py
+
+    def __init__(self, session: GameSession) -> None:
         super().__init__()
         self.session = session
 

@@ -8,7 +8,7 @@ Before every seat is taken, HallWaitScreen says who is seated and how the others
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from rich.text import Text
 from textual.actions import parse as parse_action
@@ -27,6 +27,9 @@ from dicehall.tui.screens.hall.follow import HallTable
 from dicehall.tui.screens.hall.talk import CHAT_BINDINGS, HallTalk
 from dicehall.tui.widgets import Plain, StatusLine
 
+if TYPE_CHECKING:
+    from dicehall.tui.session import GameSession
+
 # keys that never move for a seat: looking, choosing a troop or a square, undo (a takeback), leaving
 FREE_ACTIONS = {"undo", "redo", "review", "rules", "help", "back", "cursor", "cancel", "labels", "cycle", "arrow",
                 "message", "messages", "idle_seat"}
@@ -44,7 +47,10 @@ class HallSession:
     session; `play` goes through the hall (the log first, for this terminal's seat or a bot's),
     `undo` asks the others for a takeback, and there is no redo. `seed` is a public number made
     from the commitment for the bots' tie-breaks, never the secret seed, and never shown (a player
-    could take it for the seed): a title shows `seed_shown`."""
+    could take it for the seed): a title shows `seed_shown`. It satisfies tui/session.py's
+    GameSession, the one surface a game screen sees (mypy checks it below the class)."""
+
+    notice: str | None = None  # set when a kept draft could not be read (keep_drafts)
 
     def __init__(self, game: HallGame, on_stale: Callable[[], None] | None = None) -> None:
         self.hall_game = game
@@ -169,11 +175,11 @@ class HallSession:
     def commands(self) -> list:
         return [] if self.hall_game.fold.abandoned else self.hall_game.session.commands()
 
-    def describe(self, *args, **kwargs) -> str:
-        return self.hall_game.session.describe(*args, **kwargs)
+    def describe(self, n: int, reveal: bool = True) -> str:
+        return self.hall_game.session.describe(n, reveal)
 
-    def state_at(self, index: int):
-        return self.hall_game.session.state_at(index)
+    def state_at(self, n: int):
+        return self.hall_game.session.state_at(n)
 
     def turn_starts(self) -> list[int]:
         return self.hall_game.session.turn_starts()
@@ -223,6 +229,11 @@ class HallSession:
     @property
     def can_redo(self) -> bool:
         return False
+
+
+if TYPE_CHECKING:
+    def hall_session_is_one(session: HallSession) -> GameSession:
+        return session  # mypy: HallSession satisfies the Protocol (the engine's Session: tui/session.py)
 
 
 NO_REDO = "there is no redo in the hall: a takeback is asked of the others with u"
