@@ -22,6 +22,7 @@ from dicehall.engine.chance import seeded_draws
 from dicehall.engine.core import ChanceNeeded, HostLabels, IllegalCommand, Outcome, Player
 # the log's parts live in engine/log.py and replace in engine/replace.py; callers import them from here too
 from dicehall.engine.log import Journal, JournalError, LogError, LogView, Mark, mark_view
+from dicehall.engine.matching import TypedEvent, checked_batch, match_decision
 from dicehall.engine.replace import replace
 
 __all__ = ["CHECKPOINT_EVERY", "Journal", "JournalError", "LogError", "LogView", "Mark", "Session", "replace"]
@@ -231,7 +232,7 @@ class Session(HostLabels):
             self._append(event, state)
         self._seeded, self._scripted = seeded, scripted
 
-    # ----- loading a recorded log -----
+    # ----- loading a recorded log (checked in engine/matching.py; committed here) -----
     def replay_batch(self, events: Sequence[Any], by: int | None) -> None:
         """Apply a recorded batch after checking every event against the rules and the seed.
 
@@ -239,49 +240,8 @@ class Session(HostLabels):
         Raises LogError naming the first event that could not have happened.
         """
         base = len(self._events)
-        state = self._state
-        position = 0
-        states: list[Any] = []
-        used = self._seeded
-        if by is not None:
-            if self.outcome is not None or self.game.chance_needed(state) is not None:
-                raise LogError(base, "a move where none can be made")
-            if self.game.to_act(state) != by:
-                raise LogError(base, "a move by a player whose turn it is not")
-            decided = self._match_decision(state, events)
-            if decided is None:
-                raise LogError(base, "not a legal move here")
-            for event in decided:
-                state = self.game.evolve(state, event)
-                states.append(state)
-            position = len(decided)
-        checked = list(events[:position])
-        typed_here = []  # (index, event, state before, seeded draws before) of this batch's typed events
-        for i in range(position, len(events)):
-            event = events[i]
-            need = self.game.chance_needed(state) if self.game.outcome(state) is None else None
-            if need is None:
-                raise LogError(base + i, "an event where the rules expect none")
-            typed = bool(getattr(event, "typed", False))
-            if typed:
-                if not need.dice:  # a shuffle or a landing spot always comes from the seed
-                    raise LogError(base + i, "marked as typed, but only dice can be typed")
-                draws = self._given_draws(need, event, state, base + i)
-                typed_here.append((base + i, event, state, used))
-            elif self.seed is None:  # a follower: the outcome is taken as given, if the rules allow it
-                draws = self._given_draws(need, event, state, base + i)
-                used += len(need.spec)
-            else:
-                draws = seeded_draws(self.seed, used, need.spec)
-                if self.game.chance_event(state, draws, False) != event:
-                    raise self._seed_mismatch(base + i, event, state, used, need, typed_here)
-                used += len(need.spec)
-            expected = self.game.chance_event(state, draws, typed)
-            if expected != event:
-                raise LogError(base + i, "a chance outcome that does not fit the rules")
-            state = self.game.evolve(state, event)
-            checked.append(event)
-            states.append(state)
+        checked, states, used = checked_batch(self.game, self.seed, self._state, self._seeded, events, by, base,
+                                              self._typed_events)
         if self.journal is not None:
             self.journal.append({"op": "play", "by": by, "events": checked} if by is not None else {"op": "dice", "events": checked})
         if by is not None:
@@ -300,41 +260,14 @@ class Session(HostLabels):
         start = self._mark_starts[index]
         end = self._mark_starts[index + 1] if index + 1 < len(self._mark_starts) else len(self._events)
         if start < n < end:
-            decided = self._match_decision(self.state_at(start), self._events[start:end]) or ()
+            decided = match_decision(self.game, self.state_at(start), self._events[start:end]) or ()
             return max(n, start + len(decided))
         return n
 
-    def _match_decision(self, state: Any, events: Sequence[Any]) -> tuple | None:
-        if not events:
-            return None
-        # a game whose decisions are too many to list (War of Bones' attack splits) says which
-        # command an event records; the command is still checked by decide
-        command_of = getattr(self.game, "command_of", None)
-        candidates = [command_of(events[0])] if command_of is not None else []
-        for command in candidates + [c for c in self.game.legal_commands(state) if c not in candidates]:
-            if command is None:
-                continue
-            try:
-                decided = tuple(self.game.decide(state, command))
-            except IllegalCommand:
-                continue
-            if tuple(events[: len(decided)]) == decided:
-                return decided
-        return None
-
-    def _seed_mismatch(self, index: int, event: Any, state: Any, used: int, need: ChanceNeeded, typed_here: list) -> LogError:
-        """The error for a seeded event that does not match the seed. A seeded outcome re-marked
-        as typed moves every later seeded draw, so the first seeded event after it fails: when an
-        earlier typed event holds exactly the seed's own outcome and counting it as seeded makes
-        this one match, that is the changed event, and the error names it. (Only on this error
-        path does it walk the log.)"""
-        earlier = [(i, e, *self._before(i)) for i, e in enumerate(self._events) if getattr(e, "typed", False)]
-        for at, typed_event, before, drawn in reversed(earlier + typed_here):
-            spec = self.game.chance_needed(before).spec
-            seeds_own = self.game.chance_event(before, seeded_draws(self.seed, drawn, spec), True) == typed_event
-            if seeds_own and self.game.chance_event(state, seeded_draws(self.seed, used + len(spec), need.spec), False) == event:
-                return LogError(at, "marked as typed, but these are the seed's own dice (the mark was changed)")
-        return LogError(index, "the dice do not match the seed")
+    def _typed_events(self) -> list[TypedEvent]:
+        """The log's typed events, each with the state before it and the seeded draws used before it
+        (for naming a changed mark: engine/matching.py's seed_mismatch)."""
+        return [(i, e, *self._before(i)) for i, e in enumerate(self._events) if getattr(e, "typed", False)]
 
     def _before(self, index: int) -> tuple[Any, int]:
         """The state before event `index` of the log and the seeded draws used before it, folded
@@ -345,7 +278,7 @@ class Session(HostLabels):
         position = start
         if mark >= 0:
             end = self._mark_starts[mark + 1] if mark + 1 < len(self._mark_starts) else len(self._events)
-            for decided in self._match_decision(state, self._events[start:end]) or ():
+            for decided in match_decision(self.game, state, self._events[start:end]) or ():
                 state = self.game.evolve(state, decided)
                 position += 1
         for event in self._events[position:index]:
@@ -353,20 +286,6 @@ class Session(HostLabels):
                 used += len(self.game.chance_needed(state).spec)
             state = self.game.evolve(state, event)
         return state, used
-
-    def _given_draws(self, need: ChanceNeeded, event: Any, state: Any, index: int) -> tuple[int, ...]:
-        """The draws a recorded chance event holds, checked to be in range for what the state needs
-        (a game whose outcomes need the state to be read back, War of Bones' landings, says so)."""
-        recorded = getattr(self.game, "recorded_draws", None)
-        try:
-            draws = tuple(recorded(state, event) if recorded else self.game.chance_draws(event))
-        except Exception:
-            raise LogError(index, "a chance outcome that does not fit the rules") from None
-        if len(draws) != len(need.spec) or not all(
-            isinstance(d, int) and not isinstance(d, bool) and 0 <= d < n for d, n in zip(draws, need.spec)
-        ):
-            raise LogError(index, "a chance outcome out of range")
-        return draws
 
     # ----- internals -----
     def _complete(self, events: list, states: list, state: Any, faces: list[int] | None, seat: int | None) -> None:
