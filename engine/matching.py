@@ -15,8 +15,9 @@ from dicehall.engine.log import LogError
 TypedEvent = tuple[int, Any, Any, int]
 
 
-def match_decision(game: ModuleType, state: Any, events: Sequence[Any]) -> tuple | None:
-    """The events of the legal decision that `events` begins with, or None if none matches."""
+def matched_command(game: ModuleType, state: Any, events: Sequence[Any]) -> tuple[Any, tuple] | None:
+    """The legal command whose decision `events` begins with, and that decision's own events (the
+    rest are chance); None if no command's `decide` gives them."""
     if not events:
         return None
     # a game whose decisions are too many to list (War of Bones' attack splits) says which
@@ -30,9 +31,15 @@ def match_decision(game: ModuleType, state: Any, events: Sequence[Any]) -> tuple
             decided = tuple(game.decide(state, command))
         except IllegalCommand:
             continue
-        if tuple(events[: len(decided)]) == decided:
-            return decided
+        if decided and tuple(events[: len(decided)]) == decided:
+            return command, decided
     return None
+
+
+def match_decision(game: ModuleType, state: Any, events: Sequence[Any]) -> tuple | None:
+    """The events of the legal decision that `events` begins with, or None if none matches."""
+    found = matched_command(game, state, events)
+    return None if found is None else found[1]
 
 
 def checked_batch(game: ModuleType, seed: int | None, state: Any, used: int, events: Sequence[Any], by: int | None,

@@ -19,7 +19,7 @@ from typing import Any
 
 from dicehall import engine, replays
 from dicehall.durable import write_new_file
-from dicehall.engine.core import IllegalCommand
+from dicehall.engine.matching import matched_command
 from dicehall.engine.session import Session
 from dicehall.engine.words import counted
 from dicehall.replays import read_capped, text_read
@@ -38,18 +38,10 @@ def decision_commands(game: Any, state: Any, events: Any) -> tuple[object, int]:
     """The command that made a decision's first events, and how many events it made itself (the
     rest of the decision's events are chance). Asks the game's `command_of` hook first, as a replay
     does, then every legal command: the first whose `decide` gives these events."""
-    command_of = getattr(game, "command_of", None)
-    candidates = [command_of(events[0])] if command_of is not None and len(events) else []
-    for command in candidates + [c for c in game.legal_commands(state) if c not in candidates]:
-        if command is None:
-            continue
-        try:
-            decided = tuple(game.decide(state, command))
-        except IllegalCommand:
-            continue
-        if decided and tuple(events[: len(decided)]) == decided:
-            return command, len(decided)
-    raise TextRecordError("a decision in this game matches no legal command (the session is not a real game)")
+    found = matched_command(game, state, events)
+    if found is None:
+        raise TextRecordError("a decision in this game matches no legal command (the session is not a real game)")
+    return found[0], len(found[1])
 
 
 def player_tag(player: Any) -> list:
