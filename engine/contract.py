@@ -15,7 +15,7 @@ import inspect
 from types import ModuleType
 from typing import Any, Protocol, Sequence, runtime_checkable
 
-from dicehall.engine.core import ChanceNeeded, Outcome, Player
+from dicehall.engine.core import HIGHER, LOWER, ChanceNeeded, Measure, Outcome, Player, Result
 
 
 @runtime_checkable
@@ -29,6 +29,7 @@ class GameModule(Protocol):
     RULES_VERSION: int  # bumped when the rules change what a log means; newer files are refused
     RULES_TEXT: str  # the rules as dicehall plays them (`dicehall rules ID`, the rules screen), lines <= 74
     EVENTS: dict[str, type]  # every event class by name: the codec decodes saves and replays with it
+    MEASURE: Measure  # what its results count ("cards left"), which way is better, its perfect result's summary
 
     # setting up
     def check_options(self, options: dict) -> dict:
@@ -70,6 +71,12 @@ class GameModule(Protocol):
     def outcome(self, state: Any) -> Outcome | None:
         """How the game ended, or None while it goes on."""
 
+    def result(self, state: Any, seat: int) -> Result | None:
+        """How the finished game went for `seat` in the game's own measure (MEASURE.result(...)): the
+        one way a game's result is told, to the hall's scores, the statistics and the analysis. None
+        before the end, and in a game of several seats for a seat that did not win (so a draw has
+        none); a game for one has a result won or lost."""
+
     def describe(self, state: Any, event: object, reveal: bool = True) -> str:
         """One event in words, for the log and the viewer (`reveal`: show what the player could not see)."""
 
@@ -90,15 +97,9 @@ OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     "is_turn_start": ("event",),
     # the game's name with its options, for save lists ("Angry Troll ... (sturdy)"); without it: TITLE
     "game_label": ("options",),
-    # the result in the game's own measure, (value, words), higher better, credited to the winners (the
-    # one player of a solo game): the hall's scores and statistics keep the best; without it: no best
-    "best_result": ("state",),
     # the game as a Markdown document (`dicehall export SAVE --markdown`: the journal's pages);
     # without it, --markdown is refused in one line
     "markdown": ("session",),
-    # a finished game's result for a seat in the game's own measure (the troll's cards left, the
-    # tower's pulls), or None; the catalogue entry's `measure` words it (dicehall stats' best result)
-    "result_measure": ("state", "seat"),
 }
 
 # The optional constants: what hosting a game offers, read by the hall's new-game screen (without
@@ -123,6 +124,9 @@ REQUIRED_NAMES = tuple(GameModule.__annotations__) + tuple(REQUIRED_PARAMETERS)
 def missing(module: ModuleType) -> list[str]:
     """What a game module lacks or has wrongly, in words (empty: it keeps the contract)."""
     faults = [f"no {name}" for name in REQUIRED_NAMES if not hasattr(module, name)]
+    measure = getattr(module, "MEASURE", None)
+    if measure is not None and not (isinstance(measure, Measure) and measure.better in (HIGHER, LOWER)):
+        faults.append("MEASURE is not a Measure whose better is higher or lower")
     for name, wanted in list(REQUIRED_PARAMETERS.items()) + list(OPTIONAL_HOOKS.items()):
         function = getattr(module, name, None)
         if function is None:
