@@ -19,7 +19,7 @@ being fooled or counting twice):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from dicehall.engine.core import Result
@@ -102,7 +102,7 @@ def _credit(fold) -> dict[tuple[str, bool], tuple[bool, Result | None]]:
 
 def _result(fold, seat: int) -> Result | None:
     result = fold.module.result(fold.session.state, seat)
-    return result and Result(int(result.value), clean_text(result.words, 60), result.better, result.won, result.perfect)
+    return result and replace(result, words=clean_text(result.words, 60))
 
 
 def better(a: Result | None, b: Result | None) -> Result | None:
