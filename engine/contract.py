@@ -15,7 +15,7 @@ import inspect
 from types import ModuleType
 from typing import Any, Protocol, Sequence, runtime_checkable
 
-from dicehall.engine.core import HIGHER, LOWER, ChanceNeeded, Measure, Outcome, Player, Result
+from dicehall.engine.core import ChanceNeeded, Outcome, Player, Result
 
 
 @runtime_checkable
@@ -29,7 +29,6 @@ class GameModule(Protocol):
     RULES_VERSION: int  # bumped when the rules change what a log means; newer files are refused
     RULES_TEXT: str  # the rules as dicehall plays them (`dicehall rules ID`, the rules screen), lines <= 74
     EVENTS: dict[str, type]  # every event class by name: the codec decodes saves and replays with it
-    MEASURE: Measure  # what its results count ("cards left"), which way is better, its perfect result's summary
 
     # setting up
     def check_options(self, options: dict) -> dict:
@@ -72,7 +71,8 @@ class GameModule(Protocol):
         """How the game ended, or None while it goes on."""
 
     def result(self, state: Any, seat: int) -> Result | None:
-        """How the finished game went for `seat` in the game's own measure (MEASURE.result(...)): the
+        """How the finished game went for `seat` in the game's own measure (its catalogue entry's
+        `measure.result(...)`): the
         one way a game's result is told, to the hall's scores, the statistics and the analysis. None
         before the end, and in a game of several seats for a seat that did not win (so a draw has
         none); a game for one has a result won or lost."""
@@ -124,9 +124,6 @@ REQUIRED_NAMES = tuple(GameModule.__annotations__) + tuple(REQUIRED_PARAMETERS)
 def missing(module: ModuleType) -> list[str]:
     """What a game module lacks or has wrongly, in words (empty: it keeps the contract)."""
     faults = [f"no {name}" for name in REQUIRED_NAMES if not hasattr(module, name)]
-    measure = getattr(module, "MEASURE", None)
-    if measure is not None and not (isinstance(measure, Measure) and measure.better in (HIGHER, LOWER)):
-        faults.append("MEASURE is not a Measure whose better is higher or lower")
     for name, wanted in list(REQUIRED_PARAMETERS.items()) + list(OPTIONAL_HOOKS.items()):
         function = getattr(module, name, None)
         if function is None:

@@ -49,9 +49,9 @@ HIGHER, LOWER = "higher", "lower"  # which way a measure's values are better
 
 @dataclass(frozen=True)
 class Measure:
-    """What a game's results count (a game module's MEASURE): its unit in words ("cards left"), which
-    way is better, and the outcome summary of a perfect result where the game has one ("perfect
-    win"; saved statistics recognise it by that summary)."""
+    """What a game's results count (its catalogue entry's `measure`): its unit in words ("cards
+    left"), which way is better, and the outcome summary of a perfect result where the game has one
+    ("perfect win"; saved statistics recognise it by that summary)."""
 
     name: str
     better: str = HIGHER

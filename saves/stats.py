@@ -11,8 +11,8 @@ How the saves are counted (docs/playing.md says it for players):
   the others in progress: neither counts as a loss, and neither breaks a streak;
 - win % is of finished games; streaks run over finished games in the order they were last played
   (a draw ends a streak); a win with no assist had no hint, reveal, hindsight and no undo;
-- best: the best value of the game's own measure (its MEASURE, each value from its `result` hook,
-  the engine's contract) over the people's seats of finished games."""
+- best: the best value of the game's own measure (its catalogue entry's `measure`, each value from
+  the game's `result` hook) over the people's seats of finished games."""
 from __future__ import annotations
 
 import textwrap
@@ -50,7 +50,7 @@ class Tally:
     measures: list = field(default_factory=list)  # the measure per finished game, oldest first (None: none)
 
     def __post_init__(self) -> None:
-        self.measure = measure_of(self.game)  # asked for every game added: looked up once
+        self.measure = entry_of(self.game).measure  # asked for every game added: looked up once
 
     @property
     def finished(self) -> int:
@@ -104,12 +104,6 @@ class Tally:
                 "best": {"measure": measure.name, "fewest_best": measure.better == LOWER, "value": self.best},
                 **({"perfect": self.perfect} if measure.perfect else {}),
                 "recent": "".join(self.sequence[-RECENT:]), "recent_measures": self.measures[-RECENT:]}
-
-
-def measure_of(game: str) -> Measure:
-    """The game's MEASURE (a bare one, named "", for a game the catalogue cannot play)."""
-    module = entry_of(game).module
-    return module.MEASURE if module is not None else Measure("")
 
 
 def judge(result: SaveResult, seats: list[int], measure: Measure) -> tuple[str, int | None]:

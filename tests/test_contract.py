@@ -51,15 +51,13 @@ def test_the_contract_names_what_a_module_lacks_or_takes_wrongly():
     stub.ID = "stub"
     stub.is_turn_start = lambda state, event: True
     faults = missing(stub)
-    assert "no TITLE" in faults and "no decide" in faults and "no result" in faults and "no MEASURE" in faults
+    assert "no TITLE" in faults and "no decide" in faults and "no result" in faults
     assert not isinstance(stub, GameModule)
     assert "is_turn_start takes state, event; the contract passes event" in faults
     assert set(OPTIONAL_HOOKS).isdisjoint(REQUIRED_NAMES)
     stub.HOST_CHOICES = (("start", "Countdown from", (100, 60), ("100",)),)
     stub.BOT_STYLES = ["easy"]
-    stub.MEASURE = "cards left"  # a Measure says which way is better too
     faults = missing(stub)
-    assert "MEASURE is not a Measure whose better is higher or lower" in faults
     assert "HOST_CHOICES: each is (key, label, values, words), a word for every value" in faults
     assert "BOT_STYLES is not a tuple" in faults
 

@@ -1,5 +1,5 @@
 """Each game's `result(state, seat) -> Result | None` (engine/contract.py, the one way a game says how
-it went): its value in the game's MEASURE, its words, which way is better, won and perfect; None
+it went): its value in the measure of its catalogue entry, its words, which way is better, won and perfect; None
 before the end and, in a game of several seats, for a seat that did not win. The hall's scores keep
 the best by `Result.rank()` (tests/test_hall_scores.py), the statistics the best value
 (tests/test_stats.py); positions here are built by hand."""
@@ -19,7 +19,8 @@ from dicehall.engine.games.dicetower import TowerState
 @pytest.mark.parametrize("entry", [e for e in CATALOGUE if e.playable], ids=lambda e: e.id)
 def test_every_game_tells_a_finished_games_result_in_its_own_measure(entry):
     module = entry.module
-    assert isinstance(module.MEASURE, Measure) and module.MEASURE.better in (HIGHER, LOWER) and module.MEASURE.name
+    measure = entry.measure
+    assert isinstance(measure, Measure) and measure.better in (HIGHER, LOWER) and measure.name
     players = [f"P{n}" for n in range(entry.seats[0])]
     session = engine.new_session(entry.id, seed=3, players=players)
     assert all(module.result(session.state, seat) is None for seat in range(len(players)))  # not over
@@ -28,9 +29,9 @@ def test_every_game_tells_a_finished_games_result_in_its_own_measure(entry):
     results = [module.result(session.state, seat) for seat in range(len(players))]
     for seat, result in enumerate(results):
         if result is not None:
-            assert result.better == module.MEASURE.better and type(result.value) is int and result.words
+            assert result.better == measure.better and type(result.value) is int and result.words
             assert result.won == (seat in session.outcome.winners)
-            assert result.perfect == (session.outcome.summary == module.MEASURE.perfect != "")
+            assert result.perfect == (session.outcome.summary == measure.perfect != "")
         else:
             assert len(players) > 1 and seat not in session.outcome.winners
 

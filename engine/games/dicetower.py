@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dicehall.engine.core import HIGHER, ChanceNeeded, IllegalCommand, Measure, Outcome, Player, Result
+from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player, Result
+from dicehall.engine.games import entry_of
 from dicehall.engine.errors import OptionError
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
@@ -21,7 +22,7 @@ ID = "dicetower"
 TITLE = "Dice Tower"
 BLURB = "a 2d6 countdown for journaling games"
 RULES_VERSION = 1
-MEASURE = Measure("pulls", HIGHER)  # the pulls the tower stood: the most is the best
+MEASURE = entry_of(ID).measure  # the catalogue's: what its results count, which way is better
 MAX_START = 10000
 HOST_CHOICES = (("start", "Countdown from", (100, 60, 30), ("100", "60", "30")),)
 EXACT_UP_TO = 1000  # beyond this, the screen's figures use floats (exact fractions get slow)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dicehall.engine.core import HIGHER, IllegalCommand, Measure, Outcome, Player, Result
+from dicehall.engine.core import IllegalCommand, Outcome, Player, Result
+from dicehall.engine.games import entry_of
 from dicehall.engine.errors import OptionError
 from dicehall.engine.session import replace
 from dicehall.engine.text import clean_text
@@ -24,7 +25,7 @@ ID = "towers"
 TITLE = "Towers"
 BLURB = "rooks on an 8x8 board"
 RULES_VERSION = 1
-MEASURE = Measure("winning margin", HIGHER)  # the winner's margin: the widest is the best
+MEASURE = entry_of(ID).measure  # the catalogue's: what its results count, which way is better
 SIZE = 8
 TOWERS_EACH = 8
 LIGHT, DARK = 0, 1

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dicehall.engine.core import HIGHER, ChanceNeeded, IllegalCommand, Measure, Outcome, Player, Result
+from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player, Result
+from dicehall.engine.games import entry_of
 from dicehall.engine.errors import OptionError
 from dicehall.engine.session import replace
 from dicehall.engine.text import clean_text
@@ -23,7 +24,7 @@ ID = "wager"
 TITLE = "Dead Man's Wager"
 BLURB = "race to 20 with one die"
 RULES_VERSION = 1
-MEASURE = Measure("winning total", HIGHER)  # the total the winner won with: the highest is the best
+MEASURE = entry_of(ID).measure  # the catalogue's: what its results count, which way is better
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 TARGET = 20
 BEAST, FORTUNE = 6, 3  # the faces whose third in a row decides a player's game

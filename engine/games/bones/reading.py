@@ -2,7 +2,8 @@
 progress a saves list shows, and where the viewer's turns start."""
 from __future__ import annotations
 
-from dicehall.engine.core import LOWER, Measure, Outcome, Result
+from dicehall.engine.core import Outcome, Result
+from dicehall.engine.games import entry_of
 from dicehall.engine.games.bones.area import SIDES, troop_name
 from dicehall.engine.games.bones.events import (ACTION_EVENTS, AttackDeclared, AttackRolled, Converged, DefenceAssigned,
                                        DefenceRolled, DiceKept, DieRerolled, LandingMissed, OptionChosen, Reengaged,
@@ -23,7 +24,7 @@ def outcome(state: BonesState) -> Outcome | None:
     return Outcome((winner,), f"{label(state, winner)} wins on turn {state.turn} with {counted(left, 'troop')} left")
 
 
-MEASURE = Measure("troops lost in a win", LOWER)  # the troops the winner lost: the fewest is the best
+MEASURE = entry_of("bones").measure  # the catalogue's: what its results count, which way is better
 
 
 def result(state: BonesState, seat: int) -> Result | None:

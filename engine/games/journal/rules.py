@@ -14,9 +14,9 @@ import json
 from dataclasses import dataclass, field, replace
 
 from dicehall.engine.codec import ADDED
-from dicehall.engine.core import HIGHER, ChanceNeeded, IllegalCommand, Measure, Outcome, Player, Result
+from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player, Result
 from dicehall.engine.errors import OptionError, RulingError
-from dicehall.engine.games import dicetower
+from dicehall.engine.games import dicetower, entry_of
 from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, parse_card
 from dicehall.engine.games.journal.deck import ACTION_WORDS, Deck, DeckError, deck_from_record, sample_deck
@@ -433,7 +433,7 @@ def outcome(state: JournalState) -> Outcome | None:
     return Outcome(winners=(0,) if won else (), summary=f"{_ENDINGS[state.ending]} {days}")
 
 
-MEASURE = Measure("days lasted", HIGHER)
+MEASURE = entry_of("journal").measure  # the catalogue's: what its results count, which way is better
 
 
 def result(state: JournalState, seat: int) -> Result | None:

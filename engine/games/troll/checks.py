@@ -8,7 +8,8 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
-from dicehall.engine.core import LOWER, Measure, Outcome, Result
+from dicehall.engine.core import Outcome, Result
+from dicehall.engine.games import entry_of
 from dicehall.engine.games.troll.awakening import next_turn
 from dicehall.engine.games.troll.bridge import DIRECTIONS, ROWS, TrollState, neighbour, occupied, place
 from dicehall.engine.games.troll.flight import FlightPhase, flight_moves, fly
@@ -95,7 +96,7 @@ def end_of_turn(state: TrollState) -> list[object]:
 
 
 # ----- the outcome -----
-MEASURE = Measure("cards left", LOWER, perfect="perfect win")  # the cards left in the deck at the end
+MEASURE = entry_of("troll").measure  # the catalogue's: what its results count, which way is better
 
 
 def outcome(state: TrollState) -> Outcome | None:
