@@ -8,14 +8,14 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from dicehall.engine.codec import digest
-from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
+from dicehall.engine.core import ChanceNeeded, IllegalCommand, Measure, Outcome, Player, Result
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.games import CATALOGUE, get_game
 from dicehall.engine.session import Journal, JournalError, LogError, Mark, Session
 
 __all__ = [
-    "CATALOGUE", "ChanceNeeded", "DicehallError", "IllegalCommand", "Journal", "JournalError", "LogError", "Mark", "Outcome",
-    "Player", "Session", "digest", "get_game", "new_seed", "new_session", "replay_upto",
+    "CATALOGUE", "ChanceNeeded", "DicehallError", "IllegalCommand", "Journal", "JournalError", "LogError", "Mark", "Measure",
+    "Outcome", "Player", "Result", "Session", "digest", "get_game", "new_seed", "new_session", "replay_upto",
 ]
 
 VERSION = "0.1.0"

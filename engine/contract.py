@@ -15,7 +15,7 @@ import inspect
 from types import ModuleType
 from typing import Any, Protocol, Sequence, runtime_checkable
 
-from dicehall.engine.core import ChanceNeeded, Outcome, Player
+from dicehall.engine.core import ChanceNeeded, Outcome, Player, Result
 
 
 @runtime_checkable
@@ -70,6 +70,13 @@ class GameModule(Protocol):
     def outcome(self, state: Any) -> Outcome | None:
         """How the game ended, or None while it goes on."""
 
+    def result(self, state: Any, seat: int) -> Result | None:
+        """How the finished game went for `seat` in the game's own measure (its catalogue entry's
+        `measure.result(...)`): the
+        one way a game's result is told, to the hall's scores, the statistics and the analysis. None
+        before the end, and in a game of several seats for a seat that did not win (so a draw has
+        none); a game for one has a result won or lost."""
+
     def describe(self, state: Any, event: object, reveal: bool = True) -> str:
         """One event in words, for the log and the viewer (`reveal`: show what the player could not see)."""
 
@@ -90,15 +97,9 @@ OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     "is_turn_start": ("event",),
     # the game's name with its options, for save lists ("Angry Troll ... (sturdy)"); without it: TITLE
     "game_label": ("options",),
-    # the result in the game's own measure, (value, words), higher better, credited to the winners (the
-    # one player of a solo game): the hall's scores and statistics keep the best; without it: no best
-    "best_result": ("state",),
     # the game as a Markdown document (`dicehall export SAVE --markdown`: the journal's pages);
     # without it, --markdown is refused in one line
     "markdown": ("session",),
-    # a finished game's result for a seat in the game's own measure (the troll's cards left, the
-    # tower's pulls), or None; the catalogue entry's `measure` words it (dicehall stats' best result)
-    "result_measure": ("state", "seat"),
 }
 
 # The optional constants: what hosting a game offers, read by the hall's new-game screen (without

@@ -37,11 +37,50 @@ def player_from_record(entry: object, clean) -> Player:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: the winners' seat numbers (empty for a solo loss or a draw) and a sentence."""
+    """How a game ended: the winners' seat numbers (empty for a solo loss or a draw) and a sentence.
+    How it went for each seat, in the game's own measure, is the game's `result` (a Result)."""
 
     winners: tuple[int, ...]
     summary: str
-    score: int | None = None
+
+
+HIGHER, LOWER = "higher", "lower"  # which way a measure's values are better
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What a game's results count (its catalogue entry's `measure`): its unit in words ("cards
+    left"), which way is better, and the outcome summary of a perfect result where the game has one
+    ("perfect win"; saved statistics recognise it by that summary)."""
+
+    name: str
+    better: str = HIGHER
+    perfect: str = ""
+
+    def result(self, value: int, words: str, won: bool = False, perfect: bool = False) -> Result:
+        return Result(value, words, self.better, won, perfect)
+
+    def best(self, values) -> int | None:
+        """The best of some values (None among them skipped; None if none)."""
+        known = [value for value in values if value is not None]
+        return (max if self.better == HIGHER else min)(known) if known else None
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game went for one seat, in the game's own measure (the game's `result` hook):
+    the value (the troll's cards left, the tower's pulls), it in words ("won, 3 troops lost"), which
+    way values are better, whether the seat won, and whether it was a perfect result."""
+
+    value: int
+    words: str
+    better: str = HIGHER
+    won: bool = False
+    perfect: bool = False
+
+    def rank(self) -> tuple[bool, bool, int]:
+        """The order of results, greatest best: a perfect result, then a win, then the better value."""
+        return self.perfect, self.won, self.value if self.better == HIGHER else -self.value
 
 
 @dataclass(frozen=True)

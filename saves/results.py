@@ -50,7 +50,7 @@ class SaveResult:
     finished: bool = False
     winners: list = field(default_factory=list)  # the winners' seats
     summary: str = ""  # the outcome in words
-    measures: list = field(default_factory=list)  # per seat: the game's result_measure, or None
+    measures: list = field(default_factory=list)  # per seat: the value of the game's result, or None
     assists: dict = field(default_factory=dict)  # kind -> how many
     undos: int = 0
     identity: str = ""  # a hash of the game, seed, start time, first name and players: a copy counts once
@@ -128,15 +128,14 @@ def _read_save(path: Path, mtime: float) -> tuple[SaveResult, bool]:
                 isinstance(error, SaveError) and not isinstance(error, SaveUnreadable))
     game = session.game
     outcome = session.outcome
-    measure = getattr(game, "result_measure", None)
-    measures = [measure(session.state, seat) if measure and outcome else None for seat in range(len(session.players))]
+    measures = [game.result(session.state, seat) if outcome else None for seat in range(len(session.players))]
     label = getattr(game, "game_label", None)
     created = header.get("created") if isinstance(header.get("created"), str) else ""
     players = [[p.name, p.bot] for p in session.players]
     return SaveResult(
         path.name, shown, game.ID, clean_text(label(session.options), 60) if label else "", players,
         outcome is not None, list(outcome.winners) if outcome else [], clean_text(outcome.summary, 120) if outcome else "",
-        [m if type(m) is int else None for m in measures], assist_counts(session.assists), session.undos,
+        [m.value if m is not None and type(m.value) is int else None for m in measures], assist_counts(session.assists), session.undos,
         blake2b(repr((game.ID, session.seed, created, session.save_name, players)).encode(), digest_size=12).hexdigest(),
         _daily(game.ID, session.options.get("winnable_from", session.seed), session.save_name, created), mtime), True
 

@@ -11,8 +11,8 @@ How the saves are counted (docs/playing.md says it for players):
   the others in progress: neither counts as a loss, and neither breaks a streak;
 - win % is of finished games; streaks run over finished games in the order they were last played
   (a draw ends a streak); a win with no assist had no hint, reveal, hindsight and no undo;
-- best: the game's own measure (its catalogue entry's `measure`, from the result_measure hook) over
-  the people's seats of finished games."""
+- best: the best value of the game's own measure (its catalogue entry's `measure`, each value from
+  the game's `result` hook) over the people's seats of finished games."""
 from __future__ import annotations
 
 import textwrap
@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from dicehall.engine.core import LOWER, Measure
 from dicehall.engine.games import CATALOGUE, entry_of
 from dicehall.engine.text import clean_text
 from dicehall.engine import words
@@ -49,7 +50,7 @@ class Tally:
     measures: list = field(default_factory=list)  # the measure per finished game, oldest first (None: none)
 
     def __post_init__(self) -> None:
-        self.entry = entry_of(self.game)  # asked for every game added: looked up once
+        self.measure = entry_of(self.game).measure  # asked for every game added: looked up once
 
     @property
     def finished(self) -> int:
@@ -78,12 +79,12 @@ class Tally:
             else:
                 self.in_progress += 1
             return
-        mark, value = judged or judge(result, seats, self.entry)
+        mark, value = judged or judge(result, seats, self.measure)
         if mark == "W":
             self.won += 1
             if not result.assists and not result.undos:
                 self.won_no_assist += 1
-            if self.entry.perfect and result.summary == self.entry.perfect:
+            if self.measure.perfect and result.summary == self.measure.perfect:
                 self.perfect += 1
         elif mark == "D":
             self.drawn += 1
@@ -91,28 +92,26 @@ class Tally:
             self.lost += 1
         self.sequence.append(mark)
         self.measures.append(value)
-        if value is not None:
-            self.best = value if self.best is None else (min if self.entry.fewest_best else max)(self.best, value)
+        self.best = self.measure.best((self.best, value))
 
 
     def as_dict(self) -> dict[str, Any]:
-        entry = entry_of(self.game)
+        measure = self.measure
         return {"game": self.game, "variant": self.variant, "player": self.player, "played": self.played,
                 "finished": self.finished, "won": self.won, "lost": self.lost, "drawn": self.drawn,
                 "abandoned": self.abandoned, "in_progress": self.in_progress, "win_percent": self.win_percent,
                 "won_no_assist": self.won_no_assist, **self.streaks(),
-                "best": {"measure": entry.measure, "fewest_best": entry.fewest_best, "value": self.best},
-                **({"perfect": self.perfect} if entry.perfect else {}),
+                "best": {"measure": measure.name, "fewest_best": measure.better == LOWER, "value": self.best},
+                **({"perfect": self.perfect} if measure.perfect else {}),
                 "recent": "".join(self.sequence[-RECENT:]), "recent_measures": self.measures[-RECENT:]}
 
 
-def judge(result: SaveResult, seats: list[int], entry: Any) -> tuple[str, int | None]:
+def judge(result: SaveResult, seats: list[int], measure: Measure) -> tuple[str, int | None]:
     """A finished game for `seats`: W (one of them won), D (no one won a game of several seats) or L;
     and the best of their measures."""
     winners = result.winners
     mark = "W" if any(seat in winners for seat in seats) else "D" if not winners and len(result.players) > 1 else "L"
-    values = [result.measures[seat] for seat in seats if result.measures[seat] is not None]
-    return mark, ((min(values) if entry.fewest_best else max(values)) if values else None)
+    return mark, measure.best(result.measures[seat] for seat in seats)
 
 
 @dataclass
@@ -163,7 +162,7 @@ def _collect(game: str | None, player: str | None, now: float, found: list[SaveR
         abandoned = not result.finished and now - result.last_played > ABANDONED_DAYS * 86400
         key = (result.game, result.variant)
         tally = games.get(key) or games.setdefault(key, Tally(*key))
-        judged = judge(result, people, tally.entry) if result.finished else None
+        judged = judge(result, people, tally.measure) if result.finished else None
         tally.add(result, people, abandoned, judged)
         for name, seats in names.items():  # a name holding two seats counts once for the game
             if player is None or name == player:
@@ -189,22 +188,22 @@ def heading(tally: Tally) -> str:
 
 def tally_lines(tally: Tally) -> list[str]:
     """A row's figures in a few short lines (each under 76 columns but the variant's words)."""
-    entry = entry_of(tally.game)
+    measure = tally.measure
     parts = [f"won {tally.won}", f"lost {tally.lost}"]
     parts += [f"drawn {tally.drawn}"] * bool(tally.drawn)
     parts += [f"abandoned {tally.abandoned}"] * bool(tally.abandoned)
     parts += [f"in progress {tally.in_progress}"] * bool(tally.in_progress)
     percent = f"; win {tally.win_percent}% of {tally.finished} finished" if tally.finished else ""
     lines = [f"played {tally.played}: {', '.join(parts)}{percent}"]
-    perfect = f"; perfect wins {tally.perfect}" if entry.perfect else ""
+    perfect = f"; perfect wins {tally.perfect}" if measure.perfect else ""
     lines.append(f"won with no assist {tally.won_no_assist}{perfect}")
     streaks = tally.streaks()
     now = streaks["current"]
     current = f"now {now['kind']} {now['length']}" if now["length"] else "none yet"
     lines.append(f"streaks: {current}; longest won {streaks['longest_won']}, lost {streaks['longest_lost']}")
-    if entry.measure:
-        best = "none yet" if tally.best is None else f"{tally.best} {entry.measure}"
-        lines.append(f"best: {best} ({'fewest' if entry.fewest_best else 'most'} is best)")
+    if measure.name:
+        best = "none yet" if tally.best is None else f"{tally.best} {measure.name}"
+        lines.append(f"best: {best} ({'fewest' if measure.better == LOWER else 'most'} is best)")
     return lines
 
 
@@ -228,7 +227,7 @@ def measure_chart(tally: Tally) -> str:
     low, high = min(known), max(known)
     span = max(1, high - low)
     marks = "".join("-" if v is None else BARS[(len(BARS) - 1) * (v - low) // span] for v in values)
-    return f"{entry_of(tally.game).measure} (oldest first): [{marks}] from {low} to {high}"
+    return f"{tally.measure.name} (oldest first): [{marks}] from {low} to {high}"
 
 
 def stats_lines(stats: Stats, folder: str | None, player: str | None, width: int = 79) -> list[str]:

@@ -5,7 +5,7 @@ import pytest
 from dicehall import engine
 from dicehall.engine import analysis
 from dicehall.engine.analysis import bones as bones_analysis
-from dicehall.engine.analysis import noise
+from dicehall.engine.analysis import paired
 from dicehall.engine.bots import bones as general
 from dicehall.engine.core import Player
 from dicehall.engine.games import bones
@@ -15,16 +15,18 @@ PLAYERS = [Player("Ada"), Player("Gen", True, "general")]
 
 # ----- paired statistics -----
 def test_paired_differences_their_standard_error_and_the_drop_beyond_noise():
-    better, worse = [1.0, 0.5, 0.75, 1.0], [0.5, 0.5, 0.25, 0.5]
-    diffs = noise.differences(better, worse)
-    assert diffs == [0.5, 0.0, 0.5, 0.5]
-    assert noise.mean(diffs) == 0.375
-    assert noise.standard_error(diffs) == pytest.approx(0.125)  # sd 0.25 over 4 samples
-    assert noise.beyond_noise(diffs) == pytest.approx(0.375 - 2 * 0.125)
-    assert noise.beyond_noise([0.3, -0.3]) == 0.0  # never below nothing
-    assert noise.standard_error([0.4]) == 0.0
+    # the one paired module (engine/analysis/paired.py) the troll, War of Bones and the wager share
+    better, worse = [1.0, 0.5, 0.75, 1.0] * 2, [0.5, 0.5, 0.25, 0.5] * 2
+    gap = paired.difference(better, worse)  # differences 0.5, 0, 0.5, 0.5, twice
+    assert gap.mean == 0.375 and gap.n == 8 and paired.mean(better) == 0.8125
+    assert gap.se == pytest.approx((0.375 / 7 / 8) ** 0.5)  # the differences' spread over sqrt(8)
+    assert gap.beyond_noise() == pytest.approx(0.375 - 2 * gap.se)
+    assert paired.difference([0.3, -0.3] * 3, [0.0] * 6).beyond_noise() == 0.0  # never below nothing
+    # fewer than MIN_PAIRS (6) paired samples: the noise cannot be told, so nothing is beyond it
+    assert paired.difference(better[:4], worse[:4]).beyond_noise() == 0.0
+    assert paired.difference([0.4], [0.0]).beyond_noise() == 0.0
     with pytest.raises(ValueError):
-        noise.differences([1.0], [1.0, 0.0])
+        paired.difference([1.0], [1.0, 0.0])
 
 
 # ----- War of Bones -----
@@ -162,7 +164,7 @@ def test_wager_marks_with_three_players_are_confirmed_beyond_noise_on_fresh_pair
             if max(chances.values()) - chances[worse] >= wager_analysis.THRESHOLDS[0]:  # a mark is possible
                 confirmed += 1
                 won = wager_analysis.fresh_samples(state)
-                gap = noise.beyond_noise(noise.differences(won[best], won[worse])) if best != worse else 0.0
+                gap = paired.difference(won[best], won[worse]).beyond_noise() if best != worse else 0.0
                 assert mark == analysis.mark_for(gap, wager_analysis.THRESHOLDS)
             else:
                 assert mark == "" and best_chance - played_chance < wager_analysis.THRESHOLDS[0]

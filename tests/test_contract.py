@@ -51,7 +51,8 @@ def test_the_contract_names_what_a_module_lacks_or_takes_wrongly():
     stub.ID = "stub"
     stub.is_turn_start = lambda state, event: True
     faults = missing(stub)
-    assert "no TITLE" in faults and "no decide" in faults and not isinstance(stub, GameModule)
+    assert "no TITLE" in faults and "no decide" in faults and "no result" in faults
+    assert not isinstance(stub, GameModule)
     assert "is_turn_start takes state, event; the contract passes event" in faults
     assert set(OPTIONAL_HOOKS).isdisjoint(REQUIRED_NAMES)
     stub.HOST_CHOICES = (("start", "Countdown from", (100, 60), ("100",)),)

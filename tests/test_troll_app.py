@@ -73,7 +73,7 @@ def test_a_whole_game_by_keys_then_review_reveal_and_branch():
 
     end, refused, hidden, revealed = drive(DicehallApp(session=session), steps)
     assert session.outcome is not None
-    assert session.outcome.summary.upper() in end and f"score {session.outcome.score}" in end
+    assert session.outcome.summary.upper() in end and f"score {len(session.state.deck)}" in end
     assert "Not now: the game is over" in refused
     assert "deck order" not in hidden and "REVEALED" not in hidden and "##" in hidden
     assert "deck order, top first" in revealed and "REVEALED" in revealed

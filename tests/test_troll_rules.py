@@ -194,7 +194,7 @@ def test_progress_and_outcome_summaries_name_the_cause():
         "lost: the bridge collapsed on turn 9: no path from bank to bank: "
         "the left bank's part ends at column 2 (upper 3 and lower 3 empty)")
     won = troll.outcome(dataclasses.replace(board(deck=()), end="won"))
-    assert won.winners == (0,) and won.summary == "won" and won.score == 0
+    assert won.winners == (0,) and won.summary == "won"
     assert troll.outcome(dataclasses.replace(board(deck=()), end="perfect")).summary == "perfect win"
     assert "would not settle" in troll.outcome(dataclasses.replace(board(), end="unsettled")).summary
 
@@ -444,7 +444,7 @@ def test_awakening_awake_card_under_the_troll_flies_away_with_it_and_the_game_is
     assert troll.chance_needed(state) is None and troll.to_act(state) is None  # the 8C never plays
     result = troll.outcome(state)
     assert result.winners == () and result.summary == "lost: the troll flew away with the 8S at upper 3"
-    assert result.score == 4
+    assert troll.result(state, 0).value == 4 and not troll.result(state, 0).won
 
 
 # ----- RULINGS: troll actions -----
@@ -646,7 +646,7 @@ def test_collapse_when_no_path_of_occupied_positions_joins_position_1_to_positio
     assert result.summary == "lost: the bridge collapsed"  # as replays record it
     assert troll.end_words(state) == ("lost: the bridge collapsed on turn 1: no path from bank to bank: "
                               "the left bank's part ends at column 2 (upper 3 and lower 3 empty)")
-    assert result.score == 5 and result.winners == ()
+    assert troll.result(state, 0).value == 5 and result.winners == ()
     assert troll.describe(state, events[-1]).endswith("the left bank's part ends at column 2 (upper 3 and lower 3 empty)")
 
 
@@ -669,7 +669,7 @@ def test_win_when_the_deck_is_empty_nothing_set_aside_and_no_card_awake():
     state = board(lower=["2D", "3D", "4D*", "", "6D", "7D"], deck=())
     events, state = act(state, Stomp(), Move("up"))
     assert events[-1] == TrollWon(perfect=False) and state.end == "won"
-    assert troll.outcome(state) == engine.Outcome(winners=(0,), summary="won", score=0)
+    assert troll.outcome(state) == engine.Outcome(winners=(0,), summary="won")
 
 
 def test_perfect_win_when_every_position_is_occupied():
@@ -697,7 +697,7 @@ def test_a_carried_card_does_not_prevent_a_win():
 def test_score_is_the_cards_left_in_the_deck_of_awakening():
     s = engine.new_session("troll", seed=8)
     playout(s, random.Random(8))
-    assert s.outcome.score == len(s.state.deck)
+    assert troll.result(s.state, 0).value == len(s.state.deck)
 
 
 # ----- dicehall's decisions -----
@@ -819,7 +819,7 @@ def test_random_legal_playouts_end_and_fold_to_the_live_state(seed, options):
         commands = s.commands()
         assert commands and s.to_act == 0
         s.play(rng.choice(commands))
-    assert s.state.end and s.outcome.score == len(s.state.deck)
+    assert s.state.end and troll.result(s.state, 0).value == len(s.state.deck)
     assert fold(s) == s.state
 
 

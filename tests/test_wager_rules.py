@@ -65,7 +65,7 @@ def playout(session, rng, limit=2000):
 def test_acceptance_the_seeds_sample_game_barry_wins_with_20():
     session = game(("Hunter", "Garrett", "Barry"), SAMPLE_DICE, SAMPLE_KEYS)
     assert session.state.scores == (11, 10, 20)
-    assert session.outcome == engine.Outcome(winners=(2,), summary="Barry wins with 20", score=None)
+    assert session.outcome == engine.Outcome(winners=(2,), summary="Barry wins with 20")
     assert sheet(session) == [  # the seed's scoresheet, round by round
         ["3 W2:0", "6", "4 W6:+6"],
         ["2 W2:0", "3 W1:0", "1 W2:0"],

@@ -276,7 +276,7 @@ def list_scores(hall, as_json: bool) -> int:
         return 0
     print(f"{'GAME':<10}  {'PLAYER':<20}  {'GAMES':>5}  {'WINS':>5}  {'WIN %':>5}  BEST")
     for score in found.scores:  # names come from other players' files: cleaned again, cut to the column
-        best = clean_text(score.best[1], 60) if score.best is not None else "-"
+        best = clean_text(score.best.words, 60) if score.best is not None else "-"
         print(f"{clean_text(score.game, 10):<10}  {clean_text(score.player, 20):<20}  {score.games:>5}  "
               f"{score.wins:>5}  {score.win_percent:>4}%  {best}")
     return 0

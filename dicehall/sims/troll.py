@@ -36,9 +36,8 @@ def play_troll(seed: int, options: dict, bot: str) -> tuple[str, int, int]:
             command = adviser.choose(session.state)
         session.play(command)
         step += 1
-    outcome = session.outcome
-    result = "perfect" if outcome.summary == "perfect win" else "won" if outcome.winners else "lost"
-    return result, outcome.score or 0, session.state.turn
+    result = troll.result(session.state, 0)  # the rules' score: the cards left
+    return "perfect" if result.perfect else "won" if result.won else "lost", result.value, session.state.turn
 
 
 def sim_troll(games: int, seed: int, difficulty: str, variant: str | None, bot: str) -> dict:

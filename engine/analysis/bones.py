@@ -18,7 +18,7 @@ the general's 0.35, turned into a win chance by a logistic curve fitted to games
 finished game counts 1, 0 or 0.5. Every candidate sees the same sampled dice (common random
 numbers). The one found best, when it beats the move played by a mark's worth, is judged again
 against it on a fresh, independent set of futures (so "best" is not merely the luckiest of several),
-and the mark is on that paired drop less two standard errors (engine/analysis/noise.py). The samples
+and the mark is on that paired drop less two standard errors (engine/analysis/paired.py). The samples
 come from the replay's seed and the decision's event number, so the same file gives the same figures.
 
 Luck: the dice between two decisions (an attack's dice, a reinforce roll, a reroll, troops landing)
@@ -31,7 +31,7 @@ import math
 import random
 from hashlib import blake2b
 
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, noise, shape
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, paired, shape
 from dicehall.engine.bots import bones as general
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import troop_name
@@ -221,27 +221,27 @@ def judge(state: bones.BonesState, start: int, seat: int, played: object, seed: 
     end of the opponent's next turn (common random numbers: the differences are paired). The one
     found best is judged again against the move played over a fresh, independent set of futures,
     so "best" is not merely the luckiest of several; the mark is on that paired drop less two of
-    its standard errors (engine/analysis/noise.py)."""
+    its standard errors (engine/analysis/paired.py)."""
     event = start + 1
     until = state.turn + 2
-    first = max(2, samples // 2)  # the first round: enough to find the contenders
+    first = max(paired.MIN_PAIRS, samples // 2)  # the first round: enough to find the contenders, and to tell their noise
     figures = {}
     for command in candidates(state, played):
         after = _fold(state, bones.decide(state, command))
         figures[command] = _sampled(after, seat, until, seed, event, first, "decision", memo)
-    chances = {command: noise.mean(values) for command, values in figures.items()}
+    chances = {command: paired.mean(values) for command, values in figures.items()}
     best = max(figures, key=lambda command: (chances[command], command == played))
     played_chance, best_chance, mark = chances[played], chances[best], ""
-    if best != played and noise.beyond_noise(noise.differences(figures[best], figures[played])) <= 0:
+    if best != played and paired.difference(figures[best], figures[played]).beyond_noise() <= 0:
         best, best_chance = played, played_chance  # not told apart from the move played: as good as the best found
     if best != played and best_chance - played_chance >= THRESHOLDS[0]:  # only a possible mark is worth more samples
         again = {command: _sampled(_fold(state, bones.decide(state, command)), seat, until, seed, event,
                                    max(samples, CONFIRM), "confirm", memo) for command in (best, played)}
-        played_chance, best_chance = noise.mean(again[played]), noise.mean(again[best])
+        played_chance, best_chance = paired.mean(again[played]), paired.mean(again[best])
         if best_chance <= played_chance:  # on fresh futures the move played holds: it was the luckier set
             best, best_chance = played, played_chance
         else:
-            mark = mark_for(noise.beyond_noise(noise.differences(again[best], again[played])), THRESHOLDS)
+            mark = mark_for(paired.difference(again[best], again[played]).beyond_noise(), THRESHOLDS)
     if _loses_at_once(state, played, seat):
         alive = [c for c in figures if chances[c] > 0 and not _loses_at_once(state, c, seat)]
         if alive:  # losing at once when another command plays on with a hope the samples see is a blunder

@@ -1,11 +1,17 @@
-"""Paired judging with common random numbers: which of several candidate moves is best, and by how
-much the move played fell short, told apart from the noise of sampling. Game-independent.
+"""Paired statistics with common random numbers, the one module every sampled analysis uses (the
+troll, War of Bones, the wager): two moves judged over the same sampled futures differ by a paired
+difference whose noise is its standard error, far smaller than either figure's own; a mark is
+earned only by the drop less about two standard errors (`Z`), and never on fewer than MIN_PAIRS
+paired samples, whose noise cannot be estimated. Game-independent.
 
-The caller gives the candidates and a `value(candidate, sample)` function: the figure (a win chance,
-an equity, ...) one sampled future gives that candidate. Sample `i` must use the same random numbers
-for every candidate (the same deal, the same dice): common random numbers, so the difference between
-two candidates on sample `i` is theirs and not the luck's, and the differences are far less noisy
-than the figures themselves.
+    gap = paired.difference(better, worse)      # a Difference: .mean, .se, .n
+    gap.beyond_noise()                          # the drop a mark is given on
+
+Judging several candidates (`judge`): the caller gives them and a `value(candidate, sample)`
+function: the figure (a win chance, an equity, ...) one sampled future gives that candidate. Sample
+`i` must use the same random numbers for every candidate (the same deal, the same dice): common
+random numbers, so the difference between two candidates on sample `i` is theirs and not the
+luck's, and the differences are far less noisy than the figures themselves.
 
     result = paired.judge(candidates, value, played, samples=24)
     result.best, result.mean(result.best), result.drop, result.noise, result.beyond_noise()
@@ -37,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Hashable, Mapping, Sequence
 
 Z = 2.0  # standard errors of the paired difference taken off a drop before it can earn a mark
-MIN_PAIRS = 6  # fewer paired samples than this: the noise cannot be estimated, no sampled mark
+MIN_PAIRS = 6  # fewer paired samples than this: the noise cannot be estimated, nothing is beyond it
 FINALISTS = 2  # candidates the race leaves for the confirmation (with the move played)
 CONFIRM = 1 << 20  # the confirmation's sample numbers start here: a set apart from the race's
 CREDIBLE = 1.0  # standard errors by which another move must beat the move played to be named best
@@ -58,6 +64,11 @@ class Difference:
         return max(0.0, self.mean - z * self.se)
 
 
+def mean(values: Sequence[float]) -> float:
+    """The mean of some samples (0 with none)."""
+    return sum(values) / len(values) if values else 0.0
+
+
 def difference(a: Sequence[float], b: Sequence[float]) -> Difference:
     """The paired difference of two candidates' figures on the same samples."""
     if len(a) != len(b):
@@ -66,11 +77,11 @@ def difference(a: Sequence[float], b: Sequence[float]) -> Difference:
     if n == 0:
         return Difference(0.0, math.inf, 0)
     gaps = [x - y for x, y in zip(a, b)]
-    mean = sum(gaps) / n
+    centre = mean(gaps)
     if n < 2:
-        return Difference(mean, math.inf, n)
-    variance = sum((gap - mean) ** 2 for gap in gaps) / (n - 1)
-    return Difference(mean, math.sqrt(variance / n), n)
+        return Difference(centre, math.inf, n)
+    variance = sum((gap - centre) ** 2 for gap in gaps) / (n - 1)
+    return Difference(centre, math.sqrt(variance / n), n)
 
 
 @dataclass
@@ -90,8 +101,7 @@ class Judgement:
     def mean(self, candidate) -> float:
         if candidate in self.exact:
             return self.exact[candidate]
-        values = self.samples_of(candidate)
-        return sum(values) / len(values) if values else 0.0
+        return mean(self.samples_of(candidate))
 
     @property
     def gap(self) -> Difference:
@@ -152,7 +162,7 @@ def judge(candidates: Sequence[Hashable], value: Callable[[Hashable, int], float
     while len(alive) > finalists:
         for candidate in alive:
             extend(candidate, n)
-        alive = rank(alive, lambda c: sum(raced[c]) / len(raced[c]))[:max(finalists, (len(alive) + 1) // 2)]
+        alive = rank(alive, lambda c: mean(raced[c]))[:max(finalists, (len(alive) + 1) // 2)]
         n = min(samples, n * 2)
     confirmed: dict = {}
     fresh = [c for c in candidates if c not in exact and (c in alive or c == played)]
@@ -167,4 +177,4 @@ def judge(candidates: Sequence[Hashable], value: Callable[[Hashable, int], float
     return result
 
 
-__all__ = ["CONFIRM", "CREDIBLE", "Difference", "FINALISTS", "Judgement", "MIN_PAIRS", "Z", "difference", "judge"]
+__all__ = ["CONFIRM", "CREDIBLE", "Difference", "FINALISTS", "Judgement", "MIN_PAIRS", "Z", "difference", "judge", "mean"]

@@ -71,7 +71,7 @@ def result_of(session, seat: int, figure: str) -> float | None:
     if outcome is None:
         return None
     if figure == PULLS_LEFT:
-        return float(outcome.score or 0)
+        return float(session.game.result(session.state, seat).value)
     if not outcome.winners:
         return 0.5 if len(session.players) > 1 else 0.0
     return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0

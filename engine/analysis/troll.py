@@ -155,7 +155,7 @@ def _awakening_luck(session, turns, decisions) -> list[Luck]:
         if following is not None:
             after = following.chance_best
         elif session.outcome is not None:
-            after = 1.0 if session.state.end in ("won", "perfect") else 0.0
+            after = 1.0 if troll.result(session.state, 0).won else 0.0
         else:
             continue  # unfinished: nothing to measure against yet
         luck.append(Luck(dice[0] + 1, after - decision.chance_played))
@@ -232,8 +232,8 @@ def judge_turn(state: troll.TrollState, played: tuple, seed: int, event: int, sa
     exact = {}  # pairs whose result follows from the table alone: the game ends this turn
     for commands, final in options.items():
         if final.end:
-            won = final.end in ("won", "perfect")
-            exact[commands] = (float(won), equity(won, len(final.deck), deck_at_start))
+            end = troll.result(final, 0)
+            exact[commands] = (float(end.won), equity(end.won, end.value, deck_at_start))
     safe = [commands for commands, final in options.items() if final.end not in LOSSES]
     judge = _Judge(state, seed, event, deck_at_start)
     # a pair that loses at once is never named best while another pair goes on: a rule, not a sample

@@ -42,8 +42,12 @@ from dicehall.engine.text import clean_text
 DEFAULT_BUDGET = 10.0  # seconds
 NODES_PER_SECOND = 10_000  # positions per second of budget: a fixed rate (so answers repeat), below what this machine does
 HINDSIGHT = "hindsight: uses the real deck order, the face-down cards and the seed's dice (a spoiler)"
-WINS = ("won", "perfect")
 _CHECK_EVERY = 256  # positions between two calls of should_stop and progress
+
+
+def a_win(state: troll.TrollState) -> bool:
+    """Whether the game ended in a win, as the game's result says (asked only of an ended game)."""
+    return bool(state.end) and troll.result(state, 0).won
 
 
 @dataclass(frozen=True)
@@ -216,7 +220,7 @@ class _Search:
                 key = _key(after, next_draw)
                 if key in found:
                     continue
-                if after.end in WINS:
+                if a_win(after):
                     score = adviser.WIN
                 elif after.end:
                     continue  # lost: nothing to search
@@ -234,7 +238,7 @@ class _Search:
         if key in self.lost:
             return None
         for commands, after, next_draw in self.children(state, draws):
-            if after.end in WINS:
+            if a_win(after):
                 return list(commands)
             rest = self.win_from(after, next_draw)
             if rest is not None:
@@ -310,7 +314,7 @@ def _with_line(session, solution: Solution) -> Solution:
     for command in solution.commands:
         steps.append(Step(len(new.events) + 1, new.state.turn, str(command)))
         new.play(command)
-    if new.state.end not in WINS:
+    if not a_win(new.state):
         raise AssertionError(f"the solver's line does not win when replayed: {new.outcome}")
     return replace(solution, line=tuple(steps))
 
@@ -331,7 +335,7 @@ def solve(session, budget: float = DEFAULT_BUDGET, nodes: int | None = None,
                      "\"continue from here\" does, not the dice typed at the table")
     points = _points(session)
     first = points[0] if points else None
-    if session.state.end in WINS:
+    if a_win(session.state):
         commands = tuple(p.played for p in points)
         solution = Solution(True, first.start + 1, commands, won_as_played=True, budget=limit, at_start=True,
                             turn=first.state.turn, notes=tuple(notes))

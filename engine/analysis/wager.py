@@ -4,7 +4,7 @@ still in, sampled with more, under a seed taken from the position, so the figure
 Marks only beyond noise: with two players in the figures are exact (no noise at all); with more, a
 choice the bot's samples find better is judged again against the one played on a fresh, independent
 set of paired games (the same dice for both), and marked on that drop less two standard errors
-(engine/analysis/noise.py). Each
+(engine/analysis/paired.py). Each
 die's luck is exact with two players still in: the roller's win chance after the roll against its
 average over the six faces, both players playing best from then on; with more players in, the dice
 are not rated (a note says so). The figures stop at the first place: "winning" is taking it."""
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from hashlib import blake2b
 
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, noise, shape
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, paired, shape
 from dicehall.engine.bots import wager as bots
 from dicehall.engine.games import wager
 
@@ -84,9 +84,9 @@ def judge(state: wager.WagerState, played: str) -> tuple[str, float, float, str]
     if len(state.in_play) == 2 or drop < THRESHOLDS[0]:
         return best, chances[played], chances[best], mark_for(drop, THRESHOLDS)  # exact, or no mark possible
     won = fresh_samples(state)
-    if noise.mean(won[best]) <= noise.mean(won[played]):  # on fresh games the choice played holds
+    if paired.mean(won[best]) <= paired.mean(won[played]):  # on fresh games the choice played holds
         return played, chances[played], chances[played], ""
-    return best, chances[played], chances[best], mark_for(noise.beyond_noise(noise.differences(won[best], won[played])),
+    return best, chances[played], chances[best], mark_for(paired.difference(won[best], won[played]).beyond_noise(),
                                                          THRESHOLDS)
 
 

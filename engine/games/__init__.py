@@ -13,6 +13,7 @@ import importlib
 from dataclasses import dataclass
 from types import ModuleType
 
+from dicehall.engine.core import HIGHER, LOWER, Measure
 from dicehall.engine.errors import OptionError
 
 
@@ -36,10 +37,9 @@ class CatalogueEntry:
     re_derived: str = "every chance outcome was re-derived from it"
     deal_lead: str = ""  # the option a deal code (engine/deals.py) writes first, bare ("troll:standard:SEED")
     deal_seeded: bool = True  # False: the seed decides nothing, so a deal code has none ("towers:match")
-    # the stats' best result: what the game's result_measure hook counts, and whether fewer is better
-    measure: str = ""
-    fewest_best: bool = False
-    perfect: str = ""  # the outcome's summary of a perfect result, counted apart ("" none)
+    # what its results count and which way is better: the game's `result` hook gives values in it, and
+    # the statistics word and order them without importing the game
+    measure: Measure = Measure("")
 
     @property
     def module(self) -> ModuleType | None:
@@ -61,33 +61,34 @@ CATALOGUE = (
     CatalogueEntry("dicetower", "Dice Tower", "a 2d6 countdown for journaling games", True,
                    seats=(1, 1), sim_options=(("remove_rate", 0.0),), analyser="dicehall.engine.analysis.dicetower",
                    simulator="dicehall.sims.dicetower",
-                   re_derived=_DICE, measure="pulls"),
+                   re_derived=_DICE, measure=Measure("pulls", HIGHER)),
     CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die", True,
                    seats=(2, 6), sim_options=(("players", 2), ("bots", None)), analyser="dicehall.engine.analysis.wager",
                    simulator="dicehall.sims.wager",
-                   re_derived=_DICE, measure="winning total"),
+                   re_derived=_DICE, measure=Measure("winning total", HIGHER)),
     CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "calm a bridge of cards as a troll", True,
                    seats=(1, 1), sim_options=(("difficulty", "standard"), ("variant", None), ("bot", "hint")),
                    analyser="dicehall.engine.analysis.troll", simulator="dicehall.sims.troll",
                    also_blunder="; ?? also for a pair that loses at once (collapse, flight) when another does not",
                    hidden="every face-down card and the whole deck order", wide_board=True, hindsight_solver=True,
                    re_derived="the deck's order and every die were re-derived from it", deal_lead="difficulty",
-                   measure="cards left", fewest_best=True, perfect="perfect win"),
+                   measure=Measure("cards left", LOWER, perfect="perfect win")),
     CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", True,
                    seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.towers",
                    simulator="dicehall.sims.towers",
                    marks_by_margin=True, deal_seeded=False,
                    re_derived="every move was checked against the rules (Towers has no dice: the seed decides nothing)",
-                   measure="winning margin"),
+                   measure=Measure("winning margin", HIGHER)),
     CatalogueEntry("bones", "War of Bones", "a dice wargame", True,
                    seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.bones",
                    simulator="dicehall.sims.bones",
                    re_derived="every die and every landing was re-derived from it",
-                   measure="troops lost in a win", fewest_best=True),
+                   measure=Measure("troops lost in a win", LOWER)),
     CatalogueEntry("journal", "Journal", "a journaling game from a deck of prompts", True,
                    seats=(1, 1), sim_options=(("deck", "sample"), ("option", ())), simulator="dicehall.sims.journal",
                    # each card is drawn when drawn: nothing hidden
-                   re_derived="every die and every card drawn was re-derived from it", measure="days lasted"),
+                   re_derived="every die and every card drawn was re-derived from it",
+                   measure=Measure("days lasted", HIGHER)),
 )
 
 

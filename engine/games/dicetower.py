@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
+from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player, Result
+from dicehall.engine.games import entry_of
 from dicehall.engine.errors import OptionError
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
@@ -21,6 +22,7 @@ ID = "dicetower"
 TITLE = "Dice Tower"
 BLURB = "a 2d6 countdown for journaling games"
 RULES_VERSION = 1
+MEASURE = entry_of(ID).measure  # the catalogue's: what its results count, which way is better
 MAX_START = 10000
 HOST_CHOICES = (("start", "Countdown from", (100, 60, 30), ("100", "60", "30")),)
 EXACT_UP_TO = 1000  # beyond this, the screen's figures use floats (exact fractions get slow)
@@ -252,17 +254,13 @@ _UNPLAYED_FIELDS = vars(TowerState(countdown=100, start=100, advantage_from=51))
 
 def outcome(state: TowerState) -> Outcome | None:
     if state.fell:
-        return Outcome(winners=(), summary=f"the tower fell on pull {state.pulls}", score=state.pulls)
+        return Outcome(winners=(), summary=f"the tower fell on pull {state.pulls}")
     return None
 
 
-def best_result(state: TowerState) -> tuple[int, str] | None:
-    """The game's result in its own measure, for the hall's scores and statistics: (value,
-    words), a higher value better, credited to the winners (the one player: the pulls the tower
-    stood); None before the end."""
-    if not state.fell:
-        return None
-    return state.pulls, f"{counted(state.pulls, 'pull')}"
+def result(state: TowerState, seat: int) -> Result | None:
+    """The pulls the tower stood, once it fell (the contract's result)."""
+    return MEASURE.result(state.pulls, counted(state.pulls, "pull")) if state.fell else None
 
 
 def describe(state: TowerState, event: object, reveal: bool = True) -> str:
@@ -275,11 +273,6 @@ def describe(state: TowerState, event: object, reveal: bool = True) -> str:
         end = ", FALLS" if after == 0 else ""
         return f"{event.faces[0]} {event.faces[1]}{typed}: {why} -{amount}: {state.countdown} -> {after}{end}"
     return str(event)
-
-
-def result_measure(state: TowerState, seat: int) -> int | None:
-    """The stats' best result: the pulls the tower stood (most is best), once it fell."""
-    return state.pulls if state.fell else None
 
 
 def game_label(options: dict) -> str:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dicehall.engine.core import IllegalCommand, Outcome, Player
+from dicehall.engine.core import IllegalCommand, Outcome, Player, Result
+from dicehall.engine.games import entry_of
 from dicehall.engine.errors import OptionError
 from dicehall.engine.session import replace
 from dicehall.engine.text import clean_text
@@ -24,6 +25,7 @@ ID = "towers"
 TITLE = "Towers"
 BLURB = "rooks on an 8x8 board"
 RULES_VERSION = 1
+MEASURE = entry_of(ID).measure  # the catalogue's: what its results count, which way is better
 SIZE = 8
 TOWERS_EACH = 8
 LIGHT, DARK = 0, 1
@@ -402,31 +404,24 @@ def outcome(state: TowersState) -> Outcome | None:
     if state.match:
         games = ", ".join(f"game {n}: {a}-{b}" for n, (a, b) in enumerate(state.results, start=1))
         if total == 0:
-            return Outcome((), f"the match is drawn ({games})", 0)
+            return Outcome((), f"the match is drawn ({games})")
         winner = LIGHT if total > 0 else DARK
-        return Outcome((winner,), f"{player_label(state, winner)} wins the match by {abs(total)} ({games})", total)
+        return Outcome((winner,), f"{player_label(state, winner)} wins the match by {abs(total)} ({games})")
     a, b = state.results[-1]
     if a == b:
-        return Outcome((), f"a draw, {a} to {b}", 0)
+        return Outcome((), f"a draw, {a} to {b}")
     winner = LIGHT if a > b else DARK
-    return Outcome((winner,), f"{player_label(state, winner)} wins {max(a, b)} to {min(a, b)}", a - b)
+    return Outcome((winner,), f"{player_label(state, winner)} wins {max(a, b)} to {min(a, b)}")
 
 
-def best_result(state: TowersState) -> tuple[int, str] | None:
-    """The game's result in its own measure, for the hall's scores and statistics: (value,
-    words), a higher value better, credited to the winners (the winning margin: the widest is
-    the best); None before the end and for a draw."""
-    if state.phase != "over":
-        return None
-    total = abs(margin(state) if state.match else state.results[-1][0] - state.results[-1][1])  # as outcome counts
-    return (total, f"won by {total}") if total else None
-
-
-def result_measure(state: TowersState, seat: int) -> int | None:
-    """The stats' best result: the winner's margin (widest is best); None for the loser and a draw."""
+def result(state: TowersState, seat: int) -> Result | None:
+    """The winner's margin (the contract's result): the match's, or the game's; None for the loser
+    and for a draw."""
     finished = outcome(state)
-    return abs(margin(state) if state.match else state.results[-1][0] - state.results[-1][1]) \
-        if finished is not None and finished.winners == (seat,) else None
+    if finished is None or finished.winners != (seat,):
+        return None
+    total = abs(margin(state) if state.match else state.results[-1][0] - state.results[-1][1])
+    return MEASURE.result(total, f"won by {total}", won=True)
 
 
 def player_label(state: TowersState, colour: int) -> str:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
+from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player, Result
+from dicehall.engine.games import entry_of
 from dicehall.engine.errors import OptionError
 from dicehall.engine.session import replace
 from dicehall.engine.text import clean_text
@@ -23,6 +24,7 @@ ID = "wager"
 TITLE = "Dead Man's Wager"
 BLURB = "race to 20 with one die"
 RULES_VERSION = 1
+MEASURE = entry_of(ID).measure  # the catalogue's: what its results count, which way is better
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 TARGET = 20
 BEAST, FORTUNE = 6, 3  # the faces whose third in a row decides a player's game
@@ -390,22 +392,14 @@ def outcome(state: WagerState) -> Outcome | None:
         summary = f"{name} wins with {state.scores[first]}"
     if state.play_on and len(state.names) > 2:
         summary += "; places: " + ", ".join(state.names[s] for s in state.places)
-    return Outcome(winners=(first,), summary=summary, score=None)
+    return Outcome(winners=(first,), summary=summary)
 
 
-def best_result(state: WagerState) -> tuple[int, str] | None:
-    """The game's result in its own measure, for the hall's scores and statistics: (value,
-    words), a higher value better, credited to the winners (the winner's total: the highest is
-    the best); None before the end."""
-    if not state.over:
+def result(state: WagerState, seat: int) -> Result | None:
+    """The total the winner won with (the contract's result); None for the others."""
+    if not (state.over and state.places[:1] == (seat,)):
         return None
-    total = state.scores[state.places[0]]
-    return total, f"won with {total}"
-
-
-def result_measure(state: WagerState, seat: int) -> int | None:
-    """The stats' best result: the total a winner won with (highest is best); None for the others."""
-    return state.scores[seat] if state.over and state.places[:1] == (seat,) else None
+    return MEASURE.result(state.scores[seat], f"won with {state.scores[seat]}", won=True)
 
 
 def describe(state: WagerState, event: object, reveal: bool = True) -> str:

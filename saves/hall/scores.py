@@ -1,6 +1,7 @@
 """The hall's scores (`dicehall hall --scores`, the Hall screen's `s`): per player name and game,
 from the hall's finished games: games, wins, win %, and the best result in the game's own measure
-(the game module's optional `best_result(state)` hook).
+(the game's `result(state, seat)` hook; the best is the greatest `Result.rank()`: a perfect result,
+then a win, then the better value).
 
 What counts, and what does not (each log is another player's file, so every rule is about not
 being fooled or counting twice):
@@ -18,9 +19,10 @@ being fooled or counting twice):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
+from dicehall.engine.core import Result
 from dicehall.engine.games import CATALOGUE
 from dicehall.engine.text import clean_text
 from dicehall.saves.hall.seats import seat_label
@@ -40,14 +42,14 @@ class Score:
     player: str
     games: int = 0
     wins: int = 0
-    best: tuple[int, str] | None = None  # (value, words): the game's best_result, higher better
+    best: Result | None = None  # the best of the game's results credited to the player
 
     @property
     def win_percent(self) -> int:
         return round(100 * self.wins / self.games) if self.games else 0
 
     def as_json(self) -> dict:
-        best = {"value": self.best[0], "words": self.best[1]} if self.best is not None else None
+        best = self.best and {"value": self.best.value, "words": self.best.words, "better": self.best.better}
         return {"game": self.game, "title": self.title, "player": self.player, "games": self.games,
                 "wins": self.wins, "win_percent": self.win_percent, "best": best}
 
@@ -83,27 +85,29 @@ class HallScores:
                 "scores": [score.as_json() for score in self.scores]}
 
 
-def _credit(fold) -> dict[tuple[str, bool], bool]:
-    """The people of a finished game by (name, whether it is a key's), each with whether they won."""
+def _credit(fold) -> dict[tuple[str, bool], tuple[bool, Result | None]]:
+    """The people of a finished game by (name, whether it is a key's), each with whether they won
+    and their best result (credited to the winners; in a game for one, to its player)."""
     winners = set(fold.session.outcome.winners)
-    names: dict[tuple[str, bool], bool] = {}
-    for seat, held in enumerate(fold.seats):
+    solo = len(fold.seats) == 1
+    names: dict[tuple[str, bool], tuple[bool, Result | None]] = {}
+    seated = [(seat, held, seat in winners) for seat, held in enumerate(fold.seats)]
+    for seat, held, won in seated + [(seat, held, False) for seat, held in fold.handed.items()]:  # left idle: played, not won
         if held.kind == "player" and held.name:
             who = seat_label(held)  # a key's name only from the box's own account
-            names[who] = names.get(who, False) or seat in winners
-    for held in fold.handed.values():  # left idle: played, not won
-        if held.kind == "player" and held.name:
-            names.setdefault(seat_label(held), False)
+            was_won, best = names.get(who, (False, None))
+            names[who] = was_won or won, better(best, _result(fold, seat) if won or solo else None)
     return names
 
 
-def _best(fold) -> tuple[int, str] | None:
-    hook = getattr(fold.module, "best_result", None)
-    result = hook(fold.session.state) if hook is not None else None
-    if result is None:
-        return None
-    value, words = result
-    return int(value), clean_text(words, 60)
+def _result(fold, seat: int) -> Result | None:
+    result = fold.module.result(fold.session.state, seat)
+    return result and replace(result, words=clean_text(result.words, 60))
+
+
+def better(a: Result | None, b: Result | None) -> Result | None:
+    """The better of two results (either may be None); a tie keeps the first."""
+    return a if b is None or (a is not None and a.rank() >= b.rank()) else b
 
 
 def scores_of(folds: Iterable[tuple[str, object]], damaged: int = 0) -> HallScores:
@@ -122,19 +126,17 @@ def scores_of(folds: Iterable[tuple[str, object]], damaged: int = 0) -> HallScor
             found.copies += 1
             continue
         try:  # the per-game boundary: a log that folds but cannot be credited is left out as damaged
-            credit, best = _credit(fold), _best(fold)
+            credit = _credit(fold)
         except Exception:
             found.damaged += 1
             continue
         seen.add(fold.commitment)
         found.counted += 1
-        solo = len(fold.seats) == 1
-        for (name, keyed), won in credit.items():
+        for (name, keyed), (won, best) in credit.items():
             score = table.setdefault((fold.module.ID, name, keyed), Score(fold.module.ID, fold.module.TITLE, name))
             score.games += 1
             score.wins += won
-            if best is not None and (won or solo) and (score.best is None or best[0] > score.best[0]):
-                score.best = best
+            score.best = better(score.best, best)
     keyed = {key[2] for key in table}
     found.typed_names = False in keyed
     if keyed == {False, True}:  # a typed name never passes for the key's of the same name

@@ -239,9 +239,8 @@ def reference_troll(seed: int, options: dict) -> tuple[str, int, int]:
             state = game.evolve(state, event)
         state = chance(state)
         step += 1
-    outcome = game.outcome(state)
-    result = "perfect" if outcome.summary == "perfect win" else "won" if outcome.winners else "lost"
-    return result, outcome.score or 0, state.turn
+    result = game.result(state, 0)  # the rules' score: the cards left
+    return "perfect" if result.perfect else "won" if result.won else "lost", result.value, state.turn
 
 
 def troll_playouts(games: int = 200) -> None:

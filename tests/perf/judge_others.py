@@ -176,7 +176,7 @@ def bones_full_games(state, command, seat: int, seed: int, event: int, playouts:
 def bones_reference(games: int, seed: int) -> None:
     from dicehall.engine import analysis
     from dicehall.engine.analysis import bones as judge
-    from dicehall.engine.analysis import noise
+    from dicehall.engine.analysis import paired
     from dicehall.engine.games import bones
 
     marked = confirmed = named = named_good = decisions = judged = 0
@@ -197,7 +197,7 @@ def bones_reference(games: int, seed: int) -> None:
             played, best = commands[decision.played], commands[decision.best]
             figures = {c: bones_full_games(state, c, decision.seat, session.seed, decision.event, BONES_PLAYOUTS)
                        for c in {played, best}}
-            gain = noise.mean(noise.differences(figures[best], figures[played]))
+            gain = paired.difference(figures[best], figures[played]).mean
             judged += 1
             if decision.mark in ("?", "??"):
                 marked += 1

@@ -34,8 +34,8 @@ from dicehall.engine.games.bones.events import (ACTION_EVENTS, CHANCE_EVENTS, EV
                                        RerollCalled, Resupplied, RolledOff, TroopLanded)
 from dicehall.engine.games.bones.play import (chance_draws, chance_event, chance_needed, command_of, decide, evolve,
                                      legal_commands, recorded_draws)
-from dicehall.engine.games.bones.reading import (best_result, describe, is_turn_start, label, outcome, progress,
-                                                  result_measure)
+from dicehall.engine.games.bones.reading import (MEASURE, describe, is_turn_start, label, outcome, progress,
+                                                  result)
 from dicehall.engine.games.bones.rules_text import RULES_TEXT
 from dicehall.engine.games.bones.setup import LEVELS, check_options, check_players, initial_state, reengage_choices
 

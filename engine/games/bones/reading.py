@@ -2,8 +2,9 @@
 progress a saves list shows, and where the viewer's turns start."""
 from __future__ import annotations
 
-from dicehall.engine.core import Outcome
-from dicehall.engine.games.bones.area import SIDES, TROOPS, troop_name
+from dicehall.engine.core import Outcome, Result
+from dicehall.engine.games import entry_of
+from dicehall.engine.games.bones.area import SIDES, troop_name
 from dicehall.engine.games.bones.events import (ACTION_EVENTS, AttackDeclared, AttackRolled, Converged, DefenceAssigned,
                                        DefenceRolled, DiceKept, DieRerolled, LandingMissed, OptionChosen, Reengaged,
                                        ReinforceCalled, ReinforcementsTaken, ReinforceRolled, RerollCalled,
@@ -20,24 +21,18 @@ def outcome(state: BonesState) -> Outcome | None:
         return Outcome((), f"a draw: neither side has a troop left after turn {state.turn}")
     winner = state.result[0]
     left = len(state.in_play(winner))
-    return Outcome((winner,), f"{label(state, winner)} wins on turn {state.turn} with {counted(left, 'troop')} left", left)
+    return Outcome((winner,), f"{label(state, winner)} wins on turn {state.turn} with {counted(left, 'troop')} left")
 
 
-def best_result(state: BonesState) -> tuple[int, str] | None:
-    """The game's result in its own measure, for the hall's scores and statistics: (value,
-    words), a higher value better, credited to the winners (the fewest troops the winner lost);
-    None before the end and for a draw."""
-    if state.stage != "over" or not state.result:
-        return None
-    lost = TROOPS - len(state.in_play(state.result[0]))
-    return -lost, f"won, {counted(lost, 'troop')} lost"
+MEASURE = entry_of("bones").measure  # the catalogue's: what its results count, which way is better
 
 
-def result_measure(state: BonesState, seat: int) -> int | None:
-    """The stats' best result: the troops a winner lost (fewest is best); None for the others."""
+def result(state: BonesState, seat: int) -> Result | None:
+    """The troops the winner lost (the contract's result); None for the loser and for a draw."""
     if state.stage != "over" or (state.result or ())[:1] != (seat,):
         return None
-    return sum(1 for troop in state.troops[seat] if troop is None)
+    lost = sum(1 for troop in state.troops[seat] if troop is None)
+    return MEASURE.result(lost, f"won, {counted(lost, 'troop')} lost", won=True)
 
 
 def label(state: BonesState, seat: int) -> str:

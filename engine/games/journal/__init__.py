@@ -28,10 +28,9 @@ from dicehall.engine.games.journal.moves import (
     StartDay, WriteEntry,
 )
 from dicehall.engine.games.journal.rules import (
-    JournalState, Page, PullBlock, card_words, chance_draws, chance_event, chance_needed,
+    MEASURE, JournalState, Page, PullBlock, card_words, chance_draws, chance_event, chance_needed,
     check_options, check_players, clean_entry, command_of, decide, describe, evolve, game_label, initial_state,
-    is_turn_start, legal_commands, outcome, parse_command, progress, recorded_draws, to_act, best_result,
-    result_measure,
+    is_turn_start, legal_commands, outcome, parse_command, progress, recorded_draws, result, to_act,
 )
 from dicehall.engine.games.journal.export import html_page, markdown
 from dicehall.engine.games.journal.odds import ODDS_GAMES, Playout, next_pull_chance, playout, tower_odds

@@ -14,9 +14,9 @@ import json
 from dataclasses import dataclass, field, replace
 
 from dicehall.engine.codec import ADDED
-from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player
+from dicehall.engine.core import ChanceNeeded, IllegalCommand, Outcome, Player, Result
 from dicehall.engine.errors import OptionError, RulingError
-from dicehall.engine.games import dicetower
+from dicehall.engine.games import dicetower, entry_of
 from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, parse_card
 from dicehall.engine.games.journal.deck import ACTION_WORDS, Deck, DeckError, deck_from_record, sample_deck
@@ -430,24 +430,19 @@ def outcome(state: JournalState) -> Outcome | None:
         return None
     won = state.ending == "salvation"
     days = f"on day {state.day}"
-    return Outcome(winners=(0,) if won else (), summary=f"{_ENDINGS[state.ending]} {days}", score=state.day)
+    return Outcome(winners=(0,) if won else (), summary=f"{_ENDINGS[state.ending]} {days}")
 
 
-def best_result(state: JournalState) -> tuple[int, str] | None:
-    """The game's result in its own measure, for the hall's scores and statistics (higher better):
-    salvation above any loss, then the days the journal lasted."""
-    if state.phase != "over":
+MEASURE = entry_of("journal").measure  # the catalogue's: what its results count, which way is better
+
+
+def result(state: JournalState, seat: int) -> Result | None:
+    """The days the journal lasted (the contract's result), the most best; a salvation (a win)
+    ranks above any loss."""
+    if state.phase != "over" or seat != 0:
         return None
     saved = state.ending == "salvation"
-    return (SAVED if saved else 0) + state.day, f"{'saved' if saved else 'lasted'} on day {state.day}"
-
-
-SAVED = 10_000  # a salvation is worth more than any number of days
-
-
-def result_measure(state: JournalState, seat: int) -> int | None:
-    """The stats' best result: the days the journal lasted (most is best)."""
-    return state.day if state.phase == "over" and seat == 0 else None
+    return MEASURE.result(state.day, f"{'saved' if saved else 'lasted'} on day {state.day}", won=saved)
 
 
 _PLAIN = ("pull", "remove", "no-pull", "king", "salvation")  # the actions card_words names in full

@@ -31,8 +31,8 @@ from dicehall.engine.games.troll.bridge import (
     FlightStack, Pos, TrollState, colour_of, line, neighbour, occupied, place, row_of, with_stack,
 )
 from dicehall.engine.games.troll.checks import (
-    QUIET_LIMIT, BridgeCollapsed, BridgeUnsettled, TrollWon, best_result, bridge_stands, calm, collapse_cause,
-    end_of_turn, outcome, result_measure,
+    MEASURE, QUIET_LIMIT, BridgeCollapsed, BridgeUnsettled, TrollWon, bridge_stands, calm, collapse_cause,
+    end_of_turn, outcome, result,
 )
 from dicehall.engine.games.troll.flight import FlightPhase, flight_moves
 from dicehall.engine.games.troll.rules_text import RULES_TEXT

@@ -8,7 +8,8 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
-from dicehall.engine.core import Outcome
+from dicehall.engine.core import Outcome, Result
+from dicehall.engine.games import entry_of
 from dicehall.engine.games.troll.awakening import next_turn
 from dicehall.engine.games.troll.bridge import DIRECTIONS, ROWS, TrollState, neighbour, occupied, place
 from dicehall.engine.games.troll.flight import FlightPhase, flight_moves, fly
@@ -95,37 +96,30 @@ def end_of_turn(state: TrollState) -> list[object]:
 
 
 # ----- the outcome -----
-def result_measure(state: TrollState, seat: int) -> int | None:
-    """The stats' best result: the cards left in the deck at the end (fewest is best)."""
-    return len(state.deck) if state.end else None
-
+MEASURE = entry_of("troll").measure  # the catalogue's: what its results count, which way is better
 
 
 def outcome(state: TrollState) -> Outcome | None:
     if not state.end:
         return None
-    score = len(state.deck)
     if state.end in ("won", "perfect"):
-        return Outcome(winners=(0,), summary="perfect win" if state.end == "perfect" else "won", score=score)
+        return Outcome(winners=(0,), summary=MEASURE.perfect if state.end == "perfect" else "won")
     if state.end == "collapsed":
         summary = "lost: the bridge collapsed"  # replays record this; end_words gives the cause
     elif state.end == "flew":
         summary = f"lost: the troll flew away with the {state.set_aside[-1]} at {place(state.troll)}"
     else:
         summary = f"lost: the bridge would not settle ({QUIET_LIMIT} quiet turns)"
-    return Outcome(winners=(), summary=summary, score=score)
+    return Outcome(winners=(), summary=summary)
 
 
-def best_result(state: TrollState) -> tuple[int, str] | None:
-    """The game's result in its own measure, for the hall's scores and statistics: (value,
-    words), a higher value better, credited to the winners (the one player: a perfect win, then
-    a win, then the fewest cards left in the deck); None before the end."""
+def result(state: TrollState, seat: int) -> Result | None:
+    """The cards left in the deck at the end (the contract's result), the fewest best; a perfect
+    win ranks above a win, a win above any loss."""
     if not state.end:
         return None
     left = len(state.deck)
     cards = f"{left} card{'' if left == 1 else 's'} left"
-    if state.end == "perfect":
-        return 200 - left, "perfect win" + (f", {cards}" if left else "")
-    if state.end == "won":
-        return 100 - left, "won" + (f", {cards}" if left else "")
-    return -left, f"lost, {cards}"
+    won, perfect = state.end in ("won", "perfect"), state.end == "perfect"
+    words = (MEASURE.perfect if perfect else "won") + (f", {cards}" if left else "") if won else f"lost, {cards}"
+    return MEASURE.result(left, words, won, perfect)

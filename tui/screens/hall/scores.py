@@ -33,7 +33,7 @@ def short_title(title: str) -> str:
 
 
 def score_row(score: Score) -> Text:
-    best = clean_text(score.best[1], 60) if score.best is not None else "-"
+    best = clean_text(score.best.words, 60) if score.best is not None else "-"
     return Text(clip(f"{short_title(score.title):<16}  {clean_text(score.player, 20):<20}  {score.games:>5}  "
                      f"{score.wins:>4}  {score.win_percent:>3}%  {best}", ROW_WIDTH))
 

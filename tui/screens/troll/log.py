@@ -32,7 +32,7 @@ class TrollLog(Plain):
         width = self.size.width or WIDTH
         height = self.size.height or 8
         header = ("WHAT HAPPENED (> the last action and what followed; v reviews every step)" if not outcome
-                  else f"GAME OVER: {troll.end_words(state)}, score {outcome.score}; v reviews it")
+                  else f"GAME OVER: {troll.end_words(state)}, score {troll.result(state, 0).value}; v reviews it")
         head = wrapped(header, width)
         if hint is not None:
             head = wrapped(hint, width) + head
