@@ -196,14 +196,14 @@ class HindsightViewer:
 
     def hindsight_possible(self, action: str) -> bool | None:
         """check_action for the hindsight keys: None hides a key that cannot work now."""
-        if not entry_of(self.session.game.ID).hindsight_solver or not self.solves:
+        if not entry_of(self.session.game.ID).solver or not self.solves:
             return None
         if action == "hindsight":
             return None if self.hindsight_running else True
         return True if self.hindsight is not None and self.hindsight.winnable else None
 
     def hindsight_refusal(self, action: str) -> str:
-        if not entry_of(self.session.game.ID).hindsight_solver:
+        if not entry_of(self.session.game.ID).solver:
             return "only the troll has a hindsight solver"
         if not self.solves:
             return "this is the solver's line already: q goes back to the game"
