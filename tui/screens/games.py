@@ -25,6 +25,12 @@ from dicehall.tui.screens import bones, dicetower, hall_table, hall_talk, journa
 HALL_KEYS = hall_table.HALL_BINDINGS + hall_talk.CHAT_BINDINGS + hall_talk.IDLE_BINDINGS
 
 
+def hall_screen(play: type[Screen]) -> type[Screen]:
+    """A game's hall screen: its own screen with the hall's keys first (what each Hall...Screen below
+    is; a new game's line can use this in place of a class of its own)."""
+    return type(f"Hall{play.__name__}", (hall_talk.HallTalk, hall_table.HallPlay, play), {"BINDINGS": HALL_KEYS})
+
+
 class HallDiceTowerScreen(hall_talk.HallTalk, hall_table.HallPlay, dicetower.DiceTowerScreen):
     BINDINGS = HALL_KEYS
 
