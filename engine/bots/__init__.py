@@ -1,8 +1,8 @@
 """Bots: players and advisers that choose commands through the same engine API as the TUI.
 
 Each game's module here that plays seats has `BOTS`, its bots by name in the one call shape of
-engine/contract.py's `Bot`; the game's catalogue entry names the module (`bots`), and every caller
-(screens, sims) reaches them through the entry.
+engine/contract.py's `Bot`; the game's catalogue entry names the module (`bot_module`), and every
+caller (screens, sims) reaches them through the entry (`entry_of(game).bots`).
 """
 from __future__ import annotations
 

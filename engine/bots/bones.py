@@ -33,8 +33,8 @@ import random
 from functools import lru_cache
 from hashlib import blake2b
 
-from dicehall.engine.chance import seeded_draw
 from dicehall.engine.bots import levelled_bots
+from dicehall.engine.chance import seeded_draw
 from dicehall.engine.contract import Bot
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import (

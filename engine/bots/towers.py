@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import time
 
-from dicehall.engine.chance import seeded_draw
 from dicehall.engine.bots import levelled_bots
+from dicehall.engine.chance import seeded_draw
 from dicehall.engine.contract import Bot
 from dicehall.engine.games import towers
 from dicehall.engine.games.towers import BUILT, EMPTY, LINES, SIZE, STEPS, TOWERS_EACH, UNBUILT, Move, Place, TowersState
