@@ -66,5 +66,5 @@ def test_the_replay_viewer_draws_it(tmp_path):
         return screen_text(app)
 
     text = drive(app, steps)
-    assert "Replay" in text or "Pebbles" in text
-    assert "7 left" in text or "6 left" in text
+    assert "Pebbles" in text.splitlines()[0]  # the title names the game
+    assert "6 left" in text and "Ada takes 1: 6 left" in text  # the board at the end, and the event in words
