@@ -1,6 +1,6 @@
 """Pebbles' own tests (step 4), run by tests/test_adding_a_game.py with the plugin loaded: the
-launcher lists it and plays it at 80x24, `dicehall sim` plays it with its bots, a save and a replay
-of it round-trip, and the replay viewer draws it."""
+launcher lists it and plays it at 80x24, the hall plays it against a bot seat, `dicehall sim` plays
+it with its bots, a save and a replay of it round-trip, and the replay viewer draws it."""
 from __future__ import annotations
 
 import pytest
@@ -68,3 +68,20 @@ def test_the_replay_viewer_draws_it(tmp_path):
     text = drive(app, steps)
     assert "Pebbles" in text.splitlines()[0]  # the title names the game
     assert "6 left" in text and "Ada takes 1: 6 left" in text  # the board at the end, and the event in words
+
+
+def test_a_hall_game_of_it_is_played_against_a_bot_seat(tmp_path, monkeypatch):
+    from dicehall.saves.hall import Hall
+    from tests.apphelpers import drive_hall
+
+    monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "hall"))
+    ann = Hall(tmp_path / "hall").host(rules.ID, ["player", "bot:sharp"], "Ann")
+    app = DicehallApp(hall_game=ann)
+
+    async def steps(pilot):
+        await until(pilot, lambda: "PEBBLES" in screen_text(app))
+        await pilot.press("2")  # 7 - 2 = 5: the bot leaves three
+        await until(pilot, lambda: "3 left" in screen_text(app))
+        return type(app.screen).__name__, app.screen.session.state.pile
+
+    assert drive_hall(app, steps) == ("HallPebblesScreen", 3)  # the hall's keys first, the bot through the catalogue
