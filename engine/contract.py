@@ -8,12 +8,16 @@ is absent). tests/test_contract.py checks every game of the catalogue against it
 parameters both. The facts about a game that other layers need but that are not rules (its seats,
 its sim options, what the replay viewer hides, how its analysis marks read) are its catalogue
 entry in engine/games/__init__.py, not names here: the catalogue is read without importing a game.
+
+`Bot` is the one call shape of every game's bots, styles and levels: `bot(state, seed, nonce)` gives
+the command of the seat to act. A game's bots are named in its catalogue entry (`bots`: the module
+of engine/bots/ whose `BOTS` maps each name to a Bot) and reached only through it.
 """
 from __future__ import annotations
 
 import inspect
 from types import ModuleType
-from typing import Any, Protocol, Sequence, runtime_checkable
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
 from dicehall.engine.core import ChanceNeeded, Outcome, Player, Result
 
@@ -82,6 +86,33 @@ class GameModule(Protocol):
 
     def progress(self, state: Any) -> str:
         """A short line of where the game stands (save lists, the hall's lobby)."""
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A bot: the command for the seat to act in `state`, as a person would play it (through the
+    game's legal commands). `seed` (the game's seed; None for a game without one) and `nonce` (a
+    count that differs at each of the game's decisions: the screens pass the number of events so
+    far) decide its random choices, so the same game replays with the same moves. A bot with no
+    random choices ignores both."""
+
+    def __call__(self, state: Any, seed: int | None, nonce: int) -> object:
+        ...
+
+
+BOT_PARAMETERS = ("state", "seed", "nonce")
+
+
+def bot_faults(bots: Mapping[str, object]) -> list[str]:
+    """What a game's named bots lack or take wrongly, in words (empty: each keeps the Bot shape)."""
+    faults = []
+    for name, bot in bots.items():
+        if not callable(bot):
+            faults.append(f"bot {name!r} is not a function")
+        elif len(inspect.signature(bot).parameters) != len(BOT_PARAMETERS):
+            taken = ", ".join(inspect.signature(bot).parameters) or "nothing"
+            faults.append(f"bot {name!r} takes {taken}; a bot is called with {', '.join(BOT_PARAMETERS)}")
+    return faults
 
 
 # The optional hooks: a game that has one is asked for it by name (getattr); one that has none gets

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from dicehall.engine import games as engine_games
 from dicehall.engine.games import CATALOGUE, get_game
 
 
@@ -40,3 +41,21 @@ def test_rules_texts_fit_the_rules_screen_at_80_columns(entry):
     # the rules screen shows 74 columns at 80x24: a longer line would wrap and leave orphan words
     long = [line for line in get_game(entry.id).RULES_TEXT.splitlines() if len(line) > 74]
     assert long == []
+
+
+def test_what_the_terminal_shows_of_a_game_is_the_tui_s_not_the_catalogue_s():
+    import dataclasses
+
+    from dicehall.tui.screens.games import GameScreens
+
+    screen_facts = {"wide_board", "hidden", "also_blunder", "board"}  # tui/screens/games.py's
+    assert screen_facts <= {field.name for field in dataclasses.fields(GameScreens)}
+    assert screen_facts.isdisjoint(field.name for field in dataclasses.fields(engine_games.CatalogueEntry))
+
+
+@pytest.mark.parametrize("entry", [e for e in CATALOGUE if e.solver], ids=lambda e: e.id)
+def test_a_solver_is_the_module_the_catalogue_names(entry):
+    import importlib
+
+    solver = importlib.import_module(entry.solver)
+    assert callable(solver.solve) and solver.DEFAULT_BUDGET > 0

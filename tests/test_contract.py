@@ -1,6 +1,7 @@
 """Every game keeps the written contract of a game module (engine/contract.py): the names the
 session, the codec, saves, replays and the screens ask of it, with the parameters they pass, and the
-optional hooks with theirs. A sixth game is checked by being in the catalogue."""
+optional hooks with theirs, and its bots the one Bot shape. The next game is checked by being in the
+catalogue (tests/test_adding_a_game.py adds one that way)."""
 from __future__ import annotations
 
 import types
@@ -8,7 +9,7 @@ import types
 import pytest
 
 from dicehall import engine
-from dicehall.engine.contract import OPTIONAL_HOOKS, REQUIRED_NAMES, GameModule, missing
+from dicehall.engine.contract import OPTIONAL_HOOKS, REQUIRED_NAMES, Bot, GameModule, bot_faults, missing
 from dicehall.engine.core import Player
 from dicehall.engine.games import CATALOGUE
 
@@ -44,6 +45,22 @@ def test_the_catalogue_seats_are_what_the_game_accepts(entry):
         if count > 0:
             with pytest.raises(ValueError):
                 module.check_players(tuple(Player(f"P{n}") for n in range(count)))
+
+
+@pytest.mark.parametrize("entry", PLAYABLE, ids=lambda e: e.id)
+def test_every_game_s_bots_keep_the_one_shape_and_play_its_bot_seats(entry):
+    module = engine.get_game(entry.id)
+    assert bot_faults(entry.bots) == [] and all(isinstance(bot, Bot) for bot in entry.bots.values())
+    assert set(getattr(module, "BOT_STYLES", ())) <= set(entry.bots)  # every style a seat may play is a bot
+    if entry.bots:  # each plays a legal command of a new game, from the catalogue alone
+        session = engine.new_session(entry.id, seed=1, players=[Player(f"P{n}") for n in range(entry.seats[0])])
+        for bot in entry.bots.values():
+            assert bot(session.state, 1, 0) in session.commands()
+
+
+def test_a_bot_of_another_shape_is_named():
+    faults = bot_faults({"fast": lambda state: None, "odd": "easy", "fine": lambda state, seed, nonce: None})
+    assert faults == ["bot 'fast' takes state; a bot is called with state, seed, nonce", "bot 'odd' is not a function"]
 
 
 def test_the_contract_names_what_a_module_lacks_or_takes_wrongly():
@@ -88,24 +105,20 @@ def test_every_game_has_its_screens_in_the_terminal():
         assert issubclass(screens.hall, screens.play) and screens.hall.__name__ == f"Hall{screens.play.__name__}"
 
 
-@pytest.mark.parametrize("entry", [e for e in CATALOGUE if e.simulator], ids=lambda e: e.id)
+@pytest.mark.parametrize("entry", [e for e in CATALOGUE if e.simulator or e.bot_module], ids=lambda e: e.id)
 def test_every_sim_is_found_through_the_catalogue_and_reports_its_game(entry):
     import json
 
     from dicehall import sims
 
-    from importlib import import_module
-
     # the quickest bots where the game has bots called random (a hard Towers game takes half a minute)
-    try:
-        text = sims.run(entry.id, 1, 3, {"bots": ["random", "random"]}, as_json=True)
-    except ValueError:
-        text = sims.run(entry.id, 1, 3, {}, as_json=True)  # the entry's defaults fill the options
-    report = json.loads(text)
+    options = {"bots": ["random", "random"]} if "random" in entry.bots and "bots" in entry.sim_defaults else {}
+    report = json.loads(sims.run(entry.id, 1, 3, options, as_json=True))  # the entry's defaults fill the options
     assert report["game"] == entry.id and report["games"] == 1
-    words = import_module(entry.simulator).describe(report)
+    words = sims.run(entry.id, 1, 3, options, as_json=False)
     assert words.startswith(f"{entry.id}: ") and "1 game," in words.splitlines()[0]
 
 
 def test_every_playable_game_has_a_sim():
-    assert [e.id for e in CATALOGUE if e.playable and not (e.simulator and e.sim_options)] == []
+    # its own (dicehall/sims/GAME.py), or its bots in every seat (dicehall/sims/bots.py)
+    assert [e.id for e in CATALOGUE if e.playable and not ((e.simulator or e.bot_module) and e.sim_options)] == []

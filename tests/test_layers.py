@@ -53,6 +53,14 @@ def test_the_rules_of_a_game_never_import_its_bots():
     assert imports_under("engine/games", ("engine.bots",)) == []
 
 
+def test_bot_seats_are_played_through_the_catalogue():
+    # every bot is the catalogue's (entry_of(game).bots[name]): the sims import no bots module, and
+    # a screen imports one only for its own game's advice (the troll's hints, the wager's odds)
+    assert imports_under("dicehall/sims", ("engine.bots",)) == []
+    advisers = {"tui/screens/troll/screen.py", "tui/screens/wager/screen.py"}
+    assert {line.split(" imports ")[0] for line in imports_under("tui", ("engine.bots",))} <= advisers
+
+
 def test_the_engine_imports_nothing_above_it():
     assert imports_under("engine", ("tui", "saves", "replays", "textual", "dicehall")) == []
 

@@ -8,10 +8,6 @@ import pytest
 
 from dicehall import replays
 from dicehall import saves
-from dicehall.engine.bots import bones as bones_bot
-from dicehall.engine.bots import towers as towers_bot
-from dicehall.engine.bots import troll as troll_bot
-from dicehall.engine.bots import wager as wager_bot
 from dicehall.engine.core import Player
 from dicehall.engine.games import CATALOGUE, entry_of
 from dicehall.engine.games.dicetower import PullBlock
@@ -31,13 +27,17 @@ EVERY_GAME = [entry.id for entry in CATALOGUE if entry.playable]
 
 
 def bot_game(game: str, seed: int = 3, moves: int = 60, name: str = "watched"):
-    """A save of `game` played by bots (the troll by its adviser, the tower by pulls)."""
+    """A save of `game` played by its catalogue's bots, each seat's style (the troll by its first,
+    the adviser); a game without bots by its first legal command (the tower's pull)."""
     session = saves.new_save(game, name=name, seed=seed, players=BOTS.get(game))
-    choose = {"dicetower": lambda state: PullBlock(), "troll": troll_bot.choose,
-              "wager": lambda state: wager_bot.choose(state, session.players[state.seat].style),
-              "towers": lambda state: towers_bot.choose(state, "easy", seed, len(session.events)),
-              "bones": lambda state: bones_bot.choose(state, "random", seed, len(session.events)),
-              "journal": lambda state: session.game.legal_commands(state)[0]}[game]
+    bots = entry_of(game).bots
+
+    def choose(state):
+        if not bots:
+            return session.game.legal_commands(state)[0]
+        bot = bots.get(session.players[session.to_act].style) or next(iter(bots.values()))
+        return bot(state, seed, len(session.events))
+
     for _ in range(moves):
         if session.outcome is not None:
             break
@@ -92,10 +92,10 @@ def test_event_lines_too_long_end_in_an_ellipsis_and_the_current_one_is_whole(tm
 @pytest.mark.parametrize("game", EVERY_GAME)
 def test_every_board_fits_the_viewer_at_80x24(game):
     session = bot_game(game, moves=40)
-    viewer_width = 78 if entry_of(game).wide_board else 26  # the board's columns inside its padding and border
-    from dicehall.tui.screens.games import board_drawer
+    from dicehall.tui.screens.games import game_screens
 
-    draw = board_drawer(game)
+    viewer_width = 78 if game_screens(game).wide_board else 26  # the board's columns inside its padding and border
+    draw = game_screens(game).board
     for position in range(0, len(session.events) + 1, 3):
         for line in draw(session.state_at(position), False).plain.splitlines():
             # a wager line may wrap at a word (Static wraps); nothing else is wider than the board

@@ -399,11 +399,12 @@ class DicehallApp(App):
 
         self.push_screen(SavesScreen())
 
-    def board_drawer(self, game_id: str):
-        """The function that draws a game's board as it stood, for the replay viewer."""
-        from dicehall.tui.screens.games import board_drawer
+    def game_screens(self, game_id: str):
+        """What the terminal shows of a game (tui/screens/games.py's GameScreens): the replay viewer's
+        board drawer, how wide the board is, what the reveal shows."""
+        from dicehall.tui.screens.games import game_screens
 
-        return board_drawer(game_id)
+        return game_screens(game_id)
 
     def get_key_display(self, binding: Binding) -> str:
         shown = super().get_key_display(binding)

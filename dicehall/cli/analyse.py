@@ -95,13 +95,14 @@ def hindsight(session, args: argparse.Namespace) -> int:
     could still be won from, with a line that wins, one command per line with its event number."""
     import json
 
-    if not entry_of(session.game.ID).hindsight_solver:
-        solved = ", ".join(entry.title for entry in CATALOGUE if entry.hindsight_solver)
+    declared = entry_of(session.game.ID).solver  # the catalogue names each game's solver
+    if not declared:
+        solved = ", ".join(entry.title for entry in CATALOGUE if entry.solver)
         print(f"dicehall: {session.game.TITLE} has no hindsight solver (only {solved} has one)", file=sys.stderr)
         return NO_ANALYSER
     from importlib import import_module
 
-    solver = import_module(f"dicehall.engine.analysis.{session.game.ID}_solver")  # the catalogue's convention
+    solver = import_module(declared)
     solution = solver.solve(session, budget=solver.DEFAULT_BUDGET if args.budget is None else args.budget)
     if args.json:
         print(json.dumps(solver.as_json(solution), indent=1))

@@ -40,7 +40,8 @@ def sim_arguments(parser: Parser) -> None:
     parser.add_argument("--bot", choices=["hint", "search", "random"])
     parser.add_argument("--players", type=positive)
     parser.add_argument("--bots", help="wager: bot styles by seat (default best,cautious); towers: two levels (default hard,easy); "
-                                       "bones: two levels (default general,random)")
+                                       "bones: two levels (default general,random); a game with bots and no sim of its own: "
+                                       "its bots, one a seat in turn (default its first)")
     parser.add_argument("--deck", help="journal: a deck file (CSV or TOML), or sample (the default)")
     parser.add_argument("--option", type=option, action="append", metavar="KEY=VALUE",
                         help="journal: a ruling in the deck's place, as play's --option: final_check, tokens, kings, deck_out")

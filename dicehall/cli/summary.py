@@ -57,14 +57,16 @@ def summary_command(args: argparse.Namespace) -> int:
         session = read_game(args.file)
     except replays.ReplayError as error:
         return fail(f"{clean_text(args.file, 200)}: {error}")
-    if args.hindsight and not entry_of(session.game.ID).hindsight_solver:
+    solver = entry_of(session.game.ID).solver
+    if args.hindsight and not solver:
         print(f"dicehall: {session.game.TITLE} has no hindsight solver (only the troll has one)", file=sys.stderr)
         return NO_SOLVER
     result = analysis.analyse(session, samples=args.samples) if args.analyse else None  # NoAnalyser: one line
     solution = None
     if args.hindsight:
-        from dicehall.engine.analysis import troll_solver
+        from importlib import import_module
 
-        solution = troll_solver.solve(session, budget=troll_solver.DEFAULT_BUDGET if args.budget is None else args.budget)
+        module = import_module(solver)  # the one the catalogue names
+        solution = module.solve(session, budget=module.DEFAULT_BUDGET if args.budget is None else args.budget)
     print(game_summary(session, result, solution))
     return 0

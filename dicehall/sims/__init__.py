@@ -2,7 +2,8 @@
 
 Each game's sim is its own module here, named by the game's catalogue entry (`simulator`), with
 `simulate(games, seed, options) -> report` (a dict, printed as JSON by --json) and
-`describe(report) -> str`; the options are the entry's `sim_options`, defaults filled in.
+`describe(report) -> str`; the options are the entry's `sim_options`, defaults filled in. A game
+with bots (its entry's `bot_module`) and no sim of its own is played by them (dicehall/sims/bots.py).
 """
 from __future__ import annotations
 
@@ -53,9 +54,14 @@ def check_two_bots(levels: list[str], known: tuple[str, ...], usage: str, what: 
 def run(game: str, games: int, seed: int, options: dict, as_json: bool) -> str:
     """A game's sim, its report as text or JSON; ValueError (one line) for what it cannot do."""
     entry = entry_of(game)
-    if not entry.simulator:
-        engine.get_game(game)  # names the problem: unknown, or not built yet
+    engine.get_game(game)  # names the problem: unknown, or not built yet
+    options = dict(entry.sim_defaults, **options)
+    if entry.simulator:
+        sim = import_module(entry.simulator)
+        report = sim.simulate(games, seed, options)
+    elif entry.bot_module:  # its catalogue's bots play every seat
+        sim = import_module("dicehall.sims.bots")
+        report = sim.simulate(game, games, seed, options)
+    else:
         raise ValueError(f"sim does not know how to play {game} yet")
-    sim = import_module(entry.simulator)
-    report = sim.simulate(games, seed, dict(entry.sim_defaults, **options))
     return json.dumps(report) if as_json else sim.describe(report)

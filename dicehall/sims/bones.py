@@ -20,12 +20,12 @@ def sim_bones(levels: list[str], games: int, seed: int, turn_limit: int = 2000) 
     """Two War of Bones bot styles play `games` games, seats alternated (the first style is A in the
     even games). Reports each style's win rate, the draws (a game past `turn_limit` turns counts as
     unfinished), the mean turns and the slowest answer."""
-    from dicehall.engine.bots import bones as bots
     from dicehall.engine.core import Player
-    from dicehall.engine.games import bones
+    from dicehall.engine.games import bones, entry_of
     from dicehall.engine.session import Session
 
-    check_two_bots(levels, bots.LEVELS, "bones: --bots takes two styles, like --bots general,random",
+    bots = entry_of(bones.ID).bots
+    check_two_bots(levels, tuple(bots), "bones: --bots takes two styles, like --bots general,random",
                    "War of Bones bot", "bots")
     wins = {0: 0, 1: 0}  # by the style's position in `levels`
     draws = unfinished = 0
@@ -38,7 +38,7 @@ def sim_bones(levels: list[str], games: int, seed: int, turn_limit: int = 2000) 
         session = Session(bones, seed=game_seed, players=[Player(levels[seats[s]], True, levels[seats[s]]) for s in (0, 1)])
         while session.outcome is None and session.state.turn <= turn_limit:
             began = time.perf_counter()
-            command = bots.choose(session.state, levels[seats[session.to_act]], game_seed, len(session.events))
+            command = bots[levels[seats[session.to_act]]](session.state, game_seed, len(session.events))
             slowest = max(slowest, time.perf_counter() - began)
             session.play(command)
         turns.append(session.state.turn)

@@ -5,7 +5,7 @@ import time
 
 from dicehall import engine
 from dicehall.engine.chance import seeded_draw
-from dicehall.engine.games import towers
+from dicehall.engine.games import entry_of, towers
 from dicehall.engine.words import counted
 from dicehall.sims import check_two_bots, game_numbers
 
@@ -21,10 +21,10 @@ def describe(report: dict) -> str:
 def sim_towers(levels: list[str], games: int, seed: int) -> dict:
     """Two bot levels play `games` games, colours alternated (the first level is Light in the even
     games), Light placing first. Reports each level's wins, the draws, and the slowest answer."""
-    from dicehall.engine.bots import towers as bots
     from dicehall.engine.core import Player
 
-    check_two_bots(levels, bots.LEVELS, "towers: --bots takes two levels, like --bots hard,easy", "Towers level", "levels")
+    bots = entry_of(towers.ID).bots
+    check_two_bots(levels, tuple(bots), "towers: --bots takes two levels, like --bots hard,easy", "Towers level", "levels")
     wins = {0: 0, 1: 0}  # by the level's position in `levels`
     draws = 0
     slowest = 0.0
@@ -37,7 +37,7 @@ def sim_towers(levels: list[str], games: int, seed: int) -> dict:
             Player(levels[seats[c]], True, "easy" if levels[seats[c]] == "random" else levels[seats[c]]) for c in (0, 1)])
         while session.outcome is None:
             began = time.perf_counter()
-            command = bots.choose(session.state, levels[seats[session.state.turn]], game_seed, len(session.events))
+            command = bots[levels[seats[session.state.turn]]](session.state, game_seed, len(session.events))
             slowest = max(slowest, time.perf_counter() - began)
             session.play(command)
         light, dark = session.state.results[-1]

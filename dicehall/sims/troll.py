@@ -5,7 +5,7 @@ import time
 
 from dicehall import engine
 from dicehall.engine.chance import seeded_draw
-from dicehall.engine.games import troll
+from dicehall.engine.games import entry_of, troll
 from dicehall.engine.words import counted
 from dicehall.sims import game_numbers
 
@@ -21,20 +21,11 @@ def describe(report: dict) -> str:
 def play_troll(seed: int, options: dict, bot: str) -> tuple[str, int, int]:
     """One whole troll game: (result, score, turns). bot is "hint" (the adviser), "search" (the
     adviser's best lines played on over sampled deals) or "random"."""
-    from dicehall.engine.bots import troll as adviser
-    from dicehall.engine.bots import troll_search
-
     session = engine.new_session(troll.ID, seed=seed, options=options)
+    play = entry_of(troll.ID).bots[bot]
     step = 0
     while session.outcome is None:
-        if bot == "random":
-            commands = session.commands()
-            command = commands[seeded_draw(seed ^ 0x52414E44, step, len(commands))]
-        elif bot == "search":
-            command = troll_search.choose(session.state, seed)
-        else:
-            command = adviser.choose(session.state)
-        session.play(command)
+        session.play(play(session.state, seed, step))  # the nonce counts its moves, not the events
         step += 1
     result = troll.result(session.state, 0)  # the rules' score: the cards left
     return "perfect" if result.perfect else "won" if result.won else "lost", result.value, session.state.turn
@@ -45,6 +36,8 @@ def sim_troll(games: int, seed: int, difficulty: str, variant: str | None, bot: 
     if variant:
         options[variant] = True
     engine.new_session(troll.ID, seed=0, options=options)  # bad options fail here, in one line
+    if bot not in entry_of(troll.ID).bots:
+        raise ValueError(f"unknown troll bot {str(bot)[:20]!r} (bots: {', '.join(entry_of(troll.ID).bots)})")
     started = time.perf_counter()
     results = [play_troll(seeded_draw(seed, i, 2**32), options, bot) for i in game_numbers(games)]
     elapsed = time.perf_counter() - started

@@ -5,7 +5,7 @@ import time
 
 from dicehall import engine
 from dicehall.engine.chance import seeded_draw
-from dicehall.engine.games import wager
+from dicehall.engine.games import entry_of, wager
 from dicehall.engine.words import counted
 from dicehall.sims import game_numbers
 
@@ -21,14 +21,14 @@ def describe(report: dict) -> str:
 def sim_wager(players: int, styles: list[str], games: int, seed: int) -> dict:
     """Bots of the given styles play whole games; the seating rotates every game, so each style
     sits in each seat equally often. Reports win rates per style and per seat (first-player advantage)."""
-    from dicehall.engine.bots import wager as bots
     from dicehall.engine.core import Player
 
+    bots = entry_of(wager.ID).bots
     if not 2 <= players <= 6:
         raise ValueError("wager needs 2 to 6 players")
-    unknown = [s for s in styles if s not in bots.STYLES]
+    unknown = [s for s in styles if s not in bots]
     if unknown or not styles:
-        raise ValueError(f"unknown bot style {unknown[0] if unknown else ''!r} (styles: {', '.join(bots.STYLES)})")
+        raise ValueError(f"unknown bot style {unknown[0] if unknown else ''!r} (styles: {', '.join(bots)})")
     if len(styles) > players:
         raise ValueError(f"{len(styles)} bot styles for {players} players: give --players {len(styles)} or fewer styles")
     lineup = [styles[i % len(styles)] for i in range(players)]
@@ -39,10 +39,11 @@ def sim_wager(players: int, styles: list[str], games: int, seed: int) -> dict:
     for game in game_numbers(games):
         shift = game % players
         seating = lineup[shift:] + lineup[:shift]
-        session = engine.new_session(wager.ID, seed=seeded_draw(seed, game, 2**32),
+        game_seed = seeded_draw(seed, game, 2**32)
+        session = engine.new_session(wager.ID, seed=game_seed,
                                      players=[Player(f"{style} {i + 1}", True, style) for i, style in enumerate(seating)])
         while session.outcome is None:
-            session.play(bots.choose(session.state, seating[session.to_act]))
+            session.play(bots[seating[session.to_act]](session.state, game_seed, len(session.events)))
         winner = session.outcome.winners[0]
         seat_wins[winner] += 1
         style_wins[seating[winner]] += 1

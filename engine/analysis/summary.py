@@ -107,7 +107,7 @@ def summary_lines(session, analysis: Analysis | None = None, hindsight=None) -> 
         lines.append("Turning points: not analysed (a in the viewer, or dicehall summary --analyse)")
     if hindsight is not None:
         lines.append("Hindsight (the solver looked at the hidden cards): " + hindsight.summary())
-    elif entry_of(session.game.ID).hindsight_solver:
+    elif entry_of(session.game.ID).solver:
         lines.append("Hindsight: not asked (H in the viewer, or dicehall summary --hindsight; it looks at the "
                      "hidden cards)")
     return lines

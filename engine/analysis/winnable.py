@@ -1,7 +1,7 @@
 """Winnable deals (`--option winnable=true`): a deal the game's hindsight solver proves winnable.
 
 Given a seed S (the one asked for, the day's, or a fresh one), the seeds S, S+1, S+2, ... (modulo
-2**63) are tried in order; the first whose deal the solver (engine/analysis/GAME_solver.py) proves
+2**63) are tried in order; the first whose deal the game's solver (its catalogue entry's `solver`) proves
 winnable from the start, within SEED_BUDGET positions, is played. The solver counts positions, not
 seconds, so the same S always picks the same seed on every machine. After MAX_SEEDS seeds without
 a proof, the search gives up with one line (NoWinnableDeal) and no game is made.
@@ -62,9 +62,9 @@ def candidate(start: int, k: int) -> int:
 
 def _solver(game_id: str):
     entry = entry_of(game_id)
-    if not entry.hindsight_solver:
+    if not entry.solver:
         raise OptionError(f"winnable deals need a hindsight solver, and {entry.title} has none")
-    return import_module(f"dicehall.engine.analysis.{game_id}_solver")
+    return import_module(entry.solver)
 
 
 def prove(game_id: str, seed: int, options: dict, nodes: int = SEED_BUDGET, should_stop=None):

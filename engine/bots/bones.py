@@ -33,7 +33,9 @@ import random
 from functools import lru_cache
 from hashlib import blake2b
 
+from dicehall.engine.bots import levelled_bots
 from dicehall.engine.chance import seeded_draw
+from dicehall.engine.contract import Bot
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import (
     LEVELS, Assign, Attack, BonesState, Choose, Converge, Keep, Reengage, Reinforce, Reroll, Resupply, RollIn, in_range,
@@ -406,3 +408,6 @@ def choose(state: BonesState, level: str = "general", seed: int = 0, nonce: int 
         j = seeded_draw(seed, nonce * 1_000 + i, i + 1)
         commands[i], commands[j] = commands[j], commands[i]
     return act(state, seat, commands)
+
+
+BOTS: dict[str, Bot] = levelled_bots(choose, LEVELS)

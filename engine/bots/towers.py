@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import time
 
+from dicehall.engine.bots import levelled_bots
 from dicehall.engine.chance import seeded_draw
+from dicehall.engine.contract import Bot
 from dicehall.engine.games import towers
 from dicehall.engine.games.towers import BUILT, EMPTY, LINES, SIZE, STEPS, TOWERS_EACH, UNBUILT, Move, Place, TowersState
 
@@ -295,3 +297,6 @@ def choose(state: TowersState, level: str = "medium", seed: int = 0, nonce: int 
     else:
         move, _ = search.best(colour, root)
     return Place(move[1]) if move[0] < 0 else Move(move[0], move[1])
+
+
+BOTS: dict[str, Bot] = levelled_bots(choose, LEVELS)  # "random" is for sims: no seat plays it

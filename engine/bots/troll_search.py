@@ -27,6 +27,7 @@ from hashlib import blake2b
 
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.chance import seeded_draw
+from dicehall.engine.contract import Bot
 from dicehall.engine.core import IllegalCommand
 from dicehall.engine.games import troll
 from dicehall.engine.games.troll import FULL_DECK, PRESETS, ROWS, THE_CLUB, Card, TrollState
@@ -203,3 +204,22 @@ def choose(state: TrollState, seed: int) -> object:
         _second_actions.clear()  # one pair at a time: the memory never grows
         _second_actions[(seed, _play_line(state, commands[:1])[0])] = commands[1]
     return commands[0]
+
+
+# ----- the troll's bots, in the catalogue's call shape (engine/contract.py) -----
+RANDOM_STREAM = 0x52414E44  # the random player's picks: a stream of the game's seed of their own
+
+
+def random_player(state: TrollState, seed: int, nonce: int) -> object:
+    """A uniformly random legal command (the baseline for `dicehall sim troll`)."""
+    commands = troll.legal_commands(state)
+    return commands[seeded_draw(seed ^ RANDOM_STREAM, nonce, len(commands))]
+
+
+# the adviser's best plan ("hint", as the h key shows it), its search over sampled deals, and at random;
+# they live here, not in troll.py, because the search is built on the adviser
+BOTS: dict[str, Bot] = {
+    "hint": lambda state, seed, nonce: adviser.choose(state),
+    "search": lambda state, seed, nonce: choose(state, seed),
+    "random": random_player,
+}

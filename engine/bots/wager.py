@@ -31,6 +31,7 @@ from hashlib import blake2b
 from operator import itemgetter
 
 from dicehall.engine.chance import seeded_draw
+from dicehall.engine.contract import Bot
 from dicehall.engine.games import wager
 from dicehall.engine.games.wager import STYLES, EndTurn, Roll, Wager, WagerState  # the game names the styles; they are played here
 
@@ -390,3 +391,11 @@ def wants_to_wager(state: WagerState, style: str) -> bool:
     return style_wagers(style, state.scores[seat], state.scores[other],
                         run_code(state.runs[seat]), run_code(state.runs[other]))
 
+
+
+def style_bot(style: str) -> Bot:
+    """The bot of one style in the catalogue's call shape (engine/contract.py): no random choices."""
+    return lambda state, seed, nonce: choose(state, style)
+
+
+BOTS: dict[str, Bot] = {style: style_bot(style) for style in STYLES}  # the catalogue's bots, by style

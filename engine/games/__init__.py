@@ -5,14 +5,17 @@ The catalogue names each game without importing its module: a module is imported
 it is asked for, so the launcher's first frame does not wait for every game's rules to load
 (tests/test_catalogue.py checks that the titles here match the modules' own). What a game module
 itself must have is its contract, engine/contract.py; what the terminal shows of it (its screen,
-setup screen and board) is tui/screens/games.py, keyed by the same id.
+setup screen, board and the viewer's facts: what is hidden, how wide the board) is
+tui/screens/games.py, keyed by the same id.
 """
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from types import ModuleType
+from types import MappingProxyType, ModuleType
+from typing import Mapping
 
+from dicehall.engine.contract import Bot
 from dicehall.engine.core import HIGHER, LOWER, Measure
 from dicehall.engine.errors import OptionError
 
@@ -29,10 +32,12 @@ class CatalogueEntry:
     simulator: str = ""  # the module of its `dicehall sim` (dicehall/sims/), imported only when asked for; "" none
     analyser: str = ""  # the module that analyses it (engine/analysis/), imported only when asked for; "" none
     marks_by_margin: bool = False  # its analysis marks points of final margin lost, not win chance lost
-    also_blunder: str = ""  # what else earns a ?? in its analysis, as the viewer's help adds it
-    hidden: str = ""  # what the replay viewer's reveal shows (face-down cards...); "" nothing is hidden
-    wide_board: bool = False  # the viewer draws its board above the log, not beside it
-    hindsight_solver: bool = False  # the viewer's hindsight (engine/analysis/ID_solver.py) solves it
+    # the module of its hindsight solver (engine/analysis/), imported only when asked for: `analyse
+    # --hindsight`, the viewer's H and winnable deals use it; "" none
+    solver: str = ""
+    # the module of its bots (engine/bots/), imported only when asked for: its `BOTS` names each bot
+    # (engine/contract.py's Bot), the styles a bot seat plays among them; "" none
+    bot_module: str = ""
     # what `verify` re-derives from a revealed hall seed, in the game's words
     re_derived: str = "every chance outcome was re-derived from it"
     deal_lead: str = ""  # the option a deal code (engine/deals.py) writes first, bare ("troll:standard:SEED")
@@ -44,6 +49,11 @@ class CatalogueEntry:
     @property
     def module(self) -> ModuleType | None:
         return importlib.import_module(f"dicehall.engine.games.{self.id}") if self.playable else None
+
+    @property
+    def bots(self) -> Mapping[str, Bot]:
+        """Its bots by name (each game's styles or levels, and any a sim plays besides); empty: none."""
+        return MappingProxyType(importlib.import_module(self.bot_module).BOTS if self.bot_module else {})
 
     @property
     def several_players(self) -> bool:
@@ -64,23 +74,26 @@ CATALOGUE = (
                    re_derived=_DICE, measure=Measure("pulls", HIGHER)),
     CatalogueEntry("wager", "Dead Man's Wager", "race to 20 with one die", True,
                    seats=(2, 6), sim_options=(("players", 2), ("bots", None)), analyser="dicehall.engine.analysis.wager",
+                   bot_module="dicehall.engine.bots.wager",
                    simulator="dicehall.sims.wager",
                    re_derived=_DICE, measure=Measure("winning total", HIGHER)),
     CatalogueEntry("troll", "Angry Troll versus Magic Bridge", "calm a bridge of cards as a troll", True,
                    seats=(1, 1), sim_options=(("difficulty", "standard"), ("variant", None), ("bot", "hint")),
                    analyser="dicehall.engine.analysis.troll", simulator="dicehall.sims.troll",
-                   also_blunder="; ?? also for a pair that loses at once (collapse, flight) when another does not",
-                   hidden="every face-down card and the whole deck order", wide_board=True, hindsight_solver=True,
+                   solver="dicehall.engine.analysis.troll_solver",
+                   bot_module="dicehall.engine.bots.troll_search",  # the adviser ("hint"), its search, at random
                    re_derived="the deck's order and every die were re-derived from it", deal_lead="difficulty",
                    measure=Measure("cards left", LOWER, perfect="perfect win")),
     CatalogueEntry("towers", "Towers", "rooks on an 8x8 board", True,
                    seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.towers",
+                   bot_module="dicehall.engine.bots.towers",
                    simulator="dicehall.sims.towers",
                    marks_by_margin=True, deal_seeded=False,
                    re_derived="every move was checked against the rules (Towers has no dice: the seed decides nothing)",
                    measure=Measure("winning margin", HIGHER)),
     CatalogueEntry("bones", "War of Bones", "a dice wargame", True,
                    seats=(2, 2), sim_options=(("bots", None),), analyser="dicehall.engine.analysis.bones",
+                   bot_module="dicehall.engine.bots.bones",
                    simulator="dicehall.sims.bones",
                    re_derived="every die and every landing was re-derived from it",
                    measure=Measure("troops lost in a win", LOWER)),

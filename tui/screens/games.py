@@ -1,8 +1,10 @@
 """The terminal's side of each game, one entry per game keyed by its id: the screen that plays it,
 the screen that asks who plays it first (if it has one), the function that draws its board in the
-replay viewer, and its screen in the hall (the game's own screen with the hall's keys first).
+replay viewer, its screen in the hall (the game's own screen with the hall's keys first), and what
+the viewer needs to know of it (how wide its board is, what its reveal shows, its analysis's marks).
 The engine's side of a game is its module (engine/contract.py) and its catalogue entry
-(engine/games/__init__.py); a new game adds its line here."""
+(engine/games/__init__.py); a new game adds its line here. Only the app (and the command line)
+reads it: a screen asks the app (`self.app.game_screens(game_id)`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -23,6 +25,12 @@ from dicehall.tui.screens.hall import talk as hall_talk
 
 # a hall game's keys: the hall's own (takeback, leave), its messages, idle seats; then the game's
 HALL_KEYS = hall_table.HALL_BINDINGS + hall_talk.CHAT_BINDINGS + hall_talk.IDLE_BINDINGS
+
+
+def hall_screen(play: type[Screen]) -> type[Screen]:
+    """A game's hall screen: its own screen with the hall's keys first (what each Hall...Screen below
+    is; a new game's line can use this in place of a class of its own)."""
+    return type(f"Hall{play.__name__}", (hall_talk.HallTalk, hall_table.HallPlay, play), {"BINDINGS": HALL_KEYS})
 
 
 class HallDiceTowerScreen(hall_talk.HallTalk, hall_table.HallPlay, dicetower.DiceTowerScreen):
@@ -61,11 +69,16 @@ class GameScreens:
     hall: type[Screen]  # its screen on a HallSession: the hall's keys, then the game's
     board: Callable[..., Text]  # draws its board for the replay viewer: (state, reveal)
     setup: type[Screen] | None = None  # asks who plays and how before the first move; None: only named
+    wide_board: bool = False  # the viewer (and practice) draw its board above the log, not beside it
+    hidden: str = ""  # what the replay viewer's reveal shows (face-down cards...); "" nothing is hidden
+    also_blunder: str = ""  # what else earns a ?? in its analysis, as the viewer's help adds it
 
 
 SCREENS: dict[str, GameScreens] = {
     dicetower_rules.ID: GameScreens(dicetower.DiceTowerScreen, HallDiceTowerScreen, dicetower.draw_board),
-    troll_rules.ID: GameScreens(troll.TrollScreen, HallTrollScreen, troll.draw_board, troll.TrollSetupScreen),
+    troll_rules.ID: GameScreens(troll.TrollScreen, HallTrollScreen, troll.draw_board, troll.TrollSetupScreen, wide_board=True,
+                                hidden="every face-down card and the whole deck order",
+                                also_blunder="; ?? also for a pair that loses at once (collapse, flight) when another does not"),
     wager_rules.ID: GameScreens(wager.WagerScreen, HallWagerScreen, wager.draw_board, wager.WagerSetupScreen),
     towers_rules.ID: GameScreens(towers.TowersScreen, HallTowersScreen, towers.draw_board, towers.TowersSetupScreen),
     bones_rules.ID: GameScreens(bones.BonesScreen, HallBonesScreen, bones.draw_board, bones.BonesSetupScreen),
@@ -96,3 +109,7 @@ def setup_screen(game_id: str, **choices) -> Screen | None:
 
 def board_drawer(game_id: str) -> Callable[..., Text]:
     return SCREENS[game_id].board
+
+
+def game_screens(game_id: str) -> GameScreens:
+    return SCREENS[game_id]

@@ -17,7 +17,6 @@ from textual.worker import get_current_worker
 
 from dicehall.engine.analysis import MARK_WORDS
 from dicehall.engine.analysis import practice as judging
-from dicehall.engine.games import entry_of
 from dicehall.engine.text import clean_text
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.widgets import Plain, StatusLine, clip
@@ -97,9 +96,10 @@ class PracticeScreen(KeyedScreen):
             return
         session, decision = position.session, position.decision
         body = self.query_one("#practice-body")
-        body.styles.layout = "vertical" if entry_of(session.game.ID).wide_board else "horizontal"
+        shown = self.app.game_screens(session.game.ID)  # its board, and whether it is wide
+        body.styles.layout = "vertical" if shown.wide_board else "horizontal"
         state = session.state_at(decision.event - 1)
-        board.show(self.app.board_drawer(session.game.ID)(state, False))
+        board.show(shown.board(state, False))
         self.choices = judging.choices(session, decision)
         menu.display = True
         menu.add_options([Option(Text(clean_text(words, 200)), id=str(n)) for n, (words, _) in enumerate(self.choices)])

@@ -12,7 +12,7 @@ from textual.widgets import Footer
 from dicehall.engine import JournalError
 from dicehall.engine.core import Player
 from dicehall.engine.errors import DicehallError
-from dicehall.engine.games import towers
+from dicehall.engine.games import entry_of, towers
 from dicehall.engine.games.towers import COLOURS, DARK, EMPTY, LIGHT, SIZE, Move, Place, TowersState
 from dicehall.engine.text import clean_text
 from dicehall.tui.screens.base import GameScreen, SetupScreen, with_deal
@@ -308,14 +308,12 @@ class TowersScreen(GameScreen):
         self.thinking += 1
         ticket = self.thinking
         state = self.session.state
-        level = self.session.players[self.session.to_act].style or "medium"
+        bot = entry_of(self.session.game.ID).bots[self.session.players[self.session.to_act].style or "medium"]
         seed, nonce = self.session.seed, len(self.session.events)
         self.redraw()
 
         def think() -> None:
-            from dicehall.engine.bots import towers as bot
-
-            command = bot.choose(state, level, seed, nonce)
+            command = bot(state, seed, nonce)
             self.app.call_from_thread(self.bot_answered, ticket, state, command)
 
         self.run_worker(think, thread=True, group="towers-bot", exit_on_error=False)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.timer import Timer
 
 from dicehall.engine import JournalError
-from dicehall.engine.games import bones
+from dicehall.engine.games import bones, entry_of
 from dicehall.engine.games.bones import BonesState
 
 
@@ -52,15 +52,13 @@ class PacedBots:
         self.thinking += 1
         ticket = self.thinking
         state = self.session.state
-        level = self.session.players[self.session.to_act].style or bones.LEVELS[0]
+        bot = entry_of(bones.ID).bots[self.session.players[self.session.to_act].style or bones.LEVELS[0]]
         seed, nonce = self.session.seed, len(self.session.events)
         self.redraw()
 
         def think() -> None:
-            from dicehall.engine.bots import bones as bot
-
             try:
-                command = bot.choose(state, level, seed, nonce)
+                command = bot(state, seed, nonce)
             except Exception as error:  # shown, never swallowed: the game waits for a key
                 command = error
             self.app.call_from_thread(self.bot_answered, ticket, state, command)

@@ -54,8 +54,9 @@ def mark_words(mark: str) -> str:
     return f"{mark} {MARK_WORDS[mark]}" if mark else ""
 
 
-def thresholds_note(game_id: str, title: str) -> str:
-    """This game's marks and what earns them, for the help (the README's Analysis section says the same)."""
+def thresholds_note(game_id: str, title: str, also_blunder: str = "") -> str:
+    """This game's marks and what earns them, for the help (the README's Analysis section says the same);
+    `also_blunder`: what else earns a ?? in this game (its GameScreens' words)."""
     if not analysis.has_analyser(game_id):
         return f"{title} has no analysis yet."
     module = import_module(ANALYSERS[game_id])
@@ -63,12 +64,11 @@ def thresholds_note(game_id: str, title: str) -> str:
     if thresholds is None:
         return ("No decisions to judge here: the graph is the expected pulls left along the game, and each "
                 "roll's luck is in pulls (positive: the tower stands longer than expected).")
-    entry = entry_of(game_id)
-    if entry.marks_by_margin:
+    if entry_of(game_id).marks_by_margin:
         sizes, unit = ", ".join(f"{t:g}" for t in thresholds), "points of the final margin lost"
     else:
         sizes, unit = ", ".join(f"{t * 100:g}" for t in thresholds), getattr(module, "MARKS_UNIT", "points of win chance lost")
-    return (f"Marks: ?! inaccuracy, ? mistake, ?? blunder for {sizes} {unit}{entry.also_blunder}; "
+    return (f"Marks: ?! inaccuracy, ? mistake, ?? blunder for {sizes} {unit}{also_blunder}; "
             "under the graph ! ? X, and ^ the event shown.")
 
 

@@ -1,5 +1,6 @@
-"""The troll's hindsight solver in the replay viewer (issue #14): `H` asks first (it is a spoiler that
-looks at the hidden cards), then engine/analysis/troll_solver.py searches in a worker thread while
+"""A game's hindsight solver in the replay viewer (issue #14; the troll's, engine/analysis/troll_solver.py,
+the module its catalogue entry names as `solver`): `H` asks first (it is a spoiler that looks at
+the hidden cards), then the solver searches in a worker thread while
 the viewer stays usable, with the positions searched on a line under the events; leaving stops it.
 The answer stays on that line: a winning line from an event (and what the game played there), no
 winning line (the search went to the end), or no answer (the budget ran out). `l` opens the line
@@ -9,17 +10,21 @@ and says what it found."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.message import Message
 from textual.worker import Worker, get_current_worker
 
-from dicehall.engine.analysis import troll_solver
-from dicehall.engine.analysis.troll_solver import Solution
 from dicehall.engine.games import entry_of
 from dicehall.tui.screens.dialogs import ConfirmScreen
 from dicehall.tui.screens.viewer.analysis import progress_bar
 from dicehall.tui.widgets import Plain, clip
+
+if TYPE_CHECKING:
+    from dicehall.engine.analysis.troll_solver import Solution
 
 LABEL = "hindsight (looks at the hidden cards)"
 HINDSIGHT_ACTIONS = {"hindsight", "hindsight_line", "hindsight_start"}
@@ -78,9 +83,8 @@ class HindsightPanel(Plain):
 class HindsightViewer:
     """The viewer's hindsight keys and their worker (mixed into ViewerScreen, which binds the keys)."""
 
-    HINDSIGHT_BUDGET = troll_solver.DEFAULT_BUDGET  # seconds, counted in positions (the answer repeats)
+    HINDSIGHT_BUDGET: float | None = None  # seconds, counted in positions (the answer repeats); None: the solver's own
     HINDSIGHT_NODES: int | None = None  # positions instead of seconds (tests use a tiny budget)
-    solver = staticmethod(troll_solver.solve)  # what `H` runs (a test may stand in)
     solves = True  # the solver's own line is not asked again (tui/screens/viewer/line.py)
 
     hindsight: Solution | None = None
@@ -92,11 +96,22 @@ class HindsightViewer:
     def hindsight_running(self) -> bool:
         return self.hindsight_worker is not None
 
+    def game_solver(self) -> ModuleType:
+        """This game's hindsight solver: the module its catalogue entry names (asked only where it has one)."""
+        return import_module(entry_of(self.session.game.ID).solver)
+
+    def solver(self, *arguments, **options):
+        """What `H` runs: the game solver's solve (a test may stand in)."""
+        return self.game_solver().solve(*arguments, **options)
+
+    def hindsight_seconds(self) -> float:
+        return self.game_solver().DEFAULT_BUDGET if self.HINDSIGHT_BUDGET is None else self.HINDSIGHT_BUDGET
+
     def hindsight_budget(self) -> int:
         """The budget in positions, as solve counts it."""
         if self.HINDSIGHT_NODES is not None:
             return max(1, self.HINDSIGHT_NODES)
-        return max(1, int(self.HINDSIGHT_BUDGET * troll_solver.NODES_PER_SECOND))
+        return max(1, int(self.hindsight_seconds() * self.game_solver().NODES_PER_SECOND))
 
     def action_hindsight(self) -> None:
         if self.hindsight is not None:
@@ -115,7 +130,7 @@ class HindsightViewer:
         if not self.assisted(self.session, "hindsight"):  # on a game not over it tells how to play the rest
             return
         screen, session, solve = self, self.session, self.solver
-        budget, nodes = self.HINDSIGHT_BUDGET, self.HINDSIGHT_NODES
+        budget, nodes = self.hindsight_seconds(), self.HINDSIGHT_NODES
 
         def work() -> None:
             worker = get_current_worker()
@@ -178,7 +193,7 @@ class HindsightViewer:
     def action_hindsight_line(self) -> None:
         """The solver's line as a game of its own, in a viewer: step through it, branch from it."""
         try:
-            line = troll_solver.line_session(self.session, self.hindsight)
+            line = self.game_solver().line_session(self.session, self.hindsight)
         except Exception as error:  # solve checked the line; a replay changed under us says one line
             self.status(f"the line could not be played: {error}", error=True)
             return
@@ -196,14 +211,14 @@ class HindsightViewer:
 
     def hindsight_possible(self, action: str) -> bool | None:
         """check_action for the hindsight keys: None hides a key that cannot work now."""
-        if not entry_of(self.session.game.ID).hindsight_solver or not self.solves:
+        if not entry_of(self.session.game.ID).solver or not self.solves:
             return None
         if action == "hindsight":
             return None if self.hindsight_running else True
         return True if self.hindsight is not None and self.hindsight.winnable else None
 
     def hindsight_refusal(self, action: str) -> str:
-        if not entry_of(self.session.game.ID).hindsight_solver:
+        if not entry_of(self.session.game.ID).solver:
             return "only the troll has a hindsight solver"
         if not self.solves:
             return "this is the solver's line already: q goes back to the game"

@@ -4,12 +4,16 @@ keys step through it, and `c` branches a new save from any point of it; its titl
 it is, and that it was found by looking at the hidden cards."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 
 from dicehall.engine import Session
-from dicehall.engine.analysis.troll_solver import Solution
 from dicehall.tui.screens.viewer.screen import ViewerScreen
 from dicehall.tui.widgets import Plain, clip
+
+if TYPE_CHECKING:
+    from dicehall.engine.analysis.troll_solver import Solution  # the solver's answer, whichever game's
 
 
 class LineViewer(ViewerScreen):

@@ -16,7 +16,6 @@ from textual.widgets import Footer
 
 from dicehall.engine import Session
 from dicehall.engine.errors import DicehallError
-from dicehall.engine.games import entry_of
 from dicehall.engine.words import counted
 from dicehall.saves.box import command_hint
 from dicehall.tui.screens.viewer.comments import (COMMENT_ACTIONS, COMMENT_BINDINGS, MARKER, CommentedViewer,
@@ -147,15 +146,26 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         self.descriptions: dict = {}
         self.starts: list[int] | None = None
         self.stops: list[int] | None = None
-        self.wide = entry_of(session.game.ID).wide_board
-        self.draw_board = None  # this game's board drawer, asked of the app on the first redraw
+        self.facts = None  # what the terminal shows of this game (its board, how wide...), asked of the app once
 
     def help_title(self) -> str:
         return f"Replay viewer ({self.session.game.TITLE})"
 
+    def game_screens(self):
+        """This game's GameScreens (tui/screens/games.py), through the app: its board drawer, whether the
+        board is wide, what the reveal shows, what else its analysis marks ??."""
+        if self.facts is None:
+            self.facts = self.app.game_screens(self.session.game.ID)
+        return self.facts
+
+    @property
+    def wide(self) -> bool:
+        return self.game_screens().wide_board
+
     @property
     def HELP_NOTES(self) -> str:  # this game's marks beside the viewer's notes
-        return f"{self.VIEWER_NOTES} {thresholds_note(self.session.game.ID, self.session.game.TITLE)}"
+        note = thresholds_note(self.session.game.ID, self.session.game.TITLE, self.game_screens().also_blunder)
+        return f"{self.VIEWER_NOTES} {note}"
 
     def compose(self) -> ComposeResult:
         yield Plain("", id="title", classes="title")
@@ -187,9 +197,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         text = replay_title(session.game.TITLE, getattr(session, "save_name", ""), players,
                             outcome.summary if outcome else "unfinished", width)
         title.show(Text(text, style="bold"), layout=False)
-        if self.draw_board is None:
-            self.draw_board = self.app.board_drawer(session.game.ID)
-        board = self.draw_board(session.state_at(self.position), self.reveal)
+        board = self.game_screens().board(session.state_at(self.position), self.reveal)
         self.query_one("#board", Plain).show(board, layout=self.wide)  # a wide board's height follows it
         self.query_one(EventWindow).draw(session, self.position, self.reveal, self.descriptions, self.event_marks())
         auto = f"  auto {SPEEDS[self.speed]}/s" if self.timer else ""  # off: the footer offers Space
@@ -334,7 +342,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         self.redraw()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action == "reveal" and not entry_of(self.session.game.ID).hidden:
+        if action == "reveal" and not self.game_screens().hidden:
             return None  # nothing is hidden in this game: the key is left out of the footer
         if action in ANALYSIS_ACTIONS:
             return self.analysis_possible(action)
@@ -349,7 +357,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         the footer, and once there are decisions to jump to, n p w take the room of `a` (which then
         only shows or hides the panel). ? lists every key."""
         if action == "autoplay":
-            return not entry_of(self.session.game.ID).hidden
+            return not self.game_screens().hidden
         return not (action == "analyse" and self.analysis is not None and self.analysis.decisions)
 
     def why_disabled(self, action: str, parameters: tuple) -> str:
@@ -380,7 +388,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         if self.reveal:
             self.show_hidden(False)
             return
-        question = (f"Reveal {entry_of(self.session.game.ID).hidden}? That is a spoiler: the players could not "
+        question = (f"Reveal {self.game_screens().hidden}? That is a spoiler: the players could not "
                     "see it, and it tells what comes next.")
         self.app.push_screen(ConfirmScreen(question), lambda yes: self.show_hidden(True) if yes else None)
 

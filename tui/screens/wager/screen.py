@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Footer
 
+from dicehall.engine.games import entry_of
 from dicehall.tui.screens.base import GameScreen, with_deal
 from dicehall.tui.screens.wager.table import Banner, ScoreSheet, ScoreTable
 from dicehall.tui.widgets import Plain, StatusLine, title_line
@@ -129,10 +130,10 @@ class WagerScreen(GameScreen):
 
     def play_bot(self) -> bool:
         """One move of the bot whose turn it is, through the same engine API as a player's key."""
-        from dicehall.engine.bots import wager as bots
-
-        player = self.session.players[self.session.to_act]
-        if not self.attempt(lambda: self.session.play(bots.choose(self.session.state, player.style or "best"))):
+        session = self.session
+        player = session.players[session.to_act]
+        bot = entry_of(session.game.ID).bots[player.style or "best"]
+        if not self.attempt(lambda: session.play(bot(session.state, session.seed, len(session.events)))):
             return False  # the save could not be written: the timer tries again, Space too
         self.status(f"{player.name} (bot): {self.session.describe(len(self.session.events) - 1)}")
         return True
