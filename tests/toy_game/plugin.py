@@ -16,7 +16,7 @@ from tests.toy_game import rules
 sys.modules[f"dicehall.engine.games.{rules.ID}"] = rules  # the file engine/games/pebbles.py
 
 ROW = games.CatalogueEntry(rules.ID, rules.TITLE, rules.BLURB, True, seats=(2, 2), sim_options=(("bots", None),),
-                           bot_module="tests.toy_game.bots")
+                           bot_module="tests.toy_game.bots", measure=rules.MEASURE)
 _WRITTEN = games.CATALOGUE
 for module in list(sys.modules.values()):  # the modules already imported hold the tuple as it was
     if getattr(module, "CATALOGUE", None) is _WRITTEN:

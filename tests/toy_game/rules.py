@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from dicehall.engine.core import IllegalCommand, Outcome, Player
+from dicehall.engine.core import HIGHER, IllegalCommand, Measure, Outcome, Player, Result
 from dicehall.engine.errors import OptionError
 from dicehall.engine.text import clean_text
 
@@ -17,6 +17,7 @@ PEBBLES - two players and a pile of pebbles (7 unless --option pile=N).
 In turn each player takes one or two pebbles (keys 1 and 2).
 Whoever takes the last pebble wins."""
 BOT_STYLES = ("sharp", "random")
+MEASURE = Measure("pebbles at the start", HIGHER)  # its catalogue row's measure
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ EVENTS = {"Taken": Taken}
 class PebblesState:
     pile: int
     players: tuple[Player, ...]
+    start: int = 0  # the pile at the start
     seat: int = 0
     last: int | None = None  # the seat that took the last pebble
 
@@ -66,7 +68,7 @@ def check_players(players: tuple[Player, ...]) -> tuple[Player, ...]:
 
 
 def initial_state(options: dict, players: tuple[Player, ...]) -> PebblesState:
-    return PebblesState(options["pile"], players)
+    return PebblesState(options["pile"], players, start=options["pile"])
 
 
 def to_act(state: PebblesState) -> int | None:
@@ -111,6 +113,13 @@ def outcome(state: PebblesState) -> Outcome | None:
     if state.last is None:
         return None
     return Outcome(winners=(state.last,), summary=f"{state.players[state.last].name} took the last pebble")
+
+
+def result(state: PebblesState, seat: int) -> Result | None:
+    """The winner's result: the pile it was won from (a longer game is the better win)."""
+    if state.last != seat:
+        return None
+    return MEASURE.result(state.start, f"took the last of {state.start}", won=True)
 
 
 def describe(state: PebblesState, event: Taken, reveal: bool = True) -> str:
