@@ -28,6 +28,7 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as Pending
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import forkserver
 from multiprocessing.connection import wait
 from typing import Callable
 
@@ -74,9 +75,10 @@ def _over_pool(function, tasks, take, waiting, cores, context) -> None:
     executor, finished = None, False
     try:
         try:
+            _start_forkserver(context)
             executor = ProcessPoolExecutor(cores, mp_context=context, initializer=_worker_started)
             futures = [executor.submit(function, task) for task in tasks]
-        except (BrokenProcessPool, OSError) as error:
+        except (BrokenProcessPool, OSError, ValueError) as error:
             raise _Broken from error
         for future in futures:
             take(_result(future, waiting))
@@ -99,6 +101,24 @@ def _result(future, waiting):
                 waiting()
         except (BrokenProcessPool, OSError) as error:
             raise _Broken from error
+
+
+def _start_forkserver(context) -> None:
+    """Start the forkserver (and the resource tracker it needs) handing it the real stderr: under
+    Textual sys.stderr is a capture whose fileno() is -1, which multiprocessing would pass on and fail."""
+    if context.get_start_method() != "forkserver":
+        return
+    try:
+        captured = sys.stderr.fileno() < 0
+    except (AttributeError, OSError, ValueError):
+        captured = False  # multiprocessing skips a stderr without a file itself
+    saved = sys.stderr
+    try:
+        if captured and sys.__stderr__ is not None:
+            sys.stderr = sys.__stderr__  # for the moment the helpers start (nothing else writes then)
+        forkserver.ensure_running()
+    finally:
+        sys.stderr = saved
 
 
 def _context():
