@@ -27,7 +27,7 @@ import math
 import random
 from hashlib import blake2b
 
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, paired, shape
+from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, paired, pool, shape
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.games import troll
 from dicehall.engine.session import replace
@@ -250,6 +250,10 @@ def judge_turn(state: troll.TrollState, played: tuple, seed: int, event: int, sa
                     equity_best=judgement.mean(best), noise=_finite(judgement.noise) if best != played else 0.0)
 
 
+def _judge_task(task: tuple) -> Decision:
+    return judge_turn(*task)  # in a worker of the pool: one turn's figures
+
+
 def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None  # None: too few samples to tell the noise
 
@@ -259,19 +263,29 @@ def deck_at_start(session, turns) -> int:
     return len(session.state_at(turns[0][0]).deck) if turns else 0
 
 
-def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
+def analyse(session, samples: int | None = None, progress=None, partial=None, cores: int | None = None) -> Analysis:
+    """Every turn judged on its own (its figures depend only on its position, the seed and the
+    samples), so the turns are split over `cores` processes (None: every core; engine/analysis/pool.py)
+    and merged in order: the same figures as on one core."""
     samples = SAMPLES if samples is None else samples
     turns = _turns(session)
     deck = deck_at_start(session, turns)
+    tasks = [(session.state_at(start), played, session.seed, start + 1, samples, deck) for start, played in turns]
     decisions, curve = [], []
-    for done, (start, played) in enumerate(turns, start=1):
-        decision = judge_turn(session.state_at(start), played, session.seed, start + 1, samples, deck)
+
+    def judged(index: int, decision: Decision) -> None:
         decisions.append(decision)
-        curve.append(Point(start, decision.chance_best))
+        curve.append(Point(turns[index][0], decision.chance_best))
         if partial:
             partial(Analysis(troll.ID, "win chance", tuple(decisions), (), tuple(curve), extra=EXTRA))
         if progress:
-            progress(done, len(turns))
+            progress(len(decisions), len(turns))
+
+    def waiting() -> None:  # a viewer's progress may stop the analysis (it raises when the viewer is left)
+        if progress:
+            progress(len(decisions), len(turns))
+
+    pool.in_order(_judge_task, tasks, judged, waiting, cores)
     luck = _awakening_luck(session, turns, decisions)
     notes = (f"every legal pair judged (same positions once), {samples} sampled deals (unseen cards dealt anew) "
              f"for the leading pairs and the one played, played on by the adviser; marks by equity (half the win "

@@ -750,6 +750,99 @@ def troll_analysis(games: int = 3) -> None:
             f"median, {max(cpus):.1f} s worst CPU", "within 30 s")
 
 
+def adviser_troll_game(seed: int):
+    from dicehall import engine
+    from dicehall.engine.bots import troll as adviser
+
+    session = engine.new_session("troll", seed=seed, options={"difficulty": "standard"})
+    while session.outcome is None:
+        session.play(adviser.choose(session.state))
+    return session
+
+
+def cpu_seconds(children: bool = True) -> float:
+    """This process's CPU seconds, and those of the children it waited for (forked pool workers are;
+    the forkserver's are not its children)."""
+    import resource
+
+    used = [resource.getrusage(resource.RUSAGE_SELF)] + ([resource.getrusage(resource.RUSAGE_CHILDREN)] if children else [])
+    return sum(usage.ru_utime + usage.ru_stime for usage in used)
+
+
+def timed(work, children: bool = True) -> tuple[float, float]:
+    """Wall and CPU seconds of `work()`."""
+    wall, before = time.perf_counter(), cpu_seconds(children)
+    work()
+    return time.perf_counter() - wall, cpu_seconds(children) - before
+
+
+def troll_cores(seed: int = 1, rounds: int = 3, samples: int | None = None) -> None:
+    """The troll analysis on one core against both (engine/analysis/pool.py), alternating which goes
+    first, the same figures asserted; then `dicehall analyse` (analyse_stored, as the command line
+    runs it) against the viewer's `a` on the same game, each from an empty store. Medians of `rounds`;
+    the machine is shared, so the wall ratio is given beside each side's CPU (one core's CPU is what
+    an idle core would take: its wall over its CPU says how busy the machine was)."""
+    from dicehall.engine import analysis
+    from dicehall.engine.analysis import troll as troll_analysis
+
+    session = adviser_troll_game(seed)
+    figures: dict[str, list[tuple[float, float]]] = {"one core": [], "two cores": []}
+    results = {}
+    for round_number in range(rounds):
+        order = [("one core", 1), ("two cores", 2)]
+        for name, cores in order if round_number % 2 == 0 else reversed(order):
+            box = {}
+            figures[name].append(timed(lambda: box.update(r=troll_analysis.analyse(session, samples, cores=cores))))
+            results[name] = analysis.as_json(box["r"])
+    assert results["one core"] == results["two cores"], "two cores gave other figures"
+    one, two = (statistics.median(w for w, _ in figures[k]) for k in ("one core", "two cores"))
+    one_cpu, two_cpu = (statistics.median(c for _, c in figures[k]) for k in ("one core", "two cores"))
+    row(f"troll analysis of a standard game ({len(session.marks)} actions), one core against two: wall (CPU, "
+        f"the forked workers' included)", f"{one:.1f} s ({one_cpu:.1f} s) vs {two:.1f} s ({two_cpu:.1f} s), "
+        f"**{one / two:.2f}x** faster", "near 2x on an idle machine, CPU alike")
+    viewer_against_command_line(session, rounds, samples)
+
+
+def viewer_against_command_line(session, rounds: int, samples: int | None) -> None:
+    """The same analysis from `dicehall analyse` and from the viewer's `a` (its worker thread, the
+    panel redrawn as each turn comes), each from an empty store of analyses."""
+    from dicehall.saves.analyses import analyse_stored
+    from dicehall.tui.app import DicehallApp
+    from dicehall.tui.screens.viewer import ViewerScreen
+
+    ViewerScreen.ANALYSIS_SAMPLES = samples
+
+    def command_line() -> None:
+        scratch_home()
+        analyse_stored(session, samples=samples)
+
+    async def viewer(timings: list) -> None:
+        app = DicehallApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app.push_screen(ViewerScreen(session, position=0))
+            await pilot.pause()
+            scratch_home()
+
+            wall, before = time.perf_counter(), cpu_seconds(False)  # from the key: the app's start is not the analysis's
+            await pilot.press("a")
+            while app.screen.analysis_running:
+                await pilot.pause(0.05)
+            timings.append((time.perf_counter() - wall, cpu_seconds(False) - before))
+            assert app.screen.analysis is not None, "the viewer's analysis failed"
+
+    figures: dict[str, list[tuple[float, float]]] = {"command line": [], "viewer": []}
+    for round_number in range(rounds):
+        order = [("command line", lambda: figures["command line"].append(timed(command_line, children=False))),
+                 ("viewer", lambda: asyncio.run(viewer(figures["viewer"])))]
+        for _, work in order if round_number % 2 == 0 else reversed(order):
+            work()
+    cli, view = (statistics.median(w for w, _ in figures[k]) for k in ("command line", "viewer"))
+    cli_cpu, view_cpu = (statistics.median(c for _, c in figures[k]) for k in ("command line", "viewer"))
+    row("troll analysis from `dicehall analyse` against the viewer's `a` (the same game, every core): wall "
+        "(CPU of this process, the workers' not counted)",
+        f"{cli:.1f} s ({cli_cpu:.1f} s) vs {view:.1f} s ({view_cpu:.1f} s), **{view / cli:.2f}x**", "<= 1.1x")
+
+
 def judged_others_speed(seeds: tuple[int, ...] = (2, 4, 6)) -> None:
     """`dicehall analyse` as issue #22 judges them: a Towers game of two persons (both sides' every
     move, each against every legal move), medium against medium; and the time to the first decision
@@ -1214,6 +1307,7 @@ SECTIONS = {
     "tower": tower_screen_keys, "saves": saves_list, "len": events_length, "memory": memory_and_stepping,
     "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
     "bigsave": big_save, "caches": crafted_caches, "analysis": analysis_speed, "troll_analysis": troll_analysis,
+    "cores": troll_cores,
     "search": troll_search_turn, "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing,
     "journal": journal_sim, "journal_cpu": journal_sim_cpu, "decks": deck_reading, "stats": stats_counts,
     "judged_others": judged_others_speed,
@@ -1240,13 +1334,17 @@ def write_table(text: str) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", help="comma-separated rows: " + ", ".join(SECTIONS))
+    parser.add_argument("--samples", type=int, help="the troll analysis's samples in the cores row (default: its own)")
     parser.add_argument("--docs", "--readme", dest="docs", action="store_true",
                         help="rewrite the Speed table in docs/performance.md (--readme: its old name)")
     args = parser.parse_args()
     chosen = args.only.split(",") if args.only else list(SECTIONS)
     scratch_home()
     for name in chosen:
-        SECTIONS[name]()
+        if name == "cores" and args.samples:
+            troll_cores(samples=args.samples)
+        else:
+            SECTIONS[name]()
     print()
     print(table())
     if args.docs:

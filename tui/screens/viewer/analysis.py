@@ -315,9 +315,14 @@ class AnalysedViewer:
             self.analysis_worker.cancel()  # the thread stops at its next report
             self.analysis_worker = None
 
+    def analysis_keys(self) -> tuple[bool, bool, bool]:
+        """What the analysis keys the footer offers depend on (analysis_possible, footer_shows)."""
+        return self.analysis_running, self.analysis is not None, bool(self.analysis and self.analysis.decisions)
+
     def on_analysis_report(self, report: AnalysisReport) -> None:
         if report.worker is not self.analysis_worker:
             return  # from an analysis given up
+        keys = self.analysis_keys()
         if report.result is not None:
             self.analysis = report.result
         if report.total:
@@ -329,7 +334,8 @@ class AnalysedViewer:
         elif report.error:
             self.analysis_worker = None
             self.status(f"the analysis stopped: {report.error}", error=True)
-        self.refresh_bindings()
+        if self.analysis_keys() != keys:  # the footer is built anew on each refresh: only when a key comes or goes
+            self.refresh_bindings()
         self.redraw()
 
     def action_analyse(self) -> None:

@@ -1,0 +1,164 @@
+"""Every core for an analysis whose decisions are judged each on its own (the troll's): the work is
+split by decision over a process pool and merged in the decisions' order, so the figures are the
+ones a single core gives, whatever finishes first.
+
+    results = pool.in_order(function, tasks, each=None, waiting=None, cores=None)
+
+`function(task)` runs in a worker (both must pickle: a module-level function, plain data);
+`each(index, result)` is called in the tasks' order as results come in; `waiting()` every tenth of
+a second while a result is awaited (either may raise to stop: the workers are then ended at once).
+
+Which processes: a process with one thread forks its workers (nothing can be held locked in the
+copy, and nothing is imported again, so a script without an `if __name__ == "__main__":` guard is
+not run twice). A process with threads (the Textual app, whose worker thread starts the pool) uses
+the forkserver, preloaded with the analysis, when its __main__ may be imported again as
+multiprocessing does (`python -m dicehall`, the installed `dicehall` script, a guarded script);
+otherwise, or when the pool cannot start or breaks (no /dev/shm, a worker killed), the rest is
+judged on this core: the same answer, more slowly. A worker ignores SIGINT and SIGHUP (the process
+that started it decides) and ends when that process ends, however it ends: no orphans.
+"""
+from __future__ import annotations
+
+import ast
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as Pending
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import forkserver
+from multiprocessing.connection import wait
+from typing import Callable
+
+PRELOAD = ["dicehall.engine.analysis.troll"]  # what the forkserver imports once for every worker
+POLL = 0.1  # seconds between two calls of `waiting`
+
+
+def cores_available() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def in_order(function: Callable, tasks: list, each: Callable | None = None, waiting: Callable | None = None,
+             cores: int | None = None) -> list:
+    """[function(task) for task in tasks], over `cores` processes (None: every core available)."""
+    results: list = []
+
+    def take(result) -> None:
+        results.append(result)
+        if each is not None:
+            each(len(results) - 1, result)
+
+    cores = min(len(tasks), cores_available() if cores is None else cores)
+    context = _context() if cores > 1 else None
+    if context is not None:
+        try:
+            _over_pool(function, tasks, take, waiting, cores, context)
+        except _Broken:  # the pool could not start or lost a worker: the rest on this core
+            pass
+    for task in tasks[len(results):]:
+        take(function(task))
+        if waiting is not None:
+            waiting()
+    return results
+
+
+class _Broken(Exception):
+    """The pool failed (not the work, not the caller)."""
+
+
+def _over_pool(function, tasks, take, waiting, cores, context) -> None:
+    executor, finished = None, False
+    try:
+        try:
+            _start_forkserver(context)
+            executor = ProcessPoolExecutor(cores, mp_context=context, initializer=_worker_started)
+            futures = [executor.submit(function, task) for task in tasks]
+        except (BrokenProcessPool, OSError, ValueError) as error:
+            raise _Broken from error
+        for future in futures:
+            take(_result(future, waiting))
+        finished = True
+    finally:
+        if executor is not None and not finished:  # stopped, failed or broken: the workers end now
+            executor.shutdown(wait=False, cancel_futures=True)
+            for process in list((getattr(executor, "_processes", None) or {}).values()):
+                process.kill()  # (Python 3.11 has no public way to end a worker mid-task)
+        if executor is not None:
+            executor.shutdown(wait=True)
+
+
+def _result(future, waiting):
+    while True:
+        try:
+            return future.result(timeout=POLL)
+        except Pending:
+            if waiting is not None:
+                waiting()
+        except (BrokenProcessPool, OSError) as error:
+            raise _Broken from error
+
+
+def _start_forkserver(context) -> None:
+    """Start the forkserver (and the resource tracker it needs) handing it the real stderr: under
+    Textual sys.stderr is a capture whose fileno() is -1, which multiprocessing would pass on and fail."""
+    if context.get_start_method() != "forkserver":
+        return
+    try:
+        captured = sys.stderr.fileno() < 0
+    except (AttributeError, OSError, ValueError):
+        captured = False  # multiprocessing skips a stderr without a file itself
+    saved = sys.stderr
+    try:
+        if captured and sys.__stderr__ is not None:
+            sys.stderr = sys.__stderr__  # for the moment the helpers start (nothing else writes then)
+        forkserver.ensure_running()
+    finally:
+        sys.stderr = saved
+
+
+def _context():
+    """The start method that runs no code of __main__ in a worker (see the module's doc); None: none."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods and main_imports_safely():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOAD)  # not '__main__' (the default): the server never imports it
+        return context
+    return None
+
+
+def main_imports_safely() -> bool:
+    """Whether a worker may import __main__ again, as multiprocessing's forkserver and spawn do: a
+    package's __main__ (`python -m dicehall`) is never imported again, a main without a file (`-c`,
+    the prompt) has nothing to import, and a script is safe when its top level has the guard."""
+    main = sys.modules.get("__main__")
+    name = getattr(getattr(main, "__spec__", None), "name", None) or ""
+    path = getattr(main, "__file__", None)
+    if name.endswith("__main__") or path is None:
+        return True
+    try:
+        with open(path, "rb") as source:
+            tree = ast.parse(source.read())
+    except (OSError, SyntaxError, ValueError):
+        return False
+    return any(isinstance(node, ast.If) and "__name__" in ast.unparse(node.test) for node in tree.body)
+
+
+def _worker_started() -> None:
+    """In each worker: ignore the terminal's signals, and end with the process that started it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
+
+
+def _end_with(sentinel) -> None:
+    wait([sentinel])  # ready when the parent is gone (its end of the pipe closed)
+    os._exit(1)
