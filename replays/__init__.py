@@ -36,7 +36,7 @@ from dicehall.durable import open_regular, write_new_file
 from dicehall.engine.assists import assists_words, checked_assists
 from dicehall.engine.codec import DecodeError, check_nesting, decode_event, encode_event
 from dicehall.engine.comments import comment_of
-from dicehall.engine.core import player_from_record
+from dicehall.engine.core import Handover, player_from_record
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
@@ -344,7 +344,7 @@ def _positions(entries: Any, what: str, last: int) -> list[int]:
     """The positions [position, value] entries name, checked to be whole numbers from 0 to `last`
     in strictly increasing order, so a file can hold at most one per position: it cannot make
     dicehall do more work than the game's own length."""
-    positions = []
+    positions: list[int] = []
     for entry in entries:
         if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and type(entry[0]) is int):
             raise ReplayError(f"a {what} is not readable")
@@ -377,7 +377,8 @@ def _hand_over(session: Session, entries: Any, abandoned: Any) -> None:
     refolded session: its players become those at the end; and why it was abandoned, if it was."""
     if not isinstance(entries, (list, tuple)) or len(entries) > len(session.players):
         raise ReplayError("the handovers are not a list of at most one per seat")
-    players, done = list(session.players), []
+    players = list(session.players)
+    done: list[Handover] = []
     for entry in entries:
         if not isinstance(entry, (list, tuple)) or len(entry) != 4 or type(entry[0]) is not int:
             raise ReplayError("a handover is not readable")

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import dicehall.engine.games
 from dicehall import engine
 from dicehall.durable import open_regular
 from dicehall.engine.text import clean_text

@@ -151,7 +151,6 @@ def test_towers_bot_against_bot_a_game_of_good_moves_is_not_marked_as_blunders()
 def test_wager_marks_with_three_players_are_confirmed_beyond_noise_on_fresh_paired_games():
     from dicehall.engine.analysis import wager as wager_analysis
     from dicehall.engine.bots import wager as wager_bots
-    from dicehall.engine.games import wager
 
     session = engine.new_session("wager", seed=2, players=[Player("Ann"), Player("Bob"), Player("Cy")])
     confirmed = 0

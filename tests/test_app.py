@@ -27,13 +27,11 @@ def test_launcher_lists_the_six_games_and_snapshot(snapshot):
 
 
 def test_coming_game_says_why_it_cannot_open(monkeypatch):
-    import dicehall.engine.games
     from dicehall import engine
-    import dicehall.tui.screens.launcher
-    from dicehall import tui
+    from dicehall.tui.screens import launcher
 
     coming = engine.games.CatalogueEntry("chess", "Chess", "a board game", False)
-    monkeypatch.setattr(tui.screens.launcher, "CATALOGUE", engine.games.CATALOGUE + (coming,))
+    monkeypatch.setattr(launcher, "CATALOGUE", engine.games.CATALOGUE + (coming,))
 
     async def steps(pilot):
         await pilot.press(*["down"] * 6, "enter")
@@ -116,7 +114,7 @@ def test_tower_screen_snapshot_and_gauge(snapshot):
         return screen_text(pilot.app)
 
     text = drive(DicehallApp(session=session), steps)
-    assert f"COUNTDOWN" in text and "of 100" in text
+    assert "COUNTDOWN" in text and "of 100" in text
     assert "100% ||||||||||" in text  # the first ten points are gone
     assert "Pulls left" in text and "expected (exact)" in text and "Falls next pull" in text
     assert "advantage, lower -3" in text and "removed, both -9" in text

@@ -13,7 +13,7 @@ from dicehall import saves
 from dicehall.engine.bots import bones as bot
 from dicehall.engine.core import Player
 from dicehall.engine.games import bones
-from dicehall.engine.games.bones import (Assign, AttackDeclared, Choose, DefenceAssigned, DefenceRolled, Reengage,
+from dicehall.engine.games.bones import (AttackDeclared, Choose, DefenceAssigned, DefenceRolled, Reengage,
                                 ReinforceCalled, RerollCalled, Resupplied, area_bounds)
 from tests.apphelpers import drive, screen_text
 from dicehall.tui.widgets import StatusLine
@@ -189,7 +189,6 @@ def test_resupply_converge_and_a_reroll_offer_by_keys():
     face = session.state.troops[0][idle].face
 
     async def steps(pilot):
-        screen = pilot.app.screen
         await choose_troop(pilot, (0, idle))
         await pilot.press("a")
         no_target = screen_text(pilot.app)

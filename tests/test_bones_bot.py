@@ -11,7 +11,7 @@ from dicehall.engine.core import Player
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import Assign, Attack, Keep, Reinforce, Reroll, RollIn
 from dicehall.engine.session import Session
-from tests.test_bones_rules import A, B, battlefield, duel, play, reinforcing
+from tests.test_bones_rules import A, battlefield, duel, play, reinforcing
 from dicehall.sims import bones as sim
 
 

@@ -12,7 +12,6 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dicehall import engine
 from dicehall import replays
 from dicehall.engine.codec import decode_event, digest, encode_event
 from dicehall.engine.core import IllegalCommand, Player
@@ -481,7 +480,6 @@ def test_every_decision_event_is_the_command_it_came_from():
 
 
 def test_undo_takes_back_a_decision_and_its_dice_and_replays_the_same_dice():
-    s = random_game(5)
     s2 = Session(bones, seed=5, players=[Player("Ann"), Player("Bob")])
     rng = random.Random(1)
     for _ in range(10):

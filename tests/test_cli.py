@@ -61,7 +61,6 @@ def test_unknown_games_and_bad_options_get_the_usage_and_one_line(args, error, c
 
 
 def test_a_game_that_is_coming_gets_the_usage_and_one_line(capsys, monkeypatch):
-    import dicehall.engine.games
     from dicehall import engine
 
     # every game is playable now: a catalogue entry not built yet stands in for the next one

@@ -158,7 +158,7 @@ def test_towers_footer_shows_esc_only_while_a_pick_is_held():
     from dicehall.engine.games.towers import Place
 
     session = saves.new_save("towers", name="esc", seed=1, players=[Player("Ada"), Player("Bo")])
-    for square in range(16):  # every tower placed: the movement phase
+    for _ in range(16):  # every tower placed: the movement phase
         session.play(Place(session.commands()[0].square))
 
     async def steps(pilot):

@@ -274,6 +274,6 @@ def test_a_wager_ended_as_abandoned_leaves_no_move_key_in_the_footer(hall, monke
     assert ann.finished and ann.fold.abandoned
     assert "Roll" not in keys and "Wager" not in keys and "End turn" not in keys and "Idle seat" not in keys
     assert "Leave" in keys
-    assert said == f"Not now: the game is over: abandoned: Bob (seat 2) did not move for 1 minute"
+    assert said == "Not now: the game is over: abandoned: Bob (seat 2) did not move for 1 minute"
     assert "ABANDONED: BOB (SEAT 2)" in text.splitlines()[0]
     bob.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from dicehall import engine
 from dicehall import replays
-from dicehall.saves import SaveScan, parse_save
+from dicehall.saves import parse_save
 from dicehall.saves.hall import Hall
 from tests.hallhelpers import start_player
 

@@ -8,7 +8,7 @@ from dicehall import engine
 from dicehall.engine import IllegalCommand
 from dicehall.engine.games import dicetower, journal
 from dicehall.engine.games.journal import (
-    AmendEntry, BlockPulled, CardDrawn, DayRolled, DayStarted, DiceRolled, Draw, DrawCard, EntryAmended, EntrySkipped,
+    AmendEntry, BlockPulled, DayRolled, DayStarted, DiceRolled, Draw, DrawCard, EntryAmended, EntrySkipped,
     EntryWritten, PullBlock, RollSalvation, SalvationRolled, SkipEntry, StartDay, WriteEntry,
 )
 

@@ -36,7 +36,7 @@ def blunder_save(name="blunder"):
 
 
 def analysed_blunder():
-    session = blunder_save()
+    blunder_save()
     result = analyses.analyse_stored(saves.load_readonly("blunder"))
     decision = next(d for d in result.decisions if d.mark == "??")
     assert decision.played == "move up then move right"

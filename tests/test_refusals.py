@@ -28,7 +28,6 @@ from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
 from dicehall.cli import main
 from dicehall.tui.screens.hall.lobby import HallScreen
-from dicehall.tui.screens.viewer import ViewerScreen
 from dicehall.tui.screens.hall.watch import HallViewer
 from dicehall.tui.widgets import StatusLine
 

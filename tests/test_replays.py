@@ -1,5 +1,4 @@
 """Replays: round trip, and damaged or hostile files rejected with one line naming what and where."""
-import os
 import subprocess
 import sys
 

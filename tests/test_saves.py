@@ -10,7 +10,6 @@ import pytest
 from dicehall import engine
 from dicehall import replays
 from dicehall import saves
-import dicehall.saves.framing
 from dicehall.engine.games.dicetower import PullBlock
 
 

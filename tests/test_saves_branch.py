@@ -7,9 +7,6 @@ import random
 import pytest
 
 from dicehall import saves
-import dicehall.saves.files
-import dicehall.saves.manage
-import dicehall.saves.store
 from dicehall.engine.core import Player
 
 

@@ -11,12 +11,6 @@ import pytest
 
 from dicehall import engine
 from dicehall import saves
-import dicehall.saves.files
-import dicehall.saves.framing
-import dicehall.saves.index
-import dicehall.saves.manage
-import dicehall.saves.rebuild
-import dicehall.saves.store
 from dicehall.engine.bots import bones as bones_bot
 from dicehall.engine.core import Player
 from dicehall.engine.games.dicetower import PullBlock

@@ -12,8 +12,6 @@ import msgpack
 import pytest
 
 from dicehall import saves
-import dicehall.saves.files
-import dicehall.saves.index
 from dicehall.engine.core import Player
 from dicehall.engine.games.dicetower import PullBlock
 

@@ -5,7 +5,6 @@ save or a replay file, and the end screen's help shows it first."""
 from __future__ import annotations
 
 from pathlib import Path
-from types import MappingProxyType
 
 import pytest
 

@@ -13,7 +13,7 @@ import pytest
 from dicehall import replays
 from dicehall import saves
 from dicehall.engine import analysis
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point
+from dicehall.engine.analysis import Analysis, Decision, Point
 from dicehall.engine.analysis import troll as troll_analysis
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.games import troll

@@ -16,7 +16,7 @@ from dicehall.engine.bots import troll as adviser
 from dicehall.engine.games import troll
 from tests.apphelpers import drive, screen_text, until
 from tests.test_analysis import adviser_game, tower
-from tests.test_viewer_analysis import flat, status, until
+from tests.test_viewer_analysis import flat, status
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import ConfirmScreen
 from dicehall.tui.screens.viewer import ViewerScreen

@@ -5,20 +5,22 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
+from typing import NoReturn
 
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text  # text from files and arguments is data: no escape sequence reaches the terminal
 
 
 class Parser(argparse.ArgumentParser):
-    late_epilog = None  # a function making the epilog when help is asked for (so the parser is quick to build)
+    late_epilog: Callable[[], str] | None = None  # a function making the epilog when help is asked for (so the parser is quick to build)
 
     def format_help(self) -> str:
         if self.late_epilog is not None:
             self.epilog = self.late_epilog()
         return super().format_help()
 
-    def error(self, message: str) -> None:  # one line and the usage, never a traceback
+    def error(self, message: str) -> NoReturn:  # one line and the usage, never a traceback
         self.print_usage(sys.stderr)
         self.exit(2, f"dicehall: {clean_text(message, 400)}\n")  # argparse quotes unknown arguments raw
 

@@ -8,7 +8,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from dicehall import engine
-from dicehall.engine.games import CATALOGUE
 from dicehall.engine.session import Session
 from dicehall.engine.text import clean_text
 from dicehall.saves import FORMAT, MAGIC, SaveError, frame, make_dirs, os_reason, short_name, write_new

@@ -44,7 +44,8 @@ class HallGame(IdleSeats):
     now, and why), StaleState (someone moved first; already refreshed), SeatHeld, HallError (a
     damaged log, a full disk)."""
 
-    def __init__(self, hall: "Hall", game_id: str, *, writable: bool, with_secret: bool, plays_bots: bool = False):
+    # hall: the Hall (saves/hall/folder.py), not named: folder.py imports this module, and naming it would make a circle
+    def __init__(self, hall: Any, game_id: str, *, writable: bool, with_secret: bool, plays_bots: bool = False):
         self.hall = hall
         self.id = check_id(game_id)
         try:

@@ -1007,7 +1007,6 @@ def hall_latency(moves: int = 50) -> None:
     to a watcher process having read it, and to the watcher's live viewer showing it in a frame;
     against the same kind of move made in one process on a save and drawn there (its replay viewer,
     live, moved to the new end). Samples of the two alternate, move by move."""
-    from dicehall import engine
     from dicehall import saves
     from dicehall.engine.core import Player
     from dicehall.saves.hall import Hall

@@ -136,7 +136,7 @@ def agreement(samples: int, positions, decisions, references, seconds: float) ->
     """How often the analyser at `samples` agrees with the reference."""
     marks = confirmed = named = as_good = 0
     ours, theirs = [], []
-    for (seed, state, played, event, deck), decision, values in zip(positions, decisions, references):
+    for (seed, _state, played, _event, _deck), decision, values in zip(positions, decisions, references):
         by_words = {judged.words(c): c for c in values}
         best_ref = max(values, key=lambda c: (statistics.fmean(values[c]), c == played))
         n = len(values[played])

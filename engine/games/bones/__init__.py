@@ -48,3 +48,25 @@ ID = "bones"
 TITLE = "War of Bones"
 BLURB = "a dice wargame"
 RULES_VERSION = 1
+
+# the game's API: every name above, as the catalogue, the screens and the tests use it
+__all__ = [
+    "SHRINK", "SMALLEST", "reinforce_options",
+    "DIE", "FULL", "ROLLERS", "SIDES", "TROOPS", "Troop", "area_bounds", "distance", "gap", "in_range",
+    "overlaps", "troop_name",
+    "attack_splits", "canonical", "compositions", "judge", "partitions", "targets_of",
+    "COMMANDS", "Assign", "Attack", "Choose", "Converge", "Keep", "Reengage", "Reinforce", "Reroll",
+    "Resupply", "RollIn", "parse_command",
+    "ACTION_EVENTS", "CHANCE_EVENTS", "EVENTS", "AttackDeclared", "AttackRolled", "Converged",
+    "DefenceAssigned", "DefenceRolled", "DiceKept", "DieRerolled", "LandingMissed", "OptionChosen",
+    "Reengaged", "ReinforceCalled", "ReinforcementsTaken", "ReinforceRolled", "RerollCalled", "Resupplied",
+    "RolledOff", "TroopLanded",
+    "chance_draws", "chance_event", "chance_needed", "command_of", "decide", "evolve", "legal_commands",
+    "recorded_draws",
+    "best_result", "describe", "is_turn_start", "label", "outcome", "progress", "result_measure",
+    "RULES_TEXT",
+    "LEVELS", "check_options", "check_players", "initial_state", "reengage_choices",
+    "DECISIONS", "AttackInProgress", "BonesState", "PairResult", "to_act",
+    "MAX_SUPPLY", "current_dice",
+    "BOT_STYLES", "HOST_CHOICES", "ID", "TITLE", "BLURB", "RULES_VERSION",
+]

@@ -43,3 +43,23 @@ BLURB = "a journaling game from a deck of prompts"
 RULES_VERSION = 1
 # the hall's new-game screen: the sample deck (the screen adds the admin's decks in the hall by name)
 HOST_CHOICES = (("deck", "Deck", ("sample",), ("the sample deck",)),)
+
+# the game's API: every name above, as the catalogue, the screens and the tests use it
+__all__ = [
+    "FULL_DECK", "SALVATION_CARD", "card_name", "parse_card",
+    "ACTION_WORDS", "ACTIONS", "MAX_FILE", "MAX_PROMPT", "MAX_TITLE", "SETTINGS", "Deck", "DeckError",
+    "deck_from_record", "deck_summary", "load_deck", "parse_deck", "read_deck_file", "sample_deck",
+    "sample_path", "title_value",
+    "ENTRY_LIMIT", "EVENTS", "AmendEntry", "BlockPulled", "CardDrawn", "DayEnded", "DayRolled", "DayStarted",
+    "DiceRolled", "Draw", "DrawBegan", "DrawCard", "EntryAmended", "EntrySkipped", "EntryWritten",
+    "RollSalvation", "SalvationRolled", "SkipEntry", "StartDay", "WriteEntry",
+    "JournalState", "Page", "PullBlock", "card_words", "chance_draws", "chance_event", "chance_needed",
+    "check_options", "check_players", "clean_entry", "command_of", "decide", "describe", "evolve",
+    "game_label", "initial_state", "is_turn_start", "legal_commands", "outcome", "parse_command", "progress",
+    "recorded_draws", "to_act", "best_result", "result_measure",
+    "html_page", "markdown",
+    "ODDS_GAMES", "Playout", "next_pull_chance", "playout", "tower_odds",
+    "RULES_TEXT", "RULING_WORDS",
+    "RULINGS", "check_rulings", "endless", "next_rulings", "ruled_deck", "ruling_lines",
+    "ID", "TITLE", "BLURB", "RULES_VERSION", "HOST_CHOICES",
+]

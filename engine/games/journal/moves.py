@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock  # the pulls' command and events
+from dicehall.engine.games.dicetower import BlockPulled, DiceRolled  # the pulls' command and events
 
 ENTRY_LIMIT = 1000  # characters of one journal entry (at most 4000 bytes: one save string)
 

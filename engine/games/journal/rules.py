@@ -21,7 +21,7 @@ from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, 
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, parse_card
 from dicehall.engine.games.journal.deck import ACTION_WORDS, Deck, DeckError, deck_from_record, sample_deck
 from dicehall.engine.games.journal.moves import (
-    ENTRY_LIMIT, EVENTS, AmendEntry, CardDrawn, DayEnded, DayRolled, DayStarted, Draw, DrawBegan, DrawCard,
+    ENTRY_LIMIT, AmendEntry, CardDrawn, DayEnded, DayRolled, DayStarted, Draw, DrawBegan, DrawCard,
     EntryAmended, EntrySkipped, EntryWritten, RollSalvation, SalvationRolled, SkipEntry, StartDay, WriteEntry,
 )
 from dicehall.engine.games.journal.rulings import check_rulings, checked_title, endless, ruled_deck

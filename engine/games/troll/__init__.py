@@ -53,3 +53,25 @@ ID = "troll"
 TITLE = "Angry Troll versus Magic Bridge"
 BLURB = "calm a bridge of cards as a troll"
 RULES_VERSION = 1
+
+# the game's API: every name above, as the catalogue, the screens and the tests use it
+__all__ = [
+    "CANDIDATES", "COMMANDS", "ActionsLost", "CardLaidDown", "CardPickedUp", "CardStomped", "ClubUsed",
+    "DiamondThrown", "LayDown", "Move", "PickUp", "SpadeUsed", "Stomp", "ThrowDiamond", "TrollMoved",
+    "UseClub", "UseSpade", "Wait", "action_event", "awake_top_at", "carried_awake", "parse_command",
+    "possible_actions",
+    "AwakeningRolled", "TurnBegan", "awakening_target", "next_turn",
+    "COLUMNS", "DIAMOND_ACE", "DIRECTIONS", "FULL_DECK", "LEFT_BANK", "RANKS", "RIGHT_BANK", "ROWS", "SUITS",
+    "THE_CLUB", "Card", "FlightStack", "Pos", "TrollState", "colour_of", "line", "neighbour", "occupied",
+    "place", "row_of", "with_stack",
+    "QUIET_LIMIT", "BridgeCollapsed", "BridgeUnsettled", "TrollWon", "best_result", "bridge_stands", "calm",
+    "collapse_cause", "end_of_turn", "outcome", "result_measure",
+    "FlightPhase", "flight_moves",
+    "RULES_TEXT",
+    "PRESETS", "SHUFFLE_SPEC", "VARIANTS", "DeckShuffled", "TrollPlaced", "check_options", "check_players",
+    "deal", "game_label", "initial_state", "shuffled",
+    "CHANCE_EVENTS", "EVENTS", "chance_draws", "chance_event", "chance_needed", "decide", "evolve",
+    "is_turn_start", "legal_commands", "to_act",
+    "describe", "end_words", "progress",
+    "HOST_CHOICES", "ID", "TITLE", "BLURB", "RULES_VERSION",
+]

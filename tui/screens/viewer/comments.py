@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input
 
-from dicehall.engine.comments import COMMENT_LIMIT, comment_overflow, one_line
+from dicehall.engine.comments import COMMENT_LIMIT, comment_overflow
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted

@@ -1,0 +1,1 @@
+../../dicehall/__init__.py

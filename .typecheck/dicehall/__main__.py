@@ -1,0 +1,1 @@
+../../dicehall/__main__.py

@@ -1,0 +1,63 @@
+"""The tools around the tests: every test module in one lane (tests/lanes.py) and the lanes the
+markers pytest knows; the links mypy reads the package through (.typecheck/dicehall/) laid out as
+pyproject.toml installs it; and .ci/run running ruff and mypy, as pinned, before the tests."""
+from __future__ import annotations
+
+import os
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+from tests.lanes import LANE_OF, LANES, SLOW_TESTS
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_every_test_module_is_in_one_lane():
+    modules = sorted(path.stem for path in (ROOT / "tests").glob("test_*.py"))
+    named = Counter(f"test_{name}" for names in LANES.values() for name in names.split())
+    assert [m for m in modules if m not in LANE_OF] == [], "put each new module in a lane of tests/lanes.py"
+    assert [m for m, count in named.items() if count > 1] == [], "a module in two lanes"
+    assert [m for m in named if m not in modules] == [], "tests/lanes.py names a module that is gone"
+
+
+def test_each_slow_test_named_is_a_test_of_its_module_and_no_test_marks_its_own_lane():
+    """conftest.py skips importing a module that -m leaves out by its lanes alone: a test with a mark
+    of its own would be skipped with it."""
+    for module, function in sorted(SLOW_TESTS):
+        assert module in LANE_OF and f"def {function}(" in (ROOT / "tests" / f"{module}.py").read_text(encoding="utf-8"), \
+            f"tests/lanes.py: {module}::{function} is no test"
+    for path in sorted((ROOT / "tests").glob("test_*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert not any(f"mark.{lane}" in text for lane in LANES), path.name
+
+
+def test_the_lanes_are_the_markers_pytest_knows():
+    markers = [line.split(":")[0] for line in PYPROJECT["tool"]["pytest"]["ini_options"]["markers"]]
+    assert markers == list(LANES)
+    assert "--strict-markers" in PYPROJECT["tool"]["pytest"]["ini_options"]["addopts"]
+
+
+def test_mypy_reads_the_package_as_it_is_installed():
+    """dicehall.engine is engine/ (package-dir): .typecheck/dicehall/ links each of the package's
+    folders and the root's own modules to their place, and nothing else."""
+    links = ROOT / ".typecheck" / "dicehall"
+    mapped = {name.removeprefix("dicehall."): folder
+              for name, folder in PYPROJECT["tool"]["setuptools"]["package-dir"].items() if name != "dicehall"}
+    wanted = {name: f"../../{folder}" for name, folder in mapped.items()}
+    wanted |= {path.name: f"../../dicehall/{path.name}" for path in (ROOT / "dicehall").iterdir()
+               if path.name != "__pycache__" and (path.suffix == ".py" or (path / "__init__.py").exists())}
+    found = {path.name: os.readlink(path) for path in links.iterdir()}
+    assert found == wanted
+    assert all((links / name).exists() for name in found)
+    assert PYPROJECT["tool"]["mypy"]["mypy_path"] == ".typecheck" and PYPROJECT["tool"]["mypy"]["packages"] == ["dicehall"]
+
+
+def test_ci_runs_ruff_and_mypy_as_pinned_before_the_tests():
+    run = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines() if line.strip()]
+    lint = PYPROJECT["project"]["optional-dependencies"]["lint"]
+    assert all("==" in pin for pin in lint) and {pin.split("==")[0] for pin in lint} == {"ruff", "mypy"}
+    steps = [run.index(".venv/bin/pip install --quiet -e '.[lint]'"), run.index(".venv/bin/ruff check ."),
+             run.index(".venv/bin/mypy"), len(run) - 1]
+    assert steps == sorted(steps) and run[-1].startswith(".venv/bin/python -m pytest")
