@@ -10,7 +10,6 @@ import subprocess
 import sys
 import textwrap
 import time
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest

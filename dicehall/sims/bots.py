@@ -37,7 +37,10 @@ def simulate(game_id: str, games: int, seed: int, options: dict) -> dict:
                                      players=[Player(f"{name} {i + 1}", True, name) for i, name in enumerate(seating)])
         played = 0
         while session.outcome is None and played < MAX_DECISIONS:
-            session.play(bots[seating[session.to_act]](session.state, game_seed, len(session.events)))
+            seat = session.to_act
+            if seat is None:  # waiting on a chance no seed decides: left unfinished
+                break
+            session.play(bots[seating[seat]](session.state, game_seed, len(session.events)))
             played += 1
         decisions += played
         if session.outcome is None:

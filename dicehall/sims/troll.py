@@ -28,6 +28,7 @@ def play_troll(seed: int, options: dict, bot: str) -> tuple[str, int, int]:
         session.play(play(session.state, seed, step))  # the nonce counts its moves, not the events
         step += 1
     result = troll.result(session.state, 0)  # the rules' score: the cards left
+    assert result is not None  # the game is over: it has a result
     return "perfect" if result.perfect else "won" if result.won else "lost", result.value, session.state.turn
 
 

@@ -210,10 +210,10 @@ def choose(state: TrollState, seed: int) -> object:
 RANDOM_STREAM = 0x52414E44  # the random player's picks: a stream of the game's seed of their own
 
 
-def random_player(state: TrollState, seed: int, nonce: int) -> object:
+def random_player(state: TrollState, seed: int | None, nonce: int) -> object:
     """A uniformly random legal command (the baseline for `dicehall sim troll`)."""
     commands = troll.legal_commands(state)
-    return commands[seeded_draw(seed ^ RANDOM_STREAM, nonce, len(commands))]
+    return commands[seeded_draw((seed or 0) ^ RANDOM_STREAM, nonce, len(commands))]
 
 
 # the adviser's best plan ("hint", as the h key shows it), its search over sampled deals, and at random;

@@ -63,7 +63,7 @@ __all__ = [
     "RolledOff", "TroopLanded",
     "chance_draws", "chance_event", "chance_needed", "command_of", "decide", "evolve", "legal_commands",
     "recorded_draws",
-    "best_result", "describe", "is_turn_start", "label", "outcome", "progress", "result_measure",
+    "MEASURE", "describe", "is_turn_start", "label", "outcome", "progress", "result",
     "RULES_TEXT",
     "LEVELS", "check_options", "check_players", "initial_state", "reengage_choices",
     "DECISIONS", "AttackInProgress", "BonesState", "PairResult", "to_act",

@@ -56,7 +56,7 @@ __all__ = [
     "JournalState", "Page", "PullBlock", "card_words", "chance_draws", "chance_event", "chance_needed",
     "check_options", "check_players", "clean_entry", "command_of", "decide", "describe", "evolve",
     "game_label", "initial_state", "is_turn_start", "legal_commands", "outcome", "parse_command", "progress",
-    "recorded_draws", "to_act", "best_result", "result_measure",
+    "recorded_draws", "to_act", "MEASURE", "result",
     "html_page", "markdown",
     "ODDS_GAMES", "Playout", "next_pull_chance", "playout", "tower_odds",
     "RULES_TEXT", "RULING_WORDS",
