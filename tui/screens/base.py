@@ -339,4 +339,5 @@ class GameScreen(KeyedScreen):
         # leaving the screen releases the save for other sessions; every event is already on disk
         from dicehall.saves import close_save
 
-        close_save(self.session)
+        if isinstance(self.session, Session):  # a hall table's log is the hall's, not a save
+            close_save(self.session)

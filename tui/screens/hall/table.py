@@ -25,10 +25,8 @@ from dicehall.saves.hall import HallGame, StaleState
 from dicehall.tui.screens.base import KeyedScreen, all_bindings
 from dicehall.tui.screens.hall.follow import HallTable
 from dicehall.tui.screens.hall.talk import CHAT_BINDINGS, HallTalk
+from dicehall.tui.session import GameSession
 from dicehall.tui.widgets import Plain, StatusLine
-
-if TYPE_CHECKING:
-    from dicehall.tui.session import GameSession
 
 # keys that never move for a seat: looking, choosing a troop or a square, undo (a takeback), leaving
 FREE_ACTIONS = {"undo", "redo", "review", "rules", "help", "back", "cursor", "cancel", "labels", "cycle", "arrow",
@@ -262,11 +260,17 @@ class HallPlay(HallTable):
     typed dice (the Dice Tower's `t`: the dice are the secret seed's); `q` leaves
     dicehall (the seat waits: `dicehall join ID` takes it back)."""
 
-    session: HallSession
+    session: GameSession  # as every game screen's; a hall game's screen is always given a HallSession
+
+    @property
+    def hall_session(self) -> HallSession:
+        session = self.session
+        assert isinstance(session, HallSession), "a hall game's screen is given a HallSession"
+        return session
 
     @property
     def hall_game(self) -> HallGame:
-        return self.session.hall_game
+        return self.hall_session.hall_game
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action not in FREE_ACTIONS and others_turn(self.hall_game):
@@ -352,7 +356,7 @@ class HallPlay(HallTable):
     def hall_refresh(self, before: int | None, note: str = "") -> None:
         """Another terminal moved (or our decision was refused as stale): draw the fold's state.
         `before`: how many events were shown before (None: just redraw)."""
-        session = self.session
+        session = self.hall_session
         total = len(session.events)
         seats = session.look_at_seats()  # before drawing: the table marks a disconnected seat
         if hasattr(self, "thinking"):
