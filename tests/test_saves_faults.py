@@ -251,6 +251,8 @@ def test_the_game_screen_says_the_disk_is_full_keeps_the_game_open_and_goes_on(m
 def test_wager_bots_on_a_full_disk_wait_instead_of_looping(monkeypatch):
     from dicehall.tui.screens.wager import WagerScreen
 
+    # the bot moves on space only: its own pace would let it move while the keys are typed (on a busy machine)
+    monkeypatch.setattr("dicehall.tui.screens.wager.screen.BOT_PACE", 60)
     session = saves.new_save("wager", name="bots", seed=4, players=[Player("Ada"), Player("Bot", True, "bold")])
     disk = FullDisk(room=1 << 20)
 
