@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
 from dicehall.tui.widgets import Plain, Redrawn
 
@@ -153,16 +153,18 @@ class PasteScreen(ModalScreen[str | None]):
         self.check = check
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import TextArea  # here, not at the top: the first frame need not import it
+
         with Vertical(classes="dialog ask", id="paste-box"):
             yield Plain(self.question, id="ask-question")
             yield TextArea(id="paste-input", soft_wrap=True, show_line_numbers=False)
             yield Plain("Ctrl+S: OK    Esc: cancel", id="ask-error")
 
     def on_mount(self) -> None:
-        self.query_one(TextArea).focus()
+        self.query_one("#paste-input").focus()
 
     def action_take(self) -> None:
-        text = self.query_one(TextArea).text
+        text = self.query_one("#paste-input").text
         problem = self.check(text) if self.check else None
         if problem:
             self.query_one("#ask-error", Plain).show(Text("Not accepted: " + problem, style="bold"))
