@@ -7,14 +7,14 @@ from __future__ import annotations
 LANES = {
     # the games' rules, bots, analysis, records and sessions in memory, the layering: no terminal, no process
     "rules": """
-        analysis analysis_bones analysis_noise analysis_paired analysis_troll best_result bones_bot bones_rules
+        analysis analysis_bones analysis_noise analysis_paired analysis_troll bones_bot bones_rules
         catalogue chance cli_table contract dicetower_rules import_circles journal_odds journal_rules layers
-        pinned_results session tooling towers_bot towers_rules troll_bot troll_layout troll_rules tui_layout wager_bots
+        pinned_results result_hook session session_protocol tooling towers_bot towers_rules troll_bot troll_layout troll_rules tui_layout wager_bots
         wager_rules
     """,
     # the engine's long checks: searches and solvers run deep, property tests, sims of thousands of games
     "slow": """
-        journal_long_games properties troll_search troll_solver
+        analysis_pool journal_long_games properties troll_search troll_solver
     """,
     # files on disk: saves, replays, text records, stats, caches, decks, the hall's files, the command line
     "files": """
@@ -34,7 +34,7 @@ LANES = {
     # the box and whole processes: its gate, identities and attacker, sshd, pseudo-terminals, tmux,
     # signals, processes racing for a hall, `serve`, a built wheel
     "box": """
-        admin_steps box_attacker box_gate box_identity box_players followers_end hall_race hall_settings
+        adding_a_game admin_steps box_attacker box_gate box_identity box_players followers_end hall_race hall_settings
         no_terminal packaging serve signals sshd terminal_app
     """,
 }

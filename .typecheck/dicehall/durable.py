@@ -1,0 +1,1 @@
+../../dicehall/durable.py
