@@ -347,3 +347,75 @@ def test_a_rewrite_under_way_survives_leaving_and_escape_keeps_it():
     assert text == "Old. New." and "rewrite of entry 1 is back" in said and "rewrite of entry 1 is kept" in kept
     assert resumed.state.pages[0].entry == "Old."
     assert rewrite_of(saves.load_readonly("night watch")) == (1, "Old. New.")
+
+
+def to_the_last_entry(session) -> None:
+    """Entry 1 written (2H), then the four Kings: the last King's entry closes the journal."""
+    from dicehall.engine.games.journal import DrawCard, StartDay, WriteEntry
+
+    session.play(StartDay(), faces=[6])
+    session.play(DrawCard("2H"))
+    session.play(WriteEntry("Old."))
+    for card in ("KH", "KD", "KC", "KS"):
+        session.play(DrawCard(card))
+        if session.state.phase == "entry":
+            session.play(WriteEntry(f"{card} came up."))
+    assert session.state.phase == "last-entry" and session.outcome is None
+
+
+async def rewrite_entry_one(pilot, more):
+    """e, 1, Enter: entry 1's rewrite (the kept one, else its old words) in the box; then type `more`."""
+    await pilot.press("e")
+    await pilot.pause()
+    await pilot.press("backspace", "1", "enter")
+    await pilot.pause()
+    await type_text(pilot, more)
+
+
+@pytest.mark.parametrize("close", ["ctrl+s", "s"])
+def test_closing_the_journal_asks_first_when_a_rewrite_is_kept_unsaved(close):
+    session = new_game()
+    to_the_last_entry(session)
+
+    async def steps(pilot):
+        await rewrite_entry_one(pilot, " New.")
+        await pilot.press("escape")  # the rewrite is set aside, kept
+        await pilot.pause()
+        if close == "ctrl+s":
+            await write(pilot, "The end.")
+        await pilot.press(close)
+        await pilot.pause()
+        asked = screen_text(pilot.app)
+        await pilot.press("n")  # no: nothing closes, the rewrite stays kept
+        await pilot.pause()
+        kept = status(pilot.app), session.outcome
+        if close == "ctrl+s":
+            await pilot.press("escape")  # out of the last entry's box (its words stay, a draft)
+        await rewrite_entry_one(pilot, "")  # e, Enter: the kept rewrite is back in the box
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        if close == "ctrl+s":
+            await pilot.press("w")
+        await pilot.press(close)  # nothing kept now: it closes without asking
+        await pilot.pause()
+        return asked, kept
+
+    asked, (said, outcome) = drive(DicehallApp(session=session), steps)
+    assert "Your rewrite of entry 1 is kept, not saved" in asked and "no entry can be rewritten" in asked
+    assert outcome is None and "e then 1 opens your rewrite" in said
+    assert session.state.pages[0].entry == "Old. New." and session.outcome is not None
+
+
+def test_closing_the_journal_can_drop_a_kept_rewrite():
+    session = new_game()
+    to_the_last_entry(session)
+
+    async def steps(pilot):
+        await rewrite_entry_one(pilot, " New.")
+        await pilot.press("escape", "s")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+
+    drive(DicehallApp(session=session), steps)
+    assert session.outcome is not None and session.state.pages[0].entry == "Old."

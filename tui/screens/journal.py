@@ -4,6 +4,8 @@ journal_pages; its setup is journal_setup). Every text from a deck or a player i
 (rich Text, never markup)."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -283,7 +285,10 @@ class JournalScreen(GameScreen):
                 self.keep_draft()
                 self.focus_panel()
             return
-        if self.play(WriteEntry(box.text), done="entry saved"):
+        self.unless_rewrite_kept(self.write_entry)
+
+    def write_entry(self) -> None:
+        if self.play(WriteEntry(self.query_one("#journal-entry", TextArea).text), done="entry saved"):
             self.draft = ""
             self.put_in_box("")
             self.keep_draft()
@@ -292,10 +297,31 @@ class JournalScreen(GameScreen):
                 self.status(f"entry saved; {PHASE_WORDS.get(self.state.phase, '')}")
 
     def action_skip(self) -> None:
+        self.unless_rewrite_kept(self.skip_entry)
+
+    def skip_entry(self) -> None:
         if self.play(SkipEntry(), done="entry skipped"):
             self.draft = ""
             self.put_in_box("")
             self.keep_draft()
+
+    def unless_rewrite_kept(self, close: Callable[[], None]) -> None:
+        """Run `close` (an entry written or skipped), asking first when it closes the journal while a
+        rewrite is kept unsaved: once the game is over no entry can be rewritten, so it would be lost."""
+        page = self.rewrite_page
+        if self.state.phase != "last-entry" or not page or not self.rewritable(page):
+            close()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                close()
+            else:
+                self.status(f"nothing changed: e then {page} opens your rewrite, ctrl+s saves it")
+
+        self.app.push_screen(ConfirmScreen(f"Your rewrite of entry {page} is kept, not saved, and this entry closes the "
+                                           "journal: after it no entry can be rewritten. Close it and drop the rewrite?"),
+                             answered)
 
     def action_write(self) -> None:
         self.query_one("#journal-entry", TextArea).focus()
