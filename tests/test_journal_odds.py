@@ -12,14 +12,14 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dicehall import engine, replays, saves
 from dicehall.engine.games import dicetower, journal
-from dicehall.engine.games.journal import odds
+from dicehall.engine.games.journal import odds, pulls
 from dicehall.engine.games.journal import AmendEntry, SkipEntry, WriteEntry
 
 
 def test_one_pull_enumerated_through_the_dice_tower_matches_its_exact_chain():
     for countdown in range(1, 101):
         for remove in (False, True):
-            outcomes = dict(odds._after_pull(countdown, 51, remove))
+            outcomes = dict(pulls.after_pull(countdown, 51, remove))
             assert abs(sum(outcomes.values()) - 1) < 1e-12
             assert abs(outcomes.get(0, 0.0) - float(dicetower.topple_chance(countdown, 51, remove))) < 1e-12
 

@@ -68,7 +68,7 @@ def endless(deck: Deck, rulings: dict) -> str | None:
         ace = {"add-token": 1, "remove-token": -1}.get(deck.action(SALVATION_CARD), 0)
         if any(deck.action(card) != "add-token" for card in again) or settings["tokens"] + ace <= 1 + kings:
             return None
-    return (f"this deck never ends: reshuffled, it needs {counted(settings['kings'], 'King')}, a card that pulls, or the "
+    return (f"no card ends this deck: reshuffled, it needs {counted(settings['kings'], 'King')}, a card that pulls, or the "
             "Ace of hearts and a card adding no token")
 
 
