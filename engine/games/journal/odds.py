@@ -35,6 +35,7 @@ ENDINGS = ("tower", "kings", "salvation", "deck")
 # many reshuffles (skip-pull cards outnumbering the pulls may skip them all): a deck that can end its
 # game has long ended it (a pull a pass fells even a tower of 10,000 within about 4,000).
 MAX_RESHUFFLES = 10_000
+NEVER = 1 << 60  # the countdown of a tower no pull to come can fell (the pulls that would: never reached)
 
 
 def _may_end(action: str, card: str, kings: list) -> bool:
@@ -112,9 +113,6 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     cap = MAX_RESHUFFLES if most is None else most
     actions, passes = _actions(deck)
     phase = state.phase
-    # a bounded deck's game under a tall tower: no pull it has left can fell it, so none is rolled (exact)
-    standing = tower and most is not None and _out_of_reach(countdown, advantage_from, 2 * (
-        len(remaining) + (cap - reshuffles) * len(deck.cards)) + 1)
     if state.ending:
         return Playout(state.ending, day, cards, pulls)
     if not tower:
@@ -129,6 +127,12 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
         if phase.startswith("final"):
             return Playout("salvation", day, cards, pulls)
         phase = "entry"
+    # a bounded deck's game under a tall tower: no pull it has left can fell it (each card, and a King
+    # back for each, a pull at most), so its pulls are counted, never rolled: the deck's part alone
+    standing = tower and most is not None and _out_of_reach(countdown, advantage_from, 2 * (
+        len(remaining) + (cap - reshuffles) * len(actions)) + 1)
+    if standing:
+        tower, countdown = False, NEVER
     if phase in ("entry", "draw", "drawing"):
         phase = "cards"
     elif phase in ("day-end", "day-end-rolling"):
@@ -151,9 +155,8 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     if most is None and not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
                     left = cap - reshuffles + 1  # passes to come before the cap, this one's included
-                    # shortcuts for the unbounded deck of an old save and a tower that may fall; a bounded
-                    # deck's few passes otherwise card by card (tower=False: its pulls are only counted)
-                    if not standing and (tower or most is None):
+                    # the passes at once (a bounded deck's pulls only counted, tower_odds': card by card)
+                    if tower or standing or most is None:
                         if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
                             pulling = saving[0] + saving[1]
                             saving = (0, 0, *saving[2:4], saving[4] - pulling, *saving[5:]) if skips >= pulling <= saving[4] else None
@@ -175,15 +178,16 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         if counts and counts[2]:  # skips with removes, or as many as the pulls: card by card
                             counts = None
                         if counts and not counts[1]:
-                            return _tower_alone(len(remaining), counts[0], countdown, advantage_from, left,
-                                                day, to_draw, cards, pulls, rng)
+                            falls = NEVER if standing else _tower_falls(countdown, advantage_from, rng)
+                            return _tower_alone(len(remaining), counts[0], falls, left, day, to_draw, cards, pulls, rng)
                         if walking:  # tokens added or removed by cards: passes at once while they are many
                             counts = saving
                             skipped, dropped = _token_passes(saving, len(remaining), tokens, countdown, advantage_from,
                                                              left, pulls, tower, rng)
                             tokens, skips = tokens + skipped * (saving[2] - saving[3]), skips + skipped * saving[4]
                         else:
-                            skipped, dropped = _far_passes(counts, countdown, advantage_from, rng) if counts else (0, 0)
+                            skipped, dropped = (0, 0) if not counts else (left, 0) if standing else _far_passes(
+                                counts, countdown, advantage_from, rng)
                         if skipped and skipped <= left:  # whole passes at once
                             countdown -= dropped
                             pulls += skipped * (counts[0] + counts[1])
@@ -222,12 +226,11 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 elif action == "remove-token" and salvation:
                     tokens -= 1
                     if tokens == 0:
-                        return _saved(countdown, advantage_from, settings, tower and not standing, rng, day, cards, pulls)
+                        return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
                 elif action in ("pull", "remove"):
                     pulls += 1
                     if tower:
-                        if not standing:
-                            countdown = _pull(countdown, advantage_from, action == "remove", rng)
+                        countdown = _pull(countdown, advantage_from, action == "remove", rng)
                     elif pulls >= countdown:  # a pull that leaves it standing takes one or more: it has fallen
                         return Playout("tower", day, cards, pulls)
                     if countdown == 0:
@@ -237,17 +240,23 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
             if int(uniform() * 6) + 1 >= salvation_from:
                 tokens -= 1
                 if tokens == 0:
-                    return _saved(countdown, advantage_from, settings, tower and not standing, rng, day, cards, pulls)
+                    return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
             phase = "day"
 
 
 def _out_of_reach(countdown: int, advantage_from: int, most: int) -> bool:
     """Whether `most` pulls (pulls and removes in any mix) leave a tower at `countdown` standing, but
-    for a chance under 1e-15 (the runs' tables leave out less than that: runs.PRUNE). In runs of 16,
-    each under the most that 16 pulls and 16 removes drop, far above the threshold throughout."""
+    for a chance under 1e-15 (the runs' tables leave out less than that: runs.PRUNE)."""
+    return countdown >= _reach(most, advantage_from)
+
+
+@lru_cache(maxsize=None)
+def _reach(most: int, advantage_from: int) -> int:
+    """The lowest countdown `most` pulls cannot fell: in runs of 64, each under the most that 64 pulls
+    and 64 removes drop, far above the threshold throughout (a tower of 10,000 and 417 pulls: 7,133)."""
     plain, removing = drop_runs(advantage_from), drop_runs(advantage_from, True)
-    reach = -(-most // 16) * (plain.most_of(16) + removing.most_of(16))
-    return countdown - reach >= max(advantage_from, 13) + max(max(plain.single), max(removing.single))
+    reach = -(-most // 64) * (plain.most_of(64) + removing.most_of(64))
+    return reach + max(advantage_from, 13) + max(max(plain.single), max(removing.single))
 
 
 def _saved(countdown: int, advantage_from: int, settings: dict, tower: bool, rng: random.Random, day: int,
@@ -309,11 +318,11 @@ def _tower_falls(countdown: int, advantage_from: int, rng: random.Random) -> int
     return pulls
 
 
-def _tower_alone(pass_cards: int, pass_pulls: int, countdown: int, advantage_from: int, passes: int, day: int,
-                 to_draw: int, cards: int, pulls: int, rng: random.Random) -> Playout:
-    """The rest of a game that only the tower can end (_plain_pulls), from a reshuffle: the pulls
-    until it falls, the pass and the place in it of that pull's card, and the days to draw them."""
-    falls = _tower_falls(countdown, advantage_from, rng)
+def _tower_alone(pass_cards: int, pass_pulls: int, falls: int, passes: int, day: int, to_draw: int, cards: int,
+                 pulls: int, rng: random.Random) -> Playout:
+    """The rest of a game that only the tower can end (_plain_pulls), from a reshuffle: given the pulls
+    until it falls (_tower_falls; NEVER: none to come can), the pass and the place in it of that
+    pull's card, or the cap's, and the days to draw them."""
     if falls > passes * pass_pulls:  # the cap comes first: the deck's ending, when one more card is due
         drawn = passes * pass_cards
         ending, falls, due = "deck", passes * pass_pulls, drawn + 1
