@@ -102,7 +102,6 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     advantage_from = state.tower.advantage_from
     countdown = state.tower.countdown
     remaining = list(state.remaining)
-    rng.shuffle(remaining)
     uniform = rng.random  # a die is int(uniform() * 6) + 1: random.choices' own way, as fast as randint is slow
     kings = list(state.kings)
     salvation, tokens = state.salvation, state.tokens
@@ -133,6 +132,10 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
         len(remaining) + (cap - reshuffles) * len(actions)) + 1)
     if standing:
         tower, countdown = False, NEVER
+    # the pass under way, once: no King, no Ace of hearts left in it, its pulls (and skips) are all it does
+    quiet = standing and not any(card[0] == "K" for card in remaining) and _tower_pulls(tuple(remaining), actions, kings)
+    if not quiet:  # (a quiet pass's order is nobody's business)
+        rng.shuffle(remaining)
     if phase in ("entry", "draw", "drawing"):
         phase = "cards"
     elif phase in ("day-end", "day-end-rolling"):
@@ -145,6 +148,13 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
             to_draw = int(uniform() * 6) + 1
             phase = "cards"
         if phase == "cards":
+            if quiet and to_draw > 0:  # the rest of this pass at once: its pulls counted, its days rolled
+                net, skipping, quiet = quiet[0] + quiet[1] - quiet[2], quiet[2], None
+                cumulative, counts = skips_left(net + skipping, skipping)  # the skips left, as skips.py's chain
+                after = max(skips - net, counts[bisect_left(cumulative, uniform())])
+                pulls, skips, cards = pulls + net + after - skips, after, cards + len(remaining)
+                day, to_draw, _ = _days_drawing(len(remaining), day, to_draw, rng)
+                remaining = []
             while to_draw > 0:
                 if not remaining:
                     reshuffles += 1
@@ -193,13 +203,8 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                             pulls += skipped * (counts[0] + counts[1])
                             cards += skipped * len(remaining)
                             reshuffles += skipped - 1
-                            due = skipped * len(remaining)
-                            if due >= to_draw:
-                                more, drawn = days_to_draw(due - to_draw, rng)
-                                day, to_draw = day + more, drawn - (due - to_draw)
-                                tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking else 0
-                            else:
-                                to_draw -= due
+                            day, to_draw, more = _days_drawing(skipped * len(remaining), day, to_draw, rng)
+                            tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking and more else 0
                             remaining = []
                             continue
                     _shuffle(remaining, uniform)
@@ -257,6 +262,14 @@ def _reach(most: int, advantage_from: int) -> int:
     plain, removing = drop_runs(advantage_from), drop_runs(advantage_from, True)
     reach = -(-most // 64) * (plain.most_of(64) + removing.most_of(64))
     return reach + max(advantage_from, 13) + max(max(plain.single), max(removing.single))
+
+
+def _days_drawing(due: int, day: int, to_draw: int, rng: random.Random) -> tuple[int, int, int]:
+    """After `due` more cards (today's dice leave `to_draw`): the day, the cards its dice leave, the days gone by."""
+    if due < to_draw:
+        return day, to_draw - due, 0
+    more, drawn = days_to_draw(due - to_draw, rng)
+    return day + more, drawn - (due - to_draw), more
 
 
 def _saved(countdown: int, advantage_from: int, settings: dict, tower: bool, rng: random.Random, day: int,
