@@ -134,8 +134,6 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
         tower, countdown = False, NEVER
     # the pass under way, once: no King, no Ace of hearts left in it, its pulls (and skips) are all it does
     quiet = standing and not any(card[0] == "K" for card in remaining) and _tower_pulls(tuple(remaining), actions, kings)
-    if not quiet:  # (a quiet pass's order is nobody's business)
-        rng.shuffle(remaining)
     if phase in ("entry", "draw", "drawing"):
         phase = "cards"
     elif phase in ("day-end", "day-end-rolling"):
@@ -207,8 +205,8 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                             tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking and more else 0
                             remaining = []
                             continue
-                    _shuffle(remaining, uniform)
-                card = remaining.pop()
+                # a card drawn at random from those left: a shuffled deck's next card, one float a card drawn
+                card = remaining.pop(int(uniform() * len(remaining)))
                 to_draw -= 1
                 cards += 1
                 if card[0] == "K":  # is_king, inline: the loop's hottest line
@@ -225,7 +223,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 elif action == "skip-pull":
                     skips += 1
                 elif action == "return-king" and kings:
-                    remaining.insert(rng.randint(0, len(remaining)), kings.pop())
+                    remaining.append(kings.pop())  # among those left (each draw is at random)
                 elif action == "add-token" and salvation:
                     tokens += 1
                 elif action == "remove-token" and salvation:
