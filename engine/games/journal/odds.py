@@ -65,6 +65,7 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
                                  any(_may_end(actions[c], c, face_up) for c in cycle),
                                  _tower_pulls(cycle, actions, []), _tower_pulls(cycle, actions, ["KS"]),
                                  _saving_pulls(cycle, actions))
+        passes["first"] = _quiet(deck.cards, actions, [])  # a game's first pass
         kept = _ACTIONS[id(deck)] = (deck, actions, passes)
     return kept[1], kept[2]
 
@@ -133,7 +134,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     if standing:
         tower, countdown = False, NEVER
     # the pass under way, once: no King, no Ace of hearts left in it, its pulls (and skips) are all it does
-    quiet = standing and not any(card[0] == "K" for card in remaining) and _tower_pulls(tuple(remaining), actions, kings)
+    quiet = standing and (passes["first"] if len(remaining) == len(actions) else _quiet(remaining, actions, kings))
     if phase in ("entry", "draw", "drawing"):
         phase = "cards"
     elif phase in ("day-end", "day-end-rolling"):
@@ -216,21 +217,10 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 if card == SALVATION_CARD and not salvation:
                     salvation, tokens = True, settings["tokens"]
                 action = actions[card]
-                if action in ("pull", "remove") and skips:
-                    skips -= 1
-                elif action in ("salvation-5", "salvation-4"):
-                    salvation_from = min(salvation_from, int(action[-1]))
-                elif action == "skip-pull":
-                    skips += 1
-                elif action == "return-king" and kings:
-                    remaining.append(kings.pop())  # among those left (each draw is at random)
-                elif action == "add-token" and salvation:
-                    tokens += 1
-                elif action == "remove-token" and salvation:
-                    tokens -= 1
-                    if tokens == 0:
-                        return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
-                elif action in ("pull", "remove"):
+                if action == "pull" or action == "remove":  # the commonest first; a card of no effect next
+                    if skips:
+                        skips -= 1
+                        continue
                     pulls += 1
                     if tower:
                         countdown = _pull(countdown, advantage_from, action == "remove", rng)
@@ -238,6 +228,23 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         return Playout("tower", day, cards, pulls)
                     if countdown == 0:
                         return Playout("tower", day, cards, pulls)
+                elif action == "no-pull" or action == "king" or action == "salvation":
+                    continue
+                elif action == "salvation-5" or action == "salvation-4":
+                    salvation_from = min(salvation_from, int(action[-1]))
+                elif action == "skip-pull":
+                    skips += 1
+                elif action == "return-king":
+                    if kings:
+                        remaining.append(kings.pop())  # among those left (each draw is at random)
+                elif not salvation:
+                    continue
+                elif action == "add-token":
+                    tokens += 1
+                elif action == "remove-token":
+                    tokens -= 1
+                    if tokens == 0:
+                        return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
             phase = "salvation" if salvation else "day"
         if phase == "salvation":
             if int(uniform() * 6) + 1 >= salvation_from:
@@ -245,6 +252,11 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 if tokens == 0:
                     return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
             phase = "day"
+
+
+def _quiet(cards, actions: dict, kings: list) -> tuple[int, int, int] | None:
+    """The pulls, removes and skips of `cards` when they are all the cards do (no King, no Ace of hearts)."""
+    return None if any(card[0] == "K" for card in cards) else _tower_pulls(tuple(cards), actions, kings)
 
 
 def _out_of_reach(countdown: int, advantage_from: int, most: int) -> bool:
