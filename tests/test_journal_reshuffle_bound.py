@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from pathlib import Path
 
 import pytest
 
@@ -60,6 +61,8 @@ def test_a_deck_file_reshuffles_three_times_at_most_and_says_so():
     with pytest.raises(DeckError, match="reshuffles"):
         parse_deck(b'[game]\ntitle = "R"\nreshuffles = 4\n', "r.toml")  # more is not dicehall's game
     assert journal.sample_deck().settings["reshuffles"] == 3
+    game_file = Path(__file__).parent / "fixtures" / "dc-solo-rpg-lighthouse.game.md"  # read as a record: a new one
+    assert journal.load_deck(game_file).settings["reshuffles"] == 3
 
 
 def test_a_game_saved_before_the_bound_reshuffles_without_end_and_still_loads(tmp_path, monkeypatch):
