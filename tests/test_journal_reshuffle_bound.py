@@ -124,3 +124,46 @@ def test_the_playout_ends_at_the_bound_and_never_past_it():
     assert {play.ending for play in plays} <= {"deck", "salvation"}
     # a pass is the 29 cards without the Ace (gone once drawn), and a King back each return at most
     assert max(play.cards for play in plays) <= 30 + 2 * (29 + 9)
+
+
+def rules_game(state, rng: random.Random):
+    """The rest of a game through the rules themselves (decide, chance and evolve), random chance."""
+    while state.phase != "over":
+        need = journal.chance_needed(state)
+        if need:
+            state = journal.evolve(state, journal.chance_event(state, tuple(rng.randrange(n) for n in need.spec), False))
+        else:
+            for event in journal.decide(state, journal.legal_commands(state)[0]):
+                state = journal.evolve(state, event)
+    return state
+
+
+SAVED_MID_GAME = {"AH": "salvation", "3S": "remove", "5S": "pull", "2S": "add-token", "4S": "no-pull",
+                  "6S": "remove-token", "8S": "no-pull"}
+
+
+def test_a_playout_from_the_middle_of_a_bounded_game_after_salvation_plays_as_the_rules():
+    """The side panel's playouts (a deck with pull and remove: the tower's own) from a state after
+    salvation under a tower none of the pulls left can fell: the tokens still count, card by card."""
+    options = bounded(10_000, SAVED_MID_GAME, tokens=2)
+    state, rng = journal.initial_state(options, ()), random.Random(4)
+    while not (state.salvation and state.phase == "draw" and {"3S", "6S"} <= set(state.remaining)):
+        if state.phase == "over":  # (a game that never came there: another)
+            state = journal.initial_state(options, ())
+        need = journal.chance_needed(state)
+        if need:
+            state = journal.evolve(state, journal.chance_event(state, tuple(rng.randrange(n) for n in need.spec), False))
+        else:
+            for event in journal.decide(state, journal.legal_commands(state)[0]):
+                state = journal.evolve(state, event)
+    ends = [rules_game(state, rng) for _ in range(400)]
+    plays = [odds.playout(state, rng) for _ in range(3000)]
+    for ending in odds.ENDINGS:
+        real = sum(end.ending == ending for end in ends) / 400
+        mine = sum(play.ending == ending for play in plays) / 3000
+        assert abs(real - mine) <= 4 * (mine * (1 - mine) / 400) ** 0.5 + 0.01, (ending, real, mine)
+    for measure, real in (("days", [end.day for end in ends]), ("pulls", [end.tower.pulls for end in ends])):
+        mine = [getattr(play, measure) for play in plays]
+        spread = 4 * (statistics.variance(real) / 400 + statistics.variance(mine) / 3000) ** 0.5 + 1e-9
+        assert abs(statistics.mean(real) - statistics.mean(mine)) <= spread, (measure, statistics.mean(real),
+                                                                              statistics.mean(mine))

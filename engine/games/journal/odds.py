@@ -134,7 +134,8 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     if standing:
         tower, countdown = False, NEVER
     # the pass under way, once: no King, no Ace of hearts left in it, its pulls (and skips) are all it does
-    quiet = standing and (passes["first"] if len(remaining) == len(actions) else _quiet(remaining, actions, kings))
+    quiet = standing and not salvation and (
+        passes["first"] if len(remaining) == len(actions) else _quiet(remaining, actions, kings))
     if phase in ("entry", "draw", "drawing"):
         phase = "cards"
     elif phase in ("day-end", "day-end-rolling"):
