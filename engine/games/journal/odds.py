@@ -30,8 +30,9 @@ from dicehall.engine.games.journal.skips import skip_steps, skips_left
 
 ODDS_GAMES = 1000  # playouts behind the side panel's figure
 ENDINGS = ("tower", "kings", "salvation", "deck")
-# A reshuffling deck whose cards can no longer end the game (no pull, no King to return, no salvation
-# to come) would be played for ever: the playout calls it the deck's ending. So does a game past this
+# A deck reshuffles at most its `reshuffles` times (rules.may_reshuffle). A game saved before that bound
+# reshuffles without end: there a deck whose cards can no longer end the game (no pull, no King to
+# return, no salvation to come) would be played for ever: the playout calls it the deck's ending. So does a game past this
 # many reshuffles (skip-pull cards outnumbering the pulls may skip them all): a deck that can end its
 # game has long ended it (a pull a pass fells even a tower of 10,000 within about 4,000).
 MAX_RESHUFFLES = 10_000
