@@ -15,6 +15,7 @@ from dicehall import engine, replays, saves
 from dicehall.engine.errors import DeckError
 from dicehall.engine.games import journal
 from dicehall.engine.games.journal import deck_summary, odds, parse_deck
+from tests.test_journal_rulings import rules_step
 
 FULL_CARDS = [rank + suit for suit in "HDCS" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")]
 ONE_PULL_A_PASS = {card: "pull" if card == "3S" else "no-pull" for card in FULL_CARDS if card != "AH"}
@@ -129,12 +130,7 @@ def test_the_playout_ends_at_the_bound_and_never_past_it():
 def rules_game(state, rng: random.Random):
     """The rest of a game through the rules themselves (decide, chance and evolve), random chance."""
     while state.phase != "over":
-        need = journal.chance_needed(state)
-        if need:
-            state = journal.evolve(state, journal.chance_event(state, tuple(rng.randrange(n) for n in need.spec), False))
-        else:
-            for event in journal.decide(state, journal.legal_commands(state)[0]):
-                state = journal.evolve(state, event)
+        state = rules_step(state, rng)
     return state
 
 
@@ -150,12 +146,7 @@ def test_a_playout_from_the_middle_of_a_bounded_game_after_salvation_plays_as_th
     while not (state.salvation and state.phase == "draw" and {"3S", "6S"} <= set(state.remaining)):
         if state.phase == "over":  # (a game that never came there: another)
             state = journal.initial_state(options, ())
-        need = journal.chance_needed(state)
-        if need:
-            state = journal.evolve(state, journal.chance_event(state, tuple(rng.randrange(n) for n in need.spec), False))
-        else:
-            for event in journal.decide(state, journal.legal_commands(state)[0]):
-                state = journal.evolve(state, event)
+        state = rules_step(state, rng)
     ends = [rules_game(state, rng) for _ in range(400)]
     plays = [odds.playout(state, rng) for _ in range(3000)]
     for ending in odds.ENDINGS:

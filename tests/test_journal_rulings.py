@@ -305,13 +305,18 @@ def random_game(options: dict, rng: random.Random, steps: int = 3000) -> str:
     for _ in range(steps):
         if state.phase == "over":
             return state.ending
-        need = journal.chance_needed(state)
-        if need:
-            state = journal.evolve(state, journal.chance_event(state, tuple(rng.randrange(n) for n in need.spec), False))
-        else:
-            for event in journal.decide(state, journal.legal_commands(state)[0]):
-                state = journal.evolve(state, event)
+        state = rules_step(state, rng)
     return ""
+
+
+def rules_step(state: journal.JournalState, rng: random.Random) -> journal.JournalState:
+    """One step of a game through the rules: the chance it waits for, at random, or its first legal command."""
+    need = journal.chance_needed(state)
+    if need:
+        return journal.evolve(state, journal.chance_event(state, tuple(rng.randrange(n) for n in need.spec), False))
+    for event in journal.decide(state, journal.legal_commands(state)[0]):
+        state = journal.evolve(state, event)
+    return state
 
 
 @pytest.mark.parametrize("deck, ending", ENDS, ids=[str(n) for n in range(len(ENDS))])
