@@ -75,7 +75,7 @@ def test_a_toml_deck_with_its_game_table_and_settings():
     assert (deck.title, deck.author, deck.licence) == ("Tide Station", "A. Writer", "CC BY 4.0")
     assert deck.intro == "First paragraph.\n\nSecond paragraph."
     assert deck.settings == {"tokens": 3, "kings": 2, "tower_start": 40, "final_check": "pull",
-                             "deck_out": "reshuffle", "deck": "listed"}
+                             "deck_out": "reshuffle", "deck": "listed", "reshuffles": 3}
     assert deck.cards == ("10D", "AH", "KS") or set(deck.cards) == {"AH", "KS", "10D"}
     assert deck.action("10D") == "remove" and deck.prompt("10D") == "Pull and remove."
 

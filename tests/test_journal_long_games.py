@@ -17,7 +17,7 @@ from dicehall import engine
 from dicehall.engine.errors import RulingError
 from dicehall.engine.games import dicetower, journal
 from dicehall.engine.games.dicetower import TowerState
-from dicehall.engine.games.journal import odds
+from dicehall.engine.games.journal import odds, pulls
 from dicehall.engine.games.journal.runs import days_to_draw, successes
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
 from dicehall.sims.journal import sim_journal
@@ -62,17 +62,17 @@ def test_a_pull_table_shared_by_far_countdowns_is_each_countdowns_own_enumeratio
     moved to each countdown it is exactly that countdown's own table (its rolls through dicetower.evolve)."""
     for countdown in (291, 300, 777, 5000, 10_000):
         for remove in (False, True):
-            shared = odds._table(odds._own(countdown, 51), 51, remove)
-            own = odds._after_pull(countdown, 51, remove, odds.DEPTH)
+            shared = pulls.drop_table(pulls.own_countdown(countdown, 51), 51, remove)
+            own = pulls.after_pull(countdown, 51, remove, pulls.DEPTH)
             assert [(countdown - drop, chance) for drop, chance in shared] == list(own)
     # and sampled with the same floats, the shared table picks what the whole enumeration picks
     countdown = 400
-    whole = odds._after_pull(countdown, 51, False)
+    whole = pulls.after_pull(countdown, 51, False)
     cumulative, total = [], 0.0
     for _, chance in whole:
         total += chance
         cumulative.append(total)
-    shared, drops = odds.pull_outcomes(countdown, 51, False)
+    shared, drops = pulls.pull_outcomes(countdown, 51, False)
     rng = random.Random(2)
     for u in [rng.random() for _ in range(5000)]:
         assert whole[bisect_left(cumulative, u)][0] == countdown - drops[bisect_left(shared, u)]
@@ -273,16 +273,19 @@ def test_the_sim_and_the_side_panel_on_the_edge_decks(tmp_path):
     path = tmp_path / "pulls.toml"
     path.write_text('[game]\ntitle = "Pulls"\ndeck = "listed"\ntower_start = 10000\ndeck_out = "reshuffle"\n\n'
                     '[[card]]\ncard = "3S"\naction = "pull"\n')
-    report = sim_journal(2000, 1, str(path))
+    report = sim_journal(2000, 1, str(path))  # a deck file reshuffles 3 times at most (#30): 4 pulls, the deck's end
+    assert report["endings"]["deck"] == 1.0 and report["mean_pulls"] == 4.0
+    played = playouts(pulls, 2000, 1)  # a game saved before the bound (no bound in its record): the tower's
     expected = float(dicetower.pulls_to_come(TowerState(countdown=10_000, start=10_000, advantage_from=51), exact=False))
-    assert report["endings"]["tower"] == 1.0 and abs(report["mean_pulls"] - expected) < 4 * 40 / 2000 ** 0.5
-    assert abs(report["mean_days"] - expected / 3.5) < 10  # a card a pull, three and a half cards a day
+    mean_pulls = statistics.mean(play.pulls for play in played)
+    assert {play.ending for play in played} == {"tower"} and abs(mean_pulls - expected) < 4 * 40 / 2000 ** 0.5
+    assert abs(statistics.mean(play.days for play in played) - expected / 3.5) < 10  # three and a half cards a day
 
 
 def test_a_reshuffled_deck_without_the_kings_that_end_it_is_over_when_nothing_else_can_end_it():
     """Kings returned to a deck of fewer Kings than end the game can never end it: with nothing else
     that could (no pull, no salvation) the game is the deck's at its first reshuffle, not the cap's."""
-    with pytest.raises(RulingError, match="never ends"):  # refused when a game starts (rulings.endless)
+    with pytest.raises(RulingError, match="no card ends"):  # refused when a game starts (rulings.endless)
         deck(100, {"2S": "return-king", "3S": "return-king", "KS": "king"}, deck_out="reshuffle", kings=2)
     record = {"title": "Edge", "author": "", "licence": "", "intro": "", "deck": "listed", "tower_start": 100,
               "cards": [["2S", "return-king", ""], ["3S", "return-king", ""], ["KS", "king", ""]],

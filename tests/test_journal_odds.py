@@ -12,14 +12,14 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dicehall import engine, replays, saves
 from dicehall.engine.games import dicetower, journal
-from dicehall.engine.games.journal import odds
+from dicehall.engine.games.journal import odds, pulls
 from dicehall.engine.games.journal import AmendEntry, SkipEntry, WriteEntry
 
 
 def test_one_pull_enumerated_through_the_dice_tower_matches_its_exact_chain():
     for countdown in range(1, 101):
         for remove in (False, True):
-            outcomes = dict(odds._after_pull(countdown, 51, remove))
+            outcomes = dict(pulls.after_pull(countdown, 51, remove))
             assert abs(sum(outcomes.values()) - 1) < 1e-12
             assert abs(outcomes.get(0, 0.0) - float(dicetower.topple_chance(countdown, 51, remove))) < 1e-12
 
@@ -93,8 +93,8 @@ def test_the_sample_decks_figures_are_pinned():
     assert report["endings"] == PINNED_ENDINGS and report["mean_days"] == PINNED_DAYS
 
 
-PINNED_ENDINGS = {'tower': 0.0015, 'kings': 0.9985, 'salvation': 0.0, 'deck': 0.0}  # sim journal --games 2000 --seed 1
-PINNED_DAYS = 12.5435
+PINNED_ENDINGS = {'tower': 0.0045, 'kings': 0.9955, 'salvation': 0.0, 'deck': 0.0}  # sim journal --games 2000 --seed 1
+PINNED_DAYS = 12.59  # (#30: a card drawn at random each draw, not a shuffle first: other draws)
 
 
 # ----- properties over random legal playouts -----

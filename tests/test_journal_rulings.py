@@ -180,6 +180,12 @@ def deck_options(text: str, path, **rulings) -> dict:
     return journal.check_options({"deck": journal.load_deck(str(path)).record(), **rulings})
 
 
+def before_the_bound(record: dict) -> dict:
+    """A deck's record as a game saved before the reshuffles' bound (#30) holds it: without the key, so
+    reshuffled without end."""
+    return {key: value for key, value in record.items() if key != "reshuffles"}
+
+
 def test_kings_a_sooner_king_ends_the_sims_games_sooner_as_the_engines():
     report = sim_journal(4000, 1, "sample", {"kings": 1})
     default = sim_journal(4000, 1, "sample")
@@ -236,8 +242,8 @@ def test_deck_out_a_reshuffled_deck_plays_on_to_salvation_or_the_tower_as_in_the
     sim_reshuffle, _ = sampled(reshuffle)
     games = SIM_GAMES
     assert sim_end["deck"] > 0.5 * games and sim_end["kings"] == 0  # three Kings never make the fourth
-    assert sim_reshuffle["deck"] == 0 and sim_reshuffle["salvation"] > 0.5 * games
-    assert_the_engine_agrees(reshuffle, 150, sim_reshuffle, ("salvation", "tower"))
+    assert sim_reshuffle["salvation"] > 2 * sim_end["salvation"] and sim_reshuffle["deck"] < sim_end["deck"]
+    assert_the_engine_agrees(reshuffle, 150, sim_reshuffle, ("salvation", "tower", "deck"))  # the bound's end too
 
 
 ENDLESS_DECK = """[game]
@@ -258,7 +264,7 @@ def test_a_reshuffled_deck_that_can_never_end_its_game_is_the_decks_ending_not_a
     """No King, no pull, no salvation to come: the engine's game would go on for ever; the sim (and
     the side panel's figure) stops at the first reshuffle that brings nothing that can end it."""
     (tmp_path / "endless.toml").write_text(ENDLESS_DECK)  # check_options refuses it: built as a forged save's would be
-    options = {"deck": journal.load_deck(str(tmp_path / "endless.toml")).record(), "deck_out": "reshuffle"}
+    options = {"deck": before_the_bound(journal.load_deck(str(tmp_path / "endless.toml")).record()), "deck_out": "reshuffle"}
     endings, days = sampled(options, games=1000)
     assert endings == Counter(deck=1000) and days < 3
     assert odds.tower_odds(journal.initial_state(options, ())) == 0.0
@@ -299,18 +305,23 @@ def random_game(options: dict, rng: random.Random, steps: int = 3000) -> str:
     for _ in range(steps):
         if state.phase == "over":
             return state.ending
-        need = journal.chance_needed(state)
-        if need:
-            state = journal.evolve(state, journal.chance_event(state, tuple(rng.randrange(n) for n in need.spec), False))
-        else:
-            for event in journal.decide(state, journal.legal_commands(state)[0]):
-                state = journal.evolve(state, event)
+        state = rules_step(state, rng)
     return ""
+
+
+def rules_step(state: journal.JournalState, rng: random.Random) -> journal.JournalState:
+    """One step of a game through the rules: the chance it waits for, at random, or its first legal command."""
+    need = journal.chance_needed(state)
+    if need:
+        return journal.evolve(state, journal.chance_event(state, tuple(rng.randrange(n) for n in need.spec), False))
+    for event in journal.decide(state, journal.legal_commands(state)[0]):
+        state = journal.evolve(state, event)
+    return state
 
 
 @pytest.mark.parametrize("deck, ending", ENDS, ids=[str(n) for n in range(len(ENDS))])
 def test_a_deck_that_can_end_its_game_is_taken_and_a_game_of_it_ends(deck, ending):
-    options = journal.check_options({"deck": deck.record()})
+    options = journal.check_options({"deck": before_the_bound(deck.record())})  # what its cards can do, without the bound
     rng = random.Random(1)
     assert ending is None or ending in {random_game(options, rng) for _ in range(100)}
 
@@ -319,10 +330,12 @@ def test_a_deck_that_can_end_its_game_is_taken_and_a_game_of_it_ends(deck, endin
 def test_a_deck_and_rulings_no_card_can_end_are_refused_in_one_line(deck, rulings):
     with pytest.raises(RulingError) as refused:
         journal.check_options({"deck": deck.record(), **rulings})
-    assert str(refused.value).startswith("this deck never ends: reshuffled, it needs ")
+    assert str(refused.value).startswith("no card ends this deck: reshuffled, it needs ")
     assert "\n" not in str(refused.value)
-    rng = random.Random(2)  # the refusal is true: games of it, forged past it, go on
-    assert {random_game({"deck": deck.record(), **rulings}, rng, steps=1000) for _ in range(10)} == {""}
+    rng = random.Random(2)  # the refusal is true: games of it, forged past it, go on (without the bound) ...
+    assert {random_game({"deck": before_the_bound(deck.record()), **rulings}, rng, steps=1000) for _ in range(10)} == {""}
+    # ... or end only as the deck runs out after its last reshuffle (the bound)
+    assert {random_game({"deck": deck.record(), **rulings}, rng, steps=1000) for _ in range(10)} == {"deck"}
 
 
 def test_an_endless_ruling_is_one_line_exit_2_on_the_command_line(hall, tmp_path, capsys):
@@ -330,7 +343,7 @@ def test_an_endless_ruling_is_one_line_exit_2_on_the_command_line(hall, tmp_path
     (tmp_path / "two.toml").write_text('[game]\ntitle = "Two"\ndeck = "listed"\n[[card]]\ncard = "2H"\n[[card]]\ncard = "4H"\n')
     assert main(["sim", "journal", "--deck", two, "--games", "10"]) == 0
     capsys.readouterr()
-    line = "this deck never ends: reshuffled, it needs 4 Kings, a card that pulls, or the Ace of hearts and a card adding no token"
+    line = "no card ends this deck: reshuffled, it needs 4 Kings, a card that pulls, or the Ace of hearts and a card adding no token"
     for args, code, said in ((["sim", "journal", "--deck", two], 2, f"dicehall: {line}"),
                              (["play", "journal", "--option", f"deck={two}"], 2, f"dicehall: {line}"),
                              (["host", "journal", "--option", f"deck={two}"], 1, f"dicehall: the new game: {line}")):
@@ -358,7 +371,7 @@ def test_the_host_screen_says_an_endless_ruling_when_it_is_chosen_and_makes_no_g
 
     chosen, ruled, after, screen = drive_hall(app, steps)
     assert chosen == "deck: Two"
-    assert ruled.startswith("Not now: this deck never ends: reshuffled, it needs 4 Kings") and "\n" not in ruled
+    assert ruled.startswith("Not now: no card ends this deck: reshuffled, it needs 4 Kings") and "\n" not in ruled
     assert after.endswith(ruled.removeprefix("Not now: ")) and screen == "HallHostScreen" and hall.listing() == []
 
 
@@ -380,9 +393,9 @@ def test_the_launchers_setup_says_an_endless_ruling_when_it_is_chosen_and_at_sta
         return before, ruled, status(pilot.app), type(pilot.app.screen).__name__
 
     before, ruled, after, screen = drive(DicehallApp(), steps)
-    assert "never ends" not in before
-    assert ruled.startswith("Not now: this deck never ends: reshuffled, it needs 4 Kings, a card that pulls")
-    assert "never ends" in after and screen == "JournalSetupScreen"
+    assert "no card ends" not in before
+    assert ruled.startswith("Not now: no card ends this deck: reshuffled, it needs 4 Kings, a card that pulls")
+    assert "no card ends" in after and screen == "JournalSetupScreen"
     assert not any((tmp_path / "home").rglob("*.dhs"))
 
 
@@ -418,6 +431,7 @@ def test_a_reshuffled_deck_that_only_the_tower_can_end_gets_its_figure_from_the_
     game, so once there have been as many pulls as the countdown (each one takes at least one) the
     tower has certainly fallen, and the playout stops there instead of reshuffling for ever."""
     options = deck_options(PULLS_ONLY_DECK, tmp_path / "pulls.toml", deck_out="reshuffle")
+    options["deck"] = before_the_bound(options["deck"])  # a game saved before the bound: the tower alone ends it
     state = journal.initial_state(options, ())
     assert odds.tower_odds(state, games=200) == pytest.approx(1.0)
     assert {odds.playout(state, random.Random(seed), tower=False).pulls for seed in range(20)} == {60}

@@ -1252,8 +1252,10 @@ def deck_reading() -> None:
 
 def edge_decks() -> dict[str, str]:
     """Valid decks at the edges of the settings (engine/games/journal/deck.py SETTINGS), as TOML: the
-    tallest tower, reshuffled decks that only the tower (or twenty tokens) can end, and the actions
-    that keep such a game to one card at a time (pull and remove, skips)."""
+    tallest tower, reshuffled decks that only the tower (or twenty tokens) can end, the actions
+    that keep such a game to one card at a time (pull and remove, skips), and the shapes that took
+    hours before the reshuffles' bound (#30): Kings returned to a deck of too few, tokens added, and
+    skips after salvation that outnumber the pulls."""
     cards = [rank + suit for suit in "HDCS" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")]
 
     def listed(title: str, action, settings: str = "") -> str:
@@ -1271,16 +1273,30 @@ def edge_decks() -> dict[str, str]:
         "tower 10,000, 20 tokens, reshuffled": listed("Tokens", odd("pull"), "tokens = 20\n"),
         "tower 10,000, pull and remove, reshuffled": listed("Removes", lambda card: "" if card == "AH" else odd("remove")(card)),
         "tower 10,000, pulls and skips, reshuffled": listed("Skips", lambda card: "" if card == "AH" else "skip-pull" if card[0] == "9" else odd("pull")(card)),
+        "2 Kings of 4 returned (9 cards), 19 tokens added (the Ace's too), reshuffled":
+            listed("Kings", lambda card: "add-token" if cards.index(card) < 19 else "return-king" if cards.index(card) < 28
+                   else "") + "".join(f'\n[[card]]\ncard = "{king}"\naction = "king"\n' for king in ("KS", "KH")),
+        "salvation, 3 pulls, 8 skips, 18 tokens added, reshuffled":
+            listed("Saved", lambda card: "salvation" if card == "AH" else "pull" if cards.index(card) < 4 else "skip-pull"
+                   if cards.index(card) < 12 else "add-token" if cards.index(card) < 30 else ""),
     }
 
 
+PYCACHE = Path(tempfile.gettempdir()) / "dicehall-bench-pycache"
+
+
 def command_cpu(deck: str, games: int) -> float:
-    """`dicehall sim journal --deck DECK --games N` in its own process: its CPU seconds, start-up included."""
+    """`dicehall sim journal --deck DECK --games N` in its own process: its CPU seconds, start-up included,
+    the bytecode cached as an installed dicehall's is (pip compiles it; PYTHONDONTWRITEBYTECODE in the
+    environment would otherwise compile every module at each start, 0.15 s)."""
     import resource
 
+    command = [sys.executable, "-m", "dicehall", "sim", "journal", "--deck", deck, "--games", str(games)]
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+    subprocess.run(command[:-1] + ["1"], check=True, capture_output=True, cwd=ROOT, env=env)  # the cache written
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "dicehall", "sim", "journal", "--deck", deck, "--games", str(games)],
-                   check=True, capture_output=True, cwd=ROOT)
+    subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
@@ -1290,7 +1306,8 @@ def journal_sim_cpu(games: int = 10_000) -> None:
     deck, then a row for each deck at the edges of the settings (a deck slower than 10 s for a tenth
     of the games is measured on that tenth and scaled: marked "est.")."""
     figures = [command_cpu(deck, games) for deck in ("sample", str(ROOT / "tests" / "fixtures" / "dc-solo-rpg-game.csv"))]
-    row(f"`dicehall sim journal --games {games:,}` CPU time (start-up included): the sample deck / a dc-solo-rpg deck",
+    row(f"`dicehall sim journal --games {games:,}` CPU time (start-up included, bytecode cached): the sample deck / "
+        "a dc-solo-rpg deck",
         f"{ms(figures[0])} / {ms(figures[1])}", "within 1 s of CPU")
     with tempfile.TemporaryDirectory() as folder:
         for number, (what, text) in enumerate(edge_decks().items()):

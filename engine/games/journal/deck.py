@@ -28,6 +28,7 @@ from dicehall.engine.games.journal.caps import MAX_FILE, MAX_INTRO, MAX_LICENCE,
 from dicehall.engine.games.journal.cards import FULL_DECK, RANKS, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
 from dicehall.engine.games.journal.gamefile import game_file_record, game_folder_texts, looks_like_game_file
 from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
 
 MAX_ROWS = 200  # rows read before a file is refused as no deck (52 cards and blank lines)
 MAX_COLUMNS = 16  # fields of one CSV row before it is refused (a deck has 4)
@@ -66,8 +67,12 @@ SETTINGS = {
     "tower_start": (100, range(1, 10001)),  # the Dice Tower's countdown
     "final_check": ("none", ("none", "pull")),  # after the last token: nothing, or one last pull that must not fell the tower
     "deck_out": ("end", ("end", "reshuffle")),  # the deck running out ends the game, or reshuffles the drawn cards
+    # deck_out = "reshuffle": how often at most; the next time the deck runs out the game ends (dicehall's
+    # bound, #30). A game's record without it (saved before the bound) reshuffles without end: UNBOUNDED.
+    "reshuffles": (3, range(0, 4)),
     "deck": ("full", ("full", "listed")),  # the deck is all 52 cards, or only those the file lists
 }
+UNBOUNDED = None  # the reshuffles of a deck read from a game saved before their bound: as many as come
 TEXT_FIELDS = {"title": MAX_TITLE, "author": MAX_TITLE, "licence": MAX_LICENCE, "intro": MAX_INTRO,
                "won": MAX_PROMPT, "lost": MAX_PROMPT}  # won, lost: the game's words at its end
 
@@ -113,9 +118,10 @@ class Deck:
 
     def record(self) -> dict:
         """The deck as a game's options hold it (plain data: saves and replays store it)."""
+        settings = {key: value for key, value in self.settings.items() if value is not UNBOUNDED}
         return {"title": self.title, "author": self.author, "licence": self.licence, "intro": self.intro,
                 "cards": [[card, *self.prompts[card]] for card in FULL_DECK if card in self.prompts],
-                **self.settings, **{key: words for key, words in (("won", self.won), ("lost", self.lost)) if words}}
+                **settings, **{key: words for key, words in (("won", self.won), ("lost", self.lost)) if words}}
 
 
 # ----- checking one value, wherever it came from -----
@@ -469,8 +475,8 @@ def _decoded(data: bytes, name: str) -> str:
 
 def parse_deck(data: bytes, name: str) -> Deck:
     text = _decoded(data, name)
-    if looks_like_game_file(text, name):
-        return deck_from_record(game_file_record(text, name), name)
+    if looks_like_game_file(text, name):  # a new deck: the reshuffles' bound as any file's
+        return deck_from_record({"reshuffles": SETTINGS["reshuffles"][0], **game_file_record(text, name)}, name)
     looks_toml = name.lower().endswith(".toml") or (not name.lower().endswith(".csv") and re.search(r"^\s*\[", text, re.M))
     return parse_toml(text, name) if looks_toml else parse_csv(text, name)
 
@@ -499,9 +505,17 @@ def deck_summary(deck: Deck) -> list[str]:
     settings = deck.settings
     lines.append(f"{settings['tokens']} tokens; King {settings['kings']} ends the game; tower from {settings['tower_start']}")
     final = "a final pull" if settings["final_check"] == "pull" else "saved at once"
-    out = "the drawn cards are reshuffled" if settings["deck_out"] == "reshuffle" else "the game ends"
+    out = reshuffled_words(settings) if settings["deck_out"] == "reshuffle" else "the game ends"
     lines.append(f"after the last token: {final}; the deck out: {out}")
     return lines
+
+
+def reshuffled_words(settings: dict) -> str:
+    """deck_out = "reshuffle" in words, with its bound."""
+    most = settings.get("reshuffles", UNBOUNDED)
+    if most is UNBOUNDED:
+        return "the drawn cards are reshuffled (without end: saved before the bound)"
+    return f"the drawn cards are reshuffled, {counted(most, 'time')} at most, then it ends" if most else "the game ends"
 
 
 # ----- the deck inside a game's options -----
@@ -552,6 +566,8 @@ def _deck_from_record(record: object, where: str) -> Deck:
         if not isinstance(entry, (list, tuple)) or len(entry) != 3:
             raise DeckError(f"{where} card {number}: not [card, action, prompt]")
         builder.add(f"{where} card {number}", entry[0], None, entry[1], entry[2])
+    if "reshuffles" not in game:  # a game saved before the bound: its reshuffles were (and stay) unbounded
+        builder.settings["reshuffles"] = UNBOUNDED
     return builder.deck("Untitled deck")
 
 

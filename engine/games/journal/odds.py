@@ -19,106 +19,29 @@ from functools import lru_cache
 from math import log
 
 from dicehall.engine.games import dicetower
-from dicehall.engine.games.dicetower import DiceRolled, TowerState
 from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
 from dicehall.engine.games.journal.deck import Deck
+from dicehall.engine.games.journal.pulls import (
+    NEGLIGIBLE, drop_runs, likely_drops, own_countdown, pull_outcomes,
+)
 from dicehall.engine.games.journal.rules import JournalState
 from dicehall.engine.games.journal.runs import LARGEST, Runs, convolve, day_runs, days_to_draw, successes
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
 
 ODDS_GAMES = 1000  # playouts behind the side panel's figure
 ENDINGS = ("tower", "kings", "salvation", "deck")
-# A reshuffling deck whose cards can no longer end the game (no pull, no King to return, no salvation
-# to come) would be played for ever: the playout calls it the deck's ending. So does a game past this
+# A deck reshuffles at most its `reshuffles` times (rules.may_reshuffle). A game saved before that bound
+# reshuffles without end: there a deck whose cards can no longer end the game (no pull, no King to
+# return, no salvation to come) would be played for ever: the playout calls it the deck's ending. So does a game past this
 # many reshuffles (skip-pull cards outnumbering the pulls may skip them all): a deck that can end its
 # game has long ended it (a pull a pass fells even a tower of 10,000 within about 4,000).
 MAX_RESHUFFLES = 10_000
+NEVER = 1 << 60  # the countdown of a tower no pull to come can fell (the pulls that would: never reached)
 
 
 def _may_end(action: str, card: str, kings: list) -> bool:
     """Whether drawing `card` again may bring the game nearer an end (after a reshuffle)."""
     return action in ("pull", "remove") or card == SALVATION_CARD or (action == "return-king" and bool(kings))
-
-
-# A pull's table leaves out chains of more than DEPTH double threes (a chance under 36**-40, 1e-62:
-# far below a float's reach when sampled). Deeper than that, a tower of 10,000 built every table
-# from 10,000 down, each as long as its countdown: 60 s and gigabytes for one sim.
-DEPTH = 40
-
-
-@lru_cache(maxsize=None)
-def _after_pull(countdown: int, advantage_from: int, remove: bool, depth: int | None = None) -> tuple[tuple[int, float], ...]:
-    """One pull from `countdown` as the Dice Tower's rules play it: each countdown after it (0: the
-    tower fell) with its chance. Every roll goes through dicetower.evolve; a double three rolls
-    again from the countdown it left, whose own outcomes are this function's (cached) answer.
-    depth: at most that many double threes in a row are followed (None: all of them)."""
-    if depth is None and countdown > 600:  # the chain below cached first, a hundred double threes at a time: no deep recursion
-        _after_pull(countdown - 600, advantage_from, remove)
-    chances: dict[int, float] = {}
-    tower = TowerState(countdown=countdown, start=max(countdown, 1), advantage_from=advantage_from, pulling=True,
-                       removing=remove)
-    for a in range(1, 7):
-        for b in range(1, 7):
-            after = dicetower.evolve(tower, DiceRolled((a, b)))
-            if after.pulling:  # double threes: the same pull rolls again
-                if depth == 0:
-                    continue
-                deeper = None if depth is None else depth - 1
-                for value, chance in _after_pull(after.countdown, advantage_from, remove, deeper):
-                    chances[value] = chances.get(value, 0.0) + chance / 36
-            else:
-                chances[after.countdown] = chances.get(after.countdown, 0.0) + 1 / 36
-    return tuple(sorted(chances.items()))
-
-
-def _shifts(countdown: int, advantage_from: int) -> bool:
-    """Whether the dice subtract from `countdown` as from any other countdown of its side of the
-    advantage threshold: its DEPTH double threes (and a roll after them) neither reach 0 nor cross it."""
-    lowest = countdown - 6 * DEPTH
-    return lowest > 12 and not lowest < advantage_from <= countdown
-
-
-def _own(countdown: int, advantage_from: int) -> int:
-    """The countdown whose pull table, moved by the difference, is `countdown`'s: those that _shift
-    share one table; a small countdown, or one near the threshold, has its own."""
-    if not _shifts(countdown, advantage_from):
-        return countdown
-    return max(advantage_from, 13) + 6 * DEPTH if countdown >= advantage_from else 13 + 6 * DEPTH
-
-
-@lru_cache(maxsize=None)
-def _table(own: int, advantage_from: int, remove: bool) -> tuple[tuple[int, float], ...]:
-    """A pull's table (for an _own countdown) with its values as drops (countdown - value): all of
-    them for a countdown with its own table, else those within DEPTH double threes."""
-    depth = DEPTH if _shifts(own, advantage_from) else None
-    return tuple((own - value, chance) for value, chance in _after_pull(own, advantage_from, remove, depth))
-
-
-NEGLIGIBLE = 1e-24  # the fall figure's chances below this are left out (a side panel shows a percentage)
-
-
-@lru_cache(maxsize=None)
-def _likely(own: int, advantage_from: int, remove: bool) -> tuple[tuple[int, float], ...]:
-    return tuple((drop, chance) for drop, chance in _table(own, advantage_from, remove) if chance >= NEGLIGIBLE)
-
-
-@lru_cache(maxsize=None)
-def pull_outcomes(countdown: int, advantage_from: int, remove: bool) -> tuple[tuple[float, ...], tuple[int, ...]]:
-    """A pull's table as cumulative chances (rising countdowns after it) and the drop to each, for
-    sampling (cached by countdown, one lookup a pull: a tower of 10,000 can take thousands)."""
-    return _cumulative(_own(countdown, advantage_from), advantage_from, remove)
-
-
-@lru_cache(maxsize=None)
-def _cumulative(own: int, advantage_from: int, remove: bool) -> tuple[tuple[float, ...], tuple[int, ...]]:
-    total = 0.0
-    cumulative, drops = [], []
-    for drop, chance in _table(own, advantage_from, remove):
-        total += chance
-        cumulative.append(total)
-        drops.append(drop)
-    cumulative[-1] = 1.0
-    return tuple(cumulative), tuple(drops)
 
 
 _ACTIONS: dict[int, tuple[Deck, dict, dict]] = {}
@@ -143,6 +66,7 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
                                  any(_may_end(actions[c], c, face_up) for c in cycle),
                                  _tower_pulls(cycle, actions, []), _tower_pulls(cycle, actions, ["KS"]),
                                  _saving_pulls(cycle, actions))
+        passes["first"] = _quiet(deck.cards, actions, [])  # a game's first pass
         kept = _ACTIONS[id(deck)] = (deck, actions, passes)
     return kept[1], kept[2]
 
@@ -180,13 +104,14 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     advantage_from = state.tower.advantage_from
     countdown = state.tower.countdown
     remaining = list(state.remaining)
-    rng.shuffle(remaining)
     uniform = rng.random  # a die is int(uniform() * 6) + 1: random.choices' own way, as fast as randint is slow
     kings = list(state.kings)
     salvation, tokens = state.salvation, state.tokens
     salvation_from, skips = state.salvation_from, state.skips
     to_draw, day, cards, pulls = state.to_draw, state.day, len(state.pages), state.tower.pulls
     reshuffles = state.reshuffles
+    most = settings.get("reshuffles")  # the deck's bound (rules.may_reshuffle); None: saved before it
+    cap = MAX_RESHUFFLES if most is None else most
     actions, passes = _actions(deck)
     phase = state.phase
     if state.ending:
@@ -203,6 +128,15 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
         if phase.startswith("final"):
             return Playout("salvation", day, cards, pulls)
         phase = "entry"
+    # a bounded deck's game under a tall tower: no pull it has left can fell it (each card, and a King
+    # back for each, a pull at most), so its pulls are counted, never rolled: the deck's part alone
+    standing = tower and most is not None and _out_of_reach(countdown, advantage_from, 2 * (
+        len(remaining) + (cap - reshuffles) * len(actions)) + 1)
+    if standing:
+        tower, countdown = False, NEVER
+    # the pass under way, once: no King, no Ace of hearts left in it, its pulls (and skips) are all it does
+    quiet = standing and not salvation and (
+        passes["first"] if len(remaining) == len(actions) else _quiet(remaining, actions, kings))
     if phase in ("entry", "draw", "drawing"):
         phase = "cards"
     elif phase in ("day-end", "day-end-rolling"):
@@ -215,61 +149,67 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
             to_draw = int(uniform() * 6) + 1
             phase = "cards"
         if phase == "cards":
+            if quiet and to_draw > 0:  # the rest of this pass at once: its pulls counted, its days rolled
+                net, skipping, quiet = quiet[0] + quiet[1] - quiet[2], quiet[2], None
+                cumulative, counts = skips_left(net + skipping, skipping)  # the skips left, as skips.py's chain
+                after = max(skips - net, counts[bisect_left(cumulative, uniform())])
+                pulls, skips, cards = pulls + net + after - skips, after, cards + len(remaining)
+                day, to_draw, _ = _days_drawing(len(remaining), day, to_draw, rng)
+                remaining = []
             while to_draw > 0:
                 if not remaining:
                     reshuffles += 1
-                    if settings["deck_out"] != "reshuffle" or reshuffles > MAX_RESHUFFLES:
+                    if settings["deck_out"] != "reshuffle" or reshuffles > cap:
                         return Playout("deck", day, cards, pulls)
                     cycle, may_end, may_end_with_kings, tower_pulls, tower_pulls_with_kings, saving = passes[salvation]
                     remaining = list(cycle)
-                    if not (salvation or (may_end_with_kings if kings else may_end)):
+                    if most is None and not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
-                    if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
-                        pulling = saving[0] + saving[1]
-                        saving = (0, 0, *saving[2:4], saving[4] - pulling, *saving[5:]) if skips >= pulling <= saving[4] else None
-                    walking = salvation and saving and not (saving[5] and kings) and saving[6] >= salvation_from
-                    if walking and not any(saving[1:4]):
-                        return _saving_passes(len(remaining), saving[0], tokens, salvation_from, countdown, advantage_from,
-                                              settings["final_check"] == "pull", reshuffles, day, to_draw, cards, pulls,
-                                              tower, rng)
-                    counts = None if salvation else tower_pulls_with_kings if kings else tower_pulls
-                    # only the tower can end it now: the pulls the skips leave before the cap, at least
-                    at_least = (counts[0] + counts[1] - counts[2]) * (MAX_RESHUFFLES - reshuffles + 1) - skips if counts else 0
-                    if not tower and pulls + at_least >= countdown:  # they certainly fell it
-                        return Playout("tower", day, cards, max(pulls, countdown))
-                    if counts and skips >= counts[0] + counts[1] <= counts[2]:
-                        return _skipped_to_the_cap(len(remaining), reshuffles, day, to_draw, cards, pulls, rng)
-                    if counts and counts[2] and not counts[1] and counts[0] > counts[2]:
-                        return _skipping_passes(len(remaining), counts[0], counts[2], skips, countdown, advantage_from,
-                                                reshuffles, day, to_draw, cards, pulls, tower, rng)
-                    if counts and counts[2]:  # skips with removes, or as many as the pulls: card by card
-                        counts = None
-                    if counts and not counts[1]:
-                        return _tower_alone(len(remaining), counts[0], countdown, advantage_from, reshuffles,
-                                            day, to_draw, cards, pulls, rng)
-                    if walking:  # tokens added or removed by cards: passes at once while they are many
-                        counts = saving
-                        skipped, dropped = _token_passes(saving, len(remaining), tokens, countdown, advantage_from,
-                                                         reshuffles, pulls, tower, rng)
-                        tokens, skips = tokens + skipped * (saving[2] - saving[3]), skips + skipped * saving[4]
-                    else:
-                        skipped, dropped = _far_passes(counts, countdown, advantage_from, rng) if counts else (0, 0)
-                    if skipped and reshuffles + skipped - 1 <= MAX_RESHUFFLES:  # whole passes at once
-                        countdown -= dropped
-                        pulls += skipped * (counts[0] + counts[1])
-                        cards += skipped * len(remaining)
-                        reshuffles += skipped - 1
-                        due = skipped * len(remaining)
-                        if due >= to_draw:
-                            more, drawn = days_to_draw(due - to_draw, rng)
-                            day, to_draw = day + more, drawn - (due - to_draw)
-                            tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking else 0
+                    left = cap - reshuffles + 1  # passes to come before the cap, this one's included
+                    # the passes at once (a bounded deck's pulls only counted, tower_odds': card by card)
+                    if tower or standing or most is None:
+                        if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
+                            pulling = saving[0] + saving[1]
+                            saving = (0, 0, *saving[2:4], saving[4] - pulling, *saving[5:]) if skips >= pulling <= saving[4] else None
+                        walking = salvation and saving and not (saving[5] and kings) and saving[6] >= salvation_from
+                        if walking and not any(saving[1:4]):
+                            return _saving_passes(len(remaining), saving[0], tokens, salvation_from, countdown, advantage_from,
+                                                  settings["final_check"] == "pull", left, day, to_draw, cards, pulls,
+                                                  tower, rng)
+                        counts = None if salvation else tower_pulls_with_kings if kings else tower_pulls
+                        # only the tower can end it now: the pulls the skips leave before the cap, at least
+                        at_least = (counts[0] + counts[1] - counts[2]) * left - skips if counts else 0
+                        if not tower and pulls + at_least >= countdown:  # they certainly fell it
+                            return Playout("tower", day, cards, max(pulls, countdown))
+                        if counts and skips >= counts[0] + counts[1] <= counts[2]:
+                            return _skipped_to_the_cap(len(remaining), left, day, to_draw, cards, pulls, rng)
+                        if counts and counts[2] and not counts[1] and counts[0] > counts[2]:
+                            return _skipping_passes(len(remaining), counts[0], counts[2], skips, countdown, advantage_from,
+                                                    left, day, to_draw, cards, pulls, tower, rng)
+                        if counts and counts[2]:  # skips with removes, or as many as the pulls: card by card
+                            counts = None
+                        if counts and not counts[1]:
+                            falls = NEVER if standing else _tower_falls(countdown, advantage_from, rng)
+                            return _tower_alone(len(remaining), counts[0], falls, left, day, to_draw, cards, pulls, rng)
+                        if walking:  # tokens added or removed by cards: passes at once while they are many
+                            counts = saving
+                            skipped, dropped = _token_passes(saving, len(remaining), tokens, countdown, advantage_from,
+                                                             left, pulls, tower, rng)
+                            tokens, skips = tokens + skipped * (saving[2] - saving[3]), skips + skipped * saving[4]
                         else:
-                            to_draw -= due
-                        remaining = []
-                        continue
-                    _shuffle(remaining, uniform)
-                card = remaining.pop()
+                            skipped, dropped = (0, 0) if not counts else (left, 0) if standing else _far_passes(
+                                counts, countdown, advantage_from, rng)
+                        if skipped and skipped <= left:  # whole passes at once
+                            countdown -= dropped
+                            pulls += skipped * (counts[0] + counts[1])
+                            cards += skipped * len(remaining)
+                            reshuffles += skipped - 1
+                            day, to_draw, more = _days_drawing(skipped * len(remaining), day, to_draw, rng)
+                            tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking and more else 0
+                            remaining = []
+                            continue
+                # a card drawn at random from those left: a shuffled deck's next card, one float a card drawn
+                card = remaining.pop(int(uniform() * len(remaining)))
                 to_draw -= 1
                 cards += 1
                 if card[0] == "K":  # is_king, inline: the loop's hottest line
@@ -279,21 +219,10 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 if card == SALVATION_CARD and not salvation:
                     salvation, tokens = True, settings["tokens"]
                 action = actions[card]
-                if action in ("pull", "remove") and skips:
-                    skips -= 1
-                elif action in ("salvation-5", "salvation-4"):
-                    salvation_from = min(salvation_from, int(action[-1]))
-                elif action == "skip-pull":
-                    skips += 1
-                elif action == "return-king" and kings:
-                    remaining.insert(rng.randint(0, len(remaining)), kings.pop())
-                elif action == "add-token" and salvation:
-                    tokens += 1
-                elif action == "remove-token" and salvation:
-                    tokens -= 1
-                    if tokens == 0:
-                        return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
-                elif action in ("pull", "remove"):
+                if action == "pull" or action == "remove":  # the commonest first; a card of no effect next
+                    if skips:
+                        skips -= 1
+                        continue
                     pulls += 1
                     if tower:
                         countdown = _pull(countdown, advantage_from, action == "remove", rng)
@@ -301,6 +230,23 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         return Playout("tower", day, cards, pulls)
                     if countdown == 0:
                         return Playout("tower", day, cards, pulls)
+                elif action == "no-pull" or action == "king" or action == "salvation":
+                    continue
+                elif action == "salvation-5" or action == "salvation-4":
+                    salvation_from = min(salvation_from, int(action[-1]))
+                elif action == "skip-pull":
+                    skips += 1
+                elif action == "return-king":
+                    if kings:
+                        remaining.append(kings.pop())  # among those left (each draw is at random)
+                elif not salvation:
+                    continue
+                elif action == "add-token":
+                    tokens += 1
+                elif action == "remove-token":
+                    tokens -= 1
+                    if tokens == 0:
+                        return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
             phase = "salvation" if salvation else "day"
         if phase == "salvation":
             if int(uniform() * 6) + 1 >= salvation_from:
@@ -308,6 +254,34 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 if tokens == 0:
                     return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
             phase = "day"
+
+
+def _quiet(cards, actions: dict, kings: list) -> tuple[int, int, int] | None:
+    """The pulls, removes and skips of `cards` when they are all the cards do (no King, no Ace of hearts)."""
+    return None if any(card[0] == "K" for card in cards) else _tower_pulls(tuple(cards), actions, kings)
+
+
+def _out_of_reach(countdown: int, advantage_from: int, most: int) -> bool:
+    """Whether `most` pulls (pulls and removes in any mix) leave a tower at `countdown` standing, but
+    for a chance under 1e-15 (the runs' tables leave out less than that: runs.PRUNE)."""
+    return countdown >= _reach(most, advantage_from)
+
+
+@lru_cache(maxsize=None)
+def _reach(most: int, advantage_from: int) -> int:
+    """The lowest countdown `most` pulls cannot fell: in runs of 64, each under the most that 64 pulls
+    and 64 removes drop, far above the threshold throughout (a tower of 10,000 and 417 pulls: 7,133)."""
+    plain, removing = drop_runs(advantage_from), drop_runs(advantage_from, True)
+    reach = -(-most // 64) * (plain.most_of(64) + removing.most_of(64))
+    return reach + max(advantage_from, 13) + max(max(plain.single), max(removing.single))
+
+
+def _days_drawing(due: int, day: int, to_draw: int, rng: random.Random) -> tuple[int, int, int]:
+    """After `due` more cards (today's dice leave `to_draw`): the day, the cards its dice leave, the days gone by."""
+    if due < to_draw:
+        return day, to_draw - due, 0
+    more, drawn = days_to_draw(due - to_draw, rng)
+    return day + more, drawn - (due - to_draw), more
 
 
 def _saved(countdown: int, advantage_from: int, settings: dict, tower: bool, rng: random.Random, day: int,
@@ -339,19 +313,10 @@ def _tower_pulls(cycle: list, actions: dict, kings: list) -> tuple[int, int, int
 
 
 @lru_cache(maxsize=None)
-def _drop_runs(advantage_from: int, remove: bool = False) -> Runs:
-    """A pull's drops where the countdown is far above the advantage threshold, for runs of pulls."""
-    drops: dict[int, float] = {}
-    for drop, chance in _table(max(advantage_from, 13) + 6 * DEPTH, advantage_from, remove):
-        drops[drop] = drops.get(drop, 0.0) + chance
-    return Runs(drops)
-
-
-@lru_cache(maxsize=None)
 def _pass_runs(plain: int, removes: int, advantage_from: int) -> tuple[Runs, int]:
     """A whole pass's drop (its plain pulls and its pulls and removes, in any order), for runs of
     passes, and the countdown from which every pull of them drops the same as from any higher."""
-    pulls, removing = _drop_runs(advantage_from), _drop_runs(advantage_from, True)  # (skips: none)
+    pulls, removing = drop_runs(advantage_from), drop_runs(advantage_from, True)  # (skips: none)
     passes = Runs(convolve(pulls.sum_of(plain), removing.sum_of(removes)))
     return passes, max(advantage_from, 13) + max(max(pulls.single), max(removing.single))
 
@@ -366,7 +331,7 @@ def _tower_falls(countdown: int, advantage_from: int, rng: random.Random) -> int
     """How many plain pulls fell a tower standing at `countdown`: runs of pulls sampled at once while
     every countdown they pass lies so far above the threshold that each pull drops the same, then
     one pull at a time (as playout's)."""
-    runs = _drop_runs(advantage_from)
+    runs = drop_runs(advantage_from)
     far = max(advantage_from, 13) + max(runs.single)  # from here, a pull's drops are the same as from any higher
     pulls, dropped = runs.run_under(countdown - far + 1, rng)
     countdown -= dropped
@@ -378,12 +343,11 @@ def _tower_falls(countdown: int, advantage_from: int, rng: random.Random) -> int
     return pulls
 
 
-def _tower_alone(pass_cards: int, pass_pulls: int, countdown: int, advantage_from: int, reshuffles: int, day: int,
-                 to_draw: int, cards: int, pulls: int, rng: random.Random) -> Playout:
-    """The rest of a game that only the tower can end (_plain_pulls), from a reshuffle: the pulls
-    until it falls, the pass and the place in it of that pull's card, and the days to draw them."""
-    falls = _tower_falls(countdown, advantage_from, rng)
-    passes = MAX_RESHUFFLES - reshuffles + 1  # this one and those left before the cap
+def _tower_alone(pass_cards: int, pass_pulls: int, falls: int, passes: int, day: int, to_draw: int, cards: int,
+                 pulls: int, rng: random.Random) -> Playout:
+    """The rest of a game that only the tower can end (_plain_pulls), from a reshuffle: given the pulls
+    until it falls (_tower_falls; NEVER: none to come can), the pass and the place in it of that
+    pull's card, or the cap's, and the days to draw them."""
     if falls > passes * pass_pulls:  # the cap comes first: the deck's ending, when one more card is due
         drawn = passes * pass_cards
         ending, falls, due = "deck", passes * pass_pulls, drawn + 1
@@ -411,7 +375,7 @@ def _saving_pulls(cycle: tuple, actions: dict) -> tuple[int, int, int, int, int,
     return (*counts.values(), returns, lowest)
 
 
-def _token_passes(saving: tuple, pass_cards: int, tokens: int, countdown: int, advantage_from: int, reshuffles: int,
+def _token_passes(saving: tuple, pass_cards: int, tokens: int, countdown: int, advantage_from: int, passes: int,
                   pulls: int, tower: bool, rng: random.Random) -> tuple[int, int]:
     """Whole passes at once after salvation (_saving_pulls) while nothing can end the game in them:
     more tokens than their token cards and days could take, the tower far up (tower=False: fewer
@@ -419,7 +383,7 @@ def _token_passes(saving: tuple, pass_cards: int, tokens: int, countdown: int, a
     plain, removes, _, removals = saving[:4]
     runs, far = _pass_runs(plain, removes, advantage_from)
     for size in (64, 16, 4, 1):
-        if tokens - size * (removals + pass_cards) > 1 and reshuffles + size - 1 <= MAX_RESHUFFLES and (
+        if tokens - size * (removals + pass_cards) > 1 and size <= passes and (
                 countdown - runs.table(size)[1][-1] >= far if tower else pulls + size * (plain + removes) < countdown):
             cumulative, drops = runs.table(size)
             return size, drops[bisect_left(cumulative, rng.random())] if tower else 0
@@ -427,7 +391,7 @@ def _token_passes(saving: tuple, pass_cards: int, tokens: int, countdown: int, a
 
 
 def _saving_passes(pass_cards: int, pass_pulls: int, tokens: int, salvation_from: int, countdown: int,
-                   advantage_from: int, final_pull: bool, reshuffles: int, day: int, to_draw: int, cards: int,
+                   advantage_from: int, final_pull: bool, passes: int, day: int, to_draw: int, cards: int,
                    pulls: int, tower: bool, rng: random.Random) -> Playout:
     """The rest of a reshuffled game after salvation has come, from a reshuffle, where only the tower,
     the salvation die and the cap can end it (_saving_pulls): the day the last token goes (each day's
@@ -437,7 +401,6 @@ def _saving_passes(pass_cards: int, pass_pulls: int, tokens: int, salvation_from
     falls = _tower_falls(countdown, advantage_from, rng) if tower else countdown - pulls
     failing = log(1 - (7 - salvation_from) / 6)
     saved_on = sum(int(log(1.0 - rng.random()) / failing) + 1 for _ in range(tokens)) - 1  # days after today
-    passes = MAX_RESHUFFLES - reshuffles + 1
     places = None
     if pass_pulls and falls <= passes * pass_pulls:  # the felling pull's card, in the pass it falls in
         full, nth = divmod(falls - 1, pass_pulls)
@@ -474,12 +437,12 @@ def _saving_passes(pass_cards: int, pass_pulls: int, tokens: int, salvation_from
     return Playout("salvation", day + done, cards + drawn, pulls + made)
 
 
-def _skipped_to_the_cap(pass_cards: int, reshuffles: int, day: int, to_draw: int, cards: int, pulls: int,
+def _skipped_to_the_cap(pass_cards: int, passes: int, day: int, to_draw: int, cards: int, pulls: int,
                         rng: random.Random) -> Playout:
     """A reshuffled game whose skips to come are at least the pulls of every pass, with at least as
     many skip cards as pulls in a pass: no card pulls again (each pass adds as many skips as it
     spends, or more), so the reshuffle cap ends it, one card after the last pass."""
-    drawn = (MAX_RESHUFFLES - reshuffles + 1) * pass_cards
+    drawn = passes * pass_cards
     return _drawn("deck", drawn, drawn + 1, day, to_draw, cards, pulls, rng)
 
 
@@ -493,7 +456,7 @@ def _drawn(ending: str, drawn: int, due: int, day: int, to_draw: int, cards: int
 
 
 def _skipping_passes(pass_cards: int, pass_pulls: int, pass_skips: int, skips: int, countdown: int,
-                     advantage_from: int, reshuffles: int, day: int, to_draw: int, cards: int, pulls: int,
+                     advantage_from: int, passes: int, day: int, to_draw: int, cards: int, pulls: int,
                      tower: bool, rng: random.Random) -> Playout:
     """The rest of a reshuffled game that only the tower can end, whose passes have more pull cards
     than skip cards, from a reshuffle. After k passes from s skips carried, the passes have pulled
@@ -503,7 +466,7 @@ def _skipping_passes(pass_cards: int, pass_pulls: int, pass_skips: int, skips: i
     that certainly fell it), one pass at a time near it, and the pass that reaches it card by card."""
     falls = _tower_falls(countdown, advantage_from, rng) if tower else countdown - pulls
     net, most = pass_pulls - pass_skips, max(skips, pass_skips)
-    passes, made, carried = MAX_RESHUFFLES - reshuffles + 1, 0, skips  # passes left, pulls made, skips carried
+    made, carried = 0, skips  # pulls made, skips carried (passes: those left before the cap, this one's included)
     done = 0
     size = 256
     while size > 1:  # many passes at once, while even the most they may pull falls short
@@ -543,7 +506,7 @@ def fallen_within(state: JournalState, most: int) -> list[float]:
     advantage_from = tower.advantage_from
     pending = state.phase in ("pull", "pulling", "final-pull", "final-pulling")
     remove = (tower.removing if state.phase.endswith("ing") else state.pull_due == "remove") if pending else False
-    plain, removing = _drop_runs(advantage_from), _drop_runs(advantage_from, True)
+    plain, removing = drop_runs(advantage_from), drop_runs(advantage_from, True)
     reach = max(removing.single) + plain.most_of(most)  # the most all the pulls drop it, but for chances under 1e-20
     if tower.countdown - reach >= max(advantage_from, 13) + max(removing.single):
         return [0.0] * (most + 1)  # so far up it cannot fall: a long reshuffled game's hundreds of pulls
@@ -554,7 +517,7 @@ def fallen_within(state: JournalState, most: int) -> list[float]:
         nonlocal standing, fallen
         after: dict[int, float] = {}
         for countdown, weight in standing.items():
-            for drop, chance in _likely(_own(countdown, advantage_from), advantage_from, remove):
+            for drop, chance in likely_drops(own_countdown(countdown, advantage_from), advantage_from, remove):
                 value = countdown - drop
                 if value == 0:
                     fallen += weight * chance

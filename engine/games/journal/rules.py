@@ -19,7 +19,7 @@ from dicehall.engine.errors import OptionError, RulingError
 from dicehall.engine.games import dicetower, entry_of
 from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
 from dicehall.engine.games.journal.cards import FULL_DECK, SALVATION_CARD, card_name, is_king, parse_card
-from dicehall.engine.games.journal.deck import ACTION_WORDS, Deck, DeckError, deck_from_record, sample_deck
+from dicehall.engine.games.journal.deck import ACTION_WORDS, UNBOUNDED, Deck, DeckError, deck_from_record, sample_deck
 from dicehall.engine.games.journal.moves import (
     ENTRY_LIMIT, AmendEntry, CardDrawn, DayEnded, DayRolled, DayStarted, Draw, DrawBegan, DrawCard,
     EntryAmended, EntrySkipped, EntryWritten, RollSalvation, SalvationRolled, SkipEntry, StartDay, WriteEntry,
@@ -411,12 +411,19 @@ def _next_card(state: JournalState) -> JournalState:
         return replace(state, phase="day-end" if state.salvation else "day")
     if state.remaining:
         return replace(state, phase="draw")
-    if state.deck.settings["deck_out"] == "reshuffle":
+    if state.deck.settings["deck_out"] == "reshuffle" and may_reshuffle(state.deck.settings, state.reshuffles):
         # every drawn card goes back but the Kings (face up) and the Ace of Hearts (it holds the tokens)
         back = tuple(card for card in state.deck.cards if not is_king(card) and not (card == SALVATION_CARD and state.salvation))
         if back:
             return replace(state, remaining=back, reshuffles=state.reshuffles + 1, phase="draw")
     return replace(state, ending="deck", phase="last-entry")
+
+
+def may_reshuffle(settings: dict, reshuffles: int) -> bool:
+    """Whether a deck run out after `reshuffles` reshuffles goes back once more: at most the deck's
+    `reshuffles` times (dicehall's bound, #30); a game saved before the bound has none (UNBOUNDED)."""
+    most = settings.get("reshuffles", UNBOUNDED)
+    return most is UNBOUNDED or reshuffles < most
 
 
 # ----- reading -----

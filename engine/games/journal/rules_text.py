@@ -92,8 +92,11 @@ Choices dicehall makes where the SRD leaves them to each game:
   the Ace of Hearts came up (that day included).
 - The deck running out: by default the game ends (the story runs out,
   not a win). A deck may say deck_out = "reshuffle": every drawn card but
-  the Kings and the Ace of Hearts goes back, and the day goes on. A
-  reshuffled deck that no card could ever end is refused when the game
+  the Kings and the Ace of Hearts goes back, and the day goes on, at most
+  3 times (a deck may say fewer: reshuffles = 0-3); the next time the
+  deck runs out the game ends, the deck's ending. (A game saved before
+  this bound keeps reshuffling as it did.) A reshuffled deck that no
+  card could ever end is refused when the game
   starts (by the deck or by the rulings): it needs a card that pulls (a
   chain of double threes fells any tower), as many Kings as end the game,
   or the Ace of Hearts and a card that adds no token (a day of it alone,
@@ -112,8 +115,9 @@ it takes, before the deck is read.
 
 A deck's [game] table may set: tokens (1-20, default 10), kings (1-4,
 default 4: the King that ends it), tower_start (1-10000, default 100),
-final_check ("none" or "pull"), deck_out ("end" or "reshuffle"), deck
-("full": all 52 cards; "listed": only the cards the file lists).
+final_check ("none" or "pull"), deck_out ("end" or "reshuffle"),
+reshuffles (0-3, default 3: how often at most), deck ("full": all 52
+cards; "listed": only the cards the file lists).
 
 The odds: "next pull falls" is the Dice Tower's exact chance. "tower ends
 it" is the chance that the tower falls before the Kings, salvation or the
@@ -150,5 +154,6 @@ RULING_WORDS = {
               "A deck or a player may end it sooner: at the first, second or third King."),
     "deck_out": ("The deck running out",
                  "The SRD leaves it to each game. end: the story runs out, the game ends (not a win); "
-                 "reshuffle: every drawn card but the Kings and the Ace of Hearts goes back and the day goes on."),
+                 "reshuffle: every drawn card but the Kings and the Ace of Hearts goes back and the day goes on, "
+                 "at most 3 times (the deck's reshuffles); the next time it runs out, the game ends."),
 }

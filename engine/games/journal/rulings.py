@@ -53,10 +53,12 @@ def ruled(deck: Deck, rulings: dict) -> Deck:
 
 def endless(deck: Deck, rulings: dict) -> str | None:
     """The one line that refuses `deck` under `rulings` when no card can ever end a game of it, else None.
-    Only a reshuffled deck can go on forever; it ends when the tower can fall (a card that pulls), when
-    enough Kings are in it, when nothing is left to reshuffle (the Kings and the Ace of hearts stay out),
-    or when the tokens can run out: a day of one card that adds no token, then a 6, takes one away. With
-    add-token cards only, the tokens can go only on the Ace's own day and on each King's."""
+    Only a reshuffled deck can go on with no card to end it: for ever without the reshuffles' bound (a
+    game saved before it), with it until the bound ends it (still no game). A card ends it when the
+    tower can fall (a card that pulls), when enough Kings are in it, when nothing is left to reshuffle
+    (the Kings and the Ace of hearts stay out), or when the tokens can run out: a day of one card that
+    adds no token, then a 6, takes one away. With add-token cards only, the tokens can go only on the
+    Ace's own day and on each King's."""
     deck = ruled(deck, rulings)
     settings, cards = deck.settings, deck.cards
     actions = [deck.action(card) for card in cards]
@@ -68,7 +70,7 @@ def endless(deck: Deck, rulings: dict) -> str | None:
         ace = {"add-token": 1, "remove-token": -1}.get(deck.action(SALVATION_CARD), 0)
         if any(deck.action(card) != "add-token" for card in again) or settings["tokens"] + ace <= 1 + kings:
             return None
-    return (f"this deck never ends: reshuffled, it needs {counted(settings['kings'], 'King')}, a card that pulls, or the "
+    return (f"no card ends this deck: reshuffled, it needs {counted(settings['kings'], 'King')}, a card that pulls, or the "
             "Ace of hearts and a card adding no token")
 
 
