@@ -17,7 +17,8 @@ from dicehall import engine
 from dicehall.engine.errors import RulingError
 from dicehall.engine.games import dicetower, journal
 from dicehall.engine.games.dicetower import TowerState
-from dicehall.engine.games.journal import odds, pulls
+from dicehall.engine.games.journal import odds
+from dicehall.engine.games.journal import pulls as pull_tables
 from dicehall.engine.games.journal.runs import days_to_draw, successes
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
 from dicehall.sims.journal import sim_journal
@@ -62,17 +63,17 @@ def test_a_pull_table_shared_by_far_countdowns_is_each_countdowns_own_enumeratio
     moved to each countdown it is exactly that countdown's own table (its rolls through dicetower.evolve)."""
     for countdown in (291, 300, 777, 5000, 10_000):
         for remove in (False, True):
-            shared = pulls.drop_table(pulls.own_countdown(countdown, 51), 51, remove)
-            own = pulls.after_pull(countdown, 51, remove, pulls.DEPTH)
+            shared = pull_tables.drop_table(pull_tables.own_countdown(countdown, 51), 51, remove)
+            own = pull_tables.after_pull(countdown, 51, remove, pull_tables.DEPTH)
             assert [(countdown - drop, chance) for drop, chance in shared] == list(own)
     # and sampled with the same floats, the shared table picks what the whole enumeration picks
     countdown = 400
-    whole = pulls.after_pull(countdown, 51, False)
+    whole = pull_tables.after_pull(countdown, 51, False)
     cumulative, total = [], 0.0
     for _, chance in whole:
         total += chance
         cumulative.append(total)
-    shared, drops = pulls.pull_outcomes(countdown, 51, False)
+    shared, drops = pull_tables.pull_outcomes(countdown, 51, False)
     rng = random.Random(2)
     for u in [rng.random() for _ in range(5000)]:
         assert whole[bisect_left(cumulative, u)][0] == countdown - drops[bisect_left(shared, u)]
