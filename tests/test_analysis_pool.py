@@ -114,6 +114,29 @@ def test_a_worker_killed_mid_analysis_leaves_the_rest_to_this_core():
     assert seen == list(enumerate(results))  # each result once, in order
 
 
+def sleeping(task: int) -> int:
+    time.sleep(600)  # a turn that would take long
+    return task
+
+
+def test_stopping_ends_the_workers_at_once_not_after_their_turn():
+    import multiprocessing
+
+    class Stop(Exception):
+        pass
+
+    workers = []
+
+    def waiting() -> None:  # as the viewer's progress does when it is left
+        workers.extend(process.pid for process in multiprocessing.active_children())
+        if workers:
+            raise Stop
+
+    with pytest.raises(Stop):
+        pool.in_order(sleeping, [1, 2, 3], waiting=waiting, cores=2)
+    assert workers and not any(alive(pid) for pid in workers)  # killed mid-task, and collected
+
+
 def test_a_failure_of_the_work_itself_is_not_hidden_by_the_fallback():
     with pytest.raises(ZeroDivisionError):
         pool.in_order(divide_one_by, [1, 0, 2], cores=2)
@@ -182,8 +205,8 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
-@pytest.mark.parametrize("in_a_thread", [False, True])
+@pytest.mark.parametrize("signum, in_a_thread", [(signal.SIGTERM, False), (signal.SIGHUP, False), (signal.SIGINT, False),
+                                                  (signal.SIGTERM, True), (signal.SIGHUP, True)])
 def test_a_signal_while_the_pool_runs_leaves_no_worker(tmp_path, signum, in_a_thread):
     script = GUARDED if in_a_thread else SCRIPT  # with a thread: the forkserver and its workers
     process, _ = run_script(tmp_path, script, samples=2000, **({"IN_A_THREAD": "1"} if in_a_thread else {}))

@@ -84,12 +84,11 @@ def _over_pool(function, tasks, take, waiting, cores, context) -> None:
             take(_result(future, waiting))
         finished = True
     finally:
-        if executor is not None and not finished:  # stopped, failed or broken: the workers end now
-            executor.shutdown(wait=False, cancel_futures=True)
-            for process in list((getattr(executor, "_processes", None) or {}).values()):
-                process.kill()  # (Python 3.11 has no public way to end a worker mid-task)
         if executor is not None:
-            executor.shutdown(wait=True)
+            if not finished:  # stopped, failed or broken: the workers end now, not after their turn
+                for process in list((getattr(executor, "_processes", None) or {}).values()):
+                    process.kill()  # (Python 3.11 has no public way to end a worker mid-task)
+            executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _result(future, waiting):
