@@ -1,5 +1,7 @@
 """Issue #22 for War of Bones, Towers and the wager: marks only beyond noise, every choice judged
 against its alternatives, Towers' figures believable and their side named."""
+import functools
+
 import pytest
 
 from dicehall import engine
@@ -90,6 +92,14 @@ def towers_game(seed, light="medium", dark="medium", people=2):
     return session
 
 
+@functools.cache
+def analysed_towers_game(seed):
+    """towers_game(seed) and its analysis, made once for the tests that only read them (each costs
+    seconds of search)."""
+    session = towers_game(seed)
+    return session, analysis.analyse(session)
+
+
 @pytest.mark.parametrize("square", ["a8", "d5", "h1", "c2", "e4"])
 def test_towers_the_first_placement_is_within_a_few_points_of_even_and_the_figure_names_its_side(square):
     from dicehall.engine.analysis import towers as towers_analysis
@@ -112,7 +122,7 @@ def test_towers_the_analyse_lines_name_each_side_and_the_end_says_whose_win(tmp_
     from dicehall import replays
     from dicehall.cli import main
 
-    session = towers_game(2)
+    session, result = analysed_towers_game(2)
     path = tmp_path / "t.dhr"
     replays.write_replay(session, path)
     assert main(["analyse", str(path)]) == 0
@@ -120,7 +130,6 @@ def test_towers_the_analyse_lines_name_each_side_and_the_end_says_whose_win(tmp_
     assert lines[0].startswith("event 1: Ann played place ") and ", Light's chance " in lines[0]
     assert lines[1].startswith("event 2: Bob played place ") and ", Dark's chance " in lines[1]
     assert f"note: the end: {session.outcome.summary}" in lines  # "Ann (Light) wins 12 to 7": whose win
-    result = analysis.analyse(session)
     winner = session.outcome.winners[0]
     assert result.curve[-1] == analysis.Point(len(session.events), 1.0 if winner == 0 else 0.0)  # Light's
 
@@ -128,8 +137,7 @@ def test_towers_the_analyse_lines_name_each_side_and_the_end_says_whose_win(tmp_
 def test_towers_curve_is_lights_chance_before_and_after_each_move():
     from dicehall.engine.games import towers
 
-    session = towers_game(2)
-    result = analysis.analyse(session)
+    session, result = analysed_towers_game(2)
     curve = {p.event: p.value for p in result.curve}
     for decision in result.decisions:
         before = curve[decision.event - 1]
@@ -139,8 +147,7 @@ def test_towers_curve_is_lights_chance_before_and_after_each_move():
 
 def test_towers_bot_against_bot_a_game_of_good_moves_is_not_marked_as_blunders():
     # the issue's hall game had 21 of 30 decisions marked ??: two medium bots, every move judged
-    session = towers_game(2)
-    result = analysis.analyse(session)
+    session, result = analysed_towers_game(2)
     assert len(result.decisions) >= 30
     marks = [d.mark for d in result.decisions]
     assert marks.count("??") == 0 and sum(1 for m in marks if m) <= 3

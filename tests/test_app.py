@@ -5,7 +5,7 @@ from dicehall import saves
 from dicehall.engine.games.dicetower import PullBlock
 from pathlib import Path
 
-from tests.apphelpers import drive, screen_text
+from tests.apphelpers import drive, screen_text, until
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dicetower import DiceTowerScreen
 from dicehall.tui.screens.viewer import ViewerScreen
@@ -245,7 +245,7 @@ def test_open_a_replay_from_the_launcher_and_step_autoplay_goto(tmp_path):
         assert viewer.position == len(session.events)
         assert "Not now: already at the end" in screen_text(app)
         await pilot.press("home", "plus", "plus", "plus", "space")
-        await pilot.pause(1.0)
+        await until(pilot, lambda: viewer.position > 0)  # autoplay's timer steps on
         moved = viewer.position
         await pilot.press("space")
         return junk, refused, moved

@@ -100,7 +100,7 @@ def test_saving_the_entry_removes_the_draft_file_and_a_rewrite_is_kept_apart(hal
         await to_an_entry(pilot)
         await pilot.press("w")
         await type_text(pilot, "First.")
-        await pilot.pause(1.3)  # the draft is written a moment after the last key (DRAFT_SECONDS)
+        await until(pilot, lambda: draft_files(home))  # the draft is written a moment after the last key (DRAFT_SECONDS)
         kept = [json.loads(f.read_bytes())["draft"] for f in draft_files(home)]
         await pilot.press("ctrl+s")
         await pilot.pause()

@@ -5,7 +5,7 @@ import pytest
 
 from dicehall import saves
 from dicehall.engine.games import troll
-from tests.apphelpers import drive, screen_text
+from tests.apphelpers import drive, screen_text, until
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.troll import TrollScreen, title_line, wrapped
 from dicehall.tui.widgets import StatusLine
@@ -162,7 +162,8 @@ def test_the_steps_come_one_by_one_on_their_own(monkeypatch):
 
     async def steps(pilot):
         await pilot.press("left")
-        await pilot.pause(0.5)
+        await until(pilot, lambda: pilot.app.screen.shown_count() == len(session.events))  # the timer's last step
+        await pilot.pause()
         return screen_text(pilot.app)
 
     text = drive(DicehallApp(session=session), steps)
