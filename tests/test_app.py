@@ -5,7 +5,7 @@ from dicehall import saves
 from dicehall.engine.games.dicetower import PullBlock
 from pathlib import Path
 
-from tests.apphelpers import drive, screen_text, until
+from tests.apphelpers import drive, screen_text, settled, until
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dicetower import DiceTowerScreen
 from dicehall.tui.screens.viewer import ViewerScreen
@@ -15,7 +15,7 @@ SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 def test_launcher_lists_the_six_games_and_snapshot(snapshot):
     async def steps(pilot):
-        return screen_text(pilot.app)
+        return await settled(pilot)
 
     text = drive(DicehallApp(), steps)
     for title in ("Dice Tower", "Dead Man's Wager", "Angry Troll versus Magic Bridge", "Towers", "War of Bones", "Journal"):

@@ -10,7 +10,7 @@ from textual.widgets._footer import FooterKey
 from dicehall import saves
 from dicehall.engine.core import Player
 from dicehall.engine.games import CATALOGUE
-from tests.apphelpers import drive, screen_text
+from tests.apphelpers import drive, screen_text, settled
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.bones import BonesScreen
 from dicehall.tui.screens.dialogs import HelpScreen
@@ -102,7 +102,7 @@ def test_a_setup_footer_names_enter_which_changes_the_line(game_id):
     async def steps(pilot):
         screen = pilot.app.screen
         before = screen.rows()
-        footer = screen_text(pilot.app).splitlines()[-1]
+        footer = (await settled(pilot)).splitlines()[-1]
         await pilot.press("enter")  # the first line: a choice that Enter changes
         return footer, before, screen.rows()
 
@@ -113,7 +113,7 @@ def test_a_setup_footer_names_enter_which_changes_the_line(game_id):
 
 def test_the_wager_setup_footer_names_enter_which_names_a_seat():
     async def steps(pilot):
-        footer = screen_text(pilot.app).splitlines()[-1]
+        footer = (await settled(pilot)).splitlines()[-1]
         await pilot.press("enter")
         return footer, type(pilot.app.screen).__name__
 

@@ -9,7 +9,7 @@ from textual.widgets._footer import FooterKey
 
 from dicehall import saves
 from dicehall.engine.core import Player
-from tests.apphelpers import drive, screen_text
+from tests.apphelpers import drive, screen_text, settled, until
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.bones import BonesScreen
 from dicehall.tui.screens.troll import TrollScreen
@@ -35,10 +35,10 @@ def test_the_footer_shows_only_keys_possible_now_and_undo_once_there_is_a_move(g
 
     async def steps(pilot):
         screen = pilot.app.screen
+        footer = (await settled(pilot)).splitlines()[-1]
         keys = footer_keys(screen)
         shown = [(key.key, screen.possible_now(*parse_action(key.action)[1:])) for key in keys]
         greyed = [key.key for key in keys if key.has_class("-disabled")]
-        footer = screen_text(pilot.app).splitlines()[-1]
         await pilot.press("u")
         refused = screen_text(pilot.app).splitlines()[-2]
         await pilot.press("question_mark")
@@ -47,7 +47,7 @@ def test_the_footer_shows_only_keys_possible_now_and_undo_once_there_is_a_move(g
         # one legal move by the session's first command, then the footer follows
         session.play(session.commands()[0])
         screen.refresh_bindings()
-        await pilot.pause()
+        await until(pilot, lambda: "u Undo" in screen_text(pilot.app).splitlines()[-1])  # the footer follows
         return shown, greyed, footer, refused, help_text, screen_text(pilot.app).splitlines()[-1]
 
     shown, greyed, footer, refused, help_text, after = drive(DicehallApp(session=session), steps)

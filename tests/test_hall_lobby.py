@@ -9,7 +9,7 @@ import random
 import pytest
 
 from dicehall.saves.hall import Hall
-from tests.apphelpers import drive, screen_text, until
+from tests.apphelpers import drive, screen_text, settled, until
 from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.hall.lobby import HallScreen
@@ -86,7 +86,7 @@ def test_keys_the_damaged_line_cannot_take_are_left_out_and_say_why(hall):
     async def steps(pilot):
         pilot.app.push_screen(HallScreen())
         await pilot.pause()
-        footer = screen_text(pilot.app).splitlines()[-1]
+        footer = (await settled(pilot)).splitlines()[-1]
         await pilot.press("enter")
         await pilot.pause()
         return footer, status(pilot.app), pilot.app.screen

@@ -185,7 +185,7 @@ def test_the_hall_screens_s_shows_the_scores_at_80x24(hall, monkeypatch, snapsho
     from dicehall.tui.app import DicehallApp
     from dicehall.tui.screens.hall.lobby import HallScreen
     from dicehall.tui.screens.hall.scores import HallScoresScreen
-    from tests.apphelpers import drive, footer, screen_text, until
+    from tests.apphelpers import drive, screen_text, settled, until
 
     scripted_hall(hall, monkeypatch)
     monkeypatch.setenv("DICEHALL_HALL", str(hall.folder))
@@ -194,7 +194,7 @@ def test_the_hall_screens_s_shows_the_scores_at_80x24(hall, monkeypatch, snapsho
     async def steps(pilot):
         await pilot.press("h")
         await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen))
-        hall_footer = footer(pilot.app)
+        hall_footer = (await settled(pilot)).splitlines()[-1]
         await pilot.press("s")
         await until(pilot, lambda: isinstance(pilot.app.screen, HallScoresScreen) and pilot.app.screen.found is not None)
         await pilot.pause()
