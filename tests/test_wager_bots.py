@@ -87,7 +87,7 @@ def test_two_threes_make_the_wager_a_one_in_six_instant_win():
 
 def test_the_exact_tables_agree_with_a_simulation():
     table = bots.tables()
-    assert table.sweeps < 40 and table.seconds < 15  # about 1.5 s on a laptop
+    assert table.sweeps < 40  # converges in a few sweeps (its time is bench.py's wager odds row)
     for scores, codes in (((0, 0), (0, 0)), ((12, 15), (2, 0)), ((-5, 10), (0, 4))):
         exact = table.choices(scores[0], scores[1], codes[0], codes[1])
         sampled = bots._sampled(scores, codes, (0, 1), 0, 3000)  # the simulation, forced on two players
