@@ -29,7 +29,9 @@ NODES = {"medium": 4_000, "hard": 40_000}
 EASY_RANDOM = (2, 5)  # easy plays a random move this often (2 in 5)
 MOBILITY = 0.25
 TERMINAL = 100
-TIME_CAP = 5.0  # seconds: a safety net only; the node budget ends the search long before
+# seconds: a safety net only, far past what the node budget takes even on a busy machine (a hard move
+# took over 5 s under load, and a cap met there made the same game play differently)
+TIME_CAP = 120.0
 
 
 class OutOfNodes(Exception):
