@@ -66,6 +66,22 @@ def comment_of(record: Any, events: int) -> tuple[int, str]:
     return event, clean_comment(text)
 
 
+def cut_note(events: list[int]) -> str | None:
+    """One line for a file that held comments longer than a comment may be (they are cut to fit as
+    they are read, never silently): which events; None when there were none."""
+    if not events:
+        return None
+    where = [("the whole game" if event == 0 else f"event {event}") for event in sorted(set(events))]
+    named = ", ".join(where[:4]) + (f" and {len(where) - 4} more" if len(where) > 4 else "")
+    return (f"a comment longer than {COMMENT_LIMIT:,} characters or {COMMENT_LINES} lines was cut to fit "
+            f"({named})")
+
+
+def with_notice(notice: str | None, more: str | None) -> str | None:
+    """Two lines for the player on opening a file, as one."""
+    return "; ".join(line for line in (notice, more) if line) or None
+
+
 def one_line(text: str) -> str:
     """A comment on one line (its lines joined by " / "), for a prompt or a list."""
     return " / ".join(text.split("\n"))

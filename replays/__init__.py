@@ -35,7 +35,7 @@ from dicehall import engine
 from dicehall.durable import open_regular, write_new_file
 from dicehall.engine.assists import assists_words, checked_assists
 from dicehall.engine.codec import DecodeError, check_nesting, decode_event, encode_event
-from dicehall.engine.comments import comment_of
+from dicehall.engine.comments import comment_of, comment_overflow, cut_note, with_notice
 from dicehall.engine.core import Handover, player_from_record
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.session import LogError, Session
@@ -303,6 +303,7 @@ def session_from_document(document: dict) -> Session:
     _check_digests(session, document.get("digests"))
     _hand_over(session, document.get("handovers"), document.get("abandoned"))
     session.comments = _comments(document.get("comments"), len(session.events))
+    session.notice = with_notice(session.notice, _cut_comments(document.get("comments")))
     session.undos = undos
     try:
         # an assist asked before an undo may name a position past the log's end: bounded by the longest log
@@ -370,6 +371,11 @@ def _comments(entries: Any, events: int) -> Any:
     except ValueError as error:
         raise ReplayError(str(error)) from None
     return MappingProxyType({n: text for n, text in pairs if text})
+
+
+def _cut_comments(entries: Any) -> str | None:
+    """The line saying which of the (checked) comments were over a comment's limits, cut to fit."""
+    return cut_note([entry[0] for entry in entries or () if isinstance(entry[1], str) and comment_overflow(entry[1])])
 
 
 def _hand_over(session: Session, entries: Any, abandoned: Any) -> None:

@@ -112,8 +112,8 @@ def write_text(session: Session, analysis: Any = None) -> str:
     def annotate(n: int) -> None:
         for text in notes.get(n, ()):
             out.append("   " + comment(text))
-        if n in comments and comments[n]:
-            out.append("   " + comment(comments[n]))
+        if n in comments and comments[n]:  # a line of its own for each of its lines: a record's line holds no break
+            out.extend("   " + comment(line) for line in comments[n].split("\n"))
 
     annotate(0)
     describe, evolve = game.describe, game.evolve

@@ -14,6 +14,7 @@ from typing import Any
 
 from dicehall import engine
 from dicehall.engine.chance import seeded_draws
+from dicehall.engine.comments import clean_comment, comment_overflow, cut_note
 from dicehall.engine.core import Handover, IllegalCommand, Player
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
@@ -380,15 +381,20 @@ def read_text(text: str, label: str) -> Session:
     _claims(session, tags, len(reader.events))
     comments: dict[int, str] = {}
     notes: dict[int, list[str]] = {}
+    cut: list[int] = []
     for position, texts in lines.comments.items():
         players_own = [t for t in texts if not t.startswith(ANALYSIS_NOTE)]
         kept = [clean_text(t, MAX_COMMENT) for t in texts if t.startswith(ANALYSIS_NOTE)]
         if kept:
             notes[position] = kept
-        text = clean_text(" ".join(players_own), MAX_COMMENT)
+        own = "\n".join(players_own)  # the comments at one place: a line each, as the writer puts a comment's lines
+        text = clean_comment(own)
         if text:
             comments[position] = text
+        if comment_overflow(own):
+            cut.append(position)  # cut to fit, and said
     session.comments = MappingProxyType(comments)
+    session.notice = cut_note(cut)
     session.record_notes = notes  # type: ignore[attr-defined]
     session.record_marks = reader.marks  # type: ignore[attr-defined]
     session.record_extra_tags = tuple(extra)  # type: ignore[attr-defined]

@@ -6,7 +6,7 @@ from typing import Any
 from dicehall import engine
 from dicehall.engine.assists import checked_assist
 from dicehall.engine.codec import DecodeError, decode_event
-from dicehall.engine.comments import comment_of, with_comment
+from dicehall.engine.comments import comment_of, comment_overflow, cut_note, with_comment
 from dicehall.engine.core import player_from_record
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
@@ -61,14 +61,18 @@ def build_session(parsed: ParsedSave | SaveScan, label: str, journal: Any = None
     except Exception as error:
         raise SaveError(f"{label}: the header is not readable ({type(error).__name__})") from None
     session.save_name = save_name_of(parsed.header, label)
+    cut: list[int] = []  # the events whose stored comment was over the limits (a hand-edited file's)
     for index, record in enumerate(parsed.records, start=1):
         try:
             _replay_record(session, record, module)
+            if isinstance(record, dict) and record.get("op") == "comment" and comment_overflow(str(record.get("text"))):
+                cut.append(record["event"])
         except (LogError, DecodeError, ValueError) as error:
             raise SaveDamaged(f"{label}: record {index}: {error}", index - 1) from None
         except Exception as error:  # a wrongly typed field the decoder let through
             raise SaveDamaged(f"{label}: record {index}: not a valid record ({type(error).__name__})", index - 1) from None
     session.journal = journal
+    session.notice = cut_note(cut)
     return session
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from dicehall import engine
 from dicehall.durable import open_regular, write_durably
+from dicehall.engine.comments import with_notice
 from dicehall.engine.session import Session
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
@@ -143,7 +144,7 @@ def open_save(name_or_id: str) -> Session:
     session.journal = SaveJournal(path, fd)
     session.resume_seeded(resolve_pending=False)
     session.save_id = shown
-    session.notice = notice
+    session.notice = with_notice(notice, session.notice)  # the torn record's, and any comment cut to fit
     return session
 
 

@@ -179,3 +179,51 @@ def test_comments_stay_on_their_event_number_after_an_undo():
     assert session.comments == {6: "on the last pull"}
     saves.close_save(session)
     assert saves.load_readonly(session.save_id).comments == {6: "on the last pull"}
+
+
+CUT = "a comment longer than 2,000 characters or 20 lines was cut to fit"
+
+
+def test_a_files_comment_over_the_limits_is_cut_to_fit_and_said_in_one_line(tmp_path):
+    """A save, a replay or a text record edited by hand may hold a longer comment than dicehall
+    writes: it is cut to fit as it is read, and the player is told which, never silently."""
+    from dicehall.replays.text import read_text, write_text
+
+    session = tower()
+    saves.write_comment(session, 1, "x" * COMMENT_LIMIT)  # at the limit: whole, nothing said
+    assert saves.load_readonly(session.save_id).notice is None
+    session.journal.append({"op": "comment", "event": 2, "text": "y" * (COMMENT_LIMIT + 1)})
+    session.journal.append({"op": "comment", "event": 0, "text": "\n".join("line" for _ in range(21))})
+    saves.close_save(session)
+    viewed = saves.load_readonly(session.save_id)
+    assert viewed.notice == f"{CUT} (the whole game, event 2)" and viewed.comments[2] == "y" * COMMENT_LIMIT
+    reopened = saves.open_save(session.save_id)
+    assert reopened.notice == viewed.notice
+    text = write_text(reopened)
+    saves.close_save(reopened)
+
+    document = replays.seal(dict(replays.replay_document(viewed), comments=[[1, "z" * (COMMENT_LIMIT + 1)]]))
+    path = tmp_path / "r.dhr"
+    path.write_bytes(msgpack.packb(document))
+    assert replays.read_replay(path).notice == f"{CUT} (event 1)"
+
+    assert read_text(text, "t.dht").notice is None  # the record wrote the comments as kept
+    longer = text.replace("y" * COMMENT_LIMIT, "y" * (COMMENT_LIMIT + 1))
+    assert read_text(longer, "t.dht").notice == f"{CUT} (event 2)"
+
+
+def test_the_viewer_says_a_comment_was_cut_to_fit(tmp_path):
+    from dicehall.tui.app import DicehallApp
+    from tests.apphelpers import drive, status
+
+    session = tower()
+    document = replays.seal(dict(replays.replay_document(session), comments=[[3, "z" * (COMMENT_LIMIT + 1)]]))
+    saves.close_save(session)
+    path = tmp_path / "r.dhr"
+    path.write_bytes(msgpack.packb(document))
+
+    async def steps(pilot):
+        await pilot.pause()
+        return status(pilot.app)
+
+    assert drive(DicehallApp(replay=replays.read_replay(path)), steps) == f"{CUT} (event 3)"

@@ -158,3 +158,13 @@ def test_a_playout_from_the_middle_of_a_bounded_game_after_salvation_plays_as_th
         spread = 4 * (statistics.variance(real) / 400 + statistics.variance(mine) / 3000) ** 0.5 + 1e-9
         assert abs(statistics.mean(real) - statistics.mean(mine)) <= spread, (measure, statistics.mean(real),
                                                                               statistics.mean(mine))
+
+
+def test_a_text_record_written_before_the_bound_still_verifies():
+    """A deck in a game recorded before the bound has no `reshuffles`: it is read as it was (without
+    end) and its state's digests are the ones it was written with."""
+    from dicehall.replays.text import verify_record
+
+    path = Path(__file__).parent / "fixtures" / "text_record_journal_before_bound.dht"
+    assert '"reshuffles"' not in path.read_text()
+    assert verify_record(path).startswith("ok: Journal text record, seed 7, Ada, 19 events")

@@ -566,8 +566,8 @@ def _deck_from_record(record: object, where: str) -> Deck:
         if not isinstance(entry, (list, tuple)) or len(entry) != 3:
             raise DeckError(f"{where} card {number}: not [card, action, prompt]")
         builder.add(f"{where} card {number}", entry[0], None, entry[1], entry[2])
-    if "reshuffles" not in game:  # a game saved before the bound: its reshuffles were (and stay) unbounded
-        builder.settings["reshuffles"] = UNBOUNDED
+    if "reshuffles" not in game:  # a game saved before the bound: its reshuffles were (and stay) unbounded,
+        del builder.settings["reshuffles"]  # and its settings as they were, so its digests (records) still match
     return builder.deck("Untitled deck")
 
 

@@ -182,6 +182,9 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         yield Footer()
 
     def on_mount(self) -> None:
+        notice = getattr(self.session, "notice", None)  # e.g. a file's comment cut to fit
+        if notice:
+            self.status(notice)
         self.redraw()
 
     def on_resize(self) -> None:
