@@ -104,9 +104,10 @@ def test_equity_counts_the_win_and_the_share_of_the_deck_played():
 
 def test_the_help_says_which_figure_the_troll_marks_use():
     from dicehall.cli.analyse import DESCRIPTION
+    from dicehall.tui.screens.games import game_screens
     from dicehall.tui.screens.viewer.analysis import thresholds_note
 
-    note = thresholds_note("troll", "Angry Troll versus Magic Bridge")
+    note = thresholds_note("troll", "Angry Troll versus Magic Bridge", game_screens("troll").also_blunder)
     assert "points of equity (half win, half deck played) lost beyond 2 SE" in note and "loses at once" in note
     assert "the troll: of equity" in DESCRIPTION
     assert "points of win chance lost" in thresholds_note("wager", "Dead Man's Wager")  # the others unchanged

@@ -34,7 +34,8 @@ from dicehall.tui.widgets import StatusLine
 ROOT = Path(__file__).parent.parent
 # exceptions that never reach a player: each is caught where it is raised, to stop a search
 CONTROL_FLOW = {"dicehall.engine.bots.towers.OutOfNodes", "dicehall.engine.codec._WrongType",
-                "dicehall.engine.analysis.troll_solver._OutOfBudget", "dicehall.tui.screens.viewer.analysis.AnalysisStopped"}
+                "dicehall.engine.analysis.troll_solver._OutOfBudget", "dicehall.tui.screens.viewer.analysis.AnalysisStopped",
+                "dicehall.engine.analysis.pool._Broken"}  # the pool lost: caught at once, the rest on one core
 
 
 @pytest.fixture

@@ -150,8 +150,8 @@ def test_leaving_while_the_bot_thinks_drops_its_answer(monkeypatch):
 
     session = saves.new_save("towers", name="leave", players=[Player("Ada"), Player("Bot", True, "hard")])
     release = threading.Event()
-    think = bot.choose
-    monkeypatch.setattr(bot, "choose", lambda *args: release.wait(10) and think(*args))  # thinks until released
+    think = bot.BOTS["hard"]  # the screen plays its seat through the catalogue's bots
+    monkeypatch.setitem(bot.BOTS, "hard", lambda *args: release.wait(10) and think(*args))  # thinks until released
 
     async def steps(pilot):
         await pilot.press("enter")
