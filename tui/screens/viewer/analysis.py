@@ -14,6 +14,7 @@ from importlib import import_module
 from rich.cells import cell_len
 from rich.text import Text
 from textual.message import Message
+from textual.timer import Timer
 from textual.worker import Worker, get_current_worker
 
 from dicehall.engine import analysis
@@ -363,7 +364,7 @@ class AnalysedViewer:
         return self.analysis_running, self.analysis is not None, bool(self.analysis and self.analysis.decisions)
 
     analysis_drawn_at = 0.0  # time.monotonic() of the panel's last draw while reports stream
-    analysis_draw_due = None  # the Timer of a draw put off (DRAW_EVERY), which draws the latest news
+    analysis_draw_due: Timer | None = None  # the Timer of a draw put off (DRAW_EVERY), which draws the latest news
 
     def on_analysis_report(self, report: AnalysisReport) -> None:
         if report.worker is not self.analysis_worker:
