@@ -18,10 +18,10 @@ from dicehall.engine.analysis import troll as troll_analysis
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.games import troll
 from dicehall.engine.games.wager import Wager
-from tests.apphelpers import drive, screen_text, until
+from tests.apphelpers import drive, screen_text, settled, until
 from tests.test_analysis import adviser_game, tower, wager_game
 from dicehall.tui.app import DicehallApp
-from dicehall.tui.screens.viewer.analysis import AnalysisStopped, graph_rows
+from dicehall.tui.screens.viewer.analysis import AnalysisPanel, AnalysisStopped, graph_rows
 from dicehall.tui.screens.viewer import ViewerScreen
 from dicehall.tui.terminal import PLAIN
 from dicehall.tui.widgets import StatusLine
@@ -216,6 +216,55 @@ def test_a_running_analysis_shows_what_it_has_judged_and_the_viewer_keeps_workin
     assert stepped == 5  # the keys work while it runs
     assert again == "Not now: the analysis is running: 1 of 3 judged (q leaves the viewer and stops it)"
     assert done.startswith("analysis done: 2 decisions judged") and judged == 2
+
+
+def test_streamed_reports_are_drawn_at_most_a_few_a_second_and_the_last_one_always(tmp_path, monkeypatch):
+    """The troll tells a result and its progress each turn: the viewer takes them as one report and
+    draws only the panel, at most every DRAW_EVERY seconds; what it shows at the end is the whole
+    stream applied, and the finished figures are the command line's (analyse_stored's) to the digit."""
+    session = adviser_game(4, {"difficulty": "standard"})  # 36 turns
+    whole = analysis.analyse(session, samples=2)  # what `dicehall analyse` works out (analyse_stored)
+    count = len(whole.decisions)
+    streamed, release = threading.Event(), threading.Event()
+
+    def streaming(session, samples=None, progress=None, partial=None):
+        for done in range(1, count + 1):  # every turn at once, far faster than a screen draws
+            partial(Analysis("troll", "win chance", whole.decisions[:done], (), whole.curve[:done]))
+            progress(done, count)
+        streamed.set()
+        release.wait(30)
+        return whole
+
+    monkeypatch.setattr(ViewerScreen, "analyser", staticmethod(streaming))
+    draws = []
+    monkeypatch.setattr(AnalysisPanel, "lay_out", lambda panel, *args, **kwargs: (
+        draws.append(args[2]), real_lay_out(panel, *args, **kwargs)))
+    others = []  # the rest of the screen drawn while the reports stream
+    monkeypatch.setattr(ViewerScreen, "draw_comment", lambda viewer: others.append(viewer.analysis_running))
+
+    async def steps(pilot):
+        viewer = pilot.app.screen
+        await pilot.press("a")
+        await until(pilot, lambda: streamed.is_set() and viewer.analysis_progress == (count, count)
+                    and viewer.analysis.decisions == whole.decisions)
+        await until(pilot, lambda: f"{count} of {count}" in screen_text(pilot.app))  # the last report drawn
+        last = viewer.analysis.curve, screen_text(pilot.app)
+        release.set()
+        await until(pilot, lambda: not viewer.analysis_running)
+        finished = await settled(pilot)
+        viewer.redraw()  # the whole screen drawn anew from the viewer's state: nothing was left behind
+        return last, viewer.analysis, finished, await settled(pilot)
+
+    (curve, streaming_text), result, finished, anew = drive(viewer_of(session, tmp_path), steps)
+    assert curve == whole.curve and "analysing [####################]" in streaming_text
+    assert analysis.as_json(result) == analysis.as_json(whole)  # the same figures as the command line's
+    assert finished == anew and "analysis done" in finished
+    running_draws = draws.count(True)
+    assert 1 <= running_draws < 2 * count  # two reports a turn came; far fewer draws
+    assert others.count(True) < count  # the rest of the screen is drawn only when a mark comes
+
+
+real_lay_out = AnalysisPanel.lay_out
 
 
 def test_leaving_the_viewer_stops_the_analysis(monkeypatch):

@@ -5,12 +5,16 @@ the marked decisions and to the costliest one. The analysers are engine/analysis
 runs them and draws what they found."""
 from __future__ import annotations
 
+import threading
+import time
 from bisect import bisect_right
 from dataclasses import dataclass
 from importlib import import_module
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.message import Message
+from textual.timer import Timer
 from textual.worker import Worker, get_current_worker
 
 from dicehall.engine import analysis
@@ -22,21 +26,46 @@ GRAPH_MARKS = {"?!": "!", "?": "?", "??": "X"}  # one column per mark under the 
 BLOCKS = " \u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"  # eighths of a cell, from empty to full
 ASCII_LEVELS = " .:#"  # thirds of a cell, for a terminal without block characters
 BAR_WIDTH = 20  # the progress bar's cells
+DRAW_EVERY = 0.1  # seconds between two draws of the panel while the analysis reports (the last is always drawn)
 
 
 class AnalysisStopped(Exception):
     """The viewer was left (or the worker cancelled): the analysis gives up at its next report."""
 
 
+class News:
+    """The latest the analysing thread has found (the result so far, how far it has got), kept for the
+    viewer: the thread posts a report only when the viewer has taken the last one, so a result and
+    its progress told together (the troll tells both per turn) are one report, not two redraws."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.result: Analysis | None = None
+        self.progress: tuple[int, int] | None = None
+        self.told = False  # a report is on its way and has not been taken yet
+
+    def put(self, result: Analysis | None = None, progress: tuple[int, int] | None = None) -> bool:
+        """Keep the news; True when a report must be posted (none is on its way)."""
+        with self.lock:
+            self.result = self.result if result is None else result
+            self.progress = self.progress if progress is None else progress
+            posted, self.told = self.told, True
+            return not posted
+
+    def take(self) -> tuple[Analysis | None, tuple[int, int] | None]:
+        with self.lock:
+            self.told = False
+            return self.result, self.progress
+
+
 @dataclass
 class AnalysisReport(Message):
-    """What the analysing thread has to say: a result so far or the whole one, how far it has
-    got, or why it failed. `worker` tells a report of an analysis given up from the current one."""
+    """What the analysing thread has to say: news (a result so far, how far it has got), the whole
+    result, or why it failed. `worker` tells a report of an analysis given up from the current one."""
 
     worker: Worker
+    news: News | None = None
     result: Analysis | None = None
-    done: int = 0
-    total: int = 0
     finished: bool = False
     error: str = ""
 
@@ -213,6 +242,16 @@ class AnalysisPanel(Redrawn):
 
     drawn_for: tuple[Analysis | None, Drawn | None] = (None, None)  # worked out once per result, not per step
 
+    shape: list[str] = []  # what sets the panel's height: its lines, and the words of those that wrap
+
+    def show_lines(self, text: Text) -> None:
+        """Show `text`, the screen laid out again only when the panel's height may change: while the
+        analysis streams, most reports change a figure or the bar, not the lines."""
+        width = self.size.width
+        shape = [line if cell_len(line) > width else "" for line in text.plain.split("\n")]
+        self.show(text, layout=shape != self.shape)
+        self.shape = shape
+
     def lay_out(self, result: Analysis | None, progress: tuple[int, int] | None, running: bool, total: int,
                 position: int, names: list[str], short: bool = False) -> None:
         """`short`: one line, no graph (the hindsight answer shows below it, and the events keep
@@ -227,7 +266,7 @@ class AnalysisPanel(Redrawn):
                 line = f"analysing {progress_bar(done, whole)}"
             else:
                 line = one_line(result, drawn, position, names, total, width)
-            self.show(Text(clip(line, width)))
+            self.show_lines(Text(clip(line, width)))
             return
         text = Text()
         if running:
@@ -248,7 +287,7 @@ class AnalysisPanel(Redrawn):
                 text.append("\n" + said)
         elif running:
             text.append("\nthe first results show here as they come")
-        self.show(text)
+        self.show_lines(text)
 
 
 class AnalysedViewer:
@@ -273,6 +312,13 @@ class AnalysedViewer:
         def work() -> None:
             worker = get_current_worker()
             shown = [-1]  # the last progress in hundredths told: a long tower reports every event
+            news = News()
+
+            def tell(result: Analysis | None = None, progress: tuple[int, int] | None = None) -> None:
+                if worker.is_cancelled:
+                    raise AnalysisStopped
+                if news.put(result, progress):
+                    screen.post_message(AnalysisReport(worker, news=news))
 
             def progress(done: int, total: int) -> None:
                 if worker.is_cancelled:
@@ -280,12 +326,10 @@ class AnalysedViewer:
                 hundredths = 100 * done // max(1, total)
                 if hundredths != shown[0]:
                     shown[0] = hundredths
-                    screen.post_message(AnalysisReport(worker, done=done, total=total))
+                    tell(progress=(done, total))
 
             def partial(result: Analysis) -> None:
-                if worker.is_cancelled:
-                    raise AnalysisStopped
-                screen.post_message(AnalysisReport(worker, result=result))
+                tell(result=result)
 
             warnings: list[str] = []
             try:
@@ -319,14 +363,19 @@ class AnalysedViewer:
         """What the analysis keys the footer offers depend on (analysis_possible, footer_shows)."""
         return self.analysis_running, self.analysis is not None, bool(self.analysis and self.analysis.decisions)
 
+    analysis_drawn_at = 0.0  # time.monotonic() of the panel's last draw while reports stream
+    analysis_draw_due: Timer | None = None  # the Timer of a draw put off (DRAW_EVERY), which draws the latest news
+
     def on_analysis_report(self, report: AnalysisReport) -> None:
         if report.worker is not self.analysis_worker:
             return  # from an analysis given up
-        keys = self.analysis_keys()
+        keys, marks = self.analysis_keys(), self.event_marks()
+        if report.news is not None:
+            result, progress = report.news.take()
+            self.analysis = self.analysis if result is None else result
+            self.analysis_progress = self.analysis_progress if progress is None else progress
         if report.result is not None:
             self.analysis = report.result
-        if report.total:
-            self.analysis_progress = (report.done, report.total)
         if report.finished:
             self.analysis_worker = None
             warning = f"{report.error}; " if report.error else ""  # a damaged stored analysis, analysed again
@@ -336,7 +385,36 @@ class AnalysedViewer:
             self.status(f"the analysis stopped: {report.error}", error=True)
         if self.analysis_keys() != keys:  # the footer is built anew on each refresh: only when a key comes or goes
             self.refresh_bindings()
-        self.redraw()
+        if self.analysis_running and self.event_marks() == marks:
+            self.draw_analysis_soon()  # only the panel changed: the rest of the screen stays as drawn
+        else:
+            self.redraw()  # done, or a new mark for the event list
+
+    def draw_analysis_soon(self) -> None:
+        """Draw the panel now, or DRAW_EVERY after its last draw: reports stream faster than a
+        player reads, and each draw costs the viewer's process what the analysis could use."""
+        if self.analysis_draw_due is not None:
+            return  # a draw is due, and it draws the latest
+        wait = self.analysis_drawn_at + DRAW_EVERY - time.monotonic()
+        if wait > 0:
+            self.analysis_draw_due = self.set_timer(wait, self.draw_analysis)
+        else:
+            self.draw_analysis()
+
+    def draw_analysis(self) -> None:
+        """The analysis panel, as the analysis and the position shown are now (redraw draws it too)."""
+        if self.analysis_draw_due is not None:
+            self.analysis_draw_due.stop()
+            self.analysis_draw_due = None
+        self.analysis_drawn_at = time.monotonic()
+        session = self.session
+        panel = self.query_one(AnalysisPanel)
+        panel.display = self.analysis_running or (self.analysis is not None and self.analysis_shown)
+        if panel.display:
+            # with the hindsight answer under it, one line: the events keep 8 lines at 80x24
+            panel.draw(self.analysis, self.analysis_progress, self.analysis_running, len(session.events),
+                       self.position, [session.seat_name(seat) for seat in range(len(session.players))],
+                       short=self.hindsight_displayed)
 
     def action_analyse(self) -> None:
         if self.analysis is None or self.analysis_running:

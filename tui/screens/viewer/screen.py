@@ -212,13 +212,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
                 f"undos {session.undos}{claimed}{reveal}")
         where.show(clip(line, where.size.width or 48), layout=False)
         self.draw_comment()
-        panel = self.query_one(AnalysisPanel)
-        panel.display = self.analysis_running or (self.analysis is not None and self.analysis_shown)
-        if panel.display:
-            # with the hindsight answer under it, one line: the events keep 8 lines at 80x24
-            panel.draw(self.analysis, self.analysis_progress, self.analysis_running, len(session.events),
-                       self.position, [session.seat_name(seat) for seat in range(len(session.players))],
-                       short=self.hindsight_displayed)
+        self.draw_analysis()
         self.draw_hindsight()
 
     def event_marks(self) -> dict[int, str] | None:
