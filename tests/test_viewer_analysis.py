@@ -56,7 +56,7 @@ def flat(text: str) -> str:
 async def analysed(pilot):
     viewer = pilot.app.screen
     await pilot.press("a")
-    await until(pilot, lambda: viewer.analysis is not None and not viewer.analysis_running)
+    await until(pilot, lambda: viewer.analysis is not None and not viewer.analysis_running, seconds=120)  # a guard for a hang only
     return viewer
 
 
