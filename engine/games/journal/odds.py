@@ -24,6 +24,7 @@ from dicehall.engine.games.journal.deck import Deck
 from dicehall.engine.games.journal.pulls import (
     NEGLIGIBLE, drop_runs, likely_drops, own_countdown, pull_outcomes,
 )
+from dicehall.engine.games.journal.returns import token_cards, token_pass
 from dicehall.engine.games.journal.rules import JournalState
 from dicehall.engine.games.journal.runs import LARGEST, Runs, convolve, day_runs, days_to_draw, successes
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
@@ -63,7 +64,7 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
         actions = {card: deck.action(card) for card in deck.cards}
         # a King returned matters only if the deck has the Kings that end the game
         face_up = ["KS"] if sum(map(is_king, deck.cards)) >= deck.settings["kings"] else []
-        passes = {}
+        passes: dict = {}  # by salvation (bool), and the tables by name
         for salvation in (False, True):
             cycle = tuple(c for c in deck.cards if not is_king(c) and not (c == SALVATION_CARD and salvation))
             passes[salvation] = (cycle, any(_may_end(actions[c], c, []) for c in cycle),
@@ -75,7 +76,9 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
         codes = {card: code for code, card in enumerate(deck.cards)}
         effects = tuple(_KINDS[actions[card]] for card in deck.cards)
         special = tuple(is_king(card) or card == SALVATION_CARD for card in deck.cards)
-        passes["codes"] = codes, tuple(_SPECIAL if odd else kind for odd, kind in zip(special, effects)), effects
+        passes["codes"] = codes, tuple(_SPECIAL if odd else kind for odd, kind in zip(special, effects)), effects, deck.cards
+        # after salvation, a pass of token cards, Kings returned to a deck of too few and no-effect cards: returns.py
+        passes["tokens only"] = None if face_up else token_cards([actions[card] for card in passes[True][0]])
         for salvation in (False, True):
             passes[salvation] = (tuple(codes[card] for card in passes[salvation][0]), *passes[salvation][1:])
         kept = _ACTIONS[id(deck)] = (deck, actions, passes)
@@ -124,8 +127,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     most = settings.get("reshuffles")  # the deck's bound (rules.may_reshuffle); None: saved before it
     cap = MAX_RESHUFFLES if most is None else most
     actions, passes = _actions(deck)
-    codes, kinds, effects = passes["codes"]
-    names = deck.cards
+    codes, kinds, effects, names = passes["codes"]
     phase = state.phase
     if state.ending:
         return Playout(state.ending, day, cards, pulls)
@@ -150,7 +152,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     # the pass under way, once: no King, no Ace of hearts left in it, its pulls (and skips) are all it does
     quiet = standing and not salvation and (
         passes["first"] if len(remaining) == len(actions) else _quiet(remaining, actions, kings))
-    remaining, kings = [codes[card] for card in remaining], [codes[card] for card in kings]  # as ints from here
+    remaining, kings = list(map(codes.__getitem__, remaining)), list(map(codes.__getitem__, kings))  # ints from here
     if phase in ("entry", "draw", "drawing"):
         phase = "cards"
     elif phase in ("day-end", "day-end-rolling"):
@@ -180,6 +182,15 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     if most is None and not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
                     left = cap - reshuffles + 1  # passes to come before the cap, this one's included
+                    if salvation and passes["tokens only"]:  # the pass at once (returns.py)
+                        others, adds, returns = passes["tokens only"]
+                        played = token_pass(others, adds, returns, len(kings), tokens, salvation_from, to_draw, rng)
+                        if len(played) == 2:
+                            return _saved(countdown, advantage_from, settings, tower, rng, day + played[0],
+                                          cards + played[1], pulls)
+                        cards, day, to_draw, tokens = cards + played[0], day + played[1], played[2], played[3]
+                        remaining = []
+                        continue
                     # the passes at once (a bounded deck's pulls only counted, tower_odds': card by card)
                     if tower or standing or most is None:
                         if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
