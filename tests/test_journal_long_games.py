@@ -56,6 +56,9 @@ TOKENS_ADDED = {"AH": "salvation", "AD": "salvation-4", "3S": "pull", "5S": "rem
 SKIPS_SAVED = {"AH": "salvation", "3S": "pull", "9S": "skip-pull", "9H": "skip-pull", "2S": "add-token", "4S": "no-pull"}
 TOKENS_LEVEL = {**TOKENS_ADDED, "6S": "remove-token", "8S": "no-pull"}  # a token about as often taken as added
 FOUR_PULLS_A_PASS = {card: "pull" if card[0] == "3" else "no-pull" for card in FULL_CARDS if card != "AH"}
+# two Kings of the four that end the game, returned by nine cards: passes of varying length; few tokens added
+KINGS_RETURNED = {"AH": "salvation", "2H": "add-token", "3H": "add-token", **{rank + "C": "return-king" for rank in "A23456789"},
+                  **{rank + "D": "no-pull" for rank in "A2345678"}, "KS": "king", "KH": "king"}
 
 
 def test_a_pull_table_shared_by_far_countdowns_is_each_countdowns_own_enumeration():
@@ -126,6 +129,7 @@ def card_by_card(monkeypatch) -> None:
     """The playout as before its shortcuts: no game is ever one only the tower can end."""
     monkeypatch.setattr(odds, "_tower_pulls", lambda *_: None)
     monkeypatch.setattr(odds, "_saving_pulls", lambda *_: None)
+    monkeypatch.setattr(odds, "token_cards", lambda *_: None)
     monkeypatch.setattr(odds, "_ACTIONS", {})  # each deck's passes worked out again, without them
 
 
@@ -156,7 +160,8 @@ def test_the_reshuffle_cap_ends_a_game_played_at_once_where_it_ends_one_played_c
     (TOKENS_ADDED, 600, {"tokens": 20}, 300, None), (TOKENS_ADDED, 2000, {"tokens": 20}, 300, 40),
     (TOKENS_LEVEL, 400, {"tokens": 20, "final_check": "pull"}, 1000, None),
     (SKIPS_SAVED, 4, {"tokens": 20}, 1000, 100),
-    ({**SKIPS_SAVED, "2S": "no-pull"}, 4, {"tokens": 3, "final_check": "pull"}, 1000, 20)])
+    ({**SKIPS_SAVED, "2S": "no-pull"}, 4, {"tokens": 3, "final_check": "pull"}, 1000, 20),
+    (KINGS_RETURNED, 10000, {"tokens": 3}, 2000, None), (KINGS_RETURNED, 5, {"tokens": 2, "final_check": "pull"}, 2000, 8)])
 def test_a_game_after_salvation_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start,
                                                                               settings, games, cap):
     """Salvation out and the deck reshuffled: the tower, the salvation die (and the final pull) or the cap."""

@@ -24,6 +24,7 @@ from dicehall.engine.games.journal.deck import Deck
 from dicehall.engine.games.journal.pulls import (
     NEGLIGIBLE, drop_runs, likely_drops, own_countdown, pull_outcomes,
 )
+from dicehall.engine.games.journal.returns import token_cards, token_pass
 from dicehall.engine.games.journal.rules import JournalState
 from dicehall.engine.games.journal.runs import LARGEST, Runs, convolve, day_runs, days_to_draw, successes
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
@@ -45,6 +46,10 @@ def _may_end(action: str, card: str, kings: list) -> bool:
 
 
 _ACTIONS: dict[int, tuple[Deck, dict, dict]] = {}
+# each action as a small int (the loop compares ints, commonest first); a King or the Ace of hearts: _SPECIAL
+_KINDS = {"pull": 0, "remove": 1, "no-pull": 2, "king": 2, "salvation": 2, "add-token": 3, "return-king": 4,
+          "skip-pull": 5, "remove-token": 6, "salvation-5": 7, "salvation-4": 8}
+_SPECIAL = 9
 
 
 def _actions(deck: Deck) -> tuple[dict, dict]:
@@ -59,7 +64,7 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
         actions = {card: deck.action(card) for card in deck.cards}
         # a King returned matters only if the deck has the Kings that end the game
         face_up = ["KS"] if sum(map(is_king, deck.cards)) >= deck.settings["kings"] else []
-        passes = {}
+        passes: dict = {}  # by salvation (bool), and the tables by name
         for salvation in (False, True):
             cycle = tuple(c for c in deck.cards if not is_king(c) and not (c == SALVATION_CARD and salvation))
             passes[salvation] = (cycle, any(_may_end(actions[c], c, []) for c in cycle),
@@ -67,6 +72,15 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
                                  _tower_pulls(cycle, actions, []), _tower_pulls(cycle, actions, ["KS"]),
                                  _saving_pulls(cycle, actions))
         passes["first"] = _quiet(deck.cards, actions, [])  # a game's first pass
+        # the card-by-card loop's tables: a card is its place in deck.cards, its action a kind (_KINDS)
+        codes = {card: code for code, card in enumerate(deck.cards)}
+        effects = tuple(_KINDS[actions[card]] for card in deck.cards)
+        special = tuple(is_king(card) or card == SALVATION_CARD for card in deck.cards)
+        passes["codes"] = codes, tuple(_SPECIAL if odd else kind for odd, kind in zip(special, effects)), effects, deck.cards
+        # after salvation, a pass of token cards, Kings returned to a deck of too few and no-effect cards: returns.py
+        passes["tokens only"] = None if face_up else token_cards([actions[card] for card in passes[True][0]])
+        for salvation in (False, True):
+            passes[salvation] = (tuple(codes[card] for card in passes[salvation][0]), *passes[salvation][1:])
         kept = _ACTIONS[id(deck)] = (deck, actions, passes)
     return kept[1], kept[2]
 
@@ -113,6 +127,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     most = settings.get("reshuffles")  # the deck's bound (rules.may_reshuffle); None: saved before it
     cap = MAX_RESHUFFLES if most is None else most
     actions, passes = _actions(deck)
+    codes, kinds, effects, names = passes["codes"]
     phase = state.phase
     if state.ending:
         return Playout(state.ending, day, cards, pulls)
@@ -137,6 +152,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     # the pass under way, once: no King, no Ace of hearts left in it, its pulls (and skips) are all it does
     quiet = standing and not salvation and (
         passes["first"] if len(remaining) == len(actions) else _quiet(remaining, actions, kings))
+    remaining, kings = list(map(codes.__getitem__, remaining)), list(map(codes.__getitem__, kings))  # ints from here
     if phase in ("entry", "draw", "drawing"):
         phase = "cards"
     elif phase in ("day-end", "day-end-rolling"):
@@ -166,6 +182,15 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     if most is None and not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
                     left = cap - reshuffles + 1  # passes to come before the cap, this one's included
+                    if salvation and passes["tokens only"]:  # the pass at once (returns.py)
+                        others, adds, returns = passes["tokens only"]
+                        played = token_pass(others, adds, returns, len(kings), tokens, salvation_from, to_draw, rng)
+                        if len(played) == 2:
+                            return _saved(countdown, advantage_from, settings, tower, rng, day + played[0],
+                                          cards + played[1], pulls)
+                        cards, day, to_draw, tokens = cards + played[0], day + played[1], played[2], played[3]
+                        remaining = []
+                        continue
                     # the passes at once (a bounded deck's pulls only counted, tower_odds': card by card)
                     if tower or standing or most is None:
                         if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
@@ -209,44 +234,46 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                             remaining = []
                             continue
                 # a card drawn at random from those left: a shuffled deck's next card, one float a card drawn
-                card = remaining.pop(int(uniform() * len(remaining)))
+                code = remaining.pop(int(uniform() * len(remaining)))
                 to_draw -= 1
                 cards += 1
-                if card[0] == "K":  # is_king, inline: the loop's hottest line
-                    kings.append(card)
-                    if len(kings) >= settings["kings"]:
-                        return Playout("kings", day, cards, pulls)
-                if card == SALVATION_CARD and not salvation:
-                    salvation, tokens = True, settings["tokens"]
-                action = actions[card]
-                if action == "pull" or action == "remove":  # the commonest first; a card of no effect next
+                kind = kinds[code]
+                if kind == 9:  # _SPECIAL: a King (kept face up, whatever it says) or the Ace of hearts
+                    if names[code][0] == "K":
+                        kings.append(code)
+                        if len(kings) >= settings["kings"]:
+                            return Playout("kings", day, cards, pulls)
+                    elif not salvation:
+                        salvation, tokens = True, settings["tokens"]
+                    kind = effects[code]
+                if kind <= 1:  # pull, or pull and remove
                     if skips:
                         skips -= 1
                         continue
                     pulls += 1
                     if tower:
-                        countdown = _pull(countdown, advantage_from, action == "remove", rng)
+                        countdown = _pull(countdown, advantage_from, kind == 1, rng)
                     elif pulls >= countdown:  # a pull that leaves it standing takes one or more: it has fallen
                         return Playout("tower", day, cards, pulls)
                     if countdown == 0:
                         return Playout("tower", day, cards, pulls)
-                elif action == "no-pull" or action == "king" or action == "salvation":
+                elif kind == 2:  # no effect
                     continue
-                elif action == "salvation-5" or action == "salvation-4":
-                    salvation_from = min(salvation_from, int(action[-1]))
-                elif action == "skip-pull":
-                    skips += 1
-                elif action == "return-king":
+                elif kind == 3:  # add-token: once salvation has come
+                    if salvation:
+                        tokens += 1
+                elif kind == 4:  # return-king: among those left (each draw is at random)
                     if kings:
-                        remaining.append(kings.pop())  # among those left (each draw is at random)
-                elif not salvation:
-                    continue
-                elif action == "add-token":
-                    tokens += 1
-                elif action == "remove-token":
-                    tokens -= 1
-                    if tokens == 0:
-                        return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
+                        remaining.append(kings.pop())
+                elif kind == 5:  # skip-pull
+                    skips += 1
+                elif kind == 6:  # remove-token: once salvation has come
+                    if salvation:
+                        tokens -= 1
+                        if tokens == 0:
+                            return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
+                else:  # salvation-5, salvation-4
+                    salvation_from = min(salvation_from, 12 - kind)
             phase = "salvation" if salvation else "day"
         if phase == "salvation":
             if int(uniform() * 6) + 1 >= salvation_from:
