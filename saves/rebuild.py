@@ -61,18 +61,18 @@ def build_session(parsed: ParsedSave | SaveScan, label: str, journal: Any = None
     except Exception as error:
         raise SaveError(f"{label}: the header is not readable ({type(error).__name__})") from None
     session.save_name = save_name_of(parsed.header, label)
-    cut: list[int] = []  # the events whose stored comment was over the limits (a hand-edited file's)
+    cut: dict[int, bool] = {}  # each event's latest comment: was it over the limits (a hand-edited file's)?
     for index, record in enumerate(parsed.records, start=1):
         try:
             _replay_record(session, record, module)
-            if isinstance(record, dict) and record.get("op") == "comment" and comment_overflow(str(record.get("text"))):
-                cut.append(record["event"])
+            if isinstance(record, dict) and record.get("op") == "comment":  # the latest per event wins
+                cut[record["event"]] = bool(comment_overflow(str(record.get("text"))))
         except (LogError, DecodeError, ValueError) as error:
             raise SaveDamaged(f"{label}: record {index}: {error}", index - 1) from None
         except Exception as error:  # a wrongly typed field the decoder let through
             raise SaveDamaged(f"{label}: record {index}: not a valid record ({type(error).__name__})", index - 1) from None
     session.journal = journal
-    session.notice = cut_note(cut)
+    session.notice = cut_note([event for event, over in cut.items() if over])
     return session
 
 

@@ -199,6 +199,10 @@ def test_a_files_comment_over_the_limits_is_cut_to_fit_and_said_in_one_line(tmp_
     assert viewed.notice == f"{CUT} (the whole game, event 2)" and viewed.comments[2] == "y" * COMMENT_LIMIT
     reopened = saves.open_save(session.save_id)
     assert reopened.notice == viewed.notice
+    saves.write_comment(reopened, 0, "short again")  # the latest comment on the game fits: only event 2 is said
+    saves.close_save(reopened)
+    reopened = saves.open_save(session.save_id)
+    assert reopened.notice == f"{CUT} (event 2)"
     text = write_text(reopened)
     saves.close_save(reopened)
 
