@@ -179,7 +179,8 @@ class HallChat(WriterFiles):
         A frame too long for any writer is skipped whole; a bad CRC is the file's damage."""
         size = writer.size
         data = os.pread(writer.fd, min(size - writer.offset, READ_LIMIT), writer.offset)
-        at, records = 0, []
+        at = 0
+        records: list[tuple[int, Any]] = []
         while at + RECORD_FRAME.size <= len(data):
             length, crc = RECORD_FRAME.unpack_from(data, at)
             end = at + RECORD_FRAME.size + length
@@ -226,7 +227,7 @@ class HallChat(WriterFiles):
             person = fold.seats[seat] if fold.seats[seat].kind == "player" else fold.handed.get(seat)
         name_of_writer = claimed if trusted else writer.player
         held = person is not None and person.uid == writer.uid and name_of_writer in (None, person.name)
-        forged = seat is not None and not held or claimed not in {who, writer.player, person.name if held else None}
+        forged = seat is not None and not held or claimed not in {who, writer.player, person.name if held and person is not None else None}
         if not held and self.quiet():
             return None
         mine = writer.name == self.file and (not trusted or (claimed, seat) == (self.name, self.seat))
@@ -236,7 +237,7 @@ class HallChat(WriterFiles):
         if live and not self._arrived(key):  # another user's files are one writer, whatever their names
             self.dropped += 1
             return None
-        shown = f"{person.name} ({who})" if held and person.name != who else who
+        shown = f"{person.name} ({who})" if held and person is not None and person.name != who else who
         return ChatMessage(shown, seat if held else None, text, at, forged, mine, live)
 
     def _arrived(self, key: tuple) -> bool:
@@ -276,7 +277,7 @@ class HallChat(WriterFiles):
             if len(self.sent_at) == RATE and now - self.sent_at[0] < RATE_WINDOW:
                 wait = max(1, int(RATE_WINDOW - (now - self.sent_at[0]) + 0.999))
                 raise ChatRefused(f"slow down: at most {RATE} messages in {RATE_WINDOW:.0f} seconds; try again in {wait} s")
-            record = {"at": round(now, 3), "name": self.name, "seat": self.seat, "uid": self.uid, "text": text}
+            record: dict[str, Any] = {"at": round(now, 3), "name": self.name, "seat": self.seat, "uid": self.uid, "text": text}
             data = (b"" if size else MAGIC + frame(HEADER)) + frame(record)
             if size + len(data) > MAX_CHAT:
                 raise ChatRefused("your messages in this game are full: no more can be sent")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import TYPE_CHECKING, Any, Callable
 
 from dicehall.engine.text import clean_text
 from dicehall.saves.hall.chat_files import CHAT_INFIX, MAX_WRITERS, RELIST_EVERY, WRITER_NAME, WriterFile
@@ -15,6 +16,20 @@ from dicehall.saves.hall.files import open_nofollow, shown_path as _shown
 class WriterFiles:
     """HallChat's writers' files: it uses the chat's `game`, `hall`, `id`, `uid`, `games_fd`,
     `writers`, `listed`, `looked`, `clock`, `_note` and `_broken`."""
+
+    game: Any  # a HallGame, and its Hall: each imports this module, naming them would make a circle
+    hall: Any
+    id: str
+    uid: int
+    games_fd: int
+    writers: dict[str, WriterFile]
+    listed: tuple[tuple, float] | None
+    looked: bool
+    clock: Callable[[], float]
+
+    if TYPE_CHECKING:  # HallChat's
+        def _note(self, key: str, problem: str) -> None: ...
+        def _broken(self, writer: WriterFile, problem: str) -> bool: ...
 
     def _list(self) -> None:
         """Find the writers' files: when the folder changed (or RELIST_EVERY seconds on), this user's first."""

@@ -123,6 +123,7 @@ class HallDraft:
         data = json.dumps({"format": DRAFT_FORMAT, "draft": draft, "rewrite": [page if words else 0, words]},
                           ensure_ascii=False).encode("utf-8")
         folder = self._open_folder(create=True)
+        assert folder is not None  # made if missing
         temporary = f".{self.name}.{os.getpid()}.{secrets.token_hex(4)}"  # each writer its own: never half a file
         try:
             write_new(Path(temporary), data, 0o600, dir_fd=folder)
@@ -158,7 +159,7 @@ class HallDraft:
         return KeptWords(problem=f"your draft of game {self.game_id} was not read: {why}")
 
     @staticmethod
-    def _where(error: Exception) -> str:
+    def _where(error: HallError | OSError) -> str:
         """What went wrong and where, never a whole path: "disk full in your hall-drafts folder"."""
         if isinstance(error, HallError):  # a link or a non-folder, already said with the folder's name
             return str(error)

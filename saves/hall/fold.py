@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from dicehall import engine
 from dicehall.engine.assists import ASSIST_KINDS
@@ -36,7 +36,7 @@ class Takeback:
     accepted: bool = False
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -174,7 +174,7 @@ class HallFold:
         leaves the fold as it was for every check made before anything changes."""
         if not isinstance(record, dict):
             raise HallRecordError("not a hall record")
-        op = record.get("op")
+        op: Any = record.get("op")  # any JSON value: one that names no handler is refused below
         if self.revealed is not None:
             raise HallRecordError("a record after the seed was revealed")
         handler = {"seat": self._seat, "play": self._play, "dice": self._play, "takeback": self._takeback,
@@ -296,6 +296,7 @@ class HallFold:
         if request is None or not request.accepted or request.by != by:
             raise HallRecordError("an undo with no takeback accepted")
         session = self.session
+        assert session is not None  # a takeback was accepted: it was asked in a game in progress
         while len(session.events) > request.to:
             session.undo()
         # a seat handed over after the position taken back to is the bot's from there

@@ -295,6 +295,7 @@ class Hall(HallSeats, HallListing):
         re-derived. HallError with one line if it is unfinished, unrevealed, or anything differs.
         The session is named after the game and its seats, as a replay of it shows them."""
         fold = self.finished_fold(game_id)
+        assert fold.session is not None  # a finished game: every seat was taken
         session = fold.session
         session.save_name = fold.players_name()  # "Ann v Bob", as the lobby named it
         session.save_id = game_id
@@ -303,6 +304,7 @@ class Hall(HallSeats, HallListing):
     def verify(self, game_id: str) -> str:
         """`dicehall verify ID`: a summary line, or HallError with one line saying what is wrong."""
         fold = self.finished_fold(game_id)
+        assert fold.session is not None  # a finished game: every seat was taken
         session = fold.session
         players = ", ".join(p.name for p in session.players)
         notes = "".join(f"\n{note}" for note in fold.idle_notes)  # seats handed to bots

@@ -7,6 +7,7 @@ import select
 import struct
 import time
 from pathlib import Path
+from typing import Literal
 
 from dicehall.saves.hall.files import POLL_EVERY
 
@@ -70,7 +71,7 @@ class ChangeWaiter:
 
     def __init__(self, folder: Path, prefix: str, changed):
         self.folder, self.prefix, self.changed = folder, prefix, changed
-        self.inotify: Inotify | None | bool = None  # False: inotify is not to be had, poll
+        self.inotify: Inotify | None | Literal[False] = None  # False: inotify is not to be had, poll
 
     def wait(self, timeout: float) -> bool:
         if self.inotify is None:  # made before the look below, so no change falls between the two
@@ -93,5 +94,5 @@ class ChangeWaiter:
         return False
 
     def close(self) -> None:
-        if self.inotify not in (None, False):
+        if self.inotify is not None and self.inotify is not False:
             self.inotify.close()

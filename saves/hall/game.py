@@ -67,7 +67,7 @@ class HallGame(IdleSeats):
         self._chat: HallChat | None = None  # the game's messages, opened when first asked for
         try:
             seed = hall.read_secret(self.id) if with_secret else None
-            self.fold = HallFold(self.log.header, self.id, seed)
+            self.fold: HallFold = HallFold(self.log.header, self.id, seed)
             self._fold(self.log.records())
         except BaseException:
             self.log.close()
@@ -170,6 +170,7 @@ class HallGame(IdleSeats):
         session = self.session
         if self.fold.seed is None:
             raise HallError("this terminal cannot roll for the game (its secret seed is not readable here)")
+        assert session is not None  # play() and settle() act only in a started game
         session.resume_seeded(resolve_pending=False)
         self._recorder.by = by
         session.journal = self._recorder
@@ -254,14 +255,15 @@ class HallGame(IdleSeats):
             pending = ""
             try:
                 fold = self.fold
+                session = fold.session
                 request = fold.takeback
                 if request is not None and request.accepted and request.by == self.seat:
                     pending = "your takeback is accepted but not made yet"
                     self._append({"op": "undo", "by": self.seat})
-                elif (fold.started and not fold.over and self.session.chance_needed is not None
+                elif (session is not None and not fold.over and session.chance_needed is not None
                       and fold.seed is not None and (self.seat is not None or self.plays_bots)):
                     pending = "the dice are not rolled yet"
-                    self._act(lambda: self.session.resume_seeded(), "dice", None)
+                    self._act(lambda: session.resume_seeded(), "dice", None)
                 elif fold.over and fold.revealed is None and fold.seed is not None:
                     pending = "the game is over and every move is in its log, but its seed is not revealed yet"
                     self._append({"op": "reveal", "seed": fold.seed})

@@ -3,15 +3,30 @@ other players handing that seat to a bot or ending the game as abandoned (an `id
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING, Any
 
 from dicehall.engine.core import IllegalCommand
+from dicehall.engine.session import Session
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
+from dicehall.saves.hall.fold import HallFold
 
 
 class IdleSeats:
     """HallGame's idle seats: it uses the game's `fold`, `session`, `seat`, `to_act`, `hall`,
     `_append` and `settle`."""
+
+    hall: Any
+    fold: HallFold
+    seat: int | None
+
+    if TYPE_CHECKING:  # HallGame's
+        @property
+        def session(self) -> Session | None: ...
+        @property
+        def to_act(self) -> int | None: ...
+        def _append(self, record: dict) -> None: ...
+        def settle(self) -> None: ...
 
     def idle_for(self, seat: int, now: float | None = None) -> int | None:
         """The hall's idle time in minutes if `seat` is a person's, on its turn, and has not moved

@@ -5,6 +5,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
 
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
@@ -85,6 +86,12 @@ def log_time(fold: HallFold) -> float:
 class HallListing:
     """The listing of a Hall (its base class: it uses the Hall's `folder_fd`, `watchers` and
     `_listed`, what the last listing read of each game)."""
+
+    _listed: dict[str, Listed]
+
+    if TYPE_CHECKING:  # the Hall's
+        def folder_fd(self, name: str, create: bool = False) -> int: ...
+        def watchers(self, game_id: str) -> int: ...
 
     # ----- listing -----
     def listing(self) -> list[HallEntry]:

@@ -25,6 +25,7 @@ from typing import Iterable
 from dicehall.engine.core import Result
 from dicehall.engine.games import CATALOGUE
 from dicehall.engine.text import clean_text
+from dicehall.saves.hall.fold import HallFold
 from dicehall.saves.hall.seats import seat_label
 
 UNAUTHENTICATED = "names are as typed at each seat: the hall does not check who typed them (unauthenticated)"
@@ -110,7 +111,7 @@ def better(a: Result | None, b: Result | None) -> Result | None:
     return a if b is None or (a is not None and a.rank() >= b.rank()) else b
 
 
-def scores_of(folds: Iterable[tuple[str, object]], damaged: int = 0) -> HallScores:
+def scores_of(folds: Iterable[tuple[str, HallFold]], damaged: int = 0) -> HallScores:
     """The scores of the games `folds` gives ((id, HallFold) pairs)."""
     found = HallScores(damaged=damaged)
     table: dict[tuple[str, str, bool], Score] = {}
@@ -137,9 +138,9 @@ def scores_of(folds: Iterable[tuple[str, object]], damaged: int = 0) -> HallScor
             score.games += 1
             score.wins += won
             score.best = better(score.best, best)
-    keyed = {key[2] for key in table}
-    found.typed_names = False in keyed
-    if keyed == {False, True}:  # a typed name never passes for the key's of the same name
+    kinds = {key[2] for key in table}  # whether each name is a key's
+    found.typed_names = False in kinds
+    if kinds == {False, True}:  # a typed name never passes for the key's of the same name
         for (_, _, is_key), score in table.items():
             if not is_key:
                 score.player += TYPED

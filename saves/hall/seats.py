@@ -7,6 +7,8 @@ import re
 import stat
 import time
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dicehall.engine.text import clean_text
 from dicehall.saves.hall.errors import HallError, SeatHeld
@@ -80,6 +82,13 @@ def _live_watcher(folder: int, name: str, gid: int | None) -> int:
 class HallSeats:
     """The seat locks, watchers and secrets of a Hall (its base class: it uses the Hall's
     `folder_fd`, `games`, `secrets` and `gid`)."""
+
+    games: Path
+    secrets: Path
+
+    if TYPE_CHECKING:  # the Hall's
+        def folder_fd(self, name: str, create: bool = False) -> int: ...
+        def gid(self) -> int | None: ...
 
     # ----- secrets -----
     def read_secret(self, game_id: str) -> int | None:
