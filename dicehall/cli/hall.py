@@ -88,6 +88,7 @@ def host_command(args: argparse.Namespace) -> int:
         return play_in_hall(hosted)
     from dicehall.saves.box import JOIN_KEY, command_hint
 
+    assert hosted.seat is not None  # a host takes a seat
     with hosted:
         print(f"hosted {hosted.module.TITLE} as {hosted.id} in {clean_text(str(hall.folder), 200)}; "
               f"you hold seat {hosted.seat + 1} as {clean_text(hosted.fold.seats[hosted.seat].name)}")
@@ -101,6 +102,7 @@ def join_command(args: argparse.Namespace) -> int:
     joined = Hall().join(check_id(args.id), None if args.seat is None else args.seat - 1, player_name(args.name))
     if terminal.on_terminal():
         return play_in_hall(joined)
+    assert joined.seat is not None  # a joiner takes a seat
     with joined:
         print(f"joined {joined.module.TITLE} {joined.id}: you hold seat {joined.seat + 1} as "
               f"{clean_text(joined.fold.seats[joined.seat].name)}; seats: {seat_words(joined.seats())}")

@@ -7,6 +7,8 @@ import os
 import signal
 import stat
 import sys
+from types import FrameType
+from typing import Any, Callable
 
 STREAMS = ("standard input", "standard output", "standard error")  # file descriptors 0, 1, 2
 
@@ -77,7 +79,7 @@ class SessionEnd:
         self.parent = os.getppid()
         self.input_watched = input_is_a_terminal()
         self.hangup = False
-        self.before = None
+        self.before: Callable[[int, FrameType | None], Any] | int | None = None  # SIGHUP's handler before
 
     def __enter__(self) -> "SessionEnd":
         self.before = signal.signal(signal.SIGHUP, self.hang_up)  # even if ignored (nohup): it ends with its session
