@@ -14,14 +14,14 @@ import os
 import stat
 
 
-def write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes | bytearray) -> None:
     """Write all of `data` to `fd`: a write may take only part of it."""
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
 
 
-def write_durably(fd: int, data: bytes) -> None:
+def write_durably(fd: int, data: bytes | bytearray) -> None:
     """Write all of `data` to `fd` and fsync: on disk when this returns. Saves, torn tails kept
     aside, recovered saves and replays all write this way."""
     write_all(fd, data)

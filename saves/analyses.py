@@ -14,7 +14,7 @@ import os
 from hashlib import blake2b
 from importlib import import_module
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import msgpack
 
@@ -99,8 +99,8 @@ def store(result: Analysis, session, samples: int | None) -> Path:
 
 
 # ----- reading, as hostile -----
-def _plain(value, depth: int, budget: list) -> object:
-    """JSON data of bounded depth and size (the per-game figures), checked all through."""
+def _plain(value, depth: int, budget: list) -> Any:
+    """JSON data of bounded depth and size (the per-game figures), checked all through: of the kind `value` is."""
     budget[0] -= 1
     if budget[0] < 0 or depth > MAX_DEPTH:
         raise StoredAnalysisError("the per-game figures are nested too deep or too large")

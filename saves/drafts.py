@@ -43,7 +43,7 @@ def _keep(session: Session, name: str, value: object, record: dict, before: obje
         if apart is not None:
             words = {"draft": draft_of(session), "rewrite": rewrite_of(session), name: value}
             apart.write(words["draft"], words["rewrite"])
-        elif on_disk:
+        elif isinstance(session.journal, SaveJournal):  # on disk, a save's own
             session.journal.append(record)
         setattr(session, name, value)
     return on_disk

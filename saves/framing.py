@@ -193,6 +193,7 @@ def parse_save(data: bytes, label: str) -> ParsedSave:
     """Split a save held in memory into header and records, never raising for damage after the header."""
     scan = SaveScan(io.BytesIO(data), label, len(data))
     records = list(scan.records)
+    assert scan.header is not None  # read when a scan is made from the start
     return ParsedSave(scan.header, records, scan.good_end, scan.torn, scan.damage, len(data))
 
 

@@ -51,6 +51,7 @@ def build_session(parsed: ParsedSave | SaveScan, label: str, journal: Any = None
     Whatever a record holds, the only errors are SaveError and SaveDamaged, one line each: an
     exception from a record the checks let through is that record's damage, so one bad file can
     never take down a list of saves or a command."""
+    assert parsed.header is not None  # a scan has its header unless resumed past it (a hall follower's, never rebuilt)
     try:
         module, seed, options, players = _header_fields(parsed.header, label)
         session = Session(module, seed=seed, options=options, players=players, dice=[])

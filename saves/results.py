@@ -105,6 +105,7 @@ def results() -> list[SaveResult]:
                 found.append(result)
                 continue
             cached = [key, *(getattr(result, field) for field in ENTRY_FIELDS)]
+        assert cached is not None  # the index's entry the result came from, or the one made just above
         kept[name] = cached
         found.append(result)
     if kept != index or dropped:
@@ -232,5 +233,5 @@ def _read(folder: Path, names: set[str]) -> tuple[dict[str, Any], bool]:
     return read_cache(folder / RESULTS_NAME, RESULTS_FORMAT, MAX_RESULTS_FILE, MAX_RESULTS, names, _sound)
 
 
-def _write(folder: Path, entries: dict[str, dict]) -> None:
+def _write(folder: Path, entries: dict[str, list]) -> None:
     write_cache(folder / RESULTS_NAME, RESULTS_FORMAT, entries)
