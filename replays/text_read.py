@@ -173,6 +173,8 @@ class _Reader:
     def __init__(self, session: Session, lines: _Lines):
         self.session, self.lines = session, lines
         self.game = session.game
+        assert session.seed is not None  # the record's Seed tag, a number (_session)
+        self.seed: int = session.seed
         self.state = session.state
         self.events: list[Any] = []  # every event read so far
         self.event_lines: list[int] = []  # the line of each
@@ -306,7 +308,7 @@ class _Reader:
             self.typed.append((len(self.events), event, state, self.used, need.spec))
             source = "the typed dice give"
         else:
-            draws = seeded_draws(self.session.seed, self.used, need.spec)
+            draws = seeded_draws(self.seed, self.used, need.spec)
             event = game.chance_event(state, draws, False)
             self.used += len(need.spec)
             source = "the seed gives"
@@ -325,7 +327,7 @@ class _Reader:
         """A seeded outcome re-marked as typed shifts every later seeded draw, so the first seeded line
         after it fails: when an earlier typed outcome holds exactly the seed's own dice and counting
         it as seeded makes this line right, that line is the one changed, and the error names it."""
-        game, seed = self.game, self.session.seed
+        game, seed = self.game, self.seed
         for index, event, before, used, spec in reversed(self.typed):
             if game.chance_event(before, seeded_draws(seed, used, spec), True) != event:
                 continue
@@ -372,11 +374,11 @@ def read_text(text: str, label: str) -> Session:
     reader = _Reader(session, lines)
     reader.read()
     while (line := lines.next()) is not None:  # after the digest: comments and blank lines only
-        number, rest, comments, columns = line
+        number, rest, line_comments, columns = line
         if rest:
             raise TextRecordError("text after the digest line (only comments may follow it)", number,
                                   columns[0] if columns else 1)
-        lines.keep(len(reader.events), comments)
+        lines.keep(len(reader.events), line_comments)
     reader.build()
     _claims(session, tags, len(reader.events))
     comments: dict[int, str] = {}
