@@ -100,7 +100,7 @@ def store(result: Analysis, session, samples: int | None) -> Path:
 
 # ----- reading, as hostile -----
 def _plain(value, depth: int, budget: list) -> Any:
-    """JSON data of bounded depth and size (the per-game figures), checked all through: of the kind `value` is."""
+    """JSON data of bounded depth and size (the per-game figures), checked all through."""
     budget[0] -= 1
     if budget[0] < 0 or depth > MAX_DEPTH:
         raise StoredAnalysisError("the per-game figures are nested too deep or too large")
