@@ -108,7 +108,7 @@ class KeyedScreen(Screen):
         return True
 
     def bound_keys(self) -> set[str]:
-        keys = set()
+        keys: set[str] = set()
         for binding in all_bindings(type(self)):
             keys.update(k.strip() for k in binding.key.split(","))
         return keys
@@ -242,7 +242,7 @@ class SetupScreen(KeyedScreen):
         return ""
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        for shown in self.query("#line-words"):
+        for shown in self.query("#line-words").results(Plain):
             shown.show(Text(self.line_words(self.current())))
 
     def action_change(self, step: int = 1) -> None:
