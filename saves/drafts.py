@@ -8,27 +8,36 @@ kept the same way, apart: `{"op": "draft", "rewrite": PAGE, "text": str}` (one a
 with empty text: none)."""
 from __future__ import annotations
 
-from dicehall.engine.session import Session
+from typing import Protocol
+
 from dicehall.saves.draft_record import clean_draft
 from dicehall.saves.store import SaveJournal
 
 
-def draft_of(session: Session) -> str:
+class DraftHolder(Protocol):
+    """What a draft is kept with: the engine's Session (in its save's journal) or a hall table's
+    session (in its `draft_file`); `draft` and `rewrite` are read and set on it by name."""
+
+    @property
+    def journal(self) -> object: ...
+
+
+def draft_of(session: DraftHolder) -> str:
     return getattr(session, "draft", "")
 
 
-def rewrite_of(session: Session) -> tuple[int, str]:
+def rewrite_of(session: DraftHolder) -> tuple[int, str]:
     """The rewrite being made when the save was left: (its page, its words); (0, "") if none."""
     return getattr(session, "rewrite", (0, ""))
 
 
-def write_rewrite(session: Session, page: int, text: str) -> bool:
+def write_rewrite(session: DraftHolder, page: int, text: str) -> bool:
     """Keep the rewrite of entry `page` being made (page 0 or empty text: none), as write_draft does."""
     kept = (page, clean_draft(text)) if page and text else (0, "")
     return _keep(session, "rewrite", kept, {"op": "draft", "rewrite": kept[0], "text": kept[1]}, rewrite_of(session))
 
 
-def write_draft(session: Session, text: str) -> bool:
+def write_draft(session: DraftHolder, text: str) -> bool:
     """Keep `text` as the session's draft: True once it is on disk (nothing is written when it is the
     draft already); False when the session has no save of its own to play (kept in memory only). A
     save that cannot take it raises its one-line error and the draft in memory is unchanged."""
@@ -36,7 +45,7 @@ def write_draft(session: Session, text: str) -> bool:
     return _keep(session, "draft", text, {"op": "draft", "text": text}, draft_of(session))
 
 
-def _keep(session: Session, name: str, value: object, record: dict, before: object) -> bool:
+def _keep(session: DraftHolder, name: str, value: object, record: dict, before: object) -> bool:
     apart = getattr(session, "draft_file", None)  # a hall game's: a file of the player's own (saves/hall/drafts.py)
     on_disk = apart is not None or isinstance(session.journal, SaveJournal)
     if value != before:  # a failure raises before the session changes

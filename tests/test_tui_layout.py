@@ -60,3 +60,14 @@ def test_screens_never_import_the_command_line():
     users = [own_module(p) for p in SCREENS.rglob("*.py")
              if any(m == "dicehall" or m.split(".")[:2] in (["dicehall", "cli"], ["dicehall", "sims"]) for m in imported_modules(p))]
     assert users == []
+
+
+def test_the_app_gives_everything_a_screen_may_ask_of_it():
+    # tui/parlor.py declares what a screen may ask of the app (the type checker checks each ask
+    # against it); a declaration the app does not give would fail only when a player reached it
+    from dicehall.tui.app import DicehallApp
+    from dicehall.tui.parlor import ParlorApp
+
+    asks = [name for name, value in vars(ParlorApp).items() if callable(value) and not name.startswith("_")]
+    assert "open_game" in asks and "game_screens" in asks
+    assert [name for name in asks if getattr(DicehallApp, name) is getattr(ParlorApp, name)] == []

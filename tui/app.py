@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from rich.segment import Segment
 from textual.binding import Binding
 from textual.color import Color
@@ -26,6 +26,7 @@ from textual.screen import Screen
 
 from dicehall.engine import Session
 from dicehall.saves.box import JOIN_KEY, command_hint
+from dicehall.tui.parlor import ParlorApp
 from dicehall.tui.screens.launcher import LauncherScreen
 from dicehall.tui.terminal import FULL, Terminal, detect_terminal
 from dicehall.tui.widgets import Plain
@@ -108,7 +109,7 @@ def size_notice(size: Size, screen: Screen) -> str | None:
             f"Make the window larger to go on (ctrl+q quits).")
 
 
-class DicehallApp(App):
+class DicehallApp(ParlorApp):
     CSS_PATH = Path(__file__).with_name("dicehall.tcss")
     TITLE = "dicehall"
     ENABLE_COMMAND_PALETTE = False
@@ -292,9 +293,11 @@ class DicehallApp(App):
 
     def close_hall(self) -> None:
         """Stop the screens following the game, then leave it: the seat's lock and any watcher's are released."""
+        from dicehall.tui.screens.hall.follow import HallTable
+
         game, self.hall_game = self.hall_game, None
         for screen in self.screen_stack:
-            if hasattr(screen, "hall_refresh"):  # the screens this terminal plays the game on
+            if isinstance(screen, HallTable):  # the screens this terminal plays the game on
                 screen.stop_following()
         if game is not None:
             from dicehall.tui.screens.hall.talk import close_chat

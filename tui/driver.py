@@ -77,7 +77,9 @@ class TerminalDriver(LinuxDriver):
 
     def __init__(self, app, **kwargs) -> None:
         super().__init__(app, **kwargs)
-        self._file = LostOutput(self._file, self.terminal_gone)
+        assert self._file is not None  # the terminal's output: LinuxDriver takes sys.__stderr__
+        # Textual's writer thread only writes, flushes and asks isatty: LostOutput stands in for its file
+        self._file = LostOutput(self._file, self.terminal_gone)  # type: ignore[assignment]
         self.gone_lock = threading.Lock()
         self.gone: str | None = None  # "input" or "output": what was found gone first
 

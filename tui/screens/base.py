@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from rich.text import Text
 from textual import events
@@ -19,6 +19,11 @@ from dicehall.saves.box import command_hint
 from dicehall.tui.screens.dialogs import AskScreen, HelpScreen, bindings_help
 from dicehall.tui.session import GameSession
 from dicehall.tui.widgets import Plain, StatusLine
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from dicehall.tui.parlor import ParlorApp
 
 
 def all_bindings(screen_type: type) -> list[Binding]:
@@ -70,6 +75,8 @@ class KeyedScreen(Screen):
     blocking them."""
 
     HELP_NOTES = ""
+    if TYPE_CHECKING:
+        app = getters.app(ParlorApp)  # for the type checker, self.app is what a screen may ask of it (tui/parlor.py)
 
     def on_mount(self) -> None:
         # immediate: a posted callback on every key delayed each frame (Dice Tower key to frame 8 -> 22 ms)
@@ -101,7 +108,7 @@ class KeyedScreen(Screen):
         return True
 
     def bound_keys(self) -> set[str]:
-        keys = set()
+        keys: set[str] = set()
         for binding in all_bindings(type(self)):
             keys.update(k.strip() for k in binding.key.split(","))
         return keys
@@ -235,7 +242,7 @@ class SetupScreen(KeyedScreen):
         return ""
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        for shown in self.query("#line-words"):
+        for shown in self.query("#line-words").results(Plain):
             shown.show(Text(self.line_words(self.current())))
 
     def action_change(self, step: int = 1) -> None:
@@ -327,6 +334,7 @@ class GameScreen(KeyedScreen):
             self.redraw()
 
     def action_review(self) -> None:
+        assert isinstance(self.session, Session)  # a hall table reviews otherwise (HallPlay.action_review)
         self.app.open_viewer(self.session, live=True)
 
     def action_rules(self) -> None:

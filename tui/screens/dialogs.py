@@ -164,7 +164,9 @@ class PasteScreen(ModalScreen[str | None]):
         self.query_one("#paste-input").focus()
 
     def action_take(self) -> None:
-        text = self.query_one("#paste-input").text
+        from textual.widgets import TextArea
+
+        text = self.query_one("#paste-input", TextArea).text
         problem = self.check(text) if self.check else None
         if problem:
             self.query_one("#ask-error", Plain).show(Text("Not accepted: " + problem, style="bold"))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from rich.text import Text
+from textual.binding import BindingType
 from textual.screen import Screen
 
 from dicehall.engine.games import bones as bones_rules
@@ -24,7 +25,7 @@ from dicehall.tui.screens.hall import table as hall_table
 from dicehall.tui.screens.hall import talk as hall_talk
 
 # a hall game's keys: the hall's own (takeback, leave), its messages, idle seats; then the game's
-HALL_KEYS = hall_table.HALL_BINDINGS + hall_talk.CHAT_BINDINGS + hall_talk.IDLE_BINDINGS
+HALL_KEYS: list[BindingType] = [*hall_table.HALL_BINDINGS, *hall_talk.CHAT_BINDINGS, *hall_talk.IDLE_BINDINGS]
 
 
 def hall_screen(play: type[Screen]) -> type[Screen]:

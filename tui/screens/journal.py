@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Footer, TextArea
 
 from dicehall.engine.games import journal
@@ -67,7 +68,7 @@ class JournalScreen(GameScreen):
         self.typed_dice = False
         self.amending: int | None = None  # the page whose rewrite is in the box, if any
         self.odds = BackgroundOdds(journal.tower_odds, self.odds_known, self.odds_call_later)
-        self._draft_timer = None  # the draft is kept a moment after the last key (DRAFT_SECONDS)
+        self._draft_timer: Timer | None = None  # the draft is kept a moment after the last key (DRAFT_SECONDS)
         self.draft = ""  # the entry box's words (kept here too: at a hang-up the box may be gone)
         self.rewrite_page = 0  # the page of the rewrite kept (in the box or set aside: e opens it again); 0: none
         self.rewrite = ""  # that rewrite's words, kept apart from the draft
@@ -242,7 +243,9 @@ class JournalScreen(GameScreen):
             if answer is None:
                 self.status("no card typed; nothing changed")
                 return
-            self.play(DrawCard(parse_card(answer)))
+            card = parse_card(answer)
+            assert card is not None  # check() accepted it
+            self.play(DrawCard(card))
             self.after_card()
 
         self.app.push_screen(AskScreen("The card you drew from your deck (like 7H, 10S, QD):", check=check), typed)
@@ -398,6 +401,7 @@ class JournalScreen(GameScreen):
         """The rewrite in the box leaves it, kept in the save (e on its entry opens it again): words
         typed are never dropped silently. A rewrite emptied, or still the old words, is none."""
         page, self.amending = self.amending, None
+        assert page is not None  # called while a rewrite is in the box
         pages = self.state.pages
         old = (pages[page - 1].entry or "") if page <= len(pages) else None
         if not self.rewrite.strip() or self.rewrite == old:

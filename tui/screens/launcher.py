@@ -38,7 +38,7 @@ class LauncherScreen(KeyedScreen):
 
     def compose(self) -> ComposeResult:
         yield Plain(Text(LOGO, style="bold"), classes="title")
-        options = []
+        options: list[Option | None] = []  # None: a separator line
         for entry in CATALOGUE:
             label = Text()
             label.append(f"{entry.title:<33}", style="bold" if entry.playable else "dim")
@@ -94,6 +94,7 @@ class LauncherScreen(KeyedScreen):
             return
 
         module = entry.module
+        assert module is not None  # a playable game's
         default = saves.distinct_name(saves.default_name(module, module.check_options({}), ()))
 
         def taken(name: str) -> str | None:

@@ -124,8 +124,8 @@ class PracticeScreen(KeyedScreen):
         elif self.answer:
             line = f"{head}\n{self.answer}\nn: the next position; or try another move."
         else:
-            solved = " (solved before)" if position.solved else ""
-            line = f"{head}{solved}\nFind a move as good as the best: Up/Down, then Enter."
+            before = " (solved before)" if position.solved else ""
+            line = f"{head}{before}\nFind a move as good as the best: Up/Down, then Enter."
         self.query_one("#practice-prompt", Plain).show(line)
 
     # ----- keys -----

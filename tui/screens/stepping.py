@@ -3,11 +3,18 @@ rolling into the area), the screen shows one event at a time so a player sees ea
 any key shows the rest at once."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
 from textual.timer import Timer
 
+if TYPE_CHECKING:
+    from dicehall.tui.screens.base import GameScreen as SteppedScreen
+else:
+    SteppedScreen = object  # a mixin: the game screen it is mixed into gives the rest (the type checker sees it)
 
-class SteppedBatches:
+
+class SteppedBatches(SteppedScreen):
     """For a game screen that shows a batch of events one at a time, so a player sees each thing
     happen: while a timer steps on, only the first `shown` events are drawn; any key shows the
     rest at once and is used up. The screen gives say_step() and steps_done(), and may move past
@@ -16,6 +23,9 @@ class SteppedBatches:
     STEP_SECONDS = 0.7  # the pause between steps (0: show a batch at once)
     shown: int | None = None  # while stepping: how many events are drawn
     stepper: Timer | None = None
+    if TYPE_CHECKING:  # the screen's
+        def say_step(self) -> None: ...
+        def steps_done(self) -> None: ...
 
     def start_steps(self, first: int) -> None:
         self.shown = first

@@ -3,6 +3,8 @@
 thinks in a worker thread, so the screen keeps answering keys while it does."""
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -40,6 +42,7 @@ def cell_text(state: TowersState, square: int, marks: dict, targets: set[int], w
     pad = (width - 3) // 2
     if cell != EMPTY:
         colour = towers.owner(cell)
+        assert colour is not None  # the square is not empty
         letter = "LD"[colour]
         body = f"[{letter}]" if towers.is_built(cell) else f" {letter} "
         return " " * pad + body + " " * pad, STYLE[colour]
@@ -185,6 +188,7 @@ class TowersScreen(GameScreen):
         if session.outcome is not None:
             text.append(f"\n{session.outcome.summary}\nv reviews the game, q goes back\n", style="bold reverse")
         elif self.bot_to_act():
+            assert session.to_act is not None
             text.append(f"\n{session.players[session.to_act].name} is thinking...\n", style="bold")
         elif session.to_act is not None:
             what = "place a tower" if state.phase == "placement" else (
@@ -222,6 +226,7 @@ class TowersScreen(GameScreen):
             self.status(f"the game is over: {session.outcome.summary}", error=True)
             return
         if self.bot_to_act():
+            assert session.to_act is not None
             if self.bot_stalled:  # its last answer could not be saved: ask again
                 self.bot_stalled = False
                 self.status(f"asking {session.players[session.to_act].name} (the bot) again")
@@ -246,7 +251,9 @@ class TowersScreen(GameScreen):
         if cell == EMPTY:
             self.status(f"{name} is empty: pick one of your unbuilt towers to move", error=True)
         elif towers.owner(cell) != state.turn:
-            self.status(f"the tower on {name} is {COLOURS[towers.owner(cell)]}'s: pick one of yours", error=True)
+            owner = towers.owner(cell)
+            assert owner is not None  # the square is not empty
+            self.status(f"the tower on {name} is {COLOURS[owner]}'s: pick one of yours", error=True)
         elif towers.is_built(cell):
             self.status(f"the tower on {name} is built: it never moves again", error=True)
         elif not towers.destinations(state.board, square):
@@ -283,6 +290,7 @@ class TowersScreen(GameScreen):
     def why_disabled(self, action: str, parameters: tuple) -> str:
         if self.session.outcome is not None:
             return f"the game is over: {self.session.outcome.summary}"
+        assert self.session.to_act is not None  # check_action: only the bot's move is refused
         return f"{self.session.players[self.session.to_act].name} (the bot) is thinking"
 
     def action_undo(self) -> None:
@@ -308,6 +316,7 @@ class TowersScreen(GameScreen):
         self.thinking += 1
         ticket = self.thinking
         state = self.session.state
+        assert self.session.to_act is not None  # bot_to_act()
         bot = entry_of(self.session.game.ID).bots[self.session.players[self.session.to_act].style or "medium"]
         seed, nonce = self.session.seed, len(self.session.events)
         self.redraw()
@@ -324,6 +333,7 @@ class TowersScreen(GameScreen):
     def bot_answered(self, ticket: int, state: TowersState, command) -> None:
         if ticket != self.thinking or self.session.state is not state or not self.bot_to_act():
             return  # undone, redone or left while it thought: that answer is for another position
+        assert self.session.to_act is not None  # bot_to_act()
         name = self.session.players[self.session.to_act].name
         before = len(self.session.events)
         try:
@@ -353,7 +363,7 @@ class TowersSetupScreen(SetupScreen):
         super().__init__()
         self.seed = seed
         self.save_name = clean_text(name)
-        self.choices = {"mode": "bot", "you": "light", "first": first, "level": "medium", "match": match,
+        self.choices: dict[str, Any] = {"mode": "bot", "you": "light", "first": first, "level": "medium", "match": match,
                         "light_name": "", "dark_name": ""}
 
     def help_title(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import Attack, BonesState, troop_name
-from dicehall.tui.screens.bones.troops import troop_words
+from dicehall.tui.screens.bones.troops import troop_at, troop_words
 
 
 class AttackBuilder:
@@ -24,21 +24,23 @@ class AttackBuilder:
         """Start with all the troop's firepower on the first target; the words that say how to go on."""
         seat, number = troop
         self.troop = troop
-        self.lines = [[self.targets(state)[0], state.troops[seat][number].face]]
+        self.lines = [[self.targets(state)[0], troop_at(state, seat, number).face]]
         self.line = 0
         return f"attack with {troop_name(seat, number)}: Up/Down target, Left/Right strength, Tab splits, Enter attacks"
 
     def targets(self, state: BonesState) -> list[int]:
         """The enemy troops a line may aim at, nearest first (by number with no pre-measuring)."""
+        assert self.troop is not None  # the builder is open
         seat, number = self.troop
-        troop = state.troops[seat][number]
+        troop = troop_at(state, seat, number)
         targets = bones.targets_of(state, seat, number)
         if state.no_premeasure:
             return sorted(targets)  # by number: an order by distance would measure for the player
-        return sorted(targets, key=lambda t: bones.distance(troop, state.troops[1 - seat][t]))
+        return sorted(targets, key=lambda t: bones.distance(troop, troop_at(state, 1 - seat, t)))
 
     def firepower(self, state: BonesState) -> int:
-        return state.troops[self.troop[0]][self.troop[1]].face
+        assert self.troop is not None
+        return troop_at(state, *self.troop).face
 
     def arrow(self, state: BonesState, vertical: bool, sign: int) -> str | None:
         """Up/Down: the line's next or previous target; Right/Left: one more or one less strength
@@ -76,10 +78,12 @@ class AttackBuilder:
         return said
 
     def command(self) -> Attack:
+        assert self.troop is not None
         return Attack(self.troop[1], tuple((t, s) for t, s in self.lines))
 
     def marks(self) -> dict:
         """On the map: ( ) around the other lines' targets, > < around the target being set."""
+        assert self.troop is not None
         enemy = 1 - self.troop[0]
         marks = {}
         for index, (target, _) in enumerate(self.lines):
@@ -91,6 +95,7 @@ class AttackBuilder:
 
     def describe(self, state: BonesState) -> list[str]:
         """The builder's lines for the side panel, with the keys."""
+        assert self.troop is not None
         mine, number = self.troop
         face = self.firepower(state)
         left = face - sum(s for _, s in self.lines)

@@ -3,14 +3,21 @@ answer thought out in a worker thread so the screen keeps answering keys, and an
 position that went away (undone, redone, left) dropped."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.timer import Timer
 
 from dicehall.engine import JournalError
 from dicehall.engine.games import bones, entry_of
 from dicehall.engine.games.bones import BonesState
 
+if TYPE_CHECKING:
+    from dicehall.tui.screens.stepping import SteppedBatches as BotsScreen
+else:
+    BotsScreen = object  # a mixin: the War of Bones screen gives the rest (the type checker sees it)
 
-class PacedBots:
+
+class PacedBots(BotsScreen):
     """For the War of Bones screen: it gives session, stepper, shown, redraw(), refuse() and
     after_change(); a bot's move is played through the same session as a person's."""
 
@@ -20,6 +27,9 @@ class PacedBots:
     hurry = False  # the bots play at once (Space) until a person is to act
     asking = False  # a bot's worker is thinking
     gone = False  # unmounted: nothing more is played or drawn
+    if TYPE_CHECKING:  # the screen's
+        def refuse(self, message: str) -> None: ...
+        def after_change(self, before: int, seat: int | None) -> None: ...
 
     def bot_to_act(self) -> bool:
         seat = self.session.to_act
@@ -52,6 +62,7 @@ class PacedBots:
         self.thinking += 1
         ticket = self.thinking
         state = self.session.state
+        assert self.session.to_act is not None  # bot_to_act()
         bot = entry_of(bones.ID).bots[self.session.players[self.session.to_act].style or bones.LEVELS[0]]
         seed, nonce = self.session.seed, len(self.session.events)
         self.redraw()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import Assign, BonesState, troop_name
+from dicehall.tui.screens.bones.troops import troop_at
 
 
 class DefenceAssignment:
@@ -34,8 +35,9 @@ class DefenceAssignment:
     def describe(self, state: BonesState) -> list[str]:
         """A line per attack with the die set against it and what that gives, and the keys."""
         attack = state.attack
+        assert attack is not None  # the defence is assigned during an attack
         seat = 1 - state.player
-        troop = state.troops[seat][attack.target]
+        troop = troop_at(state, seat, attack.target)
         lines = [f"{troop_name(seat, attack.target)} (firepower {troop.face}): set a defence die against each attack"]
         for index, (strength, roll) in enumerate(zip(attack.strengths, attack.rolls)):
             die = attack.defence[self.dice[index]]

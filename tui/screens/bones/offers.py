@@ -7,6 +7,7 @@ from typing import Callable
 
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import BonesState, Choose, Keep, Reroll, troop_name
+from dicehall.tui.screens.bones.troops import troop_at
 
 OFFER_STAGES = ("choose", "attack_reroll", "defence_reroll", "reinforce_reroll", "reinforce_choice")
 
@@ -28,6 +29,7 @@ class OfferMenu:
             dice = bones.current_dice(state, stage.split("_")[0])
             return [("Keep the dice", Keep())] + [(f"Reroll die {i + 1} (shows {f})", Reroll(i)) for i, f in enumerate(dice)]
         if stage == "reinforce_choice":
+            assert state.reinforce_troop is not None  # the troop the reinforce roll is for
             troop = troop_name(state.player, state.reinforce_troop)
             spare = next((t for t, x in enumerate(state.troops[state.player]) if x is None), None)
             extra = troop_name(state.player, spare) if spare is not None else ""
@@ -59,18 +61,21 @@ def context(state: BonesState) -> list[str]:
         a, b = state.rolloffs[-1]
         return [f"You won the roll-off ({a} v {b})"]
     if stage == "attack_reroll":
-        target = state.troops[1 - state.player][attack.target]
+        assert attack is not None  # the attack the dice are for
+        target = troop_at(state, 1 - state.player, attack.target)
         values = ", ".join(f"{r}+{s}" for r, s in zip(attack.rolls, attack.strengths))
         return [f"Attack on {troop_name(1 - state.player, attack.target)} (firepower {target.face}): {values}",
                 f"Supply {state.supply[state.player]}; a reroll costs 1"]
     if stage == "defence_reroll":
-        target = state.troops[1 - state.player][attack.target]
+        assert attack is not None
+        target = troop_at(state, 1 - state.player, attack.target)
         values = ", ".join(f"{r}+{s}" for r, s in zip(attack.rolls, attack.strengths))
         return [f"{troop_name(1 - state.player, attack.target)} ({target.face}) defends against {values}",
                 f"Defence dice {' '.join(map(str, attack.defence))}; supply {state.supply[1 - state.player]}"]
+    assert state.reinforce_troop is not None  # the rest are the reinforce roll's offers
     if stage == "reinforce_reroll":
-        troop = state.troops[state.player][state.reinforce_troop]
+        troop = troop_at(state, state.player, state.reinforce_troop)
         return [f"Reinforce roll {state.reinforce_face} for {troop_name(state.player, state.reinforce_troop)} "
                 f"(face {troop.face}); supply {state.supply[state.player]}"]
-    troop = state.troops[state.player][state.reinforce_troop]
+    troop = troop_at(state, state.player, state.reinforce_troop)
     return [f"Reinforce roll {state.reinforce_face}, {troop_name(state.player, state.reinforce_troop)} shows {troop.face}"]

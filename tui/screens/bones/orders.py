@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import SIDES, BonesState, Converge, Reinforce, Resupply, troop_name
+from dicehall.tui.screens.bones.troops import troop_at
 
 
 def order(state: BonesState, seat: int, what: str, number: int | None):
@@ -19,7 +20,7 @@ def order(state: BonesState, seat: int, what: str, number: int | None):
         return Converge(), words
     if number is None:
         return f"you have no troop to {what} with"
-    troop = state.troops[seat][number]
+    troop = troop_at(state, seat, number)
     name = troop_name(seat, number)
     if what == "reinforce":
         higher = f"above {troop.face} lets it roll back in" if troop.face < 6 else "a 6 never rolls a 6 back in"

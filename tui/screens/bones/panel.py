@@ -38,8 +38,8 @@ def rolls_line(state: BonesState) -> str:
     if state.stage in ("reinforce_reroll", "reinforce_choice"):
         return f"Reinforce roll: {state.reinforce_face}"
     if state.last is not None:
-        seat, target, pairs = state.last
-        return f"Last: {troop_name(seat, target)} " + ", ".join(f"{p.roll + p.strength}v{p.defence + p.firepower} {p.effect}" for p in pairs)
+        seat, number, pairs = state.last
+        return f"Last: {troop_name(seat, number)} " + ", ".join(f"{p.roll + p.strength}v{p.defence + p.firepower} {p.effect}" for p in pairs)
     if state.rolloffs:
         a, b = state.rolloffs[-1]
         return f"Roll-off: A {a}, B {b}"

@@ -25,7 +25,7 @@ from dicehall.tui.screens.bones.log import batch_words, event_words, log_text
 from dicehall.tui.screens.bones.offers import OFFER_STAGES, OfferMenu
 from dicehall.tui.screens.bones.orders import order
 from dicehall.tui.screens.bones.panel import rolls_line, sides_text
-from dicehall.tui.screens.bones.troops import ReengagePicks, nearest_troop, own_troops, troop_words
+from dicehall.tui.screens.bones.troops import ReengagePicks, nearest_troop, own_troops, troop_at, troop_words
 from dicehall.tui.screens.stepping import SteppedBatches
 from dicehall.tui.widgets import Plain, StatusLine, title_line
 
@@ -254,7 +254,7 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
         if self.selected is None:
             return lines + ["c converges (no troop to act with)"]
         mine, number = self.selected
-        troop = state.troops[mine][number]
+        troop = troop_at(state, mine, number)
         where = "" if state.no_premeasure else f", at ({inches(troop.x)}, {inches(troop.y)})"
         lines.append(f"Chosen: {troop_name(mine, number)}, face {troop.face}{where}")
         if not state.no_premeasure:
@@ -308,10 +308,12 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
     def next_shown(self) -> None:
         """Steps are not paused on missed landings: straight on to the next event that is not one."""
         events = self.session.events
+        assert self.shown is not None  # called while stepping
         while self.shown < len(events) and isinstance(events[self.shown - 1], bones.LandingMissed):
             self.shown += 1
 
     def say_step(self) -> None:
+        assert self.shown is not None  # called while stepping
         text = self.words(self.shown - 1)
         self.status(f"{text} (a key shows the rest)")
 
@@ -329,6 +331,7 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
         if session.outcome is not None:
             return f"the game is over: {session.outcome.summary}"
         if self.bot_to_act():
+            assert session.to_act is not None
             return f"{session.players[session.to_act].name} (a bot) is deciding; Space lets it play at once"
         if session.to_act is None:
             return "the dice are still rolling"
@@ -456,6 +459,7 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
         if self.mode == "builder":
             self.refuse("finish or cancel (Escape) the attack first")
             return
+        assert seat is not None  # check_action: a person is to act
         asked = order(state, seat, what, self.selected[1] if self.selected is not None else None)
         if isinstance(asked, str):
             self.refuse(asked)

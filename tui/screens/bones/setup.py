@@ -2,6 +2,8 @@
 watch) and the no pre-measuring option."""
 from __future__ import annotations
 
+from typing import Any
+
 from dicehall.engine.core import Player
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.games import bones
@@ -28,7 +30,7 @@ class BonesSetupScreen(SetupScreen):
         super().__init__()
         self.seed = seed
         self.save_name = clean_text(name)
-        self.choices = {"mode": "bot", "you": "A", "level": "general", "level_b": "general",
+        self.choices: dict[str, Any] = {"mode": "bot", "you": "A", "level": "general", "level_b": "general",
                         "no_premeasure": bool(no_premeasure), "a_name": "", "b_name": ""}
 
     def help_title(self) -> str:

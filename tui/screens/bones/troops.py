@@ -2,7 +2,14 @@
 arrow picks, a troop in words, and the troops picked at Reengage."""
 from __future__ import annotations
 
-from dicehall.engine.games.bones import BonesState, Reengage, troop_name
+from dicehall.engine.games.bones import BonesState, Reengage, Troop, troop_name
+
+
+def troop_at(state: BonesState, seat: int, number: int) -> Troop:
+    """`seat`'s troop `number`, which the caller knows is in the area (chosen, attacking, a target)."""
+    troop = state.troops[seat][number]
+    assert troop is not None, f"{troop_name(seat, number)} is out of play"
+    return troop
 
 
 def troop_words(state: BonesState, seat: int, number: int) -> str:
@@ -22,19 +29,20 @@ def nearest_troop(state: BonesState, here_key: tuple[int, int], troops: list, di
     """The troop an arrow moves to from `here_key`: the nearest one ahead, preferring troops within
     45 degrees of the direction (sideways no more than ahead); only when there is none, the nearest
     of the rest further that way."""
-    here = state.troops[here_key[0]][here_key[1]]
-    best = {True: (None, None), False: (None, None)}  # within 45 degrees or not: (key, score)
+    here = troop_at(state, *here_key)
+    best: dict[bool, tuple[tuple[int, int] | None, float | None]] = {True: (None, None), False: (None, None)}  # within 45 degrees or not: (key, score)
     for key in troops:
         if key == here_key:
             continue
-        other = state.troops[key[0]][key[1]]
+        other = troop_at(state, *key)
         dx, dy = other.x - here.x, other.y - here.y
         along, across = {"right": (dx, dy), "left": (-dx, dy), "down": (dy, dx), "up": (-dy, dx)}[direction]
         if along <= 0:
             continue
         cone = abs(across) <= along
         value = along + 2 * abs(across)
-        if best[cone][1] is None or value < best[cone][1]:
+        score = best[cone][1]
+        if score is None or value < score:
             best[cone] = (key, value)
     return best[True][0] if best[True][0] is not None else best[False][0]
 

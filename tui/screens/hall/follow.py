@@ -13,6 +13,7 @@ about a takeback another player asked for."""
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 from textual.worker import Worker, get_current_worker
@@ -23,6 +24,12 @@ from dicehall.engine.text import clean_text
 from dicehall.saves import SaveError, error_line
 from dicehall.tui.screens.dialogs import ConfirmScreen
 from dicehall.tui.screens.hall.talk import CHAT_EVERY
+
+if TYPE_CHECKING:
+    from dicehall.saves.hall import HallGame
+    from dicehall.tui.screens.base import KeyedScreen as TableBase
+else:
+    TableBase = object  # a mixin: the hall screen gives the rest (the type checker sees it)
 
 TABLE_WAIT = 0.25  # seconds a table's follower sleeps at most before it looks whether it was stopped
 
@@ -112,9 +119,16 @@ class HallFollower:
             self.done.wait(wait)
 
 
-class HallTable:
+class HallTable(TableBase):
     """Put in the bases of a screen a player sits at in a hall game (before the screen's own class):
     it has `hall_game` and `status`, and `hall_refresh(before, note)` draws what the game is now."""
+
+    if TYPE_CHECKING:  # the screen's, and HallTalk's beside this
+        @property
+        def hall_game(self) -> HallGame: ...
+        def hall_refresh(self, before: int | None, note: str = "") -> None: ...
+        def chat_first_look(self) -> None: ...
+        def chat_tick(self) -> None: ...
 
     hall_follower: HallFollower | None = None
     held_back_said = ""  # the last HallGame.held_back said (a full disk), so it is said once
@@ -168,6 +182,7 @@ class HallTable:
             return
         if not hasattr(self, "session") and game.session is not None:  # the last seat was taken
             self.hall_left = True  # the game's screen, in place of this one, follows it from here
+            assert self.hall_follower is not None  # started on mount: its news is what calls this
             self.hall_follower.stop()
             self.app.open_hall_table(self)
             return
@@ -198,6 +213,7 @@ class HallTable:
             now = game.fold.takeback
             if yes is None or now is None or now.to != request.to or game.seat not in now.waiting:
                 return  # the game went on meanwhile: the question is gone
+            assert game.session is not None  # a takeback is asked in a game under way
             before = len(game.session.events)
             try:
                 game.answer_takeback(bool(yes))

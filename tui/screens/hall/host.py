@@ -172,14 +172,14 @@ class HallHostScreen(SetupScreen):
             if on_box():
                 self.status(f"on this box you play as {clean_text(login_name(), 40)}, the name your key has")
             else:
-                self.ask_name()
+                self.ask_player_name()
             return
         elif key == "start":
             self.action_start()
             return
         self.redraw()
 
-    def ask_name(self) -> None:
+    def ask_player_name(self) -> None:  # not SetupScreen's ask_name: the player's name has no choice line
         from dicehall.tui.screens.dialogs import AskScreen
 
         default = clean_text(login_name(), 40)

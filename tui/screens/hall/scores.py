@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
@@ -62,7 +62,7 @@ class HallScoresScreen(KeyedScreen):
     def __init__(self, hall: Hall | None = None) -> None:
         super().__init__()
         self.folder = hall.folder if hall is not None else None
-        self.reader = None
+        self.reader: Worker | None = None
         self.found: HallScores | None = None
 
     def help_title(self) -> str:
@@ -102,6 +102,7 @@ class HallScoresScreen(KeyedScreen):
             self.status(message.error, error=True)
             return
         found = self.found = message.found
+        assert found is not None  # read without an error
         menu = self.query_one(OptionList)
         menu.clear_options()
         for n, score in enumerate(found.scores):

@@ -8,7 +8,7 @@ Before every seat is taken, HallWaitScreen says who is seated and how the others
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
 from textual.actions import parse as parse_action
@@ -27,6 +27,13 @@ from dicehall.tui.screens.hall.follow import HallTable
 from dicehall.tui.screens.hall.talk import CHAT_BINDINGS, HallTalk
 from dicehall.tui.session import GameSession
 from dicehall.tui.widgets import Plain, StatusLine
+
+if TYPE_CHECKING:
+    from dicehall.engine import Session
+    from dicehall.saves.hall.drafts import HallDraft
+    from dicehall.tui.screens.base import GameScreen as PlayBase
+else:
+    PlayBase = object  # HallPlay is mixed into a game screen, which gives the rest (the type checker sees it)
 
 # keys that never move for a seat: looking, choosing a troop or a square, undo (a takeback), leaving
 FREE_ACTIONS = {"undo", "redo", "review", "rules", "help", "back", "cursor", "cancel", "labels", "cycle", "arrow",
@@ -57,7 +64,7 @@ class HallSession:
         self.save_name = f"{game.fold.players_name(20)} (hall {game.id})"
         self.save_id = game.id
         self.seat_status = [view.status for view in game.seats()]  # as last drawn: "disconnected" is marked
-        self.draft_file = None  # where this seat's draft is kept, for a game that writes (keep_drafts)
+        self.draft_file: HallDraft | None = None  # where this seat's draft is kept, for a game that writes (keep_drafts)
 
     def keep_drafts(self) -> None:
         """Keep this seat's draft and rewrite in the player's own folder, never in the shared log
@@ -86,7 +93,7 @@ class HallSession:
     def players(self) -> tuple:
         """The players as the table draws them: a seat whose player's link is down says so beside
         the name (the engine's own players, in the log, are never changed)."""
-        players = self.hall_game.session.players
+        players = self.real.players
         return tuple(AwayPlayer(p.name, p.bot, p.style) if self.seat_status[n:n + 1] == ["disconnected"] else p
                      for n, p in enumerate(players))
 
@@ -115,8 +122,10 @@ class HallSession:
         return "secret until the end" if revealed is None else str(revealed)
 
     @property
-    def real(self):
-        return self.hall_game.session
+    def real(self) -> Session:
+        session = self.hall_game.session
+        assert session is not None, "a hall game's screen is made once every seat is taken"
+        return session
 
     # ----- what a game screen reads, from the fold's session (declared: nothing else is offered) -----
     @property
@@ -125,7 +134,7 @@ class HallSession:
 
     @property
     def options(self) -> dict:
-        return self.hall_game.session.options
+        return self.real.options
 
     @property
     def journal(self):
@@ -164,23 +173,23 @@ class HallSession:
 
     @property
     def assists(self) -> tuple:
-        return self.hall_game.session.assists
+        return self.real.assists
 
     def record_assist(self, kind: str) -> bool:
         """A hint asked at this table: a record of the hall's log before it is shown (saves.record_assist)."""
         return self.hall_game.record_assist(kind)
 
     def commands(self) -> list:
-        return [] if self.hall_game.fold.abandoned else self.hall_game.session.commands()
+        return [] if self.hall_game.fold.abandoned else self.real.commands()
 
     def describe(self, n: int, reveal: bool = True) -> str:
-        return self.hall_game.session.describe(n, reveal)
+        return self.real.describe(n, reveal)
 
     def state_at(self, n: int):
-        return self.hall_game.session.state_at(n)
+        return self.real.state_at(n)
 
     def turn_starts(self) -> list[int]:
-        return self.hall_game.session.turn_starts()
+        return self.real.turn_starts()
 
     # ----- what a game screen does, through the hall -----
     def play(self, command, faces=None) -> tuple:
@@ -254,13 +263,15 @@ def others_turn(game: HallGame) -> str:
     return f"{clean_text(game.fold.seat_name(seat), 40)}'s turn (seat {seat + 1}, {where})"
 
 
-class HallPlay(HallTable):
+class HallPlay(HallTable, PlayBase):
     """Put first in a game screen's bases for a hall game: keys that move are refused when it is
     another person's turn, with a line naming them; `u` asks a takeback; no redo, no review, no
     typed dice (the Dice Tower's `t`: the dice are the secret seed's); `q` leaves
     dicehall (the seat waits: `dicehall join ID` takes it back)."""
 
     session: GameSession  # as every game screen's; a hall game's screen is always given a HallSession
+    if TYPE_CHECKING:
+        selected: Any  # a Towers pick or a War of Bones troop, on the screens that have one (hall_refresh)
 
     @property
     def hall_session(self) -> HallSession:

@@ -9,6 +9,8 @@ on its turn (the hall admin's setting): hand it to a bot, or end the game as aba
 shown is data: cleaned by HallChat, drawn as plain text, never as markup."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,6 +25,14 @@ from dicehall.saves.hall import HallGame
 from dicehall.saves.hall.chat import RATE, RATE_WINDOW, TEXT_LIMIT, HallChat
 from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.widgets import Plain, clip
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from dicehall.tui.parlor import ParlorApp
+    from dicehall.tui.screens.base import KeyedScreen as TalkBase
+else:
+    TalkBase = object  # a mixin: the hall screen gives the rest (the type checker sees it)
 
 CHAT_EVERY = 0.5  # seconds between looks at the game's messages (a look is one fstat when nothing is new)
 TALK_ACTIONS = {"message", "messages", "idle_seat"}
@@ -51,6 +61,8 @@ class MessagesScreen(ModalScreen[None]):
     """The game's messages, the latest last; x mutes or unmutes them on this terminal."""
 
     BINDINGS = [Binding("x", "mute", "Mute/unmute"), Binding("escape,q,M,enter", "close", "Close")]
+    if TYPE_CHECKING:
+        app = getters.app(ParlorApp)  # its chat_muted (tui/parlor.py)
 
     def __init__(self, chat: HallChat) -> None:
         super().__init__()
@@ -91,9 +103,13 @@ class MessagesScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class HallTalk:
+class HallTalk(TalkBase):
     """Put first in the bases of a hall screen that has `talk_game` (its HallGame) and `status`:
     the keys m and M (and I at a table), and chat_tick, called every CHAT_EVERY seconds."""
+
+    if TYPE_CHECKING:  # a table's (a watcher's screen gives talk_game instead)
+        @property
+        def hall_game(self) -> HallGame: ...
 
     @property
     def talk_game(self) -> HallGame:

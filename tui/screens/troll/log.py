@@ -28,11 +28,11 @@ class TrollLog(Plain):
     def draw(self, session, count: int, state: TrollState, batch: int, hint: str | None) -> None:
         """The first `count` events as of `state`; `batch`: where the last action's events begin;
         `hint`: written whole above the header."""
-        outcome = troll.outcome(state)
+        result = troll.result(state, 0)  # None until the game ends
         width = self.size.width or WIDTH
         height = self.size.height or 8
-        header = ("WHAT HAPPENED (> the last action and what followed; v reviews every step)" if not outcome
-                  else f"GAME OVER: {troll.end_words(state)}, score {troll.result(state, 0).value}; v reviews it")
+        header = ("WHAT HAPPENED (> the last action and what followed; v reviews every step)" if result is None
+                  else f"GAME OVER: {troll.end_words(state)}, score {result.value}; v reviews it")
         head = wrapped(header, width)
         if hint is not None:
             head = wrapped(hint, width) + head

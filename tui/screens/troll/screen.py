@@ -226,6 +226,7 @@ class TrollScreen(SteppedBatches, GameScreen):
         if not self.assisted(self.session, "hint"):
             return
         state, seed = self.session.state, self.session.seed
+        assert seed is not None  # a game played on a screen draws from its seed (only a follower's has none)
         self.status("deeper hint: thinking...")
 
         def think() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from textual.message import Message
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from dicehall.engine.chance import daily_seed
 from dicehall.engine.errors import DicehallError
@@ -42,7 +42,7 @@ class TrollSetupScreen(SetupScreen):
         variant = next((v for v in troll.VARIANTS if options.get(v)), "none")
         self.values = {"difficulty": options.get("difficulty", "standard"), "variant": variant,
                        "deal": "a new shuffle", "winnable": "yes" if options.get("winnable") else "no"}
-        self.searching = None  # the winnable search's worker while it runs
+        self.searching: Worker | None = None  # the winnable search's worker while it runs
 
     def help_title(self) -> str:
         return "Angry Troll: a new game"

@@ -10,6 +10,7 @@ import time
 from bisect import bisect_right
 from dataclasses import dataclass
 from importlib import import_module
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -21,6 +22,15 @@ from dicehall.engine import analysis
 from dicehall.engine.analysis import ANALYSERS, MARK_WORDS, MARKS, PULLS_LEFT, Analysis, Decision, Luck
 from dicehall.engine.games import entry_of
 from dicehall.tui.widgets import Redrawn, clip
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from dicehall.engine import Session
+    from dicehall.tui.parlor import ParlorApp
+    from dicehall.tui.screens.base import KeyedScreen as ViewerBase
+else:
+    ViewerBase = object  # a mixin: the viewer gives the rest (the type checker sees it)
 
 GRAPH_MARKS = {"?!": "!", "?": "?", "??": "X"}  # one column per mark under the graph
 BLOCKS = " \u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"  # eighths of a cell, from empty to full
@@ -243,6 +253,8 @@ class AnalysisPanel(Redrawn):
     drawn_for: tuple[Analysis | None, Drawn | None] = (None, None)  # worked out once per result, not per step
 
     shape: list[str] = []  # what sets the panel's height: its lines, and the words of those that wrap
+    if TYPE_CHECKING:
+        app = getters.app(ParlorApp)  # what the terminal can draw (tui/parlor.py)
 
     def show_lines(self, text: Text) -> None:
         """Show `text`, the screen laid out again only when the panel's height may change: while the
@@ -265,6 +277,7 @@ class AnalysisPanel(Redrawn):
                 done, whole = progress or (0, 0)
                 line = f"analysing {progress_bar(done, whole)}"
             else:
+                assert drawn is not None  # drawn with the result
                 line = one_line(result, drawn, position, names, total, width)
             self.show_lines(Text(clip(line, width)))
             return
@@ -273,11 +286,13 @@ class AnalysisPanel(Redrawn):
             done, whole = progress or (0, 0)
             text.append(f"analysing {progress_bar(done, whole)}", style="bold")
         if result is not None and not running:
+            assert drawn is not None
             scale = "0-100%" if result.figure != PULLS_LEFT else f"0-{drawn.top:.1f}"
             legend = "  marks !=?! ?=? X=??  ^=here" if result.decisions else "  ^=here"
             text.append(f"{result.figure} {scale}", style="bold")
             text.append(legend)
         if result is not None and total > 0:
+            assert drawn is not None
             plain = not self.app.terminal.box_lines
             for row in graph_rows(result, total, position, width, plain, running, drawn):
                 text.append("\n")
@@ -290,9 +305,18 @@ class AnalysisPanel(Redrawn):
         self.show_lines(text)
 
 
-class AnalysedViewer:
+class AnalysedViewer(ViewerBase):
     """The viewer's analysis keys and its worker (mixed into ViewerScreen, which binds the keys and,
     with HindsightViewer, says whether the hindsight answer shows: the panel is then one line)."""
+
+    if TYPE_CHECKING:  # the viewer's
+        session: Session
+        position: int
+        def redraw(self) -> None: ...
+        def go(self, position: int) -> None: ...
+        def event_marks(self) -> dict[int, str] | None: ...
+        @property
+        def hindsight_displayed(self) -> bool: ...
 
     ANALYSIS_SAMPLES: int | None = None  # sampled deals per decision (None: the game's default; tests use a few)
     analyser = staticmethod(analysis.analyse)  # what `a` runs: engine.analysis.analyse (a test may stand in)
@@ -379,6 +403,7 @@ class AnalysedViewer:
         if report.finished:
             self.analysis_worker = None
             warning = f"{report.error}; " if report.error else ""  # a damaged stored analysis, analysed again
+            assert report.result is not None  # a finished report carries its result
             self.status(f"{warning}analysis done: {report.result.summary()}")
         elif report.error:
             self.analysis_worker = None
@@ -453,6 +478,7 @@ class AnalysedViewer:
         self.land_on(chosen, f"marked decision {number} of {len(marked)}")
 
     def action_costliest(self) -> None:
+        assert self.analysis is not None  # analysis_possible: the key needs an analysis
         worst = max(self.analysis.decisions, key=lambda d: d.drop)  # the first of equals
         if worst.drop <= 0:
             self.status("every decision judged was as good as the best found: none cost anything")
@@ -465,6 +491,7 @@ class AnalysedViewer:
         from dicehall.engine.analysis import report
         from dicehall.tui.screens.viewer.report import ReportScreen
 
+        assert self.analysis is not None  # analysis_possible: the key needs an analysis
         self.app.push_screen(ReportScreen(self.session.game.TITLE, report.report(self.analysis, self.session),
                                           running=self.analysis_running))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from textwrap import wrap
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -22,6 +23,12 @@ from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.widgets import Plain, clip
+
+if TYPE_CHECKING:
+    from dicehall.engine import Session
+    from dicehall.tui.screens.base import KeyedScreen as ViewerBase
+else:
+    ViewerBase = object  # a mixin: the viewer gives the rest (the type checker sees it)
 
 LINE_BREAK = " / "  # typed in the one-line prompt, it starts a new line of the comment
 COMMENT_KEYS = Binding.Group("Comments")  # one line of the help: 80x24 holds the viewer's help unscrolled
@@ -92,8 +99,13 @@ class CommentPanel(Plain):
         self.show(body, layout=True)
 
 
-class CommentedViewer:
+class CommentedViewer(ViewerBase):
     """The viewer's comment keys; the viewer gives `session`, `position`, `status` and `redraw`."""
+
+    if TYPE_CHECKING:  # the viewer's
+        session: Session
+        position: int
+        def redraw(self) -> None: ...
 
     def comments_on_disk(self) -> bool:
         from dicehall.saves import SaveJournal, ViewedSave

@@ -25,6 +25,9 @@ from dicehall.tui.widgets import Plain, clip
 
 if TYPE_CHECKING:
     from dicehall.engine.analysis.troll_solver import Solution
+    from dicehall.tui.screens.viewer.analysis import AnalysedViewer as HindsightBase
+else:
+    HindsightBase = object  # a mixin: the viewer gives the rest (the type checker sees it, and the analysis beside it)
 
 LABEL = "hindsight (looks at the hidden cards)"
 HINDSIGHT_ACTIONS = {"hindsight", "hindsight_line", "hindsight_start"}
@@ -80,7 +83,7 @@ class HindsightPanel(Plain):
         self.show(text)
 
 
-class HindsightViewer:
+class HindsightViewer(HindsightBase):
     """The viewer's hindsight keys and their worker (mixed into ViewerScreen, which binds the keys)."""
 
     HINDSIGHT_BUDGET: float | None = None  # seconds, counted in positions (the answer repeats); None: the solver's own
@@ -192,6 +195,7 @@ class HindsightViewer:
 
     def action_hindsight_line(self) -> None:
         """The solver's line as a game of its own, in a viewer: step through it, branch from it."""
+        assert self.hindsight is not None  # hindsight_possible: the key needs a winning line
         try:
             line = self.game_solver().line_session(self.session, self.hindsight)
         except Exception as error:  # solve checked the line; a replay changed under us says one line
@@ -203,6 +207,7 @@ class HindsightViewer:
     def action_hindsight_start(self) -> None:
         """Go to where the line starts: the decision not yet played, so `c` branches from there."""
         solution = self.hindsight
+        assert solution is not None  # hindsight_possible: the key needs a winning line
         self.hindsight_shown = True
         self.go(solution.from_event - 1)
         played = f"; the game played {solution.played} here" if solution.played and not solution.won_as_played else ""

@@ -76,7 +76,8 @@ class ReportScreen(HelpScreen):
         with VerticalScroll(id="help-box", classes="dialog"):
             yield Plain(report_text(self.title_text, self.report, self.running), id="report")
 
-    def on_mount(self, event: events.Mount) -> None:
+    # Textual runs each class's on_mount in turn (no override): this one takes the event to stop the help's
+    def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # the help's own on_mount draws its key rows: there are none here
         box = self.query_one("#help-box", VerticalScroll)
         self.watch(box, "scroll_y", self.say_more, init=False)

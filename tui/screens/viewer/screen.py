@@ -162,8 +162,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
     def wide(self) -> bool:
         return self.game_screens().wide_board
 
-    @property
-    def HELP_NOTES(self) -> str:  # this game's marks beside the viewer's notes
+    def help_notes(self) -> str:  # this game's marks beside the viewer's notes
         note = thresholds_note(self.session.game.ID, self.session.game.TITLE, self.game_screens().also_blunder)
         return f"{self.VIEWER_NOTES} {note}"
 
@@ -268,8 +267,8 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
     def action_turn(self, delta: int) -> None:
         stops = self.turn_stops()  # sorted: found by bisection, not by a scan of the whole game
         if delta > 0:
-            after = bisect_right(stops, self.position)
-            later = stops[after] if after < len(stops) else len(self.session.events)
+            next_stop = bisect_right(stops, self.position)
+            later = stops[next_stop] if next_stop < len(stops) else len(self.session.events)
             if later <= self.position:
                 self.status("already at the end", error=True)
                 return

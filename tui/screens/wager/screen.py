@@ -69,12 +69,13 @@ class WagerScreen(GameScreen):
         self.refresh_bindings()
 
     # ----- keys -----
-    COMMANDS = {"roll": "Roll", "wager": "Wager", "end turn": "EndTurn"}
+    # the engine's command class of each key's word (not Textual's COMMANDS: the command palette's)
+    COMMAND_CLASSES = {"roll": "Roll", "wager": "Wager", "end turn": "EndTurn"}
 
     def command(self, what: str):
         from dicehall.engine.games import wager
 
-        return getattr(wager, self.COMMANDS[what])()
+        return getattr(wager, self.COMMAND_CLASSES[what])()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "play" and parameters:
@@ -131,6 +132,7 @@ class WagerScreen(GameScreen):
     def play_bot(self) -> bool:
         """One move of the bot whose turn it is, through the same engine API as a player's key."""
         session = self.session
+        assert session.to_act is not None  # is_bot_turn()
         player = session.players[session.to_act]
         bot = entry_of(session.game.ID).bots[player.style or "best"]
         if not self.attempt(lambda: session.play(bot(session.state, session.seed, len(session.events)))):

@@ -69,8 +69,8 @@ class ScoreTable(Plain):
             player = session.players[state.seat]
             who = ellipsis(player.name, 16) + (" (bonus turn)" if state.bonus else "")
             if state.normal_left:
-                rolls = counted(state.normal_left, "normal roll")
-                table.append(f"{who}: {rolls} to make (r), then wager (w) or not (e)")
+                to_make = counted(state.normal_left, "normal roll")
+                table.append(f"{who}: {to_make} to make (r), then wager (w) or not (e)")
             elif state.can_wager:
                 table.append(f"{who}: wager (w) or end the turn (e)")
         self.show(table)
