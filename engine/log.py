@@ -53,7 +53,7 @@ class LogView(SequenceABC):
     __slots__ = ("_items", "_length", "_item")
     __hash__ = None  # type: ignore[assignment]  # compared by content, like the tuple it stands for
 
-    def __init__(self, items: Sequence, length: int, item=None):
+    def __init__(self, items: Sequence | MarkPairs, length: int, item=None):
         self._items = items
         self._length = length
         self._item = item  # builds an item from what is stored, where that is not the item itself
@@ -90,7 +90,7 @@ class MarkPairs:
 
     __slots__ = ("starts", "players")
 
-    def __init__(self, starts: array, players: array):
+    def __init__(self, starts: array, players: array | list[int]):
         self.starts = starts
         self.players = players
 
@@ -110,6 +110,6 @@ def _mark(pair: tuple[int, int]) -> Mark:
     return Mark(*pair)
 
 
-def mark_view(starts: array, players: array) -> LogView:
+def mark_view(starts: array, players: array | list[int]) -> LogView:
     """The marks kept as two arrays (where each decision starts, whose it is), seen as Marks."""
     return LogView(MarkPairs(starts, players), len(starts), _mark)

@@ -310,6 +310,7 @@ class Session(HostLabels):
                 self._ready_seat = game.to_act(state)
                 break
             if seeded_only:
+                assert seed is not None  # a session without a seed never draws: its dice are a script
                 draws = seeded_draws(seed, used, need.spec)
                 used += len(need.spec)
                 event = game.chance_event(state, draws, False)
@@ -323,6 +324,7 @@ class Session(HostLabels):
                 # while the dice are typed or scripted, also once a script has run out (else a game
                 # would wait for a landing nobody can type); only a script empty from the start, as
                 # when a log is loaded, waits: the log brings its own outcomes
+                assert seed is not None  # a session without a seed never draws: its dice are a script
                 draws = seeded_draws(seed, used, need.spec)
                 used += len(need.spec)
                 typed = False
@@ -337,6 +339,7 @@ class Session(HostLabels):
                 draws = self._take_faces(left, need)
                 script_at += len(need.spec)
             else:
+                assert seed is not None  # a session without a seed never draws: its dice are a script
                 draws = seeded_draws(seed, used, need.spec)
                 used += len(need.spec)
                 typed = False

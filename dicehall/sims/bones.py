@@ -38,7 +38,9 @@ def sim_bones(levels: list[str], games: int, seed: int, turn_limit: int = 2000) 
         session = Session(bones, seed=game_seed, players=[Player(levels[seats[s]], True, levels[seats[s]]) for s in (0, 1)])
         while session.outcome is None and session.state.turn <= turn_limit:
             began = time.perf_counter()
-            command = bots[levels[seats[session.to_act]]](session.state, game_seed, len(session.events))
+            seat = session.to_act
+            assert seat is not None  # the session rolls the dice itself: a player acts until the end
+            command = bots[levels[seats[seat]]](session.state, game_seed, len(session.events))
             slowest = max(slowest, time.perf_counter() - began)
             session.play(command)
         turns.append(session.state.turn)

@@ -43,7 +43,9 @@ def sim_wager(players: int, styles: list[str], games: int, seed: int) -> dict:
         session = engine.new_session(wager.ID, seed=game_seed,
                                      players=[Player(f"{style} {i + 1}", True, style) for i, style in enumerate(seating)])
         while session.outcome is None:
-            session.play(bots[seating[session.to_act]](session.state, game_seed, len(session.events)))
+            seat = session.to_act
+            assert seat is not None  # the session rolls the dice itself: a player acts until the end
+            session.play(bots[seating[seat]](session.state, game_seed, len(session.events)))
         winner = session.outcome.winners[0]
         seat_wins[winner] += 1
         style_wins[seating[winner]] += 1

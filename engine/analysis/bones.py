@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import random
 from hashlib import blake2b
+from typing import cast
 
 from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, paired, shape
 from dicehall.engine.bots import bones as general
@@ -65,7 +66,7 @@ def _rng(seed: int, event: int, sample: int, what: str) -> random.Random:
 # ----- the figure -----
 def material(state: bones.BonesState, seat: int) -> float:
     """A side's material in the general's currency: troops by their worth, supply by its value."""
-    troops = sum(general.worth(state.troops[seat][t].face) for t in state.in_play(seat))
+    troops = sum(general.worth(state.troop(seat, t).face) for t in state.in_play(seat))
     return troops + general.SUPPLY_VALUE * state.supply[seat]
 
 
@@ -119,13 +120,14 @@ def _sampled(state, seat: int, until_turn: int, seed: int, event: int, samples: 
 def words(state: bones.BonesState, command: object) -> str:
     """A command as the log says it, as an order: "attack with A#3: B#2 at 2, B#5 at 4"."""
     seat = bones.to_act(state)
+    assert seat is not None  # a command is played at a decision
     if isinstance(command, bones.Attack):
         attacks = ", ".join(f"{troop_name(1 - seat, t)} at {s}" for t, s in command.attacks)
         return f"attack with {troop_name(seat, command.troop)}: {attacks}"
     if isinstance(command, bones.Reinforce):
-        return f"reinforce {troop_name(seat, command.troop)} (showing {state.troops[seat][command.troop].face})"
+        return f"reinforce {troop_name(seat, command.troop)} (showing {state.troop(seat, command.troop).face})"
     if isinstance(command, bones.Resupply):
-        return f"resupply with {troop_name(seat, command.troop)} ({state.troops[seat][command.troop].face})"
+        return f"resupply with {troop_name(seat, command.troop)} ({state.troop(seat, command.troop).face})"
     if isinstance(command, bones.Converge):
         return "answer the converge" if state.converge_by == 1 - seat else "converge"
     if isinstance(command, (bones.Reroll, bones.Keep)):
@@ -135,8 +137,10 @@ def words(state: bones.BonesState, command: object) -> str:
         face = bones.current_dice(state, kind)[command.index]
         return f"reroll {kind} die {command.index + 1} (showing {face})"
     if isinstance(command, bones.Assign):
+        assert state.attack is not None  # the defence dice of the attack under way
         return "assign the defence dice " + " ".join(str(state.attack.defence[d]) for d in command.dice)
     if isinstance(command, bones.RollIn):
+        assert state.reinforce_troop is not None  # a roll-in answers a reinforce call
         picks = [f"{troop_name(seat, state.reinforce_troop)} back in"] if command.troop else []
         picks += ["an extra troop"] if command.extra else []
         return "roll " + " and ".join(picks) if picks else "roll no troop in"
@@ -200,13 +204,15 @@ def candidates(state: bones.BonesState, played: object) -> list[object]:
     scores (an action; the reengage picks), always with the move played and the general's own."""
     commands = bones.legal_commands(state)
     seat = bones.to_act(state)
+    assert seat is not None  # a command is played at a decision
     if len(commands) > CANDIDATES:
         if state.stage == "action":
             danger = general.threats(state, 1 - seat)
             base_risk = max(danger.values(), default=0.0)
             commands = sorted(commands, key=lambda c: -_general_score(state, seat, c, danger, base_risk))
         elif state.stage == "reengage":
-            commands = sorted(commands, key=lambda c: -general.reengage_gain(state, seat, c))
+            # the stage, not the type, says what the commands are: at the reengage stage, Reengages
+            commands = sorted(commands, key=lambda c: -general.reengage_gain(state, seat, cast(bones.Reengage, c)))
         commands = commands[:CANDIDATES]
     found = [played]
     for command in [_general(state)] + commands:
@@ -314,6 +320,7 @@ def practice_measure(session, start: int, commands: tuple, samples: int | None =
     """The win chance the command leaves, over the same sampled futures as the analysis."""
     state = session.state_at(start)
     seat = bones.to_act(state)
+    assert seat is not None  # a decision's start
     after = _fold(state, bones.decide(state, commands[0]))
     samples = SAMPLES if samples is None else samples
     return sum(_sampled(after, seat, state.turn + 2, session.seed, start + 1, samples, "decision", {})) / samples

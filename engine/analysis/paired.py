@@ -40,13 +40,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Mapping, Sequence
+from typing import Callable, Generic, Hashable, Mapping, Sequence, TypeVar
 
 Z = 2.0  # standard errors of the paired difference taken off a drop before it can earn a mark
 MIN_PAIRS = 6  # fewer paired samples than this: the noise cannot be estimated, nothing is beyond it
 FINALISTS = 2  # candidates the race leaves for the confirmation (with the move played)
 CONFIRM = 1 << 20  # the confirmation's sample numbers start here: a set apart from the race's
 CREDIBLE = 1.0  # standard errors by which another move must beat the move played to be named best
+C = TypeVar("C", bound=Hashable)  # a candidate: a move, or a turn's moves
 
 
 @dataclass(frozen=True)
@@ -85,11 +86,11 @@ def difference(a: Sequence[float], b: Sequence[float]) -> Difference:
 
 
 @dataclass
-class Judgement:
+class Judgement(Generic[C]):
     """What `judge` found: the best candidate (by the fresh samples), every candidate's figures."""
 
-    best: Hashable
-    played: Hashable
+    best: C
+    played: C
     confirmed: dict = field(default_factory=dict)  # finalists and the played: their fresh samples
     raced: dict = field(default_factory=dict)  # every candidate: its race samples
     exact: dict = field(default_factory=dict)  # candidates valued without sampling
@@ -131,9 +132,9 @@ class Judgement:
         return max(0.0, self.gap.mean) if both_exact else self.gap.beyond_noise(z)
 
 
-def judge(candidates: Sequence[Hashable], value: Callable[[Hashable, int], float], played: Hashable,
-          samples: int, exact: Mapping[Hashable, float] | None = None, finalists: int = FINALISTS,
-          eligible: Callable[[Hashable], bool] | None = None, credible: float = CREDIBLE) -> Judgement:
+def judge(candidates: Sequence[C], value: Callable[[C, int], float], played: C,
+          samples: int, exact: Mapping[C, float] | None = None, finalists: int = FINALISTS,
+          eligible: Callable[[C], bool] | None = None, credible: float = CREDIBLE) -> Judgement[C]:
     """Race the candidates on common random numbers, confirm the leaders on fresh samples, and name
     the best by those. `played` must be one of `candidates`. `eligible(candidate)`: whether it may
     be named best (all by default; a rule that forbids some, such as "never a move that loses at

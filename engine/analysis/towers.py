@@ -47,7 +47,10 @@ SIDES = ("Light's chance", "Dark's chance")
 
 
 def _as_move(command: object) -> tuple[int, int]:
-    return (-1, command.square) if isinstance(command, towers.Place) else (command.source, command.target)
+    if isinstance(command, towers.Place):
+        return (-1, command.square)
+    assert isinstance(command, towers.Move)  # Towers has two commands
+    return (command.source, command.target)
 
 
 def _as_command(move: tuple[int, int]) -> object:
@@ -187,7 +190,7 @@ def _result(session, decisions, curve, margins, names, finished: bool = False) -
     if finished and final.phase == "over":  # the result: Light's margin (a match's, summed)
         curve[len(session.events)] = chance(float(towers.margin(final)), exact=True)
     curve = [Point(event, value) for event, value in sorted(curve.items())]
-    notes = ("figures are margins of the final score from the mover's side, as the mover's chance of winning "
+    notes: tuple[str, ...] = ("figures are margins of the final score from the mover's side, as the mover's chance of winning "
              "(each decision's side named: Light's or Dark's); the graph is Light's chance",
              "marks by margin lost (points): 1 ?!, 2 ?, 4 ??; exact where the search reaches the end, elsewhere "
              f"only beyond the search's own error (placement {ALLOWANCE['placement']:g}, movement "

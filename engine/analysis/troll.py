@@ -128,8 +128,8 @@ def command_of(state, events, start: int):
 def _turns(session) -> list[tuple[int, tuple]]:
     """Each turn's decision: (where its first action starts in the log, the commands played)."""
     events = session.events
-    turns: list[tuple[int, list]] = []
-    current = None
+    turns: list[tuple[int, list, int]] = []  # (start, commands, turn)
+    current: tuple[int, list, int] | None = None
     for mark in session.marks:
         state = session.state_at(mark.start)
         if troll.to_act(state) != 0:
@@ -155,7 +155,9 @@ def _awakening_luck(session, turns, decisions) -> list[Luck]:
         if following is not None:
             after = following.chance_best
         elif session.outcome is not None:
-            after = 1.0 if troll.result(session.state, 0).won else 0.0
+            result = troll.result(session.state, 0)
+            assert result is not None  # the game is over
+            after = 1.0 if result.won else 0.0
         else:
             continue  # unfinished: nothing to measure against yet
         luck.append(Luck(dice[0] + 1, after - decision.chance_played))
@@ -233,6 +235,7 @@ def judge_turn(state: troll.TrollState, played: tuple, seed: int, event: int, sa
     for commands, final in options.items():
         if final.end:
             end = troll.result(final, 0)
+            assert end is not None  # the game ended this turn
             exact[commands] = (float(end.won), equity(end.won, end.value, deck_at_start))
     safe = [commands for commands, final in options.items() if final.end not in LOSSES]
     judge = _Judge(state, seed, event, deck_at_start)

@@ -47,7 +47,7 @@ _CHECK_EVERY = 256  # positions between two calls of should_stop and progress
 
 def a_win(state: troll.TrollState) -> bool:
     """Whether the game ended in a win, as the game's result says (asked only of an ended game)."""
-    return bool(state.end) and troll.result(state, 0).won
+    return (result := troll.result(state, 0)) is not None and result.won  # None: not ended
 
 
 @dataclass(frozen=True)
@@ -336,6 +336,7 @@ def solve(session, budget: float = DEFAULT_BUDGET, nodes: int | None = None,
     points = _points(session)
     first = points[0] if points else None
     if a_win(session.state):
+        assert first is not None  # a game won was played: it has decisions
         commands = tuple(p.played for p in points)
         solution = Solution(True, first.start + 1, commands, won_as_played=True, budget=limit, at_start=True,
                             turn=first.state.turn, notes=tuple(notes))

@@ -49,7 +49,9 @@ def chance_of(state: wager.WagerState, seat: int) -> float | None:
         total = 0.0
         for face in range(1, 7):
             rolled = wager.DieRolled(state.seat, face, state.rolling == "wager")
-            total += chance_of(wager.evolve(state, rolled), seat)
+            chance = chance_of(wager.evolve(state, rolled), seat)
+            assert chance is not None  # a roll leaves two players in, or the game decided
+            total += chance
         return total / 6
     mover = _mover_chance(state)
     return mover if seat == state.seat else 1.0 - mover
@@ -95,6 +97,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
     side = people[0] if people else 0  # whose win chance the curve shows
     events = session.events
     state = session.state_at(0)
+    luck: list[Luck]
     decisions, luck, curve, notes = [], [], [], []
     first = chance_of(state, side)
     if first is not None:

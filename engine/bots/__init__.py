@@ -6,13 +6,14 @@ caller (screens, sims) reaches them through the entry (`entry_of(game).bots`).
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from dicehall.engine.contract import Bot
 
 
-def levelled_bots(choose: Callable[[object, str, int | None, int], object], levels: tuple[str, ...]) -> dict[str, Bot]:
-    """A Bot for each level of a `choose(state, level, seed, nonce)`."""
+def levelled_bots(choose: Callable[[Any, str, Any, int], object], levels: tuple[str, ...]) -> dict[str, Bot]:
+    """A Bot for each level of a `choose(state, level, seed, nonce)` (its state its game's own, its seed
+    that of a seeded game)."""
 
     def bot_of(level: str) -> Bot:
         return lambda state, seed, nonce: choose(state, level, seed, nonce)

@@ -162,7 +162,7 @@ def threats(state: BonesState, attacker: int) -> dict[int, float]:
     found = {}
     enemy = state.troops[1 - attacker]
     for t in state.in_play(attacker):
-        mine = state.troops[attacker][t]
+        mine = state.troop(attacker, t)
         best = 0.0
         for other in enemy:
             if other is not None and in_range(mine, other, mine.face):
@@ -172,7 +172,7 @@ def threats(state: BonesState, attacker: int) -> dict[int, float]:
 
 
 def idle(state: BonesState, seat: int, troop: int) -> bool:
-    mine = state.troops[seat][troop]
+    mine = state.troop(seat, troop)
     return not any(o is not None and in_range(mine, o, mine.face) for o in state.troops[1 - seat])
 
 
@@ -187,11 +187,13 @@ def score_attack(state: BonesState, seat: int, command: Attack, danger: dict[int
     enemy = state.troops[1 - seat]
     gained = 0.0
     survive = dict.fromkeys(danger, 1.0)
-    mine = state.troops[seat][command.troop]
+    mine = state.troop(seat, command.troop)
     for target, strengths in _groups(command.attacks).items():
-        if not in_range(mine, enemy[target], mine.face):
+        other = enemy[target]
+        assert other is not None  # an attack's targets are in the area
+        if not in_range(mine, other, mine.face):
             continue  # no_premeasure: a miss
-        loss, kill = attack_value(strengths, enemy[target].face)
+        loss, kill = attack_value(strengths, other.face)
         gained += loss
         survive[target] = 1.0 - kill
     risk = max((survive[t] * d for t, d in danger.items()), default=0.0)
@@ -199,7 +201,7 @@ def score_attack(state: BonesState, seat: int, command: Attack, danger: dict[int
 
 
 def score_reinforce(state: BonesState, seat: int, troop: int) -> float:
-    face = state.troops[seat][troop].face
+    face = state.troop(seat, troop).face
     bonus = IDLE_BONUS if idle(state, seat, troop) else 0.0
     back = max(0.0, NEW_TROOP - worth(face) + bonus)
     extra = NEW_TROOP if len(state.in_play(seat)) < bones.TROOPS else 0.0
@@ -224,7 +226,7 @@ def point_value(state: BonesState, seat: int) -> float:
     best = 0.0
     enemy = state.troops[1 - seat]
     for t in state.in_play(seat):
-        mine = state.troops[seat][t]
+        mine = state.troop(seat, t)
         for other in enemy:
             if other is not None and in_range(mine, other, mine.face):
                 best = max(best, _attack_reroll_gain(mine.face, other.face))
@@ -239,7 +241,7 @@ def supply_value(state: BonesState, seat: int, gained: int) -> float:
 
 
 def score_resupply(state: BonesState, seat: int, troop: int) -> float:
-    face = state.troops[seat][troop].face
+    face = state.troop(seat, troop).face
     count = len(state.in_play(seat))
     if count == 1:
         return -1000.0  # the last troop: resupplying it loses the game
@@ -308,8 +310,10 @@ def _attack_expectation(attack, firepower: int, rolls: tuple[int, ...]) -> float
 
 def reroll_attack(state: BonesState) -> object:
     attack = state.attack
-    firepower = state.troops[1 - state.player][attack.target].face
+    assert attack is not None  # the dice of the attack under way
+    firepower = state.troop(1 - state.player, attack.target).face
     now = _attack_expectation(attack, firepower, attack.rolls)
+    best: Keep | Reroll
     best_gain, best = 0.0, Keep()
     for i in range(len(attack.rolls)):
         mean = sum(_attack_expectation(attack, firepower, attack.rolls[:i] + (f,) + attack.rolls[i + 1:])
@@ -321,12 +325,14 @@ def reroll_attack(state: BonesState) -> object:
 
 def reroll_defence(state: BonesState) -> object:
     attack = state.attack
-    firepower = state.troops[1 - state.player][attack.target].face
+    assert attack is not None  # the dice of the attack under way
+    firepower = state.troop(1 - state.player, attack.target).face
 
     def loss(defence):
         return best_assignment(attack.strengths, attack.rolls, defence, firepower)[0]
 
     now = loss(attack.defence)
+    best: Keep | Reroll
     best_gain, best = 0.0, Keep()
     for i in range(len(attack.defence)):
         mean = sum(loss(attack.defence[:i] + (f,) + attack.defence[i + 1:]) for f in FACES) / 6
@@ -337,7 +343,8 @@ def reroll_defence(state: BonesState) -> object:
 
 def _reinforce_outcome(state: BonesState, roll: int) -> float:
     seat, troop = state.player, state.reinforce_troop
-    face = state.troops[seat][troop].face
+    assert troop is not None  # set by the reinforce call
+    face = state.troop(seat, troop).face
     bonus = IDLE_BONUS if idle(state, seat, troop) else 0.0
     value = max(0.0, NEW_TROOP - worth(face) + bonus) if roll > face else 0.0
     if roll == 6 and len(state.in_play(seat)) < bones.TROOPS:
@@ -354,15 +361,16 @@ def reroll_reinforce(state: BonesState) -> object:
 def reinforce_choice(state: BonesState) -> object:
     back, extra = bones.reinforce_options(state)
     seat, troop = state.player, state.reinforce_troop
-    face = state.troops[seat][troop].face
+    assert troop is not None  # set by the reinforce call
+    face = state.troop(seat, troop).face
     bonus = IDLE_BONUS if idle(state, seat, troop) else 0.0
     return RollIn(back and NEW_TROOP + bonus > worth(face), extra)
 
 
 # ----- setup -----
 def reengage_gain(state: BonesState, seat: int, choice: Reengage) -> float:
-    own = sum(NEW_TROOP - worth(state.troops[seat][t].face) for t in choice.own)
-    theirs = sum(worth(state.troops[1 - seat][t].face) - NEW_TROOP for t in choice.theirs)
+    own = sum(NEW_TROOP - worth(state.troop(seat, t).face) for t in choice.own)
+    theirs = sum(worth(state.troop(1 - seat, t).face) - NEW_TROOP for t in choice.theirs)
     return own + theirs
 
 
@@ -397,7 +405,8 @@ def choose(state: BonesState, level: str = "general", seed: int = 0, nonce: int 
         return reroll_defence(state)
     if stage == "assign":
         attack = state.attack
-        firepower = state.troops[seat][attack.target].face
+        assert attack is not None  # the defence dice of the attack under way
+        firepower = state.troop(seat, attack.target).face
         return Assign(best_assignment(attack.strengths, attack.rolls, attack.defence, firepower)[1])
     if stage == "reinforce_reroll":
         return reroll_reinforce(state)

@@ -188,7 +188,7 @@ class Search:
 
     def ordered(self, moves: list[tuple[int, int]], colour: int) -> list[tuple[int, int]]:
         """Moves most promising first (by the evaluation one move ahead): alpha-beta prunes more."""
-        keyed = []
+        keyed: list[tuple[float, int, tuple[int, int]]] = []
         for move in moves:
             self.play(move, colour)
             keyed.append((-self.evaluate(colour), len(keyed), move))
@@ -273,7 +273,7 @@ class Search:
     def unwind(self) -> None:
         """After the budget ran out mid-search the board holds half-played moves: start afresh."""
         budget, nodes = self.budget, self.nodes
-        self.__init__(TowersState(("", ""), tuple(self.root_board), self.first_placer, 0), budget)
+        Search.__init__(self, TowersState(("", ""), tuple(self.root_board), self.first_placer, 0), budget)
         self.nodes = nodes
 
 

@@ -39,10 +39,9 @@ def _fold(state: TrollState, events) -> TrollState:
 def red_odds(state: TrollState) -> float:
     """The chance that an unseen card is red, from the cards a player has seen face up: the flight
     stacks, the set-aside cards, the troll's awake cards and the awake cards on the bridge."""
-    seen = list(state.upper_flight.cards) + list(state.lower_flight.cards) + list(state.set_aside)
-    seen += [c.code for c in state.carried] + list(state.held_at_start)
-    seen += [card.code for row in (state.upper, state.lower) for stack in row for card in stack if card.awake]
-    seen = set(seen)
+    seen = set(state.upper_flight.cards) | set(state.lower_flight.cards) | set(state.set_aside)
+    seen |= {c.code for c in state.carried} | set(state.held_at_start)
+    seen |= {card.code for row in (state.upper, state.lower) for stack in row for card in stack if card.awake}
     unseen = 52 - len(seen)
     if unseen <= 0:
         return 0.5
@@ -74,7 +73,9 @@ def flight_risk(state: TrollState, from_deck: bool) -> float:
     if state.troll is None or not state.stack(state.troll):
         return 0.0
     upper_hit, lower_hit = hit_chance(state, state.troll)
-    awake = 1.0 if state.top(state.troll).awake else 0.0
+    under = state.top(state.troll)
+    assert under is not None  # it stands on a brick (above)
+    awake = 1.0 if under.awake else 0.0
     lost = 0.0
     for upper, lower in awakenings_ahead(state, from_deck):
         q = upper * upper_hit + lower * lower_hit
@@ -88,6 +89,7 @@ def _reach(state: TrollState) -> set:
     to it (move there and stomp), two steps away too when it carries a club or a spade (step, then
     use), and any in line when it carries a diamond."""
     troll_at = state.troll
+    assert troll_at is not None  # the troll stands on the bridge while it acts
     near = {troll_at} | {troll.neighbour(troll_at, d) for d in troll.DIRECTIONS}
     tools = {c.suit for c in state.carried if c.awake}
     if tools & {"C", "S"}:
@@ -131,8 +133,11 @@ def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
             for face in COLUMNS:
                 col = troll.awakening_target(state, row, face)
                 pos = (row, col)
-                if col and pos in cut and (state.top(pos).awake or pos not in reach) and pos != state.troll:
-                    exposed += calls / 6
+                if col and pos in cut and pos != state.troll:
+                    top = state.top(pos)
+                    assert top is not None  # the column an awakening lands on has a card
+                    if top.awake or pos not in reach:
+                        exposed += calls / 6
     return {
         "exposed": exposed,
         "occupied": len(cells),
@@ -264,10 +269,10 @@ def deck_plays_next(events) -> bool:
     return bool(begins and begins[-1].from_deck)
 
 
-def scored_lines(state: TrollState) -> list[tuple[float, tuple, list, TrollState]]:
+def scored_lines(state: TrollState) -> list[tuple[float, tuple, tuple, TrollState]]:
     """Every legal sequence of the actions left this turn, in the order found, each as (score,
     commands, events, final state): the flight phase and checks played, the next turn begun."""
-    lines = []
+    lines: list[tuple[float, tuple, tuple, TrollState]] = []
     for first in troll.legal_commands(state):
         first_events = troll.decide(state, first)
         after_first = _fold(state, first_events)

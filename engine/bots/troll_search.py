@@ -157,10 +157,13 @@ def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals:
         if len(chosen) == candidates:
             break
     if len(chosen) == 1 or chosen[0][0] >= adviser.WIN / 2:  # one way to go, or a sure win: nothing to weigh
-        final, events = _play_line(state, chosen[0][1])
+        played = _play_line(state, chosen[0][1])
+        assert played is not None  # a line of legal commands on the real state
+        final, events = played
         return _plan(state, chosen[0][1], win_chance(final, adviser.deck_plays_next(events)), "")
     chances: list[list[float]] = [[] for _ in chosen]
     losses = [0] * len(chosen)
+    lost: int  # whether one deal was lost, then how many were
     for deal in range(deals):
         stream = _stream(seed, state, deal)
         sample = sampled_deal(state, stream)
@@ -185,7 +188,9 @@ def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals:
 def _plan(state: TrollState, commands: tuple, score: float, fared: str) -> adviser.Plan:
     """The chosen line with the adviser's words for it, from the real state: they name the cards the
     line shows as they are, not as a sampled deal had them."""
-    final, events = _play_line(state, commands)
+    played = _play_line(state, commands)
+    assert played is not None  # a line of legal commands on the real state
+    final, events = played
     return adviser.Plan(commands, score, adviser.reason(state, list(events), final, False) + fared)
 
 
@@ -202,7 +207,9 @@ def choose(state: TrollState, seed: int) -> object:
     commands = best_turn(state, seed).commands
     if len(commands) == 2:
         _second_actions.clear()  # one pair at a time: the memory never grows
-        _second_actions[(seed, _play_line(state, commands[:1])[0])] = commands[1]
+        played = _play_line(state, commands[:1])
+        assert played is not None  # the plan's first command is legal
+        _second_actions[(seed, played[0])] = commands[1]
     return commands[0]
 
 

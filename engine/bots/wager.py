@@ -333,8 +333,8 @@ def playout(scores: list, codes: list, playing: list, me: int, wager_now: bool, 
         if result is None:
             if normal:  # a later turn: the fast form of best decides
                 other = leader(scores, playing, seat)
-                wagering, stopping = table.choices(scores[seat], scores[other], codes[seat], codes[other])
-                wagering = wagering > stopping
+                wager_chance, stopping = table.choices(scores[seat], scores[other], codes[seat], codes[other])
+                wagering = wager_chance > stopping
             if wagering:
                 face = next(dice)
                 result = _roll(scores, codes, seat, face, True)

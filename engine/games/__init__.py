@@ -118,5 +118,7 @@ def get_game(game_id: str) -> ModuleType:
         if entry.id == game_id:
             if not entry.playable:
                 raise OptionError(f"{entry.title} is coming but not playable yet")
-            return entry.module
+            module = entry.module
+            assert module is not None  # a playable entry has its module
+            return module
     raise OptionError(f"unknown game {str(game_id)[:30]!r} (games: {', '.join(e.id for e in CATALOGUE)})")

@@ -225,12 +225,11 @@ def evolve(state: TowerState, event: object) -> TowerState:
     # a few changed, given to a bare instance (a fifth of the cost of dataclasses.replace; the result
     # is the same frozen TowerState, equal and hashed as one built by its constructor)
     fields = state.__dict__.copy()
-    kind = event.__class__
-    if kind is BlockPulled:
+    if type(event) is BlockPulled:
         fields["pulls"] += 1
         fields["pulling"] = True
         fields["removing"] = event.remove
-    elif kind is DiceRolled:
+    elif type(event) is DiceRolled:
         countdown = fields["countdown"]
         countdown -= taken(event.faces, rule_of(countdown, fields["removing"], fields["advantage_from"]))
         if countdown < 0:

@@ -269,7 +269,7 @@ def can_move(board: tuple[int, ...], colour: int) -> bool:
     return False
 
 
-def legal_commands(state: TowersState) -> list[object]:
+def legal_commands(state: TowersState) -> list[Place | Move]:
     if state.phase == "placement":
         return [Place(sq) for sq, cell in enumerate(state.board) if cell == EMPTY]
     if state.phase == "movement":
@@ -280,7 +280,7 @@ def legal_commands(state: TowersState) -> list[object]:
 def sight_lines(board: tuple[int, ...] | list[int]) -> list[tuple[int, int, int, int]]:
     """Every scoring pair: (colour, first square, second square, empty squares between), for each
     row and column, neighbouring towers of one colour with at least one empty square between."""
-    found = []
+    found: list[tuple[int, int, int, int]] = []
     for line in LINES:
         previous = None  # (position in line, cell)
         for position, square in enumerate(line):
@@ -290,7 +290,9 @@ def sight_lines(board: tuple[int, ...] | list[int]) -> list[tuple[int, int, int,
             if previous is not None:
                 gap = position - previous[0] - 1
                 if gap and owner(previous[1]) == owner(cell):
-                    found.append((owner(cell), line[previous[0]], square, gap))
+                    colour = owner(cell)
+                    assert colour is not None  # the cell is not EMPTY
+                    found.append((colour, line[previous[0]], square, gap))
             previous = (position, cell)
     return found
 
@@ -307,6 +309,7 @@ def decide(state: TowersState, command: object) -> tuple[object, ...]:
     colour = state.turn
     if state.phase == "over":
         raise IllegalCommand("the game is over")
+    first: TowerPlaced | TowerMoved
     if isinstance(command, Place):
         if state.phase != "placement":
             raise IllegalCommand("every tower is placed: now move one of your unbuilt towers")
@@ -326,7 +329,7 @@ def decide(state: TowersState, command: object) -> tuple[object, ...]:
         if cell == EMPTY:
             raise IllegalCommand(f"there is no tower on {name}")
         if owner(cell) != colour:
-            raise IllegalCommand(f"the tower on {name} is {COLOURS[owner(cell)]}'s: move one of yours")
+            raise IllegalCommand(f"the tower on {name} is {COLOURS[1 - colour]}'s: move one of yours")
         if is_built(cell):
             raise IllegalCommand(f"the tower on {name} is built: a built tower never moves again")
         if command.target not in destinations(state.board, command.source):

@@ -21,6 +21,7 @@ SHRINK = 200  # each completed converge takes 2" off the side
 
 def reinforce_options(state: BonesState) -> tuple[bool, bool]:
     """(the troop may roll back in, an extra troop may roll in) after the reinforce roll."""
+    assert state.reinforce_troop is not None  # set by the reinforce call before its roll
     troop = state.troops[state.player][state.reinforce_troop]
     back = troop is not None and state.reinforce_face > troop.face
     extra = state.reinforce_face == 6 and len(state.in_play(state.player)) < TROOPS

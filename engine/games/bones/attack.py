@@ -69,7 +69,9 @@ def canonical(attacks: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ..
 
 def assignments(state: BonesState) -> list[Assign]:
     """Every way to set the defence dice against the attacks on the current target."""
-    return [Assign(p) for p in itertools.permutations(range(len(state.attack.defence)))]
+    attack = state.attack
+    assert attack is not None  # the defence dice of the attack under way
+    return [Assign(p) for p in itertools.permutations(range(len(attack.defence)))]
 
 
 # ----- deciding -----
@@ -87,7 +89,7 @@ def declare(state: BonesState, seat: int, command: Attack) -> tuple[object, ...]
             raise IllegalCommand("every attack has a strength of at least 1")
         if not 0 <= target < TROOPS or enemy[target] is None:
             raise IllegalCommand(f"there is no enemy troop {target + 1} in the area")
-        if not state.no_premeasure and not in_range(mine, enemy[target], mine.face):
+        if not state.no_premeasure and not in_range(mine, state.troop(1 - seat, target), mine.face):
             raise IllegalCommand(f"{troop_name(1 - seat, target)} is out of range of "
                                  f"{troop_name(seat, command.troop)} (range {mine.face})")
     total = sum(s for _, s in attacks)
@@ -99,21 +101,22 @@ def declare(state: BonesState, seat: int, command: Attack) -> tuple[object, ...]
 def assign(state: BonesState, seat: int, command: Assign) -> tuple[object, ...]:
     if state.stage != "assign":
         raise IllegalCommand("defence dice are assigned by the defender, after they are rolled")
-    count = len(state.attack.defence)
+    attack = state.attack
+    assert attack is not None  # the assign stage is within an attack
+    count = len(attack.defence)
     if sorted(command.dice) != list(range(count)):
         raise IllegalCommand(f"assign each of the {count} defence dice to one attack")
-    return (DefenceAssigned(seat, state.attack.target, tuple(command.dice)),)
+    return (DefenceAssigned(seat, attack.target, tuple(command.dice)),)
 
 
 # ----- the fold -----
 def attack_declared(state: BonesState, event: AttackDeclared) -> BonesState:
     """The attacks grouped by target; an attack on a target out of range (only with no_premeasure)
     is in no group: it misses."""
-    mine = state.troops[event.seat][event.troop]
-    enemy = state.troops[1 - event.seat]
+    mine = state.troop(event.seat, event.troop)
     groups: list[list[int]] = []
     for index, (target, _) in enumerate(event.attacks):
-        if not in_range(mine, enemy[target], mine.face):
+        if not in_range(mine, state.troop(1 - event.seat, target), mine.face):
             continue  # only with no_premeasure: the attack misses
         if groups and event.attacks[groups[-1][0]][0] == target:
             groups[-1].append(index)
@@ -132,6 +135,7 @@ def defence_dice_kept(state: BonesState) -> BonesState:
     """The defender assigns the dice, unless every assignment gives the same result (one attack,
     equal defence dice or equal attack values): then they are assigned in order without asking."""
     attack = state.attack
+    assert attack is not None  # the defence dice of the attack under way
     if len(set(attack.defence)) == 1 or len({r + s for r, s in zip(attack.rolls, attack.strengths)}) == 1:
         return resolve(state, tuple(range(len(attack.defence))))
     return replace(state, stage="assign")
@@ -146,9 +150,10 @@ def judge(strength: int, roll: int, defence: int, firepower: int) -> PairResult:
 def resolve(state: BonesState, dice: tuple[int, ...]) -> BonesState:
     """Judge every pair on the current target, apply the damage, and go on to the next target."""
     attack = state.attack
+    assert attack is not None  # resolving is within an attack
     seat = 1 - state.player
     target = attack.target
-    troop = state.troops[seat][target]
+    troop = state.troop(seat, target)
     pairs = tuple(judge(s, r, attack.defence[d], troop.face) for s, r, d in zip(attack.strengths, attack.rolls, dice))
     damage = sum(1 for p in pairs if p.effect == "damage")
     slain = any(p.effect == "slain" for p in pairs) or troop.face - damage <= 0

@@ -6,6 +6,9 @@ supply.py (rerolls and resupply), actions.py (reinforce and converge), landings.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from dicehall.engine.core import ChanceNeeded, IllegalCommand
 from dicehall.engine.games.bones import actions, attack, landings, setup, supply
 from dicehall.engine.games.bones.area import troop_name
@@ -37,18 +40,18 @@ def legal_commands(state: BonesState) -> list[object]:
     if stage == "choose":
         return [Choose("reengage"), Choose("first strike")]
     if stage == "reengage":
-        return setup.reengage_choices(state, seat)
+        return list(setup.reengage_choices(state, seat))  # a list of commands (a bot shuffles it)
     if stage in supply.REROLL_STAGES:
         return supply.reroll_choices(state)
     if stage == "assign":
-        return attack.assignments(state)
+        return list(attack.assignments(state))
     if stage == "reinforce_choice":
-        return actions.roll_in_choices(state)
+        return list(actions.roll_in_choices(state))
     # an action
     commands: list[object] = []
     for troop in state.in_play(seat):
         targets = attack.targets_of(state, seat, troop)
-        for split in attack.attack_splits(state.troops[seat][troop].face, targets):
+        for split in attack.attack_splits(state.troop(seat, troop).face, targets):
             commands.append(Attack(troop, split))
     commands.extend(Reinforce(t) for t in state.in_play(seat))
     commands.extend(Resupply(t) for t in state.in_play(seat))
@@ -118,7 +121,7 @@ def _missed(state: BonesState, event: LandingMissed) -> BonesState:
     return state  # the landing is drawn again
 
 
-FOLD = {
+FOLD: dict[type, Callable[[BonesState, Any], BonesState]] = {  # each takes its own kind of event
     TroopLanded: landings.landed,
     LandingMissed: _missed,
     RolledOff: setup.rolled_off,
@@ -154,10 +157,12 @@ def chance_needed(state: BonesState) -> ChanceNeeded | None:
     if stage == "rolloff":
         return ChanceNeeded(spec=(6, 6), prompt="the roll-off: A's die, then B's")
     if stage == "attack_roll":
+        assert state.attack is not None  # the dice of the attack under way
         count = len(state.attack.groups[state.attack.group])
         return ChanceNeeded(spec=(6,) * count, prompt=f"{count} attack dice on "
                             f"{troop_name(1 - state.player, state.attack.target)}")
     if stage == "defence_roll":
+        assert state.attack is not None  # the dice of the attack under way
         count = len(state.attack.rolls)
         return ChanceNeeded(spec=(6,) * count, prompt=f"{count} defence dice for "
                             f"{troop_name(1 - state.player, state.attack.target)}")
@@ -176,8 +181,10 @@ def chance_event(state: BonesState, draws: tuple[int, ...], typed: bool) -> obje
     if stage == "rolloff":
         return RolledOff(faces[0], faces[1], typed)
     if stage == "attack_roll":
+        assert state.attack is not None  # the dice of the attack under way
         return AttackRolled(state.player, state.attack.target, faces, typed)
     if stage == "defence_roll":
+        assert state.attack is not None  # the dice of the attack under way
         return DefenceRolled(1 - state.player, state.attack.target, faces, typed)
     if stage == "reinforce_roll":
         return ReinforceRolled(state.player, faces[0], typed)

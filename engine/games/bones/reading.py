@@ -44,11 +44,12 @@ def _inches(hundredths: int) -> str:
 
 
 def _pairs_text(state: BonesState, after: BonesState) -> str:
+    assert after.last is not None  # a target was resolved (after.resolved moved on)
     seat, target, pairs = after.last
     name = troop_name(seat, target)
     parts = [f"{p.roll}+{p.strength} vs {p.defence}+{p.firepower}: {p.effect}" for p in pairs]
     now = after.troops[seat][target]
-    fate = "slain" if now is None else f"now {now.face}" if now.face != state.troops[seat][target].face else "unhurt"
+    fate = "slain" if now is None else f"now {now.face}" if now.face != state.troop(seat, target).face else "unhurt"
     return f"; {name}: " + ", ".join(parts) + f" ({fate})"
 
 
@@ -85,10 +86,11 @@ def describe(state: BonesState, event: object, reveal: bool = True) -> str:
     elif isinstance(event, DiceKept):
         text = f"{label(state, event.seat)} keeps the {event.kind} dice"
     elif isinstance(event, DefenceAssigned):
+        assert state.attack is not None  # the defence dice of the attack under way
         text = f"{label(state, event.seat)} assigns the defence dice " + " ".join(
             str(state.attack.defence[d]) for d in event.dice)
     elif isinstance(event, ReinforceCalled):
-        face = state.troops[event.seat][event.troop].face
+        face = state.troop(event.seat, event.troop).face
         text = f"{label(state, event.seat)} reinforces {troop_name(event.seat, event.troop)} (showing {face})"
     elif isinstance(event, ReinforceRolled):
         text = f"the reinforce roll is {event.face}{typed}"
@@ -114,6 +116,7 @@ def describe(state: BonesState, event: object, reveal: bool = True) -> str:
         text += _pairs_text(state, after)
     if after.stage == "over":
         result = outcome(after)
+        assert result is not None  # the game is over
         text += f"; {result.summary}"
     return text
 

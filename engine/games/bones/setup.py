@@ -54,13 +54,13 @@ def reengage_choices(state: BonesState, seat: int) -> list[Reengage]:
     below a face" with "that many or fewer of their strongest"."""
     own = state.in_play(seat)
     theirs = state.in_play(1 - seat)
-    strongest = sorted(theirs, key=lambda t: (-state.troops[1 - seat][t].face, t))
+    strongest = sorted(theirs, key=lambda t: (-state.troop(1 - seat, t).face, t))
     found = [Reengage((), ())]
     for mine in own:
         found.append(Reengage((mine,), ()))
         found.extend(Reengage((mine,), (other,)) for other in theirs)
     for face in range(1, 6):
-        weak = tuple(t for t in own if state.troops[seat][t].face <= face)
+        weak = tuple(t for t in own if state.troop(seat, t).face <= face)
         if len(weak) < 2:
             continue
         for count in range(len(weak) + 1):

@@ -85,6 +85,12 @@ class BonesState:
     def dice_in_area(self) -> list[Troop]:
         return [troop for side in self.troops for troop in side if troop is not None]
 
+    def troop(self, seat: int, number: int) -> Troop:
+        """`seat`'s troop `number` where the caller knows it is in the area (in play, attacking or attacked)."""
+        found = self.troops[seat][number]
+        assert found is not None, f"{troop_name(seat, number)} is out of play"
+        return found
+
 DECISIONS = ("choose", "reengage", "action", "attack_reroll", "defence_reroll", "assign", "reinforce_reroll",
              "reinforce_choice")
 

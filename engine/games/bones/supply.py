@@ -22,8 +22,10 @@ REROLL_STAGES = ("attack_reroll", "defence_reroll", "reinforce_reroll")
 
 def current_dice(state: BonesState, kind: str) -> tuple[int, ...]:
     if kind == "attack":
+        assert state.attack is not None  # the dice of the attack under way
         return state.attack.rolls
     if kind == "defence":
+        assert state.attack is not None
         return state.attack.defence
     return (state.reinforce_face,)
 

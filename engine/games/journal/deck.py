@@ -61,7 +61,7 @@ ACTION_SPELLINGS = {
 }
 KING_ACTIONS = ("king", "pull", "remove", "no-pull")  # a King is kept face up whatever it says: it may pull too
 # the settings of a deck's [game] table: (default, allowed) where allowed is a range or a tuple of words
-SETTINGS = {
+SETTINGS: dict[str, tuple[int | str, range | tuple[str, ...]]] = {
     "tokens": (10, range(1, 21)),  # the salvation countdown's tokens
     "kings": (4, range(1, 5)),  # the King that ends the game (the fourth)
     "tower_start": (100, range(1, 10001)),  # the Dice Tower's countdown
@@ -139,7 +139,7 @@ def _text(value: object, limit: int, where: str, what: str, lines: bool = False,
     return fitted(clean_text(value, limit * 2), limit)
 
 
-def setting_value(name: str, value: object, where: str) -> object:
+def setting_value(name: str, value: object, where: str) -> int | str:
     default, allowed = SETTINGS[name]
     if isinstance(allowed, range):
         if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
@@ -171,9 +171,9 @@ def _card(rank_text: object, suit_text: object, where: str) -> str:
         return code
     if rank is None:
         raise DeckError(f"{where}: card is not one of A, 2-10, J, Q, K")
-    if not isinstance(suit_text, str) or suit_of(suit_text) is None:
+    if not isinstance(suit_text, str) or (suit := suit_of(suit_text)) is None:
         raise DeckError(f"{where}: suit is not one of hearts, diamonds, clubs, spades")
-    return rank + suit_of(suit_text)
+    return rank + suit
 
 
 def _action(value: object, card: str, where: str) -> str | None:
@@ -198,7 +198,7 @@ class _Builder:
 
     def __init__(self, name: str, fit: bool = True):
         self.name, self.fit = name, fit  # fit: a file's long texts are cut at a word; a record's are refused
-        self.prompts: dict[str, tuple[str, str]] = {}
+        self.prompts: dict[str, tuple[str | None, str]] = {}  # None: the action decided once the whole deck is read
         self.first_seen: dict[str, str] = {}
         self.texts: dict[str, str] = {}
         self.settings = {key: default for key, (default, _) in SETTINGS.items()}

@@ -64,7 +64,7 @@ def blocks(session) -> list[Block]:
         out.append(("note", f"by {deck.author}"))
     if deck.intro:
         out.append(("text", deck.intro))
-    day = None
+    day = 0  # days count from 1: the first card opens its day
     for number, card in enumerate(final.pages, start=1):
         if card.day != day:
             out += [("note", line) for line in salvation.get(day, [])]
@@ -131,7 +131,7 @@ def md_escape(line: str, starts_block: bool = True) -> str:
 
 def md_paragraphs(text: str, prefix: str = "") -> list[str]:
     """Paragraphs (a blank line between two), each line break a hard break (a backslash at its end)."""
-    lines = []
+    lines: list[str] = []
     for paragraph in _paragraphs(text):
         if lines:
             lines.append(prefix.rstrip())

@@ -87,7 +87,7 @@ def _front_matter(lines: list[str], name: str) -> tuple[dict[str, tuple[int, str
     start = next((number for number, line in enumerate(lines) if line.strip()), 0)  # blank lines pasted before it
     if not lines or lines[start].rstrip() != "---":
         raise DeckError(f"{name} line {start + 1}: not a game file (it starts with a --- line, then title: ...)")
-    front = {}
+    front: dict[str, tuple[int, str]] = {}
     for number in range(start + 1, min(len(lines), start + MAX_FRONT_LINES + 1)):
         line = lines[number]
         if line.rstrip() == "---":
@@ -104,7 +104,8 @@ def _front_matter(lines: list[str], name: str) -> tuple[dict[str, tuple[int, str
 def _paragraphs(lines: list[str]) -> str:
     """Markdown lines as paragraphs of text: a heading is a paragraph of its own, a rule is nothing,
     lines of one paragraph are joined, blank lines part them; bold's ** are the writer's emphasis, dropped."""
-    paragraphs, current = [], []
+    paragraphs: list[str] = []
+    current: list[str] = []
     for line in lines:
         words = line.strip()
         if words.startswith("#") or not words or re.fullmatch(r"(-{3,}|\*{3,}|_{3,})", words):
@@ -153,6 +154,7 @@ def _cards(lines: list[str], start: int, name: str) -> list[_Card]:
             raise DeckError(f"{where}: the card's type is not one of {', '.join(COUNTS)}")
         if len(cards) == 52:
             raise DeckError(f"{where}: a 53rd card (a game has 52: {KINDS})")
+        assert header is not None  # a kind is read from a heading only
         cards.append(_Card(number + 1, kind, *_modifiers(header.group(2) or "", kind, where)))
         in_card = True
     return cards
@@ -205,7 +207,7 @@ def _placed(cards: list[_Card], name: str, deck_line: int) -> dict[str, tuple[st
     for suit, card in zip(SUITS, by_kind["Failure Counter"]):
         place("K" + suit, card)
     narratives = sorted(by_kind["Narrative"], key=lambda card: (None, *MODIFIERS).index(card.modifier))
-    groups = [("Narrative", ("A",), narratives, ["A" + suit for suit in SUITS[1:]])]
+    groups: list[tuple[str, tuple[str, ...], list[_Card], list[str]]] = [("Narrative", ("A",), narratives, ["A" + suit for suit in SUITS[1:]])]
     groups += [(kind, ranks, by_kind[kind], [rank + suit for rank in ranks for suit in SUITS]) for kind, ranks in RANKS_OF.items()]
     for kind, ranks, group, slots in groups:
         for card in group:  # the cards named first; each other card on its own place if free, else the first free
@@ -241,8 +243,7 @@ def game_folder_texts(config: str, intro: str, where: str) -> tuple[str, str, st
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":  # YAML's quotes
                 value = value[1:-1]
             keys[current] = (number, [] if value[:1] in ("|", ">") else [value])
-    title = keys.get("title", (1, [""]))[1]
-    title = fitted(clean_text(" ".join(title), MAX_TITLE * 4), MAX_TITLE)
+    title = fitted(clean_text(" ".join(keys.get("title", (1, [""]))[1]), MAX_TITLE * 4), MAX_TITLE)
     subtitle = " ".join(keys.get("subtitle", (0, []))[1])
     lines = keys["introduction"][1] if "introduction" in keys else intro.split("\n")
     labels = {}
@@ -250,4 +251,4 @@ def game_folder_texts(config: str, intro: str, where: str) -> tuple[str, str, st
         key, _, value = line.partition(":")
         labels[key.strip()] = value.strip().strip("\"'")
     words = [fitted(clean_text(labels.get(label, ""), MAX_PROMPT * 2), MAX_PROMPT) for label in ("successCheckWin", "failureCheckLoss")]
-    return title, fitted(_paragraphs(([subtitle, ""] if subtitle.strip() else []) + lines), MAX_INTRO), *words
+    return title, fitted(_paragraphs(([subtitle, ""] if subtitle.strip() else []) + lines), MAX_INTRO), words[0], words[1]

@@ -159,6 +159,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
         phase = "salvation"
     else:
         phase = "day"
+    counts: tuple | None  # skips_left's counts, then a pass's (tower_pulls' or saving's)
     while True:
         if phase == "day":
             day += 1
@@ -225,6 +226,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                             skipped, dropped = (0, 0) if not counts else (left, 0) if standing else _far_passes(
                                 counts, countdown, advantage_from, rng)
                         if skipped and skipped <= left:  # whole passes at once
+                            assert counts is not None  # passes are skipped by a pass's counts only
                             countdown -= dropped
                             pulls += skipped * (counts[0] + counts[1])
                             cards += skipped * len(remaining)
@@ -325,7 +327,7 @@ def _saved(countdown: int, advantage_from: int, settings: dict, tower: bool, rng
 _QUIET = frozenset(("no-pull", "king", "salvation", "salvation-5", "salvation-4", "add-token", "remove-token"))
 
 
-def _tower_pulls(cycle: list, actions: dict, kings: list) -> tuple[int, int, int] | None:
+def _tower_pulls(cycle: tuple, actions: dict, kings: list) -> tuple[int, int, int] | None:
     """The plain pulls, the pulls and removes and the skips of each pass of a reshuffled deck, where
     nothing but its pulls can end the game: no salvation (the Ace of Hearts is not in the deck), no
     King to come (all are face up, too few: none goes back). None: not so."""
@@ -399,7 +401,7 @@ def _saving_pulls(cycle: tuple, actions: dict) -> tuple[int, int, int, int, int,
             returns = True
         elif action in ("salvation-5", "salvation-4"):
             lowest = min(lowest, int(action[-1]))
-    return (*counts.values(), returns, lowest)
+    return counts["pull"], counts["remove"], counts["add-token"], counts["remove-token"], counts["skip-pull"], returns, lowest
 
 
 def _token_passes(saving: tuple, pass_cards: int, tokens: int, countdown: int, advantage_from: int, passes: int,
@@ -585,4 +587,6 @@ def tower_odds(state: JournalState, games: int = ODDS_GAMES, seed: int = 0) -> f
 def next_pull_chance(state: JournalState) -> Fraction:
     """The Dice Tower's exact chance that the next pull fells the tower (a remove if the card says so)."""
     remove = state.pull_due == "remove" or (state.tower.pulling and state.tower.removing)
-    return dicetower.topple_chance(state.tower.countdown, state.tower.advantage_from, remove)
+    chance = dicetower.topple_chance(state.tower.countdown, state.tower.advantage_from, remove)
+    assert isinstance(chance, Fraction)  # exact, the default
+    return chance

@@ -157,12 +157,11 @@ def parse_command(text: str) -> object:
 
 def command_of(event: object) -> object | None:
     """The command a decision's first event records (entries' words and typed cards are not listed)."""
-    kind = type(event)
-    if kind is EntryWritten:
+    if type(event) is EntryWritten:
         return WriteEntry(event.text)
-    if kind is EntryAmended:
+    if type(event) is EntryAmended:
         return AmendEntry(event.page, event.text)
-    if kind is CardDrawn and event.typed:
+    if type(event) is CardDrawn and event.typed:
         return DrawCard(event.card)
     return None
 
@@ -189,19 +188,18 @@ def decide(state: JournalState, command: object) -> tuple:
     if phase == "over":
         raise IllegalCommand("the journal is closed: the game is over")
     if to_act(state) is None:
-        raise IllegalCommand("waiting for chance: " + (chance_needed(state).prompt if chance_needed(state) else "nothing"))
-    kind = type(command)
-    if kind is AmendEntry:
+        raise IllegalCommand("waiting for chance: " + (needed.prompt if (needed := chance_needed(state)) else "nothing"))
+    if type(command) is AmendEntry:
         return _amend(state, command)
     wanted = {"day": "start the next day", "draw": "draw a card (or type the card you drew)",
               "pull": "pull from the tower: the card says so", "entry": "write the entry, or skip it",
               "day-end": "roll for salvation", "final-pull": "make the final pull",
               "last-entry": "write the last entry, or skip it"}[phase]
-    if kind is StartDay and phase == "day":
+    if type(command) is StartDay and phase == "day":
         return (DayStarted(state.day + 1),)
-    if kind is Draw and phase == "draw":
+    if type(command) is Draw and phase == "draw":
         return (DrawBegan(),)
-    if kind is DrawCard and phase == "draw":
+    if type(command) is DrawCard and phase == "draw":
         if command.card not in FULL_DECK:
             raise IllegalCommand(f"not a card: {clean_text(command.card, 10)!r}")
         if command.card not in state.remaining:
@@ -210,17 +208,18 @@ def decide(state: JournalState, command: object) -> tuple:
                 where = "is face up among the Kings"
             raise IllegalCommand(f"the {card_name(command.card)} {where}: draw another")
         return (CardDrawn(command.card, typed=True),)
-    if kind is PullBlock and phase in ("pull", "final-pull"):
+    if type(command) is PullBlock and phase in ("pull", "final-pull"):
         remove = phase == "pull" and state.pull_due == "remove"
         if command.remove != remove:
             raise IllegalCommand("the card says pull and remove" if remove else "the card says pull, not pull and remove")
         return tuple(dicetower.decide(state.tower, command))
-    if kind is RollSalvation and phase == "day-end":
+    if type(command) is RollSalvation and phase == "day-end":
         return (DayEnded(state.day),)
-    if kind in (WriteEntry, SkipEntry) and phase in ("entry", "last-entry"):
+    if type(command) in (WriteEntry, SkipEntry) and phase in ("entry", "last-entry"):
         page = pending_page(state)
-        if kind is SkipEntry:
+        if type(command) is SkipEntry:
             return (EntrySkipped(page),)
+        assert type(command) is WriteEntry  # the other kind of the two
         text = clean_entry(command.text)
         if not text:
             raise IllegalCommand("an empty entry: write something, or skip it")
@@ -301,30 +300,29 @@ def recorded_draws(state: JournalState, event: object) -> tuple[int, ...]:
 # ----- the fold -----
 
 def evolve(state: JournalState, event: object) -> JournalState:
-    kind = type(event)
-    if kind is DayStarted:
+    if type(event) is DayStarted:
         return replace(state, day=event.day, phase="rolling-day")
-    if kind is DayRolled:
+    if type(event) is DayRolled:
         return _next_card(replace(state, to_draw=event.face))
-    if kind is DrawBegan:
+    if type(event) is DrawBegan:
         return replace(state, phase="drawing")
-    if kind is CardDrawn:
+    if type(event) is CardDrawn:
         return _card_drawn(state, event.card)
-    if kind is BlockPulled:
+    if type(event) is BlockPulled:
         tower = dicetower.evolve(state.tower, event)
         return replace(state, tower=tower, phase="final-pulling" if state.phase == "final-pull" else "pulling")
-    if kind is DiceRolled:
+    if type(event) is DiceRolled:
         return _dice_rolled(state, event)
-    if kind is DayEnded:
+    if type(event) is DayEnded:
         return replace(state, phase="day-end-rolling")
-    if kind is SalvationRolled:
+    if type(event) is SalvationRolled:
         if event.face < state.salvation_from:
             return replace(state, phase="day")
         state = _token_removed(state)
         return replace(state, phase="day") if state.tokens > 0 else state
-    if kind is EntryWritten or kind is EntrySkipped:
+    if type(event) is EntryWritten or type(event) is EntrySkipped:
         return _entry_done(state, event)
-    if kind is EntryAmended:
+    if type(event) is EntryAmended:
         pages = list(state.pages)
         page = pages[event.page - 1]
         pages[event.page - 1] = replace(page, entry=event.text, skipped=False, amended=page.amended + 1)
@@ -390,7 +388,7 @@ def _dice_rolled(state: JournalState, event: DiceRolled) -> JournalState:
     return replace(state, pull_due="", phase="entry")
 
 
-def _entry_done(state: JournalState, event: object) -> JournalState:
+def _entry_done(state: JournalState, event: EntryWritten | EntrySkipped) -> JournalState:
     text = event.text if type(event) is EntryWritten else None
     if event.page == 0:
         state = replace(state, last_words=text if text is not None else "")
@@ -463,14 +461,13 @@ def card_words(state: JournalState, card: str) -> str:
 
 
 def describe(state: JournalState, event: object, reveal: bool = True) -> str:
-    kind = type(event)
-    if kind is DayStarted:
+    if type(event) is DayStarted:
         return f"day {event.day} begins"
-    if kind is DayRolled:
+    if type(event) is DayRolled:
         return f"day {state.day}: rolled {event.face}{' typed' if event.typed else ''}: draw {event.face}"
-    if kind is DrawBegan:
+    if type(event) is DrawBegan:
         return f"draw a card ({len(state.remaining)} left)"
-    if kind is CardDrawn:
+    if type(event) is CardDrawn:
         after = _card_drawn(state, event.card)
         extra = ""
         if is_king(event.card):
@@ -482,21 +479,21 @@ def describe(state: JournalState, event: object, reveal: bool = True) -> str:
         elif state.deck.action(event.card) in ACTION_WORDS and state.deck.action(event.card) not in _PLAIN:
             extra += f": {ACTION_WORDS[state.deck.action(event.card)]}"
         return f"card {len(state.pages) + 1}: {card_words(state, event.card)}{' typed' if event.typed else ''}{extra}"
-    if kind is BlockPulled or kind is DiceRolled:
+    if type(event) is BlockPulled or type(event) is DiceRolled:
         return "tower: " + dicetower.describe(state.tower, event, reveal)
-    if kind is DayEnded:
+    if type(event) is DayEnded:
         return f"day {event.day} ends: roll for salvation ({counted(state.tokens, 'token')})"
-    if kind is SalvationRolled:
+    if type(event) is SalvationRolled:
         removes = event.face >= state.salvation_from
         removed = f"a {event.face}: a token removed" if removes else "no token removed"
         left = state.tokens - removes
         return f"salvation die {event.face}{' typed' if event.typed else ''}: {removed}, {left} left"
-    if kind is EntryWritten:
+    if type(event) is EntryWritten:
         where = f"entry {event.page}" if event.page else "last words"
         return f"{where}: {event.text.splitlines()[0][:60] if event.text else ''}"
-    if kind is EntrySkipped:
+    if type(event) is EntrySkipped:
         return f"entry {event.page} skipped" if event.page else "last words skipped"
-    if kind is EntryAmended:
+    if type(event) is EntryAmended:
         return f"entry {event.page} amended: {event.text.splitlines()[0][:60]}"
     return str(event)
 

@@ -166,6 +166,7 @@ def carried_awake(state: TrollState, suit: str) -> Card | None:
 def awake_top_at(state: TrollState, pos: Pos | None, what: str) -> Card:
     """The awake top card at a position next to the troll, or IllegalCommand saying why not."""
     if pos is None:
+        assert state.troll is not None  # the troll stands on the bridge while it acts
         raise IllegalCommand(f"there is no position {what} of {place(state.troll)}")
     top = state.top(pos)
     if top is None:
@@ -180,8 +181,10 @@ def action_event(state: TrollState, command: object) -> object:
     if not isinstance(command, COMMANDS) or isinstance(command, Wait):
         raise IllegalCommand("not a troll command (move, stomp, pick up, use, throw, lay down)")
     troll = state.troll
+    assert troll is not None  # the troll stands on the bridge while it acts
     if isinstance(command, Stomp):
         top = state.top(troll)
+        assert top is not None  # it stands on a brick
         if not top.awake:
             raise IllegalCommand("the card under the troll is dormant already")
         return CardStomped(top.code, *troll)
@@ -203,6 +206,7 @@ def action_event(state: TrollState, command: object) -> object:
         if state.carried:
             raise IllegalCommand(f"the troll's hands are not empty (it carries the {state.carried[0].code})")
         top = awake_top_at(state, target, direction)
+        assert target is not None  # awake_top_at refuses a position off the bridge
         if top.suit == "H":
             raise IllegalCommand("the troll cannot pick up a heart: a troll cannot have a heart")
         return CardPickedUp(top.code, direction, *target)
@@ -211,6 +215,7 @@ def action_event(state: TrollState, command: object) -> object:
         if club is None:
             raise IllegalCommand("the troll carries no awake club")
         top = awake_top_at(state, target, direction)
+        assert target is not None  # awake_top_at refuses a position off the bridge
         return ClubUsed(club.code, direction, top.code, *target)
     if isinstance(command, ThrowDiamond):
         diamond = carried_awake(state, "D")
@@ -226,6 +231,7 @@ def action_event(state: TrollState, command: object) -> object:
         if spade is None:
             raise IllegalCommand("the troll carries no awake spade")
         top = awake_top_at(state, target, direction)
+        assert target is not None  # awake_top_at refuses a position off the bridge
         return SpadeUsed(spade.code, direction, top.code, *target)
     if isinstance(command, LayDown):
         card = next((c for c in state.carried if not c.awake), None)
@@ -257,10 +263,13 @@ def possible_actions(state: TrollState) -> list[object]:
     """Every action `action_event` allows now, in CANDIDATES' order, found directly (a playout asks
     this every action; trying each candidate and catching its refusal cost a third of a playout)."""
     troll_at = state.troll
+    assert troll_at is not None  # the troll stands on the bridge while it acts
     around = _NEIGHBOURS[troll_at]
     stood = state.stood
     out: list[object] = [_BY_DIRECTION[Move][d] for d, pos in around if pos is not None and state.stack(pos) and pos not in stood]
-    if state.top(troll_at).awake:
+    under = state.top(troll_at)
+    assert under is not None  # it stands on a brick
+    if under.awake:
         out.append(_STOMP)
     awake_next = []  # directions with an awake top card next to the troll, and that card
     for d, pos in around:

@@ -96,6 +96,7 @@ def awaken(state: TrollState, face: int) -> TrollState:
     if col:
         pos = (row, col)
         top = state.top(pos)
+        assert top is not None  # the target column has a card (awakening_target)
         if not top.awake:
             state = turn_top(state, pos, True)
         else:  # a second awakening: the card flies away, and the troll with it if it stands there

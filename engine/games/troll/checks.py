@@ -107,6 +107,7 @@ def outcome(state: TrollState) -> Outcome | None:
     if state.end == "collapsed":
         summary = "lost: the bridge collapsed"  # replays record this; end_words gives the cause
     elif state.end == "flew":
+        assert state.troll is not None  # it flew from where it stood
         summary = f"lost: the troll flew away with the {state.set_aside[-1]} at {place(state.troll)}"
     else:
         summary = f"lost: the bridge would not settle ({QUIET_LIMIT} quiet turns)"

@@ -75,7 +75,9 @@ def legal_commands(state: TrollState) -> list[object]:
 
 def decide(state: TrollState, command: object) -> tuple[object, ...]:
     if state.end:
-        raise IllegalCommand(f"the game is over: {outcome(state).summary}")
+        result = outcome(state)
+        assert result is not None  # an ended game has its outcome
+        raise IllegalCommand(f"the game is over: {result.summary}")
     if state.phase != "actions":
         raise IllegalCommand("the troll waits for the awakening phase's dice")
     if isinstance(command, Wait):

@@ -46,7 +46,9 @@ def describe(state: TrollState, event: object, reveal: bool = True) -> str:
             return text + "the row is empty, nothing wakes"
         if event.col != event.face:
             text += f"{event.face} empty, "
-        card = state.top((event.row, event.col)).code
+        top = state.top((event.row, event.col))
+        assert top is not None  # a column the awakening found a card in
+        card = top.code
         where = f"{event.row} {event.col}"
         if event.result == "woke":
             return text + f"{card} at {where} wakes"
