@@ -166,6 +166,26 @@ def test_the_forkserver_only_where_the_main_module_may_be_imported_again(tmp_pat
     assert main("print(\n") is False  # not readable as Python: not risked
 
 
+def test_the_forkserver_preloads_what_the_main_scripts_top_level_imports(tmp_path, monkeypatch):
+    """A forkserver worker runs __main__'s top level again (the `dicehall` script's `from dicehall.cli
+    import main`): the server imports that once, so a worker does not at each analysis."""
+    import types
+
+    module = types.ModuleType("__main__")
+    module.__file__ = str(tmp_path / "main.py")
+    module.__spec__ = None
+    (tmp_path / "main.py").write_text("import re, sys\nfrom dicehall.cli import main\nfrom . import sibling\n"
+                                      "import not_imported_here\nif __name__ == '__main__':\n"
+                                      "    import json\n    sys.exit(main())\n")
+    import dicehall.cli  # noqa: F401  (imported in this process, as the script has it)
+
+    monkeypatch.setitem(sys.modules, "__main__", module)
+    # the guarded block does not run again; a relative or a failed import is not the server's to try
+    assert pool.main_imports() == ["re", "sys", "dicehall.cli"]
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))  # -c, the prompt
+    assert pool.main_imports() == []
+
+
 @pytest.mark.parametrize("in_a_thread", [False, True])
 def test_a_script_without_a_main_guard_analyses_once_and_on_both_cores_when_it_can(tmp_path, in_a_thread):
     env = {"IN_A_THREAD": "1"} if in_a_thread else {}

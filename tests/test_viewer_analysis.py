@@ -267,6 +267,26 @@ def test_streamed_reports_are_drawn_at_most_a_few_a_second_and_the_last_one_alwa
 real_lay_out = AnalysisPanel.lay_out
 
 
+def test_opening_the_viewer_starts_ahead_what_its_analysis_needs(tmp_path, monkeypatch):
+    """The troll's pool starts its server as the viewer opens (seconds on a busy machine), not at `a`;
+    a game whose analysis needs nothing ahead starts nothing."""
+    from dicehall.engine.analysis import pool
+
+    warmed = threading.Event()
+    monkeypatch.setattr(pool, "warm", warmed.set)
+
+    async def opened(pilot):
+        await until(pilot, warmed.is_set)  # from the viewer's worker thread, before any key
+        return pilot.app.screen.analysis_running, screen_text(pilot.app)
+
+    running, shown = drive(viewer_of(blunder_game(), tmp_path), opened)
+    assert not running and "a Analyse" in shown  # nothing analysed: `a` is still the player's to press
+    warmed.clear()
+    analysis.prepare("dicetower")  # analysed at once, on this core: no pool
+    analysis.prepare("no such game")
+    assert not warmed.is_set()
+
+
 def test_leaving_the_viewer_stops_the_analysis(monkeypatch):
     session = saves.new_save("troll", name="left", seed=3, options={"difficulty": "standard"})
     session.play(adviser.choose(session.state))

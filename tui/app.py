@@ -25,7 +25,6 @@ from textual.geometry import Size
 from textual.screen import Screen
 
 from dicehall.engine import Session
-from dicehall.saves.box import JOIN_KEY, command_hint
 from dicehall.tui.parlor import ParlorApp
 from dicehall.tui.screens.launcher import LauncherScreen
 from dicehall.tui.terminal import FULL, Terminal, detect_terminal
@@ -244,6 +243,8 @@ class DicehallApp(ParlorApp):
 
     def hall_leave_words(self) -> str:
         """What q and Esc do in a hall game, as its help says it."""
+        from dicehall.saves.box import JOIN_KEY, command_hint  # here: the first frame imports no saves module
+
         game = self.hall_game
         where = "go back to the Hall screen" if self.hall_lobby() is not None else "leave dicehall"
         if game is None or game.finished:
@@ -254,6 +255,7 @@ class DicehallApp(ParlorApp):
         """q or Esc in a hall game: back to the Hall screen it was opened from, else out of
         dicehall. A game in progress asks first (its seat waits), and so does leaving dicehall:
         one Escape meant as "cancel" must not end the program, nor an SSH session with it."""
+        from dicehall.saves.box import JOIN_KEY, command_hint
         from dicehall.tui.screens.dialogs import ConfirmScreen
 
         game, lobby = self.hall_game, self.hall_lobby()

@@ -156,6 +156,16 @@ def analyse(session, samples: int | None = None, budget: float | None = None,
     return module.analyse(session, samples=samples, progress=progress, **reports)
 
 
+def prepare(game: str) -> None:
+    """Start ahead what analysing `game` will need (its analyser's `prepare`, if it has one: the
+    troll's starts its pool's forkserver), so that the first analysis does not wait for it. It may
+    take a moment (it imports the analyser): the viewer calls it from a worker thread as it opens."""
+    if game in ANALYSERS:
+        hook = getattr(import_module(ANALYSERS[game]), "prepare", None)
+        if hook is not None:
+            hook()
+
+
 def check_stored(result: Analysis, session) -> None:
     """An analysis read back from a file, checked by its game's own checker (`check_stored` beside
     the analyser, which knows what its `extra` and figures hold): shape.ShapeError, one line, if not."""
@@ -187,4 +197,4 @@ def as_json(result: Analysis) -> dict:
 
 
 __all__ = ["ANALYSERS", "Analysis", "Decision", "Luck", "MARKS", "NoAnalyser", "Point", "WIN_CHANCE_THRESHOLDS",
-           "analyse", "as_json", "check_stored", "figure_of", "has_analyser", "mark_for"]
+           "analyse", "as_json", "check_stored", "figure_of", "has_analyser", "mark_for", "prepare"]

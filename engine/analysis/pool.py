@@ -3,6 +3,7 @@ split by decision over a process pool and merged in the decisions' order, so the
 ones a single core gives, whatever finishes first.
 
     results = pool.in_order(function, tasks, each=None, waiting=None, cores=None)
+    pool.warm()  # ahead of the first in_order: start what the pool will use (the forkserver), if any
 
 `function(task)` runs in a worker (both must pickle: a module-level function, plain data);
 `each(index, result)` is called in the tasks' order as results come in; `waiting()` every tenth of
@@ -14,7 +15,9 @@ not run twice). A process with threads (the Textual app, whose worker thread sta
 the forkserver, preloaded with the analysis, when its __main__ may be imported again as
 multiprocessing does (`python -m dicehall`, the installed `dicehall` script, a guarded script);
 otherwise, or when the pool cannot start or breaks (no /dev/shm, a worker killed), the rest is
-judged on this core: the same answer, more slowly. A worker ignores SIGINT and SIGHUP (the process
+judged on this core: the same answer, more slowly. Each forkserver worker runs __main__'s top level
+again (multiprocessing does), so the server preloads what that top level imports (the `dicehall`
+script's `dicehall.cli`) once, not each worker at each analysis. A worker ignores SIGINT and SIGHUP (the process
 that started it decides) and ends when that process ends, however it ends: no orphans.
 """
 from __future__ import annotations
@@ -34,6 +37,7 @@ from typing import Callable
 
 PRELOAD = ["dicehall.engine.analysis.troll"]  # what the forkserver imports once for every worker
 POLL = 0.1  # seconds between two calls of `waiting`
+_STARTING = threading.Lock()  # warm() and a pool may start the forkserver at once: one swaps sys.stderr at a time
 
 
 def cores_available() -> int:
@@ -111,13 +115,27 @@ def _start_forkserver(context) -> None:
         captured = sys.stderr.fileno() < 0
     except (AttributeError, OSError, ValueError):
         captured = False  # multiprocessing skips a stderr without a file itself
-    saved = sys.stderr
-    try:
-        if captured and sys.__stderr__ is not None:
-            sys.stderr = sys.__stderr__  # for the moment the helpers start (nothing else writes then)
-        forkserver.ensure_running()
-    finally:
-        sys.stderr = saved
+    with _STARTING:
+        saved = sys.stderr
+        try:
+            if captured and sys.__stderr__ is not None:
+                sys.stderr = sys.__stderr__  # for the moment the helpers start (nothing else writes then)
+            forkserver.ensure_running()
+        finally:
+            sys.stderr = saved
+
+
+def warm() -> None:
+    """Start the forkserver this process's pool would use now (a viewer opening a game whose analysis
+    runs over the pool), so that the first analysis does not wait for it to start and preload: it
+    takes seconds on a busy machine. Nothing when the pool would fork, or run on this core; a server
+    that cannot start here fails again when the pool starts, which then falls back to this core."""
+    context = _context() if cores_available() > 1 else None
+    if context is not None:
+        try:
+            _start_forkserver(context)
+        except (OSError, ValueError):
+            pass
 
 
 def _context():
@@ -127,26 +145,49 @@ def _context():
         return multiprocessing.get_context("fork")
     if "forkserver" in methods and main_imports_safely():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(PRELOAD)  # not '__main__' (the default): the server never imports it
+        # not '__main__' (the default, which Python 3.11's server never imports): the analysis, and
+        # what __main__'s top level imports, which each worker would otherwise import at every start
+        context.set_forkserver_preload(PRELOAD + main_imports())
         return context
     return None
+
+
+def _main_tree() -> ast.Module | None:
+    """__main__'s source parsed, as a worker would run it again (None: nothing runs again; an empty
+    module: a source that cannot be read)."""
+    main = sys.modules.get("__main__")
+    name = getattr(getattr(main, "__spec__", None), "name", None) or ""
+    path = getattr(main, "__file__", None)
+    if name.endswith("__main__") or path is None:
+        return None
+    try:
+        with open(path, "rb") as source:
+            return ast.parse(source.read())
+    except (OSError, SyntaxError, ValueError):
+        return ast.Module(body=[], type_ignores=[])
 
 
 def main_imports_safely() -> bool:
     """Whether a worker may import __main__ again, as multiprocessing's forkserver and spawn do: a
     package's __main__ (`python -m dicehall`) is never imported again, a main without a file (`-c`,
     the prompt) has nothing to import, and a script is safe when its top level has the guard."""
-    main = sys.modules.get("__main__")
-    name = getattr(getattr(main, "__spec__", None), "name", None) or ""
-    path = getattr(main, "__file__", None)
-    if name.endswith("__main__") or path is None:
+    tree = _main_tree()
+    if tree is None:
         return True
-    try:
-        with open(path, "rb") as source:
-            tree = ast.parse(source.read())
-    except (OSError, SyntaxError, ValueError):
-        return False
     return any(isinstance(node, ast.If) and "__name__" in ast.unparse(node.test) for node in tree.body)
+
+
+def main_imports() -> list[str]:
+    """The modules __main__'s top level imports (absolute, already imported here), which a worker
+    running it again would import."""
+    tree = _main_tree()
+    names = []
+    for node in tree.body if tree is not None else []:
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    return [name for name in dict.fromkeys(names) if name in sys.modules]
 
 
 def _worker_started() -> None:

@@ -266,6 +266,11 @@ def deck_at_start(session, turns) -> int:
     return len(session.state_at(turns[0][0]).deck) if turns else 0
 
 
+def prepare() -> None:
+    """What a viewer opening a troll game starts ahead (analysis.prepare): the pool's forkserver."""
+    pool.warm()
+
+
 def analyse(session, samples: int | None = None, progress=None, partial=None, cores: int | None = None) -> Analysis:
     """Every turn judged on its own (its figures depend only on its position, the seed and the
     samples), so the turns are split over `cores` processes (None: every core; engine/analysis/pool.py)

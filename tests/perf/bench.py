@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import json
 import os
 import random
 import statistics
@@ -140,7 +141,7 @@ def first_frame(rounds: int = 15) -> None:
     would be that compiling (about 1.4x), not what a player waits for."""
     import compileall
 
-    for package in ("engine", "tui", "saves"):
+    for package in ("dicehall", "engine", "tui", "saves", "replays"):  # every folder the name maps (pyproject.toml)
         compileall.compile_dir(ROOT / package, quiet=1)
     env = dict(os.environ, DICEHALL_HOME=tempfile.mkdtemp(), PYTHONPATH=str(ROOT))
     for loaded in (False, True):
@@ -843,6 +844,56 @@ def viewer_against_command_line(session, rounds: int, samples: int | None) -> No
         f"{cli:.1f} s ({cli_cpu:.1f} s) vs {view:.1f} s ({view_cpu:.1f} s), **{view / cli:.2f}x**", "<= 1.1x")
 
 
+POOL_START = """
+import json, sys, threading, time
+from dicehall.cli import main  # the installed `dicehall` script's top level, which a forkserver worker runs again
+from dicehall.engine.analysis import pool
+
+
+def square(n):
+    return n * n
+
+
+def started(times):
+    begun = time.perf_counter()
+    pool.in_order(square, [1, 2, 3, 4], cores=2)
+    times.append(time.perf_counter() - begun)
+
+
+def in_a_thread(times):
+    thread = threading.Thread(target=started, args=(times,))
+    thread.start()
+    thread.join()
+
+
+if __name__ == "__main__":
+    threading.Thread(target=pool.warm).start()  # as the viewer does when it opens
+    in_a_thread([])  # the server's first start and preload: the viewer's warm() takes it off the key
+    fork, forkserver = [], []
+    for _ in range(int(sys.argv[1])):
+        started(fork)  # one thread: the command line's forked workers
+        in_a_thread(forkserver)  # the viewer's worker thread: the forkserver's workers
+    print(json.dumps([fork, forkserver]))
+"""
+
+
+def pool_start(rounds: int = 15) -> None:
+    """What the pool costs to start and end around an analysis (four trivial tasks on two workers):
+    from the viewer's worker thread (the forkserver's workers, each running the `dicehall` script's
+    top level again) against from the command line's one thread (forked workers), alternating, in a
+    process whose main module imports as the installed script does."""
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "dicehall_like.py"
+        script.write_text(POOL_START)
+        out = subprocess.run([sys.executable, str(script), str(rounds)], check=True, capture_output=True, text=True,
+                             env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout
+    fork, forkserver = (statistics.median(times) for times in json.loads(out.splitlines()[-1]))
+    row(f"the troll analysis's pool started and ended (4 trivial tasks, 2 workers), from the viewer's thread "
+        f"(forkserver) against from the command line (fork), median of {rounds} (load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)", f"{ms(forkserver)} vs {ms(fork)}, "
+        f"**{ms(forkserver - fork)}** more", "a small part of the analysis (a whole game takes 10 s or more)")
+
+
 def judged_others_speed(seeds: tuple[int, ...] = (2, 4, 6)) -> None:
     """`dicehall analyse` as issue #22 judges them: a Towers game of two persons (both sides' every
     move, each against every legal move), medium against medium; and the time to the first decision
@@ -1323,7 +1374,7 @@ SECTIONS = {
     "tower": tower_screen_keys, "saves": saves_list, "len": events_length, "memory": memory_and_stepping,
     "append": durable_append, "viewer": viewer_steps, "hint": troll_hint, "wager": wager_odds, "towers": towers_bot,
     "bigsave": big_save, "caches": crafted_caches, "analysis": analysis_speed, "troll_analysis": troll_analysis,
-    "cores": troll_cores,
+    "cores": troll_cores, "pool_start": pool_start,
     "search": troll_search_turn, "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing,
     "journal": journal_sim, "journal_cpu": journal_sim_cpu, "decks": deck_reading, "stats": stats_counts,
     "judged_others": judged_others_speed,

@@ -15,7 +15,6 @@ from textual.widgets.option_list import Option
 
 from dicehall.engine import IllegalCommand, JournalError, Session
 from dicehall.engine.text import clean_text
-from dicehall.saves.box import command_hint
 from dicehall.tui.screens.dialogs import AskScreen, HelpScreen, bindings_help
 from dicehall.tui.session import GameSession
 from dicehall.tui.widgets import Plain, StatusLine
@@ -293,6 +292,7 @@ class GameScreen(KeyedScreen):
         if self.session.outcome is None or not isinstance(self.session, Session):  # a hall game's is not a Session
             return self.HELP_NOTES
         from dicehall.engine.analysis.summary import summary_paragraph
+        from dicehall.saves.box import command_hint  # here: the first frame imports no saves module
 
         written = command_hint("summary SAVE")  # not on a box, which runs no summary over ssh
         summary = f"Game over. {summary_paragraph(self.session)}" + (f" ({written} writes it out.)" if written else "")

@@ -212,6 +212,9 @@ class HallViewer(HallTalk, ViewerScreen):
             return None
         return super().check_action(action, parameters)
 
+    def prepare_analysis(self) -> None:
+        """Nothing started ahead: the analysis waits for the game's end, which a watcher may never see."""
+
     def why_disabled(self, action: str, parameters: tuple) -> str:
         if action == "live":
             return ("the game is over: End goes to its end" if not self.in_progress

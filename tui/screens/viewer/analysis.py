@@ -330,6 +330,14 @@ class AnalysedViewer(ViewerBase):
     def analysis_running(self) -> bool:
         return self.analysis_worker is not None
 
+    def prepare_analysis(self) -> None:
+        """As the viewer opens: start in the background what `a` will need (the troll's process
+        pool's server), so the analysis starts as fast as from the command line."""
+        game = self.session.game.ID
+        if analysis.has_analyser(game):
+            self.run_worker(lambda: analysis.prepare(game), thread=True, group="analysis-prepare",
+                            exit_on_error=False)
+
     def start_analysis(self) -> None:
         screen, session, samples, analyse = self, self.session, self.ANALYSIS_SAMPLES, self.analyser
 

@@ -185,6 +185,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         if notice:
             self.status(notice)
         self.redraw()
+        self.prepare_analysis()
 
     def on_resize(self) -> None:
         self.redraw()
