@@ -14,12 +14,12 @@ from dicehall.saves.store import SaveJournal
 
 
 def draft_of(session: Session) -> str:
-    return getattr(session, "draft", "")
+    return session.labels.draft
 
 
 def rewrite_of(session: Session) -> tuple[int, str]:
     """The rewrite being made when the save was left: (its page, its words); (0, "") if none."""
-    return getattr(session, "rewrite", (0, ""))
+    return session.labels.rewrite
 
 
 def write_rewrite(session: Session, page: int, text: str) -> bool:
@@ -45,5 +45,5 @@ def _keep(session: Session, name: str, value: object, record: dict, before: obje
             apart.write(words["draft"], words["rewrite"])
         elif on_disk:
             session.journal.append(record)
-        setattr(session, name, value)
+        setattr(session.labels, name, value)
     return on_disk

@@ -44,7 +44,7 @@ def sessions(tmp_path, monkeypatch) -> dict:
 
 
 def test_the_protocol_declares_what_a_game_screen_uses():
-    assert {"game", "state", "events", "outcome", "to_act", "play", "undo", "describe", "save_name"} <= set(MEMBERS)
+    assert {"game", "state", "events", "outcome", "to_act", "play", "undo", "describe", "labels"} <= set(MEMBERS)
     assert typing.get_type_hints(GameScreen.__init__)["session"] is GameSession
     assert GameScreen.__annotations__["session"] in (GameSession, "GameSession")
 

@@ -296,8 +296,8 @@ class Hall(HallSeats, HallListing):
         The session is named after the game and its seats, as a replay of it shows them."""
         fold = self.finished_fold(game_id)
         session = fold.session
-        session.save_name = fold.players_name()  # "Ann v Bob", as the lobby named it
-        session.save_id = game_id
+        session.labels.save_name = fold.players_name()  # "Ann v Bob", as the lobby named it
+        session.labels.save_id = game_id
         return session
 
     def verify(self, game_id: str) -> str:
