@@ -25,5 +25,5 @@ def record_assist(session: Session | Any, kind: str) -> bool:
     record = {"op": "assist", "kind": kind, "at": at}
     if session.journal is not None:  # a save played, or viewed (ViewedSave: refused while another plays it)
         session.journal.append(record)
-    session.labels.assists = (*session.labels.assists, (kind, at))  # a hall table's session keeps it in memory
+    session.labels.assists = (*session.labels.assists, (kind, at))  # the host's label, as the save reads it back
     return True
