@@ -296,7 +296,9 @@ def test_a_turn_stop_and_a_branch_say_their_words_whole(tmp_path, monkeypatch):
     # the viewer hands its words to the status line uncut: the status line wraps them and marks a cut
     replay = replays.read_replay(replays.write_replay(bot_game("wager", moves=20), tmp_path / "long.dhr"))
     long = "words that run on past one line of the screen " * 3
-    monkeypatch.setattr(replay, "describe", lambda index, reveal=True: f"event {index + 1}: {long}")
+    describe = type(replay).describe  # a Session has __slots__: its class is patched, for this session only
+    monkeypatch.setattr(type(replay), "describe", lambda self, index, reveal=True:
+                        f"event {index + 1}: {long}" if self is replay else describe(self, index, reveal))
     replay.labels.save_name = "n" * 40  # the longest name: the branch's notice names its branch whole
     # the branch's bot waits: on a busy machine its paced move could replace the notice before it is read
     monkeypatch.setattr("dicehall.tui.screens.wager.screen.BOT_PACE", 60)
