@@ -440,4 +440,3 @@ def _face(face: Any) -> int:
     if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
         raise IllegalCommand(f"{str(face)[:10]} is not a die face (1 to 6)")
     return face
-
