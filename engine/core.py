@@ -2,9 +2,9 @@
 the labels a host gives a session."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
@@ -114,10 +114,11 @@ class Handover:
                 f"after event {self.at}{why}")
 
 
+@dataclass(slots=True)
 class HostLabels:
-    """What a host (a save, the hall, a replay) calls a session, for the screens to show: a base of
-    Session. The rules and the session never read or set them; the host that made the session fills
-    them in (the analysis and the summary read them)."""
+    """What a host (a save, the hall, a replay) calls a session, for the screens to show: the
+    session's `labels`. The rules and the session never read or set them; the host that made the
+    session fills them in (the analysis and the summary read them)."""
 
     save_name: str = ""  # the name shown ("Ann v Bot"); "" when no host named it
     save_id: str = ""  # the host's id for it: a save's file id, a hall game's id
@@ -125,29 +126,38 @@ class HostLabels:
     header_claimed: bool = False  # a replay's: its header (the undo count, the result) is the file's claim, not re-derived
     recorded_result: str = ""  # a replay's: the result its file claims
     # Kept by the host beside the game, never game events (undo and the fold never see them):
-    comments: Mapping[int, str] = MappingProxyType({})  # players' comments by event number (0: the whole game)
+    comments: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))  # players' comments by event number (0: the whole game)
     assists: tuple[tuple[str, int], ...] = ()  # (kind, events so far) of each assist asked: "hint", "reveal", "hindsight"
     handovers: tuple[Handover, ...] = ()  # the seats that changed hands, in order (at most one each)
     abandoned: str = ""  # why the game was ended before its end (a hall game's idle seat), in words
+    draft: str = ""  # a writer's draft kept with a save (saves/drafts.py)
+    rewrite: tuple[int, str] = (0, "")  # the rewrite of an earlier entry being made: (its page, its words)
+    # a text record's own lines, written back as they were read (replays/text_read.py): its analysis
+    # notes and marks, tags dicehall does not know, and its Date and Dicehall tags
+    record_notes: Mapping[int, list[str]] = field(default_factory=dict)
+    record_marks: Mapping[int, str] = field(default_factory=dict)
+    record_extra_tags: tuple[tuple[str, str], ...] = ()
+    record_date: str = ""
+    record_dicehall: str = ""
 
-    # these two read the Session's `players` (HostLabels is its base)
-    def holder(self, seat: int, position: int) -> Player:
+    # these take the session's players: a handover names who held a seat before its player now
+    def holder(self, players: Sequence[Player], seat: int, position: int) -> Player:
         """Who played `seat` at event `position` (from 0): the person a handover later replaced,
         before it; else the seat's player now."""
         for handover in self.handovers:
             if handover.seat == seat and position < handover.at:
                 return handover.before
-        return self.players[seat]  # type: ignore[attr-defined]
+        return players[seat]
 
-    def seat_name(self, seat: int) -> str:
+    def seat_name(self, players: Sequence[Player], seat: int) -> str:
         """The seat's player now, with the person a handover replaced: "Bot for Bob"."""
-        name = self.players[seat].name  # type: ignore[attr-defined]
+        name = players[seat].name
         before = [h.before.name for h in self.handovers if h.seat == seat]
         return f"{name} for {before[0]}" if before else name
 
-    def first_players(self) -> tuple[Player, ...]:
+    def first_players(self, players: Sequence[Player]) -> tuple[Player, ...]:
         """The players the game began with (whose names its state keeps): before any handover."""
-        first = list(self.players)  # type: ignore[attr-defined]
+        first = list(players)
         for handover in reversed(self.handovers):
             first[handover.seat] = handover.before
         return tuple(first)

@@ -32,7 +32,15 @@ __all__ = ["CHECKPOINT_EVERY", "Journal", "JournalError", "LogError", "LogView",
 CHECKPOINT_EVERY = 25
 
 
-class Session(HostLabels):
+class Session:
+    """One game's log and its states. What a host calls the game (its name, comments, assists, the
+    seats that changed hands) is the host's, kept apart in `labels` (engine/core.py's HostLabels)."""
+
+    # every attribute is declared: a stray `session.comments = ...` fails loudly (labels are in `labels`)
+    __slots__ = ("game", "seed", "options", "players", "labels", "journal", "undos", "_human_seats", "_script",
+                 "_scripted", "_seeded", "_events", "_state", "_kept", "_cursor", "_mark_starts", "_mark_players",
+                 "_mark_seeded", "_mark_scripted", "_human_marks", "_redo", "_shown", "_ready", "_ready_seat")
+
     def __init__(
         self,
         game: ModuleType,
@@ -42,8 +50,10 @@ class Session(HostLabels):
         players: Sequence[Player] = (),
         dice: Iterable[int] | None = None,
         journal: Journal | None = None,
+        labels: HostLabels | None = None,
     ):
         self.game = game
+        self.labels = HostLabels() if labels is None else labels  # the host's, filled in by the host
         # seed None: a follower's session (a hall game watched without its secret seed). It never
         # draws: every chance outcome comes from the log, checked against the rules only.
         self.seed = None if seed is None else int(seed)

@@ -117,17 +117,17 @@ def replay_document(session: Session) -> dict:
         "rules": session.game.RULES_VERSION,
         "seed": session.seed,
         "options": session.options,
-        "players": [p.record() for p in session.first_players()],  # what the state names; handovers below
-        "name": getattr(session, "save_name", ""),
+        "players": [p.record() for p in session.labels.first_players(session.players)],  # what the state names; handovers below
+        "name": session.labels.save_name,
         "result": outcome.summary if outcome else None,
         "undos": session.undos,
-        "assists": [[kind, at] for kind, at in session.assists],
-        "handovers": [[h.at, h.seat, session.players[h.seat].record(), h.why] for h in session.handovers],
-        "abandoned": session.abandoned,
+        "assists": [[kind, at] for kind, at in session.labels.assists],
+        "handovers": [[h.at, h.seat, session.players[h.seat].record(), h.why] for h in session.labels.handovers],
+        "abandoned": session.labels.abandoned,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "events": [encode_event(e) for e in events],
         "marks": [[m.start, m.player] for m in session.marks],
-        "comments": [[n, text] for n, text in sorted(session.comments.items()) if n <= len(events)],
+        "comments": [[n, text] for n, text in sorted(session.labels.comments.items()) if n <= len(events)],
         "digests": digests,
     })
 
@@ -302,17 +302,17 @@ def session_from_document(document: dict) -> Session:
         raise ReplayError(str(error)) from None
     _check_digests(session, document.get("digests"))
     _hand_over(session, document.get("handovers"), document.get("abandoned"))
-    session.comments = _comments(document.get("comments"), len(session.events))
-    session.notice = with_notice(session.notice, _cut_comments(document.get("comments")))
+    session.labels.comments = _comments(document.get("comments"), len(session.events))
+    session.labels.notice = with_notice(session.labels.notice, _cut_comments(document.get("comments")))
     session.undos = undos
     try:
         # an assist asked before an undo may name a position past the log's end: bounded by the longest log
-        session.assists = checked_assists(document.get("assists", ()), MAX_EVENTS)
+        session.labels.assists = checked_assists(document.get("assists", ()), MAX_EVENTS)
     except ValueError as error:
         raise ReplayError(str(error)) from None
-    session.save_name = clean_text(document["name"])
-    session.recorded_result = clean_text(document.get("result") or "", 120)
-    session.header_claimed = True  # CLAIMS: the viewer marks the undo count
+    session.labels.save_name = clean_text(document["name"])
+    session.labels.recorded_result = clean_text(document.get("result") or "", 120)
+    session.labels.header_claimed = True  # CLAIMS: the viewer marks the undo count
     return session
 
 
@@ -395,12 +395,12 @@ def _hand_over(session: Session, entries: Any, abandoned: Any) -> None:
                       player_from_record(entry[2], clean_text), entry[3])
         except ValueError as error:
             raise ReplayError(str(error)) from None
-    session.players, session.handovers = tuple(players), tuple(done)
+    session.players, session.labels.handovers = tuple(players), tuple(done)
     if not isinstance(abandoned, str):
         raise ReplayError("the header's abandoned is not text")
     if abandoned and session.outcome is not None:
         raise ReplayError("a game that reached its end says it was abandoned")
-    session.abandoned = clean_text(abandoned, MAX_ABANDONED)
+    session.labels.abandoned = clean_text(abandoned, MAX_ABANDONED)
 
 
 def _check_digests(session: Session, digests: Any) -> int:
@@ -434,13 +434,13 @@ def verify(path: str | Path) -> str:
     if recorded is not None and recorded != (outcome.summary if outcome else None):
         raise ReplayError(f"the recorded result ({clean_text(recorded, 60)}) is not what the events give ({result})")
     dice = f", {counted(typed, 'typed dice outcome')} (not from the seed)" if typed else ""
-    if session.comments:
-        dice += f", {counted(len(session.comments), 'comment')} ({COMMENTS_CLAIM})"
+    if session.labels.comments:
+        dice += f", {counted(len(session.labels.comments), 'comment')} ({COMMENTS_CLAIM})"
     players = ", ".join(p.name for p in session.players)
     header = ("header intact (the file matches its digest)" if document[FILE_DIGEST] is not None
               else "header not checked (a format 2 replay has no file digest)")
     return (f"ok: {session.game.TITLE}, seed {session.seed}, {players}, {counted(len(session.events), 'event')}, "
-            f"{counted(len(document['digests']), 'digest')} checked, {assists_words(session.assists, session.undos)}, {result}{dice}"
+            f"{counted(len(document['digests']), 'digest')} checked, {assists_words(session.labels.assists, session.undos)}, {result}{dice}"
             f"{handover_lines(session)}\n"
             f"{header}; only claimed, no replay can prove them: {CLAIMS}{winnable_line(session)}")
 

@@ -39,9 +39,9 @@ def hand_over(game: Any, state: Any, players: list[Player], done: list[Handover]
 
 def handover_lines(session: Any) -> str:
     """verify's lines on the seats that changed hands ("" if none), each a claim."""
-    return "".join(f"\n{h.words(session.players[h.seat].name)}" for h in session.handovers)
+    return "".join(f"\n{h.words(session.players[h.seat].name)}" for h in session.labels.handovers)
 
 
 def abandoned_result(session: Any) -> str:
     """The result in words of a game that did not reach its end: why it was abandoned, or "unfinished"."""
-    return f"abandoned: {session.abandoned}" if session.abandoned else "unfinished"
+    return f"abandoned: {session.labels.abandoned}" if session.labels.abandoned else "unfinished"

@@ -85,29 +85,29 @@ def write_text(session: Session, analysis: Any = None) -> str:
     if analysis is not None:
         marks, notes = _analysis_notes(analysis)
     else:
-        marks = dict(getattr(session, "record_marks", {}))
-        notes = {n: list(texts) for n, texts in getattr(session, "record_notes", {}).items()}
+        marks = dict(session.labels.record_marks)
+        notes = {n: list(texts) for n, texts in session.labels.record_notes.items()}
     out = [
         tag_line("Game", game.ID),
         tag_line("Rules", game.RULES_VERSION),
-        tag_line("Dicehall", getattr(session, "record_dicehall", "") or engine.VERSION),
+        tag_line("Dicehall", session.labels.record_dicehall or engine.VERSION),
         tag_line("Seed", session.seed),
         tag_line("Options", session.options),
     ]
     # the players the game began with (whose names its state keeps); a handover line changes one
-    out += [tag_line(f"Player{seat + 1}", player_tag(p)) for seat, p in enumerate(session.first_players())]
+    out += [tag_line(f"Player{seat + 1}", player_tag(p)) for seat, p in enumerate(session.labels.first_players(session.players))]
     out += [
-        tag_line("Name", session.save_name),
+        tag_line("Name", session.labels.save_name),
         tag_line("Result", outcome.summary if outcome else "*"),
-        tag_line("Date", getattr(session, "record_date", "") or datetime.now(timezone.utc).isoformat(timespec="seconds")),
+        tag_line("Date", session.labels.record_date or datetime.now(timezone.utc).isoformat(timespec="seconds")),
         tag_line("Undos", session.undos),
         tag_line("Typed", typed),
-        tag_line("Assists", [[kind, at] for kind, at in session.assists]),
+        tag_line("Assists", [[kind, at] for kind, at in session.labels.assists]),
     ]
-    if session.abandoned:
-        out.append(tag_line("Abandoned", session.abandoned))
-    out += [f"[{key} {raw}]" for key, raw in getattr(session, "record_extra_tags", ())]
-    comments = session.comments
+    if session.labels.abandoned:
+        out.append(tag_line("Abandoned", session.labels.abandoned))
+    out += [f"[{key} {raw}]" for key, raw in session.labels.record_extra_tags]
+    comments = session.labels.comments
 
     def annotate(n: int) -> None:
         for text in notes.get(n, ()):
@@ -143,14 +143,14 @@ def write_text(session: Session, analysis: Any = None) -> str:
         emit(starts[0] if starts else len(events), 0)
     def hand_over(at: int) -> None:
         """The seats a bot took over after `at` events, each a line of its own."""
-        out.extend(handover_line(session, h) for h in session.handovers if h.at == at)
+        out.extend(handover_line(session, h) for h in session.labels.handovers if h.at == at)
 
     for turn, start in enumerate(starts, 1):
         end = starts[turn] if turn < len(starts) else len(events)
         command, decided = decision_commands(game, state, events[start:end])
         mark = marks.get(start + 1, "")
         hand_over(start)
-        name = session.holder(seats[turn - 1], start).name
+        name = session.labels.holder(session.players, seats[turn - 1], start).name
         out.append(escape(f"{turn}. {name}: {command}") + (f" {mark}" if mark else ""))
         emit(end, decided)
     hand_over(len(events))
@@ -219,7 +219,7 @@ def verify_record(path: str | Path) -> str:
     result = outcome.summary if outcome else abandoned_result(session)
     dice = f", {counted(typed, 'typed dice outcome')} (not from the seed)" if typed else ""
     players = ", ".join(p.name for p in session.players)
-    notes = len(session.comments) + sum(len(v) for v in getattr(session, "record_notes", {}).values())
+    notes = len(session.labels.comments) + sum(len(v) for v in session.labels.record_notes.values())
     return (f"ok: {session.game.TITLE} text record, seed {session.seed}, {players}, "
             f"{counted(len(session.events), 'event')} and the digest checked, {counted(session.undos, 'undo')}, "
             f"{result}{dice}{handover_lines(session)}\n"

@@ -22,7 +22,7 @@ MAX_TAG_NESTING = 5  # the journal's deck in its Options: {deck: {cards: [[card,
 MAX_TAG_LINE = 256 * 1024  # a tag line: the journal's whole deck (40,000 bytes of text, escaped) is its Options
 SETUP_LINE = "0. setup"  # the chance before the first decision (the troll's deal, War of Bones' landings)
 TYPED = "typed"
-ANALYSIS_NOTE = "analysis: "  # a comment the analysis wrote, not a player's: kept apart from session.comments  # [Player1 ["Ada", "person"]], an option's list
+ANALYSIS_NOTE = "analysis: "  # a comment the analysis wrote, not a player's: kept apart from session.labels.comments  # [Player1 ["Ada", "person"]], an option's list
 
 
 class TextRecordError(ReplayError):

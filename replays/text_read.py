@@ -362,7 +362,7 @@ class _Reader:
                     self.session.replay_batch(self.events[start:end], seat)
         except LogError as error:
             raise TextRecordError(str(error), self.event_lines[error.index]) from None
-        self.session.players, self.session.handovers = tuple(self.players), tuple(self.handovers)
+        self.session.players, self.session.labels.handovers = tuple(self.players), tuple(self.handovers)
 
 
 def read_text(text: str, label: str) -> Session:
@@ -395,11 +395,11 @@ def read_text(text: str, label: str) -> Session:
             comments[position] = text
         if comment_overflow(own):
             cut.append(position)  # cut to fit, and said
-    session.comments = MappingProxyType(comments)
-    session.notice = cut_note(cut)
-    session.record_notes = notes  # type: ignore[attr-defined]
-    session.record_marks = reader.marks  # type: ignore[attr-defined]
-    session.record_extra_tags = tuple(extra)  # type: ignore[attr-defined]
+    session.labels.comments = MappingProxyType(comments)
+    session.labels.notice = cut_note(cut)
+    session.labels.record_notes = notes
+    session.labels.record_marks = reader.marks
+    session.labels.record_extra_tags = tuple(extra)
     return session
 
 
@@ -432,11 +432,11 @@ def _claims(session: Session, tags: dict[str, tuple[Any, int]], events: int) -> 
         _tag(abandoned, "Abandoned", (str,), "text", number)
         if outcome is not None:
             raise TextRecordError("the Abandoned tag on a game that reached its end", number)
-        session.abandoned = clean_text(abandoned, MAX_ABANDONED)
+        session.labels.abandoned = clean_text(abandoned, MAX_ABANDONED)
     session.undos = undos
-    session.assists = tuple(kept)
-    session.save_name = clean_text(_tag(tags["Name"][0], "Name", (str,), "text", tags["Name"][1]))
-    session.recorded_result = clean_text(given, 120)  # type: ignore[attr-defined]
-    session.header_claimed = True  # type: ignore[attr-defined]  # the viewer marks the undo count as claimed
-    session.record_date = clean_text(_tag(tags["Date"][0], "Date", (str,), "text", tags["Date"][1]), 40)  # type: ignore[attr-defined]
-    session.record_dicehall = clean_text(_tag(tags["Dicehall"][0], "Dicehall", (str,), "text", tags["Dicehall"][1]), 40)  # type: ignore[attr-defined]
+    session.labels.assists = tuple(kept)
+    session.labels.save_name = clean_text(_tag(tags["Name"][0], "Name", (str,), "text", tags["Name"][1]))
+    session.labels.recorded_result = clean_text(given, 120)
+    session.labels.header_claimed = True  # the viewer marks the undo count as claimed
+    session.labels.record_date = clean_text(_tag(tags["Date"][0], "Date", (str,), "text", tags["Date"][1]), 40)
+    session.labels.record_dicehall = clean_text(_tag(tags["Dicehall"][0], "Dicehall", (str,), "text", tags["Dicehall"][1]), 40)

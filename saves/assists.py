@@ -1,6 +1,6 @@
 """Recording an assist the moment it is asked (a hint, a reveal of hidden cards, the hindsight solver
 on a game not over): an `{"op": "assist", "kind": KIND, "at": EVENTS}` record in the save, durably
-on disk before the answer is shown, and the pair in `session.assists`. Undos need nothing here:
+on disk before the answer is shown, and the pair in `session.labels.assists`. Undos need nothing here:
 the save's undo records count them."""
 from __future__ import annotations
 
@@ -25,5 +25,5 @@ def record_assist(session: Session | Any, kind: str) -> bool:
     record = {"op": "assist", "kind": kind, "at": at}
     if session.journal is not None:  # a save played, or viewed (ViewedSave: refused while another plays it)
         session.journal.append(record)
-    session.assists = (*getattr(session, "assists", ()), (kind, at))  # a hall table's session keeps it in memory
+    session.labels.assists = (*session.labels.assists, (kind, at))  # the host's label, as the save reads it back
     return True

@@ -27,7 +27,7 @@ def write_comment(session: Session, event: int, text: str) -> bool:
     if isinstance(journal, (SaveJournal, ViewedSave)):
         journal.append(record)  # a full disk, a save in use: SaveError, the file as it was, nothing changed
     else:
-        session.comments = with_comment(session.comments, event, record["text"])
+        session.labels.comments = with_comment(session.labels.comments, event, record["text"])
         return False
-    session.comments = with_comment(session.comments, event, record["text"])
+    session.labels.comments = with_comment(session.labels.comments, event, record["text"])
     return True

@@ -25,6 +25,6 @@ def read_draft(session: Session, record: dict) -> None:
     page = record.get("rewrite")
     text = clean_draft(record.get("text"))
     if page is None:
-        session.draft = text
+        session.labels.draft = text
     else:
-        session.rewrite = (page, text) if is_page(page) and text else (0, "")
+        session.labels.rewrite = (page, text) if is_page(page) and text else (0, "")

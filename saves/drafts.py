@@ -10,25 +10,29 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from dicehall.engine.core import HostLabels
+
 from dicehall.saves.draft_record import clean_draft
 from dicehall.saves.store import SaveJournal
 
 
 class DraftHolder(Protocol):
     """What a draft is kept with: the engine's Session (in its save's journal) or a hall table's
-    session (in its `draft_file`); `draft` and `rewrite` are read and set on it by name."""
+    session (in its `draft_file`); `draft` and `rewrite` are its labels'."""
 
     @property
     def journal(self) -> object: ...
+    @property
+    def labels(self) -> HostLabels: ...
 
 
 def draft_of(session: DraftHolder) -> str:
-    return getattr(session, "draft", "")
+    return session.labels.draft
 
 
 def rewrite_of(session: DraftHolder) -> tuple[int, str]:
     """The rewrite being made when the save was left: (its page, its words); (0, "") if none."""
-    return getattr(session, "rewrite", (0, ""))
+    return session.labels.rewrite
 
 
 def write_rewrite(session: DraftHolder, page: int, text: str) -> bool:
@@ -54,5 +58,5 @@ def _keep(session: DraftHolder, name: str, value: object, record: dict, before: 
             apart.write(words["draft"], words["rewrite"])
         elif isinstance(session.journal, SaveJournal):  # on disk, a save's own
             session.journal.append(record)
-        setattr(session, name, value)
+        setattr(session.labels, name, value)
     return on_disk

@@ -97,7 +97,7 @@ def _summary(path: Path, mtime: float) -> tuple[SaveInfo, bool]:
             outcome = session.outcome
             progress = session.game.progress(session.state) + (" (cut-off tail)" if scan.torn else "")
             problem = scan.damage and clean_text(f"{shown}: {scan.damage}", 300)
-        return SaveInfo(shown, session.save_name, session.game.ID, session.game.TITLE,
+        return SaveInfo(shown, session.labels.save_name, session.game.ID, session.game.TITLE,
                         progress, outcome is not None, mtime, path, problem, branch_text(scan.header)), True
     except Exception as error:  # the per-file boundary: SaveError is one line already
         problem = str(error) if isinstance(error, SaveError) else f"{shown}: cannot be read ({type(error).__name__})"

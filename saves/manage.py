@@ -33,7 +33,7 @@ def export_save(name_or_id: str, target: str | Path | None = None, overwrite: bo
     (a SaveError whose `path` names the file) is raised instead, so the caller can ask first.
     Other failures raise SaveError with one line; no temporary file is left behind."""
     session = load_readonly(name_or_id)
-    return write_export(session, session.save_id, target, overwrite)
+    return write_export(session, session.labels.save_id, target, overwrite)
 
 
 def write_export(session: Session, stem: str, target: str | Path | None, overwrite: bool) -> Path:
@@ -189,22 +189,22 @@ def branch_save(session: Session, upto: int, name: str = "") -> Session:
     The branch is played through the rules in memory, gathering the records a played game would
     have written, and the whole file is then written at once: linear in the events kept, one
     durable write, and no file at all if that write fails."""
-    parent = session.save_name or session.game.TITLE
+    parent = session.labels.save_name or session.game.TITLE
     branch_of = {"name": parent, "event": upto}
-    if session.save_id:
-        branch_of["save"] = session.save_id
+    if session.labels.save_id:
+        branch_of["save"] = session.labels.save_id
     header, probe = new_header(session.game.ID, name or f"{parent[: NAME_LIMIT - 9]} (branch)", session.seed,
                                 session.options, list(session.players), branch_of)
     records: list[dict] = []  # a list is a journal: the session appends each record to it
     new = engine.new_session(session.game.ID, seed=session.seed, options=probe.options, players=probe.players, dice=[],
                              journal=records)
     engine.replay_upto(session, new, session.settle(upto))  # settle: never cut an action from its own consequences
-    kept = {n: text for n, text in session.comments.items() if n <= len(new.events)}  # the comments up to there go along
+    kept = {n: text for n, text in session.labels.comments.items() if n <= len(new.events)}  # the comments up to there go along
     records.extend(comment_record(n, text) for n, text in kept.items())
     data = b"".join([MAGIC, frame(header), *(frame(encode_record(record)) for record in records)])
     path, fd = create_file(header["name"], data, "make the branch")
     new.journal = SaveJournal(path, fd)
-    new.save_name = header["name"]
-    new.save_id = path.stem
-    new.comments = MappingProxyType(kept)
+    new.labels.save_name = header["name"]
+    new.labels.save_id = path.stem
+    new.labels.comments = MappingProxyType(kept)
     return new

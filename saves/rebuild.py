@@ -61,7 +61,7 @@ def build_session(parsed: ParsedSave | SaveScan, label: str, journal: Any = None
         raise SaveError(f"{label}: {error}") from None
     except Exception as error:
         raise SaveError(f"{label}: the header is not readable ({type(error).__name__})") from None
-    session.save_name = save_name_of(parsed.header, label)
+    session.labels.save_name = save_name_of(parsed.header, label)
     cut: dict[int, bool] = {}  # each event's latest comment: was it over the limits (a hand-edited file's)?
     for index, record in enumerate(parsed.records, start=1):
         try:
@@ -73,7 +73,7 @@ def build_session(parsed: ParsedSave | SaveScan, label: str, journal: Any = None
         except Exception as error:  # a wrongly typed field the decoder let through
             raise SaveDamaged(f"{label}: record {index}: not a valid record ({type(error).__name__})", index - 1) from None
     session.journal = journal
-    session.notice = cut_note([event for event, over in cut.items() if over])
+    session.labels.notice = cut_note([event for event, over in cut.items() if over])
     return session
 
 
@@ -90,7 +90,7 @@ def _replay_record(session: Session, record: Any, module: Any) -> None:
     elif op == "redo":
         session.redo()
     elif op == "assist":  # the host's, not the game's: the fold never sees it
-        session.assists = (*session.assists, checked_assist(record.get("kind"), record.get("at"), len(session.events)))
+        session.labels.assists = (*session.labels.assists, checked_assist(record.get("kind"), record.get("at"), len(session.events)))
     elif op in ("play", "dice"):
         raw = record.get("events")
         if not isinstance(raw, (list, tuple)):
@@ -102,7 +102,7 @@ def _replay_record(session: Session, record: Any, module: Any) -> None:
         session.replay_batch(events, by if op == "play" else None)
     elif op == "comment":  # a player's comment, kept beside the game: the latest per event wins
         event, text = comment_of((record.get("event"), record.get("text")), len(session.events))
-        session.comments = with_comment(session.comments, event, text)
+        session.labels.comments = with_comment(session.labels.comments, event, text)
     elif op == "draft":  # the words in the entry box, not yet an event: the latest wins
         read_draft(session, record)
     else:

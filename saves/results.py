@@ -136,9 +136,9 @@ def _read_save(path: Path, mtime: float) -> tuple[SaveResult, bool]:
     return SaveResult(
         path.name, shown, game.ID, clean_text(label(session.options), 60) if label else "", players,
         outcome is not None, list(outcome.winners) if outcome else [], clean_text(outcome.summary, 120) if outcome else "",
-        [m.value if m is not None and type(m.value) is int else None for m in measures], assist_counts(session.assists), session.undos,
-        blake2b(repr((game.ID, session.seed, created, session.save_name, players)).encode(), digest_size=12).hexdigest(),
-        _daily(game.ID, session.options.get("winnable_from", session.seed), session.save_name, created), mtime), True
+        [m.value if m is not None and type(m.value) is int else None for m in measures], assist_counts(session.labels.assists), session.undos,
+        blake2b(repr((game.ID, session.seed, created, session.labels.save_name, players)).encode(), digest_size=12).hexdigest(),
+        _daily(game.ID, session.options.get("winnable_from", session.seed), session.labels.save_name, created), mtime), True
 
 
 DAY = re.compile(r"daily (\d{4}-\d{2}-\d{2})")

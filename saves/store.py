@@ -81,8 +81,8 @@ def new_save(
         path.unlink(missing_ok=True)
         reason = os_reason(error) if isinstance(error, OSError) else getattr(error, "reason", str(error))
         raise SaveError(f"could not create the save ({reason}); no file was left behind") from None
-    session.save_name = header["name"]
-    session.save_id = path.stem
+    session.labels.save_name = header["name"]
+    session.labels.save_id = path.stem
     return session
 
 
@@ -110,7 +110,7 @@ def new_header(game: str, name: str, seed: int | None, options: dict | None, pla
 
 
 def open_save(name_or_id: str) -> Session:
-    """Open a save to play on: locked, checked, a torn last record cut off (with `session.notice`)
+    """Open a save to play on: locked, checked, a torn last record cut off (with `session.labels.notice`)
     after its bytes are copied to `<save>.dhs.torn`."""
     path = find_save(name_or_id)
     shown = save_label(path)
@@ -143,8 +143,8 @@ def open_save(name_or_id: str) -> Session:
         raise
     session.journal = SaveJournal(path, fd)
     session.resume_seeded(resolve_pending=False)
-    session.save_id = shown
-    session.notice = with_notice(notice, session.notice)  # the torn record's, and any comment cut to fit
+    session.labels.save_id = shown
+    session.labels.notice = with_notice(notice, session.labels.notice)  # the torn record's, and any comment cut to fit
     return session
 
 
@@ -172,7 +172,7 @@ def load_readonly(name_or_id: str) -> Session:
         session = build_session(scan, shown)
         if scan.damage:
             raise SaveDamaged(f"{shown}: {scan.damage}", scan.index - 1)
-    session.save_id = shown
+    session.labels.save_id = shown
     session.journal = ViewedSave(path)  # a comment written in its viewer goes to the save; a move never
     return session
 

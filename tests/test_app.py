@@ -97,7 +97,7 @@ def test_play_a_tower_to_its_fall_undo_review_and_branch():
         await pilot.press("p")
         assert len(branch.events) > completed and branch.events == session.events[:len(branch.events)]  # the same future dice
         await pilot.press("q")
-        return session.save_id, branch.save_id
+        return session.labels.save_id, branch.labels.save_id
 
     original, branched = drive(DicehallApp(), steps)
     names = {info.id: info for info in saves.list_saves()}
@@ -273,8 +273,8 @@ def test_a_blank_name_gets_a_distinct_default():
         return first, pilot.app.screen.session
 
     first, second = drive(DicehallApp(), steps)
-    assert first.save_name == "Tower from 100"
-    assert second.save_name == "Tower from 100 (2)"  # two towers can be told apart in the saves list
+    assert first.labels.save_name == "Tower from 100"
+    assert second.labels.save_name == "Tower from 100 (2)"  # two towers can be told apart in the saves list
 
 
 def test_replay_command_opens_the_viewer_at_the_end(tmp_path):

@@ -39,8 +39,8 @@ def test_a_hint_is_an_assist_record_of_the_save_before_it_is_shown():
     shown, last = drive(DicehallApp(session=session), steps)
     assert "HINT: " in shown
     assert last == {"op": "assist", "kind": "hint", "at": at}
-    assert session.assists == (("hint", at),)
-    assert saves.load_readonly(session.save_id).assists == (("hint", at),)
+    assert session.labels.assists == (("hint", at),)
+    assert saves.load_readonly(session.labels.save_id).labels.assists == (("hint", at),)
 
 
 def test_a_hint_the_save_cannot_record_is_not_shown(monkeypatch):
@@ -56,7 +56,7 @@ def test_a_hint_the_save_cannot_record_is_not_shown(monkeypatch):
         return screen_text(pilot.app), status(pilot.app)
 
     shown, said = drive(DicehallApp(session=session), steps)
-    assert "HINT: " not in shown and session.assists == ()
+    assert "HINT: " not in shown and session.labels.assists == ()
     assert said == ("Not now: the hint is not shown: it could not be recorded in the save (disk full: nothing was "
                     "saved or changed; make room and try again)")
 
@@ -73,7 +73,7 @@ def test_ruling_the_wagers_odds_name_the_best_play_so_they_count_as_a_hint():
 
     said = drive(DicehallApp(session=session), steps)
     assert said.startswith("your chance of winning")
-    assert [kind for kind, _ in saves.load_readonly(session.save_id).assists] == ["hint"]
+    assert [kind for kind, _ in saves.load_readonly(session.labels.save_id).labels.assists] == ["hint"]
 
 
 def test_assists_leave_the_game_untouched():
@@ -82,11 +82,11 @@ def test_assists_leave_the_game_untouched():
     for kind in ("hint", "reveal", "hindsight"):
         saves.record_assist(helped, kind)
     saves.close_save(helped)
-    again = saves.open_save(helped.save_id)
+    again = saves.open_save(helped.labels.save_id)
     assert again.events == plain.events and engine.digest(again.state) == engine.digest(plain.state)
-    assert again.undos == plain.undos == 0 and len(again.assists) == 3
+    assert again.undos == plain.undos == 0 and len(again.labels.assists) == 3
     again.undo()  # an assist is no event: undo takes back the last move, never an assist
-    assert len(again.events) < len(plain.events) and len(again.assists) == 3
+    assert len(again.events) < len(plain.events) and len(again.labels.assists) == 3
 
 
 def test_an_assist_after_the_end_is_no_assist():
@@ -94,7 +94,7 @@ def test_an_assist_after_the_end_is_no_assist():
     while session.outcome is None:
         session.play(PullBlock())
     assert saves.record_assist(session, "reveal") is False
-    assert session.assists == () and all(r.get("op") != "assist" for r in records(session))
+    assert session.labels.assists == () and all(r.get("op") != "assist" for r in records(session))
 
 
 def test_reveal_in_the_live_viewer_is_recorded_and_after_the_end_is_not():
@@ -112,16 +112,16 @@ def test_reveal_in_the_live_viewer_is_recorded_and_after_the_end_is_not():
 def test_an_assist_asked_in_the_saves_lists_viewer_is_appended_to_the_save_file():
     session = troll_save()
     saves.close_save(session)
-    shown = saves.load_readonly(session.save_id)
+    shown = saves.load_readonly(session.labels.save_id)
     assert saves.record_assist(shown, "reveal") is True
-    assert saves.load_readonly(session.save_id).assists == (("reveal", len(session.events)),)
-    held = saves.open_save(session.save_id)  # another dicehall plays it: nothing is written, and it says so
+    assert saves.load_readonly(session.labels.save_id).labels.assists == (("reveal", len(session.events)),)
+    held = saves.open_save(session.labels.save_id)  # another dicehall plays it: nothing is written, and it says so
     try:
         with pytest.raises(saves.SaveInUse):
-            saves.record_assist(saves.load_readonly(session.save_id), "hindsight")
+            saves.record_assist(saves.load_readonly(session.labels.save_id), "hindsight")
     finally:
         saves.close_save(held)
-    assert len(saves.load_readonly(session.save_id).assists) == 1
+    assert len(saves.load_readonly(session.labels.save_id).labels.assists) == 1
 
 
 def test_a_replay_carries_its_hints_and_verify_reports_them(tmp_path, capsys):
@@ -131,9 +131,9 @@ def test_a_replay_carries_its_hints_and_verify_reports_them(tmp_path, capsys):
     saves.record_assist(session, "hint")
     session.undo()
     saves.record_assist(session, "reveal")
-    path = saves.export_save(session.save_id, str(tmp_path / "r.dhr"))
+    path = saves.export_save(session.labels.save_id, str(tmp_path / "r.dhr"))
     replay = replays.read_replay(path)
-    assert replay.assists == session.assists and [k for k, _ in replay.assists] == ["hint", "hint", "reveal"]
+    assert replay.labels.assists == session.labels.assists and [k for k, _ in replay.labels.assists] == ["hint", "hint", "reveal"]
     assert main(["verify", str(path)]) == 0
     out = capsys.readouterr().out
     assert ", 2 hints, 1 reveal, 1 undo, unfinished" in out
@@ -154,7 +154,7 @@ def test_a_format_3_replay_upcasts_with_no_assists(tmp_path):
     document["format"] = 3
     path = tmp_path / "old.dhr"
     path.write_bytes(msgpack.packb(replays.seal(document), use_bin_type=True))
-    assert replays.read_replay(path).assists == ()
+    assert replays.read_replay(path).labels.assists == ()
     assert replays.UPCASTS[3]({"format": 3, "name": "x"}) == {"format": 4, "name": "x", "comments": []}
 
 
@@ -189,7 +189,7 @@ def test_hostile_assist_records_in_a_save_are_one_line_and_keep_the_good_part(re
     session.journal.append(record)
     saves.close_save(session)
     with pytest.raises(saves.SaveDamaged) as caught:
-        saves.load_readonly(session.save_id)
+        saves.load_readonly(session.labels.save_id)
     assert str(caught.value).endswith(f"record {len(records(session.journal.path))}: {reason}")
     [info] = saves.list_saves()
     assert info.problem and reason in info.problem
@@ -228,7 +228,7 @@ def test_a_hint_in_the_hall_is_a_record_of_the_hall_log_before_it_is_shown(tmp_p
         log = parse_save((hall.games / f"{ann.id}.dhh").read_bytes(), "x").records
         assert {k: v for k, v in log[-1].items() if k != "at"} == {"op": "assist", "by": 0, "kind": "hint", "event": at}
         watcher.follow()  # another terminal folds it too, beside the game
-        assert watcher.session.assists == ann.session.assists == (("hint", at),)
+        assert watcher.session.labels.assists == ann.session.labels.assists == (("hint", at),)
         assert engine.digest(watcher.session.state) == engine.digest(ann.session.state)
     finally:
         watcher.close()
@@ -256,6 +256,6 @@ def test_hostile_assist_records_in_a_hall_log_are_refused_in_one_line(tmp_path, 
         record = dict(record, event=len(fold.session.events)) if record["event"] == 2 else record
         with pytest.raises(HallRecordError, match=reason):
             fold.apply(record)
-        assert fold.session.assists == ()
+        assert fold.session.labels.assists == ()
     finally:
         ann.close()

@@ -51,7 +51,7 @@ def first_seed(players, wanted):
         if found:
             return session, found
         saves.close_save(session)
-        saves.delete_save(session.save_id)  # the save kept is the only "test" (names are kept distinct)
+        saves.delete_save(session.labels.save_id)  # the save kept is the only "test" (names are kept distinct)
     raise AssertionError("no seed gives that position")
 
 
@@ -310,7 +310,7 @@ def test_the_setup_screen_starts_two_bots_and_space_lets_them_play_on_at_once():
         ("Bot A", True, "random"), ("Bot B", True, "random")]
     assert turn >= 8 or session.outcome is not None
     assert len(session.events) == count
-    reopened = saves.open_save(session.save_id)
+    reopened = saves.open_save(session.labels.save_id)
     assert len(reopened.events) == count  # every event the screen played is in the save
     saves.close_save(reopened)
 
@@ -501,7 +501,7 @@ def test_the_status_line_gets_each_landing_and_the_batch_whole(monkeypatch):
     monkeypatch.setattr(BonesScreen, "SETUP_SECONDS", 60)  # the troops roll in only as the test says
     session = saves.new_save("bones", name="long words", seed=5, players=PEOPLE)
     long = "words that run on past one line of the screen " * 3
-    monkeypatch.setattr(session, "describe", lambda index, reveal=True: f"event {index + 1}: {long}")
+    monkeypatch.setattr(type(session), "describe", lambda self, index, reveal=True: f"event {index + 1}: {long}")
 
     async def steps(pilot):
         during = pilot.app.screen.query_one(StatusLine).message

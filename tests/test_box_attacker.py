@@ -75,7 +75,7 @@ def box(tmp_path, home, monkeypatch):
     monkeypatch.setenv("DICEHALL_PLAYER", "alice")
     alices = saves.new_save("dicetower", name="alices tower", seed=3, players=saves.solo_players())
     saves.close_save(alices)
-    alice_save = saves.find_save(alices.save_id)
+    alice_save = saves.find_save(alices.labels.save_id)
     monkeypatch.setenv("DICEHALL_PLAYER", "bob")
     bobs = saves.new_save("dicetower", name="bobs tower", seed=4, players=saves.solo_players())
     saves.close_save(bobs)

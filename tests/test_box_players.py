@@ -26,10 +26,10 @@ def alice_and_bob(monkeypatch, home, capsys):
     for _ in range(6):
         session.play(dicetower.PullBlock(False))
     saves.close_save(session)
-    assert main(["analyse", session.save_id]) == 0  # stored in alice's analyses
-    assert main(["export", session.save_id]) == 0  # into alice's replays folder
+    assert main(["analyse", session.labels.save_id]) == 0  # stored in alice's analyses
+    assert main(["export", session.labels.save_id]) == 0  # into alice's replays folder
     capsys.readouterr()
-    alice = {"id": session.save_id, "save": saves.find_save(session.save_id),
+    alice = {"id": session.labels.save_id, "save": saves.find_save(session.labels.save_id),
              "analyses": sorted(analyses.analyses_dir().iterdir()), "replays": sorted(saves.replays_dir().iterdir())}
     assert alice["analyses"] and alice["replays"]
     monkeypatch.setenv("DICEHALL_PLAYER", "bob")

@@ -145,7 +145,7 @@ def test_damaged_save_is_one_line(capsys):
     assert main(["continue", "broken"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "checksum does not match" in err[0]
-    assert main(["recover", session.save_id]) == 0
+    assert main(["recover", session.labels.save_id]) == 0
     assert "recovered into save" in capsys.readouterr().out
 
 
@@ -237,7 +237,7 @@ def test_export_to_a_folder_writes_the_save_id(tmp_path, capsys):
     folder = tmp_path / "outdir"
     folder.mkdir()
     assert main(["export", "exported", "-o", str(folder)]) == 0
-    written = folder / f"{session.save_id}.dhr"
+    written = folder / f"{session.labels.save_id}.dhr"
     assert capsys.readouterr().out.strip() == f"wrote {written}"
     assert replays.read_replay(written).events == session.events
     assert main(["export", "exported", "-o", str(folder)]) == 1
@@ -326,10 +326,10 @@ def test_recover_on_a_healthy_save_says_so_and_writes_nothing(capsys):
     session = saves.new_save("dicetower", name="healthy", seed=3)
     session.play(PullBlock())
     saves.close_save(session)
-    assert main(["recover", session.save_id]) == 0
+    assert main(["recover", session.labels.save_id]) == 0
     out = capsys.readouterr().out.strip()
-    assert out == f"{session.save_id} is not damaged: nothing to recover (dicehall continue {session.save_id} opens it)"
-    assert [info.id for info in saves.list_saves()] == [session.save_id]
+    assert out == f"{session.labels.save_id} is not damaged: nothing to recover (dicehall continue {session.labels.save_id} opens it)"
+    assert [info.id for info in saves.list_saves()] == [session.labels.save_id]
 
 
 @pytest.mark.parametrize("game", ["dicetower", "troll"])

@@ -31,11 +31,11 @@ def test_comments_are_records_of_their_own_and_the_latest_wins():
     saves.write_comment(session, 0, "the whole game")
     saves.write_comment(session, 4, "gone soon")
     saves.write_comment(session, 4, "")
-    assert session.comments == {0: "the whole game", 2: "second"}
+    assert session.labels.comments == {0: "the whole game", 2: "second"}
     assert engine.digest(session.state) == digest and session.undos == 0 and not session.can_redo
     saves.close_save(session)
-    again = saves.load_readonly(session.save_id)
-    assert again.comments == {0: "the whole game", 2: "second"}
+    again = saves.load_readonly(session.labels.save_id)
+    assert again.labels.comments == {0: "the whole game", 2: "second"}
     assert engine.digest(again.state) == digest and again.undos == 0
 
 
@@ -51,7 +51,7 @@ def test_a_comment_past_the_end_is_refused_and_nothing_written():
     with pytest.raises(saves.SaveError, match="there is no event 7 to comment on"):
         saves.write_comment(session, 7, "later")
     saves.close_save(session)
-    assert saves.load_readonly(session.save_id).comments == {}
+    assert saves.load_readonly(session.labels.save_id).labels.comments == {}
 
 
 def test_a_comment_over_the_limits_is_refused_whole_with_why_never_cut():
@@ -62,7 +62,7 @@ def test_a_comment_over_the_limits_is_refused_whole_with_why_never_cut():
     with pytest.raises(saves.SaveError, match="at most 20 lines: this one has 21$"):
         saves.write_comment(session, 2, "line\n" * 21)
     saves.close_save(session)
-    assert saves.load_readonly(session.save_id).comments == {1: "x" * COMMENT_LIMIT}
+    assert saves.load_readonly(session.labels.save_id).labels.comments == {1: "x" * COMMENT_LIMIT}
 
 
 @pytest.mark.parametrize("record, expected", [
@@ -73,24 +73,24 @@ def test_a_comment_over_the_limits_is_refused_whole_with_why_never_cut():
 ])
 def test_a_bad_comment_record_is_damage_named_by_record(record, expected):
     session = tower()
-    path = saves.find_save(session.save_id)
+    path = saves.find_save(session.labels.save_id)
     saves.close_save(session)
     with open(path, "ab") as handle:
         handle.write(frame(record))
     with pytest.raises(saves.SaveDamaged) as caught:
-        saves.load_readonly(session.save_id)
-    assert str(caught.value) == f"{session.save_id}: record 4: {expected}"
+        saves.load_readonly(session.labels.save_id)
+    assert str(caught.value) == f"{session.labels.save_id}: record 4: {expected}"
 
 
 def test_undo_leaves_comments_and_comments_leave_undo_alone():
     session = tower()
     saves.write_comment(session, 6, "last pull")
     session.undo()
-    assert session.comments == {6: "last pull"} and session.undos == 1 and session.can_redo
+    assert session.labels.comments == {6: "last pull"} and session.undos == 1 and session.can_redo
     session.redo()
     saves.close_save(session)
-    again = saves.open_save(session.save_id)
-    assert again.comments == {6: "last pull"} and again.undos == 1 and len(again.events) == 6
+    again = saves.open_save(session.labels.save_id)
+    assert again.labels.comments == {6: "last pull"} and again.undos == 1 and len(again.events) == 6
     saves.close_save(again)
 
 
@@ -99,9 +99,9 @@ def test_a_branch_keeps_the_comments_up_to_its_point():
     saves.write_comment(session, 2, "kept")
     saves.write_comment(session, 6, "after the branch")
     branch = saves.branch_save(session, 4, name="b")
-    assert branch.comments == {2: "kept"}
+    assert branch.labels.comments == {2: "kept"}
     saves.close_save(branch)
-    assert saves.load_readonly(branch.save_id).comments == {2: "kept"}
+    assert saves.load_readonly(branch.labels.save_id).labels.comments == {2: "kept"}
     saves.close_save(session)
 
 
@@ -113,7 +113,7 @@ def test_a_replay_carries_the_comments_under_its_file_digest(tmp_path):
     document = msgpack.unpackb(path.read_bytes())
     assert document["format"] == replays.FORMAT and document["comments"] == [[0, "a game to share"], [4, "line one\nline two"]]
     read = replays.read_replay(path)
-    assert read.comments == {0: "a game to share", 4: "line one\nline two"}
+    assert read.labels.comments == {0: "a game to share", 4: "line one\nline two"}
     first = replays.verify(path).splitlines()[0]
     assert first.endswith("2 comments (the comments are the players' own words, not covered by the seed)")
     document["comments"][0][1] = "changed"  # not resealed: the digest finds it
@@ -128,7 +128,7 @@ def test_a_format_3_replay_upcasts_with_no_comments():
     assert "comments" not in msgpack.unpackb(FORMAT_3.read_bytes())
     assert replays.UPCASTS[3]({"format": 3}) == {"format": 4, "comments": []}
     session = replays.read_replay(FORMAT_3)
-    assert session.comments == {} and session.save_name == "format three replay"
+    assert session.labels.comments == {} and session.labels.save_name == "format three replay"
     assert replays.verify(FORMAT_3).startswith("ok: Dice Tower, seed 5, Ada, 13 events")
 
 
@@ -137,7 +137,7 @@ def test_a_replay_without_the_comments_field_reads_with_none(tmp_path):
     del document["comments"]
     path = tmp_path / "r.dhr"
     path.write_bytes(msgpack.packb(replays.seal(document)))
-    assert replays.read_replay(path).comments == {}
+    assert replays.read_replay(path).labels.comments == {}
 
 
 @pytest.mark.parametrize("comments, expected", [
@@ -167,7 +167,7 @@ def test_comment_text_from_a_replay_is_cleaned(tmp_path):
     document = replays.seal(dict(replays.replay_document(session), comments=[[1, "[red]x\x1b[2J" + "y" * 9000]]))
     path = tmp_path / "r.dhr"
     path.write_bytes(msgpack.packb(document))
-    text = replays.read_replay(path).comments[1]
+    text = replays.read_replay(path).labels.comments[1]
     assert text.startswith("[red]x[2Jyyy") and "\x1b" not in text and len(text) == COMMENT_LIMIT
 
 
@@ -176,9 +176,9 @@ def test_comments_stay_on_their_event_number_after_an_undo():
     saves.write_comment(session, 6, "on the last pull")
     session.undo()
     session.play(PullBlock())  # a new event 5 and 6: the comment is the players', not the game's
-    assert session.comments == {6: "on the last pull"}
+    assert session.labels.comments == {6: "on the last pull"}
     saves.close_save(session)
-    assert saves.load_readonly(session.save_id).comments == {6: "on the last pull"}
+    assert saves.load_readonly(session.labels.save_id).labels.comments == {6: "on the last pull"}
 
 
 CUT = "a comment longer than 2,000 characters or 20 lines was cut to fit"
@@ -191,29 +191,29 @@ def test_a_files_comment_over_the_limits_is_cut_to_fit_and_said_in_one_line(tmp_
 
     session = tower()
     saves.write_comment(session, 1, "x" * COMMENT_LIMIT)  # at the limit: whole, nothing said
-    assert saves.load_readonly(session.save_id).notice is None
+    assert saves.load_readonly(session.labels.save_id).labels.notice is None
     session.journal.append({"op": "comment", "event": 2, "text": "y" * (COMMENT_LIMIT + 1)})
     session.journal.append({"op": "comment", "event": 0, "text": "\n".join("line" for _ in range(21))})
     saves.close_save(session)
-    viewed = saves.load_readonly(session.save_id)
-    assert viewed.notice == f"{CUT} (the whole game, event 2)" and viewed.comments[2] == "y" * COMMENT_LIMIT
-    reopened = saves.open_save(session.save_id)
-    assert reopened.notice == viewed.notice
+    viewed = saves.load_readonly(session.labels.save_id)
+    assert viewed.labels.notice == f"{CUT} (the whole game, event 2)" and viewed.labels.comments[2] == "y" * COMMENT_LIMIT
+    reopened = saves.open_save(session.labels.save_id)
+    assert reopened.labels.notice == viewed.labels.notice
     saves.write_comment(reopened, 0, "short again")  # the latest comment on the game fits: only event 2 is said
     saves.close_save(reopened)
-    reopened = saves.open_save(session.save_id)
-    assert reopened.notice == f"{CUT} (event 2)"
+    reopened = saves.open_save(session.labels.save_id)
+    assert reopened.labels.notice == f"{CUT} (event 2)"
     text = write_text(reopened)
     saves.close_save(reopened)
 
     document = replays.seal(dict(replays.replay_document(viewed), comments=[[1, "z" * (COMMENT_LIMIT + 1)]]))
     path = tmp_path / "r.dhr"
     path.write_bytes(msgpack.packb(document))
-    assert replays.read_replay(path).notice == f"{CUT} (event 1)"
+    assert replays.read_replay(path).labels.notice == f"{CUT} (event 1)"
 
-    assert read_text(text, "t.dht").notice is None  # the record wrote the comments as kept
+    assert read_text(text, "t.dht").labels.notice is None  # the record wrote the comments as kept
     longer = text.replace("y" * COMMENT_LIMIT, "y" * (COMMENT_LIMIT + 1))
-    assert read_text(longer, "t.dht").notice == f"{CUT} (event 2)"
+    assert read_text(longer, "t.dht").labels.notice == f"{CUT} (event 2)"
 
 
 def test_the_viewer_says_a_comment_was_cut_to_fit(tmp_path):

@@ -31,7 +31,7 @@ async def comment(pilot, text: str) -> None:
 def test_a_comment_written_in_the_review_is_kept_with_the_save_and_not_an_undo(tmp_path):
     session = tower()
     events = list(session.events)
-    save_id = session.save_id
+    save_id = session.labels.save_id
 
     async def steps(pilot):
         await pilot.press("v")
@@ -48,19 +48,19 @@ def test_a_comment_written_in_the_review_is_kept_with_the_save_and_not_an_undo(t
     assert said == "comment written on event 2; kept with the save"
     assert ">   2 {} " in text  # the marker in the event list
     assert "{ a risky pull" in text and "but the odds were fine" in text  # under the events, two lines
-    assert session.comments == {2: "a risky pull\nbut the odds were fine"}
+    assert session.labels.comments == {2: "a risky pull\nbut the odds were fine"}
     assert list(session.events) == events and session.undos == 0  # not a game event, not an undo
     saves.close_save(session)
     again = saves.open_save(save_id)
-    assert again.comments == {2: "a risky pull\nbut the odds were fine"} and list(again.events) == events
+    assert again.labels.comments == {2: "a risky pull\nbut the odds were fine"} and list(again.events) == events
     again.undo()  # undo takes back the move, never the comment
-    assert again.comments == {2: "a risky pull\nbut the odds were fine"}
+    assert again.labels.comments == {2: "a risky pull\nbut the odds were fine"}
     saves.close_save(again)
 
 
 def test_editing_shows_the_comment_and_an_empty_one_removes_it():
     session = tower()
-    save_id = session.save_id
+    save_id = session.labels.save_id
     saves.close_save(session)
 
     async def steps(pilot):
@@ -90,18 +90,18 @@ def test_editing_shows_the_comment_and_an_empty_one_removes_it():
     assert ">   0 the start of the game {}" in seen[4] and "{ changed" in seen[4]
     assert seen[5] == "comment removed from the whole game; kept with the save"
     assert "{}" not in seen[6] and "{ changed" not in seen[6]
-    assert saves.load_readonly(save_id).comments == {}
+    assert saves.load_readonly(save_id).labels.comments == {}
 
 
 def test_a_save_played_elsewhere_refuses_the_comment_in_one_line():
     session = tower()
-    save_id = session.save_id  # still open: this "other dicehall" holds its lock
+    save_id = session.labels.save_id  # still open: this "other dicehall" holds its lock
 
     async def steps(pilot):
         pilot.app.open_viewer(saves.load_readonly(save_id))
         await pilot.pause()
         await comment(pilot, "mine")
-        return status(pilot.app), pilot.app.screen.session.comments
+        return status(pilot.app), pilot.app.screen.session.labels.comments
 
     said, comments = drive(DicehallApp(), steps)
     assert "in use by another dicehall" in said and "\n" not in said
@@ -132,7 +132,7 @@ def test_a_replay_file_keeps_comments_in_memory_and_x_writes_a_copy_with_them(tm
     assert seen[0] == "Not now: no comments yet: ; writes one on the event shown"
     assert seen[1] == "comment written on event 6; kept in memory only: x writes a copy of the replay with your comments"
     assert seen[2].startswith("wrote ") and seen[2].endswith("with 1 comment")
-    assert replays.read_replay(target).comments == {6: "nice"}
+    assert replays.read_replay(target).labels.comments == {6: "nice"}
     assert (tmp_path / "g.dhr").read_bytes() == original  # the file given is left as it was
     saves.close_save(session)
 
@@ -153,5 +153,5 @@ def test_a_comment_over_the_limit_is_refused_in_the_box_with_why_and_nothing_is_
     refused, still_open, said = drive(DicehallApp(session=session), steps)
     assert still_open and "Not accepted: a comment holds at most 2,000 characters" in refused
     assert "this one has 2,001" in refused
-    assert said == "comment written on event 1; kept with the save" and session.comments == {1: "x" * 2000}
+    assert said == "comment written on event 1; kept with the save" and session.labels.comments == {1: "x" * 2000}
     saves.close_save(session)

@@ -134,7 +134,7 @@ def test_the_saves_footer_names_enter_which_continues():
 
     footer, opened = drive(DicehallApp(), steps)
     assert footer.strip().startswith("\u23ce Continue")
-    assert opened is not None and opened.save_id == session.save_id
+    assert opened is not None and opened.labels.save_id == session.labels.save_id
 
 
 def test_the_rules_footer_names_pgup_and_pgdn_which_scroll_it():

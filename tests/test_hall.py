@@ -462,7 +462,7 @@ def test_a_finished_hall_game_reveals_its_seed_and_verifies_every_die(hall, tmp_
     exported = tmp_path / f"hall-{ann.id}.dhr"
     assert replays.verify(exported).startswith("ok: Dead Man's Wager, seed ")
     assert replays.read_replay(exported).seed == ann.fold.revealed
-    assert replays.read_replay(exported).save_name == "Ann v Bob"  # named after its players, as in the lobby
+    assert replays.read_replay(exported).labels.save_name == "Ann v Bob"  # named after its players, as in the lobby
     ann.close(), bob.close()
 
 

@@ -129,7 +129,7 @@ def test_a_draft_survives_a_takeback(hall):
         await type_text(pilot, "half a thought")
         await pilot.press("escape", "u")  # a solo hall game's takeback is made at once
         await pilot.pause()
-        return box(pilot).text, pilot.app.screen.session.state.phase, pilot.app.screen.session.draft
+        return box(pilot).text, pilot.app.screen.session.state.phase, pilot.app.screen.session.labels.draft
 
     text, phase, kept = drive_hall(DicehallApp(hall_game=game), steps)
     assert phase == "draw" and kept == "half a thought" and text == "half a thought"

@@ -281,10 +281,10 @@ def test_a_hostile_hall_log_and_save_cost_little_memory(hall, tmp_path, home):
     assert peak < 120, f"dicehall hall peaked at {peak} MiB"  # was 967 MB with every record unpacked
     session = saves.new_save("dicetower", name="Big")
     saves.close_save(session)
-    with open(home / "saves" / f"{session.save_id}.dhs", "ab") as handle:
+    with open(home / "saves" / f"{session.labels.save_id}.dhs", "ab") as handle:
         for _ in range(3):
             handle.write(empty_maps(MAX_RECORD - 16))
-    for command in (["saves"], ["analyse", session.save_id]):
+    for command in (["saves"], ["analyse", session.labels.save_id]):
         peak, code, out = peak_mb(command, DICEHALL_HOME=str(home))
         assert "record 1 at byte" in out and "more than a dicehall record holds" in out, out
         assert peak < 120, f"dicehall {command[0]} peaked at {peak} MiB"  # was 387 MB

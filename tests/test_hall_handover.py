@@ -90,8 +90,8 @@ def test_a_handed_over_game_verifies_replays_and_analyses_in_both_records(hall, 
         assert out.startswith("ok: ") and said in out.splitlines()
         session = read_record(path)
         assert session.players[seat].bot and session.players[seat].name == "Bot"
-        assert session.first_players()[seat].name == "Bob" and not session.first_players()[seat].bot
-        assert [(h.at, h.seat, h.before.name) for h in session.handovers] == [(at, seat, "Bob")]
+        assert session.labels.first_players(session.players)[seat].name == "Bob" and not session.labels.first_players(session.players)[seat].bot
+        assert [(h.at, h.seat, h.before.name) for h in session.labels.handovers] == [(at, seat, "Bob")]
         assert digest(session.state) == digest(alice.session.state)
         assert session.outcome == alice.session.outcome
         assert main(["analyse", str(path), "--samples", "2"] if game == "bones" else ["analyse", str(path)]) == 0
@@ -118,7 +118,7 @@ def test_a_bot_seated_at_hosting_exports_as_it_played(hall, tmp_path, capsys):
     for path in (binary, text):
         assert main(["verify", str(path)]) == 0
         session = read_record(path)
-        assert session.handovers == () and [p.name for p in session.players] == ["Alice", "Bot"]
+        assert session.labels.handovers == () and [p.name for p in session.players] == ["Alice", "Bot"]
     assert "[Handover" not in text.read_text() and "2. Bot: " in text.read_text()
     alice.close()
 
@@ -132,7 +132,7 @@ def test_an_abandoned_game_says_so_in_both_records_and_the_summary(hall, monkeyp
     for path in (binary, text):
         assert main(["verify", str(path)]) == 0
         assert f"abandoned: {why}" in capsys.readouterr().out.splitlines()[0]
-        assert read_record(path).abandoned == why
+        assert read_record(path).labels.abandoned == why
         assert main(["summary", str(path)]) == 0
         assert f"Result: abandoned after {len(alice.session.events)} events: {why}" in capsys.readouterr().out
     alice.close(), bob.close()
@@ -145,8 +145,8 @@ def test_a_takeback_past_the_handover_leaves_the_seat_the_bots_from_there(hall, 
     at = len(alice.session.events)
     alice.play(alice.session.commands()[0])  # the bot's move (Alice's process plays it)
     alice.ask_takeback()  # Alice's last move, before the handover: against a bot alone, taken back at once
-    assert len(alice.session.events) < at and alice.session.handovers[0].at == len(alice.session.events)
-    assert alice.session.holder(bob.seat, len(alice.session.events)).bot
+    assert len(alice.session.events) < at and alice.session.labels.handovers[0].at == len(alice.session.events)
+    assert alice.session.labels.holder(alice.session.players, bob.seat, len(alice.session.events)).bot
     play_until_over({alice.seat: alice}, rng)
     binary, text = exported(tmp_path, alice.id, capsys)
     for path in (binary, text):

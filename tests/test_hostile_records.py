@@ -125,13 +125,13 @@ def test_a_save_record_nested_600_deep_is_damage_and_the_good_part_recovers(caps
     with open(path, "ab") as handle:  # a whole record: its length and CRC are right
         handle.write(raw_frame(msgpack.packb(record).replace(msgpack.packb(MARKER), nested(600))))
     with pytest.raises(saves.SaveDamaged) as caught:
-        saves.open_save(session.save_id)
+        saves.open_save(session.labels.save_id)
     assert one_line(str(caught.value)) and f"record 4 at byte {good_size}: not readable" in str(caught.value)
     [info] = saves.list_saves()
     assert info.problem and "record 4" in info.problem
-    assert main(["continue", session.save_id]) == 1
+    assert main(["continue", session.labels.save_id]) == 1
     assert "Traceback" not in capsys.readouterr().err
-    recovered = saves.open_save(saves.recover_save(session.save_id))
+    recovered = saves.open_save(saves.recover_save(session.labels.save_id))
     assert recovered.events == session.events
     saves.close_save(recovered)
 
@@ -248,13 +248,13 @@ def test_war_of_bones_records_of_the_wrong_type_are_damage_not_a_traceback(tmp_p
     record = []
     rewrite_records(session.journal.path, lambda records: record.append(replace_field(records, event_name, **changes)))
     with pytest.raises(saves.SaveDamaged) as caught:
-        saves.open_save(session.save_id)
+        saves.open_save(session.labels.save_id)
     assert one_line(str(caught.value)) and f"record {record[0]}: {event_name}: field {expected}" in str(caught.value)
     listed = {info.id: info for info in saves.list_saves()}  # one bad save leaves every other reachable
-    assert listed[session.save_id].problem and listed[keep.save_id].problem is None
+    assert listed[session.labels.save_id].problem and listed[keep.labels.save_id].problem is None
     capsys.readouterr()
     assert main(["saves"]) == 0 and "a good save" in capsys.readouterr().out
-    recovered = saves.open_save(saves.recover_save(session.save_id))
+    recovered = saves.open_save(saves.recover_save(session.labels.save_id))
     assert len(recovered.events) < len(session.events)
     saves.close_save(recovered)
     # the same change in a replay

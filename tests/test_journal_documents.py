@@ -206,7 +206,7 @@ def journal_save(name: str = "harrow"):
     session.play(DrawCard("2H"))
     session.play(WriteEntry("<script>alert(1)</script>\nsecond line"))
     saves.close_save(session)
-    return session.save_id
+    return session.labels.save_id
 
 
 def test_export_html_writes_a_page_named_by_the_save_or_by_o(tmp_path, monkeypatch, capsys):

@@ -144,7 +144,7 @@ def test_save_load_and_replay_fold_to_the_live_state(seed, tmp_path_factory):
     session = saves.new_save("journal", name="prop", seed=seed)
     random_game(session, random.Random(seed), steps=random.Random(seed).randrange(5, 300))
     saves.close_save(session)
-    loaded = saves.open_save(session.save_id)
+    loaded = saves.open_save(session.labels.save_id)
     try:
         assert engine.digest(loaded.state) == engine.digest(session.state) and loaded.events == session.events
     finally:

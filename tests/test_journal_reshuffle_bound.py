@@ -74,7 +74,7 @@ def test_a_game_saved_before_the_bound_reshuffles_without_end_and_still_loads(tm
     while session.state.reshuffles < 8:
         session.play(session.commands()[0])
     saves.close_save(session)
-    loaded = saves.open_save(session.save_id)
+    loaded = saves.open_save(session.labels.save_id)
     try:
         assert loaded.state.reshuffles == 8 and loaded.outcome is None
         assert engine.digest(loaded.state) == engine.digest(session.state) and loaded.events == session.events

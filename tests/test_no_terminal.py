@@ -92,7 +92,7 @@ def a_replay(tmp_path: Path) -> Path:
     session = saves.new_save("dicetower", name="for replay", seed=4)
     session.play(PullBlock())
     saves.close_save(session)
-    return saves.export_save(session.save_id, tmp_path / "game.dhr")
+    return saves.export_save(session.labels.save_id, tmp_path / "game.dhr")
 
 
 # ----- refused at the start -----

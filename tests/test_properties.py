@@ -45,7 +45,7 @@ def test_save_then_load_folds_to_the_live_state(seed, script, tmp_path_factory):
     session = saves.new_save("dicetower", name="prop", seed=seed)
     run(session, script)
     saves.close_save(session)
-    loaded = saves.open_save(session.save_id)
+    loaded = saves.open_save(session.labels.save_id)
     try:
         assert loaded.state == session.state
         assert loaded.events == session.events

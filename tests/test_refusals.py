@@ -470,7 +470,7 @@ def test_a_save_or_a_replay_whose_rules_version_is_below_1_or_a_bool_is_refused(
     parsed = parse_save(path.read_bytes(), "x")
     path.write_bytes(MAGIC + frame(dict(parsed.header, rules=value)) + b"".join(frame(r) for r in parsed.records))
     with pytest.raises(saves.SaveError, match="the header's rules version is not readable"):
-        saves.load_readonly(session.save_id)
+        saves.load_readonly(session.labels.save_id)
     document = replays.seal(dict(replays.replay_document(engine.new_session("dicetower", seed=3)), rules=value))
     crafted = tmp_path / "crafted.dhr"
     crafted.write_bytes(msgpack.packb(document, use_bin_type=True))
@@ -512,7 +512,7 @@ def test_analyse_and_replay_take_a_file_then_a_save_of_that_name_first(hall, fin
     assert opened[-1].start_replay.game.ID == "dicetower"
     (tmp_path / finished).unlink()
     assert main(["--hall", str(hall.folder), "replay", finished]) == 0
-    assert opened[-1].start_replay.game.ID == "wager" and opened[-1].start_replay.save_id == finished
+    assert opened[-1].start_replay.game.ID == "wager" and opened[-1].start_replay.labels.save_id == finished
 
 
 def test_replay_and_analyse_of_an_unfinished_hall_game_are_one_line(hall, capsys):

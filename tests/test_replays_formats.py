@@ -34,7 +34,7 @@ def test_a_format_1_replay_is_upcast_and_verifies():
     while expected.outcome is None:
         expected.play(PullBlock())
     assert session.events == expected.events and session.state == expected.state
-    assert session.players == (engine.Player("Ada", False, ""),) and session.save_name == "format one replay"
+    assert session.players == (engine.Player("Ada", False, ""),) and session.labels.save_name == "format one replay"
 
 
 def test_without_its_upcast_format_1_is_not_read(monkeypatch):
@@ -91,7 +91,7 @@ def test_a_format_4_replay_has_no_handovers_and_reads(tmp_path):
     path = tmp_path / "r.dhr"
     path.write_bytes(msgpack.packb(replays.seal(dict(old, format=4)), use_bin_type=True))
     session = replays.read_replay(path)
-    assert session.handovers == () and session.abandoned == "" and len(session.events) == 6
+    assert session.labels.handovers == () and session.labels.abandoned == "" and len(session.events) == 6
     assert replays.verify(path).startswith("ok: Dice Tower")
 
 

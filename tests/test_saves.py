@@ -55,8 +55,8 @@ def test_torn_last_record_is_cut_off_with_a_notice():
     path = session.journal.path
     good = path.read_bytes()
     path.write_bytes(good + saves.frame({"op": "play", "by": 0, "events": []})[:7])
-    loaded = saves.open_save(session.save_id)
-    assert "cut off" in loaded.notice
+    loaded = saves.open_save(session.labels.save_id)
+    assert "cut off" in loaded.labels.notice
     assert loaded.state == session.state
     saves.close_save(loaded)
     assert path.read_bytes() == good
@@ -69,7 +69,7 @@ def test_bit_flip_stops_the_load_names_the_record_and_keeps_the_file():
     data[-3] ^= 0x40  # inside the last record's payload
     path.write_bytes(bytes(data))
     with pytest.raises(saves.SaveDamaged, match="record 3 at byte .*: checksum does not match") as caught:
-        saves.open_save(session.save_id)
+        saves.open_save(session.labels.save_id)
     assert "\n" not in str(caught.value)
     assert path.read_bytes() == bytes(data)  # untouched
 
@@ -80,10 +80,10 @@ def test_good_prefix_of_a_damaged_save_can_be_recovered():
     data = bytearray(path.read_bytes())
     data[-3] ^= 0x40
     path.write_bytes(bytes(data))
-    new_id = saves.recover_save(session.save_id)
+    new_id = saves.recover_save(session.labels.save_id)
     recovered = saves.open_save(new_id)
     assert recovered.state == session.state_at(session.marks[2].start)
-    assert "(recovered)" in recovered.save_name
+    assert "(recovered)" in recovered.labels.save_name
     saves.close_save(recovered)
     assert path.exists()
 
@@ -93,7 +93,7 @@ def test_a_record_that_breaks_the_rules_is_named():
     with open(session.journal.path, "ab") as handle:
         handle.write(saves.frame({"op": "play", "by": 0, "events": [["DiceRolled", {"faces": [1, 1], "typed": False}]]}))
     with pytest.raises(saves.SaveDamaged, match="record 2: event 3: not a legal move here"):
-        saves.open_save(session.save_id)
+        saves.open_save(session.labels.save_id)
 
 
 def test_newer_save_format_is_refused_with_its_version():
@@ -105,7 +105,7 @@ def test_newer_save_format_is_refused_with_its_version():
     rest = data[8 + int.from_bytes(data[:4], "big"):]
     path.write_bytes(saves.MAGIC + saves.frame(header) + rest)
     with pytest.raises(saves.SaveError, match="newer dicehall .save format 9"):
-        saves.open_save(session.save_id)
+        saves.open_save(session.labels.save_id)
 
 
 def test_second_process_is_told_the_save_is_in_use(home):
@@ -113,7 +113,7 @@ def test_second_process_is_told_the_save_is_in_use(home):
     script = textwrap.dedent(f"""
         from dicehall import saves
         try:
-            saves.open_save({session.save_id!r})
+            saves.open_save({session.labels.save_id!r})
         except saves.SaveInUse as error:
             print("IN USE:", error)
     """)
@@ -158,7 +158,7 @@ def test_deleting_a_save_in_use_is_refused():
 
 def test_control_characters_are_stripped_from_save_names():
     session = make_save(name="evil\x1b[31m\x07name\n")
-    assert session.save_name == "evil[31mname"
+    assert session.labels.save_name == "evil[31mname"
 
 
 def test_not_a_save_is_named():
@@ -219,12 +219,12 @@ def test_a_flipped_length_that_runs_past_the_end_is_damage_when_records_follow()
     assert offset + 8 + (1 << 20) > len(data)
     with pytest.raises(saves.SaveDamaged, match=f"record 2 at byte {offset}: length .* runs past the end of the file, "
                                                 f"but a whole record follows at byte "):
-        saves.open_save(session.save_id)
+        saves.open_save(session.labels.save_id)
     assert path.read_bytes() == data  # nothing cut: the later, fsync'd records are still there
     assert not path.with_name(path.name + ".torn").exists()
     [info] = saves.list_saves()
     assert "runs past the end of the file" in info.problem and "cut-off tail" not in info.progress
-    new_id = saves.recover_save(session.save_id)  # recover works as for a checksum failure
+    new_id = saves.recover_save(session.labels.save_id)  # recover works as for a checksum failure
     assert saves.load_readonly(new_id).state == session.state_at(session.marks[1].start)
     assert path.read_bytes() == data
 
@@ -249,7 +249,7 @@ def test_a_length_over_the_record_limit_is_damage_even_on_the_last_record():
     path = session.journal.path
     offset, data = flip_length(path, 2, bit=30)
     with pytest.raises(saves.SaveDamaged, match=f"record 2 at byte {offset}: impossible length"):
-        saves.open_save(session.save_id)
+        saves.open_save(session.labels.save_id)
     assert path.read_bytes() == data
 
 
@@ -259,9 +259,9 @@ def test_when_telling_a_torn_tail_costs_too_much_it_is_called_damage(monkeypatch
     offset, data = flip_length(path, 2)
     monkeypatch.setattr(saves.framing, "TORN_SCAN_BUDGET", 0)
     with pytest.raises(saves.SaveDamaged, match=f"record 2 at byte {offset}: length .* runs past the end of the file$"):
-        saves.load_readonly(session.save_id)
+        saves.load_readonly(session.labels.save_id)
     with pytest.raises(saves.SaveDamaged):
-        saves.open_save(session.save_id)
+        saves.open_save(session.labels.save_id)
     assert path.read_bytes() == data
 
 
@@ -271,15 +271,15 @@ def test_a_torn_tail_is_copied_aside_before_it_is_cut():
     good = path.read_bytes()
     tail = saves.frame({"op": "play", "by": 0, "events": []})[:11]
     path.write_bytes(good + tail)
-    loaded = saves.open_save(session.save_id)
+    loaded = saves.open_save(session.labels.save_id)
     aside = path.with_name(path.name + ".torn")
-    assert f"kept in {aside.name}" in loaded.notice
+    assert f"kept in {aside.name}" in loaded.labels.notice
     saves.close_save(loaded)
     assert path.read_bytes() == good and aside.read_bytes() == tail
     assert stat.S_IMODE(aside.stat().st_mode) == 0o600
     path.write_bytes(good + tail[:5])  # torn again: the first copy is never overwritten
-    loaded = saves.open_save(session.save_id)
-    assert "kept in " + aside.name + ".2" in loaded.notice
+    loaded = saves.open_save(session.labels.save_id)
+    assert "kept in " + aside.name + ".2" in loaded.labels.notice
     saves.close_save(loaded)
     assert aside.read_bytes() == tail and path.with_name(aside.name + ".2").read_bytes() == tail[:5]
 
@@ -292,11 +292,11 @@ def test_a_flipped_length_on_the_last_record_is_damage_and_the_move_is_kept():
     offset, data = flip_length(path, 3)
     with pytest.raises(saves.SaveDamaged, match=f"record 3 at byte {offset}: length .* runs past the end of the file, "
                                                 f"but the .* bytes there are the whole record"):
-        saves.open_save(session.save_id)
+        saves.open_save(session.labels.save_id)
     assert path.read_bytes() == data and not path.with_name(path.name + ".torn").exists()
     [info] = saves.list_saves()
     assert "whole record" in info.problem and info.progress == session.game.progress(session.state)
-    recovered = saves.load_readonly(saves.recover_save(session.save_id))
+    recovered = saves.load_readonly(saves.recover_save(session.labels.save_id))
     assert recovered.state == session.state  # the last, acknowledged move is there
 
 
@@ -330,7 +330,7 @@ def test_file_names_with_control_characters_are_cleaned_everywhere():
     assert infos["dicetower"].id == "x[31mRED]0;pwned"
     assert (infos["?"].id, infos["?"].name, infos["?"].problem) == ("y[2J", "y[2J", "y[2J: not a dicehall save")
     loaded = saves.open_save(infos["dicetower"].id)  # the listed id still opens the file
-    assert loaded.state == session.state and loaded.save_id == "x[31mRED]0;pwned"
+    assert loaded.state == session.state and loaded.labels.save_id == "x[31mRED]0;pwned"
     with pytest.raises(saves.SaveInUse) as caught:
         saves.delete_save(infos["dicetower"].id)
     assert "\x1b" not in str(caught.value) and "\x07" not in str(caught.value)
@@ -409,7 +409,7 @@ def test_export_into_a_folder_names_the_file_after_the_save(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
     written = saves.export_save("foldered", out)
-    assert written == out / f"{session.save_id}.dhr"
+    assert written == out / f"{session.labels.save_id}.dhr"
     assert replays.read_replay(written).events == session.events
     with pytest.raises(saves.ExportExists):
         saves.export_save("foldered", out)

@@ -25,7 +25,7 @@ def played(game: str, moves: int, players=None):
 
 def branch_the_old_way(session, upto: int):
     """branch_save as it was before it built the file in memory: a new save, then one append per turn."""
-    parent = session.save_name
+    parent = session.labels.save_name
     new = saves.new_save(session.game.ID, name=f"{parent} (old way)", branch_of={"name": parent, "event": upto},
                          seed=session.seed, options=session.options, players=list(session.players), dice=[])
     upto = session.settle(upto)
@@ -66,8 +66,8 @@ def test_a_branch_holds_the_records_the_old_way_wrote_byte_for_byte(game):
         old = branch_the_old_way(trunk, upto)
         assert records_after_the_header(branch) == records_after_the_header(old), (game, upto)
         header = saves.read_header(branch.journal.path)
-        assert header["branch_of"] == {"name": trunk.save_name, "event": upto, "save": trunk.save_id}
-        reopened = saves.open_save(branch.save_id)  # loads, every record checked against the rules and the seed
+        assert header["branch_of"] == {"name": trunk.labels.save_name, "event": upto, "save": trunk.labels.save_id}
+        reopened = saves.open_save(branch.labels.save_id)  # loads, every record checked against the rules and the seed
         assert reopened.events == branch.events == trunk.events[:len(branch.events)]
         assert len(branch.events) >= min(upto, total)
         saves.close_save(reopened)
@@ -89,4 +89,4 @@ def test_a_branch_is_one_write_of_the_whole_file(monkeypatch):
     branch.play(branch.commands()[0])  # and the branch is open for play, appending as usual
     assert len(writes) == 2
     saves.close_save(branch)
-    assert saves.open_save(branch.save_id).events == branch.events
+    assert saves.open_save(branch.labels.save_id).events == branch.events

@@ -61,7 +61,7 @@ def crafted():
     """One crafted bad file among two good saves; returns (bad save id, good ids)."""
     good = [good_tower("first good"), good_tower("second good", pulls=3)]
     bad = bones_with_a_wrongly_typed_attack()
-    return bad.save_id, [g.save_id for g in good]
+    return bad.labels.save_id, [g.labels.save_id for g in good]
 
 
 def test_a_wrongly_typed_field_is_one_line_in_the_list_and_the_others_stay_usable(crafted):
@@ -99,7 +99,7 @@ def test_plain_continue_skips_a_bad_file_and_opens_the_latest_good_save(crafted,
     monkeypatch.setattr("dicehall.cli.terminal.missing_terminal", lambda: None)  # as if on one
     assert main(["continue"]) == 0
     session = opened[0].start_session
-    assert session.save_id == good[1]
+    assert session.labels.save_id == good[1]
     saves.close_save(session)
 
 
@@ -112,15 +112,15 @@ def test_no_exception_from_one_file_takes_down_the_list_or_the_commands(fault, m
     real = saves.rebuild._replay_record
 
     def replay(session, record, module):
-        if session.save_name == "cursed":
+        if session.labels.save_name == "cursed":
             raise fault
         return real(session, record, module)
 
     monkeypatch.setattr(saves.rebuild, "_replay_record", replay)
     infos = {info.id: info for info in saves.list_saves()}
-    assert infos[good.save_id].problem is None
-    assert infos[cursed.save_id].problem == f"{cursed.save_id}: record 1: not a valid record ({type(fault).__name__})"
-    for command in (["continue", cursed.save_id], ["export", cursed.save_id, "-o", os.devnull + ".dhr"]):
+    assert infos[good.labels.save_id].problem is None
+    assert infos[cursed.labels.save_id].problem == f"{cursed.labels.save_id}: record 1: not a valid record ({type(fault).__name__})"
+    for command in (["continue", cursed.labels.save_id], ["export", cursed.labels.save_id, "-o", os.devnull + ".dhr"]):
         assert main(command) == 1
         assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
@@ -142,7 +142,7 @@ def test_the_launchers_save_list_shows_a_bad_file_and_continues_a_good_one(craft
     listing, refused, screen = drive(DicehallApp(), steps)
     assert "first good" in listing and "second good" in listing and "damaged" in listing.lower()
     assert f"Not now: {bad}: record " in refused
-    assert isinstance(screen, DiceTowerScreen) and screen.session.save_id == good[0]
+    assert isinstance(screen, DiceTowerScreen) and screen.session.labels.save_id == good[0]
 
 
 # --- a disk that fills up -----------------------------------------------------------------------
@@ -191,8 +191,8 @@ def test_a_failed_append_is_cut_back_the_session_is_unchanged_and_play_goes_on(m
     session.play(PullBlock())
     saves.close_save(session)
     on_disk(monkeypatch, os)  # the disk is fine again
-    reopened = saves.open_save(session.save_id)
-    assert reopened.notice is None and reopened.events == session.events and reopened.undos == 1
+    reopened = saves.open_save(session.labels.save_id)
+    assert reopened.labels.notice is None and reopened.events == session.events and reopened.undos == 1
     saves.close_save(reopened)
 
 
@@ -212,8 +212,8 @@ def test_a_failed_append_that_cannot_be_cut_back_closes_the_save_and_reopening_r
     with pytest.raises(saves.SaveError, match="is closed"):  # never a record after the fragment
         session.play(PullBlock())
     on_disk(monkeypatch, os)  # the disk is fine again
-    reopened = saves.open_save(session.save_id)
-    assert "cut off" in reopened.notice and reopened.events == events
+    reopened = saves.open_save(session.labels.save_id)
+    assert "cut off" in reopened.labels.notice and reopened.events == events
     saves.close_save(reopened)
 
 
@@ -245,7 +245,7 @@ def test_the_game_screen_says_the_disk_is_full_keeps_the_game_open_and_goes_on(m
     assert "Not now: disk full: nothing was saved or changed; make room and try again" in refused
     assert played == 2  # the pull and its dice
     on_disk(monkeypatch, os)  # the disk is fine again
-    assert saves.load_readonly(session.save_id).events == session.events
+    assert saves.load_readonly(session.labels.save_id).events == session.events
 
 
 def test_wager_bots_on_a_full_disk_wait_instead_of_looping(monkeypatch):
@@ -287,7 +287,7 @@ def test_a_big_save_of_tiny_records_is_read_in_memory_far_below_its_size(monkeyp
     size = session.journal.path.stat().st_size
     tracemalloc.start()
     try:
-        loaded = saves.load_readonly(session.save_id)
+        loaded = saves.load_readonly(session.labels.save_id)
         [info] = saves.list_saves()
         peak = tracemalloc.get_traced_memory()[1]
     finally:
@@ -302,7 +302,7 @@ def test_a_save_over_the_size_cap_is_one_line(home):
         handle.truncate(saves.MAX_FILE + 1)  # sparse: takes no room
     infos = {info.id: info for info in saves.list_saves()}
     assert infos["huge"].problem == f"huge: the file is too large to be a save ({saves.MAX_FILE + 1} bytes)"
-    assert infos[good.save_id].problem is None
+    assert infos[good.labels.save_id].problem is None
 
 
 def test_a_towers_bot_answer_that_cannot_be_saved_waits_for_enter(monkeypatch):
@@ -334,13 +334,13 @@ def test_a_towers_bot_answer_that_cannot_be_saved_waits_for_enter(monkeypatch):
     assert "Not now: disk full: the bot's move was not saved; make room, then press Enter" in stalled
     assert session.state.placed == 2
     on_disk(monkeypatch, os)
-    assert saves.load_readonly(session.save_id).events == session.events
+    assert saves.load_readonly(session.labels.save_id).events == session.events
 
 
 def test_a_branch_on_a_full_disk_leaves_no_file(monkeypatch, home):
     session = good_tower("trunk", pulls=4)
     on_disk(monkeypatch, FullDisk(room=40))  # the branch is written at once: 40 bytes of it fit
     with pytest.raises(saves.SaveError, match=r"could not make the branch \(disk full\); no file was left behind"):
-        saves.branch_save(saves.load_readonly(session.save_id), 6)
+        saves.branch_save(saves.load_readonly(session.labels.save_id), 6)
     on_disk(monkeypatch, os)
     assert [path.name for path in (home / "saves").iterdir()] == [session.journal.path.name]

@@ -47,7 +47,7 @@ def test_a_format_1_save_opens_and_plays_on(home):
     expected = the_same_game_today()
     assert loaded.events == expected.events and loaded.state == expected.state and loaded.undos == 1
     assert engine.digest(loaded.state) == "dc146fb8dff3da8aaee1fe2601fb1f4b"  # what dicehall 939191d^ computed
-    assert loaded.players == (engine.Player("Player", False, ""),) and loaded.save_name == "format one night"
+    assert loaded.players == (engine.Player("Player", False, ""),) and loaded.labels.save_name == "format one night"
     loaded.play(PullBlock())
     saves.close_save(loaded)
     expected.play(PullBlock())
@@ -92,7 +92,7 @@ def test_format_2_needs_three_field_players(home):
     saves.close_save(session)
     rewrite_header(session.journal.path, players=[["Player", False]])
     with pytest.raises(saves.SaveError, match="a player in the header is not readable"):
-        saves.load_readonly(session.save_id)
+        saves.load_readonly(session.labels.save_id)
 
 
 def test_a_newer_format_is_refused_with_its_version(home):
@@ -100,4 +100,4 @@ def test_a_newer_format_is_refused_with_its_version(home):
     saves.close_save(session)
     rewrite_header(session.journal.path, format=3)
     with pytest.raises(saves.SaveError, match=r"made by a newer dicehall \(save format 3\); this one reads format 2"):
-        saves.open_save(session.save_id)
+        saves.open_save(session.labels.save_id)

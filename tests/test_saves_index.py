@@ -42,7 +42,7 @@ def varied_saves(home: Path) -> dict[str, Path]:
     wager = saves.new_save("wager", seed=4, players=[Player("Ada"), Player("Bot", True, "bold")])
     saves.close_save(wager)
     paths["wager"] = wager.journal.path
-    branch = saves.branch_save(saves.load_readonly(playing.save_id), 3)
+    branch = saves.branch_save(saves.load_readonly(playing.labels.save_id), 3)
     saves.close_save(branch)
     paths["branch"] = branch.journal.path
     damaged = tower("Night 3", 4).journal.path
@@ -171,7 +171,7 @@ def test_damage_makes_the_save_be_read_again(monkeypatch):
 def test_a_deleted_save_leaves_the_index():
     keep, gone = tower("Keep", 1), tower("Gone", 1)
     saves.list_saves()
-    saves.delete_save(gone.save_id)
+    saves.delete_save(gone.labels.save_id)
     assert [info.name for info in saves.list_saves()] == ["Keep"]
     index = msgpack.unpackb((saves.saves_dir() / saves.INDEX_NAME).read_bytes())
     assert list(index["saves"]) == [keep.journal.path.name]

@@ -35,7 +35,7 @@ def two_towers_and_a_branch():
 
 def test_saves_of_one_game_are_told_apart_by_name_branch_and_progress():
     first, second, branch = two_towers_and_a_branch()
-    assert (first.save_name, second.save_name, branch.save_name) == (
+    assert (first.labels.save_name, second.labels.save_name, branch.labels.save_name) == (
         "Tower from 100", "Tower from 100 (2)", "Tower from 100 (branch)")
 
     async def steps(pilot):
@@ -46,7 +46,7 @@ def test_saves_of_one_game_are_told_apart_by_name_branch_and_progress():
     lines = text.splitlines()
     assert "GAME" in lines[1] and "NAME" in lines[1] and "LAST PLAYED" in lines[1]
     for session in (first, second, branch):
-        row = next(line for line in lines if f"{session.save_name}  " in line)
+        row = next(line for line in lines if f"{session.labels.save_name}  " in line)
         assert "Dice Tower" in row and "20" in row  # the game and the year it was last played
     assert "branch of Tower from 100 at event 2" in text
     assert "countdown 100, 0 pulls" in text  # the second tower, untouched
@@ -57,17 +57,17 @@ def test_a_long_name_shows_whole_in_the_list_and_ends_in_a_mark_when_cut_on_entr
     long = "A long evening with the tower, chapter 12"  # 41 characters: one over the limit
     session = saves.new_save("dicetower", name=long)
     saves.close_save(session)
-    assert session.save_name == long[:37] + "..."
+    assert session.labels.save_name == long[:37] + "..."
     forty = saves.new_save("wager", players=[Player("Alexandra the Great"), Player("Bartholomew the Second")])
     saves.close_save(forty)
-    assert forty.save_name.endswith("...") and len(forty.save_name) == 40
+    assert forty.labels.save_name.endswith("...") and len(forty.labels.save_name) == 40
 
     async def steps(pilot):
         await pilot.press("c")
         return screen_text(pilot.app)
 
     text = drive(DicehallApp(), steps)
-    assert session.save_name in text and forty.save_name in text
+    assert session.labels.save_name in text and forty.labels.save_name in text
 
 
 def test_rename_a_save_from_the_list_and_a_taken_name_is_refused():
@@ -77,13 +77,13 @@ def test_rename_a_save_from_the_list_and_a_taken_name_is_refused():
         app = pilot.app
         await pilot.press("c")
         screen = app.screen
-        screen.query_one("OptionList").highlighted = [i.id for i in screen.infos].index(first.save_id)
+        screen.query_one("OptionList").highlighted = [i.id for i in screen.infos].index(first.labels.save_id)
         await pilot.press("n")
         app.screen.query_one("Input").value = "Night of the long tower"
         await pilot.press("enter")
         renamed = screen_text(app)
         await pilot.press("n")
-        app.screen.query_one("Input").value = second.save_name
+        app.screen.query_one("Input").value = second.labels.save_name
         await pilot.press("enter")
         return renamed, screen_text(app)
 
@@ -91,10 +91,10 @@ def test_rename_a_save_from_the_list_and_a_taken_name_is_refused():
     assert "renamed to Night of the long tower" in renamed
     assert any(line.startswith("▊ Dice Tower        Night of the long tower  ") for line in renamed.splitlines())
     assert "Not now: another save is named 'Tower from 100 (2)' already" in refused
-    reopened = saves.load_readonly(first.save_id)
-    assert reopened.save_name == "Night of the long tower"
+    reopened = saves.load_readonly(first.labels.save_id)
+    assert reopened.labels.save_name == "Night of the long tower"
     assert reopened.events == first.events  # only the name changed
-    assert saves.load_readonly(second.save_id).save_name == "Tower from 100 (2)"
+    assert saves.load_readonly(second.labels.save_id).labels.save_name == "Tower from 100 (2)"
 
 
 def test_rename_is_refused_while_another_dicehall_plays_the_save():
@@ -136,11 +136,11 @@ def test_export_from_the_list_asks_where_and_defaults_to_the_replays_folder(home
         return asked, screen_text(pilot.app)
 
     (asked, value), done = drive(DicehallApp(), steps)
-    target = home / "replays" / f"{session.save_id}.dhr"
+    target = home / "replays" / f"{session.labels.save_id}.dhr"
     assert "Export as a replay file. Enter writes it into the replays folder" in asked
     assert Path(value).expanduser() == target
     assert replays.read_replay(target).events == session.events
-    assert "exported to" in done and not (home.parent / f"{session.save_id}.dhr").exists()
+    assert "exported to" in done and not (home.parent / f"{session.labels.save_id}.dhr").exists()
 
 
 def test_escape_on_the_launcher_asks_before_leaving():
@@ -265,7 +265,7 @@ def test_the_saves_command_has_a_header_and_cuts_nothing(capsys):
     assert "GAME" in header and "NAME" in header
     assert all(len(line) <= 79 for line in lines[lines.index(header):])  # the first line names the folder
     for session in (first, second, branch, long):
-        assert f"  {session.save_name}" in out and f"id {session.save_id}" in out
+        assert f"  {session.labels.save_name}" in out and f"id {session.labels.save_id}" in out
     assert "branch of Tower from 100 at event 2" in out
     assert " ".join(out.split()).count("Bartholomew Jr. 0") == 1  # a long progress line wraps, whole
 
@@ -326,7 +326,7 @@ def test_saves_list_snapshot(snapshot):
     wager = saves.new_save("wager", seed=5, players=[Player("Ann"), Player("Bot 2", True, "best")])
     saves.close_save(wager)
     for minute, (session, stem) in enumerate(zip((*sessions, wager), ("tower-a", "tower-b", "tower-a-branch", "wager"))):
-        path = saves.saves_dir() / f"{session.save_id}.dhs"
+        path = saves.saves_dir() / f"{session.labels.save_id}.dhs"
         fixed = path.with_name(f"{stem}.dhs")  # ids hold the time they were made: fixed ones for the snapshot
         path.rename(fixed)
         stamp = datetime(2026, 11, 23, 9, 41 + minute).timestamp()

@@ -32,7 +32,7 @@ def test_saves_sets_no_attribute_the_engine_session_does_not_declare():
     from dicehall import engine
 
     session = engine.new_session("dicetower", seed=1)
-    assert (session.save_name, session.save_id, session.notice) == ("", "", None)
+    assert (session.labels.save_name, session.labels.save_id, session.labels.notice) == ("", "", None)
     ignored = [f"{path.relative_to(SAVES).as_posix()}:{number}" for path in saves_modules()
                for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
                if "type: ignore[attr-defined]" in line]

@@ -8,8 +8,10 @@ import inspect
 import typing
 from types import SimpleNamespace
 
+import pytest
+
 from dicehall import engine
-from dicehall.engine.core import Player
+from dicehall.engine.core import HostLabels, Player
 from dicehall.saves.hall import Hall
 from dicehall.tui.screens.base import GameScreen
 from dicehall.tui.screens.hall.table import HallSession
@@ -44,7 +46,7 @@ def sessions(tmp_path, monkeypatch) -> dict:
 
 
 def test_the_protocol_declares_what_a_game_screen_uses():
-    assert {"game", "state", "events", "outcome", "to_act", "play", "undo", "describe", "save_name"} <= set(MEMBERS)
+    assert {"game", "state", "events", "outcome", "to_act", "play", "undo", "describe", "labels"} <= set(MEMBERS)
     assert typing.get_type_hints(GameScreen.__init__)["session"] is GameSession
     assert GameScreen.__annotations__["session"] in (GameSession, "GameSession")
 
@@ -67,3 +69,14 @@ def test_a_session_without_one_of_the_names_is_not_one():
     assert not isinstance(SimpleNamespace(**{name: None for name in MEMBERS if name != "turn_starts"}), GameSession)
     assert not takes_the_same_arguments(lambda self, *args: "", GameSession.describe)
     assert not takes_the_same_arguments(lambda n, shown=True: "", GameSession.describe)
+
+
+def test_labels_are_the_hosts_and_a_label_set_on_the_session_fails(tmp_path, monkeypatch):
+    both = sessions(tmp_path, monkeypatch)
+    assert all(isinstance(session.labels, HostLabels) for session in both.values())
+    assert both["HallSession"].labels.save_id and not both["Session"].labels.save_id  # the hall named its table
+    played = both["Session"]
+    with pytest.raises(AttributeError):
+        played.comments = {1: "lost"}  # a label belongs in `labels`: on the session it is refused, not kept unread
+    played.labels.comments = {1: "kept"}
+    assert played.labels.comments == {1: "kept"} and HostLabels().comments == {}  # one session's labels are its own

@@ -42,7 +42,7 @@ def wager(name, script, days_ago, bob_bot=True, ann=Player("Ann"), hint=False):
             saves.record_assist(session, "hint")
         session.play(KEYS[key])
     saves.close_save(session)
-    path = saves.find_save(session.save_id)
+    path = saves.find_save(session.labels.save_id)
     os.utime(path, (NOW - days_ago * DAY, NOW - days_ago * DAY))
     return path
 
@@ -96,7 +96,7 @@ def test_exact_figures_from_a_folder_of_scripted_saves(folder):
 def test_a_hinted_win_is_not_a_win_without_assist(folder):
     stats = collect(now=NOW)
     hinted = saves.load_readonly("w4")
-    assert hinted.outcome.winners == (0,) and [k for k, _ in hinted.assists] == ["hint"]
+    assert hinted.outcome.winners == (0,) and [k for k, _ in hinted.labels.assists] == ["hint"]
     assert stats.games[0].won == 5 and stats.games[0].won_no_assist == 4
 
 

@@ -25,7 +25,7 @@ def wager(name, dice, keys, days_ago, ann="Ann"):
     for key in keys.replace(" ", ""):
         session.play(KEYS[key])
     saves.close_save(session)
-    path = saves.find_save(session.save_id)
+    path = saves.find_save(session.labels.save_id)
     os.utime(path, (NOW - days_ago * 86400, NOW - days_ago * 86400))
 
 

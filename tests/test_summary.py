@@ -48,7 +48,7 @@ def played(game: str):
     saves.write_comment(session, 2, "an early choice")
     session.undo()  # Ada's last move, and the bots' after it
     session.redo()
-    session.assists = (("hint", 1), ("hint", 3), ("reveal", 5))  # the `stats` work records these
+    session.labels.assists = (("hint", 1), ("hint", 3), ("reveal", 5))  # the `stats` work records these
     return session
 
 
@@ -91,11 +91,11 @@ def test_an_unfinished_game_says_so_and_names_come_in_as_text():
 def test_dicehall_summary_reads_a_save_and_a_replay_file(tmp_path, capsys):
     session = played("dicetower")
     saves.close_save(session)
-    assert main(["summary", session.save_id, "--analyse"]) == 0
+    assert main(["summary", session.labels.save_id, "--analyse"]) == 0
     from_save = capsys.readouterr().out
     assert from_save.startswith("Dice Tower: morgue dicetower\nResult: the tower fell")
     assert "the luckiest roll: event" in from_save and "the unluckiest roll: event" in from_save
-    path = replays.write_replay(saves.load_readonly(session.save_id), tmp_path / "g.dhr")
+    path = replays.write_replay(saves.load_readonly(session.labels.save_id), tmp_path / "g.dhr")
     assert main(["summary", str(path)]) == 0
     from_file = capsys.readouterr().out
     assert "1 undo (claimed)" in from_file and "Comments: 2 (on the whole game, event 2)" in from_file
@@ -110,17 +110,17 @@ def test_dicehall_summary_refuses_in_one_line(tmp_path, capsys):
     assert capsys.readouterr().err.strip() == "dicehall: no save named 'no such save' (dicehall saves lists them)"
     session = played("wager")
     saves.close_save(session)
-    assert main(["summary", session.save_id, "--hindsight"]) == 2
+    assert main(["summary", session.labels.save_id, "--hindsight"]) == 2
     assert capsys.readouterr().err.strip() == "dicehall: Dead Man's Wager has no hindsight solver (only the troll has one)"
     with pytest.raises(SystemExit) as caught:
-        main(["summary", session.save_id, "--samples", "3"])
+        main(["summary", session.labels.save_id, "--samples", "3"])
     assert caught.value.code == 2 and capsys.readouterr().err.strip().endswith("--samples goes with --analyse")
 
 
 def test_the_troll_summary_with_hindsight_is_labelled(capsys):
     session = played("troll")
     saves.close_save(session)
-    assert main(["summary", session.save_id, "--hindsight", "--budget", "1"]) == 0
+    assert main(["summary", session.labels.save_id, "--hindsight", "--budget", "1"]) == 0
     out = capsys.readouterr().out
     assert "Hindsight (the solver looked at the hidden cards): " in out
 

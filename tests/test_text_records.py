@@ -59,7 +59,7 @@ def test_round_trip_of_a_whole_game_through_the_command_line(game, tmp_path, cap
         session.undo()
         session.redo()
     events = list(session.events)
-    save_id = session.save_id
+    save_id = session.labels.save_id
     saves.close_save(session)
 
     path = tmp_path / "game.dht"
@@ -74,12 +74,12 @@ def test_round_trip_of_a_whole_game_through_the_command_line(game, tmp_path, cap
     assert write_text(read) == text  # -> text: identical, the date and the claims included
     assert read.undos == 1
     # the host's comments and assists (kept with the save, not game events) go both ways too
-    read.comments = MappingProxyType({0: "a friendly game", len(events): "well played {really}"})
-    read.assists = (("hint", 2),)
+    read.labels.comments = MappingProxyType({0: "a friendly game", len(events): "well played {really}"})
+    read.labels.assists = (("hint", 2),)
     text = write_text(read)
     read = read_text(text, "again")
-    assert read.comments == {0: "a friendly game", len(events): "well played {really}"}
-    assert read.assists == (("hint", 2),) and write_text(read) == text
+    assert read.labels.comments == {0: "a friendly game", len(events): "well played {really}"}
+    assert read.labels.assists == (("hint", 2),) and write_text(read) == text
 
     # binary -> text -> binary: the same events and digests
     binary = replays.read_replay(replays.write_replay(read, tmp_path / "game.dhr"))
@@ -98,9 +98,9 @@ def test_round_trip_of_a_whole_game_through_the_command_line(game, tmp_path, cap
 @pytest.mark.parametrize("game", EVERY_GAME)
 def test_snapshot_of_a_text_record_per_game(game, snapshot):
     session = whole_game(engine.new_session(game, seed=7, players=players_for(game)), seed=7, limit=12)
-    session.record_date = DATE  # the one line that would change from run to run
-    session.save_name = f"{game} snapshot"
-    session.comments = MappingProxyType({1: "the first event, commented"})
+    session.labels.record_date = DATE  # the one line that would change from run to run
+    session.labels.save_name = f"{game} snapshot"
+    session.labels.comments = MappingProxyType({1: "the first event, commented"})
     text = write_text(session)
     snapshot.snapshot_dir = SNAPSHOTS
     snapshot.assert_match(text, f"text_record_{game}.dht")
@@ -111,7 +111,7 @@ def tower_record(tmp_path, pulls: int = 6, **kwargs) -> tuple[Path, object]:
     session = engine.new_session("dicetower", seed=3, players=["Ada"], **kwargs)
     for _ in range(pulls):
         session.play(engine.get_game("dicetower").PullBlock())
-    session.comments = MappingProxyType({2: "nice roll"})
+    session.labels.comments = MappingProxyType({2: "nice roll"})
     path = tmp_path / "tower.dht"
     path.write_text(write_text(session), encoding="utf-8")
     return path, session
@@ -140,7 +140,7 @@ def test_a_comment_edited_still_verifies_and_verify_says_comments_are_not_covere
     assert main(["verify", str(path)]) == 0
     out = capsys.readouterr().out
     assert "not covered by the seed" in out and "1 comment here" in out
-    assert read_record(path).comments == {2: "a terrible roll, said nobody"}
+    assert read_record(path).labels.comments == {2: "a terrible roll, said nobody"}
 
 
 def test_ruling_a_comment_belongs_to_the_event_line_before_it_and_a_decisions_to_its_first_event(tmp_path):
@@ -151,7 +151,7 @@ def test_ruling_a_comment_belongs_to_the_event_line_before_it_and_a_decisions_to
     lines[16] = lines[16] + " {the second pull}"  # a decision's line: its first event, event 3
     lines.insert(12, "{the start}")  # before the first move: the whole game
     session = read_text("\n".join(lines) + "\n", "x")
-    assert session.comments == {0: "the start", 1: "on the first pull", 2: "nice roll", 3: "the second pull"}
+    assert session.labels.comments == {0: "the start", 1: "on the first pull", 2: "nice roll", 3: "the second pull"}
 
 
 def test_typed_dice_round_trip_and_are_marked_on_their_line(tmp_path):
@@ -201,7 +201,7 @@ def test_unknown_tags_are_kept_as_written_and_never_acted_on():
     lines = text.splitlines()
     lines.insert(12, '[Event "[bold red]club night[/bold red] [@click=app.quit]x"]')
     read = read_text("\n".join(lines) + "\n", "x")
-    assert read.record_extra_tags == (("Event", '"[bold red]club night[/bold red] [@click=app.quit]x"'),)
+    assert read.labels.record_extra_tags == (("Event", '"[bold red]club night[/bold red] [@click=app.quit]x"'),)
     assert write_text(read).splitlines()[12] == lines[12]
 
 
@@ -228,7 +228,7 @@ def test_analysis_marks_and_figures_are_written_as_comments_and_kept():
     for d in marked:
         assert any(line.endswith(f" {d.mark}") for line in text.splitlines())
     read = read_text(text, "x")
-    assert read.comments == {}  # the analysis' notes are not the players' comments
+    assert read.labels.comments == {}  # the analysis' notes are not the players' comments
     assert write_text(read) == text
 
 
@@ -268,7 +268,7 @@ def test_replay_analyse_and_the_launchers_continue_from_here_read_a_text_record(
         return app.screen.session
 
     branch = drive(DicehallApp(), steps)
-    assert list(branch.events)[:3] == list(session.events)[:3] and branch.save_id
+    assert list(branch.events)[:3] == list(session.events)[:3] and branch.labels.save_id
 
 
 def test_a_finished_hall_game_exports_as_a_text_record(tmp_path, monkeypatch, capsys):
@@ -281,7 +281,7 @@ def test_a_finished_hall_game_exports_as_a_text_record(tmp_path, monkeypatch, ca
     assert main(["--hall", str(hall.folder), "export", ann.id, "--text", "-o", str(tmp_path)]) == 0
     exported = tmp_path / f"hall-{ann.id}.dht"
     read = read_record(exported)
-    assert read.seed == ann.fold.revealed and read.save_name == "Ann v Bob"
+    assert read.seed == ann.fold.revealed and read.labels.save_name == "Ann v Bob"
     assert list(read.events) == list(hall.finished_session(ann.id).events)
     assert main(["verify", str(exported)]) == 0
     ann.close(), bob.close()
@@ -304,13 +304,13 @@ def test_a_seeded_outcome_re_marked_as_typed_is_named_on_its_own_line(tmp_path):
 def test_export_text_analysed_writes_the_marks_and_figures_and_still_verifies(tmp_path, capsys):
     session = saves.new_save("dicetower", name="judged", seed=2)
     whole_game(session, seed=2, limit=8)
-    save_id = session.save_id
+    save_id = session.labels.save_id
     saves.close_save(session)
     assert main(["export", save_id, "--text", "-", "--analysed"]) == 0
     text = capsys.readouterr().out
     assert "{analysis: luck " in text  # the Dice Tower's figure: each roll's luck, in pulls
     read = read_text(text, "x")
-    assert list(read.events) == list(saves.load_readonly(save_id).events) and read.comments == {}
+    assert list(read.events) == list(saves.load_readonly(save_id).events) and read.labels.comments == {}
     with pytest.raises(SystemExit):  # a binary replay carries no analysis: the usage and one line
         main(["export", save_id, "--analysed"])
     assert "--analysed goes with --text" in capsys.readouterr().err

@@ -57,7 +57,7 @@ def test_y_in_the_saves_list_copies_a_long_game_as_its_tag_lines():
     session = saves.new_save("dicetower", name="long night", seed=3, options={"start": 10000})
     while session.outcome is None:
         session.play(PullBlock())
-    save_id = session.save_id
+    save_id = session.labels.save_id
     saves.close_save(session)
 
     async def steps(pilot):
@@ -93,5 +93,5 @@ def test_y_in_the_saves_list_copies_a_short_game_whole():
     written, line = drive(DicehallApp(), steps)
     [text] = copied(written)
     read = read_text(text, "copied")
-    assert list(read.events) == events and read.save_name == "short"
+    assert list(read.events) == events and read.labels.save_name == "short"
     assert line.startswith("copied the text record through OSC 52: ")

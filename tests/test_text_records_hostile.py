@@ -144,9 +144,9 @@ def test_markup_in_names_and_comments_is_kept_as_text(tmp_path):
 
     session = engine.new_session("wager", seed=2, players=[Player("[bold]Ann[/bold]"), Player("[@click=app.quit]B")])
     whole_game(session, limit=6)
-    session.comments = MappingProxyType({1: "[red]boo[/red] {not a comment} \\ back"})
+    session.labels.comments = MappingProxyType({1: "[red]boo[/red] {not a comment} \\ back"})
     text = write_text(session)
     read = read_text(text, "x")
     assert [p.name for p in read.players] == ["[bold]Ann[/bold]", "[@click=app.quit]B"]
-    assert read.comments[1] == "[red]boo[/red] {not a comment} \\ back"
+    assert read.labels.comments[1] == "[red]boo[/red] {not a comment} \\ back"
     assert write_text(read) == text

@@ -14,7 +14,7 @@ def test_summary_reads_every_text_record_verify_accepts(game, tmp_path, capsys, 
     session = saved_game(game)
     saves.close_save(session)
     record = tmp_path / f"{game}.dht"
-    assert main(["export", session.save_id, "--text", "-o", str(record)]) == 0
+    assert main(["export", session.labels.save_id, "--text", "-o", str(record)]) == 0
     noted = tmp_path / f"{game} noted.dht"  # a BOM, Windows line ends and blank lines before it, as pasted
     noted.write_bytes(b"\xef\xbb\xbf\r\n" + record.read_bytes().replace(b"\n", b"\r\n"))
     capsys.readouterr()
@@ -30,7 +30,7 @@ def test_summary_reads_a_text_record_of_the_players_folder_by_name_on_a_box(home
     monkeypatch.setenv("DICEHALL_PLAYER", "ann")
     session = saved_game("dicetower")
     saves.close_save(session)
-    assert main(["export", session.save_id, "--text", "-o", "tower.dht"]) == 0  # into ann's replays folder
+    assert main(["export", session.labels.save_id, "--text", "-o", "tower.dht"]) == 0  # into ann's replays folder
     capsys.readouterr()
     assert main(["verify", "tower.dht"]) == 0 and capsys.readouterr().out.startswith("ok: ")
     assert main(["summary", "tower.dht"]) == 0

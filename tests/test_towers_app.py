@@ -164,7 +164,7 @@ def test_leaving_while_the_bot_thinks_drops_its_answer(monkeypatch):
         return len(session.events)
 
     assert drive(DicehallApp(session=session), steps) == 1  # only Ada's placement: nothing after leaving
-    reopened = saves.open_save(session.save_id)
+    reopened = saves.open_save(session.labels.save_id)
     assert len(reopened.events) == 1
     saves.close_save(reopened)
 

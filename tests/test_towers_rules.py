@@ -370,7 +370,7 @@ def test_undo_redo_save_and_replay_round_trip(tmp_path):
     s.redo()
     assert s.state == state
     saves.close_save(s)
-    loaded = saves.open_save(s.save_id)
+    loaded = saves.open_save(s.labels.save_id)
     assert loaded.state == state and loaded.undos == 1
     saves.close_save(loaded)
     path = replays.write_replay(s, tmp_path / "towers.dhr")

@@ -121,7 +121,7 @@ def test_viewer_steps_by_game_turn_and_reveal_shows_the_deck(tmp_path):
     for _ in range(8):
         session.play(choose(session.state))
     turn_starts = [i for i, e in enumerate(session.events) if troll.is_turn_start(e)]
-    path = saves.export_save(session.save_id, tmp_path / "t.dhr")
+    path = saves.export_save(session.labels.save_id, tmp_path / "t.dhr")
     assert replays.verify(path).startswith("ok: Angry Troll versus Magic Bridge")
 
     async def steps(pilot):
@@ -222,5 +222,5 @@ def test_a_troll_from_the_launcher_is_named_by_its_options_numbered_not_dated_an
 
     first, second = drive(DicehallApp(), steps)
     names = {info.id: info.name for info in saves.list_saves()}
-    assert (names[first.save_id], names[second.save_id]) == ("Standard", "Standard (2)")
+    assert (names[first.labels.save_id], names[second.labels.save_id]) == ("Standard", "Standard (2)")
     assert [p.name for p in first.players] == ["ann[31m"] and [p.name for p in second.players] == ["ann[31m"]

@@ -852,7 +852,7 @@ def test_save_then_open_folds_to_the_live_state():
         if s.outcome is None:
             s.play(rng.choice(s.commands()))
     saves.close_save(s)
-    loaded = saves.open_save(s.save_id)
+    loaded = saves.open_save(s.labels.save_id)
     try:
         assert loaded.state == s.state and loaded.events == s.events
     finally:

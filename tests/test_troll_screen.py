@@ -184,7 +184,7 @@ def test_wait_is_in_the_footer_only_when_it_is_the_one_thing_to_do(monkeypatch):
         normal = screen_text(pilot.app).splitlines()[-1]
         await pilot.press("w")
         refused = screen_text(pilot.app)
-        monkeypatch.setattr(session, "commands", lambda: [troll.Wait()])
+        monkeypatch.setattr(type(session), "commands", lambda self: [troll.Wait()])
         pilot.app.screen.redraw()
         await pilot.pause()
         return normal, refused, screen_text(pilot.app).splitlines()[-1]
@@ -257,7 +257,7 @@ def test_the_status_line_gets_each_step_and_the_batch_whole(monkeypatch):
     monkeypatch.setattr(TrollScreen, "STEP_SECONDS", 60)
     session = played("long words", 11, ["move up"])
     long = "words that run on past one line of the screen " * 3
-    monkeypatch.setattr(session, "describe", lambda index, reveal=True: f"event {index + 1}: {long}")
+    monkeypatch.setattr(type(session), "describe", lambda self, index, reveal=True: f"event {index + 1}: {long}")
 
     async def steps(pilot):
         await pilot.press("left")

@@ -118,7 +118,7 @@ def test_the_title_keeps_the_game_and_the_result_and_cuts_the_name_with_a_mark()
 def test_a_branch_of_an_unnamed_replay_is_named_after_its_game(tmp_path):
     session = bot_game("troll", moves=6, name="")
     loaded = replays.read_replay(replays.write_replay(session, tmp_path / "unnamed.dhr"))
-    loaded.save_name = ""  # a replay written without a name
+    loaded.labels.save_name = ""  # a replay written without a name
 
     async def steps(pilot):
         await pilot.press("c")
@@ -127,7 +127,7 @@ def test_a_branch_of_an_unnamed_replay_is_named_after_its_game(tmp_path):
         return branch, screen_text(pilot.app).splitlines()[0]
 
     branch, title = drive(DicehallApp(replay=loaded), steps)
-    assert branch.save_name == "Angry Troll versus Magic Bridge (branch)"
+    assert branch.labels.save_name == "Angry Troll versus Magic Bridge (branch)"
     assert title.startswith(" Replay: Angry Troll versus Magic Bridge  (branch)")
 
 
@@ -154,11 +154,11 @@ def test_branching_leaves_to_the_game_list_and_a_second_branch_asks_first(tmp_pa
         return branched, after_first, asked, declined, second
 
     branched, after_first, (asked, question), (declined_on, declined), second = drive(DicehallApp(), steps)
-    assert branched.save_name == "shared (branch)" and len(branched.events) == 2
+    assert branched.labels.save_name == "shared (branch)" and len(branched.events) == 2
     assert after_first is LauncherScreen  # q from the branch: the game list, not the viewer
     assert asked and 'A save named "shared (branch)" exists already' in question
     assert declined_on is ViewerScreen and "no branch made" in declined
-    assert second.save_name == "shared (branch 2)"
+    assert second.labels.save_name == "shared (branch 2)"
     names = [info.name for info in saves.list_saves()]
     assert sorted(names) == ["shared", "shared (branch 2)", "shared (branch)"]  # no silent twin
 
@@ -296,8 +296,10 @@ def test_a_turn_stop_and_a_branch_say_their_words_whole(tmp_path, monkeypatch):
     # the viewer hands its words to the status line uncut: the status line wraps them and marks a cut
     replay = replays.read_replay(replays.write_replay(bot_game("wager", moves=20), tmp_path / "long.dhr"))
     long = "words that run on past one line of the screen " * 3
-    monkeypatch.setattr(replay, "describe", lambda index, reveal=True: f"event {index + 1}: {long}")
-    replay.save_name = "n" * 40  # the longest name: the branch's notice names its branch whole
+    describe = type(replay).describe  # a Session has __slots__: its class is patched, for this session only
+    monkeypatch.setattr(type(replay), "describe", lambda self, index, reveal=True:
+                        f"event {index + 1}: {long}" if self is replay else describe(self, index, reveal))
+    replay.labels.save_name = "n" * 40  # the longest name: the branch's notice names its branch whole
     # the branch's bot waits: on a busy machine its paced move could replace the notice before it is read
     monkeypatch.setattr("dicehall.tui.screens.wager.screen.BOT_PACE", 60)
 
@@ -305,7 +307,7 @@ def test_a_turn_stop_and_a_branch_say_their_words_whole(tmp_path, monkeypatch):
         await pilot.press("home", "pagedown")
         turn = pilot.app.screen.query_one(StatusLine).message, pilot.app.screen.position, screen_text(pilot.app)
         await pilot.press("c")
-        return turn, (pilot.app.screen.query_one(StatusLine).message, pilot.app.screen.session.save_name)
+        return turn, (pilot.app.screen.query_one(StatusLine).message, pilot.app.screen.session.labels.save_name)
 
     (turn, position, text), (branched, name) = drive(DicehallApp(replay=replay), steps)
     assert turn.endswith(f"to decide, after: event {position}: {long}")

@@ -134,7 +134,7 @@ def test_l_opens_the_line_which_steps_to_a_win_and_c_branches_a_save_from_it(tmp
     # phase cut off by the branch point rolls on, with the same dice)
     branch, started = branch
     assert len(started) >= branch_at and started == line_events[:len(started)] and branch.seed == session.seed
-    assert branch.save_name == "hindsight line (branch)"
+    assert branch.labels.save_name == "hindsight line (branch)"
     assert "hindsight line (branch)" in {info.name for info in saves.list_saves()}
     assert list(branch.events) == line_events and branch.state.end in WINS  # the same dice: the same win
 

@@ -88,13 +88,13 @@ def test_a_save_and_its_replay_deal_again_without_searching(tmp_path, monkeypatc
     session = saves.new_save("troll", seed=deal.seed, options=deal.options, players=saves.solo_players())
     deck = deck_of(deal.seed)
     saves.close_save(session)
-    path = saves.export_save(session.save_id, tmp_path / "w.dhr")
+    path = saves.export_save(session.labels.save_id, tmp_path / "w.dhr")
 
     def no_search(*args, **kwargs):
         raise AssertionError("searched again")
 
     monkeypatch.setattr(winnable, "choose", no_search)
-    reopened = saves.open_save(session.save_id)
+    reopened = saves.open_save(session.labels.save_id)
     assert reopened.seed == 99 and reopened.options["winnable_from"] == 98
     assert next(e.order for e in reopened.events if isinstance(e, troll.DeckShuffled)) == deck
     saves.close_save(reopened)
@@ -124,7 +124,7 @@ def test_the_option_through_the_command_line(opened):
     assert main(["play", "troll", "--seed", "98", "--option", "winnable=true"]) == 0
     session = opened[-1].start_session
     assert (session.seed, session.options["winnable"], session.options["winnable_from"]) == (99, True, 98)
-    assert session.notice == ("a winnable deal: seed 99 (1 before it not proved from 98); the solver proved a win "
+    assert session.labels.notice == ("a winnable deal: seed 99 (1 before it not proved from 98); the solver proved a win "
                               "with hindsight")
     saves.close_save(session)
     info = saves.list_saves()[0]
@@ -137,7 +137,7 @@ def test_todays_winnable_deal_through_the_command_line(opened):
     session = opened[-1].start_session
     expected = winnable.choose("troll", daily_seed("troll", today), {})
     assert session.seed == expected.seed and session.options["winnable_from"] == daily_seed("troll", today)
-    assert session.save_name == f"daily {today}, winnable"
+    assert session.labels.save_name == f"daily {today}, winnable"
     saves.close_save(session)
 
 
@@ -200,7 +200,7 @@ def test_the_setup_screen_deals_todays_winnable_deal():
     today = date.today().isoformat()
     assert session.options["winnable_from"] == daily_seed("troll", today)
     assert session.seed == winnable.choose("troll", daily_seed("troll", today), {}).seed
-    assert session.save_name == f"daily {today}, winnable"
+    assert session.labels.save_name == f"daily {today}, winnable"
     saves.close_save(session)
 
 

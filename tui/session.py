@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, Sequence, runtime_checkable
 
-from dicehall.engine.core import ChanceNeeded, Outcome, Player
+from dicehall.engine.core import ChanceNeeded, HostLabels, Outcome, Player
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -32,11 +32,7 @@ class GameSession(Protocol):
     @property
     def players(self) -> tuple[Player, ...]: ...
     @property
-    def save_name(self) -> str: ...  # what the title calls the game ("" when no host named it)
-    @property
-    def save_id(self) -> str: ...
-    @property
-    def notice(self) -> str | None: ...  # one line for the player on opening
+    def labels(self) -> HostLabels: ...  # what the host calls the game: its name, the notice on opening ...
 
     # ----- the game as it stands -----
     @property

@@ -74,7 +74,7 @@ def analyse_command(args: argparse.Namespace) -> int:
             after = result.curve[luck.event].value
             print(f"event {luck.event:>4}: luck {luck.luck:+.2f} pulls, then {after:.2f} expected pulls left")
     for d in result.decisions:
-        who = clean_text(session.holder(d.seat, d.event - 1).name, 16) if many else ""  # a person before a handover
+        who = clean_text(session.labels.holder(session.players, d.seat, d.event - 1).name, 16) if many else ""  # a person before a handover
         mark = f"  {d.mark} {analysis.MARK_WORDS[d.mark]}" if d.mark else ""
         equity = (lambda e: f", equity {e:.1%}") if d.equity_best is not None else (lambda e: "")  # the troll's
         win = analysis.figure_of(result, d.seat, "win")  # Towers names the side: "Light's chance"

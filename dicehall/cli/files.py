@@ -75,7 +75,7 @@ def exported_session(name: str):
 
         return Hall().finished_session(name), f"hall-{name}"
     session = saves.load_readonly(name)
-    return session, session.save_id
+    return session, session.labels.save_id
 
 
 def export_text(args: argparse.Namespace) -> int:

@@ -128,7 +128,7 @@ def play_command(args: argparse.Namespace) -> int:
         return terminal.refuse_without_terminal(args.command)
     session = saves.new_save(args.game, name=name, seed=game_seed, options=options, players=saves.solo_players())
     if chosen is not None:
-        session.notice = chosen.notice()
+        session.labels.notice = chosen.notice()
     return run_app(args, session=session)
 
 

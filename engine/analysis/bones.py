@@ -158,7 +158,7 @@ def _decisions(session) -> list[tuple[int, int]]:
     over too) where there was a choice."""
     found = []
     for mark in session.marks:
-        person = not session.holder(mark.player, mark.start).bot
+        person = not session.labels.holder(session.players, mark.player, mark.start).bot
         if person and len(bones.legal_commands(session.state_at(mark.start))) > 1:
             found.append((mark.start, mark.player))
     return found
@@ -259,7 +259,7 @@ def judge(state: bones.BonesState, start: int, seat: int, played: object, seed: 
 def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
     """`partial(result_so_far)` after each decision judged (the decisions first, then the luck)."""
     samples = SAMPLES if samples is None else samples
-    people = [seat for seat, player in enumerate(session.first_players()) if not player.bot]
+    people = [seat for seat, player in enumerate(session.labels.first_players(session.players)) if not player.bot]
     side = people[0] if people else 0  # whose win chance the curve and the luck show
     events, seed = session.events, session.seed
     decisions_at, runs = _decisions(session), _chance_runs(session)
@@ -267,7 +267,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
     points: dict[int, float] = {}
     decisions = []
     memo: dict = {}
-    names = tuple(session.seat_name(seat) for seat in range(len(session.players)))
+    names = tuple(session.labels.seat_name(session.players, seat) for seat in range(len(session.players)))
     for start, seat in decisions_at:
         state = session.state_at(start)
         decision = judge(state, start, seat, bones.command_of(events[start]), seed, samples, memo)

@@ -80,7 +80,7 @@ def result_of(session, seat: int, figure: str) -> float | None:
 def report(result: Analysis, session) -> Report:
     """The report of every seat of `session` from its analysis `result`."""
     seats = len(session.players)
-    names = [session.seat_name(seat) for seat in range(seats)]  # "Bot for Bob": a seat a bot took over
+    names = [session.labels.seat_name(session.players, seat) for seat in range(seats)]  # "Bot for Bob": a seat a bot took over
     own = [sum(item.luck for item in result.chance if item.seat == seat) for seat in range(seats)]
     total = sum(own)
     rows = []

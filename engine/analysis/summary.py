@@ -31,7 +31,7 @@ def turning_points(session, analysis: Analysis) -> list[str]:
 
     def who(seat: int, event: int) -> str:
         """The player of `seat` at event `event` (from 1): a person before a bot took the seat over."""
-        return f", {clean_text(session.holder(seat, event - 1).name, 20)}" if seats > 1 and 0 <= seat < seats else ""
+        return f", {clean_text(session.labels.holder(session.players, seat, event - 1).name, 20)}" if seats > 1 and 0 <= seat < seats else ""
 
     costly = max(analysis.decisions, key=lambda d: d.drop, default=None)
     if costly is not None and costly.drop > 0:
@@ -69,16 +69,16 @@ def summary_lines(session, analysis: Analysis | None = None, hindsight=None) -> 
     """The summary's lines, unwrapped."""
     title = session.game.TITLE
     outcome = session.outcome
-    name = clean_text(getattr(session, "save_name", "") or "")
+    name = clean_text(session.labels.save_name or "")
     lines = [f"{title}: {name}" if name and name != title else title]
     result = outcome.summary if outcome else f"unfinished, after {counted(len(session.events), 'event')}"
-    if outcome is None and session.abandoned:  # a hall game ended over an idle seat
-        result = f"abandoned after {counted(len(session.events), 'event')}: {clean_text(session.abandoned, 200)}"
+    if outcome is None and session.labels.abandoned:  # a hall game ended over an idle seat
+        result = f"abandoned after {counted(len(session.events), 'event')}: {clean_text(session.labels.abandoned, 200)}"
     lines.append(f"Result: {result}")
     players = ", ".join(clean_text(p.name, 40) + (" (bot)" if p.bot else "") for p in session.players)
     if players:
         lines.append(f"Players: {players}")
-    for handover in session.handovers:  # a hall seat a bot took over: the moves before it were a person's
+    for handover in session.labels.handovers:  # a hall seat a bot took over: the moves before it were a person's
         lines.append(f"Handed over: {handover.words(session.players[handover.seat].name)}")
     if session.seed is not None and not hasattr(session, "seed_shown"):
         try:
@@ -86,15 +86,15 @@ def summary_lines(session, analysis: Analysis | None = None, hindsight=None) -> 
         except ValueError:
             pass
     decisions = len(session.turn_starts())
-    claimed = " (claimed)" if getattr(session, "header_claimed", False) else ""
+    claimed = " (claimed)" if session.labels.header_claimed else ""
     lines.append(f"Played: {counted(len(session.events), 'event')}, {counted(decisions, 'move')}; "
                  f"{counted(session.undos, 'undo')}{claimed}")
-    asked = Counter(kind for kind, _ in session.assists)
+    asked = Counter(kind for kind, _ in session.labels.assists)
     lines.append("Assists: " + (", ".join(counted(n, ASSIST_WORDS.get(kind, clean_text(kind, 20)))
                                           for kind, n in sorted(asked.items())) if asked else "none asked"))
-    if session.comments:
-        where = ", ".join("the whole game" if n == 0 else f"event {n}" for n in sorted(session.comments))
-        lines.append(f"Comments: {len(session.comments)} (on {where})")
+    if session.labels.comments:
+        where = ", ".join("the whole game" if n == 0 else f"event {n}" for n in sorted(session.labels.comments))
+        lines.append(f"Comments: {len(session.labels.comments)} (on {where})")
     lines.append("")
     if analysis is not None:
         lines.append("Turning points (analysed):")

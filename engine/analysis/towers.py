@@ -157,10 +157,10 @@ def mark(judged: Judged, phase: str) -> str:
 def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
     events = session.events
     # a person's decisions (a hall seat's before a bot took it over too), never a bot's
-    marks = [m for m in session.marks if not session.holder(m.player, m.start).bot]
+    marks = [m for m in session.marks if not session.labels.holder(session.players, m.player, m.start).bot]
     decisions, margins = [], []
     curve: dict[int, float] = {}  # event -> Light's chance (a position judged before a decision wins)
-    names = tuple(session.seat_name(seat) for seat in range(len(session.players)))
+    names = tuple(session.labels.seat_name(session.players, seat) for seat in range(len(session.players)))
     for done, decision_mark in enumerate(marks, start=1):
         state = session.state_at(decision_mark.start)
         played = next(c for c in towers.legal_commands(state)

@@ -93,7 +93,7 @@ def judge(state: wager.WagerState, played: str) -> tuple[str, float, float, str]
 
 
 def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
-    people = [seat for seat, player in enumerate(session.first_players()) if not player.bot]
+    people = [seat for seat, player in enumerate(session.labels.first_players(session.players)) if not player.bot]
     side = people[0] if people else 0  # whose win chance the curve shows
     events = session.events
     state = session.state_at(0)
@@ -109,7 +109,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
         after = wager.evolve(state, event)
         number = index + 1
         # a person's choices (a hall seat's before a bot took it over too), never a bot's
-        if isinstance(event, (wager.WagerCalled, wager.TurnEnded)) and not session.holder(event.seat, index).bot:
+        if isinstance(event, (wager.WagerCalled, wager.TurnEnded)) and not session.labels.holder(session.players, event.seat, index).bot:
             played = "wager" if isinstance(event, wager.WagerCalled) else "stop"
             best, played_chance, best_chance, mark = judge(state, played)
             decisions.append(Decision(number, event.seat, WORDS[played], WORDS[best], played_chance, best_chance, mark))
@@ -133,7 +133,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
                  "sampled (600 games per choice) with more, a mark then confirmed on 600 fresh paired games "
                  "beyond two standard errors")
     return Analysis(wager.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), tuple(notes),
-                    names=tuple(session.seat_name(seat) for seat in range(len(session.players))))
+                    names=tuple(session.labels.seat_name(session.players, seat) for seat in range(len(session.players))))
 
 
 

@@ -256,7 +256,7 @@ class HallFold:
             raise HallRecordError("an assist asked for a bot")
         if not isinstance(kind, str) or kind not in ASSIST_KINDS or not is_int(event) or event != len(session.events):
             raise HallRecordError("an assist that is not readable")
-        session.assists = (*session.assists, (kind, event))
+        session.labels.assists = (*session.labels.assists, (kind, event))
         return by
 
     def _takeback(self, record: dict) -> int:
@@ -300,7 +300,7 @@ class HallFold:
         while len(session.events) > request.to:
             session.undo()
         # a seat handed over after the position taken back to is the bot's from there
-        session.handovers = tuple(replace(h, at=min(h.at, len(session.events))) for h in session.handovers)
+        session.labels.handovers = tuple(replace(h, at=min(h.at, len(session.events))) for h in session.labels.handovers)
         self.takeback = None
         self.note = f"{self.seat_name(by)} took back a move"
         return by
@@ -324,7 +324,7 @@ class HallFold:
         idle = f"{clean_text(name, 40)} (seat {seat + 1}) did not move for {counted(after, 'minute')}"
         if then == "abandon":
             self.abandoned = f"abandoned: {idle}"
-            session.abandoned = idle  # what a replay of it says
+            session.labels.abandoned = idle  # what a replay of it says
             self.takeback = None
             return by
         candidate = Seat("bot", bot_name(seat, len(self.seats), 1 + sum(s.kind == "bot" for s in self.seats)))
@@ -337,7 +337,7 @@ class HallFold:
         self.seats = seats
         # the bot plays the seat from here; the moves so far stay the person's (a replay says so)
         handover = Handover(len(session.events), seat, session.players[seat], f"idle for {counted(after, 'minute')}")
-        session.handovers = (*session.handovers, handover)
+        session.labels.handovers = (*session.labels.handovers, handover)
         session.players = players
         self.idle_notes.append(f"{idle}: seat {seat + 1} handed to {candidate.name}")
         if self.takeback is not None and self.takeback.by == seat:

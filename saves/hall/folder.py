@@ -297,8 +297,8 @@ class Hall(HallSeats, HallListing):
         fold = self.finished_fold(game_id)
         assert fold.session is not None  # a finished game: every seat was taken
         session = fold.session
-        session.save_name = fold.players_name()  # "Ann v Bob", as the lobby named it
-        session.save_id = game_id
+        session.labels.save_name = fold.players_name()  # "Ann v Bob", as the lobby named it
+        session.labels.save_id = game_id
         return session
 
     def verify(self, game_id: str) -> str:

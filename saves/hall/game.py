@@ -92,7 +92,7 @@ class HallGame(IdleSeats):
         (in a finished game nobody waits for a seat: its seats are simply the players)."""
         views = []
         over = self.finished
-        handed = {h.seat: h for h in self.session.handovers} if self.session is not None else {}
+        handed = {h.seat: h for h in self.session.labels.handovers} if self.session is not None else {}
         for n, seat in enumerate(self.fold.seats):
             status = seat.kind
             if seat.kind == "player" and not over and n != self.seat and not self.hall.seat_held(self.id, n):

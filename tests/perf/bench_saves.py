@@ -50,7 +50,7 @@ def long_tower(events: int):
 def branch_save_before(session, upto: int, name: str = ""):
     """saves.branch_save before: a new save, then one durable append per turn, each turn's events
     sliced from a fresh copy of the whole log."""
-    parent = getattr(session, "save_name", "") or session.game.TITLE
+    parent = session.labels.save_name or session.game.TITLE
     branch_of = {"name": parent, "event": upto}
     new = saves.new_save(session.game.ID, name=name or f"{parent[:31]} (branch)", branch_of=branch_of,
                          seed=session.seed, options=session.options, players=list(session.players), dice=[])
@@ -86,7 +86,7 @@ def old_tower_screen():
 
             session = self.session
             state = session.state
-            name = getattr(session, "save_name", "")
+            name = session.labels.save_name
             title = title_line("Dice Tower: ", name, f"   (seed {session.seed}, undos {session.undos})", self.size.width - 2)
             self.query_one("#title", Plain).show(Text(title, style="bold"))
             self.query_one("#board", Plain).show(draw_board(state))

@@ -313,7 +313,7 @@ class GameScreen(KeyedScreen):
         return super().refusal(action, parameters)
 
     def on_mount(self) -> None:
-        notice = getattr(self.session, "notice", None)  # e.g. a cut-off record removed, a branch made
+        notice = self.session.labels.notice  # e.g. a cut-off record removed, a branch made
         if notice:
             self.status(notice)
         self.redraw()

@@ -63,7 +63,7 @@ class BookshelfScreen(KeyedScreen):
         except saves.SaveError as error:
             self.status(str(error), error=True)
             return
-        self.app.push_screen(JournalReadScreen(session.save_name, session.state))
+        self.app.push_screen(JournalReadScreen(session.labels.save_name, session.state))
 
     def action_back(self) -> None:
         self.app.pop_screen()

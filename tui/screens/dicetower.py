@@ -134,7 +134,7 @@ class DiceTowerScreen(GameScreen):
     def redraw(self) -> None:
         session = self.session
         state: TowerState = session.state
-        name = getattr(session, "save_name", "")
+        name = session.labels.save_name
         seed = getattr(session, "seed_shown", session.seed)  # the hall's: "secret" until it is revealed
         title = title_line("Dice Tower: ", name, f"   (seed {seed}, undos {session.undos})", self.size.width - 2)
         self.query_one("#title", Plain).show(Text(with_deal(title, session, self.size.width - 2), style="bold"))

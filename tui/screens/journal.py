@@ -114,7 +114,7 @@ class JournalScreen(GameScreen):
 
     def redraw(self) -> None:
         session, state = self.session, self.state
-        name = getattr(session, "save_name", "")
+        name = session.labels.save_name
         head = f"Journal: {state.deck.title}"
         if name.casefold() == state.deck.title.casefold():  # a save named after its deck: said once
             head, name = head + " ", ""

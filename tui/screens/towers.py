@@ -154,7 +154,7 @@ class TowersScreen(GameScreen):
         session = self.session
         state: TowersState = session.state
         outcome = session.outcome
-        name = getattr(session, "save_name", "")
+        name = session.labels.save_name
         head = outcome.summary if outcome else (f"game {state.game} of 2" if state.match else "")
         tail = (f"  {head}" if head else "") + f"  (undos {session.undos})"
         title = with_deal(title_line("Towers: ", name, tail, self.size.width - 2), self.session, self.size.width - 2)

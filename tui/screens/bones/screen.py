@@ -195,7 +195,7 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
             self.sync_ui()
         session = self.session
         state = self.view_state()
-        name = getattr(session, "save_name", "")
+        name = session.labels.save_name
         outcome = bones.outcome(state)
         head = outcome.summary if outcome else (f"turn {state.turn}" if state.turn else "setup")
         title = title_line("War of Bones: ", name, f"  {head}  (undos {session.undos})", self.size.width - 2)

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.widgets import Footer
 
 from dicehall.engine import IllegalCommand, JournalError
-from dicehall.engine.core import Outcome, Player
+from dicehall.engine.core import HostLabels, Outcome, Player
 from dicehall.engine.text import clean_text
 from dicehall.saves import SaveError
 from dicehall.saves.box import JOIN_KEY, WATCH_KEY, command_hint
@@ -53,16 +53,15 @@ class HallSession:
     `undo` asks the others for a takeback, and there is no redo. `seed` is a public number made
     from the commitment for the bots' tie-breaks, never the secret seed, and never shown (a player
     could take it for the seed): a title shows `seed_shown`. It satisfies tui/session.py's
-    GameSession, the one surface a game screen sees (mypy checks it below the class)."""
-
-    notice: str | None = None  # set when a kept draft could not be read (keep_drafts)
+    GameSession, the one surface a game screen sees (mypy checks it below the class). Its `labels`
+    are the table's own (the hall names the game; `notice` is set when a kept draft could not be
+    read); the game's, its assists and handovers, are the fold session's."""
 
     def __init__(self, game: HallGame, on_stale: Callable[[], None] | None = None) -> None:
         self.hall_game = game
         self.on_stale = on_stale or (lambda: None)  # the screen refreshes after a decision the log refused
         self.seed = int(game.fold.commitment[:12], 16)
-        self.save_name = f"{game.fold.players_name(20)} (hall {game.id})"
-        self.save_id = game.id
+        self.labels = HostLabels(save_name=f"{game.fold.players_name(20)} (hall {game.id})", save_id=game.id)
         self.seat_status = [view.status for view in game.seats()]  # as last drawn: "disconnected" is marked
         self.draft_file: HallDraft | None = None  # where this seat's draft is kept, for a game that writes (keep_drafts)
 
@@ -80,14 +79,14 @@ class HallSession:
         self.draft_file = HallDraft(game.id, game.fold.commitment, game.seat)
         kept = self.draft_file.read()
         if kept.problem:
-            self.notice = kept.problem
+            self.labels.notice = kept.problem
         if game.finished:
             try:
                 self.draft_file.delete()
             except SaveError as error:
-                self.notice = str(error)
+                self.labels.notice = str(error)
             return
-        self.draft, self.rewrite = kept.draft, kept.rewrite
+        self.labels.draft, self.labels.rewrite = kept.draft, kept.rewrite
 
     @property
     def players(self) -> tuple:
@@ -170,10 +169,6 @@ class HallSession:
     @property
     def undos(self):
         return self.hall_game.session.undos
-
-    @property
-    def assists(self) -> tuple:
-        return self.real.assists
 
     def record_assist(self, kind: str) -> bool:
         """A hint asked at this table: a record of the hall's log before it is shown (saves.record_assist)."""

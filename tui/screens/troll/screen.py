@@ -86,7 +86,7 @@ class TrollScreen(SteppedBatches, GameScreen):
         session = self.session
         count = self.shown_count()
         state: TrollState = session.state_at(count)  # while stepping: as far as the words go
-        name = getattr(session, "save_name", "")
+        name = session.labels.save_name
         outcome = troll.outcome(state)
         actions = f"{counted(state.actions_left, 'action')} left"  # short: the name needs room
         phase = {"actions": actions, "awakening": "awakening",

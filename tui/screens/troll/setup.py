@@ -119,5 +119,5 @@ class TrollSetupScreen(SetupScreen):
             self.status(saves.error_line(error), error=True)
             return
         if notice:
-            session.notice = notice
+            session.labels.notice = notice
         self.app.open_game(session, replace=True)

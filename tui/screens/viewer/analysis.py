@@ -446,7 +446,7 @@ class AnalysedViewer(ViewerBase):
         if panel.display:
             # with the hindsight answer under it, one line: the events keep 8 lines at 80x24
             panel.draw(self.analysis, self.analysis_progress, self.analysis_running, len(session.events),
-                       self.position, [session.seat_name(seat) for seat in range(len(session.players))],
+                       self.position, [session.labels.seat_name(session.players, seat) for seat in range(len(session.players))],
                        short=self.hindsight_displayed)
 
     def action_analyse(self) -> None:

@@ -114,7 +114,7 @@ class CommentedViewer(ViewerBase):
 
     def comment_possible(self, action: str) -> bool | None:
         """x is possible where comments are kept in memory only, once there is one."""
-        return None if self.comments_on_disk() or not self.session.comments else True
+        return None if self.comments_on_disk() or not self.session.labels.comments else True
 
     def comment_refusal(self, action: str) -> str:
         if self.comments_on_disk():
@@ -123,7 +123,7 @@ class CommentedViewer(ViewerBase):
 
     def action_comment(self) -> None:
         position = self.position
-        current = self.session.comments.get(position, "")
+        current = self.session.labels.comments.get(position, "")
         verb = "Edit your comment" if current else "Your comment"
         question = (f"{verb} on {comment_where(position)} ('{LINE_BREAK.strip()}' between spaces starts a new "
                     "line; empty removes it):")
@@ -137,13 +137,13 @@ class CommentedViewer(ViewerBase):
         if text is None:
             self.status(f"the comment on {where} is as it was")
             return
-        had = position in self.session.comments
+        had = position in self.session.labels.comments
         try:
             on_disk = saves.write_comment(self.session, position, typed_comment(text))
         except (DicehallError, OSError) as error:
             self.status(saves.error_line(error), error=True)
             return
-        now = position in self.session.comments
+        now = position in self.session.labels.comments
         done = ("comment removed from" if had and not now else "comment changed on" if had
                 else "comment written on" if now else "nothing written (an empty comment) on")
         kept = ("kept with the save" if on_disk else
@@ -156,7 +156,7 @@ class CommentedViewer(ViewerBase):
         from dicehall import replays, saves
         from dicehall.saves.box import on_box
 
-        name = clean_text(getattr(self.session, "save_name", "") or self.session.game.ID)
+        name = clean_text(self.session.labels.save_name or self.session.game.ID)
         stem = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "game"
         default = f"{stem} (comments){replays.SUFFIX}"
 
@@ -172,7 +172,7 @@ class CommentedViewer(ViewerBase):
                 self.status(saves.error_line(error), error=True)
                 return
             self.status(f"wrote {clean_text(str(written), 60)} with "
-                        f"{counted(len(self.session.comments), 'comment')}")
+                        f"{counted(len(self.session.labels.comments), 'comment')}")
 
         where = "your replays folder, by a file name " if on_box() else ""
         self.app.push_screen(AskScreen(f"Write a copy of this replay with your comments to {where}(Enter alone: {default}):",
@@ -180,8 +180,8 @@ class CommentedViewer(ViewerBase):
 
     def draw_comment(self) -> None:
         panel = self.query_one(CommentPanel)
-        panel.draw_comment(self.session.comments.get(self.position), panel.size.width or 48)
+        panel.draw_comment(self.session.labels.comments.get(self.position), panel.size.width or 48)
 
     def event_comment(self, index: int) -> str:
         """The marker of event `index` (from 0) in the event list: `{}` where it has a comment."""
-        return MARKER if index + 1 in self.session.comments else ""
+        return MARKER if index + 1 in self.session.labels.comments else ""

@@ -202,7 +202,7 @@ class HindsightViewer(HindsightBase):
             self.status(f"the line could not be played: {error}", error=True)
             return
         # the app opens it (it owns navigation): the line's viewer is a ViewerScreen, which is built on this module
-        self.app.open_hindsight_line(line, self.hindsight, getattr(self.session, "save_name", ""))
+        self.app.open_hindsight_line(line, self.hindsight, self.session.labels.save_name)
 
     def action_hindsight_start(self) -> None:
         """Go to where the line starts: the decision not yet played, so `c` branches from there."""

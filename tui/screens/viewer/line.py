@@ -21,7 +21,7 @@ class LineViewer(ViewerScreen):
 
     def __init__(self, line: Session, solution: Solution, name: str = "") -> None:
         # a branch from here is named after the save and the line: "NAME hindsight line (branch)"
-        line.save_name = f"{name} hindsight line" if name else "hindsight line"
+        line.labels.save_name = f"{name} hindsight line" if name else "hindsight line"
         super().__init__(line, position=solution.from_event - 1)
         self.solution = solution
 

@@ -68,7 +68,7 @@ class EventWindow(Redrawn):
             if key not in cache:
                 cache[key] = session.describe(index, reveal)
             mark = marks.get(index, "") if marks else ""
-            if index + 1 in session.comments:  # a comment of the players' own on it
+            if index + 1 in session.labels.comments:  # a comment of the players' own on it
                 mark = f"{mark} {MARKER}".strip()
             return f"{'>' if index == current else ' '}{index + 1:>4} {mark + ' ' if mark else ''}{cache[key]}"
 
@@ -80,7 +80,7 @@ class EventWindow(Redrawn):
         top = min(max(0, current - (height - extra) // 2), max(0, total - (height - extra)))
         text = Text()
         if position == 0:
-            whole_game = f" {MARKER}" if 0 in session.comments else ""
+            whole_game = f" {MARKER}" if 0 in session.labels.comments else ""
             text.append(f">   0 the start of the game{whole_game}\n", style="reverse")
             top = 0
             height -= 1
@@ -181,7 +181,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         yield Footer()
 
     def on_mount(self) -> None:
-        notice = getattr(self.session, "notice", None)  # e.g. a file's comment cut to fit
+        notice = self.session.labels.notice  # e.g. a file's comment cut to fit
         if notice:
             self.status(notice)
         self.redraw()
@@ -194,10 +194,10 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         session = self.session
         self.position = min(self.position, len(session.events))
         outcome = session.outcome
-        players = ", ".join(session.seat_name(seat) for seat in range(len(session.players)))  # "Bot for Bob"
+        players = ", ".join(session.labels.seat_name(session.players, seat) for seat in range(len(session.players)))  # "Bot for Bob"
         title = self.query_one("#title", Plain)
         width = max(20, (title.size.width or 80) - 2)  # inside the padding
-        text = replay_title(session.game.TITLE, getattr(session, "save_name", ""), players,
+        text = replay_title(session.game.TITLE, session.labels.save_name, players,
                             outcome.summary if outcome else "unfinished", width)
         title.show(Text(text, style="bold"), layout=False)
         board = self.game_screens().board(session.state_at(self.position), self.reveal)
@@ -205,7 +205,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         self.query_one(EventWindow).draw(session, self.position, self.reveal, self.descriptions, self.event_marks())
         auto = f"  auto {SPEEDS[self.speed]}/s" if self.timer else ""  # off: the footer offers Space
         # a replay file's undo count is only its header's word (verify says so); a save's is counted
-        claimed = " (claimed)" if session.header_claimed else ""
+        claimed = " (claimed)" if session.labels.header_claimed else ""
         reveal = "  REVEALED" if self.reveal else ""
         where = self.query_one("#where", Plain)
         line = (f"event {self.position}/{len(session.events)}  turn {self.turn_at(self.position)}{auto}  "
@@ -287,9 +287,9 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         elif at < len(stops) and stops[at] == self.position and self.position < len(self.session.events):
             seat = self.session.game.to_act(self.session.state_at(self.position))
             known = seat is not None and seat < len(self.session.players)
-            who = self.session.holder(seat, self.position).name if known else "the player"
+            who = self.session.labels.holder(self.session.players, seat, self.position).name if known else "the player"
             after = self.session.describe(self.position - 1, self.reveal)
-            took_over = "".join(f"{h.words(self.session.players[h.seat].name)}; " for h in self.session.handovers
+            took_over = "".join(f"{h.words(self.session.players[h.seat].name)}; " for h in self.session.labels.handovers
                                 if h.at == self.position)
             self.status(f"turn {turn}: {took_over}{who} to decide, after: {after}")
         else:
@@ -372,7 +372,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         from dicehall.replays.text import clipboard_text, copied_words
 
         done = self.analysis if self.analysis is not None and not self.analysis_running else None
-        hint = command_hint(f"export {self.session.save_id} --text -") or "" if self.session.save_id else ""
+        hint = command_hint(f"export {self.session.labels.save_id} --text -") or "" if self.session.labels.save_id else ""
         try:
             text, what = clipboard_text(self.session, done, hint)
         except DicehallError as error:
@@ -402,7 +402,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
 
         if self.timer:
             self.action_autoplay()
-        base = getattr(self.session, "save_name", "") or self.session.game.TITLE
+        base = self.session.labels.save_name or self.session.game.TITLE
         base = re.sub(r" \(branch(?: \d+)?\)$", "", base)  # a branch of a branch counts on, not nests
         try:
             taken = {info.name for info in saves.list_saves()}
@@ -428,7 +428,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         except (DicehallError, OSError, ValueError) as error:
             self.status(saves.error_line(error), error=True)
             return
-        branch.notice = f"a new save branched from event {self.position}: {branch.save_name}"
+        branch.labels.notice = f"a new save branched from event {self.position}: {branch.labels.save_name}"
         # the branch is a game of its own: leaving it goes back to the game list, not to this viewer
         self.app.open_game(branch, alone=True)
 

@@ -59,7 +59,7 @@ class WagerScreen(GameScreen):
     def redraw(self) -> None:
         session = self.session
         outcome = session.outcome
-        name = getattr(session, "save_name", "")
+        name = session.labels.save_name
         head = outcome.summary.upper() if outcome else f"round {session.state.round}"
         title = title_line("Dead Man's Wager: ", name, f"  {head}  (undos {session.undos})", self.size.width - 2)
         self.query_one("#title", Plain).show(Text(with_deal(title, session, self.size.width - 2), style="bold"))
