@@ -143,7 +143,7 @@ def test_analyse_prints_a_report_line_per_player(tmp_path, capsys):
 def test_viewer_s_shows_the_report_per_player_at_80x24_and_help_lists_it(tmp_path):
     from dicehall.tui.app import DicehallApp
     from dicehall.tui.screens.viewer.report import ReportScreen
-    from tests.apphelpers import drive, screen_text, status
+    from tests.apphelpers import drive, screen_text, status, until
 
     session = scripted_wager()
     app = DicehallApp(replay=replays.read_replay(replays.write_replay(session, tmp_path / "game.dhr")))
@@ -154,10 +154,7 @@ def test_viewer_s_shows_the_report_per_player_at_80x24_and_help_lists_it(tmp_pat
         await pilot.press("question_mark")
         assert "n / p / w / s" in screen_text(app) and "report per player" in screen_text(app)
         await pilot.press("escape", "a")
-        for _ in range(1500):
-            if app.screen.analysis is not None and not app.screen.analysis_running:
-                break
-            await pilot.pause(0.01)
+        await until(pilot, lambda: app.screen.analysis is not None and not app.screen.analysis_running)
         await pilot.press("s")
         assert isinstance(app.screen, ReportScreen)
         shown = screen_text(app)

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from dicehall import replays, saves
 from dicehall.cli import main
@@ -142,68 +144,111 @@ async def answer(pilot, text: str) -> None:
         await pilot.pause()
 
 
-def test_every_text_box_given_paths_reads_and_writes_nothing_outside_the_players_folder(box):
-    before = snapshot(box["tmp"], box["bob"])
-    seen = []
+@dataclass
+class Attacker:
+    """Bob at the app: `attack(*keys)` opens a text box with `keys` and gives it every attack in turn;
+    `seen` keeps each screen that followed."""
+    pilot: Pilot
+    box: dict
+    seen: list[str] = field(default_factory=list)
 
-    async def steps(pilot):
-        async def attack(*keys: str) -> None:
-            for text in box["attacks"]:
-                await pilot.press(*keys)
-                await pilot.pause()
-                await answer(pilot, text)
-                seen.append(screen_text(pilot.app))
+    async def attack(self, *keys: str) -> None:
+        for text in self.box["attacks"]:
+            await self.pilot.press(*keys)
+            await self.pilot.pause()
+            await answer(self.pilot, text)
+            self.seen.append(screen_text(self.pilot.app))
 
-        await attack("o")  # the launcher's Open replay
-        await pilot.press("c")  # the saves list: bob's one save
-        await pilot.pause()
-        seen.append(screen_text(pilot.app))
-        await attack("e")  # Export
-        await attack("n")  # Rename
-        await pilot.press("v")  # the viewer of a save: a comment, go to
-        await pilot.pause()
-        await attack("semicolon")
-        await attack("g")
-        await pilot.press("escape", "escape")
-        await pilot.pause()
-        await pilot.press("o")  # the viewer of bob's replay file: x writes a copy
-        await pilot.pause()
-        await answer(pilot, "bob.dhr")
-        await pilot.press("semicolon")  # x is for a replay with comments
-        await pilot.pause()
-        await answer(pilot, "a note")
-        await attack("x")
-        await pilot.press("escape")
-        await pilot.pause()
-        await pilot.press(*["down"] * 5, "enter")  # the journal's setup
-        await pilot.pause()
-        assert isinstance(pilot.app.screen, JournalSetupScreen)
-        setup = screen_text(pilot.app)
-        while pilot.app.screen.current() != "paste":
-            await pilot.press("down")
-        await pilot.press("enter")  # Paste a deck
-        await pilot.pause()
-        await answer(pilot, box["attacks"][0])
-        for text in box["attacks"][1:] + [f"card,suite,action,description\n{box['secret_path']},hearts,pull,x\n"]:
-            await pilot.press("enter")
-            await pilot.pause()
-            await answer(pilot, text)
-            seen.append(screen_text(pilot.app))
-        await pilot.press("home", "down", "enter")  # the hall's deck, by its name
-        await pilot.pause()
-        chosen = screen_text(pilot.app)
-        await pilot.press("s")
-        await pilot.pause()
-        await pilot.press("n")  # the first day; an entry with every attack in it
-        await pilot.pause()
-        return setup, chosen, pilot.app.screen
 
-    setup, chosen, game = drive(DicehallApp(), steps)
-    for text in seen:
-        shows_nothing(box, text)
+async def launcher_open(bob: Attacker):
+    await bob.attack("o")  # the launcher's Open replay
+
+
+async def to_a_save(bob: Attacker) -> None:
+    await bob.pilot.press("c")  # the saves list: bob's one save
+    await bob.pilot.pause()
+    bob.seen.append(screen_text(bob.pilot.app))
+
+
+async def saves_export(bob: Attacker):
+    await to_a_save(bob)
+    await bob.attack("e")
+
+
+async def saves_rename(bob: Attacker):
+    await to_a_save(bob)
+    await bob.attack("n")
+
+
+async def viewer_comment(bob: Attacker):
+    await to_a_save(bob)
+    await bob.pilot.press("v")  # the viewer of a save
+    await bob.pilot.pause()
+    await bob.attack("semicolon")
+
+
+async def viewer_go_to(bob: Attacker):
+    await to_a_save(bob)
+    await bob.pilot.press("v")
+    await bob.pilot.pause()
+    await bob.attack("g")
+
+
+async def viewer_copy(bob: Attacker):
+    await bob.pilot.press("o")  # the viewer of bob's replay file: x writes a copy
+    await bob.pilot.pause()
+    await answer(bob.pilot, "bob.dhr")
+    await bob.pilot.press("semicolon")  # x is for a replay with comments
+    await bob.pilot.pause()
+    await answer(bob.pilot, "a note")
+    await bob.attack("x")
+
+
+async def journal_pasted_deck(bob: Attacker):
+    pilot = bob.pilot
+    await pilot.press(*["down"] * 5, "enter")  # the journal's setup
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, JournalSetupScreen)
+    setup = screen_text(pilot.app)
+    while pilot.app.screen.current() != "paste":
+        await pilot.press("down")
+    await pilot.press("enter")  # Paste a deck
+    await pilot.pause()
+    await answer(pilot, bob.box["attacks"][0])
+    for text in bob.box["attacks"][1:] + [f"card,suite,action,description\n{bob.box['secret_path']},hearts,pull,x\n"]:
+        await pilot.press("enter")
+        await pilot.pause()
+        await answer(pilot, text)
+        bob.seen.append(screen_text(pilot.app))
+    await pilot.press("home", "down", "enter")  # the hall's deck, by its name
+    await pilot.pause()
+    chosen = screen_text(pilot.app)
+    await pilot.press("s")
+    await pilot.pause()
+    await pilot.press("n")  # the first day
+    await pilot.pause()
     assert "type its path" not in setup and "The hall's deck: tide" in setup and "seed" not in setup
     assert "deck: Tide Station" in chosen
-    assert game.session.state.deck.title == "Tide Station"
+    assert pilot.app.screen.session.state.deck.title == "Tide Station"
+
+
+# The driven text boxes of TEXT_BOXES, each reached from a new app: one test each, so they run apart.
+DRIVEN = [launcher_open, saves_export, saves_rename, viewer_comment, viewer_go_to, viewer_copy, journal_pasted_deck]
+
+
+@pytest.mark.parametrize("route", DRIVEN, ids=[route.__name__ for route in DRIVEN])
+def test_every_text_box_given_paths_reads_and_writes_nothing_outside_the_players_folder(box, route):
+    before = snapshot(box["tmp"], box["bob"])
+    seen: list[str] = []
+
+    async def steps(pilot):
+        bob = Attacker(pilot, box, seen)
+        await route(bob)
+
+    drive(DicehallApp(), steps)
+    assert len(seen) >= len(box["attacks"])
+    for text in seen:
+        shows_nothing(box, text)
     assert snapshot(box["tmp"], box["bob"]) == before  # nothing outside bob's folder changed
     bobs_own_files_hold_no_secret(box)
 

@@ -273,10 +273,10 @@ def test_two_real_terminals_play_a_whole_wager_through_the_hall_one_hung_up_and_
                 while panes.tmux("display-message", "-p", "-t", "bob", "#{pane_dead}").strip() != "1":
                     assert time.monotonic() < deadline, "the hung-up dicehall did not end"  # no orphan left
                     time.sleep(0.1)
-                while hall_json(hall.folder)["games"][0]["seats"][1]["status"] != "disconnected":
+                while hall.listing()[0].as_json()["seats"][1]["status"] != "disconnected":  # read here, not by a process a poll
                     assert time.monotonic() < deadline
                     time.sleep(0.2)
-                listed = hall_json(hall.folder)["games"][0]["seats"][1]
+                listed = hall_json(hall.folder)["games"][0]["seats"][1]  # then as `dicehall hall --json` says it
                 panes.start("bob", "join", game_id, "--name", "Bob")  # Bob logs in again
                 panes.wait_for("bob", "Dead Man's Wager: Ann v Bob")
                 hung_up = True

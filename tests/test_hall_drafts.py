@@ -5,7 +5,6 @@ saved; a damaged, huge or linked draft file is one line and an empty draft; on a
 reads alice's."""
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import time
@@ -20,7 +19,7 @@ from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import ConfirmScreen
 from dicehall.tui.screens.games import HallJournalScreen
 from dicehall.tui.screens.hall.lobby import HallScreen
-from tests.apphelpers import drive_hall, join_from_the_hall_screen, screen_text, status, until
+from tests.apphelpers import drive_hall, join_from_the_hall_screen, screen_text, settled, status, until
 from tests.test_journal_app import type_text
 from tests.test_signals import dicehall_in_a_terminal, hang_up, read_for
 
@@ -227,7 +226,7 @@ def test_on_a_box_alices_draft_is_in_her_folder_and_bob_never_reads_it(hall, mon
     monkeypatch.setenv("DICEHALL_PLAYER", "bob")
     assert HallDraft(game.id, game.fold.commitment, 0).read().draft == ""  # bob's own folder: nothing
     assert not (home / "players" / "bob" / FOLDER).exists()
-    watched = drive_hall(DicehallApp(watch=hall.watch(game.id)), lambda pilot: asyncio.sleep(0.3, screen_text(pilot.app)))
+    watched = drive_hall(DicehallApp(watch=hall.watch(game.id)), settled)
     assert "Journal" in watched and "alice only" not in watched  # bob watching sees the game, not her words
     with pytest.raises(saves.SaveError):  # nor can bob take alice's seat to read it
         hall.join(game.id, name="bob")

@@ -18,7 +18,7 @@ from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.journal import JournalScreen
 from dicehall.tui.screens.journal_pages import journal_text
 from dicehall.tui.screens.journal_setup import JournalSetupScreen
-from tests.apphelpers import drive, footer, screen_text, status
+from tests.apphelpers import drive, footer, screen_text, status, until
 from tests.test_journal_app import type_text
 from tests.test_journal_writer import (
     box, finish_by_kings, new_game, rewrite_entry, rewrite_first, to_line, typed_card, write,
@@ -347,10 +347,7 @@ def test_the_board_says_the_figure_is_being_simulated_then_draws_it(monkeypatch)
         await pilot.pause()
         started = pilot.app.screen.state.day
         gate.set()
-        for _ in range(200):
-            if "Tower ends it   ..." not in screen_text(pilot.app):
-                break
-            await pilot.pause(0.05)
+        await until(pilot, lambda: "Tower ends it   ..." not in screen_text(pilot.app))
         return working, started, screen_text(pilot.app)
 
     working, started, known = drive(DicehallApp(session=session), steps)

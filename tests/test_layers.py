@@ -3,6 +3,7 @@ their bots, the engine nothing of saves, replays or the terminal."""
 from __future__ import annotations
 
 import ast
+import functools
 import tomllib
 from pathlib import Path
 
@@ -18,10 +19,17 @@ def folder_name(name: str) -> str:
     return rest if rest.split(".")[0] in FOLDERS else name
 
 
-def imported_modules(path: Path) -> set[str]:
+@functools.cache
+def tree_of(path: Path) -> ast.Module:
+    """A source file's syntax tree, parsed once for all the tests of this module (read, never changed)."""
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+@functools.cache
+def imported_modules(path: Path) -> frozenset[str]:
     """Every module a source file imports, at its top or inside a function, named by its folder."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(tree_of(path)):
         if isinstance(node, ast.Import):
             found.update(folder_name(alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "dicehall":
@@ -29,7 +37,7 @@ def imported_modules(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.add(folder_name(node.module))
             found.update(folder_name(f"{node.module}.{alias.name}") for alias in node.names)
-    return found
+    return frozenset(found)
 
 
 def imports_under(folder: str, forbidden: tuple[str, ...]) -> list[str]:
@@ -107,7 +115,7 @@ def test_war_of_bones_is_one_package_with_the_whole_game_interface():
 def top_level_imports(path: Path) -> set[str]:
     """The modules a source file imports at its top (not inside a function or a class)."""
     found = set()
-    for node in ast.parse(path.read_text(), str(path)).body:
+    for node in tree_of(path).body:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "dicehall":
@@ -162,7 +170,7 @@ def test_no_module_reaches_another_modules_private_names():
         for path in sorted((ROOT / top).rglob("*.py")):
             if ".venv" in path.parts:
                 continue
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            tree = tree_of(path)
             bound = set()  # local names bound to something of dicehall's
             for node in ast.walk(tree):
                 if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dicehall"):

@@ -7,6 +7,7 @@ import importlib.util
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -15,20 +16,24 @@ FOLDERS = ("engine", "tui", "saves", "replays")
 
 
 def build_wheel(tmp_path: Path) -> Path:
-    """The wheel pip builds from a copy of the sources (a build in the repository would leave build/
-    behind): without build isolation where the environment has the build tools (.ci/run installs
-    them), so no index is asked and it takes a second or two."""
+    """The wheel built from a copy of the sources (a build in the repository would leave build/
+    behind): by the build backend pyproject.toml names, called as any front end calls it, where the
+    environment has the build tools (the test extras install them), so no index is asked and it takes
+    a second; else by pip, in an isolated environment of its own."""
     source = tmp_path / "source"
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
     for folder in (*FOLDERS, "dicehall"):
         shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
-    command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(tmp_path / "wheel"), str(source)]
+    out = tmp_path / "wheel"
     if importlib.util.find_spec("setuptools") and importlib.util.find_spec("wheel"):
-        command.append("--no-build-isolation")
-    subprocess.run(command, check=True, capture_output=True, timeout=300)
-    (wheel,) = (tmp_path / "wheel").glob("dicehall-*.whl")
+        backend = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["build-backend"]
+        command = [sys.executable, "-c", f"import {backend} as b, sys; b.build_wheel(sys.argv[1])", str(out)]
+    else:
+        command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(source)]
+    subprocess.run(command, cwd=source, check=True, capture_output=True, timeout=300)
+    (wheel,) = out.glob("dicehall-*.whl")
     return wheel
 
 
