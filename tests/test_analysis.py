@@ -167,7 +167,7 @@ def test_troll_figures_never_peek_at_face_down_cards_or_the_deck_order():
     games = [adviser_game(11, {"difficulty": "standard", "deck": order}) for order in (deck, other)]
     first_difference = next(n for n, (a, b) in enumerate(zip(games[0].events, games[1].events)) if a != b) \
         if any(a != b for a, b in zip(games[0].events, games[1].events)) else min(len(g.events) for g in games)
-    results = [analysis.analyse(game, samples=3) for game in games]
+    results = [analysis.analyse(game, samples=2) for game in games]  # the figures alike, at any count
     before = [[d for d in result.decisions if d.event <= first_difference] for result in results]
     assert len(before[0]) >= 3  # there are decisions to compare
     assert before[0] == before[1]
