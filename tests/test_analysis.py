@@ -167,7 +167,7 @@ def test_troll_figures_never_peek_at_face_down_cards_or_the_deck_order():
     games = [adviser_game(11, {"difficulty": "standard", "deck": order}) for order in (deck, other)]
     first_difference = next(n for n, (a, b) in enumerate(zip(games[0].events, games[1].events)) if a != b) \
         if any(a != b for a, b in zip(games[0].events, games[1].events)) else min(len(g.events) for g in games)
-    results = [analysis.analyse(game, samples=3) for game in games]
+    results = [analysis.analyse(game, samples=2) for game in games]  # the figures alike, at any count
     before = [[d for d in result.decisions if d.event <= first_difference] for result in results]
     assert len(before[0]) >= 3  # there are decisions to compare
     assert before[0] == before[1]
@@ -330,16 +330,18 @@ def test_troll_luck_is_each_turns_awakenings_against_what_the_pair_before_was_ex
 
 
 # ----- Towers -----
-@functools.lru_cache(maxsize=1)  # a few seconds to build: played once for the tests that read it
-def towers_game_with_a_late_error():
-    """Ann (a person) plays the medium bot's moves, except once near the end, where every move's
-    margin is exact: there she plays the worst. Returns the session and that decision's event."""
+PEOPLE_AND_BOT = (Player("Ann"), Player("Bot", True, "medium"))
+
+
+@functools.cache  # a few seconds of search: played once a process for the tests that read it
+def _late_error_commands() -> tuple:
+    """The commands of towers_game_with_a_late_error and its error."""
     from dicehall.engine.analysis import towers as towers_analysis
     from dicehall.engine.bots import towers as towers_bot
     from dicehall.engine.games import towers
 
-    session = engine.new_session("towers", seed=3, players=[Player("Ann"), Player("Bot", True, "medium")])
-    erred = None
+    session = engine.new_session("towers", seed=3, players=list(PEOPLE_AND_BOT))
+    erred, played = None, []
     while session.outcome is None:
         state = session.state
         command = towers_bot.choose(state, "easy" if state.turn == 0 else "medium", seed=3, nonce=len(session.events))
@@ -350,15 +352,33 @@ def towers_game_with_a_late_error():
                 erred = (len(session.events) + 1, worst[1], max(m for (m, _), _ in judged) - worst[0][0])
                 command = worst[1]
         session.play(command)
+        played.append(command)
     assert erred is not None
+    return tuple(played), erred
+
+
+def towers_game_with_a_late_error():
+    """Ann (a person) plays the medium bot's moves, except once near the end, where every move's
+    margin is exact: there she plays the worst. Returns the session (a fresh one each call) and that
+    decision's event."""
+    commands, erred = _late_error_commands()
+    session = engine.new_session("towers", seed=3, players=list(PEOPLE_AND_BOT))
+    for command in commands:
+        session.play(command)
     return session, erred
+
+
+@functools.cache
+def towers_late_error_analysis():
+    """The analysis of towers_game_with_a_late_error, made once a process for the tests that read it."""
+    return analysis.analyse(towers_game_with_a_late_error()[0])
 
 
 def test_towers_a_move_that_loses_points_at_the_end_is_marked_by_the_exact_margin_lost():
     from dicehall.engine.analysis import towers as towers_analysis
 
     session, (event, worst, lost) = towers_game_with_a_late_error()
-    result = analysis.analyse(session)
+    result = towers_late_error_analysis()
     decision = next(d for d in result.decisions if d.event == event)
     assert decision.played == str(worst) and decision.best != decision.played
     assert decision.mark == analysis.mark_for(lost, towers_analysis.THRESHOLDS) != ""

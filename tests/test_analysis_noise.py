@@ -122,9 +122,12 @@ def test_towers_the_analyse_lines_name_each_side_and_the_end_says_whose_win(tmp_
     from dicehall import replays
     from dicehall.cli import main
 
+    from dicehall.saves import analyses
+
     session, result = analysed_towers_game(2)
     path = tmp_path / "t.dhr"
     replays.write_replay(session, path)
+    analyses.store(result, session, None)  # the lines are the point: the analysis is the one made above
     assert main(["analyse", str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("event 1: Ann played place ") and ", Light's chance " in lines[0]

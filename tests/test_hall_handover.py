@@ -94,7 +94,8 @@ def test_a_handed_over_game_verifies_replays_and_analyses_in_both_records(hall, 
         assert [(h.at, h.seat, h.before.name) for h in session.labels.handovers] == [(at, seat, "Bob")]
         assert digest(session.state) == digest(alice.session.state)
         assert session.outcome == alice.session.outcome
-        assert main(["analyse", str(path), "--samples", "2"] if game == "bones" else ["analyse", str(path)]) == 0
+        # War of Bones' analysis plays its general out per sample: one is enough to read both records
+        assert main(["analyse", str(path), "--samples", "1"] if game == "bones" else ["analyse", str(path)]) == 0
         assert main(["summary", str(path)]) == 0
         assert f"Handed over: {said}" in " ".join(capsys.readouterr().out.split())
     # the person's name on the moves before the bot took over, the bot's after; the line between

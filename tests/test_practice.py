@@ -141,11 +141,10 @@ def test_the_launcher_offers_practice_and_the_command_is_in_the_table(capsys):
 def test_towers_practice_judges_by_margin_as_its_marks_do():
     """A Towers game (not a save: the judgement is pure) whose late error was exact: the best is
     accepted, the played move not, and any other move is said in points of margin against the best."""
-    from dicehall.engine import analysis
-    from tests.test_analysis import towers_game_with_a_late_error
+    from tests.test_analysis import towers_game_with_a_late_error, towers_late_error_analysis
 
     session, (event, _, lost) = towers_game_with_a_late_error()
-    decision = next(d for d in analysis.analyse(session).decisions if d.event == event)
+    decision = next(d for d in towers_late_error_analysis().decisions if d.event == event)
     assert decision.mark and lost >= 1
     choices = judging.choices(session, decision)
     assert [words for words, _ in choices] == sorted(words for words, _ in choices)

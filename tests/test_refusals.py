@@ -488,7 +488,8 @@ def finished(hall):
 
 
 def test_analyse_takes_a_finished_hall_games_id(hall, capsys):
-    ann = hall.host("towers", ["player", "open"], "Ann")
+    # the wager: the hall's record is the point, and its analysis is exact tables, not a search
+    ann = hall.host("wager", ["player", "open"], "Ann")
     bob = hall.join(ann.id, name="Bob")
     play_until_over({0: ann, 1: bob}, random.Random(8))
     ann.close(), bob.close()

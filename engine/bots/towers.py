@@ -16,6 +16,8 @@ cannot). A finished game is worth its exact margin, times TERMINAL so it outrank
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 import time
 
 from dicehall.engine.bots import levelled_bots
@@ -49,6 +51,10 @@ RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 # each square's neighbours (the first square of each ray): where a tower on it could move
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(tuple(ray[0] for ray in rays if ray) for rays in RAYS)
+# the search's hottest reads: each line's cells in one call, and the two lines (row, column) through a square
+LINE_CELLS = tuple(operator.itemgetter(*line) for line in LINES)
+LINES_THROUGH: tuple[tuple[int, int], ...] = tuple((square // SIZE, SIZE + square % SIZE) for square in range(SIZE * SIZE))
+PLACEMENTS = tuple((-1, square) for square in range(SIZE * SIZE))  # a placement move on each square
 
 
 def score_difference(board: list[int] | tuple[int, ...], colour: int) -> int:
@@ -140,17 +146,27 @@ class Search:
 
     def options(self, colour: int, placed: int) -> list[tuple[int, int]]:
         if placed < 2 * TOWERS_EACH:
-            return [(-1, square) for square, cell in enumerate(self.board) if cell == EMPTY]
+            return list(itertools.compress(PLACEMENTS, map(operator.not_, self.board)))  # the empty squares (EMPTY is 0)
         return sorted(rook_moves(self.board, self.unbuilt[colour]))  # sorted: sets have no fixed order
 
-    def _rescore(self, squares: tuple[int, ...]) -> None:
-        lines = {index for square in squares for index in (square // SIZE, SIZE + square % SIZE)}
+    def _rescore(self, lines: tuple[int, ...]) -> None:
+        scores, totals, board = self.line_scores, self.totals, self.board
         for index in lines:
-            old = self.line_scores[index]
-            new = line_score(self.board, LINES[index])
-            self.line_scores[index] = new
-            self.totals[0] += new[0] - old[0]
-            self.totals[1] += new[1] - old[1]
+            old = scores[index]
+            new = _cells_score(LINE_CELLS[index](board))
+            scores[index] = new
+            totals[0] += new[0] - old[0]
+            totals[1] += new[1] - old[1]
+
+    @staticmethod
+    def _lines_of(source: int, target: int) -> tuple[int, ...]:
+        """The lines a move changes: the target's row and column, and the source's (a rook move
+        shares one of them)."""
+        if source < 0:
+            return LINES_THROUGH[target]
+        row, column = LINES_THROUGH[source]
+        to_row, to_column = LINES_THROUGH[target]
+        return (row, column, to_column) if row == to_row else (row, column, to_row)
 
     def play(self, move: tuple[int, int], colour: int) -> None:
         source, target = move
@@ -158,12 +174,11 @@ class Search:
             self.board[target] = UNBUILT[colour]
             self.unbuilt[colour].add(target)
             self.count += 1
-            self._rescore((target,))
         else:
             self.board[source] = EMPTY
             self.board[target] = BUILT[colour]
             self.unbuilt[colour].discard(source)
-            self._rescore((source, target))
+        self._rescore(self._lines_of(source, target))
 
     def unplay(self, move: tuple[int, int], colour: int) -> None:
         source, target = move
@@ -171,11 +186,10 @@ class Search:
         if source >= 0:
             self.board[source] = UNBUILT[colour]
             self.unbuilt[colour].add(source)
-            self._rescore((source, target))
         else:
             self.unbuilt[colour].discard(target)
             self.count -= 1
-            self._rescore((target,))
+        self._rescore(self._lines_of(source, target))
 
     def evaluate(self, colour: int) -> float:
         """The same value as the module's evaluate(board, colour), from the kept-up-to-date tallies."""
