@@ -22,9 +22,9 @@ from dicehall.engine.games import dicetower
 from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
 from dicehall.engine.games.journal.deck import Deck
 from dicehall.engine.games.journal.pulls import (
-    NEGLIGIBLE, drop_runs, likely_drops, own_countdown, pull_outcomes,
+    NEGLIGIBLE, drop_runs, likely_drops, own_countdown, pull_outcomes, rolled,
 )
-from dicehall.engine.games.journal.returns import token_cards, token_pass
+from dicehall.engine.games.journal.returns import pass_cards, whole_pass
 from dicehall.engine.games.journal.rules import JournalState
 from dicehall.engine.games.journal.runs import LARGEST, Runs, convolve, day_runs, days_to_draw, successes
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
@@ -77,8 +77,9 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
         effects = tuple(_KINDS[actions[card]] for card in deck.cards)
         special = tuple(is_king(card) or card == SALVATION_CARD for card in deck.cards)
         passes["codes"] = codes, tuple(_SPECIAL if odd else kind for odd, kind in zip(special, effects)), effects, deck.cards
-        # after salvation, a pass of token cards, Kings returned to a deck of too few and no-effect cards: returns.py
-        passes["tokens only"] = None if face_up else token_cards([actions[card] for card in passes[True][0]])
+        # a reshuffled pass at once (returns.py), where a King returned cannot end the game and the Ace is out
+        passes["whole"] = {salvation: None if face_up or SALVATION_CARD in passes[salvation][0] else
+                           pass_cards([actions[card] for card in passes[salvation][0]]) for salvation in (False, True)}
         for salvation in (False, True):
             passes[salvation] = (tuple(codes[card] for card in passes[salvation][0]), *passes[salvation][1:])
         kept = _ACTIONS[id(deck)] = (deck, actions, passes)
@@ -182,17 +183,10 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     if most is None and not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
                     left = cap - reshuffles + 1  # passes to come before the cap, this one's included
-                    if salvation and passes["tokens only"]:  # the pass at once (returns.py)
-                        others, adds, returns = passes["tokens only"]
-                        played = token_pass(others, adds, returns, len(kings), tokens, salvation_from, to_draw, rng)
-                        if len(played) == 2:
-                            return _saved(countdown, advantage_from, settings, tower, rng, day + played[0],
-                                          cards + played[1], pulls)
-                        cards, day, to_draw, tokens = cards + played[0], day + played[1], played[2], played[3]
-                        remaining = []
-                        continue
+                    whole = passes["whole"][salvation]  # after salvation, token cards and no pulls: at once first
+                    at_once = salvation and whole and not (whole.plain or whole.removes or whole.skips or whole.removals)
                     # the passes at once (a bounded deck's pulls only counted, tower_odds': card by card)
-                    if tower or standing or most is None:
+                    if not at_once and (tower or standing or most is None):
                         if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
                             pulling = saving[0] + saving[1]
                             saving = (0, 0, *saving[2:4], saving[4] - pulling, *saving[5:]) if skips >= pulling <= saving[4] else None
@@ -233,6 +227,19 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                             tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking and more else 0
                             remaining = []
                             continue
+                    if at_once or whole and whole.lowest >= salvation_from:  # else this pass at once (returns.py)
+                        after = rolled(countdown, advantage_from, whole.plain, whole.removes, rng) if tower else []
+                        falls = len(after) if after[-1:] == [0] else NEVER if tower else countdown - pulls
+                        played = whole_pass(whole, len(kings), tokens if salvation else 0, salvation_from, to_draw,
+                                            skips, falls, rng)
+                        cards, day, pulls, skips = cards + played.cards, day + played.days, pulls + played.made, played.skips
+                        countdown = after[played.made - 1] if tower and played.made else countdown
+                        if played.ending == "tower":
+                            return Playout("tower", day, cards, pulls)
+                        if played.ending:
+                            return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
+                        to_draw, tokens, remaining = played.to_draw, played.tokens or tokens, []
+                        continue
                 # a card drawn at random from those left: a shuffled deck's next card, one float a card drawn
                 code = remaining.pop(int(uniform() * len(remaining)))
                 to_draw -= 1
@@ -290,8 +297,9 @@ def _quiet(cards, actions: dict, kings: list) -> tuple[int, int, int] | None:
 
 def _out_of_reach(countdown: int, advantage_from: int, most: int) -> bool:
     """Whether `most` pulls (pulls and removes in any mix) leave a tower at `countdown` standing, but
-    for a chance under 1e-15 (the runs' tables leave out less than that: runs.PRUNE)."""
-    return countdown >= _reach(most, advantage_from)
+    for a chance under 1e-15 (the runs' tables leave out less than that: runs.PRUNE). Each pull takes
+    one at least: a countdown of `most` or less is within reach without the reach's tables (0.06 s)."""
+    return countdown > most and countdown >= _reach(most, advantage_from)
 
 
 @lru_cache(maxsize=None)
