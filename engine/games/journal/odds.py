@@ -79,7 +79,8 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
         passes["codes"] = codes, tuple(_SPECIAL if odd else kind for odd, kind in zip(special, effects)), effects, deck.cards
         # a reshuffled pass at once (returns.py), where a King returned cannot end the game and the Ace is out
         passes["whole"] = {salvation: None if face_up or SALVATION_CARD in passes[salvation][0] else
-                           pass_cards([actions[card] for card in passes[salvation][0]]) for salvation in (False, True)}
+                           pass_cards([actions[card] for card in passes[salvation][0]],
+                                      [actions[card] for card in deck.cards if is_king(card)]) for salvation in (False, True)}
         for salvation in (False, True):
             passes[salvation] = (tuple(codes[card] for card in passes[salvation][0]), *passes[salvation][1:])
         kept = _ACTIONS[id(deck)] = (deck, actions, passes)

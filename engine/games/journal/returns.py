@@ -40,9 +40,12 @@ class PassCards(NamedTuple):
     lowest: int  # the lowest salvation die a salvation-5 or -4 allows (7: none)
 
 
-def pass_cards(actions: list[str]) -> PassCards | None:
-    """A reshuffled pass's cards (their actions) counted, if PassCards says all they do; None: not so."""
+def pass_cards(actions: list[str], kings: list[str]) -> PassCards | None:
+    """A reshuffled pass's cards (their actions) counted, if PassCards says all they do and a King
+    returned (its action among `kings`) does nothing when drawn again; None: not so."""
     if not set(actions) <= _NO_EFFECT | {"add-token", "remove-token", "pull", "remove", "skip-pull", "return-king"}:
+        return None
+    if "return-king" in actions and not set(kings) <= _NO_EFFECT:
         return None
     lowest = min([int(action[-1]) for action in actions if action.startswith("salvation-")] + [7])
     return PassCards(len(actions) - actions.count("return-king"), actions.count("add-token"),
@@ -95,22 +98,22 @@ def _returned_table(returns: int, face_up: int) -> tuple[tuple[float, ...], tupl
 
 
 def _specials(returns: int, face_up: int, returned: int, rng: random.Random) -> list[int]:
-    """The specials left before each special drawn, in a pass that draws `returned` Kings again: the
-    chain played until it does (so each order comes with its own chance, given that count)."""
+    """The specials left before each special drawn, in a pass that draws `returned` Kings again: each
+    special a King or not with its chance given the Kings still to be drawn again (_returned's)."""
     uniform = rng.random
-    while True:
-        specials = []
-        left, kings, up = returns, 0, face_up
-        while left + kings:
-            specials.append(left + kings)
-            if uniform() * (left + kings) < kings:  # a King: face up again
-                kings, up = kings - 1, up + 1
-            else:
-                left -= 1
-                if up:
-                    up, kings = up - 1, kings + 1
-        if len(specials) - returns == returned:
-            return specials
+    specials = []
+    left, kings, up = returns, 0, face_up
+    while left + kings:
+        specials.append(left + kings)
+        share = kings / (left + kings)
+        king = share * _returned(left, kings - 1, up + 1).get(returned - 1, 0.0) if kings else 0.0
+        after = (left - 1, kings + 1, up - 1) if up else (left - 1, kings, up)
+        other = (1 - share) * _returned(*after).get(returned, 0.0) if left else 0.0
+        if uniform() * (king + other) < king:  # a King: face up again
+            kings, up, returned = kings - 1, up + 1, returned - 1
+        else:
+            left, kings, up = after
+    return specials
 
 
 def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int, to_draw: int, skips: int,
