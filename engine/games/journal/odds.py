@@ -81,6 +81,7 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
         passes["whole"] = {salvation: None if face_up or SALVATION_CARD in passes[salvation][0] else
                            pass_cards([actions[card] for card in passes[salvation][0]],
                                       [actions[card] for card in deck.cards if is_king(card)]) for salvation in (False, True)}
+        passes["tokens only"] = bool(passes["whole"][True]) and not any(passes["whole"][True][2:6])
         for salvation in (False, True):
             passes[salvation] = (tuple(codes[card] for card in passes[salvation][0]), *passes[salvation][1:])
         kept = _ACTIONS[id(deck)] = (deck, actions, passes)
@@ -185,7 +186,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
                     left = cap - reshuffles + 1  # passes to come before the cap, this one's included
                     whole = passes["whole"][salvation]  # after salvation, token cards and no pulls: at once first
-                    at_once = salvation and whole and not (whole.plain or whole.removes or whole.skips or whole.removals)
+                    at_once = salvation and passes["tokens only"]
                     # the passes at once (a bounded deck's pulls only counted, tower_odds': card by card)
                     if not at_once and (tower or standing or most is None):
                         if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
@@ -231,15 +232,14 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     if at_once or whole and whole.lowest >= salvation_from:  # else this pass at once (returns.py)
                         after = rolled(countdown, advantage_from, whole.plain, whole.removes, rng) if tower else []
                         falls = len(after) if after[-1:] == [0] else NEVER if tower else countdown - pulls
-                        played = whole_pass(whole, len(kings), tokens if salvation else 0, salvation_from, to_draw,
-                                            skips, falls, rng)
-                        cards, day, pulls, skips = cards + played.cards, day + played.days, pulls + played.made, played.skips
-                        countdown = after[played.made - 1] if tower and played.made else countdown
-                        if played.ending == "tower":
+                        ending, drawn, days, to_draw, left, made, skips = whole_pass(
+                            whole, len(kings), tokens if salvation else 0, salvation_from, to_draw, skips, falls, rng)
+                        cards, day, pulls, tokens, remaining = cards + drawn, day + days, pulls + made, left or tokens, []
+                        countdown = after[made - 1] if tower and made else countdown
+                        if ending == "tower":
                             return Playout("tower", day, cards, pulls)
-                        if played.ending:
+                        if ending:
                             return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
-                        to_draw, tokens, remaining = played.to_draw, played.tokens or tokens, []
                         continue
                 # a card drawn at random from those left: a shuffled deck's next card, one float a card drawn
                 code = remaining.pop(int(uniform() * len(remaining)))

@@ -53,19 +53,12 @@ def pass_cards(actions: list[str], kings: list[str]) -> PassCards | None:
                      actions.count("skip-pull"), actions.count("return-king"), lowest)
 
 
-class Played(NamedTuple):
-    """A pass played at once: how the game ended in it ("salvation": the last token went, "tower":
-    the pull that fells it was made; then `cards` and `days` are those up to that card and day; ""
-    if not), the cards drawn, the days gone by, today's cards left, the tokens, the pulls made and
-    the skips carried."""
-
-    ending: str
-    cards: int
-    days: int
-    to_draw: int
-    tokens: int
-    made: int
-    skips: int
+# A pass played at once (whole_pass), a plain tuple (a pass is a few microseconds: a NamedTuple's
+# making is a sixth of them): how the game ended in it ("salvation": the last token went, "tower":
+# the pull that fells it was made; then the cards and days are those up to that card and day; "" if
+# not), the cards drawn, the days gone by, today's cards left, the tokens, the pulls made and the
+# skips carried.
+Played = tuple[str, int, int, int, int, int, int]
 
 
 @lru_cache(maxsize=None)
@@ -123,19 +116,20 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
     falls: the pull of this pass that fells the tower (pulls.rolled), if it makes that many. Walked
     card by card only while the tokens could still run out in it or that pull come, then the rest at once."""
     uniform = rng.random
-    cumulative, counts = _returned_table(cards.returns, face_up)
+    others, adds, removals, plain, removes, skip_cards, returns, _ = cards
+    cumulative, counts = _returned_table(returns, face_up)
     returned = counts[bisect_left(cumulative, uniform())]
-    length = cards.others + cards.returns + returned
+    length = others + returns + returned
     drawn, sizes = to_draw, []
     while drawn < length:  # the next day's dice, after each day's end within the pass
         sizes.append(int(uniform() * 6) + 1)
         drawn += sizes[-1]
     saved = successes(len(sizes), (7 - salvation_from) / 6, rng) if tokens else 0  # the days' ends' dice
-    others, adds, removals, pulling, skip_cards = cards.others, cards.adds, cards.removals, cards.plain + cards.removes, cards.skips
+    pulling = plain + removes
     card, made = 0, 0
     if tokens and tokens <= removals + saved or pulling >= falls:
         ends = set(rng.sample(range(len(sizes)), saved))  # which of them: any as likely
-        specials = _specials(cards.returns, face_up, returned, rng)
+        specials = _specials(returns, face_up, returned, rng)
         special, day_left, end = 0, to_draw, 0
         while card < length and (tokens and tokens <= removals + saved or made + pulling >= falls):  # saved: those to come
             card += 1
@@ -150,7 +144,7 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                 elif pick < adds + removals:
                     removals, tokens = removals - 1, tokens - 1
                     if tokens == 0:
-                        return Played("salvation", card, end, 0, 0, made, skips)
+                        return "salvation", card, end, 0, 0, made, skips
                 elif pick < adds + removals + pulling:
                     pulling -= 1
                     if skips:
@@ -158,7 +152,7 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                     else:
                         made += 1
                         if made == falls:
-                            return Played("tower", card, end, 0, 0, made, skips)
+                            return "tower", card, end, 0, 0, made, skips
                 elif pick < adds + removals + pulling + skip_cards:
                     skip_cards, skips = skip_cards - 1, skips + 1
                 others -= 1
@@ -167,11 +161,11 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                 if end in ends:
                     saved, tokens = saved - 1, tokens - 1
                     if tokens == 0:
-                        return Played("salvation", card, end, 0, 0, made, skips)
+                        return "salvation", card, end, 0, 0, made, skips
                 day_left, end = sizes[end], end + 1
     after = skips  # the rest of the pass at once: the skips left, as skips.py's chain
     if pulling + skip_cards:
         cumulative, counts = skips_left(pulling, skip_cards)
         after = max(skips - pulling + skip_cards, counts[bisect_left(cumulative, uniform())])
     tokens = tokens and tokens + adds - removals - saved
-    return Played("", length, len(sizes), drawn - length, tokens, made + pulling - skip_cards + after - skips, after)
+    return "", length, len(sizes), drawn - length, tokens, made + pulling - skip_cards + after - skips, after
