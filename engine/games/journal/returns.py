@@ -91,9 +91,23 @@ def _returned_table(returns: int, face_up: int) -> tuple[tuple[float, ...], tupl
 
 
 def _specials(returns: int, face_up: int, returned: int, rng: random.Random) -> list[int]:
-    """The specials left before each special drawn, in a pass that draws `returned` Kings again: each
+    """The specials left before each special drawn, in a pass that draws `returned` Kings again: the
+    chain played until it does, four times at most (quick where that count is likely), then each
     special a King or not with its chance given the Kings still to be drawn again (_returned's)."""
     uniform = rng.random
+    for _ in range(4):
+        specials = []
+        left, kings, up = returns, 0, face_up
+        while left + kings:
+            specials.append(left + kings)
+            if uniform() * (left + kings) < kings:  # a King: face up again
+                kings, up = kings - 1, up + 1
+            else:
+                left -= 1
+                if up:
+                    up, kings = up - 1, kings + 1
+        if len(specials) - returns == returned:
+            return specials
     specials = []
     left, kings, up = returns, 0, face_up
     while left + kings:
@@ -102,7 +116,7 @@ def _specials(returns: int, face_up: int, returned: int, rng: random.Random) -> 
         king = share * _returned(left, kings - 1, up + 1).get(returned - 1, 0.0) if kings else 0.0
         after = (left - 1, kings + 1, up - 1) if up else (left - 1, kings, up)
         other = (1 - share) * _returned(*after).get(returned, 0.0) if left else 0.0
-        if uniform() * (king + other) < king:  # a King: face up again
+        if uniform() * (king + other) < king:
             kings, up, returned = kings - 1, up + 1, returned - 1
         else:
             left, kings, up = after
