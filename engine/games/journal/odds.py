@@ -185,9 +185,9 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     if most is None and not (salvation or (may_end_with_kings if kings else may_end)):
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
                     left = cap - reshuffles + 1  # passes to come before the cap, this one's included
-                    whole = passes["whole"][salvation]  # after salvation, token cards and no pulls: at once first
+                    whole = passes["whole"][salvation]  # this pass's cards (returns.py); token cards only: at once first
                     at_once = salvation and passes["tokens only"]
-                    # the passes at once (a bounded deck's pulls only counted, tower_odds': card by card)
+                    # the passes at once (a bounded deck's pulls only counted; tower_odds': the pass at once below)
                     if not at_once and (tower or standing or most is None):
                         if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
                             pulling = saving[0] + saving[1]
