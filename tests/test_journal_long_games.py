@@ -129,7 +129,7 @@ def card_by_card(monkeypatch) -> None:
     """The playout as before its shortcuts: no game is ever one only the tower can end."""
     monkeypatch.setattr(odds, "_tower_pulls", lambda *_: None)
     monkeypatch.setattr(odds, "_saving_pulls", lambda *_: None)
-    monkeypatch.setattr(odds, "token_cards", lambda *_: None)
+    monkeypatch.setattr(odds, "pass_cards", lambda *_: None)
     monkeypatch.setattr(odds, "_ACTIONS", {})  # each deck's passes worked out again, without them
 
 
@@ -171,6 +171,51 @@ def test_a_game_after_salvation_played_at_once_agrees_with_playing_every_card(mo
     fast = playouts(options, games, 5)
     card_by_card(monkeypatch)
     assert_alike(fast, playouts(options, games, 6), len(actions))
+
+
+def of_47(*kinds: tuple[str, int], **extra: str) -> dict[str, str]:
+    """The 47 cards but the Ace of Hearts and the Kings, the first so many of each action, the rest of
+    no effect; then `extra` (the Ace, Kings)."""
+    actions = [action for action, count in kinds for _ in range(count)]
+    cards = [card for card in FULL_CARDS if card != "AH"]
+    return {**{card: actions[index] if index < len(actions) else "no-pull" for index, card in enumerate(cards)}, **extra}
+
+
+# after salvation, skips outnumbering the pulls and tokens added: the cap ends it (the bench's slowest row at #30)
+SKIPS_AND_TOKENS = of_47(("pull", 3), ("skip-pull", 8), ("add-token", 18), AH="salvation")
+# tokens taken by cards and added, pulls and removes, skips: the tower, the last token, the final pull or the cap
+TOKENS_TAKEN = of_47(("pull", 5), ("remove", 2), ("skip-pull", 3), ("add-token", 6), ("remove-token", 6),
+                     ("salvation-5", 1), AH="salvation")
+# no salvation, three Kings of the four that end it returned by ten cards: passes of varying length
+FEW_KINGS_SKIPS = {**of_47(("pull", 5), ("remove", 2), ("skip-pull", 3), ("return-king", 10)),
+                   "KS": "king", "KH": "king", "KD": "king"}
+
+
+def assert_the_same_endings(fast: list[odds.Playout], slow: list[odds.Playout]) -> None:
+    """Each ending's share alike within noise (4 standard errors)."""
+    for ending in odds.ENDINGS:
+        a = sum(play.ending == ending for play in fast) / len(fast)
+        b = sum(play.ending == ending for play in slow) / len(slow)
+        share = (a + b) / 2
+        assert abs(a - b) <= 4 * (share * (1 - share) * (1 / len(fast) + 1 / len(slow))) ** 0.5, (ending, a, b)
+
+
+@pytest.mark.parametrize("actions,tower_start,settings,tower", [
+    (SKIPS_AND_TOKENS, 10_000, {"tokens": 10}, True), (SKIPS_AND_TOKENS, 300, {"tokens": 2}, True),
+    (TOKENS_TAKEN, 40, {"tokens": 6, "final_check": "pull"}, True), (TOKENS_TAKEN, 12, {"tokens": 10}, False),
+    (FEW_KINGS_SKIPS, 90, {}, True), (FEW_KINGS_SKIPS, 17, {}, False),
+    ({**FEW_KINGS_SKIPS, "KS": "pull"}, 17, {}, False)])  # a King returned pulls again: card by card
+def test_a_whole_pass_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start, settings, tower):
+    """A reshuffled pass of pulls, removes, skips, token cards and Kings returned to a deck of too few
+    at once (returns.py), the tower rolled or the pulls counted (tower=False: the side panel's): the
+    same endings, days, cards and pulls as card by card, in a deck's three reshuffles."""
+    state = journal.initial_state(deck(tower_start, actions, deck_out="reshuffle", reshuffles=3, **settings), ())
+    rng = random.Random(5)
+    fast = [odds.playout(state, rng, tower) for _ in range(3000)]
+    card_by_card(monkeypatch)
+    slow = [odds.playout(state, rng, tower) for _ in range(3000)]
+    assert_the_same_endings(fast, slow)
+    assert_alike(fast, slow, len(actions))
 
 
 def test_the_salvation_dice_taken_in_runs_are_the_dice_rolled_one_by_one():

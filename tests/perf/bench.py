@@ -1304,14 +1304,23 @@ def deck_reading() -> None:
 def edge_decks() -> dict[str, str]:
     """Valid decks at the edges of the settings (engine/games/journal/deck.py SETTINGS), as TOML: the
     tallest tower, reshuffled decks that only the tower (or twenty tokens) can end, the actions
-    that keep such a game to one card at a time (pull and remove, skips), and the shapes that took
+    that keep such a game to one card at a time (pull and remove, skips), the shapes that took
     hours before the reshuffles' bound (#30): Kings returned to a deck of too few, tokens added, and
-    skips after salvation that outnumber the pulls."""
+    skips after salvation that outnumber the pulls; and the slowest we know since each reshuffled
+    pass plays at once: tokens taken about as often as added (its passes walked card by card while
+    the tokens could run out), Kings that pull returned (every card drawn one by one)."""
     cards = [rank + suit for suit in "HDCS" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")]
 
-    def listed(title: str, action, settings: str = "") -> str:
-        text = f'[game]\ntitle = "{title}"\ndeck = "listed"\ntower_start = 10000\ndeck_out = "reshuffle"\n{settings}'
+    def listed(title: str, action, settings: str = "", tower: int = 10000) -> str:
+        text = f'[game]\ntitle = "{title}"\ndeck = "listed"\ntower_start = {tower}\ndeck_out = "reshuffle"\n{settings}'
         return text + "".join(f'\n[[card]]\ncard = "{card}"\naction = "{action(card)}"\n' for card in cards if action(card))
+
+    def first(*kinds: tuple[str, int]):  # the Ace salvation, then so many of each action, the rest of no effect
+        actions = ["salvation"] + [action for action, count in kinds for _ in range(count)]
+        return lambda card: actions[cards.index(card)] if cards.index(card) < len(actions) else "no-pull"
+
+    def kings(action: str) -> str:
+        return "".join(f'\n[[card]]\ncard = "{king}"\naction = "{action}"\n' for king in ("KS", "KH", "KD"))
 
     def odd(kind: str):
         return lambda card: kind if card[0] in "3579" else "salvation" if card == "AH" else "no-pull"
@@ -1330,6 +1339,12 @@ def edge_decks() -> dict[str, str]:
         "salvation, 3 pulls, 8 skips, 18 tokens added, reshuffled":
             listed("Saved", lambda card: "salvation" if card == "AH" else "pull" if cards.index(card) < 4 else "skip-pull"
                    if cards.index(card) < 12 else "add-token" if cards.index(card) < 30 else ""),
+        "salvation, 1 pull, 22 tokens added, 22 taken, 20 tokens, tower 300, reshuffled":
+            listed("Level", first(("pull", 1), ("add-token", 22), ("remove-token", 22)), "tokens = 20\n", 300),
+        "salvation, 3 Kings of 4 returned by 40 cards, 3 pulls, tower 300, reshuffled":
+            listed("Returned", first(("pull", 3), ("return-king", 40)), "", 300) + kings("king"),
+        "salvation, 3 Kings of 4 that pull, returned by 40 cards, 3 pulls, reshuffled":
+            listed("Pulling", first(("pull", 3), ("return-king", 40))) + kings("pull"),
     }
 
 

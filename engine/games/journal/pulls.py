@@ -3,6 +3,7 @@ rules, enumerated through dicetower.evolve) with its chance, shared by far count
 sampling, and as drops for runs of pulls (odds.py samples whole games from them)."""
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
 
 from dicehall.engine.games import dicetower
@@ -97,3 +98,19 @@ def drop_runs(advantage_from: int, remove: bool = False) -> Runs:
     for drop, chance in drop_table(max(advantage_from, 13) + 6 * DEPTH, advantage_from, remove):
         drops[drop] = drops.get(drop, 0.0) + chance
     return Runs(drops)
+
+
+def rolled(countdown: int, advantage_from: int, plain: int, removes: int, rng) -> list[int]:
+    """The countdown after each pull of a pass's `plain` pull and `removes` pull-and-remove cards in
+    a random order (until one fells the tower: 0): the pulls a pass makes are the first of them in
+    such an order, whichever its skips cancel (returns.py). Each a remove or not by the count of each
+    left, then rolled from its table."""
+    uniform = rng.random
+    after = []
+    while plain + removes and countdown:
+        remove = removes > 0 and uniform() * (plain + removes) < removes
+        plain, removes = (plain, removes - 1) if remove else (plain - 1, removes)
+        cumulative, drops = pull_outcomes(countdown, advantage_from, remove)
+        countdown -= drops[bisect_left(cumulative, uniform())]
+        after.append(countdown)
+    return after
