@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 
 def screen_text(app) -> str:
@@ -40,14 +41,23 @@ async def until(pilot, condition, seconds: float = 15.0) -> float:
     """Let the app run until `condition()` holds (a follower thread wakes it, a worker reports); the
     time it took. Fails with the screen after `seconds`: a guard against what never comes, generous
     because on a busy 2-core machine a bot seat and the follower can take seconds (how fast a thing
-    comes is tests/perf/bench.py's to measure). The tests' one polling helper."""
-    import time
-
+    comes is tests/perf/bench.py's to measure). The tests' one polling helper (`eventually` outside an app)."""
     start = time.monotonic()
     while not condition():
         assert time.monotonic() - start < seconds, screen_text(pilot.app)
         await pilot.pause(0.02)
     return time.monotonic() - start
+
+
+def eventually(condition, what: str, seconds: float = 30.0, between=lambda: time.sleep(0.05)) -> None:
+    """`until` outside an app (processes, files, terminals): look at `condition()`, calling `between()`
+    between looks (a sleep, or reading a terminal so its writer never blocks), until it holds. Fails
+    saying `what` never came after `seconds`: a guard against what never comes (an orphan that never
+    ends), never a measure of speed."""
+    start = time.monotonic()
+    while not condition():
+        assert time.monotonic() - start < seconds, f"{what}: not after {seconds} s"
+        between()
 
 
 async def join_from_the_hall_screen(pilot, name: str) -> None:
