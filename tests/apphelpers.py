@@ -37,16 +37,16 @@ def drive_hall(app, steps):
     return asyncio.run(main())
 
 
-async def until(pilot, condition, seconds: float = 15.0) -> float:
-    """Let the app run until `condition()` holds (a follower thread wakes it, a worker reports); the
-    time it took. Fails with the screen after `seconds`: a guard against what never comes, generous
-    because on a busy 2-core machine a bot seat and the follower can take seconds (how fast a thing
-    comes is tests/perf/bench.py's to measure). The tests' one polling helper (`eventually` outside an app)."""
+async def until(pilot, condition, seconds: float = 15.0) -> None:
+    """Let the app run until `condition()` holds (a follower thread wakes it, a worker reports). Fails
+    with the screen after `seconds`: a guard against what never comes, generous because on a busy
+    2-core machine a bot seat and the follower can take seconds; how fast a thing comes is
+    tests/perf/bench.py's to measure, so no time is returned. The tests' one polling helper
+    (`eventually` outside an app)."""
     start = time.monotonic()
     while not condition():
         assert time.monotonic() - start < seconds, screen_text(pilot.app)
         await pilot.pause(0.02)
-    return time.monotonic() - start
 
 
 def eventually(condition, what: str, seconds: float = 30.0, between=lambda: time.sleep(0.05)) -> None:
