@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 
 
@@ -58,6 +59,28 @@ def eventually(condition, what: str, seconds: float = 30.0, between=lambda: time
     while not condition():
         assert time.monotonic() - start < seconds, f"{what}: not after {seconds} s"
         between()
+
+
+def exited(pid: int, what: str, fd: int = -1, seconds: float = 30.0) -> int:
+    """The wait status of child `pid` once it has exited, read off its terminal `fd` meanwhile (if
+    open) so its drawing never blocks; it is killed and the test fails (saying `what`) if it outlives
+    `seconds`, a guard against an orphan, not a measure of speed."""
+    from tests.test_signals import read_for
+
+    ended: list[int] = []
+
+    def gone() -> bool:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        ended.extend([status] if done else [])
+        return bool(done)
+
+    try:
+        eventually(gone, what, seconds, (lambda: read_for(fd, 0.05)) if fd >= 0 else (lambda: time.sleep(0.05)))
+    finally:
+        if not ended:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+    return ended[0]
 
 
 async def join_from_the_hall_screen(pilot, name: str) -> None:

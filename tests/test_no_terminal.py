@@ -18,7 +18,7 @@ import pytest
 from dicehall import saves
 from dicehall.engine.games.dicetower import PullBlock
 from dicehall.saves.hall import Hall
-from tests.apphelpers import eventually
+from tests.apphelpers import eventually, exited
 from tests.hallhelpers import play_until_over
 from tests.test_signals import pulls_on_disk, read_for
 
@@ -302,20 +302,7 @@ def test_the_real_command_exits_when_its_terminal_closes(tmp_path):
         press_p_until_saved(lambda key: os.write(fd, key), name, 1, lambda: read_for(fd, 0.05))
     finally:
         os.close(fd)
-    ended: list[int] = []  # its wait status, once it has exited
-
-    def exited() -> bool:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        ended.extend([status] if done else [])
-        return bool(done)
-
-    try:
-        eventually(exited, "dicehall ended after its terminal closed", LEAVES_WITHIN)
-    finally:
-        if not ended:
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
-    [status] = ended
+    status = exited(pid, "dicehall ended after its terminal closed", seconds=LEAVES_WITHIN)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 129
     assert running_with(name) == []
     assert_saved_and_released(name, 1)
