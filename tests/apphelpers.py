@@ -50,14 +50,14 @@ async def until(pilot, condition, seconds: float = 15.0) -> None:
         await pilot.pause(0.02)
 
 
-def eventually(condition, what: str, seconds: float = 30.0, between=lambda: time.sleep(0.05)) -> None:
+def eventually(condition, what, seconds: float = 30.0, between=lambda: time.sleep(0.05)) -> None:
     """`until` outside an app (processes, files, terminals): look at `condition()`, calling `between()`
     between looks (a sleep, or reading a terminal so its writer never blocks), until it holds. Fails
-    saying `what` never came after `seconds`: a guard against what never comes (an orphan that never
-    ends), never a measure of speed."""
+    saying `what` (a string, or a function giving it then) after `seconds`: a guard against what
+    never comes (an orphan that never ends), never a measure of speed."""
     start = time.monotonic()
     while not condition():
-        assert time.monotonic() - start < seconds, f"{what}: not after {seconds} s"
+        assert time.monotonic() - start < seconds, f"{what() if callable(what) else what}: not after {seconds} s"
         between()
 
 

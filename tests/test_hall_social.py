@@ -20,6 +20,7 @@ from dicehall.saves import MAGIC, frame
 from dicehall.saves import hall as hallmod
 from dicehall.saves.hall import chat as hall_chat
 from dicehall.saves.hall import Hall, HallError
+from tests.apphelpers import eventually
 from dicehall.saves.hall.chat import ChatRefused, HallChat
 from dicehall.cli import main
 
@@ -96,12 +97,14 @@ def test_two_processes_exchange_lines_and_a_watchers_line_is_marked(hall):
     ann = game.chat()
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(hall.folder), game.id], stdout=subprocess.PIPE,
                              text=True, cwd=Path(__file__).parent.parent)
-    deadline = time.monotonic() + 20
     heard = []
-    while not heard and time.monotonic() < deadline:
+
+    def bob_heard() -> bool:
         game.follow()
-        heard = ann.follow()
-        time.sleep(0.05)
+        heard.extend(ann.follow())
+        return bool(heard)
+
+    eventually(bob_heard, "Bob's line came")
     assert [m.words() for m in heard] == ["Bob: hello from Bob"]
     ann.send("hi Bob")
     out, _ = child.communicate(timeout=20)
