@@ -319,8 +319,8 @@ def test_the_app_exits_when_its_output_breaks(tmp_path):
         screen = proc.stderr.fileno()
         assert SCREEN_DRAWN in read_for(screen, 60, until=SCREEN_DRAWN)
         press_p_until_saved(lambda key: os.write(write, key), name, 1, lambda: read_for(screen, 0.05))
-        for _ in range(50):  # the first pull's frames drawn: only the next move's drawing may break
-            if not read_for(screen, 0.3):
+        for _ in range(50):  # the first pull's frames drawn (a quiet second): only the next move's drawing may break
+            if not read_for(screen, 1.0):
                 break
         proc.stderr.close()
         os.write(write, b"p")  # a move, then a drawing that cannot be written
