@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import time
 
 
 def screen_text(app) -> str:
@@ -36,18 +38,49 @@ def drive_hall(app, steps):
     return asyncio.run(main())
 
 
-async def until(pilot, condition, seconds: float = 15.0) -> float:
-    """Let the app run until `condition()` holds (a follower thread wakes it, a worker reports); the
-    time it took. Fails with the screen after `seconds`: a guard against what never comes, generous
-    because on a busy 2-core machine a bot seat and the follower can take seconds (how fast a thing
-    comes is tests/perf/bench.py's to measure). The tests' one polling helper."""
-    import time
-
+async def until(pilot, condition, seconds: float = 15.0) -> None:
+    """Let the app run until `condition()` holds (a follower thread wakes it, a worker reports). Fails
+    with the screen after `seconds`: a guard against what never comes, generous because on a busy
+    2-core machine a bot seat and the follower can take seconds; how fast a thing comes is
+    tests/perf/bench.py's to measure, so no time is returned. The tests' one polling helper
+    (`eventually` outside an app)."""
     start = time.monotonic()
     while not condition():
         assert time.monotonic() - start < seconds, screen_text(pilot.app)
         await pilot.pause(0.02)
-    return time.monotonic() - start
+
+
+def eventually(condition, what, seconds: float = 30.0, between=lambda: time.sleep(0.05)) -> None:
+    """`until` outside an app (processes, files, terminals): look at `condition()`, calling `between()`
+    between looks (a sleep, or reading a terminal so its writer never blocks), until it holds. Fails
+    saying `what` (a string, or a function giving it then) after `seconds`: a guard against what
+    never comes (an orphan that never ends), never a measure of speed."""
+    start = time.monotonic()
+    while not condition():
+        assert time.monotonic() - start < seconds, f"{what() if callable(what) else what}: not after {seconds} s"
+        between()
+
+
+def exited(pid: int, what: str, fd: int = -1, seconds: float = 30.0) -> int:
+    """The wait status of child `pid` once it has exited, read off its terminal `fd` meanwhile (if
+    open) so its drawing never blocks; it is killed and the test fails (saying `what`) if it outlives
+    `seconds`, a guard against an orphan, not a measure of speed."""
+    from tests.test_signals import read_for
+
+    ended: list[int] = []
+
+    def gone() -> bool:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        ended.extend([status] if done else [])
+        return bool(done)
+
+    try:
+        eventually(gone, what, seconds, (lambda: read_for(fd, 0.05)) if fd >= 0 else (lambda: time.sleep(0.05)))
+    finally:
+        if not ended:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+    return ended[0]
 
 
 async def join_from_the_hall_screen(pilot, name: str) -> None:

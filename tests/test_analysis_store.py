@@ -151,7 +151,7 @@ def test_a_stored_analysis_that_is_a_fifo_or_a_folder_is_one_line_not_a_hang(rep
 
 def test_the_viewer_reads_a_stored_analysis_and_says_when_one_was_damaged(replay, capsys, monkeypatch, home):
     from dicehall.tui.app import DicehallApp
-    from tests.apphelpers import drive, status
+    from tests.apphelpers import drive, status, until
 
     first, _ = analysed(capsys, replay)  # the wager is exact: the viewer's analysis has the same key
     real = wager_analysis.analyse
@@ -162,10 +162,7 @@ def test_the_viewer_reads_a_stored_analysis_and_says_when_one_was_damaged(replay
 
         async def steps(pilot):
             await pilot.press("a")
-            for _ in range(1500):
-                if app.screen.analysis is not None and not app.screen.analysis_running:
-                    break
-                await pilot.pause(0.01)
+            await until(pilot, lambda: app.screen.analysis is not None and not app.screen.analysis_running, 60.0)
             return app.screen.analysis, status(app)
 
         return drive(app, steps)

@@ -336,8 +336,8 @@ def test_recover_on_a_healthy_save_says_so_and_writes_nothing(capsys):
 def test_play_names_a_one_player_game_after_the_options_and_seats_the_login_name(game, monkeypatch):
     import pty
     import signal
-    import time
 
+    from tests.apphelpers import exited
     from tests.test_signals import read_for
 
     monkeypatch.setenv("LOGNAME", "bob")
@@ -349,13 +349,7 @@ def test_play_names_a_one_player_game_after_the_options_and_seats_the_login_name
         read_for(fd, 60, until=b"Help")  # the footer: the screen is drawn, the save made
         infos = saves.list_saves()
         os.kill(pid, signal.SIGTERM)  # ends the app cleanly (tests/test_signals.py)
-        deadline = time.time() + 15
-        while not os.waitpid(pid, os.WNOHANG)[0]:
-            if time.time() > deadline:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                pytest.fail("dicehall did not end on SIGTERM")
-            read_for(fd, 0.05)
+        exited(pid, "dicehall ended on SIGTERM", fd)
     finally:
         os.close(fd)
     assert [info.name for info in infos] == [{"dicetower": "Tower from 100", "troll": "Standard"}[game]]

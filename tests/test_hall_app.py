@@ -18,7 +18,7 @@ import pytest
 from dicehall import engine
 from dicehall.engine.games.towers import Place, parse_square
 from dicehall.saves.hall import Hall
-from tests.apphelpers import drive_hall as run, screen_text, status, until
+from tests.apphelpers import drive_hall as run, eventually, screen_text, status, until
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import ConfirmScreen
 from dicehall.tui.screens.hall.table import HallWaitScreen
@@ -222,18 +222,25 @@ class Panes:
     def pid(self, name: str) -> int:
         return int(self.tmux("display-message", "-p", "-t", name, "#{pane_pid}").strip())
 
-    def wait_for(self, name: str, *texts: str, seconds: float = 10.0) -> str:
+    def wait_for(self, name: str, *texts: str) -> str:
         """Wait until `name`'s screen shows one of `texts`; return the screen."""
-        deadline = time.monotonic() + seconds
-        while True:
-            shown = self.screen(name)
-            if any(text in shown for text in texts):
-                return shown
-            assert time.monotonic() < deadline, f"{texts!r} not on {name}'s screen:\n{shown}"
-            time.sleep(0.1)
+        shown = [""]
+
+        def showing() -> bool:
+            shown[0] = self.screen(name)
+            return any(text in shown[0] for text in texts)
+
+        eventually(showing, lambda: f"{texts!r} not on {name}'s screen:\n{shown[0]}", between=lambda: time.sleep(0.1))
+        return shown[0]
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
+
+
+def recorded(hall, game_id: str, events: int, or_over: bool = False) -> bool:
+    """The game's log holds more than `events` events (or, `or_over`, the game is over)."""
+    with hall.open(game_id) as after:
+        return (or_over and after.finished) or len(after.session.events) > events
 
 
 def hall_json(hall_dir: Path) -> dict:
@@ -269,13 +276,10 @@ def test_two_real_terminals_play_a_whole_wager_through_the_hall_one_hung_up_and_
                 game.close()
             if not hung_up and events >= 6 and seat == 0:  # Ann's turn: Bob's link drops
                 os.kill(panes.pid("bob"), signal.SIGHUP)
-                deadline = time.monotonic() + 10
-                while panes.tmux("display-message", "-p", "-t", "bob", "#{pane_dead}").strip() != "1":
-                    assert time.monotonic() < deadline, "the hung-up dicehall did not end"  # no orphan left
-                    time.sleep(0.1)
-                while hall.listing()[0].as_json()["seats"][1]["status"] != "disconnected":  # read here, not by a process a poll
-                    assert time.monotonic() < deadline
-                    time.sleep(0.2)
+                eventually(lambda: panes.tmux("display-message", "-p", "-t", "bob", "#{pane_dead}").strip() == "1",
+                           "the hung-up dicehall ended")  # no orphan left
+                eventually(lambda: hall.listing()[0].as_json()["seats"][1]["status"] == "disconnected",
+                           "Bob's seat listed disconnected")  # read here, not by a process a poll
                 listed = hall_json(hall.folder)["games"][0]["seats"][1]  # then as `dicehall hall --json` says it
                 panes.start("bob", "join", game_id, "--name", "Bob")  # Bob logs in again
                 panes.wait_for("bob", "Dead Man's Wager: Ann v Bob")
@@ -284,13 +288,8 @@ def test_two_real_terminals_play_a_whole_wager_through_the_hall_one_hung_up_and_
                 panes.wait_for(terminals[seat], f"{name}: ", f"{name} (bonus turn): ")
                 last_seat = seat
             panes.keys(terminals[seat], key)
-            deadline = time.monotonic() + 10
-            while True:  # the key's record is in the log (its dice too)
-                with hall.open(game_id) as after:
-                    if after.finished or len(after.session.events) > events:
-                        break
-                assert time.monotonic() < deadline, panes.screen("ann" if seat == 0 else "bob")
-                time.sleep(0.05)
+            eventually(lambda: recorded(hall, game_id, events, or_over=True),  # the key's record (its dice too)
+                       lambda: panes.screen("ann" if seat == 0 else "bob"))
         assert hung_up and listed == {"seat": 2, "status": "disconnected", "name": "Bob"}
         with hall.open(game_id) as final:
             assert final.finished
@@ -357,13 +356,7 @@ def test_two_real_terminals_play_a_whole_towers_game_through_the_hall_and_a_thir
             keys, cursors[seat] = towers_keys(cursors[seat], command)
             panes.keys(terminals[seat], *keys)
             moves += 1
-            deadline = time.monotonic() + 10
-            while True:  # the keys' decision is in the log
-                with hall.open(game_id) as after:
-                    if len(after.session.events) > events:
-                        break
-                assert time.monotonic() < deadline, panes.screen(terminals[seat])
-                time.sleep(0.05)
+            eventually(lambda: recorded(hall, game_id, events), lambda: panes.screen(terminals[seat]))  # the keys' decision
         assert moves > 16  # every tower placed, then moved
         with hall.open(game_id) as final:
             summary = final.session.outcome.summary

@@ -104,11 +104,12 @@ def test_the_lobby_follows_the_hall_by_itself(hall, wager):
         assert "Towers" not in screen_text(pilot.app)
         later = hall.host("towers", ["player", "open"], "Cat")
         try:
-            return await until(pilot, lambda: "Towers" in screen_text(pilot.app), seconds=10.0)
+            await until(pilot, lambda: "Towers" in screen_text(pilot.app))  # how soon: bench.py --only hall
+            return screen_text(pilot.app)
         finally:
             later.close()
 
-    assert drive(DicehallApp(), steps) < 3.0
+    assert "Towers" in drive(DicehallApp(), steps)
 
 
 def test_watching_follows_new_moves_live_and_counts_the_watcher(hall, wager):
@@ -126,21 +127,19 @@ def test_watching_follows_new_moves_live_and_counts_the_watcher(hall, wager):
         assert hall.entry(game_id).watchers == 1
         assert "LIVE" in screen_text(pilot.app) and f"Watching {game_id}" in screen_text(pilot.app)
         footer = screen_text(pilot.app).splitlines()[-1]
-        took = []
         for _ in range(3):
             before = len(viewer.session.events)
             total = move(wager, rng)
-            took.append(await until(pilot, lambda: len(viewer.session.events) == total))
+            await until(pilot, lambda: len(viewer.session.events) == total)  # how soon: bench.py --only hall
             assert viewer.position == total > before  # at the live end it follows
             assert f"event {total}/{total}" in screen_text(pilot.app)
         await pilot.press("q")  # back to the lobby: no longer watching
         await pilot.pause()
         assert isinstance(pilot.app.screen, HallScreen)
         await until(pilot, lambda: hall.entry(game_id).watchers == 0)
-        return took, footer
+        return footer
 
-    took, footer = drive(DicehallApp(), steps)
-    assert len(took) == 3  # each move seen within until's guard; the latency itself: bench.py --only hall
+    footer = drive(DicehallApp(), steps)
     # keys that would act in the game do not exist; those that would tell more than the players see wait
     for absent in ("Reveal", "Analyse", "Branch", "Live"):
         assert absent not in footer

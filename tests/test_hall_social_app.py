@@ -87,7 +87,7 @@ def test_at_the_table_m_sends_a_line_lines_arrive_in_the_status_line_and_x_mutes
         assert status(pilot.app) == "sent: gl [b]hf[/b]"
         assert [m.words() for m in heard.follow()][-1:] == ["Ann: gl [b]hf[/b]"]
         heard.send("thanks \x1b[31m[@click=app.quit]")
-        await until(pilot, lambda: "Bob: thanks [31m[@click=app.quit]" in status(pilot.app), 3.0)
+        await until(pilot, lambda: "Bob: thanks [31m[@click=app.quit]" in status(pilot.app))
         assert pilot.app.is_running
         await pilot.press("M")
         await pilot.pause()

@@ -18,7 +18,7 @@ from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.journal import JournalScreen
 from dicehall.tui.screens.journal_pages import journal_text
 from dicehall.tui.screens.journal_setup import JournalSetupScreen
-from tests.apphelpers import drive, footer, screen_text, status, until
+from tests.apphelpers import drive, footer, screen_text, settled, status, until
 from tests.test_journal_app import type_text
 from tests.test_journal_writer import (
     box, finish_by_kings, new_game, rewrite_entry, rewrite_first, to_line, typed_card, write,
@@ -150,7 +150,7 @@ def test_every_footer_of_the_journal_fits_80_columns():
         async def look(what):
             screen.redraw()
             screen.refresh_bindings()
-            await pilot.pause()
+            await settled(pilot)  # the footer as drawn: Textual fills it a few messages later
             if (line := footer_fits(pilot)) is not None:
                 cut.append((what, session.state.phase, line))
 

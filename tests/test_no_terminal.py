@@ -1,7 +1,8 @@
 """Without a terminal, and when the terminal goes away (issue #20, items 1 and 6): a screen command
 refuses to start without a terminal on stdin, stdout and stderr; `watch` off a terminal prints and
 leaves (--follow follows); a running app whose input ends, whose pseudo-terminal closes or whose
-output breaks exits at once (the tests give it LEAVES_WITHIN on a busy machine) with its save released and nothing left running; every command
+output breaks exits (at once when idle: the tests assert only that it ends) with its save released
+and nothing left running; every command
 that prints ends quietly on a closed pipe. Real processes, real pipes and pseudo-terminals."""
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 from dicehall import saves
 from dicehall.engine.games.dicetower import PullBlock
 from dicehall.saves.hall import Hall
+from tests.apphelpers import eventually, exited
 from tests.hallhelpers import play_until_over
 from tests.test_signals import pulls_on_disk, read_for
 
@@ -41,7 +43,8 @@ def hall(tmp_path, monkeypatch):
 # How long a test waits for dicehall to leave before it fails: a guard against a process that never
 # leaves (an orphan spinning on a dead terminal), generous because a busy machine (the suite runs on
 # both cores) can take seconds to start Python; it leaves at once, in well under a second, when idle.
-LEAVES_WITHIN = 10.0
+# How fast it leaves is not asserted.
+LEAVES_WITHIN = 30.0
 
 
 def closed_pipe() -> int:
@@ -105,9 +108,7 @@ def test_a_screen_command_with_no_terminal_says_so_in_one_line_and_exits_2(tmp_p
     saves_before = sorted(p.name for p in saves.saves_dir().glob("*") if p.name != saves.INDEX_NAME)
     out = tmp_path / "out.txt"
     with out.open("wb") as file:
-        started = time.monotonic()
         code, err = finish(dicehall(*args, stdin="closed", stdout=file), LEAVES_WITHIN)
-    assert time.monotonic() - started < LEAVES_WITHIN
     assert code == 2
     assert err.splitlines() == [f"dicehall: no terminal on standard input: {what} needs one (run it in a terminal; "
                                 f"over ssh: ssh -t box, or a pty in authorized_keys: restrict,pty)"]
@@ -183,9 +184,7 @@ def test_watch_follow_ends_when_the_reader_of_its_pipe_goes_while_nothing_is_pla
     proc = dicehall("watch", game.id, "--follow", stdin="closed", stdout=subprocess.PIPE)
     assert proc.stdout.readline().decode().startswith("watching ")  # `| head -1`
     proc.stdout.close()
-    closed = time.monotonic()
     code, err = finish(proc, LEAVES_WITHIN)
-    assert time.monotonic() - closed < LEAVES_WITHIN
     assert code == 0 and err == ""
     assert hall.watchers(game.id) == 0
     game.close()
@@ -228,16 +227,14 @@ def start_app(name: str, stdin, stdout, stderr) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", APP, name], cwd=ROOT, stdin=stdin, stdout=stdout, stderr=stderr)
 
 
-def gone_within(proc: subprocess.Popen, seconds: float) -> float:
-    """How long the process took to exit after now; the test fails if it outlives `seconds` (it is killed)."""
-    started = time.monotonic()
+def gone_within(proc: subprocess.Popen, seconds: float) -> None:
+    """The process exits; the test fails if it outlives `seconds` (it is killed)."""
     try:
         proc.wait(timeout=seconds)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
         pytest.fail(f"the app still ran {seconds} s after its terminal went away")
-    return time.monotonic() - started
 
 
 def assert_saved_and_released(name: str, pulls: int) -> None:
@@ -249,10 +246,7 @@ def assert_saved_and_released(name: str, pulls: int) -> None:
 def press_p_until_saved(send, name: str, count: int, drain=lambda: None) -> None:
     for expected in range(1, count + 1):
         send(b"p")
-        deadline = time.time() + 30
-        while pulls_on_disk(name) < expected and time.time() < deadline:
-            drain()
-            time.sleep(0.05)
+        eventually(lambda: pulls_on_disk(name) >= expected, f"pull {expected} saved", between=lambda: (drain(), time.sleep(0.05)))
         assert pulls_on_disk(name) == expected
 
 
@@ -308,16 +302,7 @@ def test_the_real_command_exits_when_its_terminal_closes(tmp_path):
         press_p_until_saved(lambda key: os.write(fd, key), name, 1, lambda: read_for(fd, 0.05))
     finally:
         os.close(fd)
-    started = time.monotonic()
-    while time.monotonic() - started < LEAVES_WITHIN:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        time.sleep(0.02)
-    else:
-        os.kill(pid, 9)
-        os.waitpid(pid, 0)
-        pytest.fail("dicehall still ran a second after its terminal closed")
+    status = exited(pid, "dicehall ended after its terminal closed", seconds=LEAVES_WITHIN)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 129
     assert running_with(name) == []
     assert_saved_and_released(name, 1)
@@ -334,8 +319,8 @@ def test_the_app_exits_when_its_output_breaks(tmp_path):
         screen = proc.stderr.fileno()
         assert SCREEN_DRAWN in read_for(screen, 60, until=SCREEN_DRAWN)
         press_p_until_saved(lambda key: os.write(write, key), name, 1, lambda: read_for(screen, 0.05))
-        for _ in range(50):  # the first pull's frames drawn: only the next move's drawing may break
-            if not read_for(screen, 0.3):
+        for _ in range(50):  # the first pull's frames drawn (a quiet second): only the next move's drawing may break
+            if not read_for(screen, 1.0):
                 break
         proc.stderr.close()
         os.write(write, b"p")  # a move, then a drawing that cannot be written

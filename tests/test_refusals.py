@@ -23,7 +23,7 @@ from dicehall import durable
 from dicehall.saves import MAGIC, frame, parse_save
 from dicehall.saves import hall as hallmod
 from dicehall.saves.hall import Hall, HallError, SeatHeld
-from tests.apphelpers import drive, screen_text
+from tests.apphelpers import drive, screen_text, until
 from tests.hallhelpers import play_until_over
 from dicehall.tui.app import DicehallApp
 from dicehall.cli import main
@@ -155,10 +155,7 @@ def test_a_move_by_a_seat_not_to_act_appended_while_watching_says_damaged_and_ke
         viewer = pilot.app.screen
         assert isinstance(viewer, HallViewer)
         append_record(hall, ann.id, {"op": "play", "by": waiting, "events": [encode_event(last)]})
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if not viewer.following:
-                break
+        await until(pilot, lambda: not viewer.following)
         return viewer, status(pilot.app), pilot.app.screen, screen_text(pilot.app)
 
     try:
@@ -347,10 +344,7 @@ def test_a_full_disk_at_the_reveal_is_said_on_the_game_screen(hall, monkeypatch)
             try:
                 on_disk(monkeypatch, FullDisk(refuse=b"reveal"))
                 assert pilot.app.screen.attempt(lambda: pilot.app.screen.session.play(last))
-                for _ in range(100):
-                    await pilot.pause(0.05)
-                    if "not revealed yet" in status(pilot.app):
-                        break
+                await until(pilot, lambda: "not revealed yet" in status(pilot.app))
                 return status(pilot.app), screen_text(pilot.app)
             finally:
                 app.close_hall()

@@ -14,6 +14,7 @@ import pytest
 from dicehall import engine
 from dicehall import saves
 from dicehall.engine.games.dicetower import PullBlock
+from tests.apphelpers import eventually, exited
 
 
 def read_for(fd: int, seconds: float, until: bytes | None = None) -> bytes:
@@ -51,14 +52,7 @@ def hang_up(pid: int, fd: int) -> None:
     """The link drops: the terminal closes and SIGHUP comes; fail unless dicehall exits soon after."""
     os.close(fd)
     os.kill(pid, signal.SIGHUP)
-    deadline = time.time() + 15
-    while time.time() < deadline:
-        if os.waitpid(pid, os.WNOHANG)[0]:
-            return
-        time.sleep(0.05)
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    pytest.fail("dicehall did not exit after the hang-up")
+    exited(pid, "dicehall exited after the hang-up")
 
 
 @pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
@@ -68,28 +62,13 @@ def test_signal_ends_the_app_and_continue_resumes_identically(home, signum):
         assert b"COUNTDOWN" in read_for(fd, 60, until=b"COUNTDOWN"), "the app did not draw its screen"
         for expected in (1, 2, 3):
             os.write(fd, b"p")
-            deadline = time.time() + 30
-            while pulls_on_disk("link") < expected and time.time() < deadline:
-                read_for(fd, 0.1)
+            eventually(lambda: pulls_on_disk("link") >= expected, f"pull {expected} saved", between=lambda: read_for(fd, 0.1))
             assert pulls_on_disk("link") == expected
         if signum == signal.SIGHUP:
             os.close(fd)  # the link is gone as well
             fd = -1
         os.kill(pid, signum)
-        deadline = time.time() + 15
-        status = None
-        while time.time() < deadline:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            if fd >= 0:
-                read_for(fd, 0.05)
-            else:
-                time.sleep(0.05)
-        else:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            pytest.fail("dicehall did not exit after the signal")
+        status = exited(pid, "dicehall exited after the signal", fd)
         assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 128 + signum
     finally:
         if fd >= 0:

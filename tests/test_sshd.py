@@ -31,6 +31,7 @@ import pytest
 
 from dicehall import replays
 from dicehall.saves.hall import Hall
+from tests.apphelpers import eventually
 from tests.box import readme_steps
 from tests.hallhelpers import play_until_over
 
@@ -67,15 +68,6 @@ def dicehall_processes(hall: Path) -> list[int]:
         if str(hall).encode() in cmdline and state != "Z":
             found.append(int(entry.name))
     return found
-
-
-def wait_until(predicate, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return predicate()
 
 
 PLAYERS = ("alice", "bob", "carol")  # a key each; the documented line names its player
@@ -118,9 +110,11 @@ class Box:
         Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)  # sshd's privilege separation folder
         self.log = open(tmp_path / "sshd.log", "wb")
         self.sshd = subprocess.Popen([SSHD, "-f", str(self.config), "-D", "-e"], stdout=self.log, stderr=self.log)
-        if not wait_until(self.listening, 15):
+        try:
+            eventually(self.listening, lambda: f"sshd did not listen: {self.sshd_log()}")
+        except AssertionError:
             self.close()
-            pytest.fail(f"sshd did not listen: {self.sshd_log()}")
+            raise
 
     def listening(self) -> bool:
         assert self.sshd.poll() is None, f"sshd ended: {self.sshd_log()}"
@@ -200,8 +194,8 @@ def test_a_login_gets_the_launcher_and_a_dropped_client_leaves_no_dicehall(box):
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
         os.close(fd)
-    assert wait_until(lambda: not dicehall_processes(box.hall), 10), \
-        f"dicehall still runs after the client was killed: {dicehall_processes(box.hall)}"
+    eventually(lambda: not dicehall_processes(box.hall),
+               lambda: f"dicehall still runs after the client was killed: {dicehall_processes(box.hall)}")
 
 
 def test_a_login_without_a_terminal_is_refused_with_one_line_and_leaves_nothing(box):
@@ -223,7 +217,7 @@ def test_a_login_without_a_terminal_is_refused_with_one_line_and_leaves_nothing(
     assert client.returncode == 2 and len(lines) == 1 and lines[0].startswith("dicehall: "), (client.returncode, lines)
     assert "terminal" in lines[0] and "Traceback" not in lines[0]
     assert b"\x1b[" not in out  # nothing drawn into the pipe
-    assert wait_until(lambda: not dicehall_processes(box.hall), 5), f"left running: {dicehall_processes(box.hall)}"
+    eventually(lambda: not dicehall_processes(box.hall), lambda: f"left running: {dicehall_processes(box.hall)}")
 
 
 def test_the_readme_match_block_is_accepted_by_sshd_and_leaves_each_keys_command(box):
@@ -265,7 +259,7 @@ def test_two_players_by_their_keys_one_game_a_watcher_the_scores_and_the_replay(
     watcher = subprocess.Popen(box.ssh("-T", player="carol") + ["dicehall", "watch", game, "--follow"],
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        assert wait_until(lambda: watchers(box, game) == 1, 30), f"carol is not watching: {box.sshd_log()}"
+        eventually(lambda: watchers(box, game) == 1, lambda: f"carol is not watching: {box.sshd_log()}")
         hall = Hall(box.hall)
         seated = {0: hall.join(game, name="alice"), 1: hall.join(game, name="bob")}  # their own seats again
         play_until_over(seated, random.Random(29))
@@ -289,7 +283,7 @@ def test_two_players_by_their_keys_one_game_a_watcher_the_scores_and_the_replay(
     assert replay.returncode == 0 and replay.stderr == b"", replay.stderr
     (box.dir / "game.dhr").write_bytes(replay.stdout)
     assert replays.verify(box.dir / "game.dhr").startswith("ok")
-    assert wait_until(lambda: not dicehall_processes(box.hall), 10), f"left running: {dicehall_processes(box.hall)}"
+    eventually(lambda: not dicehall_processes(box.hall), lambda: f"left running: {dicehall_processes(box.hall)}")
 
 
 def watchers(box: Box, game: str) -> int:

@@ -50,7 +50,9 @@ class PacedBots(BotsScreen):
                 self.hurry = False
             return
         if self.hurry or self.BOT_PACE <= 0:
-            self.start_bot()
+            # through the screen's queue, behind the drawing and the keys already posted: bots playing
+            # at once never starve a player's key (q was handled only once the game was over)
+            self.call_later(self.start_bot)
         else:
             self.bot_timer = self.set_timer(self.BOT_PACE, self.start_bot)
 
@@ -75,6 +77,11 @@ class PacedBots(BotsScreen):
             self.app.call_from_thread(self.bot_answered, ticket, state, command)
 
         self.run_worker(think, thread=True, group="bones-bot", exit_on_error=False)
+
+    def leave_bots(self) -> None:
+        """The screen is left (q): no bot plays on in the moment before it is unmounted."""
+        self.stop_bot()
+        self.gone = True
 
     def on_unmount(self) -> None:
         self.thinking += 1  # left while a bot thought: its answer must not touch the closed save

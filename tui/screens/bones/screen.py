@@ -520,6 +520,10 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
                     else "the map shows faces (B5: a B troop showing 5)")
         self.redraw()
 
+    def action_back(self) -> None:
+        self.leave_bots()  # q while the bots play at once: their next move is not played
+        super().action_back()
+
     def action_cancel(self) -> None:
         if self.mode:
             self.mode, self.pending = "", None
