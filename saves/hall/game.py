@@ -268,6 +268,9 @@ class HallGame(IdleSeats):
                     pending = "the game is over and every move is in its log, but its seed is not revealed yet"
                     self._append({"op": "reveal", "seed": fold.seed})
                     self.hall.forget_secret(self.id)
+                    from dicehall.saves.hall.rating_files import rate_at_end  # here: openskill only at a game's end
+
+                    rate_at_end(self.hall, self.id, self.fold)
                 self.held_back = ""
                 return
             except StaleState:
