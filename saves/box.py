@@ -53,9 +53,10 @@ SSH_COMMANDS = (
     "verify ID", "export ID --text -", "export ID -o -",
     "stats", "stats GAME", "stats --json", "stats GAME --json",
     "rules GAME",
+    "ratings", "ratings GAME", "ratings --json", "ratings GAME --json",
 )
 SSH_ALLOWED = ("join ID, watch ID [--follow], hall [--scores] [--json], verify ID, export ID --text -, "
-               "export ID -o - (the replay), stats [GAME] [--json], rules GAME; nothing: the launcher")
+               "export ID -o - (the replay), stats [GAME] [--json], rules GAME, ratings [GAME] [--json]; nothing: the launcher")
 # The keys a hint names where the box runs no such command (they work off a box too).
 JOIN_KEY = "the Hall screen's j"
 WATCH_KEY = "the Hall screen's w"

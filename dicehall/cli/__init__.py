@@ -1,7 +1,7 @@
 """The `dicehall` command: a table of subcommands, each declared once (its help and its arguments,
 from which argparse makes `dicehall --help` and `dicehall COMMAND --help`) and run by one function.
 The commands that never open a screen (verify, analyse, sim, saves, stats, export, rules, recover, hall,
-host, join, watch off a terminal) never import Textual; the others import `tui` when they run."""
+ratings, host, join, watch off a terminal) never import Textual; the others import `tui` when they run."""
 from __future__ import annotations
 
 import argparse
@@ -19,6 +19,7 @@ from dicehall.cli.hall import (barred_at_door, hall_arguments, hall_command, hos
                                join_arguments, join_command, watch_arguments, watch_command)
 from dicehall.cli.screens import (continue_arguments, continue_command, launcher_command, play_arguments, play_command,
                                   practice_command, replay_command)
+from dicehall.cli.ratings import ratings_arguments, ratings_command
 from dicehall.cli.serve import serve_arguments, serve_command
 from dicehall.cli.summary import summary_arguments, summary_command
 from dicehall.cli.stats import stats_arguments, stats_command
@@ -65,6 +66,8 @@ COMMANDS = (
             hall_after=True),
     Command("watch", "a hall game, read only: the live viewer on a terminal, else its moves as lines", watch_arguments,
             watch_command, hall_after=True),
+    Command("ratings", "the hall's ratings per game and player (openskill); --rebuild: from the verified logs",
+            ratings_arguments, ratings_command, hall_after=True),
     Command("serve", "run dicehall for a web browser (textual-serve; no authentication: reach it by ssh -L)",
             serve_arguments, serve_command, hall_after=True),
 )

@@ -43,12 +43,13 @@ class ScoresRead(Message):
     """The scores as the worker read them, or the line saying why the hall could not be read."""
 
     worker: object
-    found: HallScores | None
+    found: object  # HallScores, or what a screen built on this one reads (read_figures)
     error: str = ""
 
 
 class HallScoresScreen(KeyedScreen):
     BINDINGS = [
+        Binding("t", "ratings", "Ratings", tooltip="each player's rating per game (openskill), from the rated games"),
         Binding("r", "refresh", "Refresh"),
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "back", "Back"),
@@ -56,8 +57,8 @@ class HallScoresScreen(KeyedScreen):
     HELP_NOTES = ("Per player name and game, from the hall's finished games: games played, wins, the win % and "
                   "the best result in the game's own measure. Names are as each player typed them at the seat: "
                   "the hall does not check who typed them. Bots' seats, games in progress or abandoned, copies of "
-                  "a game and damaged files are not counted (the line under the title says how many). r reads "
-                  "the hall again.")
+                  "a game and damaged files are not counted (the line under the title says how many). t shows "
+                  "the ratings. r reads the hall again.")
 
     def __init__(self, hall: Hall | None = None) -> None:
         super().__init__()
@@ -86,13 +87,17 @@ class HallScoresScreen(KeyedScreen):
         def work() -> None:
             worker = get_current_worker()
             try:
-                found, error = hall_scores(Hall(folder)), ""
+                found, error = self.read_figures(Hall(folder)), ""
             except (DicehallError, OSError) as problem:  # the folder cannot be read: one line
                 found, error = None, error_line(problem)
             if not worker.is_cancelled:
                 self.post_message(ScoresRead(worker, found, error))
 
         self.reader = self.run_worker(work, thread=True, group="hall-scores", exclusive=True, exit_on_error=False)
+
+    def read_figures(self, hall: Hall) -> object:
+        """What the screen shows, read in its worker (the ratings screen reads the ratings)."""
+        return hall_scores(hall)
 
     def on_scores_read(self, message: ScoresRead) -> None:
         if message.worker is not self.reader:
@@ -101,8 +106,11 @@ class HallScoresScreen(KeyedScreen):
         if message.error:
             self.status(message.error, error=True)
             return
-        found = self.found = message.found
-        assert found is not None  # read without an error
+        self.show_figures(message.found)
+
+    def show_figures(self, found) -> None:
+        assert isinstance(found, HallScores)  # read without an error
+        self.found = found
         menu = self.query_one(OptionList)
         menu.clear_options()
         for n, score in enumerate(found.scores):
@@ -119,6 +127,11 @@ class HallScoresScreen(KeyedScreen):
     def action_refresh(self) -> None:
         self.status("reading the hall's finished games...")
         self.read()
+
+    def action_ratings(self) -> None:
+        from dicehall.tui.screens.hall.ratings import HallRatingsScreen
+
+        self.app.push_screen(HallRatingsScreen(self.folder))
 
     def action_back(self) -> None:
         self.app.pop_screen()

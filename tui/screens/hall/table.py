@@ -265,6 +265,7 @@ class HallPlay(HallTable, PlayBase):
     dicehall (the seat waits: `dicehall join ID` takes it back)."""
 
     session: GameSession  # as every game screen's; a hall game's screen is always given a HallSession
+    rating_asked = False  # whether the finished game's rating change was asked for (redraw)
     if TYPE_CHECKING:
         selected: Any  # a Towers pick or a War of Bones troop, on the screens that have one (hall_refresh)
 
@@ -336,6 +337,23 @@ class HallPlay(HallTable, PlayBase):
 
     def action_back(self) -> None:
         self.app.leave_hall_game()
+
+    def redraw(self) -> None:
+        super().redraw()
+        if self.hall_game.fold.revealed is not None and not self.rating_asked:
+            self.rating_asked = True  # once the seed is out the game can be verified: its ratings' change, once
+            self.run_worker(self.say_rating_change, thread=True, group="hall-rating", exit_on_error=False)
+
+    def say_rating_change(self) -> None:
+        from dicehall.tui.screens.hall.ratings import change_at_end
+
+        words = change_at_end(self.hall_game)
+        if words:
+            self.app.call_from_thread(self.say_rating, clean_text(words, 300))
+
+    def say_rating(self, words: str) -> None:
+        if self.is_attached:  # not left meanwhile
+            self.status(words)
 
     def help_bindings(self) -> list[Binding]:
         """The keys as the help lists them in the hall: leaving says what it does here (back to

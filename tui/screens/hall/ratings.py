@@ -1,0 +1,96 @@
+"""The hall's ratings (the scores screen's `t`, what `dicehall ratings` prints): per game and player
+identity, from the rated hall games (saves/hall/ratings.py, rating_files.py), read in a worker as
+the scores are; and the line a hall game's screen shows at its end ("Towers ratings: Ann 1,512 ->
+1,538"), worked out in a worker too (verifying the game and rating it if no terminal has yet)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer, OptionList
+from textual.widgets.option_list import Option
+
+from dicehall.engine.text import clean_text
+from dicehall.engine.words import counted
+from dicehall.saves.hall import Hall
+from dicehall.saves.hall.ratings import PROVISIONAL_GAMES, HallRatings, Rating
+from dicehall.tui.screens.hall.scores import ROW_WIDTH, HallScoresScreen, short_title
+from dicehall.tui.widgets import Plain, StatusLine, clip
+
+if TYPE_CHECKING:
+    from dicehall.saves.hall import HallGame
+
+COLUMNS = f"  {'GAME':<16}  {'PLAYER':<20}  {'RATING':>7}  {'GAMES':>5}"
+NOTE = f" ? marks a rating of fewer than {PROVISIONAL_GAMES} games. Bots are fixed players."
+
+
+def rating_row(rating: Rating) -> Text:
+    return Text(clip(f"{short_title(rating.title):<16}  {clean_text(rating.player, 20):<20}  {rating.words():>7}  "
+                     f"{rating.games:>5}", ROW_WIDTH))
+
+
+class HallRatingsScreen(HallScoresScreen):
+    BINDINGS = [
+        Binding("r", "refresh", "Refresh"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q,escape", "back", "Back"),
+    ]
+    HELP_NOTES = ("Each player's rating per game (openskill's Plackett-Luce model), from the rated hall games: "
+                  "those that verify, every seat a player known to the box (a key's name; off a box, your own "
+                  f"account against bots) or a bot. Bots are fixed players at their styles. ? marks a rating of "
+                  f"fewer than {PROVISIONAL_GAMES} games. dicehall ratings --rebuild rates every game again from "
+                  "its log. r reads the hall again.")
+
+    def __init__(self, folder: Path | None = None) -> None:
+        super().__init__(Hall(folder) if folder is not None else None)
+
+    def help_title(self) -> str:
+        return "The hall's ratings"
+
+    def compose(self) -> ComposeResult:
+        yield Plain(Text("The hall's ratings", style="bold"), classes="title")
+        yield Plain(clip(NOTE, 78), id="scores-note")
+        yield Plain(COLUMNS, id="scores-columns")
+        yield OptionList(id="scores-list")
+        yield StatusLine("reading the hall's ratings...")
+        yield Footer()
+
+    def read_figures(self, hall: Hall) -> object:
+        from dicehall.saves.hall.rating_files import hall_ratings
+
+        return hall_ratings(hall)
+
+    def show_figures(self, found) -> None:
+        assert isinstance(found, HallRatings)  # read without an error
+        menu = self.query_one(OptionList)
+        menu.clear_options()
+        for n, rating in enumerate(found.table()):
+            menu.add_option(Option(rating_row(rating), id=f"rating:{n}"))
+        title = f"The hall's ratings: {counted(len(found.history), 'rated game')}"
+        self.query_one(".title", Plain).show(Text(clip(title, 78), style="bold"))
+        said = "; ".join(found.problems[:1]) or ("no rated game yet" if not found.history else "")
+        self.status(clip(f"{said}; r reads the hall again" if said else "r reads the hall again", 200))
+
+    def action_refresh(self) -> None:
+        self.status("reading the hall's ratings...")
+        self.read()
+
+    def action_ratings(self) -> None:
+        pass  # the scores' t: here already
+
+
+def change_at_end(game: HallGame) -> str:
+    """What a finished hall game did to its players' ratings ("Towers ratings: Ann 1,512 -> 1,538"),
+    rating it first if no terminal has yet; "" if it is not rated. For a worker: it reads files."""
+    from dicehall.engine.errors import DicehallError
+    from dicehall.saves.hall.rating_files import hall_ratings, rate_finished
+
+    try:
+        if rate_finished(game.hall, game.id, game.fold) is None:
+            return ""
+        return hall_ratings(game.hall, catch_up=False).change_words(game.fold.commitment)
+    except (DicehallError, OSError):
+        return ""  # a game that cannot be rated now is rated at the next look
