@@ -30,7 +30,8 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from hashlib import blake2b
 
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
@@ -38,7 +39,7 @@ from dicehall.saves import FORMAT, MAGIC, SaveError, frame, write_new
 from dicehall.saves.box import on_box
 from dicehall.saves.hall.chat_files import account_name
 from dicehall.saves.hall.errors import HallError, StaleState
-from dicehall.saves.hall.files import LOG_SUFFIX, check_id
+from dicehall.saves.hall.files import LOG_SUFFIX, check_id, open_nofollow
 from dicehall.saves.hall.fold import HallFold
 from dicehall.saves.hall.log import HallLog
 from dicehall.saves.hall.ratings import (MAX_RATED, RATINGS_MODEL, HallRatings, NotRated, RatedGame, RatedSeat,
@@ -121,11 +122,28 @@ def log_owner(hall, game_id: str) -> int:
         os.close(games)
 
 
+def log_digest(hall, game_id: str) -> str:
+    """BLAKE2b of a finished game's log as it is now (nothing is appended after its seed is revealed)."""
+    games = hall.folder_fd("games")
+    try:
+        fd = open_nofollow(hall.games / f"{check_id(game_id)}{LOG_SUFFIX}", os.O_RDONLY, dir_fd=games)
+    finally:
+        os.close(games)
+    digest = blake2b(digest_size=32)
+    try:
+        while len(chunk := os.read(fd, 1 << 20)):
+            digest.update(chunk)
+    finally:
+        os.close(fd)
+    return digest.hexdigest()
+
+
 def verified_result(hall, game_id: str) -> RatedGame:
     """The result of a hall game as it is rated, from its log verified afresh (every die from the
     revealed seed): HallError if it does not verify, NotRated if it is not a rated game."""
     fold = hall.finished_fold(game_id)
-    return result_of(fold, game_id, log_owner(hall, game_id))
+    rated = result_of(fold, game_id, log_owner(hall, game_id))
+    return replace(rated, log=log_digest(hall, game_id))
 
 
 # ----- the files -----
@@ -261,6 +279,20 @@ def read_results(hall) -> tuple[list[RatedGame], list[str]]:
     return results, problems
 
 
+def _own_results(hall) -> list[RatedGame]:
+    """The results this account's own ratings file holds (its good part), for a rebuild to compare."""
+    results: list[RatedGame] = []
+    try:
+        folder = hall.folder_fd(FOLDER)
+    except FileNotFoundError:
+        return results
+    try:
+        _read_file(hall, folder, str(os.getuid()), results, [])  # none (a missing file): nothing to compare
+    finally:
+        os.close(folder)
+    return results
+
+
 def hall_ratings(hall, catch_up: bool = True) -> HallRatings:
     """The hall's ratings from the trusted ratings files; `catch_up`: first rate the finished games
     this account may rate that no file holds yet (their terminal went before it could)."""
@@ -288,14 +320,20 @@ def rebuild(hall) -> Rebuilt:
     results: list[RatedGame] = []
     seen: set[str] = set()
     not_rated = 0
+    as_rated = {rated.commitment: rated.log for rated in _own_results(hall)}  # the logs as they were when rated
     for game_id, fold in hall.listed_folds():  # a game's own players' log first, as the scores count it
         if fold.commitment in seen or not fold.over or fold.abandoned:
             continue
         seen.add(fold.commitment)
         try:
-            results.append(verified_result(hall, game_id))
+            rated = verified_result(hall, game_id)
         except (NotRated, DicehallError, OSError):
             not_rated += 1
+            continue
+        if as_rated.get(rated.commitment, rated.log) != rated.log:
+            not_rated += 1  # edited since it was rated (a member with a shell can write a log): left out
+            continue
+        results.append(rated)
     _write_all(hall, results)
     return Rebuilt(hall_ratings(hall, catch_up=False), len(results), not_rated)
 

@@ -74,6 +74,7 @@ class RatedGame:
     game: str  # the game's id ("towers")
     ended: float  # the time of its log's last record: the order games are rated in
     seats: tuple[RatedSeat, ...]
+    log: str = ""  # BLAKE2b of the log's bytes when it was rated: a rebuild leaves out a log edited since
 
     def people(self) -> list[str]:
         return [seat.who for seat in self.seats if seat.bot is None]
@@ -81,7 +82,7 @@ class RatedGame:
     def as_record(self) -> dict:
         return {"op": "rated", "id": self.id, "commitment": self.commitment, "game": self.game, "ended": self.ended,
                 "seats": [{"who": s.who, "place": s.place, **({"bot": s.bot} if s.bot is not None else {})}
-                          for s in self.seats]}
+                          for s in self.seats], "log": self.log}
 
 
 def rated_from_record(record: Any) -> RatedGame:
@@ -89,9 +90,9 @@ def rated_from_record(record: Any) -> RatedGame:
     file: NotRated says what is wrong)."""
     if not isinstance(record, dict) or record.get("op") != "rated":
         raise NotRated("not a rated game's record")
-    game_id, pledge, game, ended, seats = (record.get(key) for key in ("id", "commitment", "game", "ended", "seats"))
-    if not is_id(game_id) or not isinstance(pledge, str) or not re.fullmatch(r"[0-9a-f]{64}", pledge):
-        raise NotRated("a record with no game id or commitment")
+    game_id, pledge, game, ended, seats, log = (record.get(key) for key in ("id", "commitment", "game", "ended", "seats", "log"))
+    if not is_id(game_id) or not _hex(pledge) or not (log in (None, "") or _hex(log)):
+        raise NotRated("a record with no game id, commitment or log digest")
     if game not in _TITLES:
         raise NotRated(f"a record of no game dicehall has ({clean_text(game, 20)!r})")
     if not isinstance(ended, (int, float)) or isinstance(ended, bool) or not 0 <= ended < 1e11:
@@ -108,11 +109,15 @@ def rated_from_record(record: Any) -> RatedGame:
         if bot is not None and (not isinstance(bot, str) or clean_text(bot, 20) != bot):
             raise NotRated("a bot's seat with no readable style")
         parsed.append(RatedSeat(who, place, bot))
-    rated = RatedGame(str(game_id), pledge, game, float(ended), tuple(parsed))
+    rated = RatedGame(str(game_id), str(pledge), game, float(ended), tuple(parsed), str(log or ""))
     people = rated.people()
     if not people or len(set(people)) != len(people):
         raise NotRated("a record with no person, or one person at two seats")
     return rated
+
+
+def _hex(text: Any) -> bool:
+    return isinstance(text, str) and re.fullmatch(r"[0-9a-f]{64}", text) is not None
 
 
 @dataclass
@@ -188,7 +193,10 @@ class HallRatings:
     def as_json(self, game: str | None = None) -> dict:
         return {"model": RATINGS_MODEL, "provisional_games": PROVISIONAL_GAMES, "rated_games": len(self.history),
                 "copies": self.copies, "problems": list(self.problems),
-                "ratings": [rating.as_json() for rating in self.table(game)]}
+                "ratings": [rating.as_json() for rating in self.table(game)],
+                "games": [{"id": rated.id, "game": rated.game, "ended": rated.ended,
+                           "changes": [change.as_json() for change in self.changes.get(rated.commitment, [])]}
+                          for rated in self.history if game is None or rated.game == game]}
 
 
 def rate_all(results: Iterable[RatedGame], problems: Iterable[str] = ()) -> HallRatings:
