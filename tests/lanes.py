@@ -20,14 +20,14 @@ LANES = {
     "files": """
         analysis_store_games caches_hostile cli comments deals docs hall hall_files hall_social hostile_records
         journal_deck journal_documents journal_export journal_gamefile journal_hostile_decks replays
-        replays_formats saves saves_branch saves_faults saves_formats saves_index saves_rooms stats
+        ratings replays_formats saves saves_branch saves_faults saves_formats saves_index saves_rooms stats
         text_records_hostile text_records_summary
     """,
     # the app driven through Textual's Pilot at 80x24
     "tui": """
         analysis_report analysis_store app assists bones_app comments_app every_screen footer hall_app
         hall_drafts hall_handover hall_lobby hall_lobby_rows hall_scores hall_screens hall_social_app
-        journal_app journal_rulings journal_screens journal_vocabulary journal_writer practice refusals
+        journal_app journal_rulings journal_screens ratings_app journal_vocabulary journal_writer practice refusals
         saves_list stats_app summary text_records text_records_copy towers_app troll_app troll_screen
         viewer_analysis viewer_app viewer_fit viewer_hindsight wager_app winnable
     """,
@@ -35,7 +35,7 @@ LANES = {
     # signals, processes racing for a hall, `serve`, a built wheel
     "box": """
         adding_a_game admin_steps box_attacker box_gate box_identity box_players followers_end hall_race hall_settings
-        no_terminal packaging serve signals sshd terminal_app
+        no_terminal packaging ratings_attacker serve signals sshd terminal_app
     """,
 }
 

@@ -39,7 +39,7 @@ from dicehall.saves import FORMAT, MAGIC, SaveError, frame, write_new
 from dicehall.saves.box import on_box
 from dicehall.saves.hall.chat_files import account_name
 from dicehall.saves.hall.errors import HallError, StaleState
-from dicehall.saves.hall.files import LOG_SUFFIX, check_id, open_nofollow
+from dicehall.saves.hall.files import LOG_SUFFIX, MAX_LOG, check_id, open_nofollow
 from dicehall.saves.hall.fold import HallFold
 from dicehall.saves.hall.log import HallLog
 from dicehall.saves.hall.ratings import (MAX_RATED, RATINGS_MODEL, HallRatings, NotRated, RatedGame, RatedSeat,
@@ -229,6 +229,10 @@ def _trusted(uid: int) -> str | None:
 def _read_file(hall, folder: int, name: str, results: list[RatedGame], problems: list[str]) -> None:
     shown = f"ratings/{name}"
     try:
+        size = os.stat(name, dir_fd=folder, follow_symlinks=False).st_size
+        if size > MAX_LOG:
+            problems.append(f"{shown}: too large for a ratings file ({size:,} bytes): not read")
+            return
         log = HallLog(hall.folder / FOLDER / name, hall.gid(), False, folder)
     except (SaveError, OSError) as error:
         problems.append(clean_text(f"{shown}: {error}" if isinstance(error, OSError) else str(error), 300))
@@ -253,7 +257,8 @@ def _read_file(hall, folder: int, name: str, results: list[RatedGame], problems:
                 return
             results.append(rated)
     except (SaveError, OSError) as error:  # damage after the good records, or a header not ours
-        problems.append(clean_text(str(error), 300))
+        said = str(error).removeprefix(f"{name}: ").removeprefix(f"{shown}: ")
+        problems.append(clean_text(f"{shown}: {said}", 300))
     finally:
         log.close()
 

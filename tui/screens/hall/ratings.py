@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
@@ -17,7 +16,7 @@ from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves.hall import Hall
 from dicehall.saves.hall.ratings import PROVISIONAL_GAMES, HallRatings, Rating
-from dicehall.tui.screens.hall.scores import ROW_WIDTH, HallScoresScreen, short_title
+from dicehall.tui.screens.hall.scores import ROW_WIDTH, HallTableScreen, short_title
 from dicehall.tui.widgets import Plain, StatusLine, clip
 
 if TYPE_CHECKING:
@@ -32,12 +31,7 @@ def rating_row(rating: Rating) -> Text:
                      f"{rating.games:>5}", ROW_WIDTH))
 
 
-class HallRatingsScreen(HallScoresScreen):
-    BINDINGS = [
-        Binding("r", "refresh", "Refresh"),
-        Binding("question_mark", "help", "Help"),
-        Binding("q,escape", "back", "Back"),
-    ]
+class HallRatingsScreen(HallTableScreen):
     HELP_NOTES = ("Each player's rating per game (openskill's Plackett-Luce model), from the rated hall games: "
                   "those that verify, every seat a player known to the box (a key's name; off a box, your own "
                   f"account against bots) or a bot. Bots are fixed players at their styles. ? marks a rating of "
@@ -77,9 +71,6 @@ class HallRatingsScreen(HallScoresScreen):
     def action_refresh(self) -> None:
         self.status("reading the hall's ratings...")
         self.read()
-
-    def action_ratings(self) -> None:
-        pass  # the scores' t: here already
 
 
 def change_at_end(game: HallGame) -> str:

@@ -47,9 +47,11 @@ class ScoresRead(Message):
     error: str = ""
 
 
-class HallScoresScreen(KeyedScreen):
+class HallTableScreen(KeyedScreen):
+    """A table of the hall's finished games read in a worker: the scores here; the ratings screen
+    (tui/screens/hall/ratings.py) reads and shows its own (read_figures, show_figures)."""
+
     BINDINGS = [
-        Binding("t", "ratings", "Ratings", tooltip="each player's rating per game (openskill), from the rated games"),
         Binding("r", "refresh", "Refresh"),
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "back", "Back"),
@@ -127,6 +129,13 @@ class HallScoresScreen(KeyedScreen):
     def action_refresh(self) -> None:
         self.status("reading the hall's finished games...")
         self.read()
+
+
+
+class HallScoresScreen(HallTableScreen):
+    BINDINGS = [
+        Binding("t", "ratings", "Ratings", tooltip="each player's rating per game (openskill), from the rated games"),
+    ]
 
     def action_ratings(self) -> None:
         from dicehall.tui.screens.hall.ratings import HallRatingsScreen
