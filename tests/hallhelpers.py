@@ -34,6 +34,17 @@ def step(games: dict) -> None:
         mover.play(mover.session.commands()[-1])  # roll, else end the turn: a wager game lasts
 
 
+def play_last_commands(games: dict) -> None:
+    """Play a hall game to its end through its seated game objects (seat -> HallGame), each playing
+    its last legal command (Towers: the same moves every time, and Light wins 3 to 2), then close them."""
+    first = games[0]
+    while not first.finished:
+        step(games)
+    step(games)
+    for game in games.values():
+        game.close()
+
+
 def play_until_over(games: dict, rng) -> None:
     """Play a hall game to its end through its seated game objects (seat -> HallGame), each
     choosing a random legal command on its turn (a bot's turn: the first seated object)."""

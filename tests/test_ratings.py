@@ -14,7 +14,7 @@ from dicehall.cli import main
 from dicehall.saves.hall import Hall
 from dicehall.saves.hall.rating_files import hall_ratings, read_results, rebuild
 from dicehall.saves.hall.ratings import BOT_MU, BOT_SIGMA, PROVISIONAL_GAMES, RatedGame, RatedSeat, rate_all, shown
-from tests.hallhelpers import play_until_over, step
+from tests.hallhelpers import play_last_commands, play_until_over
 
 
 @pytest.fixture
@@ -30,12 +30,7 @@ def towers(hall, monkeypatch, light: str, dark: str) -> str:
     monkeypatch.setenv("DICEHALL_PLAYER", light)
     first = hall.host("towers", ["player", "open"], light)
     monkeypatch.setenv("DICEHALL_PLAYER", dark)
-    second = hall.join(first.id, name=dark)
-    games = {0: first, 1: second}
-    while not first.finished:
-        step(games)
-    step(games)
-    first.close(), second.close()
+    play_last_commands({0: first, 1: hall.join(first.id, name=dark)})
     return first.id
 
 

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from dicehall.engine.text import clean_text
@@ -17,7 +16,7 @@ from dicehall.engine.words import counted
 from dicehall.saves.hall import Hall
 from dicehall.saves.hall.ratings import PROVISIONAL_GAMES, HallRatings, Rating
 from dicehall.tui.screens.hall.scores import ROW_WIDTH, HallTableScreen, short_title
-from dicehall.tui.widgets import Plain, StatusLine, clip
+from dicehall.tui.widgets import Plain, clip
 
 if TYPE_CHECKING:
     from dicehall.saves.hall import HallGame
@@ -32,6 +31,8 @@ def rating_row(rating: Rating) -> Text:
 
 
 class HallRatingsScreen(HallTableScreen):
+    HEADING, NOTE_LINE, COLUMN_HEADS = "The hall's ratings", NOTE, COLUMNS
+    READING = "reading the hall's ratings..."
     HELP_NOTES = ("Each player's rating per game (openskill's Plackett-Luce model), from the rated hall games: "
                   "those that verify, every seat a player known to the box (a key's name; off a box, your own "
                   f"account against bots) or a bot. Bots are fixed players at their styles. ? marks a rating of "
@@ -40,17 +41,6 @@ class HallRatingsScreen(HallTableScreen):
 
     def __init__(self, folder: Path | None = None) -> None:
         super().__init__(Hall(folder) if folder is not None else None)
-
-    def help_title(self) -> str:
-        return "The hall's ratings"
-
-    def compose(self) -> ComposeResult:
-        yield Plain(Text("The hall's ratings", style="bold"), classes="title")
-        yield Plain(clip(NOTE, 78), id="scores-note")
-        yield Plain(COLUMNS, id="scores-columns")
-        yield OptionList(id="scores-list")
-        yield StatusLine("reading the hall's ratings...")
-        yield Footer()
 
     def read_figures(self, hall: Hall) -> object:
         from dicehall.saves.hall.rating_files import hall_ratings
@@ -67,10 +57,6 @@ class HallRatingsScreen(HallTableScreen):
         self.query_one(".title", Plain).show(Text(clip(title, 78), style="bold"))
         said = "; ".join(found.problems[:1]) or ("no rated game yet" if not found.history else "")
         self.status(clip(f"{said}; r reads the hall again" if said else "r reads the hall again", 200))
-
-    def action_refresh(self) -> None:
-        self.status("reading the hall's ratings...")
-        self.read()
 
 
 def change_at_end(game: HallGame) -> str:

@@ -51,6 +51,8 @@ class HallTableScreen(KeyedScreen):
     """A table of the hall's finished games read in a worker: the scores here; the ratings screen
     (tui/screens/hall/ratings.py) reads and shows its own (read_figures, show_figures)."""
 
+    HEADING, NOTE_LINE, COLUMN_HEADS = "The hall's scores", NOTE, COLUMNS
+    READING = "reading the hall's finished games..."
     BINDINGS = [
         Binding("r", "refresh", "Refresh"),
         Binding("question_mark", "help", "Help"),
@@ -69,14 +71,14 @@ class HallTableScreen(KeyedScreen):
         self.found: HallScores | None = None
 
     def help_title(self) -> str:
-        return "The hall's scores"
+        return self.HEADING
 
     def compose(self) -> ComposeResult:
-        yield Plain(Text("The hall's scores", style="bold"), classes="title")
-        yield Plain(clip(NOTE, 78), id="scores-note")
-        yield Plain(COLUMNS, id="scores-columns")
+        yield Plain(Text(self.HEADING, style="bold"), classes="title")
+        yield Plain(clip(self.NOTE_LINE, 78), id="scores-note")
+        yield Plain(self.COLUMN_HEADS, id="scores-columns")
         yield OptionList(id="scores-list")
-        yield StatusLine("reading the hall's finished games...")
+        yield StatusLine(self.READING)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -127,7 +129,7 @@ class HallTableScreen(KeyedScreen):
             self.status(f"not counted: {left_out}; r reads the hall again" if left_out else "r reads the hall again")
 
     def action_refresh(self) -> None:
-        self.status("reading the hall's finished games...")
+        self.status(self.READING)
         self.read()
 
 
