@@ -212,11 +212,15 @@ def rate_all(results: Iterable[RatedGame], problems: Iterable[str] = ()) -> Hall
             found.copies += 1
         else:
             unique[rated.commitment] = rated
+    bots: dict[tuple[str, str], Any] = {}  # each bot's fixed rating, made once (rate() copies what it is given)
     for rated in sorted(unique.values(), key=lambda r: (r.ended, r.commitment)):
         teams = []
         for seat in rated.seats:
             if seat.bot is not None:
-                teams.append([model.rating(mu=bot_mu(rated.game, seat.bot), sigma=BOT_SIGMA)])
+                key = (rated.game, seat.bot)
+                if key not in bots:
+                    bots[key] = model.rating(mu=bot_mu(*key), sigma=BOT_SIGMA)
+                teams.append([bots[key]])
             else:
                 held = found.ratings.get((rated.game, seat.who)) or Rating(rated.game, seat.who)
                 teams.append([model.rating(mu=held.mu, sigma=held.sigma)])

@@ -389,6 +389,49 @@ def stats_counts(rounds: int = 7) -> None:
         f"{ms(large / 10_000)} a save", "at most 200 ms for 10,000 saves")
 
 
+def ratings_hall(count: int):
+    """A hall whose ratings file holds `count` rated Towers games among 20 keys and the bots, written
+    directly (one write, no game played: the rating, not the verifying, is measured)."""
+    from dicehall.saves.hall import Hall
+    from dicehall.saves.hall.rating_files import rebuild
+    from dicehall.saves.hall.ratings import RatedGame, RatedSeat
+
+    os.environ["DICEHALL_PLAYER"] = "bench"
+    hall = Hall(Path(tempfile.mkdtemp(prefix="dicehall-bench-ratings-")))
+    rebuild(hall)  # this account's ratings file, empty
+    chooser = random.Random(count)
+    players = [f"player{n}" for n in range(20)]
+    records = []
+    for n in range(count):
+        first, second = chooser.sample(players, 2)
+        other = RatedSeat("Bot", 1, bot=chooser.choice(["easy", "hard"])) if n % 3 == 0 else RatedSeat(second, 1)
+        rated = RatedGame(f"{n:06d}"[-6:], f"{n:064x}", "towers", 1e9 + n, (RatedSeat(first, 0), other))
+        records.append(rated.as_record())
+    from dicehall.saves import frame
+
+    with open(hall.folder / "ratings" / str(os.getuid()), "ab") as file:
+        file.write(b"".join(frame(record) for record in records))
+    return hall
+
+
+def ratings_speed(rounds: int = 5) -> None:
+    """`dicehall ratings`' reading and rating (openskill, every game in order): 10 games against 10,000."""
+    from dicehall.saves.hall.rating_files import hall_ratings
+
+    halls = {n: ratings_hall(n) for n in (10, 10_000)}
+    times: dict[int, list[float]] = {10: [], 10_000: []}
+    for _ in range(rounds):
+        for n, hall in halls.items():
+            started = time.process_time()
+            found = hall_ratings(hall, catch_up=False)
+            times[n].append(time.process_time() - started)
+            assert len(found.history) == n and not found.problems
+    del os.environ["DICEHALL_PLAYER"]
+    small, large = statistics.median(times[10]), statistics.median(times[10_000])
+    row(f"`dicehall ratings` read and rated from the ratings file: 10 games against 10,000, CPU, median of {rounds}",
+        f"{ms(small)} vs {ms(large)}, {ms(large / 10_000)} a game", "at most 2 s for 10,000 games")
+
+
 def events_length() -> None:
     """`len(session.events)`, which the screens ask on every key."""
     figures = {}
@@ -1392,7 +1435,7 @@ SECTIONS = {
     "cores": troll_cores, "pool_start": pool_start,
     "search": troll_search_turn, "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing,
     "journal": journal_sim, "journal_cpu": journal_sim_cpu, "decks": deck_reading, "stats": stats_counts,
-    "judged_others": judged_others_speed,
+    "judged_others": judged_others_speed, "ratings": ratings_speed,
     "text": text_records,
     "winnable": winnable_deals,
 }
