@@ -135,6 +135,14 @@ def test_a_rating_is_provisional_until_enough_games():
     assert shuffled.ratings[("towers", "ann")] == after and shuffled.copies == 1
 
 
+def test_every_bots_style_has_its_fixed_rating():
+    from dicehall import engine
+    from dicehall.engine.games import CATALOGUE
+
+    styles = {style for entry in CATALOGUE if entry.playable for style in getattr(engine.get_game(entry.id), "BOT_STYLES", ())}
+    assert styles and styles <= set(BOT_MU)  # a new style gets a rating of its own, never the default by chance
+
+
 def test_off_a_box_the_identity_is_the_account_and_only_its_games_against_bots_are_rated(hall, monkeypatch):
     import pwd
 

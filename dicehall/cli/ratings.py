@@ -49,7 +49,10 @@ def ratings_command(args: argparse.Namespace) -> int:
           f"? marks a rating of fewer than {PROVISIONAL_GAMES} games")
     rows = found.table(args.game)
     if not rows:
-        print("no rated game yet: a finished hall game is rated when each seat is a bot or a player known to the box")
+        from dicehall.saves.box import on_box
+
+        print("no rated game yet: " + ("a finished hall game is rated when each seat is a bot or a player's key" if on_box()
+                                       else "off a box, your own finished hall games against the bots are rated"))
         return 0
     print(f"\n{'GAME':<16}  {'PLAYER':<20}  {'RATING':>7}  {'GAMES':>5}")
     for rating in rows:  # names come from the hall's files: cleaned again, cut to the column

@@ -31,7 +31,8 @@ MU, SIGMA = 25.0, 25.0 / 3  # openskill's defaults: a new player
 PROVISIONAL_GAMES = 10  # rated games before a rating loses its "?"
 BOT_SIGMA = 1.0  # a bot's rating is known, not estimated: it barely widens a game's uncertainty
 # A bot's fixed mu by its style (each game's BOT_STYLES; "" is the game's default, its first style).
-BOT_MU = {"random": 15.0, "easy": 20.0, "medium": 25.0, "hard": 30.0,  # Towers and War of Bones
+BOT_MU = {"random": 15.0, "easy": 20.0, "medium": 25.0, "hard": 30.0,  # Towers (War of Bones' random too)
+          "general": 25.0,  # War of Bones
           "cautious": 22.0, "bold": 22.0, "best": 28.0}  # the wager
 MAX_RATED = 100_000  # results read from the ratings files at most: bounds what a crafted file costs
 _TITLES = {entry.id: entry.title for entry in CATALOGUE}
