@@ -177,3 +177,32 @@ def test_ratings_json_and_table_on_the_command_line(hall, monkeypatch, capsys):
     with pytest.raises(SystemExit):  # a usage error, as argparse's own
         main(["--hall", str(hall.folder), "ratings", "chess"])
     assert "no game 'chess'" in capsys.readouterr().err
+
+
+def test_a_person_whose_seat_went_to_a_bot_for_being_idle_comes_last_and_the_bot_is_not_rated(hall, monkeypatch):
+    from tests.test_hall_social import Clock, set_idle
+
+    set_idle(hall, 5)
+    clock = Clock(monkeypatch)
+    monkeypatch.setenv("DICEHALL_PLAYER", "ann")
+    ann = hall.host("towers", ["player", "open"], "ann")
+    monkeypatch.setenv("DICEHALL_PLAYER", "bob")
+    bob = hall.join(ann.id, name="bob")
+    monkeypatch.setenv("DICEHALL_PLAYER", "ann")
+    ann.follow()
+    if ann.to_act != ann.seat:
+        bob.play(bob.session.commands()[0])
+        ann.follow()
+    ann.play(ann.session.commands()[0])  # bob's turn now, and bob does not move
+    clock.now += 6 * 60
+    ann.claim_idle("bot")
+    bob.close()
+    play_last_commands({0: ann})  # ann plays on against the bot in bob's seat
+    found = hall_ratings(hall)
+    rated = found.history[0]
+    assert [(seat.who, seat.bot) for seat in rated.seats] == [("ann", None), ("bob", None)]
+    assert rated.seats[1].place > rated.seats[0].place  # bob last, whatever the bot did for him
+    model = PlackettLuce()
+    ann_now, bob_now = model.rate([[model.rating()], [model.rating()]], ranks=[0, 1])
+    assert (found.ratings[("towers", "ann")].mu, found.ratings[("towers", "bob")].mu) == pytest.approx(
+        (ann_now[0].mu, bob_now[0].mu))
