@@ -206,3 +206,23 @@ def test_a_person_whose_seat_went_to_a_bot_for_being_idle_comes_last_and_the_bot
     ann_now, bob_now = model.rate([[model.rating()], [model.rating()]], ranks=[0, 1])
     assert (found.ratings[("towers", "ann")].mu, found.ratings[("towers", "bob")].mu) == pytest.approx(
         (ann_now[0].mu, bob_now[0].mu))
+
+
+def test_a_result_appended_while_a_rebuild_renames_the_file_lands_in_the_new_file(hall, monkeypatch):
+    from dicehall.saves.hall import rating_files
+
+    towers(hall, monkeypatch, "ann", "bob")
+    kept = read_results(hall)[0]
+    monkeypatch.setattr(rating_files, "rate_at_end", lambda *args: None)
+    later = towers(hall, monkeypatch, "bob", "ann")  # not rated at its end
+    append = rating_files._append_once
+    raced = []
+
+    def rebuilt_meanwhile(log, rated):
+        if not raced:  # the file this append holds is replaced under it, without this game
+            raced.append(rating_files._write_all(hall, kept))
+        return append(log, rated)
+
+    monkeypatch.setattr(rating_files, "_append_once", rebuilt_meanwhile)
+    assert rating_files.rate_finished(hall, later) is not None
+    assert [rated.id for rated in read_results(hall)[0]] == [kept[0].id, later]

@@ -27,6 +27,7 @@ can rate; the first damaged or untrusted record ends a file's part, in one line,
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import stat
@@ -180,21 +181,29 @@ def _check_header(log: HallLog) -> None:
 def record_result(hall, rated: RatedGame) -> bool:
     """Append a game's result to this account's ratings file unless it holds that game already (by
     its commitment); True if it was written. HallError, one line, if the file cannot take it."""
-    log = _open_own(hall, writable=True)
-    try:
-        seen: set = set()
-        for _ in range(10):  # a StaleState: another terminal appended first; read it and look again
-            seen.update(r.get("commitment") for r in log.records() if isinstance(r, dict))
-            if rated.commitment in seen:
-                return False
-            try:
-                log.append(rated.as_record(), log.count)
-                return True
-            except StaleState:
-                continue
-        raise HallError("the ratings file keeps changing: the game is rated at the next look")
-    finally:
-        log.close()
+    for _ in range(3):  # a rebuild renamed a new file over the one written to: write in the new one
+        log = _open_own(hall, writable=True)
+        try:
+            written = _append_once(log, rated)
+            if os.stat(log.path.name, dir_fd=log.dir_fd, follow_symlinks=False).st_ino == os.fstat(log.fd).st_ino:
+                return written
+        finally:
+            log.close()
+    raise HallError("the ratings file keeps being rebuilt: the game is rated at the next look")
+
+
+def _append_once(log: HallLog, rated: RatedGame) -> bool:
+    seen: set = set()
+    for _ in range(10):  # a StaleState: another terminal appended first; read it and look again
+        seen.update(r.get("commitment") for r in log.records() if isinstance(r, dict))
+        if rated.commitment in seen:
+            return False
+        try:
+            log.append(rated.as_record(), log.count)
+            return True
+        except StaleState:
+            continue
+    raise HallError("the ratings file keeps changing: the game is rated at the next look")
 
 
 def rate_finished(hall, game_id: str, fold: HallFold | None = None) -> RatedGame | None:
@@ -348,7 +357,13 @@ def _write_all(hall, results: list[RatedGame]) -> None:
     folder = hall.folder_fd(FOLDER, create=True)
     name = str(os.getuid())
     data = MAGIC + frame(_header()) + b"".join(frame(dict(rated.as_record(), at=rated.ended)) for rated in results)
+    old = -1
     try:
+        try:  # the old file's lock, held until the new one has its name: an append waits, then sees it replaced
+            old = open_nofollow(hall.folder / FOLDER / name, os.O_RDONLY, dir_fd=folder)
+            fcntl.flock(old, fcntl.LOCK_EX)
+        except FileNotFoundError:
+            pass
         try:
             os.unlink(name + NEW_SUFFIX, dir_fd=folder)  # a rebuild that was cut off
         except FileNotFoundError:
@@ -357,4 +372,6 @@ def _write_all(hall, results: list[RatedGame]) -> None:
         os.rename(name + NEW_SUFFIX, name, src_dir_fd=folder, dst_dir_fd=folder)
         os.fsync(folder)
     finally:
+        if old >= 0:
+            os.close(old)
         os.close(folder)
