@@ -3,6 +3,7 @@ game, a game whose seats are not identities, a log edited after the end, and cra
 foreign ratings files never move a rating; each bad file is one line and its good part is kept."""
 from __future__ import annotations
 
+import json
 import os
 import random
 
@@ -14,6 +15,7 @@ from dicehall.saves.hall import HallError, commitment
 from dicehall.saves.hall.rating_files import hall_ratings, rate_finished, read_results, rebuild
 from dicehall.saves.hall.ratings import RATINGS_MODEL
 from tests.hallhelpers import play_until_over
+from tests.test_box_gate import box, forced  # noqa: F401  (box: a fixture)
 from tests.test_ratings import against_bots, figures, hall, towers  # noqa: F401  (hall: a fixture)
 
 STRANGER = 4242  # another Unix account: a member with a shell of their own
@@ -163,9 +165,22 @@ def test_off_a_box_a_file_rates_only_its_own_account(hall, monkeypatch):
                               "the records after it are not read"]
 
 
-def test_the_box_runs_ratings_but_not_a_rebuild():
+def test_the_box_runs_ratings_but_not_a_rebuild(box, monkeypatch, capsys):
+    from dicehall.saves.hall import Hall
+
+    hall = Hall(box["hall"])
+    towers(hall, monkeypatch, "ann", "bob")
+    capsys.readouterr()
+    assert forced("dicehall ratings towers --json", box, monkeypatch) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(r["player"], r["games"]) for r in data["ratings"]] == [("ann", 1), ("bob", 1)]
+    written = ratings_file(hall).read_bytes()
+    for typed in ("ratings --rebuild", "ratings ../x", "ratings --json --hall /tmp"):
+        assert forced(typed, box, monkeypatch) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and err.startswith("dicehall: ")
+    assert ratings_file(hall).read_bytes() == written
     for words in (["ratings"], ["ratings", "towers"], ["ratings", "--json"], ["ratings", "towers", "--json"]):
         assert allowed_command(words) == words
-    for words in (["ratings", "--rebuild"], ["ratings", "../x"]):
-        with pytest.raises(NotAllowedHere):
-            allowed_command(words)
+    with pytest.raises(NotAllowedHere):
+        allowed_command(["ratings", "--rebuild"])
