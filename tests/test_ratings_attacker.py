@@ -153,6 +153,24 @@ def test_crafted_and_damaged_ratings_files_are_one_line_each_and_the_good_part_i
         assert found.table() == [] and len(found.problems) == 1 and line in found.problems[0]
 
 
+def test_a_ratings_folder_that_is_a_link_or_a_flood_is_one_line(hall, monkeypatch, tmp_path, capsys):
+    from dicehall.cli import main
+    from dicehall.saves.hall import rating_files
+
+    towers(hall, monkeypatch, "ann", "bob")
+    folder = hall.folder / "ratings"
+    monkeypatch.setattr(rating_files, "MAX_FILES", 3)
+    for n in range(5):
+        (folder / f"{n + 1}").write_bytes(b"")
+    assert hall_ratings(hall, catch_up=False).problems[0] == "ratings: 6 files, more than 3: the rest are not read"
+    folder.rename(tmp_path / "elsewhere")
+    folder.symlink_to(tmp_path / "elsewhere")  # a member's link to a folder of their choice
+    capsys.readouterr()
+    assert main(["--hall", str(hall.folder), "ratings"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == "dicehall: ratings: a symbolic link: refused\n"
+
+
 def test_off_a_box_a_file_rates_only_its_own_account(hall, monkeypatch):
     monkeypatch.setenv("DICEHALL_PLAYER", "")
     folder = hall.folder / "ratings"

@@ -51,6 +51,7 @@ FOLDER = "ratings"
 RATINGS_FORMAT = 1
 RATINGS_MODE = 0o640  # only its own account writes a ratings file; the hall's group reads it
 FILE_NAME = re.compile(r"[0-9]{1,10}")
+MAX_FILES = 1000  # ratings files read at most (one per account that rated a game)
 NEW_SUFFIX = ".new"  # a rebuild's file until it is renamed over the old one
 
 
@@ -281,7 +282,10 @@ def read_results(hall) -> tuple[list[RatedGame], list[str]]:
     except FileNotFoundError:
         return results, problems
     try:
-        for name in sorted(os.listdir(folder)):
+        names = sorted(os.listdir(folder))
+        if len(names) > MAX_FILES:  # one file per account: more is a member's flood
+            problems.append(f"ratings: {len(names):,} files, more than {MAX_FILES:,}: the rest are not read")
+        for name in names[:MAX_FILES]:
             if name.endswith(NEW_SUFFIX) and FILE_NAME.fullmatch(name[: -len(NEW_SUFFIX)]):
                 continue  # a rebuild under way
             if not FILE_NAME.fullmatch(name):
