@@ -6,6 +6,7 @@ from dicehall.saves import MAGIC, frame, parse_save
 from dicehall.saves.hall.rating_files import hall_ratings
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.hall.ratings import HallRatingsScreen, rating_row
+from dicehall.tui.screens.hall.scores import HallScoresScreen
 from tests.apphelpers import drive, drive_hall, screen_text, status, until
 from tests.test_ratings import hall, towers  # noqa: F401  (hall: a fixture)
 from tests.test_ratings_attacker import crafted, ratings_file
@@ -58,7 +59,10 @@ def test_the_scores_screen_t_opens_the_ratings_table_names_as_text(hall, monkeyp
         await pilot.press("t")
         await until(pilot, lambda: isinstance(pilot.app.screen, HallRatingsScreen)
                     and "rated games" in screen_text(pilot.app))
-        return screen_text(pilot.app)
+        shown = screen_text(pilot.app)
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallScoresScreen))
+        return shown
 
     screen = drive(app, steps)
     found = hall_ratings(hall, catch_up=False)

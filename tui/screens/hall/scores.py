@@ -132,6 +132,8 @@ class HallTableScreen(KeyedScreen):
         self.status(self.READING)
         self.read()
 
+    def action_back(self) -> None:
+        self.app.pop_screen()
 
 
 class HallScoresScreen(HallTableScreen):
@@ -143,6 +145,3 @@ class HallScoresScreen(HallTableScreen):
         from dicehall.tui.screens.hall.ratings import HallRatingsScreen
 
         self.app.push_screen(HallRatingsScreen(self.folder))
-
-    def action_back(self) -> None:
-        self.app.pop_screen()
