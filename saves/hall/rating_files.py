@@ -109,11 +109,11 @@ def result_of(fold: HallFold, game_id: str, owner: int) -> RatedGame:
 def may_be_rated(fold: HallFold) -> bool:
     """Whether a listed game (its fold as the listing read it: not verified) is worth verifying to
     rate it: finished with a result, and every person's seat this account's."""
-    session = fold.session
-    if fold.abandoned or session is None or session.outcome is None or len(fold.seats) < 2:
+    try:
+        result_of(fold, "", os.getuid())  # the log's owner is looked at once it is verified
+    except NotRated:
         return False
-    people = [_person(fold, n) for n in range(len(fold.seats))]
-    return all(p is None or p.uid == os.getuid() and (p.keyed or not on_box()) for p in people)
+    return True
 
 
 def log_owner(hall, game_id: str) -> int:
@@ -132,11 +132,15 @@ def log_digest(hall, game_id: str) -> str:
     finally:
         os.close(games)
     digest = blake2b(digest_size=32)
+    read = 0
     try:
-        while len(chunk := os.read(fd, 1 << 20)):
+        while len(chunk := os.read(fd, 1 << 20)) and read <= MAX_LOG:  # a log grown past the hall's bound is not one
             digest.update(chunk)
+            read += len(chunk)
     finally:
         os.close(fd)
+    if read > MAX_LOG:
+        raise HallError(f"{game_id}: too large for a hall game")
     return digest.hexdigest()
 
 
