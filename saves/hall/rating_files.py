@@ -36,7 +36,7 @@ from hashlib import blake2b
 
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
-from dicehall.saves import FORMAT, MAGIC, SaveError, frame, write_new
+from dicehall.saves import FORMAT, MAGIC, SaveError, frame, os_reason, write_new
 from dicehall.saves.box import on_box
 from dicehall.saves.hall.chat_files import account_name
 from dicehall.saves.hall.errors import HallError, StaleState
@@ -51,6 +51,7 @@ FOLDER = "ratings"
 RATINGS_FORMAT = 1
 RATINGS_MODE = 0o640  # only its own account writes a ratings file; the hall's group reads it
 FILE_NAME = re.compile(r"[0-9]{1,10}")
+KEPT_ASIDE = re.compile(r"[0-9]{1,10}(\.new|\.torn(\.[0-9]{1,3})?)")  # a rebuild under way; an append's cut-off tail
 MAX_FILES = 1000  # ratings files read at most (one per account that rated a game)
 NEW_SUFFIX = ".new"  # a rebuild's file until it is renamed over the old one
 
@@ -180,7 +181,7 @@ def _check_header(log: HallLog) -> None:
         raise HallError(f"ratings/{log.label}: not a ratings file")
     if header.get("model") != RATINGS_MODEL:
         log.close()
-        raise HallError(f"ratings/{log.label}: written for another rating model: dicehall ratings --rebuild rewrites it")
+        raise HallError(f"ratings/{log.label}: written for another rating model")
 
 
 def record_result(hall, rated: RatedGame) -> bool:
@@ -241,40 +242,46 @@ def _trusted(uid: int) -> str | None:
 
 
 def _read_file(hall, folder: int, name: str, results: list[RatedGame], problems: list[str]) -> None:
+    """Add the results of the ratings file `name` (in the folder open as `folder`) to `results`, up
+    to its first bad record; what is wrong with it is one line in `problems`."""
     shown = f"ratings/{name}"
+    problem = _read_records(hall, folder, name, results)
+    if problem:
+        said = problem.removeprefix(f"{name}: ").removeprefix(f"{shown}: ")  # a framing error names the file by its stem
+        if name == str(os.getuid()):  # ours: an append goes on after a bad record, but nothing after it is read
+            said += " (the games after it count once dicehall ratings --rebuild rewrites it)"
+        problems.append(clean_text(f"{shown}: {said}", 300))
+
+
+def _read_records(hall, folder: int, name: str, results: list[RatedGame]) -> str:
     try:
         size = os.stat(name, dir_fd=folder, follow_symlinks=False).st_size
         if size > MAX_LOG:
-            problems.append(f"{shown}: too large for a ratings file ({size:,} bytes): not read")
-            return
+            return f"too large for a ratings file ({size:,} bytes): not read"
         log = HallLog(hall.folder / FOLDER / name, hall.gid(), False, folder)
     except (SaveError, OSError) as error:
-        problems.append(clean_text(f"{shown}: {error}" if isinstance(error, OSError) else str(error), 300))
-        return
+        return os_reason(error).lower() if isinstance(error, OSError) else str(error)
     try:
         info = os.fstat(log.fd)
         if info.st_uid != int(name) or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-            problems.append(f"{shown}: not written by its own account alone: not read")
-            return
+            return "not written by its own account alone: not read"
         _check_header(log)
         allowed = _trusted(int(name))
         for count, record in enumerate(log.records(), start=1):
             if len(results) >= MAX_RATED:
-                problems.append(f"{shown}: more rated games than {MAX_RATED:,}: the rest are not read")
-                return
+                return f"more rated games than {MAX_RATED:,}: the rest are not read"
             try:
                 rated = rated_from_record(record)
                 if allowed is not None and set(rated.people()) != {allowed}:
                     raise NotRated("a player who is not this file's account")
             except NotRated as why:
-                problems.append(f"{shown}: record {count}: {why}: the records after it are not read")
-                return
+                return f"record {count}: {why}: the records after it are not read"
             results.append(rated)
     except (SaveError, OSError) as error:  # damage after the good records, or a header not ours
-        said = str(error).removeprefix(f"{name}: ").removeprefix(f"{shown}: ")
-        problems.append(clean_text(f"{shown}: {said}", 300))
+        return os_reason(error).lower() if isinstance(error, OSError) else str(error)
     finally:
         log.close()
+    return ""
 
 
 def read_results(hall) -> tuple[list[RatedGame], list[str]]:
@@ -290,8 +297,8 @@ def read_results(hall) -> tuple[list[RatedGame], list[str]]:
         if len(names) > MAX_FILES:  # one file per account: more is a member's flood
             problems.append(f"ratings: {len(names):,} files, more than {MAX_FILES:,}: the rest are not read")
         for name in names[:MAX_FILES]:
-            if name.endswith(NEW_SUFFIX) and FILE_NAME.fullmatch(name[: -len(NEW_SUFFIX)]):
-                continue  # a rebuild under way
+            if KEPT_ASIDE.fullmatch(name):
+                continue
             if not FILE_NAME.fullmatch(name):
                 problems.append(f"ratings/{clean_text(name, 60)}: not a ratings file's name: left alone")
             elif not on_box() or int(name) == os.getuid():  # on a box: the box's account's own file only
