@@ -1,0 +1,41 @@
+"""The viewer's image key (issue #32): `e` writes the screen as it is shown now (its size, the
+analysis and the reveal as they are) as an SVG into the player's replays folder, under a free name
+made from the game's (NAME-event-N.svg, then NAME-event-N-2.svg, ...). No path is asked for, on a
+box or off it: the status line says where the file went, in one line."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dicehall.engine.errors import DicehallError
+from dicehall.engine.text import clean_text
+
+if TYPE_CHECKING:
+    from dicehall.engine import Session
+    from dicehall.tui.screens.base import KeyedScreen as ViewerBase
+else:
+    ViewerBase = object  # a mixin: the viewer gives the rest (the type checker sees it)
+
+
+class PicturedViewer(ViewerBase):
+    """The image key of the viewer (mixed into ViewerScreen, which binds it)."""
+
+    if TYPE_CHECKING:  # the viewer's
+        session: Session
+        position: int
+
+    def action_image(self) -> None:
+        from dicehall import saves
+        from dicehall.saves.box import on_box
+        from dicehall.saves.images import image_name, write_new_image
+        from dicehall.tui.svg import image_title, screen_svg
+
+        session = self.session
+        svg = screen_svg(self.app, image_title(session.game.TITLE, self.position, len(session.events)))
+        name = image_name(session.labels.save_id or session.labels.save_name or session.game.ID, self.position)
+        try:
+            path = write_new_image(svg, name)
+        except (DicehallError, OSError) as error:
+            self.status(f"no image written: {saves.error_line(error)}", error=True)
+            return
+        where = f"your replays folder, {path.name}" if on_box() else clean_text(str(path), 300)
+        self.status(f"image of this screen written (SVG): {where}")
