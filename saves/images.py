@@ -5,23 +5,25 @@ alike, and never replaces a file. The SVG itself is drawn by the TUI (tui/svg.py
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from dicehall.durable import write_new_file
 from dicehall.saves.errors import ExportExists, SaveError
-from dicehall.saves.files import replays_dir, shown_path, slug
+from dicehall.saves.files import replays_dir, shown_path
 from dicehall.saves.manage import export_target, writing_export
 
 SUFFIX = ".svg"
+STEM_LIMIT = 50  # with -graph-event-N-999.svg, within a box's longest file name (player_files.MAX_FILE_NAME)
 MAX_NUMBER = 999  # STEM-2.svg ... STEM-999.svg: beyond, the player has a folder to tidy
 
 
 def image_name(name: str, position: int | None = None, graph: bool = False) -> str:
-    """An image's file name from a game's name (a save's id, a file's stem: only letters, digits and
-    dashes are kept): NAME.svg at the end, NAME-event-N.svg at event N, NAME-graph.svg for the graph."""
-    kind = "-graph" if graph else ""
-    where = "" if position is None else f"-event-{position}"
-    return f"{slug(name) if name else 'game'}{kind}{where}{SUFFIX}"
+    """An image's file name from a game's name (a save's id, a file's stem; only letters, digits,
+    _ and - are kept, so it is a file name on a box too): NAME.svg at the end, NAME-event-N.svg at
+    event N, NAME-graph.svg for the graph."""
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-")[:STEM_LIMIT] or "game"
+    return f"{stem}{'-graph' if graph else ''}{'' if position is None else f'-event-{position}'}{SUFFIX}"
 
 
 def image_target(target: str | Path | None, default: str, overwrite: bool) -> Path:

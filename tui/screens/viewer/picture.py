@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pathlib import Path
+
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 
@@ -14,6 +16,12 @@ if TYPE_CHECKING:
     from dicehall.tui.screens.base import KeyedScreen as ViewerBase
 else:
     ViewerBase = object  # a mixin: the viewer gives the rest (the type checker sees it)
+
+
+def shown_path(path: Path) -> str:
+    """A path as the status line says it: the home folder as ~, so it fits one line at 80 columns."""
+    home = Path.home()
+    return clean_text(f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path), 300)
 
 
 class PicturedViewer(ViewerBase):
@@ -37,5 +45,4 @@ class PicturedViewer(ViewerBase):
         except (DicehallError, OSError) as error:
             self.status(f"no image written: {saves.error_line(error)}", error=True)
             return
-        where = f"your replays folder, {path.name}" if on_box() else clean_text(str(path), 300)
-        self.status(f"image of this screen written (SVG): {where}")
+        self.status(f"image written: {f'{path.name} in your replays folder' if on_box() else shown_path(path)}")
