@@ -64,9 +64,9 @@ def exported(argv: list[str], capsys) -> str:
     return Path(written.removeprefix("wrote ")).read_text(encoding="utf-8")
 
 
-def played(game: str, moves: int = 12, name: str = "shown"):
+def played(game: str, moves: int = 12, name: str = "shown", options: dict | None = None):
     """A closed save of `game`, each seat playing its first legal command (quicker than the bots)."""
-    session = saves.new_save(game, name=name, seed=3, players=BOTS.get(game))
+    session = saves.new_save(game, name=name, seed=3, players=BOTS.get(game), options=options)
     for _ in range(moves):
         if session.outcome is None:
             session.play(session.game.legal_commands(session.state)[0])
@@ -152,6 +152,22 @@ def test_hostile_names_and_comments_are_escaped_text_never_markup_or_elements(tm
     svg_tree(graph)
 
 
+DECK_TEXT = '<script>alert(1)</script> [bold]deck[/bold] [@click=app.quit]q[/] &amp;'
+
+
+def test_a_decks_markup_is_escaped_text_in_the_journals_image(tmp_path, capsys):
+    from dicehall.engine.games import journal
+
+    deck = tmp_path / "hostile.toml"
+    deck.write_text(f'[game]\ntitle = "{DECK_TEXT}"\ndeck = "listed"\n' + "".join(
+        f'\n[[card]]\ncard = "{card}"\nprompt = "{DECK_TEXT}"\n' for card in ("AH", "2H", "3C", "KC", "KD", "KS", "KH")))
+    session = played("journal", moves=3, options={"deck": journal.load_deck(str(deck)).record()})
+    drawn = next(n for n in range(len(session.events)) if "card 1:" in session.describe(n)) + 1
+    svg = exported(["export", "shown", "--svg", "--at", str(drawn), "-o", str(tmp_path / "j.svg")], capsys)
+    board = " ".join(" ".join(line.split("\u2502")[0] for line in svg_lines(svg)).split())  # the prompt wraps
+    assert f"(salvation) {DECK_TEXT}" in board and "<script" not in svg  # every character as the deck has it
+
+
 def test_a_character_xml_forbids_is_taken_out_and_no_font_is_fetched():
     from rich.console import Console
     from rich.text import Text
@@ -224,8 +240,10 @@ def test_bad_arguments_get_one_line(tmp_path, monkeypatch, capsys):
     assert main(["export", "tower", "--svg", "-o", str(tmp_path / "taken.svg")]) == 1
     assert one_line(capsys) == f"dicehall: {tmp_path / 'taken.svg'} already exists; add --force to replace it"
     assert (tmp_path / "taken.svg").read_text() == "mine"
-    assert main(["export", "journal-less", "--svg", "--graph"]) == 1
-    assert one_line(capsys).startswith("dicehall: ")
+    played("journal", moves=2, name="journal")
+    with pytest.raises(SystemExit):
+        main(["export", "journal", "--svg", "--graph"])
+    assert one_line(capsys) == "dicehall: Journal has no analysis yet: --graph draws a game's analysis"
     monkeypatch.setenv("DICEHALL_PLAYER", "ann")  # on a box: a file name only
     saves.close_save(saves.new_save("dicetower", name="anns", seed=1, players=saves.solo_players()))
     assert main(["export", "anns", "--svg", "-o", str(tmp_path / "x.svg")]) == 1
