@@ -104,6 +104,18 @@ def test_at_picks_the_event_and_without_it_the_end(tmp_path, capsys):
     assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".svg") == [f"{session.labels.save_id}.svg"]
 
 
+def test_a_finished_hall_games_id_is_drawn_as_export_takes_it(tmp_path, monkeypatch, capsys):
+    from dicehall.saves.hall import Hall
+    from tests.test_hall import finished_wager
+
+    monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "unused"))  # main(--hall) sets it: undone after the test
+    ann, bob = finished_wager(Hall(tmp_path / "hall"))
+    svg = exported(["--hall", str(tmp_path / "hall"), "export", ann.id, "--svg", "-o", str(tmp_path)], capsys)
+    assert "Replay: Dead Man's Wager  Ann v Bob  (Ann, Bob;" in svg_lines(svg)[0]
+    assert (tmp_path / f"hall-{ann.id}.svg").is_file()
+    ann.close(), bob.close()
+
+
 def marked_replay(path: Path, name: str = "Ann") -> Path:
     """A replay of Towers where `name` (a person) plays her last legal move each time against the
     easy bot: ten events, three of her moves marked, judged in a fraction of a second."""
