@@ -104,7 +104,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, PicturedVie
         Binding("pagedown", "turn(1)", "one turn on", group=TURN_KEYS),
         Binding("home", "jump(0)", "the start", show=False, group=ENDS),
         Binding("end", "jump(-1)", "the end", show=False, group=ENDS),
-        Binding("g", "goto", "go to an event number", show=False, group=GOTO_COPY),
+        Binding("g", "goto", "go to event N", show=False, group=GOTO_COPY),  # short: the help gives g, y and e one line
         # through the terminal (OSC 52): over SSH and tmux it reaches the player's own clipboard
         Binding("y", "copy_record", "copy the text record", show=False, group=GOTO_COPY),
         Binding("e", "image", "SVG image", show=False, group=GOTO_COPY),  # tui/screens/viewer/picture.py
