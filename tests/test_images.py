@@ -216,7 +216,7 @@ def test_e_in_the_viewer_writes_what_it_shows_into_the_replays_folder_and_says_w
 
 def test_e_on_a_box_writes_into_the_players_folder_and_names_no_path(monkeypatch):
     monkeypatch.setenv("DICEHALL_PLAYER", "ann")
-    played("dicetower", moves=4, name="anns")
+    session = played("dicetower", moves=4, name="anns")
 
     async def steps(pilot):
         await pilot.press("e")
@@ -225,7 +225,21 @@ def test_e_on_a_box_writes_into_the_players_folder_and_names_no_path(monkeypatch
     said = drive(DicehallApp(replay=saves.load_readonly("anns")), steps)
     (written,) = saves.replays_dir().iterdir()
     assert saves.replays_dir().parent.name == "ann" and written.suffix == ".svg"
-    assert said == f"image written: {written.name} in your replays folder" and "/" not in said
+    assert said.startswith(f"image written: {written.name} in your replays folder; to your machine: ssh ")
+    assert said.endswith(f" dicehall export {session.labels.save_id} --svg --at {len(session.events)} -o - > {written.name}")
+
+
+def test_on_a_box_an_image_leaves_over_ssh_on_standard_output_and_no_file_is_left(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DICEHALL_PLAYER", "ann")
+    session = played("dicetower", moves=4, name="anns")
+    monkeypatch.setenv("SSH_ORIGINAL_COMMAND", "export anns --svg --at 2 -o -")  # `ssh play@box export ...`
+    assert main(["--player", "ann"]) == 0
+    assert f"event 2/{len(session.events)}" in "\n".join(svg_lines(capsys.readouterr().out))
+    assert list(tmp_path.rglob("*.svg")) == []  # it went out on standard output
+    monkeypatch.setenv("SSH_ORIGINAL_COMMAND", f"export anns --svg -o {tmp_path / 'x.svg'}")
+    assert main(["--player", "ann"]) == 2
+    assert one_line(capsys).startswith("dicehall: ") and list(tmp_path.rglob("*.svg")) == []
 
 
 def one_line(capsys) -> str:

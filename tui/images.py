@@ -21,6 +21,7 @@ from dicehall.tui.terminal import FULL
 SIZE = (80, 24)  # the terminal every screen is made for
 GRAPH_ROWS = 8  # the graph's height in an image (the viewer's panel has two)
 SCALE = 5  # the columns left of the graph: "100% " at its top, "  0% " at its bottom
+FOOTER_WAITS = 500  # pauses of 10 ms (5 s) before the image is taken without its footer
 LISTED = 30  # marked decisions listed under the graph; the rest are counted
 
 
@@ -52,7 +53,13 @@ def viewer_svg(session: Session, position: int, result: Analysis | None = None) 
     taken: list[str] = []
 
     async def take(pilot) -> None:
-        await pilot.pause()  # mounted and drawn
+        # mounted and drawn, the footer too: Textual fills it a few messages after the screen (later
+        # on a busy machine), so its keys are waited for (a moment at most: an image is never withheld)
+        for _ in range(FOOTER_WAITS):
+            await pilot.pause(0.01)
+            if pilot.app.screen.query("FooterKey"):
+                break
+        await pilot.pause()
         taken.append(screen_svg(pilot.app, image_title(session.game.TITLE, position, len(session.events))))
         pilot.app.exit()
 

@@ -1,7 +1,8 @@
 """The viewer's image key (issue #32): `e` writes the screen as it is shown now (its size, the
 analysis and the reveal as they are) as an SVG into the player's replays folder, under a free name
 made from the game's (NAME-event-N.svg, then NAME-event-N-2.svg, ...). No path is asked for, on a
-box or off it: the status line says where the file went, in one line."""
+box or off it: the status line says where the file went, in one line, and on a box, where the
+player cannot reach the folder, the ssh command that brings this event's image (at 80x24) to their machine."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -33,7 +34,7 @@ class PicturedViewer(ViewerBase):
 
     def action_image(self) -> None:
         from dicehall import saves
-        from dicehall.saves.box import on_box
+        from dicehall.saves.box import command_hint, on_box
         from dicehall.saves.images import image_name, write_new_image
         from dicehall.tui.svg import image_title, screen_svg
 
@@ -45,4 +46,9 @@ class PicturedViewer(ViewerBase):
         except (DicehallError, OSError) as error:
             self.status(f"no image written: {saves.error_line(error)}", error=True)
             return
-        self.status(f"image written: {f'{path.name} in your replays folder' if on_box() else shown_path(path)}")
+        if not on_box():
+            self.status(f"image written: {shown_path(path)}")
+            return
+        # the folder is out of the player's reach on a box: an image of this event leaves over ssh
+        hint = command_hint(f"export {session.labels.save_id} --svg --at {self.position} -o -") if session.labels.save_id else None
+        self.status(f"image written: {path.name} in your replays folder" + (f"; to your machine: {hint} > {path.name}" if hint else ""))
