@@ -54,9 +54,11 @@ SSH_COMMANDS = (
     "stats", "stats GAME", "stats --json", "stats GAME --json",
     "rules GAME",
     "ratings", "ratings GAME", "ratings --json", "ratings GAME --json",
+    "export ID --svg -o -", "export ID --svg --at N -o -", "export ID --svg --graph -o -",  # an image leaves the box
 )
 SSH_ALLOWED = ("join ID, watch ID [--follow], hall [--scores] [--json], verify ID, export ID --text -, "
-               "export ID -o - (the replay), stats [GAME] [--json], rules GAME, ratings [GAME] [--json]; nothing: the launcher")
+               "export ID -o - (the replay), export ID --svg [--at N | --graph] -o - (an image), stats [GAME] [--json], "
+               "rules GAME, ratings [GAME] [--json]; nothing: the launcher")
 # The keys a hint names where the box runs no such command (they work off a box too).
 JOIN_KEY = "the Hall screen's j"
 WATCH_KEY = "the Hall screen's w"
@@ -81,6 +83,8 @@ def is_name(word: str) -> bool:
 def _fits(kind: str, word: str) -> bool:
     if kind == "ID":
         return is_name(word)
+    if kind == "N":  # an event's number
+        return word.isascii() and word.isdecimal() and len(word) <= 7
     if kind == "GAME":
         from dicehall.engine.games import CATALOGUE
 

@@ -42,7 +42,7 @@ def write_export(session: Session, stem: str, target: str | Path | None, overwri
     from dicehall import replays
 
     path = export_target(target, f"{stem}{replays.SUFFIX}")
-    with _writing(path):
+    with writing_export(path):
         replays.write_replay(session, path, overwrite=overwrite)
     return path
 
@@ -65,13 +65,13 @@ def write_document(session: Session, stem: str, kind: str, target: str | Path | 
     (a folder or none: `<stem>.md` or `<stem>.html`)."""
     text = document_text(session, kind)
     path = export_target(target, stem + DOCUMENTS[kind][1])
-    with _writing(path):
+    with writing_export(path):
         write_new_file(path, text.encode(), overwrite=overwrite)
     return path
 
 
 @contextmanager
-def _writing(path: Path):
+def writing_export(path: Path):
     """An export's failures in one line: ExportExists for a file already there, SaveError otherwise."""
     try:
         yield

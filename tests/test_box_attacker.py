@@ -262,6 +262,8 @@ COMMANDS = [
     lambda path: ["export", "bobs tower", "--text", "-o", path, "--force"],
     lambda path: ["export", "bobs journal", "--markdown", "-o", path, "--force"],
     lambda path: ["export", "bobs journal", "--html", "-o", path, "--force"],
+    lambda path: ["export", "bobs tower", "--svg", "-o", path, "--force"],  # an image: drawn only once its place is sound
+    lambda path: ["export", path, "--svg", "--graph"],  # a record to draw: by name in bob's replays folder only
     lambda path: ["replay", path],
     lambda path: ["verify", path],
     lambda path: ["analyse", path],

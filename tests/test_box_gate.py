@@ -170,9 +170,10 @@ def test_without_a_forced_command_the_arguments_are_the_command_line(box, ran, m
 
 def test_every_form_on_the_list_passes_its_own_check_and_its_placeholders_are_checked():
     for form in SSH_COMMANDS:
-        words = [{"ID": "ab12cd", "GAME": "troll"}.get(word, word) for word in form.split()]
+        words = [{"ID": "ab12cd", "GAME": "troll", "N": "12"}.get(word, word) for word in form.split()]
         assert allowed_command(words) == words
-    for words in (["join", "../x"], ["rules", "chess"], ["verify", "a/b"], ["export", "-o", "-", "x"]):
+    for words in (["join", "../x"], ["rules", "chess"], ["verify", "a/b"], ["export", "-o", "-", "x"],
+                  ["export", "x", "--svg", "--at", "-1", "-o", "-"], ["export", "x", "--svg", "--at", "\u00b2", "-o", "-"]):
         with pytest.raises(NotAllowedHere):
             allowed_command(words)
 

@@ -13,7 +13,7 @@ from dicehall.engine.text import clean_text
 
 ORIGINAL_COMMAND = "SSH_ORIGINAL_COMMAND"
 MAX_COMMAND = 1000  # characters: the longest allowed command is a few words and a save's name
-MAX_WORDS = 6
+MAX_WORDS = 7  # the longest form: export ID --svg --at N -o -
 
 
 def typed_command() -> str | None:

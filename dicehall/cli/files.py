@@ -8,6 +8,7 @@ from datetime import datetime
 
 from dicehall.cli.args import Parser, UsageError, fail
 from dicehall.cli.hall import hall_game_named
+from dicehall.cli.images import export_image, image_arguments, image_asked
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
@@ -25,6 +26,7 @@ def export_arguments(parser: Parser) -> None:
                         help="the journal as Markdown (the journal game): to -o FILE, else printed")
     parser.add_argument("--html", action="store_true",
                         help="the journal as a web page (the journal game): to -o FILE, else SAVE_ID.html; -o - prints it")
+    image_arguments(parser)
 
 
 def file_argument(parser: Parser) -> None:
@@ -47,6 +49,8 @@ def saves_command(args: argparse.Namespace) -> int:
 def export_command(args: argparse.Namespace) -> int:
     from dicehall import saves
 
+    if image_asked(args):
+        return export_image(args, exported_session)
     if args.markdown or args.html:
         return export_document(args)
     if args.text is not None or args.analysed:

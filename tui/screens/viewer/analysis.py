@@ -204,25 +204,26 @@ def last_in_column(column: int, total: int, width: int) -> int:
 
 
 def graph_rows(result: Analysis, total: int, position: int, width: int, plain: bool, running: bool,
-               drawn: Drawn | None = None) -> list[Text]:
-    """The figure along the game in two rows of cells, then the marks row (! ? X under the
-    decisions, ^ at the position shown). While the analysis runs, the graph stops at its last point."""
+               drawn: Drawn | None = None, rows: int = 2) -> list[Text]:
+    """The figure along the game in `rows` rows of cells (two in the panel; more in an image),
+    then the marks row (! ? X under the decisions, ^ at the position shown). While the analysis
+    runs, the graph stops at its last point."""
     drawn = drawn or Drawn.of(result)
     events, values, top = drawn.events, drawn.values, drawn.top
     last = column_of(events[-1] if running and events else total, total, width)
     levels = len(ASCII_LEVELS) - 1 if plain else len(BLOCKS) - 1
     cells = ASCII_LEVELS if plain else BLOCKS
-    upper, lower = [], []
+    stacked: list[list[str]] = [[] for _ in range(rows)]  # from the top row down
     for column in range(width):
         index = bisect_right(events, last_in_column(column, total, width))
         if not index or column > last:
-            upper.append(" ")
-            lower.append(" ")
+            for row in stacked:
+                row.append(" ")
             continue
         value = max(0.0, min(1.0, values[index - 1] / top))
-        height = 1 + round(value * (2 * levels - 1))  # 1 at nothing: a line, so 0% is not a blank
-        lower.append(cells[min(height, levels)])
-        upper.append(cells[max(0, height - levels)])
+        height = 1 + round(value * (rows * levels - 1))  # 1 at nothing: a line, so 0% is not a blank
+        for above, row in enumerate(reversed(stacked)):  # the bottom row first
+            row.append(cells[max(0, min(levels, height - above * levels))])
     marks = [" "] * width
     for decision in result.decisions:
         if decision.mark:
@@ -233,12 +234,12 @@ def graph_rows(result: Analysis, total: int, position: int, width: int, plain: b
     cursor = column_of(position, total, width)
     if marks[cursor] == " ":
         marks[cursor] = "^"
-    rows = []
-    for cells_row in (upper, lower, marks):
+    drawn_rows = []
+    for cells_row in (*stacked, marks):
         line = Text("".join(cells_row))
         line.stylize("reverse", cursor, cursor + 1)
-        rows.append(line)
-    return rows
+        drawn_rows.append(line)
+    return drawn_rows
 
 
 def progress_bar(done: int, total: int) -> str:

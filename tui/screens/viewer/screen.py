@@ -22,6 +22,7 @@ from dicehall.tui.screens.viewer.comments import (COMMENT_ACTIONS, COMMENT_BINDI
                                                   CommentPanel)
 from dicehall.tui.screens.viewer.analysis import AnalysedViewer, AnalysisPanel, thresholds_note
 from dicehall.tui.screens.viewer.hindsight import HINDSIGHT_ACTIONS, HindsightPanel, HindsightViewer
+from dicehall.tui.screens.viewer.picture import PicturedViewer
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen, ConfirmScreen
 from dicehall.tui.widgets import Plain, Redrawn, StatusLine, clip
@@ -95,7 +96,7 @@ class EventWindow(Redrawn):
         self.show(text, layout=False)
 
 
-class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen):
+class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, PicturedViewer, KeyedScreen):
     BINDINGS = [
         Binding("left", "step(-1)", "one event back", group=EVENT_KEYS),
         Binding("right", "step(1)", "one event on", group=EVENT_KEYS),
@@ -103,9 +104,10 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, KeyedScreen
         Binding("pagedown", "turn(1)", "one turn on", group=TURN_KEYS),
         Binding("home", "jump(0)", "the start", show=False, group=ENDS),
         Binding("end", "jump(-1)", "the end", show=False, group=ENDS),
-        Binding("g", "goto", "go to an event number", show=False, group=GOTO_COPY),
+        Binding("g", "goto", "go to event N", show=False, group=GOTO_COPY),  # short: the help gives g, y and e one line
         # through the terminal (OSC 52): over SSH and tmux it reaches the player's own clipboard
         Binding("y", "copy_record", "copy the text record", show=False, group=GOTO_COPY),
+        Binding("e", "image", "SVG image", show=False, group=GOTO_COPY),  # tui/screens/viewer/picture.py
         Binding("space", "autoplay", "Auto", tooltip="autoplay on or off"),
         Binding("plus,equals_sign", "speed(1)", "autoplay faster", show=False, group=SPEED_KEYS),
         Binding("minus", "speed(-1)", "autoplay slower", show=False, group=SPEED_KEYS),  # one line of the help
