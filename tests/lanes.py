@@ -18,7 +18,7 @@ LANES = {
     """,
     # files on disk: saves, replays, text records, stats, caches, decks, the hall's files, the command line
     "files": """
-        analysis_store_games caches_hostile cli comments deals docs hall hall_files hall_social hostile_records
+        analysis_store_games caches_hostile cli comments deals docs hall hall_files hall_matches hall_social hostile_records
         journal_deck journal_documents journal_export journal_gamefile journal_hostile_decks replays
         replays_formats saves saves_branch saves_faults saves_formats saves_index saves_rooms stats
         text_records_hostile text_records_summary
