@@ -394,15 +394,15 @@ class MatchBook:
             if mine in score.game.seats:
                 return self.hall.join(score.game.id, name=name)
         busy = {score.game.pair for score in unfinished}
-        pair_number = next(((pair, number) for pair, number in table.next_games()
-                            if mine in pair and pair not in busy), None)
-        if pair_number is None:
+        mine_left = [(pair, number) for pair, number in table.next_games() if mine in pair and pair not in busy]
+        ready = [(pair, number) for pair, number in mine_left if first or all(fold.places[p].taken for p in pair)]
+        if not ready and mine_left:  # a round-robin's players who have not accepted yet
+            waiting = sorted({fold.places[p].shown for pair, _ in mine_left for p in pair if p != mine})
+            raise HallError(f"{', '.join(waiting)} {'has' if len(waiting) == 1 else 'have'} not accepted the round-robin yet")
+        if not ready:
             raise HallError(self._why_no_game(table, mine))
-        pair, number = pair_number
+        pair, number = ready[0]
         game = MatchGame("", pair, number)
-        if not first and fold.kind == "round" and not all(fold.places[p].taken for p in pair):
-            other = fold.places[pair[1 - pair.index(mine)]]
-            raise HallError(f"{other.shown} has not accepted the round-robin yet")
         kinds = []
         for place_number in game.seats:
             place = fold.places[place_number]
@@ -423,8 +423,7 @@ class MatchBook:
 
     @staticmethod
     def _why_no_game(table: Standing, mine: int) -> str:
-        left = [(pair, number) for pair, number in table.next_games() if mine in pair]
-        if not left:
+        if not any(mine in pair for pair, _ in table.next_games()):
             return "your games of this match are played: the others' decide the rest"
         busy = [score.game.id for score in table.scores if score.points is None and not score.problem]
         return f"your next pairing waits for its game in progress ({', '.join(busy)}) to end"

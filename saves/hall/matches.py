@@ -320,7 +320,8 @@ class Standing:
         total = len(fold.pairings()) * fold.games_each
         leader = self.rows[0]
         state = self.decided or f"{played} of {total} games played"
-        return f"round-robin of {len(fold.places)}: {leader.name} leads with {figure(leader.points)}; {state}"
+        leads = f"{leader.name} leads with {figure(leader.points)}; " if leader.points and not self.decided else ""
+        return f"round-robin of {len(fold.places)}: {leads}{state}"
 
     def waiting_for_next(self) -> bool:
         """Whether the last game of a match is over (the next one is still to be opened)."""
