@@ -25,7 +25,7 @@ LANES = {
     """,
     # the app driven through Textual's Pilot at 80x24
     "tui": """
-        analysis_report analysis_store app assists bones_app comments_app every_screen footer hall_app
+        analysis_report analysis_store app assists bones_app comments_app every_screen footer hall_app hall_matches_app
         hall_drafts hall_handover hall_lobby hall_lobby_rows hall_scores hall_screens hall_social_app
         journal_app journal_rulings journal_screens journal_vocabulary journal_writer practice refusals
         saves_list stats_app summary text_records text_records_copy towers_app troll_app troll_screen

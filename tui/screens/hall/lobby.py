@@ -109,8 +109,7 @@ class HallScreen(KeyedScreen):
                   "player, a bot by its name, a player who is disconnected, or one idle on their turn) and, for a game in "
                   "progress, where it stands (now: the scores, the countdown, the troops left). Enter or w watches a game, "
                   "read only: a finished one opens as a replay. j takes an open seat. n opens a new game: "
-                  "the game, each seat open or a bot, a match of N games or a round-robin, your name (on a shared box, "
-                  "your key's). s shows the scores; m the matches (a match's game shows its running score). "
+                  "the game, each seat open or a bot, your name (on a shared box, your key's). s shows the scores, m the matches. "
                   "Leaving a game opened here comes back here. "
                   "The list follows the hall by itself "
                   "(every second); r looks at once.")
