@@ -11,6 +11,7 @@ from fractions import Fraction
 import pytest
 
 from dicehall.saves import MAGIC, frame
+from dicehall.saves.box import NotAPlayerName
 from dicehall.saves.hall import Hall, HallError, SeatHeld
 from dicehall.saves.hall.match_book import MATCHES, MatchBook
 from dicehall.saves.hall.matches import (HALF, GameScore, MatchFold, MatchGame, figure, points_of, round_robin,
@@ -283,3 +284,14 @@ def test_hostile_files_in_the_matches_folder_are_one_line_each(hall, tmp_path):
     assert "symbolic link" in problems["link00"] and "not a regular file" in problems["fifo00"]
     assert "not a match's name" in problems["notes.txt"] and problems["junk00"]
     assert all("\n" not in problem and "42" not in problem for problem in problems.values())
+
+
+def test_on_a_box_the_invited_are_players_names_and_the_host_is_the_keys(hall, monkeypatch):
+    monkeypatch.setenv("DICEHALL_PLAYER", "ann")
+    book = MatchBook(hall)
+    with pytest.raises(NotAPlayerName, match="is not a player name"):
+        book.host("wager", "round", 1, ["ann", "bob", "../secrets/x"], "ann")
+    with pytest.raises(HallError, match="on this box you play as ann"):
+        book.host("wager", "round", 1, ["eve", "bob", "cat"], "eve")
+    match_id, _ = book.host("wager", "round", 1, ["", "bob", "cat"], "")
+    assert book.read(match_id).fold.places[0].name == "ann" and book.read(match_id).fold.places[0].keyed

@@ -20,6 +20,7 @@ from dicehall.engine.core import Player
 from dicehall.engine.session import Session
 from dicehall.engine.text import clean_text
 from dicehall.saves import FORMAT, MAGIC, SaveError, frame, short_name, write_new
+from dicehall.saves.box import check_player, on_box
 from dicehall.saves.hall.errors import HallError, StaleState
 from dicehall.saves.hall.files import FILE_MODE, HALL_FORMAT, ID_ALPHABET, ID_LENGTH, LOG_SUFFIX, check_id, is_id
 from dicehall.saves.hall.fold import HallFold, Seat, fold_records
@@ -286,6 +287,9 @@ class MatchBook:
         if not match_games(game):
             raise HallError(f"{clean_text(game, 20)} is not a game of the hall for two")
         invited = [name] + [short_name(other) for other in invited[1:]]
+        if on_box():  # a name there is a key's: one that is no player's name could never accept
+            for other in invited[1:]:
+                check_player(other)
         invited += [""] * (kind == "match" and len(invited) < 2)  # the opponent: whoever takes the seat (or a bot)
         header = {"format": FORMAT, "hall": HALL_FORMAT, "match": MATCH_FORMAT, "kind": kind, "game": game,
                   "games": games, "invited": invited, "options": dict(options or {}),
