@@ -321,47 +321,48 @@ class MatchBook:
             os.close(folder)
         raise HallError("no free match id in the hall")
 
+    def _append(self, match_id: str, record_of) -> None:
+        """Append the record `record_of(fold)` makes from the match as it stands (a HallError there
+        refuses), at the position it was made on; made again if another player appended first."""
+        for _ in range(5):
+            log = self._log(match_id, writable=True)
+            try:
+                fold = self._fold_to_write(match_id, log)
+                log.append(record_of(fold), fold.count)
+                return
+            except StaleState:
+                continue
+            finally:
+                log.close()
+        raise HallError("the match keeps changing: try again")
+
     def accept(self, match_id: str, name: str) -> None:
         """Take the place a round-robin keeps for you (your key's name on a box)."""
         name, keyed = seat_name(name)
         self.hall.refuse_barred(name)
-        log = self._log(match_id, writable=True)
-        try:
-            for _ in range(5):
-                fold = self._fold_to_write(match_id, log)
-                if fold.kind != "round":
-                    raise HallError(f"match {match_id}: its players are those of its first game (j joins it)")
-                place = next((n for n, p in enumerate(fold.places) if p.invited == name), None)
-                if place is None:
-                    raise HallError(f"round-robin {match_id} has not invited {name}")
-                if fold.places[place].taken:
-                    raise HallError(f"you are in round-robin {match_id} already")
-                try:
-                    log.append({"op": "accept", "place": place, "name": name, "uid": os.getuid(), "key": keyed}, fold.count)
-                    return
-                except StaleState:
-                    continue
-            raise HallError("the match keeps changing: try again")
-        finally:
-            log.close()
+
+        def acceptance(fold: MatchFold) -> dict:
+            if fold.kind != "round":
+                raise HallError(f"match {match_id}: its players are those of its first game (j joins it)")
+            place = next((n for n, p in enumerate(fold.places) if p.invited == name), None)
+            if place is None:
+                raise HallError(f"round-robin {match_id} has not invited {name}")
+            if fold.places[place].taken:
+                raise HallError(f"you are in round-robin {match_id} already")
+            return {"op": "accept", "place": place, "name": name, "uid": os.getuid(), "key": keyed}
+
+        self._append(match_id, acceptance)
 
     def resign(self, match_id: str, name: str) -> None:
         """Withdraw from a match: it ends (the other wins it); in a round-robin your unplayed games are lost."""
-        log = self._log(match_id, writable=True)
-        try:
-            for _ in range(5):
-                table = self.standing(match_id, self._fold_to_write(match_id, log))
-                if table.over:
-                    raise HallError(f"match {match_id} is over: {table.decided}")
-                place = self._my_place(table, name)
-                try:
-                    log.append({"op": "resign", "place": place}, table.fold.count)
-                    return
-                except StaleState:
-                    continue
-            raise HallError("the match keeps changing: try again")
-        finally:
-            log.close()
+
+        def withdrawal(fold: MatchFold) -> dict:
+            table = self.standing(match_id, fold)
+            if table.over:
+                raise HallError(f"match {match_id} is over: {table.decided}")
+            return {"op": "resign", "place": self._my_place(table, name)}
+
+        self._append(match_id, withdrawal)
 
     def _my_place(self, table: Standing, given: str) -> int:
         name, keyed = seat_name(given)

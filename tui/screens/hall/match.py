@@ -114,7 +114,21 @@ class MatchChoice:
         return True
 
 
-class MatchTableScreen(KeyedScreen):
+class MatchLooks(KeyedScreen):
+    """A screen that shows the hall's matches as they stand: looked at when shown, every second, and again on return."""
+
+    def on_mount(self) -> None:
+        self.reload()
+        self.set_interval(REFRESH_EVERY, self.reload)
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        raise NotImplementedError
+
+
+class MatchTableScreen(MatchLooks):
     """One match: the score, the table, its games and who plays whom next."""
 
     HALL_HOME = True  # a hall game opened here comes back here when it is left (app.hall_lobby)
@@ -151,13 +165,6 @@ class MatchTableScreen(KeyedScreen):
             yield Plain("", id="match-table")
         yield StatusLine("p plays your next game of the match")
         yield Footer()
-
-    def on_mount(self) -> None:
-        self.reload()
-        self.set_interval(REFRESH_EVERY, self.reload)
-
-    def on_screen_resume(self) -> None:
-        self.reload()
 
     def reload(self) -> None:
         if not self.is_current:
@@ -307,7 +314,7 @@ def match_row(entry: MatchEntry) -> Text:
     return row
 
 
-class MatchesScreen(KeyedScreen):
+class MatchesScreen(MatchLooks):
     """The hall's matches and round-robins, those in progress first."""
 
     BINDINGS = [
@@ -338,11 +345,7 @@ class MatchesScreen(KeyedScreen):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
-        self.reload()
-        self.set_interval(REFRESH_EVERY, self.reload)
-
-    def on_screen_resume(self) -> None:
-        self.reload()
+        super().on_mount()
 
     def reload(self) -> None:
         if not self.is_current:
