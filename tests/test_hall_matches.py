@@ -3,6 +3,7 @@ the seats alternating, the score from the verified games only, the next game, a 
 seat, a round-robin's table, and match records crafted by another player."""
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -10,6 +11,7 @@ from fractions import Fraction
 
 import pytest
 
+from dicehall.cli import main
 from dicehall.saves import MAGIC, frame
 from dicehall.saves.box import NotAPlayerName
 from dicehall.saves.hall import Hall, HallError, SeatHeld
@@ -78,6 +80,17 @@ def test_a_best_of_three_towers_match_alternates_the_seats_and_counts_the_verifi
         book.next_game(match_id, "Ann")
     lines = book.lines_by_game(book.listing())
     assert set(lines) == {game.id for game in table.fold.games} and all(f"match {match_id}: Ann" in line for line in lines.values())
+
+
+def test_dicehall_hall_says_a_match_games_running_score(hall, capsys):
+    book = MatchBook(hall)
+    match_id, ann = book.host("wager", "match", 5, ["Ann", "Bob"], "Ann")
+    bob = hall.join(ann.id, name="Bob")
+    assert main(["--hall", str(hall.folder), "hall"]) == 0
+    assert f"; match {match_id}: Ann 0 - 0 Bob, game 1 of 5" in capsys.readouterr().out
+    assert main(["--hall", str(hall.folder), "hall", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"][0]["match"] == f"match {match_id}: Ann 0 - 0 Bob, game 1 of 5"
+    ann.close(), bob.close()
 
 
 def test_best_of_n_ends_once_it_cannot_be_caught_and_a_draw_is_half_a_point_each():

@@ -11,6 +11,7 @@ from dicehall.saves.hall import Hall
 from dicehall.saves.hall.match_book import MatchBook
 from dicehall.saves.hall.matches import figure
 from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.dialogs import HelpScreen
 from dicehall.tui.screens.hall.lobby import HallScreen
 from dicehall.tui.screens.hall.match import MatchesScreen, MatchTableScreen
 from dicehall.tui.screens.hall.table import HallWaitScreen
@@ -139,6 +140,13 @@ def test_a_round_robins_table_shows_its_players_points_and_who_plays_whom_next(h
     async def steps(pilot):
         await open_table(pilot)
         found["before"] = await settled(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        await pilot.pause()
+        box = pilot.app.screen.query_one("#help-box")
+        found["help"] = (box.max_scroll_y, box.border_subtitle)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(pilot.app.screen, MatchTableScreen))
         await pilot.press("a")
         await pilot.pause()
         await pilot.press("enter")  # Enter alone: Cat, the login name
@@ -150,6 +158,7 @@ def test_a_round_robins_table_shows_its_players_points_and_who_plays_whom_next(h
         found["seat"] = pilot.app.hall_game.seat
 
     drive_hall(DicehallApp(), steps)
+    assert found["help"] == (0, "")  # the table's help fits 80x24 unscrolled
     before = found["before"]
     assert f"Dead Man's Wager {match_id}: a round-robin, 1 game each" in before
     assert "round-robin of 4: 0 of 6 games played" in before

@@ -167,6 +167,16 @@ class MatchBook:
                     lines[score.game.id] = f"match {entry.id}: {entry.table.score_line()}"
         return lines
 
+    def note(self, entries: list) -> None:
+        """Give each of the listing's entries (HallEntry) that is a match's game its running score line
+        (`match`); a matches folder that cannot be read leaves them as they are."""
+        try:
+            lines = self.lines_by_game(self.listing())
+        except (SaveError, OSError):
+            return
+        for entry in entries:
+            entry.match = lines.get(entry.id, "")
+
     # ----- each game, verified -----
     def standing(self, match_id: str, fold: MatchFold, damage: str = "") -> Standing:
         scores: list[GameScore] = []

@@ -22,9 +22,10 @@ from dicehall.engine.words import counted
 from dicehall.saves import error_line
 from dicehall.saves.box import JOIN_KEY, command_hint, on_box
 from dicehall.saves.hall import Hall, HallEntry, HallSettings, login_name
+from dicehall.saves.hall.match_book import MatchBook
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen
-from dicehall.tui.screens.hall.match import MatchBook, MatchesScreen, note_matches
+from dicehall.tui.screens.hall.match import MatchesScreen
 from dicehall.tui.widgets import Plain, StatusLine, clip
 
 REFRESH_EVERY = 1.0  # seconds between looks at the hall (watchers come and go without a write to a log)
@@ -99,7 +100,7 @@ class HallScreen(KeyedScreen):
         Binding("j", "join", "Join"),
         Binding("n", "new", "New game", tooltip="open a new game in the hall: its seats, bots and options"),
         Binding("s", "scores", "Scores", tooltip="each player's games, wins and best result in the finished games"),
-        Binding("m", "matches", "Matches", tooltip="the hall's matches and round-robins: their tables, your next game"),
+        Binding("m", "matches", "Matches", tooltip="matches and round-robins: tables, your next game"),
         Binding("r", "refresh", "Refresh"),
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "back", "Back"),
@@ -109,7 +110,7 @@ class HallScreen(KeyedScreen):
                   "player, a bot by its name, a player who is disconnected, or one idle on their turn) and, for a game in "
                   "progress, where it stands (now: the scores, the countdown, the troops left). Enter or w watches a game, "
                   "read only: a finished one opens as a replay. j takes an open seat. n opens a new game: "
-                  "the game, each seat open or a bot, your name (on a shared box, your key's). s shows the scores, m the matches. "
+                  "the game, each seat open or a bot, your name (on a shared box, your key's). s shows the scores. "
                   "Leaving a game opened here comes back here. "
                   "The list follows the hall by itself "
                   "(every second); r looks at once.")
@@ -158,7 +159,7 @@ class HallScreen(KeyedScreen):
         settings = self.hall.settings()  # never raises: a bad hall.toml is its problem line
         try:
             entries = self.hall.listing()
-            note_matches(self.book, entries)
+            self.book.note(entries)
             return entries, "", settings
         except (DicehallError, OSError) as error:  # HallError: the folder cannot be read
             return [], error_line(error), settings

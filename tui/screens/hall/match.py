@@ -286,17 +286,6 @@ class MatchTableScreen(MatchLooks):
         self.app.pop_screen()
 
 
-def note_matches(book: MatchBook, entries: list) -> None:
-    """Give each of the lobby's entries (HallEntry) that is a match's game its running score line; the
-    matches folder unreadable leaves the lobby as it is."""
-    try:
-        lines = book.lines_by_game(book.listing())
-    except (DicehallError, OSError):
-        return
-    for entry in entries:
-        entry.match = lines.get(entry.id, "")
-
-
 def match_row(entry: MatchEntry) -> Text:
     """A match in two lines (its id, game and length, then its running score), or one DAMAGED line."""
     row = Text()
