@@ -308,3 +308,17 @@ def test_on_a_box_the_invited_are_players_names_and_the_host_is_the_keys(hall, m
         book.host("wager", "round", 1, ["eve", "bob", "cat"], "eve")
     match_id, _ = book.host("wager", "round", 1, ["", "bob", "cat"], "")
     assert book.read(match_id).fold.places[0].name == "ann" and book.read(match_id).fold.places[0].keyed
+
+
+def test_a_game_of_the_match_counts_only_for_its_known_players(hall):
+    book = MatchBook(hall)
+    match_id, ann = book.host("wager", "match", 3, ["Ann", "Bob"], "Ann")  # game 1: Bob has not come yet
+    ann.close()
+    tag = {"id": match_id, "nonce": book.read(match_id).fold.nonce, "pair": [0, 1], "number": 1, "kept": ["", ""]}
+    mallory = hall.host("wager", ["player", "open"], "Mallory", match=tag)  # a game 2 another member made
+    eve = hall.join(mallory.id, name="Eve")
+    play_out([mallory, eve], seed=8)
+    append_raw(hall, match_id, {"op": "game", "id": mallory.id, "pair": [0, 1], "by": 1})
+    table = book.read(match_id)
+    assert all(row.points == 0 and row.played == 0 for row in table.rows)
+    assert table.scores[1].problem == f"{mallory.id}: who plays the match is not known (its game 1 names them): not counted"

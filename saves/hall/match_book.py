@@ -277,10 +277,14 @@ class MatchBook:
 
     def _seats_problem(self, fold: MatchFold, game: MatchGame, hall_fold: HallFold, places: list[Place]) -> str:
         """Why the game's seats are not the match's places in the order the alternation gives, or ""."""
+        if fold.kind == "match" and game.number == 0:
+            return ""  # its seats are the match's places
         for seat, place_number in zip(self._people(hall_fold), game.seats):
             place = places[place_number]
-            if seat.kind == "open" or not place.taken:
+            if seat.kind == "open":
                 continue
+            if not place.taken:  # game 1 of the match not taken (or not counted): its places are nobody yet
+                return f"{game.id}: who plays the match is not known (its game 1 names them): not counted"
             expected = ("bot", place.bot) if place.bot is not None else place_identity(place)
             if identity(seat) != expected:
                 return f"{game.id}: {clean_text(seat.name, 40)} sits in {place.shown}'s seat: not counted"
