@@ -125,7 +125,8 @@ class HallHostScreen(SetupScreen):
             rows.append(("count", f"{'Seats:':<{LABEL}}{self.count}"))
         rows.extend(self.match.rows(self.game, self.seats(), LABEL))
         if self.seats() > 1 and self.match.kind != "round":  # a round-robin's seats are its players'
-            rows.append(("you", f"{'Your seat:':<{LABEL}}{self.seat_label(self.you).rstrip(':')}"))
+            if not self.match.kind:  # a match's host sits in seat 1 of its first game
+                rows.append(("you", f"{'Your seat:':<{LABEL}}{self.seat_label(self.you).rstrip(':')}"))
             for seat, kind in enumerate(self.seat_kinds()):
                 if seat != self.you:
                     rows.append((f"seat{seat}", f"{self.seat_label(seat):<{LABEL}}{seat_words(kind)}"))

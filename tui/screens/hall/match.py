@@ -79,6 +79,8 @@ class MatchChoice:
         """Handle Enter/Left/Right on the match's lines; False for another line."""
         if key == "match":
             self.choice = (self.choice + step) % len(MATCH_CHOICES)
+            if self.kind:
+                screen.you = 0  # the host sits in seat 1 of a match's first game; the seats change every game
             screen.redraw()
             return True
         if key != "players":
