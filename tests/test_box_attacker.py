@@ -43,6 +43,8 @@ TEXT_BOXES = {
     "tui/screens/hall/lobby.py": ["not on a box: the name at a hall table (on a box the key's name: nothing asked)"],
     "tui/screens/hall/host.py": ["not on a box: the name at a hall table (on a box the key's name: nothing asked)"],
     "tui/screens/hall/talk.py": ["a chat message (a message, appended to the hall's chat file)"],
+    "tui/screens/hall/match.py": ["a round-robin's invited players (names: cleaned, capped; on a box each a player's name)",
+                                  "not on a box: the name in a match (on a box the key's name: nothing asked)"],
     "tui/screens/dialogs.py": ["AskScreen's Input", "PasteScreen's TextArea"],
 }
 MAKES_A_TEXT_BOX = re.compile(r"\b(AskScreen|PasteScreen|Input|TextArea)\(")

@@ -44,7 +44,8 @@ SCREENS = (
     + [(f"{game_id} setup", lambda game_id=game_id: DicehallApp(setup=setup_screen(game_id)), [])
        for game_id in GAMES if GAME_SCREENS[game_id].setup is not None]
     + [("hall", lambda: DicehallApp(), ["h"]), ("hall new game", lambda: DicehallApp(), ["h", "n"]),
-       ("hall scores", lambda: DicehallApp(), ["h", "s"]), ("hall ratings", lambda: DicehallApp(), ["h", "s", "t"])])
+       ("hall scores", lambda: DicehallApp(), ["h", "s"]), ("hall ratings", lambda: DicehallApp(), ["h", "s", "t"]),
+       ("hall matches", lambda: DicehallApp(), ["h", "m"])])
 
 
 def footer_keys(app) -> list[str]:

@@ -239,7 +239,9 @@ class DicehallApp(ParlorApp):
         """The Hall screen beneath a hall game opened from it (None: opened by dicehall host/join)."""
         from dicehall.tui.screens.hall.lobby import HallScreen
 
-        return next((s for s in self.screen_stack if isinstance(s, HallScreen)), None)
+        # the topmost: a match's table (HALL_HOME) above the Hall screen is where its games come back to
+        return next((s for s in reversed(self.screen_stack) if isinstance(s, HallScreen) or getattr(s, "HALL_HOME", False)),
+                    None)
 
     def hall_leave_words(self) -> str:
         """What q and Esc do in a hall game, as its help says it."""

@@ -216,7 +216,10 @@ def list_hall(hall, as_json: bool) -> int:
     """The hall's games under a header row; a file that is not a good game is one line."""
     import json
 
+    from dicehall.saves.hall.match_book import MatchBook
+
     entries = hall.listing()
+    MatchBook(hall).note(entries)  # a match's game: its running score
     settings = hall.settings()
     folder = clean_text(str(hall.folder), 300)
     if as_json:
@@ -245,6 +248,7 @@ def list_hall(hall, as_json: bool) -> int:
         if entry.watching_words() and not entry.finished:
             state += f"; {entry.watching_words()}"
         copies = f"; {entry.copies_said()}" if entry.copies else ""
+        copies += f"; {clean_text(entry.match, 200)}" if entry.match else ""
         print(f"{entry.id:<6}  {clean_text(entry.game, 10):<10}  {entry.moves:>5}  {entry.watchers:>5}  {when:<16}  "
               f"{seat_words(entry.seats)}; {state}{copies}")
     return 0

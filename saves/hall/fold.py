@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, TypeGuard
+from typing import Any, Protocol, TypeGuard
 
 from dicehall import engine
 from dicehall.engine.assists import ASSIST_KINDS
@@ -357,7 +357,15 @@ class HallFold:
         return None
 
 
-def fold_records(fold: HallFold, records, label: str):
+class Folding(Protocol):
+    """A log's fold: a game's (HallFold) or a match's (saves/hall/matches.py)."""
+
+    count: int
+
+    def apply(self, record: Any) -> None: ...
+
+
+def fold_records(fold: Folding, records, label: str):
     """Apply each record to `fold` as it is read (before the next is read), yielding it once folded.
     Whatever a record holds, what is wrong with it is one HallError line naming the record: the
     one place where a fold's refusals become the log's damage."""

@@ -128,12 +128,13 @@ class Hall(HallSeats, HallListing):
 
     # ----- games -----
     def host(self, game: str, seats: list[str], name: str, *, options: dict | None = None,
-             title: str = "", watchers: str = "open") -> HallGame:
+             title: str = "", watchers: str = "open", match: dict | None = None) -> HallGame:
         """Open a new hall game. `seats`, one per seat: "player" (the host's seat, taken as `name`),
         "open" (for others to join), or "bot" / "bot:STYLE". With no "player" seat (bots against
         bots, to watch) the game returned plays the bots' turns instead of holding a seat.
         `watchers`: "open" (they watch and write messages), "quiet" (they only read them) or
-        "none" (nobody watches it until it is over), in the log's header for every reader to keep."""
+        "none" (nobody watches it until it is over), in the log's header for every reader to keep.
+        `match`: a game of a match, its tag (saves/hall/matches.py: which match, whose seats)."""
         self.refuse_barred(name)
         module = engine.get_game(game)
         kinds = [s.strip() for s in seats]
@@ -154,6 +155,8 @@ class Hall(HallSeats, HallListing):
                   "rules": module.RULES_VERSION, "options": dict(options or {}), "seats": header_seats,
                   "commitment": commitment(seed), "name": short_name(title) or module.TITLE, "watchers": watchers,
                   "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        if match:
+            header["match"] = match
         HallFold(header, "the new game", None)  # checks options and styles before any file is made
         made: list[str] = []  # the game's id once its files exist: removed again if hosting fails
         try:

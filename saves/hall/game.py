@@ -16,6 +16,7 @@ from dicehall.saves.hall.fold import HallFold, fold_records
 from dicehall.saves.hall.follow import ChangeWaiter
 from dicehall.saves.hall.idle import IdleSeats
 from dicehall.saves.hall.log import HallLog, LogRecorder
+from dicehall.saves.hall.matches import kept_for
 from dicehall.saves.hall.seats import SeatView, seat_label
 from dicehall.saves.hall.watchers import WatcherMark
 
@@ -293,6 +294,9 @@ class HallGame(IdleSeats):
                 raise SeatHeld(self._handed_words(name, uid, choice) or f"seat {choice + 1} is a bot's")
             if current.kind == "player" and (current.name != name or current.uid != uid):
                 raise SeatHeld(f"seat {choice + 1} is {current.name}'s: only they can take it back")
+            kept = kept_for(self.log.header, choice)  # a match's game: its seat is its player's
+            if current.kind == "open" and kept not in ("", name):
+                raise SeatHeld(f"seat {choice + 1} is kept for {kept}: this is a game of their match")
             fd = self.hall.lock_seat(self.id, choice, name)
             try:
                 if current.kind == "open":
@@ -319,9 +323,12 @@ class HallGame(IdleSeats):
         for n, s in enumerate(seats):  # our own disconnected seat first
             if s.kind == "player" and s.name == name and s.uid == uid and not self.hall.seat_held(self.id, n):
                 return n
-        for n, s in enumerate(seats):
-            if s.kind == "open":
+        open_seats = [n for n, s in enumerate(seats) if s.kind == "open"]
+        for n in open_seats:  # one kept for us (a match's) or for anyone; else the first, which says whose it is
+            if kept_for(self.log.header, n) in ("", name):
                 return n
+        if open_seats:
+            return open_seats[0]
         raise SeatHeld(f"{self.id} has no open seat: watch it with {command_hint(f'watch {self.id}', key=WATCH_KEY)}")
 
     def _handed_words(self, name: str, uid: int, seat: int) -> str:

@@ -55,6 +55,7 @@ class HallEntry:
     progress: str = ""  # where the game stands, in its own words ("placing: Light 0, Dark 0")
     watching: str = "open"  # the table's watchers: "open", "quiet" (they read messages only), "none"
     copies: int = 0  # other logs of this very game (the same commitment to its dice), not listed
+    match: str = ""  # a match's game: its running score ("match ID: Ann 2 - 1 Bob, game 4 of 5"), set by the lobby
 
     def watching_words(self) -> str:
         """The table's watchers in words for the lobby ("" when they are welcome, as by default)."""
@@ -68,7 +69,7 @@ class HallEntry:
                 "seats": [{"seat": v.seat + 1, "status": v.status, "name": v.name, **({"for": v.was} if v.was else {})}
                           for v in self.seats],  # "for": the person whose seat a bot took over
                 "moves": self.moves, "watchers": self.watchers, "finished": self.finished, "result": self.result,
-                "progress": self.progress, "watching": self.watching, "copies": self.copies,
+                "progress": self.progress, "watching": self.watching, "copies": self.copies, "match": self.match,
                 "last_move": datetime.fromtimestamp(self.last_move, timezone.utc).isoformat(timespec="seconds")
                 if self.last_move else None, "problem": self.problem}
 

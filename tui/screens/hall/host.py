@@ -15,6 +15,7 @@ from dicehall.saves.decks import hall_deck, hall_decks
 from dicehall.saves.hall import Hall, login_name
 from dicehall.saves.hall.files import WATCHER_POLICIES
 from dicehall.tui.screens.base import SetupScreen
+from dicehall.tui.screens.hall.match import MatchChoice
 
 # the games of several players first, then the solo ones, each in the catalogue's order
 GAMES = tuple(entry.id for entry in sorted((e for e in CATALOGUE if e.playable), key=lambda e: not e.several_players))
@@ -72,6 +73,7 @@ class HallHostScreen(SetupScreen):
         self.watchers = "open"
         self.rulings: dict = {}  # the journal's rulings chosen here, over its deck's own settings
         self.decks_read: dict[str, journal.Deck] = {}  # the journal's decks by name, each read once
+        self.match = MatchChoice()  # one game, a match of N, or a round-robin (tui/screens/hall/match.py)
 
     def journal_deck(self) -> journal.Deck:
         """The journal's deck chosen here: the sample, or one of the admin's decks in the hall by name
@@ -121,8 +123,10 @@ class HallHostScreen(SetupScreen):
         rows = [("game", f"{'Game:':<{LABEL}}{get_game(self.game).TITLE}")]
         if len(self.seat_counts()) > 1:
             rows.append(("count", f"{'Seats:':<{LABEL}}{self.count}"))
-        if self.seats() > 1:
-            rows.append(("you", f"{'Your seat:':<{LABEL}}{self.seat_label(self.you).rstrip(':')}"))
+        rows.extend(self.match.rows(self.game, self.seats(), LABEL))
+        if self.seats() > 1 and self.match.kind != "round":  # a round-robin's seats are its players'
+            if not self.match.kind:  # a match's host sits in seat 1 of its first game
+                rows.append(("you", f"{'Your seat:':<{LABEL}}{self.seat_label(self.you).rstrip(':')}"))
             for seat, kind in enumerate(self.seat_kinds()):
                 if seat != self.you:
                     rows.append((f"seat{seat}", f"{self.seat_label(seat):<{LABEL}}{seat_words(kind)}"))
@@ -142,6 +146,8 @@ class HallHostScreen(SetupScreen):
 
     def action_change(self, step: int = 1) -> None:
         key = self.current()
+        if self.match.change(self, key, step):
+            return
         if key == "game":
             self.game = GAMES[(GAMES.index(self.game) + step) % len(GAMES)]
             self.you = min(self.you, self.seats() - 1)
@@ -226,8 +232,11 @@ class HallHostScreen(SetupScreen):
         kinds = ["player" if seat == self.you else kind for seat, kind in enumerate(self.seat_kinds())]
         if self.seats() == 1:
             kinds = ["player"]
+        name = self.player_name or login_name()
         try:
-            game = self.hall.host(self.game, kinds, self.player_name or login_name(), options=self.host_options(),
+            if self.match.start(self, self.game, kinds, name, self.host_options(), self.watchers):
+                return
+            game = self.hall.host(self.game, kinds, name, options=self.host_options(),
                                   watchers=self.watchers)
         except (SaveError, OSError, ValueError, DicehallError) as error:  # a hall it cannot write, a deck gone: one line
             self.status(clean_text(str(error), 300), error=True)

@@ -22,8 +22,10 @@ from dicehall.engine.words import counted
 from dicehall.saves import error_line
 from dicehall.saves.box import JOIN_KEY, command_hint, on_box
 from dicehall.saves.hall import Hall, HallEntry, HallSettings, login_name
+from dicehall.saves.hall.match_book import MatchBook
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen
+from dicehall.tui.screens.hall.match import MatchesScreen
 from dicehall.tui.widgets import Plain, StatusLine, clip
 
 REFRESH_EVERY = 1.0  # seconds between looks at the hall (watchers come and go without a write to a log)
@@ -66,6 +68,8 @@ def entry_row(entry: HallEntry) -> Text:
     row.append("\n")
     watching = f"{entry.watching_words()}; " if entry.watching_words() and not entry.finished else ""  # the host's choice
     row.append(clip(f"  {watching}seats: {seat_words(entry)}", ROW_WIDTH))
+    if entry.match:  # a game of a match: the match's running score
+        row.append("\n" + clip(f"  {clean_text(entry.match, 200)}", ROW_WIDTH))
     if not entry.finished and entry.progress:  # where it stands, in the game's own words
         row.append("\n")
         row.append(clip(f"  now: {clean_text(entry.progress, 200)}", ROW_WIDTH))
@@ -96,6 +100,7 @@ class HallScreen(KeyedScreen):
         Binding("j", "join", "Join"),
         Binding("n", "new", "New game", tooltip="open a new game in the hall: its seats, bots and options"),
         Binding("s", "scores", "Scores", tooltip="each player's games, wins and best result in the finished games"),
+        Binding("m", "matches", "Matches", tooltip="matches and round-robins: tables, your next game"),
         Binding("r", "refresh", "Refresh"),
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "back", "Back"),
@@ -113,6 +118,7 @@ class HallScreen(KeyedScreen):
     def __init__(self, hall: Hall | None = None) -> None:
         super().__init__()
         self.hall = hall or Hall()
+        self.book = MatchBook(self.hall)  # the matches, for their games' score lines
         self.entries: list[HallEntry] = []
         self.shown: list[dict] | None = None  # what the list shows, to redraw only on a change
         self.wake = threading.Event()  # r: look now
@@ -152,7 +158,9 @@ class HallScreen(KeyedScreen):
     def look(self) -> tuple[list[HallEntry], str, HallSettings]:
         settings = self.hall.settings()  # never raises: a bad hall.toml is its problem line
         try:
-            return self.hall.listing(), "", settings
+            entries = self.hall.listing()
+            self.book.note(entries)
+            return entries, "", settings
         except (DicehallError, OSError) as error:  # HallError: the folder cannot be read
             return [], error_line(error), settings
 
@@ -306,6 +314,9 @@ class HallScreen(KeyedScreen):
 
     def action_new(self) -> None:
         self.app.open_hall_host(self.hall)
+
+    def action_matches(self) -> None:
+        self.app.push_screen(MatchesScreen(self.hall))
 
     def action_scores(self) -> None:
         self.app.open_hall_scores(self.hall)
