@@ -17,7 +17,7 @@ from dicehall import engine
 from dicehall.engine.errors import RulingError
 from dicehall.engine.games import dicetower, journal
 from dicehall.engine.games.dicetower import TowerState
-from dicehall.engine.games.journal import odds
+from dicehall.engine.games.journal import odds, passes
 from dicehall.engine.games.journal import pulls as pull_tables
 from dicehall.engine.games.journal.runs import days_to_draw, successes
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
@@ -85,10 +85,10 @@ def test_a_pull_table_shared_by_far_countdowns_is_each_countdowns_own_enumeratio
 def test_the_pulls_until_a_tower_of_10000_falls_average_the_dice_towers_exact_figure():
     expected = float(dicetower.pulls_to_come(TowerState(countdown=10_000, start=10_000, advantage_from=51), exact=False))
     rng = random.Random(1)
-    falls = [odds._tower_falls(10_000, 51, rng) for _ in range(3000)]
+    falls = [passes.tower_falls(10_000, 51, rng) for _ in range(3000)]
     error = statistics.stdev(falls) / len(falls) ** 0.5
     assert abs(statistics.mean(falls) - expected) < 4 * error, (statistics.mean(falls), expected)
-    small = [odds._tower_falls(60, 51, rng) for _ in range(3000)]  # below the runs: one pull at a time
+    small = [passes.tower_falls(60, 51, rng) for _ in range(3000)]  # below the runs: one pull at a time
     expected = float(dicetower.pulls_to_come(TowerState(countdown=60, start=60, advantage_from=51), exact=False))
     assert abs(statistics.mean(small) - expected) < 4 * statistics.stdev(small) / 3000 ** 0.5
 

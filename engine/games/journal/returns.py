@@ -38,19 +38,27 @@ class PassCards(NamedTuple):
     skips: int  # skip-pull
     returns: int  # return-king cards (besides the others)
     lowest: int  # the lowest salvation die a salvation-5 or -4 allows (7: none)
+    king_pulls: int  # what a King drawn again does: 0 nothing, 1 a pull, 2 a pull and remove
 
 
 def pass_cards(actions: list[str], kings: list[str]) -> PassCards | None:
     """A reshuffled pass's cards (their actions) counted, if PassCards says all they do and a King
-    returned (its action among `kings`) does nothing when drawn again; None: not so."""
+    returned (its action among `kings`) does nothing when drawn again, or pulls as every pull card of
+    the pass does and no skip card is there to cancel it (the pulls made then count alike in any
+    order); None: not so."""
     if not set(actions) <= _NO_EFFECT | {"add-token", "remove-token", "pull", "remove", "skip-pull", "return-king"}:
         return None
+    king_pulls = 0
     if "return-king" in actions and not set(kings) <= _NO_EFFECT:
-        return None
+        pulling = set(kings) - _NO_EFFECT  # every King alike (which one goes back would matter otherwise)
+        if len(pulling) > 1 or "skip-pull" in actions or not set(kings) <= pulling or (
+                {"pull", "remove"} - pulling) & set(actions):
+            return None
+        king_pulls = 1 if pulling == {"pull"} else 2
     lowest = min([int(action[-1]) for action in actions if action.startswith("salvation-")] + [7])
     return PassCards(len(actions) - actions.count("return-king"), actions.count("add-token"),
                      actions.count("remove-token"), actions.count("pull"), actions.count("remove"),
-                     actions.count("skip-pull"), actions.count("return-king"), lowest)
+                     actions.count("skip-pull"), actions.count("return-king"), lowest, king_pulls)
 
 
 # A pass played at once (whole_pass), a plain tuple (a pass is a few microseconds: a NamedTuple's
@@ -90,36 +98,31 @@ def _returned_table(returns: int, face_up: int) -> tuple[tuple[float, ...], tupl
     return tuple(cumulative), tuple(count for count, _ in items)
 
 
+@lru_cache(maxsize=None)
+def _king_next(left: int, kings: int, up: int, returned: int) -> float:
+    """The chance that the next special is a King, given that `returned` Kings are yet to be drawn
+    again in the pass (_returned's state: `left` return-king cards, `kings` Kings in it, `up` face up)."""
+    share = kings / (left + kings)
+    king = share * _returned(left, kings - 1, up + 1).get(returned - 1, 0.0) if kings else 0.0
+    after = (left - 1, kings + 1, up - 1) if up else (left - 1, kings, up)
+    other = (1 - share) * _returned(*after).get(returned, 0.0) if left else 0.0
+    return king / (king + other)
+
+
 def _specials(returns: int, face_up: int, returned: int, rng: random.Random) -> list[int]:
-    """The specials left before each special drawn, in a pass that draws `returned` Kings again: the
-    chain played until it does, four times at most (quick where that count is likely), then each
-    special a King or not with its chance given the Kings still to be drawn again (_returned's)."""
+    """The specials left before each special drawn, in a pass that draws `returned` Kings again, each
+    negative where that special is a King: each a King or not with its chance given the Kings still
+    to be drawn again (_king_next)."""
     uniform = rng.random
-    for _ in range(4):
-        specials = []
-        left, kings, up = returns, 0, face_up
-        while left + kings:
-            specials.append(left + kings)
-            if uniform() * (left + kings) < kings:  # a King: face up again
-                kings, up = kings - 1, up + 1
-            else:
-                left -= 1
-                if up:
-                    up, kings = up - 1, kings + 1
-        if len(specials) - returns == returned:
-            return specials
     specials = []
     left, kings, up = returns, 0, face_up
     while left + kings:
-        specials.append(left + kings)
-        share = kings / (left + kings)
-        king = share * _returned(left, kings - 1, up + 1).get(returned - 1, 0.0) if kings else 0.0
-        after = (left - 1, kings + 1, up - 1) if up else (left - 1, kings, up)
-        other = (1 - share) * _returned(*after).get(returned, 0.0) if left else 0.0
-        if uniform() * (king + other) < king:
+        if uniform() < _king_next(left, kings, up, returned):
+            specials.append(-(left + kings))
             kings, up, returned = kings - 1, up + 1, returned - 1
         else:
-            left, kings, up = after
+            specials.append(left + kings)
+            left, kings, up = (left - 1, kings + 1, up - 1) if up else (left - 1, kings, up)
     return specials
 
 
@@ -130,7 +133,7 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
     falls: the pull of this pass that fells the tower (pulls.rolled), if it makes that many. Walked
     card by card only while the tokens could still run out in it or that pull come, then the rest at once."""
     uniform = rng.random
-    others, adds, removals, plain, removes, skip_cards, returns, _ = cards
+    others, adds, removals, plain, removes, skip_cards, returns, _, king_pulls = cards
     cumulative, counts = _returned_table(returns, face_up)
     returned = counts[bisect_left(cumulative, uniform())]
     length = others + returns + returned
@@ -139,20 +142,28 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
         sizes.append(int(uniform() * 6) + 1)
         drawn += sizes[-1]
     saved = successes(len(sizes), (7 - salvation_from) / 6, rng) if tokens else 0  # the days' ends' dice
-    pulling = plain + removes
+    pulling = plain + removes  # the pull cards left; and the Kings drawn again that pull, with them
+    kings_pulling = returned if king_pulls else 0
     card, made = 0, 0
-    if tokens and tokens <= removals + saved or pulling >= falls:
-        ends = set(rng.sample(range(len(sizes)), saved))  # which of them: any as likely
+    if tokens and tokens <= removals + saved or pulling + kings_pulling >= falls:
         specials = _specials(returns, face_up, returned, rng)
         special, day_left, end = 0, to_draw, 0
-        while card < length and (tokens and tokens <= removals + saved or made + pulling >= falls):  # saved: those to come
-            card += 1
+        while card < length and (tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
+            card += 1  # (saved: the successes among the day ends to come)
             count = specials[special] if special < len(specials) else 0
-            pick = uniform() * (count + others)
-            if pick < count:
+            pick = uniform() * (abs(count) + others)
+            if pick < abs(count):
                 special += 1
+                if count < 0 and king_pulls:  # a King drawn again that pulls
+                    kings_pulling -= 1
+                    if skips:
+                        skips -= 1
+                    else:
+                        made += 1
+                        if made == falls:
+                            return "tower", card, end, 0, 0, made, skips
             else:
-                pick -= count
+                pick -= abs(count)
                 if pick < adds:
                     adds, tokens = adds - 1, tokens + 1
                 elif pick < adds + removals:
@@ -172,11 +183,12 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                 others -= 1
             day_left -= 1
             if day_left == 0 and card < length:
-                if end in ends:
+                if saved and uniform() * (len(sizes) - end) < saved:  # the successes: any day ends as likely
                     saved, tokens = saved - 1, tokens - 1
                     if tokens == 0:
                         return "salvation", card, end, 0, 0, made, skips
                 day_left, end = sizes[end], end + 1
+    pulling += kings_pulling  # (no skip card with them: their order does not matter)
     after = skips  # the rest of the pass at once: the skips left, as skips.py's chain
     if pulling + skip_cards:
         cumulative, counts = skips_left(pulling, skip_cards)
