@@ -190,6 +190,9 @@ TOKENS_TAKEN = of_47(("pull", 5), ("remove", 2), ("skip-pull", 3), ("add-token",
 # no salvation, three Kings of the four that end it returned by ten cards: passes of varying length
 FEW_KINGS_SKIPS = {**of_47(("pull", 5), ("remove", 2), ("skip-pull", 3), ("return-king", 10)),
                    "KS": "king", "KH": "king", "KD": "king"}
+# three Kings that pull, of the four that end it, returned by twenty cards: each drawn again pulls (#30: at once)
+KINGS_PULL_AGAIN = {**of_47(("pull", 5), ("return-king", 20), ("add-token", 3), ("remove-token", 3)),
+                    "AH": "salvation", "KS": "pull", "KH": "pull", "KD": "pull"}
 
 
 def assert_the_same_endings(fast: list[odds.Playout], slow: list[odds.Playout]) -> None:
@@ -205,7 +208,8 @@ def assert_the_same_endings(fast: list[odds.Playout], slow: list[odds.Playout]) 
     (SKIPS_AND_TOKENS, 10_000, {"tokens": 10}, True), (SKIPS_AND_TOKENS, 300, {"tokens": 2}, True),
     (TOKENS_TAKEN, 40, {"tokens": 6, "final_check": "pull"}, True), (TOKENS_TAKEN, 12, {"tokens": 10}, False),
     (FEW_KINGS_SKIPS, 90, {}, True), (FEW_KINGS_SKIPS, 17, {}, False),
-    ({**FEW_KINGS_SKIPS, "KS": "pull"}, 17, {}, False)])  # a King returned pulls again: card by card
+    ({**FEW_KINGS_SKIPS, "KS": "pull"}, 17, {}, False),  # a King returned pulls again, skips: card by card
+    (KINGS_PULL_AGAIN, 100, {"tokens": 8}, True), (KINGS_PULL_AGAIN, 10_000, {"tokens": 4}, True)])
 def test_a_whole_pass_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start, settings, tower):
     """A reshuffled pass of pulls, removes, skips, token cards and Kings returned to a deck of too few
     at once (returns.py), the tower rolled or the pulls counted (tower=False: the side panel's): the

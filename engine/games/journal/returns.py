@@ -109,21 +109,23 @@ def _king_next(left: int, kings: int, up: int, returned: int) -> float:
     return king / (king + other)
 
 
-def _specials(returns: int, face_up: int, returned: int, rng: random.Random) -> list[int]:
-    """The specials left before each special drawn, in a pass that draws `returned` Kings again, each
-    negative where that special is a King: each a King or not with its chance given the Kings still
+def _specials(returns: int, face_up: int, returned: int, rng: random.Random) -> tuple[list[int], list[bool]]:
+    """The specials left before each special drawn (then 0: none), in a pass that draws `returned`
+    Kings again, and whether each is a King: each a King or not with its chance given the Kings still
     to be drawn again (_king_next)."""
     uniform = rng.random
-    specials = []
+    specials, drawn_again = [], []
     left, kings, up = returns, 0, face_up
     while left + kings:
-        if uniform() < _king_next(left, kings, up, returned):
-            specials.append(-(left + kings))
+        specials.append(left + kings)
+        king = uniform() < _king_next(left, kings, up, returned)
+        drawn_again.append(king)
+        if king:
             kings, up, returned = kings - 1, up + 1, returned - 1
         else:
-            specials.append(left + kings)
             left, kings, up = (left - 1, kings + 1, up - 1) if up else (left - 1, kings, up)
-    return specials
+    specials.append(0)
+    return specials, drawn_again
 
 
 def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int, to_draw: int, skips: int,
@@ -146,15 +148,15 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
     kings_pulling = returned if king_pulls else 0
     card, made = 0, 0
     if tokens and tokens <= removals + saved or pulling + kings_pulling >= falls:
-        specials = _specials(returns, face_up, returned, rng)
+        specials, drawn_again = _specials(returns, face_up, returned, rng)
         special, day_left, end = 0, to_draw, 0
         while card < length and (tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
             card += 1  # (saved: the successes among the day ends to come)
-            count = specials[special] if special < len(specials) else 0
-            pick = uniform() * (abs(count) + others)
-            if pick < abs(count):
+            count = specials[special]
+            pick = uniform() * (count + others)
+            if pick < count:
                 special += 1
-                if count < 0 and king_pulls:  # a King drawn again that pulls
+                if king_pulls and drawn_again[special - 1]:  # a King drawn again that pulls
                     kings_pulling -= 1
                     if skips:
                         skips -= 1
@@ -163,7 +165,7 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                         if made == falls:
                             return "tower", card, end, 0, 0, made, skips
             else:
-                pick -= abs(count)
+                pick -= count
                 if pick < adds:
                     adds, tokens = adds - 1, tokens + 1
                 elif pick < adds + removals:
