@@ -223,6 +223,26 @@ def test_a_whole_pass_played_at_once_agrees_with_playing_every_card(monkeypatch,
     assert_alike(fast, slow, len(actions))
 
 
+# a first pass of everything returns.py plays at once: the Ace, token cards before and after it, Kings that pull returned
+FIRST_PASS = {**of_47(("pull", 4), ("return-king", 12), ("add-token", 4), ("remove-token", 6)),
+              "AH": "salvation", "KS": "pull", "KH": "pull", "KD": "pull"}
+
+
+@pytest.mark.parametrize("actions,tower_start,tokens", [
+    (FIRST_PASS, 25, 2), (FIRST_PASS, 10_000, 3), ({**of_47(("pull", 1)), "AH": "salvation"}, 10_000, 2)])
+def test_a_games_first_pass_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start, tokens):
+    """A deck of too few Kings to end the game, its first pass at once (#30: the Ace walked to, its
+    day's die the first, then the rest at once while the tokens cannot run out): the same endings,
+    days, cards and pulls as card by card, the tower, the tokens and the deck's end each likely."""
+    state = journal.initial_state(deck(tower_start, actions, tokens=tokens), ())
+    rng = random.Random(3)
+    fast = [odds.playout(state, rng) for _ in range(4000)]
+    card_by_card(monkeypatch)
+    slow = [odds.playout(state, rng) for _ in range(4000)]
+    assert_the_same_endings(fast, slow)
+    assert_alike(fast, slow, len(actions))
+
+
 def test_the_salvation_dice_taken_in_runs_are_the_dice_rolled_one_by_one():
     rng = random.Random(4)
     for trials, chance in ((1, 1 / 6), (1000, 1 / 3), (3333, 1 / 2)):

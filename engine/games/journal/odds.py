@@ -82,6 +82,11 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
                            pass_cards([actions[card] for card in passes[salvation][0]],
                                       [actions[card] for card in deck.cards if is_king(card)]) for salvation in (False, True)}
         passes["tokens only"] = bool(passes["whole"][True]) and not any(passes["whole"][True][2:6])
+        # a game's first pass at once too: too few Kings to end it, the Ace (if there) of no effect but salvation
+        first = None if face_up or actions.get(SALVATION_CARD) not in (None, "salvation", "no-pull") else pass_cards(
+            [actions[card] for card in deck.cards if not is_king(card)], [actions[card] for card in deck.cards if is_king(card)], True)
+        passes["first whole"] = first and first.lowest == 7 and (
+            first, tuple(codes[card] for card in deck.cards if is_king(card)), deck.settings["tokens"] if SALVATION_CARD in actions else 0)
         for salvation in (False, True):
             passes[salvation] = (tuple(codes[card] for card in passes[salvation][0]), *passes[salvation][1:])
         kept = _ACTIONS[id(deck)] = (deck, actions, passes)
@@ -132,6 +137,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     # the pass under way, once: no King, no Ace of hearts left in it, its pulls (and skips) are all it does
     quiet = standing and not salvation and (
         passes["first"] if len(remaining) == len(actions) else _quiet(remaining, actions, kings))
+    first = passes["first whole"] if not quiet and len(remaining) == len(actions) and phase == "day" and not skips else None
     remaining, kings = list(map(codes.__getitem__, remaining)), list(map(codes.__getitem__, kings))  # ints from here
     if phase in ("entry", "draw", "drawing"):
         phase = "cards"
@@ -154,7 +160,10 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 day, to_draw, _ = _days_drawing(len(remaining), day, to_draw, rng)
                 remaining = []
             while to_draw > 0:
-                if not remaining:
+                at_once = None  # a pass at once (returns.py): its cards, the Kings in it, the tokens its Ace brings
+                if first:  # a game's first pass
+                    at_once, first = first, None
+                elif not remaining:
                     reshuffles += 1
                     if settings["deck_out"] != "reshuffle" or reshuffles > cap:
                         return Playout("deck", day, cards, pulls)
@@ -164,9 +173,9 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
                     left = cap - reshuffles + 1  # passes to come before the cap, this one's included
                     whole = passes["whole"][salvation]  # this pass's cards (returns.py); token cards only: at once first
-                    at_once = salvation and passes["tokens only"]
+                    tokens_only = salvation and passes["tokens only"]
                     # the passes at once (a bounded deck's pulls only counted; tower_odds': the pass at once below)
-                    if not at_once and (tower or standing or most is None):
+                    if not tokens_only and (tower or standing or most is None):
                         if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
                             pulling = saving[0] + saving[1]
                             saving = (0, 0, *saving[2:4], saving[4] - pulling, *saving[5:]) if skips >= pulling <= saving[4] else None
@@ -208,20 +217,24 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                             tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking and more else 0
                             remaining = []
                             continue
-                    if at_once or whole and whole.lowest >= salvation_from:  # else this pass at once (returns.py)
-                        kings_pulling = whole.returns if whole.king_pulls else 0  # Kings drawn again: that many pulls at most
-                        countdowns = rolled(countdown, advantage_from, whole.plain + kings_pulling * (whole.king_pulls == 1),
-                                            whole.removes + kings_pulling * (whole.king_pulls == 2), rng) if tower else []
-                        falls = len(countdowns) if countdowns[-1:] == [0] else NEVER if tower else countdown - pulls
-                        ending, drawn, days, to_draw, left, made, skips = whole_pass(
-                            whole, len(kings), tokens if salvation else 0, salvation_from, to_draw, skips, falls, rng)
-                        cards, day, pulls, tokens, remaining = cards + drawn, day + days, pulls + made, left or tokens, []
-                        countdown = countdowns[made - 1] if tower and made else countdown
-                        if ending == "tower":
-                            return Playout("tower", day, cards, pulls)
-                        if ending:
-                            return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
-                        continue
+                    if tokens_only or whole and whole.lowest >= salvation_from:  # else card by card
+                        at_once = whole, (), 0
+                if at_once:
+                    whole, in_it, ace = at_once
+                    kings_pulling = whole.returns + len(in_it) if whole.king_pulls else 0  # a pull each King drawn, at most
+                    countdowns = rolled(countdown, advantage_from, whole.plain + kings_pulling * (whole.king_pulls == 1),
+                                        whole.removes + kings_pulling * (whole.king_pulls == 2), rng) if tower else []
+                    falls = len(countdowns) if countdowns[-1:] == [0] else NEVER if tower else countdown - pulls
+                    ending, drawn, days, to_draw, left, made, skips = whole_pass(
+                        whole, len(kings), tokens if salvation else 0, salvation_from, to_draw, skips, falls, rng, len(in_it), ace)
+                    cards, day, pulls, tokens, remaining = cards + drawn, day + days, pulls + made, left or tokens, []
+                    kings, salvation = kings + list(in_it), salvation or bool(ace)  # (a first pass's: all face up)
+                    countdown = countdowns[made - 1] if tower and made else countdown
+                    if ending == "tower":
+                        return Playout("tower", day, cards, pulls)
+                    if ending:
+                        return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
+                    continue
                 # a card drawn at random from those left: a shuffled deck's next card, one float a card drawn
                 code = remaining.pop(int(uniform() * len(remaining)))
                 to_draw -= 1

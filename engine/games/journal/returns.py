@@ -41,15 +41,15 @@ class PassCards(NamedTuple):
     king_pulls: int  # what a King drawn again does: 0 nothing, 1 a pull, 2 a pull and remove
 
 
-def pass_cards(actions: list[str], kings: list[str]) -> PassCards | None:
+def pass_cards(actions: list[str], kings: list[str], first: bool = False) -> PassCards | None:
     """A reshuffled pass's cards (their actions) counted, if PassCards says all they do and a King
     returned (its action among `kings`) does nothing when drawn again, or pulls as every pull card of
     the pass does and no skip card is there to cancel it (the pulls made then count alike in any
-    order); None: not so."""
+    order); None: not so. first: a game's first pass, whose Kings are drawn returned or not."""
     if not set(actions) <= _NO_EFFECT | {"add-token", "remove-token", "pull", "remove", "skip-pull", "return-king"}:
         return None
     king_pulls = 0
-    if "return-king" in actions and not set(kings) <= _NO_EFFECT:
+    if ("return-king" in actions or first) and not set(kings) <= _NO_EFFECT:
         pulling = set(kings) - _NO_EFFECT  # every King alike (which one goes back would matter otherwise)
         if len(pulling) > 1 or "skip-pull" in actions or not set(kings) <= pulling or (
                 {"pull", "remove"} - pulling) & set(actions):
@@ -87,9 +87,9 @@ def _returned(left: int, kings: int, face_up: int) -> dict[int, float]:
 
 
 @lru_cache(maxsize=None)
-def _returned_table(returns: int, face_up: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
-    """_returned from a reshuffle as cumulative chances and counts, rising."""
-    items = sorted(_returned(returns, 0, face_up).items())
+def _returned_table(returns: int, kings: int, face_up: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """_returned from a pass's start as cumulative chances and counts, rising."""
+    items = sorted(_returned(returns, kings, face_up).items())
     cumulative, total = [], 0.0
     for _, chance in items:
         total += chance
@@ -109,35 +109,18 @@ def _king_next(left: int, kings: int, up: int, returned: int) -> float:
     return king / (king + other)
 
 
-def _specials(returns: int, face_up: int, returned: int, rng: random.Random) -> tuple[list[int], list[bool]]:
-    """The specials left before each special drawn (then 0: none), in a pass that draws `returned`
-    Kings again, and whether each is a King: each a King or not with its chance given the Kings still
-    to be drawn again (_king_next)."""
-    uniform = rng.random
-    specials, drawn_again = [], []
-    left, kings, up = returns, 0, face_up
-    while left + kings:
-        specials.append(left + kings)
-        king = uniform() < _king_next(left, kings, up, returned)
-        drawn_again.append(king)
-        if king:
-            kings, up, returned = kings - 1, up + 1, returned - 1
-        else:
-            left, kings, up = (left - 1, kings + 1, up - 1) if up else (left - 1, kings, up)
-    specials.append(0)
-    return specials, drawn_again
-
-
 def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int, to_draw: int, skips: int,
-               falls: int, rng: random.Random) -> Played:
+               falls: int, rng: random.Random, kings: int = 0, ace: int = 0) -> Played:
     """A pass of `cards`, `face_up` Kings face up, from a reshuffle with `to_draw` cards of today's
     dice left (one at least) and `skips` carried. tokens: those left (0: salvation has not come);
     falls: the pull of this pass that fells the tower (pulls.rolled), if it makes that many. Walked
-    card by card only while the tokens could still run out in it or that pull come, then the rest at once."""
+    card by card only while the tokens could still run out in it or that pull come, then the rest at once.
+    A game's first pass: `kings` Kings in it (too few to end the game), and the Ace of Hearts among
+    its others if `ace` (the tokens it brings: walked until it comes, its day's die the first)."""
     uniform = rng.random
     others, adds, removals, plain, removes, skip_cards, returns, _, king_pulls = cards
-    cumulative, counts = _returned_table(returns, face_up)
-    returned = counts[bisect_left(cumulative, uniform())]
+    cumulative, counts = _returned_table(returns, kings, face_up)
+    returned = counts[bisect_left(cumulative, uniform())]  # the Kings drawn (each of them, in a first pass)
     length = others + returns + returned
     drawn, sizes = to_draw, []
     while drawn < length:  # the next day's dice, after each day's end within the pass
@@ -147,31 +130,36 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
     pulling = plain + removes  # the pull cards left; and the Kings drawn again that pull, with them
     kings_pulling = returned if king_pulls else 0
     card, made = 0, 0
-    if tokens and tokens <= removals + saved or pulling + kings_pulling >= falls:
-        specials, drawn_again = _specials(returns, face_up, returned, rng)
-        special, day_left, end = 0, to_draw, 0
-        while card < length and (tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
+    if ace or tokens and tokens <= removals + saved or pulling + kings_pulling >= falls:
+        left, in_it, up, to_come = returns, kings, face_up, returned  # the specials' chain (_returned's), drawn as they come
+        day_left, end = to_draw, 0
+        while card < length and (ace or tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
             card += 1  # (saved: the successes among the day ends to come)
-            count = specials[special]
+            count = left + in_it
             pick = uniform() * (count + others)
-            if pick < count:
-                special += 1
-                if king_pulls and drawn_again[special - 1]:  # a King drawn again that pulls
-                    kings_pulling -= 1
-                    if skips:
-                        skips -= 1
-                    else:
-                        made += 1
-                        if made == falls:
-                            return "tower", card, end, 0, 0, made, skips
+            if pick < count:  # a special: a King or not with its chance given the Kings still to be drawn
+                if not (to_come and uniform() < _king_next(left, in_it, up, to_come)):  # a return-king card
+                    left, in_it, up = (left - 1, in_it + 1, up - 1) if up else (left - 1, in_it, up)
+                else:
+                    in_it, up, to_come = in_it - 1, up + 1, to_come - 1
+                    if king_pulls:  # a King drawn that pulls
+                        kings_pulling -= 1
+                        if skips:
+                            skips -= 1
+                        else:
+                            made += 1
+                            if made == falls:
+                                return "tower", card, end, 0, 0, made, skips
             else:
                 pick -= count
-                if pick < adds:
-                    adds, tokens = adds - 1, tokens + 1
+                if pick < adds:  # (tokens 0: salvation has not come, a token card does nothing)
+                    adds, tokens = adds - 1, tokens and tokens + 1
                 elif pick < adds + removals:
-                    removals, tokens = removals - 1, tokens - 1
-                    if tokens == 0:
-                        return "salvation", card, end, 0, 0, made, skips
+                    removals -= 1
+                    if tokens:
+                        tokens -= 1
+                        if tokens == 0:
+                            return "salvation", card, end, 0, 0, made, skips
                 elif pick < adds + removals + pulling:
                     pulling -= 1
                     if skips:
@@ -182,6 +170,9 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                             return "tower", card, end, 0, 0, made, skips
                 elif pick < adds + removals + pulling + skip_cards:
                     skip_cards, skips = skip_cards - 1, skips + 1
+                elif ace and pick < adds + removals + pulling + skip_cards + 1:  # salvation: the dice from today's end
+                    tokens, ace = ace, 0
+                    saved = successes(len(sizes) - end, (7 - salvation_from) / 6, rng)
                 others -= 1
             day_left -= 1
             if day_left == 0 and card < length:
