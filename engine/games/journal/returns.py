@@ -132,28 +132,36 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
     card, made = 0, 0
     if ace or tokens and tokens <= removals + saved or pulling + kings_pulling >= falls:
         left, in_it, up, to_come = returns, kings, face_up, returned  # the specials' chain (_returned's), drawn as they come
-        day_left, end = to_draw, 0
-        while card < length and (ace or tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
-            card += 1  # (saved: the successes among the day ends to come)
-            count = left + in_it
+        count, day_left, end = returns + kings, to_draw, 0  # count: the specials left
+        # the walk goes on while the Ace is to come, the tokens could run out or the felling pull come: only an
+        # added token, the Ace and a pull skipped change that (a token taken, by a card or a die, takes one of each)
+        while card < length:
+            card += 1
             pick = uniform() * (count + others)
             if pick < count:  # a special: a King or not with its chance given the Kings still to be drawn
-                if not (to_come and uniform() < _king_next(left, in_it, up, to_come)):  # a return-king card
-                    left, in_it, up = (left - 1, in_it + 1, up - 1) if up else (left - 1, in_it, up)
-                else:
-                    in_it, up, to_come = in_it - 1, up + 1, to_come - 1
+                if to_come and uniform() < _king_next(left, in_it, up, to_come):
+                    in_it, up, to_come, count = in_it - 1, up + 1, to_come - 1, count - 1
                     if king_pulls:  # a King drawn that pulls
                         kings_pulling -= 1
-                        if skips:
-                            skips -= 1
-                        else:
+                        if not skips:
                             made += 1
                             if made == falls:
                                 return "tower", card, end, 0, 0, made, skips
+                        else:
+                            skips -= 1
+                            if not (ace or tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
+                                break
+                elif up:  # a return-king card: the last King face up back in the pass
+                    left, in_it, up = left - 1, in_it + 1, up - 1
+                else:
+                    left, count = left - 1, count - 1
             else:
                 pick -= count
+                others -= 1
                 if pick < adds:  # (tokens 0: salvation has not come, a token card does nothing)
                     adds, tokens = adds - 1, tokens and tokens + 1
+                    if not (ace or tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
+                        break
                 elif pick < adds + removals:
                     removals -= 1
                     if tokens:
@@ -162,18 +170,21 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                             return "salvation", card, end, 0, 0, made, skips
                 elif pick < adds + removals + pulling:
                     pulling -= 1
-                    if skips:
-                        skips -= 1
-                    else:
+                    if not skips:
                         made += 1
                         if made == falls:
                             return "tower", card, end, 0, 0, made, skips
+                    else:
+                        skips -= 1
+                        if not (ace or tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
+                            break
                 elif pick < adds + removals + pulling + skip_cards:
                     skip_cards, skips = skip_cards - 1, skips + 1
                 elif ace and pick < adds + removals + pulling + skip_cards + 1:  # salvation: the dice from today's end
                     tokens, ace = ace, 0
                     saved = successes(len(sizes) - end, (7 - salvation_from) / 6, rng)
-                others -= 1
+                    if not (tokens <= removals + saved or made + pulling + kings_pulling >= falls):
+                        break
             day_left -= 1
             if day_left == 0 and card < length:
                 if saved and uniform() * (len(sizes) - end) < saved:  # the successes: any day ends as likely
