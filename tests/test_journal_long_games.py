@@ -209,7 +209,8 @@ def assert_the_same_endings(fast: list[odds.Playout], slow: list[odds.Playout]) 
     (TOKENS_TAKEN, 40, {"tokens": 6, "final_check": "pull"}, True), (TOKENS_TAKEN, 12, {"tokens": 10}, False),
     (FEW_KINGS_SKIPS, 90, {}, True), (FEW_KINGS_SKIPS, 17, {}, False),
     ({**FEW_KINGS_SKIPS, "KS": "pull"}, 17, {}, False),  # a King returned pulls again, skips: card by card
-    (KINGS_PULL_AGAIN, 100, {"tokens": 8}, True), (KINGS_PULL_AGAIN, 10_000, {"tokens": 4}, True)])
+    (KINGS_PULL_AGAIN, 100, {"tokens": 8}, True),
+    ({**KINGS_PULL_AGAIN, "QS": "remove"}, 10_000, {"tokens": 6}, True)])  # removes too: counted, a tower that stands
 def test_a_whole_pass_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start, settings, tower):
     """A reshuffled pass of pulls, removes, skips, token cards and Kings returned to a deck of too few
     at once (returns.py), the tower rolled or the pulls counted (tower=False: the side panel's): the

@@ -138,6 +138,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     quiet = standing and not salvation and (
         passes["first"] if len(remaining) == len(actions) else _quiet(remaining, actions, kings))
     first = passes["first whole"] if not quiet and len(remaining) == len(actions) and phase == "day" and not skips else None
+    first = first if first and not (tower and first[0].mixed) else None  # (mixed pulls: counted only)
     remaining, kings = list(map(codes.__getitem__, remaining)), list(map(codes.__getitem__, kings))  # ints from here
     if phase in ("entry", "draw", "drawing"):
         phase = "cards"
@@ -217,7 +218,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                             tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking and more else 0
                             remaining = []
                             continue
-                    if tokens_only or whole and whole.lowest >= salvation_from:  # else card by card
+                    if tokens_only or whole and whole.lowest >= salvation_from and not (tower and whole.mixed):  # else card by card
                         at_once = whole, (), 0
                 if at_once:
                     whole, in_it, ace = at_once

@@ -39,26 +39,27 @@ class PassCards(NamedTuple):
     returns: int  # return-king cards (besides the others)
     lowest: int  # the lowest salvation die a salvation-5 or -4 allows (7: none)
     king_pulls: int  # what a King drawn again does: 0 nothing, 1 a pull, 2 a pull and remove
+    mixed: bool  # Kings that pull otherwise than a pull card: at once only where the pulls are counted, not rolled
 
 
 def pass_cards(actions: list[str], kings: list[str], first: bool = False) -> PassCards | None:
     """A reshuffled pass's cards (their actions) counted, if PassCards says all they do and a King
-    returned (its action among `kings`) does nothing when drawn again, or pulls as every pull card of
-    the pass does and no skip card is there to cancel it (the pulls made then count alike in any
-    order); None: not so. first: a game's first pass, whose Kings are drawn returned or not."""
+    returned (its action among `kings`) does nothing when drawn again, or pulls, every King alike
+    (which one goes back would matter otherwise) and no skip card there to cancel it (the pulls made
+    then count alike in any order); None: not so. first: a game's first pass, whose Kings are drawn
+    returned or not."""
     if not set(actions) <= _NO_EFFECT | {"add-token", "remove-token", "pull", "remove", "skip-pull", "return-king"}:
         return None
-    king_pulls = 0
+    king_pulls, mixed = 0, False
     if ("return-king" in actions or first) and not set(kings) <= _NO_EFFECT:
-        pulling = set(kings) - _NO_EFFECT  # every King alike (which one goes back would matter otherwise)
-        if len(pulling) > 1 or "skip-pull" in actions or not set(kings) <= pulling or (
-                {"pull", "remove"} - pulling) & set(actions):
+        if len(set(kings)) > 1 or "skip-pull" in actions:
             return None
-        king_pulls = 1 if pulling == {"pull"} else 2
+        king_pulls = 1 if kings[0] == "pull" else 2
+        mixed = ("remove" if king_pulls == 1 else "pull") in actions
     lowest = min([int(action[-1]) for action in actions if action.startswith("salvation-")] + [7])
     return PassCards(len(actions) - actions.count("return-king"), actions.count("add-token"),
                      actions.count("remove-token"), actions.count("pull"), actions.count("remove"),
-                     actions.count("skip-pull"), actions.count("return-king"), lowest, king_pulls)
+                     actions.count("skip-pull"), actions.count("return-king"), lowest, king_pulls, mixed)
 
 
 # A pass played at once (whole_pass), a plain tuple (a pass is a few microseconds: a NamedTuple's
@@ -118,7 +119,7 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
     A game's first pass: `kings` Kings in it (too few to end the game), and the Ace of Hearts among
     its others if `ace` (the tokens it brings: walked until it comes, its day's die the first)."""
     uniform = rng.random
-    others, adds, removals, plain, removes, skip_cards, returns, _, king_pulls = cards
+    others, adds, removals, plain, removes, skip_cards, returns, _, king_pulls, _ = cards
     cumulative, counts = _returned_table(returns, kings, face_up)
     returned = counts[bisect_left(cumulative, uniform())]  # the Kings drawn (each of them, in a first pass)
     length = others + returns + returned
