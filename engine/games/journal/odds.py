@@ -140,6 +140,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     first = passes["first whole"] if not quiet and len(remaining) == len(actions) and phase == "day" and not skips else None
     first = first if first and not (tower and first[0].mixed) else None  # (mixed pulls: counted only)
     remaining, kings = list(map(codes.__getitem__, remaining)), list(map(codes.__getitem__, kings))  # ints from here
+    remaining = [] if first else remaining
     if phase in ("entry", "draw", "drawing"):
         phase = "cards"
     elif phase in ("day-end", "day-end-rolling"):
@@ -161,81 +162,82 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 day, to_draw, _ = _days_drawing(len(remaining), day, to_draw, rng)
                 remaining = []
             while to_draw > 0:
-                at_once = None  # a pass at once (returns.py): its cards, the Kings in it, the tokens its Ace brings
-                if first:  # a game's first pass
-                    at_once, first = first, None
-                elif not remaining:
-                    reshuffles += 1
-                    if settings["deck_out"] != "reshuffle" or reshuffles > cap:
-                        return Playout("deck", day, cards, pulls)
-                    cycle, may_end, may_end_with_kings, tower_pulls, tower_pulls_with_kings, saving = passes[salvation]
-                    remaining = list(cycle)
-                    if most is None and not (salvation or (may_end_with_kings if kings else may_end)):
-                        return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
-                    left = cap - reshuffles + 1  # passes to come before the cap, this one's included
-                    whole = passes["whole"][salvation]  # this pass's cards (returns.py); token cards only: at once first
-                    tokens_only = salvation and passes["tokens only"]
-                    # the passes at once (a bounded deck's pulls only counted; tower_odds': the pass at once below)
-                    if not tokens_only and (tower or standing or most is None):
-                        if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
-                            pulling = saving[0] + saving[1]
-                            saving = (0, 0, *saving[2:4], saving[4] - pulling, *saving[5:]) if skips >= pulling <= saving[4] else None
-                        walking = salvation and saving and not (saving[5] and kings) and saving[6] >= salvation_from
-                        if walking and not any(saving[1:4]):
-                            return saving_passes(len(remaining), saving[0], tokens, salvation_from, countdown, advantage_from,
-                                                  settings["final_check"] == "pull", left, day, to_draw, cards, pulls,
-                                                  tower, rng)
-                        counts = None if salvation else tower_pulls_with_kings if kings else tower_pulls
-                        # only the tower can end it now: the pulls the skips leave before the cap, at least
-                        at_least = (counts[0] + counts[1] - counts[2]) * left - skips if counts else 0
-                        if not tower and pulls + at_least >= countdown:  # they certainly fell it
-                            return Playout("tower", day, cards, max(pulls, countdown))
-                        if counts and skips >= counts[0] + counts[1] <= counts[2]:
-                            return skipped_to_the_cap(len(remaining), left, day, to_draw, cards, pulls, rng)
-                        if counts and counts[2] and not counts[1] and counts[0] > counts[2]:
-                            return skipping_passes(len(remaining), counts[0], counts[2], skips, countdown, advantage_from,
-                                                    left, day, to_draw, cards, pulls, tower, rng)
-                        if counts and counts[2]:  # skips with removes, or as many as the pulls: card by card
-                            counts = None
-                        if counts and not counts[1]:
-                            falls = NEVER if standing else tower_falls(countdown, advantage_from, rng)
-                            return tower_alone(len(remaining), counts[0], falls, left, day, to_draw, cards, pulls, rng)
-                        if walking:  # tokens added or removed by cards: passes at once while they are many
-                            counts = saving
-                            skipped, dropped = token_passes(saving, len(remaining), tokens, countdown, advantage_from,
-                                                             left, pulls, tower, rng)
-                            tokens, skips = tokens + skipped * (saving[2] - saving[3]), skips + skipped * saving[4]
-                        else:
-                            skipped, dropped = (0, 0) if not counts else (left, 0) if standing else far_passes(
-                                counts, countdown, advantage_from, rng)
-                        if skipped and skipped <= left:  # whole passes at once
-                            assert counts is not None  # passes are skipped by a pass's counts only
-                            countdown -= dropped
-                            pulls += skipped * (counts[0] + counts[1])
-                            cards += skipped * len(remaining)
-                            reshuffles += skipped - 1
-                            day, to_draw, more = _days_drawing(skipped * len(remaining), day, to_draw, rng)
-                            tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking and more else 0
-                            remaining = []
-                            continue
-                    if tokens_only or whole and whole.lowest >= salvation_from and not (tower and whole.mixed):  # else card by card
-                        at_once = whole, (), 0
-                if at_once:
-                    whole, in_it, ace = at_once
-                    kings_pulling = whole.returns + len(in_it) if whole.king_pulls else 0  # a pull each King drawn, at most
-                    countdowns = rolled(countdown, advantage_from, whole.plain + kings_pulling * (whole.king_pulls == 1),
-                                        whole.removes + kings_pulling * (whole.king_pulls == 2), rng) if tower else []
-                    falls = len(countdowns) if countdowns[-1:] == [0] else NEVER if tower else countdown - pulls
-                    ending, drawn, days, to_draw, left, made, skips = whole_pass(
-                        whole, len(kings), tokens if salvation else 0, salvation_from, to_draw, skips, falls, rng, len(in_it), ace)
-                    cards, day, pulls, tokens, remaining = cards + drawn, day + days, pulls + made, left or tokens, []
-                    kings, salvation = kings + list(in_it), salvation or bool(ace)  # (a first pass's: all face up)
-                    countdown = countdowns[made - 1] if tower and made else countdown
-                    if ending == "tower":
-                        return Playout("tower", day, cards, pulls)
-                    if ending:
-                        return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
-                    continue
+                if not remaining:  # (a first pass at once starts so too)
+                    at_once = None  # a pass at once (returns.py): its cards, the Kings in it, the tokens its Ace brings
+                    if first:  # a game's first pass
+                        at_once, first = first, None
+                    else:
+                        reshuffles += 1
+                        if settings["deck_out"] != "reshuffle" or reshuffles > cap:
+                            return Playout("deck", day, cards, pulls)
+                        cycle, may_end, may_end_with_kings, tower_pulls, tower_pulls_with_kings, saving = passes[salvation]
+                        remaining = list(cycle)
+                        if most is None and not (salvation or (may_end_with_kings if kings else may_end)):
+                            return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
+                        left = cap - reshuffles + 1  # passes to come before the cap, this one's included
+                        whole = passes["whole"][salvation]  # this pass's cards (returns.py); token cards only: at once first
+                        tokens_only = salvation and passes["tokens only"]
+                        # the passes at once (a bounded deck's pulls only counted; tower_odds': the pass at once below)
+                        if not tokens_only and (tower or standing or most is None):
+                            if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
+                                pulling = saving[0] + saving[1]
+                                saving = (0, 0, *saving[2:4], saving[4] - pulling, *saving[5:]) if skips >= pulling <= saving[4] else None
+                            walking = salvation and saving and not (saving[5] and kings) and saving[6] >= salvation_from
+                            if walking and not any(saving[1:4]):
+                                return saving_passes(len(remaining), saving[0], tokens, salvation_from, countdown, advantage_from,
+                                                      settings["final_check"] == "pull", left, day, to_draw, cards, pulls,
+                                                      tower, rng)
+                            counts = None if salvation else tower_pulls_with_kings if kings else tower_pulls
+                            # only the tower can end it now: the pulls the skips leave before the cap, at least
+                            at_least = (counts[0] + counts[1] - counts[2]) * left - skips if counts else 0
+                            if not tower and pulls + at_least >= countdown:  # they certainly fell it
+                                return Playout("tower", day, cards, max(pulls, countdown))
+                            if counts and skips >= counts[0] + counts[1] <= counts[2]:
+                                return skipped_to_the_cap(len(remaining), left, day, to_draw, cards, pulls, rng)
+                            if counts and counts[2] and not counts[1] and counts[0] > counts[2]:
+                                return skipping_passes(len(remaining), counts[0], counts[2], skips, countdown, advantage_from,
+                                                        left, day, to_draw, cards, pulls, tower, rng)
+                            if counts and counts[2]:  # skips with removes, or as many as the pulls: card by card
+                                counts = None
+                            if counts and not counts[1]:
+                                falls = NEVER if standing else tower_falls(countdown, advantage_from, rng)
+                                return tower_alone(len(remaining), counts[0], falls, left, day, to_draw, cards, pulls, rng)
+                            if walking:  # tokens added or removed by cards: passes at once while they are many
+                                counts = saving
+                                skipped, dropped = token_passes(saving, len(remaining), tokens, countdown, advantage_from,
+                                                                 left, pulls, tower, rng)
+                                tokens, skips = tokens + skipped * (saving[2] - saving[3]), skips + skipped * saving[4]
+                            else:
+                                skipped, dropped = (0, 0) if not counts else (left, 0) if standing else far_passes(
+                                    counts, countdown, advantage_from, rng)
+                            if skipped and skipped <= left:  # whole passes at once
+                                assert counts is not None  # passes are skipped by a pass's counts only
+                                countdown -= dropped
+                                pulls += skipped * (counts[0] + counts[1])
+                                cards += skipped * len(remaining)
+                                reshuffles += skipped - 1
+                                day, to_draw, more = _days_drawing(skipped * len(remaining), day, to_draw, rng)
+                                tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking and more else 0
+                                remaining = []
+                                continue
+                        if tokens_only or whole and whole.lowest >= salvation_from and not (tower and whole.mixed):  # else card by card
+                            at_once = whole, (), 0
+                    if at_once:
+                        whole, in_it, ace = at_once
+                        kings_pulling = whole.returns + len(in_it) if whole.king_pulls else 0  # a pull each King drawn, at most
+                        countdowns = rolled(countdown, advantage_from, whole.plain + kings_pulling * (whole.king_pulls == 1),
+                                            whole.removes + kings_pulling * (whole.king_pulls == 2), rng) if tower else []
+                        falls = len(countdowns) if countdowns[-1:] == [0] else NEVER if tower else countdown - pulls
+                        ending, drawn, days, to_draw, left, made, skips = whole_pass(
+                            whole, len(kings), tokens if salvation else 0, salvation_from, to_draw, skips, falls, rng, len(in_it), ace)
+                        cards, day, pulls, tokens, remaining = cards + drawn, day + days, pulls + made, left or tokens, []
+                        kings, salvation = kings + list(in_it), salvation or bool(ace)  # (a first pass's: all face up)
+                        countdown = countdowns[made - 1] if tower and made else countdown
+                        if ending == "tower":
+                            return Playout("tower", day, cards, pulls)
+                        if ending:
+                            return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
+                        continue
                 # a card drawn at random from those left: a shuffled deck's next card, one float a card drawn
                 code = remaining.pop(int(uniform() * len(remaining)))
                 to_draw -= 1
