@@ -138,20 +138,13 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
         # added token, the Ace and a pull skipped change that (a token taken, by a card or a die, takes one of each)
         while card < length:
             card += 1
+            pulled = False  # a pull card, or a King that pulls
             pick = uniform() * (count + others)
             if pick < count:  # a special: a King or not with its chance given the Kings still to be drawn
-                if to_come and uniform() < _king_next(left, in_it, up, to_come):
+                if to_come and in_it and uniform() < _king_next(left, in_it, up, to_come):
                     in_it, up, to_come, count = in_it - 1, up + 1, to_come - 1, count - 1
-                    if king_pulls:  # a King drawn that pulls
-                        kings_pulling -= 1
-                        if not skips:
-                            made += 1
-                            if made == falls:
-                                return "tower", card, end, 0, 0, made, skips
-                        else:
-                            skips -= 1
-                            if not (ace or tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
-                                break
+                    if king_pulls:
+                        kings_pulling, pulled = kings_pulling - 1, True
                 elif up:  # a return-king card: the last King face up back in the pass
                     left, in_it, up = left - 1, in_it + 1, up - 1
                 else:
@@ -170,21 +163,22 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                         if tokens == 0:
                             return "salvation", card, end, 0, 0, made, skips
                 elif pick < adds + removals + pulling:
-                    pulling -= 1
-                    if not skips:
-                        made += 1
-                        if made == falls:
-                            return "tower", card, end, 0, 0, made, skips
-                    else:
-                        skips -= 1
-                        if not (ace or tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
-                            break
+                    pulling, pulled = pulling - 1, True
                 elif pick < adds + removals + pulling + skip_cards:
                     skip_cards, skips = skip_cards - 1, skips + 1
                 elif ace and pick < adds + removals + pulling + skip_cards + 1:  # salvation: the dice from today's end
                     tokens, ace = ace, 0
                     saved = successes(len(sizes) - end, (7 - salvation_from) / 6, rng)
                     if not (tokens <= removals + saved or made + pulling + kings_pulling >= falls):
+                        break
+            if pulled:
+                if not skips:
+                    made += 1
+                    if made == falls:
+                        return "tower", card, end, 0, 0, made, skips
+                else:
+                    skips -= 1
+                    if not (ace or tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
                         break
             day_left -= 1
             if day_left == 0 and card < length:
