@@ -244,6 +244,16 @@ def test_a_games_first_pass_played_at_once_agrees_with_playing_every_card(monkey
     assert_alike(fast, slow, len(actions))
 
 
+def test_a_token_card_before_salvation_does_nothing_in_a_pass_at_once():
+    """A deck without the Ace of Hearts never ends in salvation: its pass at once walked near the
+    felling pull (a King returned keeps it from the tower-only shortcut) once took a token added
+    then taken for the last one (#30: 16% of these games)."""
+    cards = {"3S": "pull", "2S": "add-token", "4S": "remove-token", "5S": "no-pull", "6S": "return-king", "KS": "king"}
+    state = journal.initial_state(deck(30, cards, deck_out="reshuffle"), ())
+    rng = random.Random(1)
+    assert {odds.playout(state, rng).ending for _ in range(3000)} == {"tower"}
+
+
 def test_the_salvation_dice_taken_in_runs_are_the_dice_rolled_one_by_one():
     rng = random.Random(4)
     for trials, chance in ((1, 1 / 6), (1000, 1 / 3), (3333, 1 / 2)):
