@@ -9,9 +9,13 @@ cards' order: a pass whose salvation dice come up, with its remove-token cards, 
 tokens cannot end the game, and only its count of token cards matters; nor do the pulls it makes,
 which follow from the skips it starts with and the order of its pull and skip cards alone (the
 skips' chain, skips.py). Otherwise the pass is walked card by card among the same specials, days and
-dice: each card a special or not by the count of each left (which special it is: the sequence already
-drawn), then which of the others, likewise. The pulls made are the first of the pass's pull cards in
-a random order (any is as likely), so a pull and remove among them is drawn as such (pulls.rolled)."""
+dice: each card a special or not by the count of each left (which special it is: a King with its
+chance given the Kings still to be drawn), then which of the others, likewise. The pulls made are the
+first of the pass's pull cards in a random order (any is as likely), so a pull and remove among them
+is drawn as such (pulls.rolled). A King drawn that pulls is one more pull of the pass's kind (with
+no skip card to cancel it in some orders and not others). A game's first pass plays so too where
+its Kings cannot end the game: walked until the Ace of Hearts comes (the salvation dice from its
+day), the token cards before it doing nothing."""
 from __future__ import annotations
 
 import random
