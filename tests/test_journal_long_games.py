@@ -17,7 +17,7 @@ from dicehall import engine
 from dicehall.engine.errors import RulingError
 from dicehall.engine.games import dicetower, journal
 from dicehall.engine.games.dicetower import TowerState
-from dicehall.engine.games.journal import odds
+from dicehall.engine.games.journal import odds, passes
 from dicehall.engine.games.journal import pulls as pull_tables
 from dicehall.engine.games.journal.runs import days_to_draw, successes
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
@@ -85,10 +85,10 @@ def test_a_pull_table_shared_by_far_countdowns_is_each_countdowns_own_enumeratio
 def test_the_pulls_until_a_tower_of_10000_falls_average_the_dice_towers_exact_figure():
     expected = float(dicetower.pulls_to_come(TowerState(countdown=10_000, start=10_000, advantage_from=51), exact=False))
     rng = random.Random(1)
-    falls = [odds._tower_falls(10_000, 51, rng) for _ in range(3000)]
+    falls = [passes.tower_falls(10_000, 51, rng) for _ in range(3000)]
     error = statistics.stdev(falls) / len(falls) ** 0.5
     assert abs(statistics.mean(falls) - expected) < 4 * error, (statistics.mean(falls), expected)
-    small = [odds._tower_falls(60, 51, rng) for _ in range(3000)]  # below the runs: one pull at a time
+    small = [passes.tower_falls(60, 51, rng) for _ in range(3000)]  # below the runs: one pull at a time
     expected = float(dicetower.pulls_to_come(TowerState(countdown=60, start=60, advantage_from=51), exact=False))
     assert abs(statistics.mean(small) - expected) < 4 * statistics.stdev(small) / 3000 ** 0.5
 
@@ -190,6 +190,9 @@ TOKENS_TAKEN = of_47(("pull", 5), ("remove", 2), ("skip-pull", 3), ("add-token",
 # no salvation, three Kings of the four that end it returned by ten cards: passes of varying length
 FEW_KINGS_SKIPS = {**of_47(("pull", 5), ("remove", 2), ("skip-pull", 3), ("return-king", 10)),
                    "KS": "king", "KH": "king", "KD": "king"}
+# three Kings that pull, of the four that end it, returned by twenty cards: each drawn again pulls (#30: at once)
+KINGS_PULL_AGAIN = {**of_47(("pull", 5), ("return-king", 20), ("add-token", 3), ("remove-token", 3)),
+                    "AH": "salvation", "KS": "pull", "KH": "pull", "KD": "pull"}
 
 
 def assert_the_same_endings(fast: list[odds.Playout], slow: list[odds.Playout]) -> None:
@@ -205,7 +208,9 @@ def assert_the_same_endings(fast: list[odds.Playout], slow: list[odds.Playout]) 
     (SKIPS_AND_TOKENS, 10_000, {"tokens": 10}, True), (SKIPS_AND_TOKENS, 300, {"tokens": 2}, True),
     (TOKENS_TAKEN, 40, {"tokens": 6, "final_check": "pull"}, True), (TOKENS_TAKEN, 12, {"tokens": 10}, False),
     (FEW_KINGS_SKIPS, 90, {}, True), (FEW_KINGS_SKIPS, 17, {}, False),
-    ({**FEW_KINGS_SKIPS, "KS": "pull"}, 17, {}, False)])  # a King returned pulls again: card by card
+    ({**FEW_KINGS_SKIPS, "KS": "pull"}, 17, {}, False),  # a King returned pulls again, skips: card by card
+    (KINGS_PULL_AGAIN, 100, {"tokens": 8}, True),
+    ({**KINGS_PULL_AGAIN, "QS": "remove"}, 10_000, {"tokens": 6}, True)])  # removes too: counted, a tower that stands
 def test_a_whole_pass_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start, settings, tower):
     """A reshuffled pass of pulls, removes, skips, token cards and Kings returned to a deck of too few
     at once (returns.py), the tower rolled or the pulls counted (tower=False: the side panel's): the
@@ -217,6 +222,36 @@ def test_a_whole_pass_played_at_once_agrees_with_playing_every_card(monkeypatch,
     slow = [odds.playout(state, rng, tower) for _ in range(3000)]
     assert_the_same_endings(fast, slow)
     assert_alike(fast, slow, len(actions))
+
+
+# a first pass of everything returns.py plays at once: the Ace, token cards before and after it, Kings that pull returned
+FIRST_PASS = {**of_47(("pull", 4), ("return-king", 12), ("add-token", 4), ("remove-token", 6)),
+              "AH": "salvation", "KS": "pull", "KH": "pull", "KD": "pull"}
+
+
+@pytest.mark.parametrize("actions,tower_start,tokens", [
+    (FIRST_PASS, 25, 2), (FIRST_PASS, 10_000, 3), ({**of_47(("pull", 1)), "AH": "salvation"}, 10_000, 2)])
+def test_a_games_first_pass_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start, tokens):
+    """A deck of too few Kings to end the game, its first pass at once (#30: the Ace walked to, its
+    day's die the first, then the rest at once while the tokens cannot run out): the same endings,
+    days, cards and pulls as card by card, the tower, the tokens and the deck's end each likely."""
+    state = journal.initial_state(deck(tower_start, actions, tokens=tokens), ())
+    rng = random.Random(3)
+    fast = [odds.playout(state, rng) for _ in range(4000)]
+    card_by_card(monkeypatch)
+    slow = [odds.playout(state, rng) for _ in range(4000)]
+    assert_the_same_endings(fast, slow)
+    assert_alike(fast, slow, len(actions))
+
+
+def test_a_token_card_before_salvation_does_nothing_in_a_pass_at_once():
+    """A deck without the Ace of Hearts never ends in salvation: its pass at once walked near the
+    felling pull (a King returned keeps it from the tower-only shortcut) once took a token added
+    then taken for the last one (#30: 16% of these games)."""
+    cards = {"3S": "pull", "2S": "add-token", "4S": "remove-token", "5S": "no-pull", "6S": "return-king", "KS": "king"}
+    state = journal.initial_state(deck(30, cards, deck_out="reshuffle"), ())
+    rng = random.Random(1)
+    assert {odds.playout(state, rng).ending for _ in range(3000)} == {"tower"}
 
 
 def test_the_salvation_dice_taken_in_runs_are_the_dice_rolled_one_by_one():

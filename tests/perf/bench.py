@@ -1351,7 +1351,9 @@ def edge_decks() -> dict[str, str]:
     hours before the reshuffles' bound (#30): Kings returned to a deck of too few, tokens added, and
     skips after salvation that outnumber the pulls; and the slowest we know since each reshuffled
     pass plays at once: tokens taken about as often as added (its passes walked card by card while
-    the tokens could run out), Kings that pull returned (every card drawn one by one)."""
+    the tokens could run out), Kings that pull returned; and since the first pass plays at once
+    where the Kings cannot end the game, the adversary's: Kings that pull returned with skip cards
+    (their order counts: every card drawn one by one)."""
     cards = [rank + suit for suit in "HDCS" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")]
 
     def listed(title: str, action, settings: str = "", tower: int = 10000) -> str:
@@ -1388,6 +1390,10 @@ def edge_decks() -> dict[str, str]:
             listed("Returned", first(("pull", 3), ("return-king", 40)), "", 300) + kings("king"),
         "salvation, 3 Kings of 4 that pull, returned by 40 cards, 3 pulls, reshuffled":
             listed("Pulling", first(("pull", 3), ("return-king", 40))) + kings("pull"),
+        "salvation, 3 Kings of 4 that pull, returned by 40 cards, 3 pulls, a remove, reshuffled":
+            listed("Mixed", first(("pull", 3), ("remove", 1), ("return-king", 40))) + kings("pull"),
+        "salvation, 3 Kings of 4 that pull, returned by 40 cards, 3 pulls, 3 skips, reshuffled (the worst we know)":
+            listed("Skipped", first(("pull", 3), ("skip-pull", 3), ("return-king", 40))) + kings("pull"),
     }
 
 

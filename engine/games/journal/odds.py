@@ -13,21 +13,21 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import log
 
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
 from dicehall.engine.games.journal.deck import Deck
-from dicehall.engine.games.journal.pulls import (
-    NEGLIGIBLE, drop_runs, likely_drops, own_countdown, pull_outcomes, rolled,
+from dicehall.engine.games.journal.passes import (
+    Playout, far_passes, pulled, saving_passes, skipped_to_the_cap, skipping_passes, token_passes, tower_alone,
+    tower_falls,
 )
+from dicehall.engine.games.journal.pulls import NEGLIGIBLE, drop_runs, likely_drops, own_countdown, rolled
 from dicehall.engine.games.journal.returns import pass_cards, whole_pass
 from dicehall.engine.games.journal.rules import JournalState
-from dicehall.engine.games.journal.runs import LARGEST, Runs, convolve, day_runs, days_to_draw, successes
-from dicehall.engine.games.journal.skips import skip_steps, skips_left
+from dicehall.engine.games.journal.runs import days_to_draw, successes
+from dicehall.engine.games.journal.skips import skips_left
 
 ODDS_GAMES = 1000  # playouts behind the side panel's figure
 ENDINGS = ("tower", "kings", "salvation", "deck")
@@ -82,33 +82,15 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
                            pass_cards([actions[card] for card in passes[salvation][0]],
                                       [actions[card] for card in deck.cards if is_king(card)]) for salvation in (False, True)}
         passes["tokens only"] = bool(passes["whole"][True]) and not any(passes["whole"][True][2:6])
+        # a game's first pass at once too: too few Kings to end it, the Ace (if there) of no effect but salvation
+        first = None if face_up or actions.get(SALVATION_CARD) not in (None, "salvation", "no-pull") else pass_cards(
+            [actions[card] for card in deck.cards if not is_king(card)], [actions[card] for card in deck.cards if is_king(card)], True)
+        passes["first whole"] = first and first.lowest == 7 and (
+            first, tuple(codes[card] for card in deck.cards if is_king(card)), deck.settings["tokens"] if SALVATION_CARD in actions else 0)
         for salvation in (False, True):
             passes[salvation] = (tuple(codes[card] for card in passes[salvation][0]), *passes[salvation][1:])
         kept = _ACTIONS[id(deck)] = (deck, actions, passes)
     return kept[1], kept[2]
-
-
-def _shuffle(cards: list, uniform) -> None:
-    """Fisher-Yates with one float a card (random.shuffle's integers cost five times as much: a
-    reshuffling deck's long game spends most of its time here)."""
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(uniform() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-@dataclass
-class Playout:
-    """One game's course from a state: how it ended, on which day, after how many cards and pulls."""
-
-    ending: str
-    days: int
-    cards: int
-    pulls: int
-
-
-def _pull(countdown: int, advantage_from: int, remove: bool, rng: random.Random) -> int:
-    cumulative, drops = pull_outcomes(countdown, advantage_from, remove)
-    return countdown - drops[bisect_left(cumulative, rng.random())]
 
 
 def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Playout:
@@ -139,7 +121,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     if phase in ("pull", "pulling", "final-pull", "final-pulling"):
         remove = state.tower.removing if phase.endswith("ing") else state.pull_due == "remove"
         if tower:
-            countdown = _pull(countdown, advantage_from, remove, rng)
+            countdown = pulled(countdown, advantage_from, remove, rng)
             pulls += phase in ("pull", "final-pull")
         if countdown == 0:
             return Playout("tower", day, cards, pulls)
@@ -155,7 +137,10 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     # the pass under way, once: no King, no Ace of hearts left in it, its pulls (and skips) are all it does
     quiet = standing and not salvation and (
         passes["first"] if len(remaining) == len(actions) else _quiet(remaining, actions, kings))
+    first = passes["first whole"] if not quiet and len(remaining) == len(actions) and phase == "day" and not skips else None
+    first = first if first and not (tower and first[0].mixed) else None  # (mixed pulls: counted only)
     remaining, kings = list(map(codes.__getitem__, remaining)), list(map(codes.__getitem__, kings))  # ints from here
+    remaining = [] if first else remaining
     if phase in ("entry", "draw", "drawing"):
         phase = "cards"
     elif phase in ("day-end", "day-end-rolling"):
@@ -177,66 +162,76 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 day, to_draw, _ = _days_drawing(len(remaining), day, to_draw, rng)
                 remaining = []
             while to_draw > 0:
-                if not remaining:
-                    reshuffles += 1
-                    if settings["deck_out"] != "reshuffle" or reshuffles > cap:
-                        return Playout("deck", day, cards, pulls)
-                    cycle, may_end, may_end_with_kings, tower_pulls, tower_pulls_with_kings, saving = passes[salvation]
-                    remaining = list(cycle)
-                    if most is None and not (salvation or (may_end_with_kings if kings else may_end)):
-                        return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
-                    left = cap - reshuffles + 1  # passes to come before the cap, this one's included
-                    whole = passes["whole"][salvation]  # this pass's cards (returns.py); token cards only: at once first
-                    at_once = salvation and passes["tokens only"]
-                    # the passes at once (a bounded deck's pulls only counted; tower_odds': the pass at once below)
-                    if not at_once and (tower or standing or most is None):
-                        if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
-                            pulling = saving[0] + saving[1]
-                            saving = (0, 0, *saving[2:4], saving[4] - pulling, *saving[5:]) if skips >= pulling <= saving[4] else None
-                        walking = salvation and saving and not (saving[5] and kings) and saving[6] >= salvation_from
-                        if walking and not any(saving[1:4]):
-                            return _saving_passes(len(remaining), saving[0], tokens, salvation_from, countdown, advantage_from,
-                                                  settings["final_check"] == "pull", left, day, to_draw, cards, pulls,
-                                                  tower, rng)
-                        counts = None if salvation else tower_pulls_with_kings if kings else tower_pulls
-                        # only the tower can end it now: the pulls the skips leave before the cap, at least
-                        at_least = (counts[0] + counts[1] - counts[2]) * left - skips if counts else 0
-                        if not tower and pulls + at_least >= countdown:  # they certainly fell it
-                            return Playout("tower", day, cards, max(pulls, countdown))
-                        if counts and skips >= counts[0] + counts[1] <= counts[2]:
-                            return _skipped_to_the_cap(len(remaining), left, day, to_draw, cards, pulls, rng)
-                        if counts and counts[2] and not counts[1] and counts[0] > counts[2]:
-                            return _skipping_passes(len(remaining), counts[0], counts[2], skips, countdown, advantage_from,
-                                                    left, day, to_draw, cards, pulls, tower, rng)
-                        if counts and counts[2]:  # skips with removes, or as many as the pulls: card by card
-                            counts = None
-                        if counts and not counts[1]:
-                            falls = NEVER if standing else _tower_falls(countdown, advantage_from, rng)
-                            return _tower_alone(len(remaining), counts[0], falls, left, day, to_draw, cards, pulls, rng)
-                        if walking:  # tokens added or removed by cards: passes at once while they are many
-                            counts = saving
-                            skipped, dropped = _token_passes(saving, len(remaining), tokens, countdown, advantage_from,
-                                                             left, pulls, tower, rng)
-                            tokens, skips = tokens + skipped * (saving[2] - saving[3]), skips + skipped * saving[4]
-                        else:
-                            skipped, dropped = (0, 0) if not counts else (left, 0) if standing else _far_passes(
-                                counts, countdown, advantage_from, rng)
-                        if skipped and skipped <= left:  # whole passes at once
-                            assert counts is not None  # passes are skipped by a pass's counts only
-                            countdown -= dropped
-                            pulls += skipped * (counts[0] + counts[1])
-                            cards += skipped * len(remaining)
-                            reshuffles += skipped - 1
-                            day, to_draw, more = _days_drawing(skipped * len(remaining), day, to_draw, rng)
-                            tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking and more else 0
-                            remaining = []
-                            continue
-                    if at_once or whole and whole.lowest >= salvation_from:  # else this pass at once (returns.py)
-                        countdowns = rolled(countdown, advantage_from, whole.plain, whole.removes, rng) if tower else []
+                if not remaining:  # (a first pass at once starts so too)
+                    at_once = None  # a pass at once (returns.py): its cards, the Kings in it, the tokens its Ace brings
+                    if first:  # a game's first pass
+                        at_once, first = first, None
+                    else:
+                        reshuffles += 1
+                        if settings["deck_out"] != "reshuffle" or reshuffles > cap:
+                            return Playout("deck", day, cards, pulls)
+                        cycle, may_end, may_end_with_kings, tower_pulls, tower_pulls_with_kings, saving = passes[salvation]
+                        remaining = list(cycle)
+                        if most is None and not (salvation or (may_end_with_kings if kings else may_end)):
+                            return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
+                        left = cap - reshuffles + 1  # passes to come before the cap, this one's included
+                        whole = passes["whole"][salvation]  # this pass's cards (returns.py); token cards only: at once first
+                        tokens_only = salvation and passes["tokens only"]
+                        # the passes at once (a bounded deck's pulls only counted; tower_odds': the pass at once below)
+                        if not tokens_only and (tower or standing or most is None):
+                            if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
+                                pulling = saving[0] + saving[1]
+                                saving = (0, 0, *saving[2:4], saving[4] - pulling, *saving[5:]) if skips >= pulling <= saving[4] else None
+                            walking = salvation and saving and not (saving[5] and kings) and saving[6] >= salvation_from
+                            if walking and not any(saving[1:4]):
+                                return saving_passes(len(remaining), saving[0], tokens, salvation_from, countdown, advantage_from,
+                                                      settings["final_check"] == "pull", left, day, to_draw, cards, pulls,
+                                                      tower, rng)
+                            counts = None if salvation else tower_pulls_with_kings if kings else tower_pulls
+                            # only the tower can end it now: the pulls the skips leave before the cap, at least
+                            at_least = (counts[0] + counts[1] - counts[2]) * left - skips if counts else 0
+                            if not tower and pulls + at_least >= countdown:  # they certainly fell it
+                                return Playout("tower", day, cards, max(pulls, countdown))
+                            if counts and skips >= counts[0] + counts[1] <= counts[2]:
+                                return skipped_to_the_cap(len(remaining), left, day, to_draw, cards, pulls, rng)
+                            if counts and counts[2] and not counts[1] and counts[0] > counts[2]:
+                                return skipping_passes(len(remaining), counts[0], counts[2], skips, countdown, advantage_from,
+                                                        left, day, to_draw, cards, pulls, tower, rng)
+                            if counts and counts[2]:  # skips with removes, or as many as the pulls: card by card
+                                counts = None
+                            if counts and not counts[1]:
+                                falls = NEVER if standing else tower_falls(countdown, advantage_from, rng)
+                                return tower_alone(len(remaining), counts[0], falls, left, day, to_draw, cards, pulls, rng)
+                            if walking:  # tokens added or removed by cards: passes at once while they are many
+                                counts = saving
+                                skipped, dropped = token_passes(saving, len(remaining), tokens, countdown, advantage_from,
+                                                                 left, pulls, tower, rng)
+                                tokens, skips = tokens + skipped * (saving[2] - saving[3]), skips + skipped * saving[4]
+                            else:
+                                skipped, dropped = (0, 0) if not counts else (left, 0) if standing else far_passes(
+                                    counts, countdown, advantage_from, rng)
+                            if skipped and skipped <= left:  # whole passes at once
+                                assert counts is not None  # passes are skipped by a pass's counts only
+                                countdown -= dropped
+                                pulls += skipped * (counts[0] + counts[1])
+                                cards += skipped * len(remaining)
+                                reshuffles += skipped - 1
+                                day, to_draw, more = _days_drawing(skipped * len(remaining), day, to_draw, rng)
+                                tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking and more else 0
+                                remaining = []
+                                continue
+                        if tokens_only or whole and whole.lowest >= salvation_from and not (tower and whole.mixed):  # else card by card
+                            at_once = whole, (), 0
+                    if at_once:
+                        whole, in_it, ace = at_once
+                        kings_pulling = whole.returns + len(in_it) if whole.king_pulls else 0  # a pull each King drawn, at most
+                        countdowns = rolled(countdown, advantage_from, whole.plain + kings_pulling * (whole.king_pulls == 1),
+                                            whole.removes + kings_pulling * (whole.king_pulls == 2), rng) if tower else []
                         falls = len(countdowns) if countdowns[-1:] == [0] else NEVER if tower else countdown - pulls
                         ending, drawn, days, to_draw, left, made, skips = whole_pass(
-                            whole, len(kings), tokens if salvation else 0, salvation_from, to_draw, skips, falls, rng)
+                            whole, len(kings), tokens if salvation else 0, salvation_from, to_draw, skips, falls, rng, len(in_it), ace)
                         cards, day, pulls, tokens, remaining = cards + drawn, day + days, pulls + made, left or tokens, []
+                        kings, salvation = kings + list(in_it), salvation or bool(ace)  # (a first pass's: all face up)
                         countdown = countdowns[made - 1] if tower and made else countdown
                         if ending == "tower":
                             return Playout("tower", day, cards, pulls)
@@ -262,7 +257,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         continue
                     pulls += 1
                     if tower:
-                        countdown = _pull(countdown, advantage_from, kind == 1, rng)
+                        countdown = pulled(countdown, advantage_from, kind == 1, rng)
                     elif pulls >= countdown:  # a pull that leaves it standing takes one or more: it has fallen
                         return Playout("tower", day, cards, pulls)
                     if countdown == 0:
@@ -326,7 +321,7 @@ def _saved(countdown: int, advantage_from: int, settings: dict, tower: bool, rng
     """The last token gone: salvation, after the final pull where the deck asks for one."""
     if settings["final_check"] == "pull":
         pulls += 1
-        if tower and _pull(countdown, advantage_from, False, rng) == 0:
+        if tower and pulled(countdown, advantage_from, False, rng) == 0:
             return Playout("tower", day, cards, pulls)
     return Playout("salvation", day, cards, pulls)
 
@@ -349,52 +344,6 @@ def _tower_pulls(cycle: tuple, actions: dict, kings: list) -> tuple[int, int, in
     return (counts[0], counts[1], counts[2]) if counts[0] or counts[1] else None
 
 
-@lru_cache(maxsize=None)
-def _pass_runs(plain: int, removes: int, advantage_from: int) -> tuple[Runs, int]:
-    """A whole pass's drop (its plain pulls and its pulls and removes, in any order), for runs of
-    passes, and the countdown from which every pull of them drops the same as from any higher."""
-    pulls, removing = drop_runs(advantage_from), drop_runs(advantage_from, True)  # (skips: none)
-    passes = Runs(convolve(pulls.sum_of(plain), removing.sum_of(removes)))
-    return passes, max(advantage_from, 13) + max(max(pulls.single), max(removing.single))
-
-
-def _far_passes(counts: tuple[int, int, int], countdown: int, advantage_from: int, rng: random.Random) -> tuple[int, int]:
-    """Whole passes drawn at once while the tower stays far above the threshold: (passes, the drop)."""
-    runs, far = _pass_runs(counts[0], counts[1], advantage_from)
-    return runs.run_under(countdown - far + 1, rng, smallest=1)
-
-
-def _tower_falls(countdown: int, advantage_from: int, rng: random.Random) -> int:
-    """How many plain pulls fell a tower standing at `countdown`: runs of pulls sampled at once while
-    every countdown they pass lies so far above the threshold that each pull drops the same, then
-    one pull at a time (as playout's)."""
-    runs = drop_runs(advantage_from)
-    far = max(advantage_from, 13) + max(runs.single)  # from here, a pull's drops are the same as from any higher
-    pulls, dropped = runs.run_under(countdown - far + 1, rng)
-    countdown -= dropped
-    uniform = rng.random
-    while countdown > 0:  # _pull, inline: a tower of 10,000 leaves some eighty of these a game
-        cumulative, drops = pull_outcomes(countdown, advantage_from, False)
-        countdown -= drops[bisect_left(cumulative, uniform())]
-        pulls += 1
-    return pulls
-
-
-def _tower_alone(pass_cards: int, pass_pulls: int, falls: int, passes: int, day: int, to_draw: int, cards: int,
-                 pulls: int, rng: random.Random) -> Playout:
-    """The rest of a game that only the tower can end (_plain_pulls), from a reshuffle: given the pulls
-    until it falls (_tower_falls; NEVER: none to come can), the pass and the place in it of that
-    pull's card, or the cap's, and the days to draw them."""
-    if falls > passes * pass_pulls:  # the cap comes first: the deck's ending, when one more card is due
-        drawn = passes * pass_cards
-        ending, falls, due = "deck", passes * pass_pulls, drawn + 1
-    else:
-        full, nth = divmod(falls - 1, pass_pulls)
-        drawn = full * pass_cards + sorted(rng.sample(range(pass_cards), pass_pulls))[nth] + 1
-        ending, due = "tower", drawn
-    return _drawn(ending, drawn, due, day, to_draw, cards, pulls + falls, rng)
-
-
 def _saving_pulls(cycle: tuple, actions: dict) -> tuple[int, int, int, int, int, bool, int] | None:
     """A reshuffled pass once salvation has come: its pulls, its pulls and removes, the tokens its
     cards add and those they remove, its skips, whether it has a card that returns a King (quiet
@@ -410,129 +359,6 @@ def _saving_pulls(cycle: tuple, actions: dict) -> tuple[int, int, int, int, int,
         elif action in ("salvation-5", "salvation-4"):
             lowest = min(lowest, int(action[-1]))
     return counts["pull"], counts["remove"], counts["add-token"], counts["remove-token"], counts["skip-pull"], returns, lowest
-
-
-def _token_passes(saving: tuple, pass_cards: int, tokens: int, countdown: int, advantage_from: int, passes: int,
-                  pulls: int, tower: bool, rng: random.Random) -> tuple[int, int]:
-    """Whole passes at once after salvation (_saving_pulls) while nothing can end the game in them:
-    more tokens than their token cards and days could take, the tower far up (tower=False: fewer
-    pulls than fell it) and the cap not reached. (passes, the drop); (0, 0): not so."""
-    plain, removes, _, removals = saving[:4]
-    runs, far = _pass_runs(plain, removes, advantage_from)
-    for size in (64, 16, 4, 1):
-        if tokens - size * (removals + pass_cards) > 1 and size <= passes and (
-                countdown - runs.table(size)[1][-1] >= far if tower else pulls + size * (plain + removes) < countdown):
-            cumulative, drops = runs.table(size)
-            return size, drops[bisect_left(cumulative, rng.random())] if tower else 0
-    return 0, 0
-
-
-def _saving_passes(pass_cards: int, pass_pulls: int, tokens: int, salvation_from: int, countdown: int,
-                   advantage_from: int, final_pull: bool, passes: int, day: int, to_draw: int, cards: int,
-                   pulls: int, tower: bool, rng: random.Random) -> Playout:
-    """The rest of a reshuffled game after salvation has come, from a reshuffle, where only the tower,
-    the salvation die and the cap can end it (_saving_pulls): the day the last token goes (each day's
-    die apart from the cards: the days of failures before each success), the card of the pull that
-    fells the tower (sampled first, _tower_falls; tower=False: the pulls that certainly fell it) or of
-    the cap, then the days' cards rolled until one of them comes first."""
-    falls = _tower_falls(countdown, advantage_from, rng) if tower else countdown - pulls
-    failing = log(1 - (7 - salvation_from) / 6)
-    saved_on = sum(int(log(1.0 - rng.random()) / failing) + 1 for _ in range(tokens)) - 1  # days after today
-    places = None
-    if pass_pulls and falls <= passes * pass_pulls:  # the felling pull's card, in the pass it falls in
-        full, nth = divmod(falls - 1, pass_pulls)
-        places = full, sorted(rng.sample(range(pass_cards), pass_pulls))
-        ending, event = "tower", full * pass_cards + places[1][nth] + 1
-    else:  # the cap comes first: the deck's ending, when one more card is due
-        ending, event = "deck", passes * pass_cards + 1
-    done, drawn = 0, to_draw  # the days after today rolled, the cards drawn by the end of the last
-    if drawn < event:
-        runs = day_runs()
-        size = LARGEST
-        while size >= 4:
-            if done + size <= saved_on and drawn + 6 * size < event:
-                cumulative, values = runs.table(size)
-                while done + size <= saved_on and drawn + values[-1] < event:
-                    drawn += values[bisect_left(cumulative, rng.random())]
-                    done += size
-            size //= 4
-        while done < saved_on and drawn < event:
-            drawn += int(rng.random() * 6) + 1
-            done += 1
-    if drawn >= event:
-        made = falls if ending == "tower" else passes * pass_pulls
-        return Playout(ending, day + done, cards + event - (ending == "deck"), pulls + made)
-    full, part = divmod(drawn, pass_cards)  # saved: the pulls among the cards drawn
-    if places and full == places[0]:
-        made = full * pass_pulls + sum(place < part for place in places[1])
-    else:
-        made = full * pass_pulls + sum(place < part for place in rng.sample(range(pass_cards), pass_pulls))
-    if final_pull:
-        made += 1
-        if tower and made == falls:
-            return Playout("tower", day + done, cards + drawn, pulls + made)
-    return Playout("salvation", day + done, cards + drawn, pulls + made)
-
-
-def _skipped_to_the_cap(pass_cards: int, passes: int, day: int, to_draw: int, cards: int, pulls: int,
-                        rng: random.Random) -> Playout:
-    """A reshuffled game whose skips to come are at least the pulls of every pass, with at least as
-    many skip cards as pulls in a pass: no card pulls again (each pass adds as many skips as it
-    spends, or more), so the reshuffle cap ends it, one card after the last pass."""
-    drawn = passes * pass_cards
-    return _drawn("deck", drawn, drawn + 1, day, to_draw, cards, pulls, rng)
-
-
-def _drawn(ending: str, drawn: int, due: int, day: int, to_draw: int, cards: int, pulls: int,
-           rng: random.Random) -> Playout:
-    """The game's end after `drawn` more cards, on the day the `due`th card is drawn (today's dice
-    leave `to_draw`)."""
-    if due > to_draw:
-        day += days_to_draw(due - to_draw, rng)[0]
-    return Playout(ending, day, cards + drawn, pulls)
-
-
-def _skipping_passes(pass_cards: int, pass_pulls: int, pass_skips: int, skips: int, countdown: int,
-                     advantage_from: int, passes: int, day: int, to_draw: int, cards: int, pulls: int,
-                     tower: bool, rng: random.Random) -> Playout:
-    """The rest of a reshuffled game that only the tower can end, whose passes have more pull cards
-    than skip cards, from a reshuffle. After k passes from s skips carried, the passes have pulled
-    (pulls - skip cards) * k + s_k - s (every skip card spends one pull, but those carried on), so
-    only the skips carried (a chain: skips_left) are sampled, many passes at once while the pulls
-    cannot reach the pulls that fell the tower (sampled first, _tower_falls; tower=False: the pulls
-    that certainly fell it), one pass at a time near it, and the pass that reaches it card by card."""
-    falls = _tower_falls(countdown, advantage_from, rng) if tower else countdown - pulls
-    net, most = pass_pulls - pass_skips, max(skips, pass_skips)
-    made, carried = 0, skips  # pulls made, skips carried (passes: those left before the cap, this one's included)
-    done = 0
-    size = 256
-    while size > 1:  # many passes at once, while even the most they may pull falls short
-        while done + size <= passes and made + net * size + most - carried < falls:
-            table = skip_steps(pass_pulls, pass_skips, most, size)
-            after = bisect_left(table[carried], rng.random())
-            made, carried, done = made + net * size + after - carried, after, done + size
-        size //= 4
-    cumulative, counts = skips_left(pass_pulls, pass_skips)
-    while done < passes:
-        if made + max(pass_pulls - carried, 0) < falls:  # this pass cannot reach it: its skips carried, sampled
-            after = max(carried - net, counts[bisect_left(cumulative, rng.random())])
-            made, carried, done = made + net + after - carried, after, done + 1
-            continue
-        order = ["skip"] * pass_skips + ["pull"] * pass_pulls
-        _shuffle(order, rng.random)
-        for index, card in enumerate(order):
-            if card == "skip":
-                carried += 1
-            elif carried:
-                carried -= 1
-            else:
-                made += 1
-                if made == falls:  # the felling pull's place among the pass's cards
-                    drawn = done * pass_cards + sorted(rng.sample(range(pass_cards), len(order)))[index] + 1
-                    return _drawn("tower", drawn, drawn, day, to_draw, cards, pulls + made, rng)
-        done += 1
-    drawn = passes * pass_cards  # the cap comes first: the deck's ending, when one more card is due
-    return _drawn("deck", drawn, drawn + 1, day, to_draw, cards, pulls + made, rng)
 
 
 def fallen_within(state: JournalState, most: int) -> list[float]:

@@ -9,9 +9,13 @@ cards' order: a pass whose salvation dice come up, with its remove-token cards, 
 tokens cannot end the game, and only its count of token cards matters; nor do the pulls it makes,
 which follow from the skips it starts with and the order of its pull and skip cards alone (the
 skips' chain, skips.py). Otherwise the pass is walked card by card among the same specials, days and
-dice: each card a special or not by the count of each left (which special it is: the sequence already
-drawn), then which of the others, likewise. The pulls made are the first of the pass's pull cards in
-a random order (any is as likely), so a pull and remove among them is drawn as such (pulls.rolled)."""
+dice: each card a special or not by the count of each left (which special it is: a King with its
+chance given the Kings still to be drawn), then which of the others, likewise. The pulls made are the
+first of the pass's pull cards in a random order (any is as likely), so a pull and remove among them
+is drawn as such (pulls.rolled). A King drawn that pulls is one more pull of the pass's kind (with
+no skip card to cancel it in some orders and not others). A game's first pass plays so too where
+its Kings cannot end the game: walked until the Ace of Hearts comes (the salvation dice from its
+day), the token cards before it doing nothing."""
 from __future__ import annotations
 
 import random
@@ -38,19 +42,28 @@ class PassCards(NamedTuple):
     skips: int  # skip-pull
     returns: int  # return-king cards (besides the others)
     lowest: int  # the lowest salvation die a salvation-5 or -4 allows (7: none)
+    king_pulls: int  # what a King drawn again does: 0 nothing, 1 a pull, 2 a pull and remove
+    mixed: bool  # Kings that pull otherwise than a pull card: at once only where the pulls are counted, not rolled
 
 
-def pass_cards(actions: list[str], kings: list[str]) -> PassCards | None:
+def pass_cards(actions: list[str], kings: list[str], first: bool = False) -> PassCards | None:
     """A reshuffled pass's cards (their actions) counted, if PassCards says all they do and a King
-    returned (its action among `kings`) does nothing when drawn again; None: not so."""
+    returned (its action among `kings`) does nothing when drawn again, or pulls, every King alike
+    (which one goes back would matter otherwise) and no skip card there to cancel it (the pulls made
+    then count alike in any order); None: not so. first: a game's first pass, whose Kings are drawn
+    returned or not."""
     if not set(actions) <= _NO_EFFECT | {"add-token", "remove-token", "pull", "remove", "skip-pull", "return-king"}:
         return None
-    if "return-king" in actions and not set(kings) <= _NO_EFFECT:
-        return None
+    king_pulls, mixed = 0, False
+    if ("return-king" in actions or first) and not set(kings) <= _NO_EFFECT:
+        if len(set(kings)) > 1 or "skip-pull" in actions:
+            return None
+        king_pulls = 1 if kings[0] == "pull" else 2
+        mixed = ("remove" if king_pulls == 1 else "pull") in actions
     lowest = min([int(action[-1]) for action in actions if action.startswith("salvation-")] + [7])
     return PassCards(len(actions) - actions.count("return-king"), actions.count("add-token"),
                      actions.count("remove-token"), actions.count("pull"), actions.count("remove"),
-                     actions.count("skip-pull"), actions.count("return-king"), lowest)
+                     actions.count("skip-pull"), actions.count("return-king"), lowest, king_pulls, mixed)
 
 
 # A pass played at once (whole_pass), a plain tuple (a pass is a few microseconds: a NamedTuple's
@@ -79,9 +92,9 @@ def _returned(left: int, kings: int, face_up: int) -> dict[int, float]:
 
 
 @lru_cache(maxsize=None)
-def _returned_table(returns: int, face_up: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
-    """_returned from a reshuffle as cumulative chances and counts, rising."""
-    items = sorted(_returned(returns, 0, face_up).items())
+def _returned_table(returns: int, kings: int, face_up: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """_returned from a pass's start as cumulative chances and counts, rising."""
+    items = sorted(_returned(returns, kings, face_up).items())
     cumulative, total = [], 0.0
     for _, chance in items:
         total += chance
@@ -90,93 +103,95 @@ def _returned_table(returns: int, face_up: int) -> tuple[tuple[float, ...], tupl
     return tuple(cumulative), tuple(count for count, _ in items)
 
 
-def _specials(returns: int, face_up: int, returned: int, rng: random.Random) -> list[int]:
-    """The specials left before each special drawn, in a pass that draws `returned` Kings again: the
-    chain played until it does, four times at most (quick where that count is likely), then each
-    special a King or not with its chance given the Kings still to be drawn again (_returned's)."""
-    uniform = rng.random
-    for _ in range(4):
-        specials = []
-        left, kings, up = returns, 0, face_up
-        while left + kings:
-            specials.append(left + kings)
-            if uniform() * (left + kings) < kings:  # a King: face up again
-                kings, up = kings - 1, up + 1
-            else:
-                left -= 1
-                if up:
-                    up, kings = up - 1, kings + 1
-        if len(specials) - returns == returned:
-            return specials
-    specials = []
-    left, kings, up = returns, 0, face_up
-    while left + kings:
-        specials.append(left + kings)
-        share = kings / (left + kings)
-        king = share * _returned(left, kings - 1, up + 1).get(returned - 1, 0.0) if kings else 0.0
-        after = (left - 1, kings + 1, up - 1) if up else (left - 1, kings, up)
-        other = (1 - share) * _returned(*after).get(returned, 0.0) if left else 0.0
-        if uniform() * (king + other) < king:
-            kings, up, returned = kings - 1, up + 1, returned - 1
-        else:
-            left, kings, up = after
-    return specials
+@lru_cache(maxsize=None)
+def _king_next(left: int, kings: int, up: int, returned: int) -> float:
+    """The chance that the next special is a King, given that `returned` Kings are yet to be drawn
+    again in the pass (_returned's state: `left` return-king cards, `kings` Kings in it, `up` face up)."""
+    share = kings / (left + kings)
+    king = share * _returned(left, kings - 1, up + 1).get(returned - 1, 0.0) if kings else 0.0
+    after = (left - 1, kings + 1, up - 1) if up else (left - 1, kings, up)
+    other = (1 - share) * _returned(*after).get(returned, 0.0) if left else 0.0
+    return king / (king + other)
 
 
 def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int, to_draw: int, skips: int,
-               falls: int, rng: random.Random) -> Played:
+               falls: int, rng: random.Random, kings: int = 0, ace: int = 0) -> Played:
     """A pass of `cards`, `face_up` Kings face up, from a reshuffle with `to_draw` cards of today's
     dice left (one at least) and `skips` carried. tokens: those left (0: salvation has not come);
     falls: the pull of this pass that fells the tower (pulls.rolled), if it makes that many. Walked
-    card by card only while the tokens could still run out in it or that pull come, then the rest at once."""
+    card by card only while the tokens could still run out in it or that pull come, then the rest at once.
+    A game's first pass: `kings` Kings in it (too few to end the game), and the Ace of Hearts among
+    its others if `ace` (the tokens it brings: walked until it comes, its day's die the first)."""
     uniform = rng.random
-    others, adds, removals, plain, removes, skip_cards, returns, _ = cards
-    cumulative, counts = _returned_table(returns, face_up)
-    returned = counts[bisect_left(cumulative, uniform())]
+    others, adds, removals, plain, removes, skip_cards, returns, _, king_pulls, _ = cards
+    cumulative, counts = _returned_table(returns, kings, face_up)
+    returned = counts[bisect_left(cumulative, uniform())]  # the Kings drawn (each of them, in a first pass)
     length = others + returns + returned
     drawn, sizes = to_draw, []
     while drawn < length:  # the next day's dice, after each day's end within the pass
         sizes.append(int(uniform() * 6) + 1)
         drawn += sizes[-1]
     saved = successes(len(sizes), (7 - salvation_from) / 6, rng) if tokens else 0  # the days' ends' dice
-    pulling = plain + removes
+    pulling = plain + removes  # the pull cards left; and the Kings drawn again that pull, with them
+    kings_pulling = returned if king_pulls else 0
     card, made = 0, 0
-    if tokens and tokens <= removals + saved or pulling >= falls:
-        ends = set(rng.sample(range(len(sizes)), saved))  # which of them: any as likely
-        specials = _specials(returns, face_up, returned, rng)
-        special, day_left, end = 0, to_draw, 0
-        while card < length and (tokens and tokens <= removals + saved or made + pulling >= falls):  # saved: those to come
+    if ace or tokens and tokens <= removals + saved or pulling + kings_pulling >= falls:
+        left, in_it, up, to_come = returns, kings, face_up, returned  # the specials' chain (_returned's), drawn as they come
+        count, day_left, end = returns + kings, to_draw, 0  # count: the specials left
+        # the walk goes on while the Ace is to come, the tokens could run out or the felling pull come: only an
+        # added token, the Ace and a pull skipped change that (a token taken, by a card or a die, takes one of each)
+        while card < length:
             card += 1
-            count = specials[special] if special < len(specials) else 0
+            pulled = False  # a pull card, or a King that pulls
             pick = uniform() * (count + others)
-            if pick < count:
-                special += 1
+            if pick < count:  # a special: a King or not with its chance given the Kings still to be drawn
+                if to_come and in_it and uniform() < _king_next(left, in_it, up, to_come):
+                    in_it, up, to_come, count = in_it - 1, up + 1, to_come - 1, count - 1
+                    if king_pulls:
+                        kings_pulling, pulled = kings_pulling - 1, True
+                elif up:  # a return-king card: the last King face up back in the pass
+                    left, in_it, up = left - 1, in_it + 1, up - 1
+                else:
+                    left, count = left - 1, count - 1
             else:
                 pick -= count
-                if pick < adds:
-                    adds, tokens = adds - 1, tokens + 1
+                others -= 1
+                if pick < adds:  # (tokens 0: salvation has not come, a token card does nothing)
+                    adds, tokens = adds - 1, tokens and tokens + 1
+                    if not (ace or tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
+                        break
                 elif pick < adds + removals:
-                    removals, tokens = removals - 1, tokens - 1
-                    if tokens == 0:
-                        return "salvation", card, end, 0, 0, made, skips
+                    removals -= 1
+                    if tokens:
+                        tokens -= 1
+                        if tokens == 0:
+                            return "salvation", card, end, 0, 0, made, skips
                 elif pick < adds + removals + pulling:
-                    pulling -= 1
-                    if skips:
-                        skips -= 1
-                    else:
-                        made += 1
-                        if made == falls:
-                            return "tower", card, end, 0, 0, made, skips
+                    pulling, pulled = pulling - 1, True
                 elif pick < adds + removals + pulling + skip_cards:
                     skip_cards, skips = skip_cards - 1, skips + 1
-                others -= 1
+                elif ace and pick < adds + removals + pulling + skip_cards + 1:  # salvation: the dice from today's end
+                    tokens, ace = ace, 0
+                    saved = successes(len(sizes) - end, (7 - salvation_from) / 6, rng)
+                    if not (tokens <= removals + saved or made + pulling + kings_pulling >= falls):
+                        break
+            if pulled:
+                if not skips:
+                    made += 1
+                    if made == falls:
+                        return "tower", card, end, 0, 0, made, skips
+                else:
+                    skips -= 1
+                    if not (ace or tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
+                        break
             day_left -= 1
             if day_left == 0 and card < length:
-                if end in ends:
+                if saved and uniform() * (len(sizes) - end) < saved:  # the successes: any day ends as likely
                     saved, tokens = saved - 1, tokens - 1
                     if tokens == 0:
                         return "salvation", card, end, 0, 0, made, skips
                 day_left, end = sizes[end], end + 1
+    pulling += kings_pulling  # (no skip card with them: their order does not matter)
     after = skips  # the rest of the pass at once: the skips left, as skips.py's chain
     if pulling + skip_cards:
         cumulative, counts = skips_left(pulling, skip_cards)
