@@ -44,7 +44,7 @@ SCREENS = (
     + [(f"{game_id} setup", lambda game_id=game_id: DicehallApp(setup=setup_screen(game_id)), [])
        for game_id in GAMES if GAME_SCREENS[game_id].setup is not None]
     + [("hall", lambda: DicehallApp(), ["h"]), ("hall new game", lambda: DicehallApp(), ["h", "n"]),
-       ("hall scores", lambda: DicehallApp(), ["h", "s"])])
+       ("hall scores", lambda: DicehallApp(), ["h", "s"]), ("hall archive", lambda: DicehallApp(), ["h", "a"])])
 
 
 def footer_keys(app) -> list[str]:

@@ -14,8 +14,10 @@ Reading 10,000 logs takes seconds, so what each log gave is kept in an index of 
 from __future__ import annotations
 
 import os
+import re
+from operator import itemgetter
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 from datetime import datetime, timezone
 
 from dicehall.engine.games import CATALOGUE, entry_of
@@ -24,7 +26,7 @@ from dicehall.engine.words import counted
 from dicehall.saves import SaveError, os_reason
 from dicehall.saves.hall.archive_index import IndexRow, read_index, write_index
 from dicehall.saves.hall.errors import HallError
-from dicehall.saves.hall.files import LOG_SUFFIX, OUR_FILES, is_id
+from dicehall.saves.hall.files import ID_PATTERN, LOG_SUFFIX, OUR_FILES
 from dicehall.saves.hall.fold import HallFold
 from dicehall.saves.hall.game import HallGame
 from dicehall.saves.hall.listing import log_time
@@ -32,21 +34,24 @@ from dicehall.saves.hall.news import announcement
 from dicehall.saves.hall.scores import credit
 from dicehall.saves.hall.seats import seat_label
 
-RESULTS = ("won", "lost", "drawn", "abandoned")  # the result filter's values (see ArchiveEntry.result_for)
+RESULTS = ("won", "lost", "drawn", "abandoned")
+LOG_NAME = re.compile(ID_PATTERN.pattern + re.escape(LOG_SUFFIX))  # a game's log: ID.dhh  # the result filter's values (see ArchiveEntry.result_for)
 
 
 class ArchiveEntry(NamedTuple):
-    """One finished game of the archive (a named tuple: 10,000 are made in milliseconds)."""
+    """One finished game of the archive: its id, then its index row's fields from its state on (a
+    named tuple: 10,000 are made in milliseconds)."""
 
     id: str
-    game: str  # the game's id ("towers")
-    ended: float  # unix time of its last record (log_time: never later than now)
     outcome: str  # "won" (someone won), "lost" (a game for one, lost), "drawn", "abandoned"
+    game: str  # the game's id ("towers")
+    commitment: str  # to its dice: what tells a copy of its log
+    ended: float  # unix time of its last record (log_time: never later than now)
+    moves: int
     result: str  # the fold's result in words ("Ann (Light) wins 17 to 6")
     news: str  # the announcement ("Ann beat Bob at Towers by 11")
-    moves: int
-    names: tuple[str, ...]  # its people (its players, and any whose seat a bot took for being idle)
-    wins: tuple[bool, ...]  # whether each of them won
+    names: Sequence[str]  # its people (its players, and any whose seat a bot took for being idle)
+    wins: Sequence[bool]  # whether each of them won
     copies: int = 0  # other logs of this very game, not listed
 
     @property
@@ -79,6 +84,9 @@ class ArchiveEntry(NamedTuple):
                 if self.ended else None, "outcome": self.outcome, "result": self.result, "news": self.news,
                 "moves": self.moves, "players": [{"name": name, "won": won} for name, won in self.people],
                 "copies": self.copies}
+
+
+assert ArchiveEntry._fields[2:-1] == IndexRow._fields[3:]  # an entry is made of its row's fields (_listed)
 
 
 @dataclass
@@ -142,11 +150,9 @@ def hall_archive(hall) -> Archive:
         ids = []
         found = Archive()
         for name in names:
-            if OUR_FILES.fullmatch(name):
-                continue
-            if name.endswith(LOG_SUFFIX) and is_id(name[: -len(LOG_SUFFIX)]):
+            if LOG_NAME.fullmatch(name):
                 ids.append(name[: -len(LOG_SUFFIX)])
-            else:
+            elif not OUR_FILES.fullmatch(name):
                 found.damaged += 1  # not a hall game's name (the listing's DAMAGED line)
         index = read_index((where.st_dev, where.st_ino), set(ids))
         rows: dict[str, IndexRow] = {}
@@ -220,24 +226,29 @@ def row_of_fold(fold: HallFold, key: tuple, owner: int) -> IndexRow:
 
 
 def _listed(found: Archive, rows: dict[str, IndexRow]) -> Archive:
-    """The archive from each log's row: finished games once each (the first by id of the logs its
-    own players own, then of the others), the latest first."""
-    first: dict[str, tuple[str, IndexRow]] = {}  # by commitment: the log listed
+    """The archive from each log's row: finished games once each (of the logs of one commitment, the
+    first by id of those its own players own, then of the others), the latest first."""
+    first: dict[str, tuple[tuple[bool, str], IndexRow]] = {}  # by commitment: the log listed, by its order
     copies: dict[str, int] = {}
-    for game_id, row in sorted(rows.items(), key=lambda item: (not item[1].genuine, item[0])):
-        if row.state == "damaged":
+    for game_id, row in rows.items():
+        state = row.state
+        if state == "damaged":
             found.damaged += 1
-        elif row.state == "playing":
+        elif state == "playing":
             found.in_progress += 1
-        elif row.commitment in first:
-            found.copies += 1
-            copies[row.commitment] = copies.get(row.commitment, 0) + 1
         else:
-            first[row.commitment] = game_id, row
-    listed = [ArchiveEntry(game_id, row.game, row.ended, row.state, row.result, row.news, row.moves,
-                           tuple(row.names), tuple(row.wins), copies.get(pledge, 0))
-              for pledge, (game_id, row) in first.items()]
-    found.games = sorted(listed, key=lambda e: (e.ended, e.id), reverse=True)
+            order = (not row.genuine, game_id)
+            kept = first.setdefault(row.commitment, (order, row))
+            if kept[1] is not row:
+                found.copies += 1
+                copies[row.commitment] = copies.get(row.commitment, 0) + 1
+                if order < kept[0]:
+                    first[row.commitment] = order, row
+    make = tuple.__new__  # a named tuple made from its values at once (10,000 of them)
+    listed = [make(ArchiveEntry, (order[1],) + row[2:] + (copies.get(pledge, 0),))
+              for pledge, (order, row) in first.items()]
+    listed.sort(key=itemgetter(4, 0), reverse=True)  # by when it ended, then by id
+    found.games = listed
     return found
 
 

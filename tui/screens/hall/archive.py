@@ -32,6 +32,10 @@ from dicehall.tui.widgets import Plain, StatusLine, clip
 COLUMNS = f"  {'ID':<6}  {'ENDED':<10}  RESULT"
 ROW_WIDTH = 74  # inside the list's frame and padding at 80 columns
 SHOWN = 1000  # rows the list holds at most: the latest that match (the title says how many match)
+# one line of the help each (24 rows hold no more): a filter's key and its shifted key, which steps back
+PLAYER, GAME = Binding.Group("the player: on / back"), Binding.Group("the game: on / back")
+DAYS_KEYS, RESULT = Binding.Group("the days: on / back"), Binding.Group("the result: on / back")
+HELP_LEAVE = Binding.Group("help / leave")
 DAYS = ((None, "any day"), (1, "today"), (7, "the last 7 days"), (30, "the last 30 days"), (365, "the last year"))
 
 
@@ -59,26 +63,24 @@ class HallArchiveScreen(KeyedScreen):
         Binding("enter,v", "open", "Open", priority=True, tooltip="the game in the viewer, its analysis started"),
         Binding("x", "export('dhr')", "Export", tooltip="write it as a replay (.dhr) into the replays folder"),
         Binding("t", "export('dht')", "Text", tooltip="write it as a text record (.dht) into the replays folder"),
-        Binding("p", "player(1)", "Player"),
-        Binding("P", "player(-1)", "player back", show=False),
-        Binding("g", "game(1)", "Game"),
-        Binding("G", "game(-1)", "game back", show=False),
-        Binding("d", "days(1)", "Days"),
-        Binding("D", "days(-1)", "days back", show=False),
-        Binding("o", "result(1)", "Result"),
-        Binding("O", "result(-1)", "result back", show=False),
+        Binding("p", "player(1)", "Player", group=PLAYER),
+        Binding("P", "player(-1)", "player back", show=False, group=PLAYER),
+        Binding("g", "game(1)", "Game", group=GAME),
+        Binding("G", "game(-1)", "game back", show=False, group=GAME),
+        Binding("d", "days(1)", "Days", group=DAYS_KEYS),
+        Binding("D", "days(-1)", "days back", show=False, group=DAYS_KEYS),
+        Binding("o", "result(1)", "Result", group=RESULT),
+        Binding("O", "result(-1)", "result back", show=False, group=RESULT),
         Binding("c", "clear", "Clear", tooltip="every game again: no filter"),
         Binding("r", "refresh", "Refresh", show=False),
-        Binding("question_mark", "help", "Help"),
-        Binding("q,escape", "back", "Back"),
+        Binding("question_mark", "help", "Help", group=HELP_LEAVE),
+        Binding("q,escape", "back", "Back", group=HELP_LEAVE),
     ]
     HELP_NOTES = ("Every finished game of the hall, the latest first: its id, the day it ended and its result. "
-                  "p steps through the players, g the games, d the days (today, the last 7, 30 or 365), o the "
-                  "results (won, lost, drawn, abandoned: with a player, the player's); shifted, they step back, "
-                  "and c clears them. Enter opens the game in the viewer and starts its analysis; x writes it as a "
-                  "replay (.dhr) and t as a text record (.dht) into your replays folder, by its name. Games in "
-                  "progress, copies of a game's log and damaged files are not listed (the status line says how "
-                  "many). r reads the hall again.")
+                  "p, g, d and o step through the players, games, days and results (with a player, the player's "
+                  "result); shifted, back; c clears them. Enter opens the game in the viewer with its analysis; x "
+                  "and t write it into your replays folder by its name. Games in progress, copies of a log and "
+                  "damaged files are not listed (the status line says how many). r reads the hall again.")
 
     def __init__(self, hall: Hall | None = None) -> None:
         super().__init__()

@@ -108,8 +108,8 @@ class HallScreen(KeyedScreen):
                   "player, a bot by its name, a player who is disconnected, or one idle on their turn) and, for a game in "
                   "progress, where it stands (now: the scores, the countdown, the troops left). Enter or w watches a game, "
                   "read only: a finished one opens as a replay. j takes an open seat. n opens a new game: "
-                  "the game, each seat open or a bot, your name (on a shared box, your key's). s shows the scores; "
-                  "a the archive of finished games. The news line under the title says the last result. "
+                  "the game, each seat open or a bot, your name (on a shared box, your key's). s shows the scores, "
+                  "a the archive; news: the last result. "
                   "Leaving a game opened here comes back here. "
                   "The list follows the hall by itself "
                   "(every second); r looks at once.")
