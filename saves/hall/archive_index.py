@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 import msgpack
 
@@ -53,8 +53,8 @@ class IndexRow(NamedTuple):
     moves: int = 0
     result: str = ""
     news: str = ""
-    names: tuple[str, ...] = ()
-    wins: tuple[bool, ...] = ()
+    names: Sequence[str] = ()
+    wins: Sequence[bool] = ()
 
 
 COLUMNS = ("id", "key") + IndexRow._fields[1:]
