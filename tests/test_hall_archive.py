@@ -136,28 +136,31 @@ def test_the_news_words_of_each_game(monkeypatch):
     assert beat_words("saved on day 9") == ": saved on day 9" and beat_words("won") == ""
 
 
+def idle_towers(hall, clock, then: str):
+    """A Towers game whose player to move stayed idle 2 minutes: the other ends it ("abandon") or
+    hands the seat to a bot ("bot"). The claimer's game and the idle one's."""
+    claimer, idle = towers_pair(hall)
+    clock.now += 121
+    claimer.claim_idle(then)
+    idle.close()
+    return claimer, idle
+
+
 def test_the_news_of_an_abandoned_game_and_of_a_seat_a_bot_took(hall, monkeypatch):
     set_idle(hall, 2)
     clock = Clock(monkeypatch)
-    mover, other = towers_pair(hall)
-    clock.now += 121
-    mover.claim_idle("abandon")
-    names = " v ".join(seat.name for seat in mover.fold.seats)
-    idle = other.fold.seats[other.seat].name
-    assert announcement(mover.fold) == (f"{names} at Towers: abandoned: {idle} (seat {other.seat + 1}) did not "
-                                        "move for 2 minutes")
-    mover.close(), other.close()
+    ended, idle = idle_towers(hall, clock, "abandon")
+    names = " v ".join(seat.name for seat in ended.fold.seats)
+    who = idle.fold.seats[idle.seat].name
+    assert announcement(ended.fold) == f"{names} at Towers: abandoned: {who} (seat {idle.seat + 1}) did not move for 2 minutes"
+    ended.close()
     archive = hall_archive(hall)
     assert [entry.outcome for entry in archive.games] == ["abandoned"]
-    assert archive.chosen(player=idle, result="abandoned") == archive.games
-    handed, still = towers_pair(hall)
-    clock.now += 121
-    handed.claim_idle("bot")
-    still.close()
+    assert archive.chosen(player=who, result="abandoned") == archive.games
+    handed, idle = idle_towers(hall, clock, "bot")
     while not handed.finished:
         handed.play(handed.session.commands()[-1])
-    words = announcement(handed.fold)
-    assert f"(bot, for {still.fold.seats[still.seat].name})" in words
+    assert f"(bot, for {idle.fold.seats[idle.seat].name})" in announcement(handed.fold)
     handed.close()
 
 

@@ -6,31 +6,17 @@ from __future__ import annotations
 
 import os
 
-import pytest
-
-from dicehall.saves.hall import Hall
 from dicehall.saves.hall.archive_index import index_path
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import ConfirmScreen
 from dicehall.tui.screens.hall.archive import HallArchiveScreen
 from dicehall.tui.screens.hall.lobby import HallScreen
 from dicehall.tui.screens.viewer import ViewerScreen
-from dicehall.tui.widgets import StatusLine
 from tests.apphelpers import drive, screen_text, until
+from tests.test_hall_lobby import hall, status  # noqa: F401  (hall: the fixture, a hall in DICEHALL_HALL)
 from tests.test_hall_scores import towers
 
 HOSTILE = "[bold red]Eve[/]\x1b[2J"
-
-
-@pytest.fixture
-def hall(tmp_path, monkeypatch):
-    folder = tmp_path / "hall"
-    monkeypatch.setenv("DICEHALL_HALL", str(folder))
-    return Hall(folder)
-
-
-def status(app) -> str:
-    return app.screen.query_one(StatusLine).message
 
 
 async def archive_open(pilot):
@@ -39,6 +25,7 @@ async def archive_open(pilot):
     news = screen_text(pilot.app).splitlines()[1]
     await pilot.press("a")
     await until(pilot, lambda: isinstance(pilot.app.screen, HallArchiveScreen) and pilot.app.screen.archive is not None)
+    await pilot.pause()  # the footer follows the keys now possible
     return news
 
 
@@ -60,11 +47,11 @@ def test_the_news_line_then_the_archive_browsed_and_filtered_by_keys(hall):
     assert news.startswith(" news: [bold red]Eve[/][2J beat Ann at Towers by 1 (")  # plain text, no escape
     lines = seen["all"].splitlines()
     assert lines[0].strip() == "The hall's archive: 2 finished games"
-    assert lines[1].strip() == "player: all (p)  game: all (g)  days: any day (d)  result: any (o)"
+    assert lines[1].strip() == "player: all (p)  game: all (g)  days: any day (d)  result: any (o)  c clears"
     rows = [line for line in lines if first in line or last in line]
     assert last in rows[0] and "[bold red]Eve[/][2J beat Ann at Towers by 1" in rows[0]  # the latest first
     assert first in rows[1] and "Ann beat Bob at Towers by 1" in rows[1]
-    assert "\x1b" not in seen["all"] and "Open" in lines[-1] and "Export" in lines[-1]
+    assert "\x1b" not in seen["all"] and "Open" in lines[-1] and "Export" in lines[-1] and "Help" in lines[-1]
     # p steps through the players in alphabetical order, whatever their case ("[" sorts before "a")
     assert "player: [bold red]Eve[/][2J (p)" in seen["first player"] and first not in seen["first player"]
     assert "player: Ann (p)" in seen["second player"] and "The hall's archive: 2 finished games" in seen["second player"]

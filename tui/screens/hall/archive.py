@@ -8,15 +8,14 @@ archive's index (saves/hall/archive.py); every name is another player's text, sh
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from functools import partial
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.message import Message
 from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
-from textual.worker import Worker, get_current_worker
+from textual.worker import Worker, WorkerState
 
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.games import entry_of
@@ -35,7 +34,7 @@ SHOWN = 1000  # rows the list holds at most: the latest that match (the title sa
 # one line of the help each (24 rows hold no more): a filter's key and its shifted key, which steps back
 PLAYER, GAME = Binding.Group("the player: on / back"), Binding.Group("the game: on / back")
 DAYS_KEYS, RESULT = Binding.Group("the days: on / back"), Binding.Group("the result: on / back")
-HELP_LEAVE = Binding.Group("help / leave")
+HELP_LEAVE = Binding.Group("Help")
 DAYS = ((None, "any day"), (1, "today"), (7, "the last 7 days"), (30, "the last 30 days"), (365, "the last year"))
 
 
@@ -51,11 +50,13 @@ def stepped(values: list, current, step: int):
     return choices[(at + step) % len(choices)]
 
 
-@dataclass
-class ArchiveRead(Message):
-    worker: object
-    archive: Archive | None
-    error: str = ""
+def read_archive(folder) -> tuple[Archive | None, str]:
+    """The hall's archive (in a worker: 10,000 logs are read once, then the index serves), or the
+    line saying why the folder cannot be read."""
+    try:
+        return hall_archive(Hall(folder)), ""
+    except (DicehallError, OSError) as problem:
+        return None, error_line(problem)
 
 
 class HallArchiveScreen(KeyedScreen):
@@ -71,7 +72,7 @@ class HallArchiveScreen(KeyedScreen):
         Binding("D", "days(-1)", "days back", show=False, group=DAYS_KEYS),
         Binding("o", "result(1)", "Result", group=RESULT),
         Binding("O", "result(-1)", "result back", show=False, group=RESULT),
-        Binding("c", "clear", "Clear", tooltip="every game again: no filter"),
+        Binding("c", "clear", "Clear", show=False, tooltip="every game again: no filter"),  # named on the filters' line
         Binding("r", "refresh", "Refresh", show=False),
         Binding("question_mark", "help", "Help", group=HELP_LEAVE),
         Binding("q,escape", "back", "Back", group=HELP_LEAVE),
@@ -111,27 +112,18 @@ class HallArchiveScreen(KeyedScreen):
         self.read()
 
     def read(self) -> None:
-        folder = self.folder
+        self.reader = self.run_worker(partial(read_archive, self.folder), thread=True, group="hall-archive",
+                                      exclusive=True, exit_on_error=False)
 
-        def work() -> None:
-            worker = get_current_worker()
-            try:
-                found, error = hall_archive(Hall(folder)), ""
-            except (DicehallError, OSError) as problem:  # the folder cannot be read: one line
-                found, error = None, error_line(problem)
-            if not worker.is_cancelled:
-                self.post_message(ArchiveRead(worker, found, error))
-
-        self.reader = self.run_worker(work, thread=True, group="hall-archive", exclusive=True, exit_on_error=False)
-
-    def on_archive_read(self, message: ArchiveRead) -> None:
-        if message.worker is not self.reader:
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is not self.reader or event.state != WorkerState.SUCCESS:
             return
         self.reader = None
-        if message.error:
-            self.status(message.error, error=True)
+        archive, error = event.worker.result or (None, "")
+        if archive is None:
+            self.status(error, error=True)
             return
-        self.archive = message.archive
+        self.archive = archive
         self.show_chosen()
         assert self.archive is not None  # read without an error
         left_out = self.archive.left_out()
@@ -144,7 +136,8 @@ class HallArchiveScreen(KeyedScreen):
         player = clean_text(self.player, 20) if self.player is not None else "all"
         game = entry_of(self.game).title if self.game else "all"
         days = dict(DAYS)[self.days]
-        return clip(f"player: {player} (p)  game: {game} (g)  days: {days} (d)  result: {self.result or 'any'} (o)", 78)
+        return clip(f"player: {player} (p)  game: {game} (g)  days: {days} (d)  result: {self.result or 'any'} (o)"
+                    "  c clears", 78)
 
     def show_chosen(self) -> None:
         archive = self.archive
