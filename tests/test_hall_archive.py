@@ -164,14 +164,16 @@ def test_the_news_of_an_abandoned_game_and_of_a_seat_a_bot_took(hall, monkeypatc
     handed.close()
 
 
-def test_a_bots_game_names_its_bots(hall):
-    game = hall.host("towers", ["player", "bot:easy"], "Ann")
-    rng = random.Random(3)
+def test_a_bots_game_names_its_bots_who_are_no_players(hall):
+    game = hall.host("wager", ["player", "bot:bold", "bot:cautious"], "Ann")
     while not game.finished:
-        game.play(rng.choice(game.session.commands()))
+        game.play(game.session.commands()[-1])  # roll on, else end the turn
     game.close()
     entry = hall_archive(hall).games[0]
-    assert "Bot (bot)" in entry.news and entry.people == [("Ann", entry.people[0][1])]
+    winner = entry.news.split(" beat ")[0]
+    assert sorted([winner, *entry.news.split(" beat ")[1].split(" at ")[0].split(" and ")]) == [
+        "Ann", "Bot 2 (bot)", "Bot 3 (bot)"]
+    assert entry.people == [("Ann", winner == "Ann")] and hall_archive(hall).players() == ["Ann"]
 
 
 # ----- other players' files, and the index -----

@@ -63,22 +63,25 @@ def test_the_news_line_then_the_archive_browsed_and_filtered_by_keys(hall):
 
 
 def test_enter_opens_the_viewer_with_its_analysis_and_q_comes_back(hall):
-    game = towers(hall, "Ann", "Bob")
+    tower = hall.host("dicetower", ["player"], "Ann")  # a game quick to play and to analyse
+    while not tower.finished:
+        tower.play(tower.session.commands()[0])
+    tower.close()
+    game = tower.id
 
     async def steps(pilot):
         await archive_open(pilot)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(pilot.app.screen, ViewerScreen))
         viewer = pilot.app.screen
-        await until(pilot, lambda: viewer.analysis is not None or viewer.analysis_running)
-        opened = viewer.session.labels.save_id, viewer.session.outcome is not None
-        viewer.workers.cancel_all()
+        await until(pilot, lambda: viewer.analysis is not None and not viewer.analysis_running)  # as if a were pressed
+        opened = viewer.session.labels.save_id, viewer.session.outcome is not None, viewer.analysis_shown
         await pilot.press("q")
         await pilot.pause()
         return opened, pilot.app.screen
 
-    (save_id, over), back = drive(DicehallApp(), steps)
-    assert save_id == game and over and isinstance(back, HallArchiveScreen)
+    (save_id, over, shown), back = drive(DicehallApp(), steps)
+    assert save_id == game and over and shown and isinstance(back, HallArchiveScreen)
 
 
 def test_on_a_box_x_and_t_write_by_name_into_the_players_replays_folder(hall, monkeypatch, tmp_path):
