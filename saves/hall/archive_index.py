@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple, Sequence
@@ -103,11 +104,12 @@ def read_index(hall: tuple[int, int], wanted: set[str]) -> IndexRead:
         fault = "a column that is not readable"
     if fault:
         return IndexRead({}, True, NOT_SOUND.format(fault))
-    keys = columns["key"]
-    make = tuple.__new__  # a named tuple made from its values at once (10,000 of them)
-    rows = {game_id: make(IndexRow, (tuple(keys[5 * n: 5 * n + 5]), *values))
-            for n, (game_id, values) in enumerate(zip(columns["id"], zip(*(columns[name] for name in IndexRow._fields[1:]))))
-            if game_id in wanted}
+    # each log's row made in C: its key's 5 numbers as one tuple, then one value from each column
+    keys = zip(*[iter(columns["key"])] * 5)
+    made = map(partial(tuple.__new__, IndexRow), zip(keys, *(columns[name] for name in IndexRow._fields[1:])))
+    rows = dict(zip(columns["id"], made))
+    for gone in rows.keys() - wanted:  # a log no longer there
+        del rows[gone]
     return IndexRead(rows, len(rows) != len(columns["id"]), "")
 
 
