@@ -222,7 +222,7 @@ def row_of_fold(fold: HallFold, key: tuple, owner: int) -> IndexRow:
         people = [(name, won) for (name, _), (won, _) in credit(fold).items()]
     return IndexRow(key, genuine, state, fold.module.ID, fold.commitment, log_time(fold), len(session.marks),
                     clean_text(fold.result, 200), announcement(fold),
-                    [clean_text(name, 60) for name, _ in people], [won for _, won in people])  # lists, as read back
+                    tuple(clean_text(name, 60) for name, _ in people), tuple(won for _, won in people))
 
 
 def _listed(found: Archive, rows: dict[str, IndexRow]) -> Archive:

@@ -3,22 +3,27 @@ player's own data folder (on a box DATA/players/NAME/hall-archive/, 0700), one f
 by its games folder's device and inode), so that listing 10,000 finished games reads no log.
 
 It is a cache like the saves list's (saves/caches.py: written whole in one step, read as hostile),
-kept by columns so that 10,000 entries are checked in milliseconds: {"format": 1, "saves": {"id":
-[...], "key": [5 numbers per log], "genuine": [...], "state": [...], ...}}, one value per log in
-each column. Reading it costs what its bytes allow (at most MAX_INDEX, read once, msgpack's limits
-on every string and array); every column is checked as a whole (the type of each value, the
-lengths and the characters of every text at once) before any of it is used, and an entry is used
-only while its log is exactly as it was (its device, inode, size and times). An index that is not
-one (damaged, crafted, of another format, a column not sound) is rebuilt from the logs, and said
-in one line."""
+kept by columns, each packed whole, so that 10,000 entries are read and checked in milliseconds
+and never cost more memory than the hall's logs allow: {"format": 1, "saves": {"count": N, ...}},
+where each column is one string (texts joined by newlines, which no cleaned text holds; the
+commitments end to end) or one run of bytes (numbers of a fixed width; a state, a game, a count of
+people by their place in a fixed list). Reading it: at most MAX_INDEX bytes, read once with
+msgpack's limits; N at most what the games folder's logs allow; every column's size checked against
+N before it is split, then the values of every column checked at once (printable texts within
+their lengths, states and games known, times that are times). An entry is used only while its log
+is exactly as it was (its device, inode, size and times). An index that is not one (damaged,
+crafted, of another format, a column not sound) is rebuilt from the logs, and said in one line."""
 from __future__ import annotations
 
+import math
 import os
+import re
+from array import array
 from dataclasses import dataclass
 from functools import partial
-from itertools import chain
+from itertools import islice
 from pathlib import Path
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple, Sized
 
 import msgpack
 
@@ -32,11 +37,13 @@ from dicehall.saves.hall.files import MAX_SEATS
 
 INDEX_FORMAT = 1
 MAX_INDEX = 64 * 1024 * 1024  # bytes: 10,000 games take about 2 MiB
-MAX_INDEX_GAMES = 1_000_000
-STATES = frozenset(("won", "lost", "drawn", "abandoned", "playing", "damaged"))
-GAMES = frozenset({known.id for known in CATALOGUE} | {""})  # "": a damaged log's
-HEX = "0123456789abcdef"  # a commitment: 64 of these
+STATES = ("won", "lost", "drawn", "abandoned", "playing", "damaged")
+GAMES = ("",) + tuple(known.id for known in CATALOGUE)  # "": a damaged log's
+NO_COMMITMENT = "0" * 64  # a damaged log's place in the commitments
 TEXT_LIMIT, NAME_LIMIT = 300, 60
+IDS = re.compile(r"(?:[a-z0-9]{6}(?:\n[a-z0-9]{6})*)?")
+COMMITMENTS = re.compile(r"[0-9a-f]{64}")
+KEY, MOVES = "q", "L"  # the arrays' types: 5 signed 64-bit numbers a key, unsigned 32-bit moves (at least)
 
 
 class IndexRow(NamedTuple):
@@ -54,11 +61,8 @@ class IndexRow(NamedTuple):
     moves: int = 0
     result: str = ""
     news: str = ""
-    names: Sequence[str] = ()
-    wins: Sequence[bool] = ()
-
-
-COLUMNS = ("id", "key") + IndexRow._fields[1:]
+    names: tuple[str, ...] = ()
+    wins: tuple[bool, ...] = ()
 
 
 @dataclass
@@ -89,74 +93,113 @@ def read_index(hall: tuple[int, int], wanted: set[str]) -> IndexRead:
         return IndexRead({}, True, "")  # not made yet: nothing was off
     except OSError:
         return IndexRead({}, True, NOT_AN_INDEX)
-    try:
-        index = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=refuse_ext, max_bin_len=0,
-                                max_ext_len=0, max_str_len=4096, max_array_len=5 * MAX_INDEX_GAMES, max_map_len=64)
+    try:  # a handful of objects, however large: every column is one string or one run of bytes
+        index = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=refuse_ext, max_ext_len=0,
+                                max_array_len=0, max_map_len=32, max_str_len=MAX_INDEX, max_bin_len=MAX_INDEX)
     except Exception:  # damaged or crafted: msgpack's own error, or a limit
         return IndexRead({}, True, NOT_AN_INDEX)
-    if (type(index) is not dict or index.get("format") != INDEX_FORMAT or type(index.get("saves")) is not dict
-            or set(index) != {"format", "saves"}):
+    if (type(index) is not dict or set(index) != {"format", "saves"} or index["format"] != INDEX_FORMAT
+            or type(index["saves"]) is not dict):
         return IndexRead({}, True, NOT_AN_INDEX)
-    columns = index["saves"]
     try:
-        fault = column_fault(columns)
-    except Exception:  # a value no check expected (an unhashable state): not sound either
-        fault = "a column that is not readable"
-    if fault:
+        rows = unpacked_rows(index["saves"], 2 * len(wanted) + 1000)  # logs removed since: a few more than there are
+    except NotSound as fault:
         return IndexRead({}, True, NOT_SOUND.format(fault))
-    # each log's row made in C: its key's 5 numbers as one tuple, then one value from each column
-    keys = zip(*[iter(columns["key"])] * 5)
-    made = map(partial(tuple.__new__, IndexRow), zip(keys, *(columns[name] for name in IndexRow._fields[1:])))
-    rows = dict(zip(columns["id"], made))
+    count = len(rows)
     for gone in rows.keys() - wanted:  # a log no longer there
         del rows[gone]
-    return IndexRead(rows, len(rows) != len(columns["id"]), "")
+    return IndexRead(rows, len(rows) != count, "")
 
 
-def _types(values: list, *kinds: type) -> bool:
-    return set(map(type, values)) <= set(kinds)
+class NotSound(Exception):
+    """What in the index is not what the archive writes, in words."""
 
 
-def _texts(values: list, limit: int) -> bool:
-    """Strings of at most `limit` characters, printable (isprintable, in C: no control character;
-    else only what clean_text would leave)."""
-    return (_types(values, str) and max(map(len, values), default=0) <= limit
-            and ("".join(values).isprintable() or all(value == clean_text(value, limit) for value in values)))
+def _texts(blob: Any, count: int, limit: int, what: str) -> list[str]:
+    """`count` texts joined by newlines, each printable and at most `limit` characters; its size is
+    checked before it is split, so a crafted column costs no more than `count` texts may."""
+    if type(blob) is not str or len(blob) > count * (limit + 1) or blob.count("\n") != max(0, count - 1):
+        raise NotSound(what)
+    texts = blob.split("\n") if count else []
+    if max(map(len, texts), default=0) > limit or not (
+            blob.replace("\n", "").isprintable() or all(text == clean_text(text, limit) for text in texts)):
+        raise NotSound(what)  # (isprintable, in C: no control character; else only what clean_text leaves)
+    return texts
 
 
-def column_fault(columns: Any) -> str:
-    """What in the index's columns is not what the archive writes, in words ("" when they are)."""
-    if type(columns) is not dict or set(columns) != set(COLUMNS) or not all(type(c) is list for c in columns.values()):
-        return "not the archive's columns"
-    ids, keys = columns["id"], columns["key"]
-    count = len(ids)
-    if len(keys) != 5 * count or any(len(columns[name]) != count for name in COLUMNS[2:]):
-        return "columns of different lengths"
-    names, wins = columns["names"], columns["wins"]
-    checks = (
-        ("ids", _texts(ids, 6)),
-        ("keys", _types(keys, int)),
-        ("owners", _types(columns["genuine"], bool)),
-        ("states", set(columns["state"]) <= STATES),
-        ("games", set(columns["game"]) <= GAMES),
-        ("commitments", _types(columns["commitment"], str) and set(map(len, columns["commitment"])) <= {0, 64}
-         and not "".join(columns["commitment"]).strip(HEX)),
-        ("times", _types(columns["ended"], float, int) and 0 <= min(columns["ended"], default=0)
-         and max(columns["ended"], default=0) < 1e11),
-        ("moves", _types(columns["moves"], int) and min(columns["moves"], default=0) >= 0),
-        ("results", _texts(columns["result"], TEXT_LIMIT) and _texts(columns["news"], TEXT_LIMIT)),
-        ("names", _types(names, list) and max(map(len, names), default=0) <= 2 * MAX_SEATS
-         and _texts(list(chain.from_iterable(names)), NAME_LIMIT)),
-        ("wins", _types(wins, list) and list(map(len, wins)) == list(map(len, names))
-         and _types(list(chain.from_iterable(wins)), bool)),
-    )
-    for what, sound in checks:
-        if not sound:
-            return f"its {what}"
-    if any((pledge == "") != (state == "damaged") or (game == "") != (state == "damaged")
-           for pledge, state, game in zip(columns["commitment"], columns["state"], columns["game"])):
-        return "a game without its commitment"
-    return ""
+def _numbers(blob: Any, kind: str, count: int, what: str) -> array:
+    numbers = array(kind)
+    if type(blob) is not bytes or len(blob) != count * numbers.itemsize:
+        raise NotSound(what)
+    numbers.frombytes(blob)
+    return numbers
+
+
+def _places(blob: Any, count: int, choices: Sized, what: str) -> bytes:
+    """`count` bytes, each a place in `choices`."""
+    if type(blob) is not bytes or len(blob) != count or max(blob, default=0) >= len(choices):
+        raise NotSound(what)
+    return blob
+
+
+def unpacked_rows(columns: Any, most: int) -> dict[str, IndexRow]:
+    """The rows the index's columns hold, by game id (at most `most` of them); NotSound otherwise."""
+    if type(columns) is not dict or set(columns) != set(COLUMNS):
+        raise NotSound("not the archive's columns")
+    count = columns["count"]
+    if type(count) is not int or not 0 <= count <= most:
+        raise NotSound("its count")
+    ids = columns["id"]
+    if type(ids) is not str or len(ids) != max(0, 7 * count - 1) or not IDS.fullmatch(ids):
+        raise NotSound("its ids")
+    keys = _numbers(columns["key"], KEY, 5 * count, "its keys")
+    genuine = _places(columns["genuine"], count, (False, True), "its owners")
+    states = _places(columns["state"], count, STATES, "its states")
+    games = _places(columns["game"], count, GAMES, "its games")
+    pledges = columns["commitment"]
+    if type(pledges) is not str or len(pledges) != 64 * count or pledges.strip("0123456789abcdef"):
+        raise NotSound("its commitments")
+    ended = _numbers(columns["ended"], "d", count, "its times")
+    if count and not (0 <= min(ended) and max(ended) < 1e11) or any(map(math.isnan, ended)):
+        raise NotSound("its times")
+    moves = _numbers(columns["moves"], MOVES, count, "its moves")
+    results = _texts(columns["result"], count, TEXT_LIMIT, "its results")
+    news = _texts(columns["news"], count, TEXT_LIMIT, "its news")
+    people = _places(columns["people"], count, range(2 * MAX_SEATS + 1), "its people")
+    total = sum(people)
+    names = iter(_texts(columns["names"], total, NAME_LIMIT, "its names"))
+    wins = iter(map(bool, _places(columns["wins"], total, (False, True), "its wins")))
+    grouped_names = [tuple(islice(names, n)) for n in people]
+    grouped_wins = [tuple(islice(wins, n)) for n in people]
+    if any((state == 5) != (game == 0) for state, game in zip(states, games)):  # STATES[5]: "damaged"
+        raise NotSound("a game without its game")
+    # each log's row made in C: its key's 5 numbers as one tuple, then one value from each column
+    made = map(partial(tuple.__new__, IndexRow),
+               zip(zip(*[iter(keys)] * 5), map(bool, genuine), map(STATES.__getitem__, states),
+                   map(GAMES.__getitem__, games), COMMITMENTS.findall(pledges), ended, moves, results, news,
+                   grouped_names, grouped_wins))
+    return dict(zip(ids.split("\n") if count else [], made))
+
+
+COLUMNS = ("count", "id", "key", "genuine", "state", "game", "commitment", "ended", "moves", "result", "news",
+           "people", "names", "wins")
+
+
+def packed_columns(rows: dict[str, IndexRow]) -> dict[str, Any]:
+    """The rows as the index keeps them (see the module's notes)."""
+    values = list(rows.values())
+    return {"count": len(values), "id": "\n".join(rows),
+            "key": array(KEY, [n for row in values for n in row.key]).tobytes(),
+            "genuine": bytes(row.genuine for row in values),
+            "state": bytes(STATES.index(row.state) for row in values),
+            "game": bytes(GAMES.index(row.game) for row in values),
+            "commitment": "".join(row.commitment or NO_COMMITMENT for row in values),
+            "ended": array("d", [row.ended for row in values]).tobytes(),
+            "moves": array(MOVES, [row.moves for row in values]).tobytes(),
+            "result": "\n".join(row.result for row in values), "news": "\n".join(row.news for row in values),
+            "people": bytes(len(row.names) for row in values),
+            "names": "\n".join(name for row in values for name in row.names),
+            "wins": bytes(won for row in values for won in row.wins)}
 
 
 def write_index(hall: tuple[int, int], rows: dict[str, IndexRow]) -> None:
@@ -166,10 +209,4 @@ def write_index(hall: tuple[int, int], rows: dict[str, IndexRow]) -> None:
         make_dirs(path.parent, 0o700)
     except OSError:
         return
-    columns: dict[str, list] = {name: [] for name in COLUMNS}
-    for game_id, row in rows.items():
-        columns["id"].append(game_id)
-        columns["key"].extend(row.key)
-        for name, value in zip(IndexRow._fields[1:], row[1:]):
-            columns[name].append(list(value) if isinstance(value, tuple) else value)
-    write_cache(path, INDEX_FORMAT, columns)
+    write_cache(path, INDEX_FORMAT, packed_columns(rows))
