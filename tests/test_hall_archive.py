@@ -249,6 +249,26 @@ def test_a_damaged_or_crafted_index_is_rebuilt_and_said_in_one_line(hall, index,
     assert capsys.readouterr().out.startswith("the archive's index could not be read as one")
 
 
+def test_a_crafted_index_costs_no_more_memory_than_its_bytes(hall):
+    """8 MiB of newlines as the names of one game (8 million empty names if it were split): refused
+    by its size before any of it is split, in memory about the file's bytes."""
+    import tracemalloc
+
+    towers(hall, "Ann", "Bob")
+    hall_archive(hall)
+    path = the_index(hall)
+    columns = msgpack.unpackb(path.read_bytes())["saves"]
+    path.write_bytes(msgpack.packb({"format": 1, "saves": dict(columns, names="\n" * (8 << 20))}))
+    tracemalloc.start()
+    try:
+        rebuilt = hall_archive(hall)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "(its names)" in rebuilt.note and len(rebuilt.games) == 1
+    assert peak < 3 * (8 << 20)  # the file read, and its column: never a list of its pieces
+
+
 def test_on_a_box_the_index_is_the_players_own(hall, monkeypatch, tmp_path):
     towers(hall, "Ann", "Bob")
     monkeypatch.setenv("DICEHALL_PLAYER", "ann")

@@ -86,9 +86,10 @@ def read_index(hall: tuple[int, int], wanted: set[str]) -> IndexRead:
     path = index_path(hall)
     try:
         with os.fdopen(open_regular(path), "rb") as handle:
-            if os.fstat(handle.fileno()).st_size > MAX_INDEX:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_INDEX:
                 return IndexRead({}, True, NOT_AN_INDEX)
-            data = handle.read(MAX_INDEX + 1)
+            data = handle.read(size + 1)  # what is there (read(MAX_INDEX) would take 64 MiB at once)
     except FileNotFoundError:
         return IndexRead({}, True, "")  # not made yet: nothing was off
     except OSError:
