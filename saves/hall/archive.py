@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import os
 import re
-from operator import itemgetter
 from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
 from datetime import datetime, timezone
+from operator import itemgetter
+from typing import NamedTuple, Sequence
 
 from dicehall.engine.games import CATALOGUE, entry_of
 from dicehall.engine.text import clean_text
@@ -34,8 +34,8 @@ from dicehall.saves.hall.news import announcement
 from dicehall.saves.hall.scores import credit
 from dicehall.saves.hall.seats import seat_label
 
-RESULTS = ("won", "lost", "drawn", "abandoned")
-LOG_NAME = re.compile(ID_PATTERN.pattern + re.escape(LOG_SUFFIX))  # a game's log: ID.dhh  # the result filter's values (see ArchiveEntry.result_for)
+RESULTS = ("won", "lost", "drawn", "abandoned")  # the result filter's values (see ArchiveEntry.result_for)
+LOG_NAME = re.compile(ID_PATTERN.pattern + re.escape(LOG_SUFFIX))  # a game's log: ID.dhh
 
 
 class ArchiveEntry(NamedTuple):
@@ -263,7 +263,7 @@ def parse_day(text: str) -> float:
     """A day YYYY-MM-DD as the unix time of its start (local time); ValueError in one line."""
     try:
         return datetime.strptime(text, "%Y-%m-%d").timestamp()
-    except (ValueError, OverflowError):
+    except (ValueError, OverflowError, OSError):  # year 1 is no time the clock can tell
         raise ValueError(f"{clean_text(text, 20)!r} is not a day as YYYY-MM-DD") from None
 
 
