@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from operator import itemgetter
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from dicehall.engine.games import CATALOGUE, entry_of
 from dicehall.engine.text import clean_text
@@ -50,13 +50,14 @@ class ArchiveEntry(NamedTuple):
     moves: int
     result: str  # the fold's result in words ("Ann (Light) wins 17 to 6")
     news: str  # the announcement ("Ann beat Bob at Towers by 11")
-    names: Sequence[str]  # its people (its players, and any whose seat a bot took for being idle)
-    wins: Sequence[bool]  # whether each of them won
+    names: str  # its people (its players, and any whose seat a bot took for being idle), joined by tabs
+    wins: int  # bit n set: its person n won
     copies: int = 0  # other logs of this very game, not listed
 
     @property
     def people(self) -> list[tuple[str, bool]]:
-        return list(zip(self.names, self.wins))
+        """Each person's name, and whether they won."""
+        return [(name, bool(self.wins >> n & 1)) for n, name in enumerate(self.names.split("\t"))] if self.names else []
 
     @property
     def title(self) -> str:
@@ -68,7 +69,9 @@ class ArchiveEntry(NamedTuple):
         if player is None:
             return self.outcome
         wanted = player.casefold()
-        wins = [won for name, won in zip(self.names, self.wins) if name.casefold() == wanted]
+        if wanted not in self.names.casefold():  # most games, at once
+            return ""
+        wins = [won for name, won in self.people if name.casefold() == wanted]
         if not wins:
             return ""
         if self.outcome in ("drawn", "abandoned"):
@@ -222,7 +225,7 @@ def row_of_fold(fold: HallFold, key: tuple, owner: int) -> IndexRow:
         people = [(name, won) for (name, _), (won, _) in credit(fold).items()]
     return IndexRow(key, genuine, state, fold.module.ID, fold.commitment, log_time(fold), len(session.marks),
                     clean_text(fold.result, 200), announcement(fold),
-                    tuple(clean_text(name, 60) for name, _ in people), tuple(won for _, won in people))
+                    "\t".join(clean_text(name, 60) for name, _ in people), sum(won << n for n, (_, won) in enumerate(people)))
 
 
 def _listed(found: Archive, rows: dict[str, IndexRow]) -> Archive:

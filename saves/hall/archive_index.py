@@ -21,7 +21,7 @@ import re
 from array import array
 from dataclasses import dataclass
 from functools import partial
-from itertools import islice
+from itertools import repeat
 from pathlib import Path
 from typing import Any, NamedTuple, Sized
 
@@ -43,14 +43,17 @@ NO_COMMITMENT = "0" * 64  # a damaged log's place in the commitments
 TEXT_LIMIT, NAME_LIMIT = 300, 60
 IDS = re.compile(r"(?:[a-z0-9]{6}(?:\n[a-z0-9]{6})*)?")
 COMMITMENTS = re.compile(r"[0-9a-f]{64}")
-KEY, MOVES = "q", "L"  # the arrays' types: 5 signed 64-bit numbers a key, unsigned 32-bit moves (at least)
+KEY, MOVES, WINS = "q", "L", "H"  # the arrays' types: 64-bit keys, 32-bit moves, 16 bits of who won (at least)
+PEOPLE = 2 * MAX_SEATS  # a game's people at most: its seats, and those a bot took over for being idle
+PEOPLE_LIMIT = PEOPLE * (NAME_LIMIT + 1)
+LONG_NAME = re.compile(f"[^\t\n]{{{NAME_LIMIT + 1}}}")  # a name longer than a cleaned name is
 
 
 class IndexRow(NamedTuple):
     """What one log gave: its file's key (device, inode, size, mtime_ns, ctime_ns), whether its own
     players own it, its state (STATES), and for a finished game what the archive lists: the game,
-    the commitment, when it ended, its moves, its result and news line, its people's names and
-    whether each won. A damaged log's `result` is its problem line."""
+    the commitment, when it ended, its moves, its result and news line, its people's names (joined
+    by tabs) and who of them won (bit n: person n). A damaged log's `result` is its problem line."""
 
     key: tuple
     genuine: bool = True
@@ -61,8 +64,8 @@ class IndexRow(NamedTuple):
     moves: int = 0
     result: str = ""
     news: str = ""
-    names: tuple[str, ...] = ()
-    wins: tuple[bool, ...] = ()
+    names: str = ""  # its people's names joined by tabs (no cleaned name holds one)
+    wins: int = 0  # bit n set: its person n won
 
 
 @dataclass
@@ -116,14 +119,16 @@ class NotSound(Exception):
     """What in the index is not what the archive writes, in words."""
 
 
-def _texts(blob: Any, count: int, limit: int, what: str) -> list[str]:
-    """`count` texts joined by newlines, each printable and at most `limit` characters; its size is
-    checked before it is split, so a crafted column costs no more than `count` texts may."""
+def _texts(blob: Any, count: int, limit: int, what: str, within: str = "") -> list[str]:
+    """`count` texts joined by newlines, each printable (but for the characters `within`, which
+    join a text's parts) and at most `limit` characters; its size is checked before it is split,
+    so a crafted column costs no more than `count` texts may."""
     if type(blob) is not str or len(blob) > count * (limit + 1) or blob.count("\n") != max(0, count - 1):
         raise NotSound(what)
     texts = blob.split("\n") if count else []
-    if max(map(len, texts), default=0) > limit or not (
-            blob.replace("\n", "").isprintable() or all(text == clean_text(text, limit) for text in texts)):
+    printable = blob.replace("\n", "").replace(within, "") if within else blob.replace("\n", "")
+    if max(map(len, texts), default=0) > limit or not (printable.isprintable() or all(
+            part == clean_text(part, limit) for text in texts for part in (text.split(within) if within else [text]))):
         raise NotSound(what)  # (isprintable, in C: no control character; else only what clean_text leaves)
     return texts
 
@@ -166,24 +171,22 @@ def unpacked_rows(columns: Any, most: int) -> dict[str, IndexRow]:
     moves = _numbers(columns["moves"], MOVES, count, "its moves")
     results = _texts(columns["result"], count, TEXT_LIMIT, "its results")
     news = _texts(columns["news"], count, TEXT_LIMIT, "its news")
-    people = _places(columns["people"], count, range(2 * MAX_SEATS + 1), "its people")
-    total = sum(people)
-    names = iter(_texts(columns["names"], total, NAME_LIMIT, "its names"))
-    wins = iter(map(bool, _places(columns["wins"], total, (False, True), "its wins")))
-    grouped_names = [tuple(islice(names, n)) for n in people]
-    grouped_wins = [tuple(islice(wins, n)) for n in people]
+    names = _texts(columns["names"], count, PEOPLE_LIMIT, "its names", within="\t")
+    if LONG_NAME.search(columns["names"]) or max(map(str.count, names, repeat("\t")), default=0) >= PEOPLE:
+        raise NotSound("its names")
+    wins = _numbers(columns["wins"], WINS, count, "its wins")
     if any((state == 5) != (game == 0) for state, game in zip(states, games)):  # STATES[5]: "damaged"
         raise NotSound("a game without its game")
     # each log's row made in C: its key's 5 numbers as one tuple, then one value from each column
     made = map(partial(tuple.__new__, IndexRow),
                zip(zip(*[iter(keys)] * 5), map(bool, genuine), map(STATES.__getitem__, states),
                    map(GAMES.__getitem__, games), COMMITMENTS.findall(pledges), ended, moves, results, news,
-                   grouped_names, grouped_wins))
+                   names, wins))
     return dict(zip(ids.split("\n") if count else [], made))
 
 
 COLUMNS = ("count", "id", "key", "genuine", "state", "game", "commitment", "ended", "moves", "result", "news",
-           "people", "names", "wins")
+           "names", "wins")
 
 
 def packed_columns(rows: dict[str, IndexRow]) -> dict[str, Any]:
@@ -198,9 +201,8 @@ def packed_columns(rows: dict[str, IndexRow]) -> dict[str, Any]:
             "ended": array("d", [row.ended for row in values]).tobytes(),
             "moves": array(MOVES, [row.moves for row in values]).tobytes(),
             "result": "\n".join(row.result for row in values), "news": "\n".join(row.news for row in values),
-            "people": bytes(len(row.names) for row in values),
-            "names": "\n".join(name for row in values for name in row.names),
-            "wins": bytes(won for row in values for won in row.wins)}
+            "names": "\n".join(row.names for row in values),
+            "wins": array(WINS, [row.wins for row in values]).tobytes()}
 
 
 def write_index(hall: tuple[int, int], rows: dict[str, IndexRow]) -> None:
