@@ -5,9 +5,9 @@ by its games folder's device and inode), so that listing 10,000 finished games r
 It is a cache like the saves list's (saves/caches.py: written whole in one step, read as hostile),
 kept by columns, each packed whole, so that 10,000 entries are read and checked in milliseconds
 and never cost more memory than the hall's logs allow: {"format": 1, "saves": {"count": N, ...}},
-where each column is one string (texts joined by newlines, which no cleaned text holds; the
-commitments end to end) or one run of bytes (numbers of a fixed width; a state, a game, a count of
-people by their place in a fixed list). Reading it: at most MAX_INDEX bytes, read once with
+where each column is one string (texts joined by newlines, which no cleaned text holds, a game's
+people's names by tabs; the commitments end to end) or one run of bytes (numbers of a fixed width,
+who won as bits; a state or a game by its place in a fixed list). Reading it: at most MAX_INDEX bytes, read once with
 msgpack's limits; N at most what the games folder's logs allow; every column's size checked against
 N before it is split, then the values of every column checked at once (printable texts within
 their lengths, states and games known, times that are times). An entry is used only while its log
