@@ -24,7 +24,7 @@ from dicehall.engine.games import CATALOGUE, entry_of
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves import SaveError, os_reason
-from dicehall.saves.hall.archive_index import IndexRow, read_index, write_index
+from dicehall.saves.hall.archive_index import ROW_FIELDS, IndexRow, read_index, write_index
 from dicehall.saves.hall.errors import HallError
 from dicehall.saves.hall.files import ID_PATTERN, LOG_SUFFIX, OUR_FILES
 from dicehall.saves.hall.fold import HallFold
@@ -89,7 +89,7 @@ class ArchiveEntry(NamedTuple):
                 "copies": self.copies}
 
 
-assert ArchiveEntry._fields[2:-1] == IndexRow._fields[3:]  # an entry is made of its row's fields (_listed)
+assert ArchiveEntry._fields[2:-1] == ROW_FIELDS[3:]  # an entry is made of its row's fields (_listed)
 
 
 @dataclass

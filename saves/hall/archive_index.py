@@ -68,6 +68,9 @@ class IndexRow(NamedTuple):
     wins: int = 0  # bit n set: its person n won
 
 
+ROW_FIELDS = IndexRow._fields
+
+
 @dataclass
 class IndexRead:
     rows: dict[str, IndexRow]  # by game id, for the logs asked for
