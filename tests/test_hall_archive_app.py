@@ -37,7 +37,7 @@ def test_the_news_line_then_the_archive_browsed_and_filtered_by_keys(hall):
         news = await archive_open(pilot)
         seen = {"all": screen_text(pilot.app)}
         for keys, name in (("p", "first player"), ("p", "second player"), ("oo", "lost"), ("c", "cleared"),
-                           ("g", "towers"), ("d", "today"), ("D", "any day")):
+                           ("g", "towers"), ("d", "a day"), ("D", "any day")):
             for key in keys:
                 await pilot.press(key)
             seen[name] = screen_text(pilot.app)
@@ -58,7 +58,7 @@ def test_the_news_line_then_the_archive_browsed_and_filtered_by_keys(hall):
     assert "result: lost (o)" in seen["lost"] and "1 of 2 finished games" in seen["lost"]  # Ann lost to Eve
     assert last in seen["lost"] and first not in seen["lost"] and "result: lost (Ann's): 1 game listed" in seen["lost"]
     assert "player: all (p)" in seen["cleared"] and first in seen["cleared"] and last in seen["cleared"]
-    assert "game: Towers (g)" in seen["towers"] and "days: today (d)" in seen["today"]
+    assert "game: Towers (g)" in seen["towers"] and "days: the last 24 hours (d)" in seen["a day"]
     assert "days: any day (d)" in seen["any day"] and first in seen["any day"]
 
 

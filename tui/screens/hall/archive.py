@@ -35,7 +35,8 @@ SHOWN = 1000  # rows the list holds at most: the latest that match (the title sa
 PLAYER, GAME = Binding.Group("the player: on / back"), Binding.Group("the game: on / back")
 DAYS_KEYS, RESULT = Binding.Group("the days: on / back"), Binding.Group("the result: on / back")
 HELP_LEAVE = Binding.Group("Help")
-DAYS = ((None, "any day"), (1, "today"), (7, "the last 7 days"), (30, "the last 30 days"), (365, "the last year"))
+DAYS = ((None, "any day"), (1, "the last 24 hours"), (7, "the last 7 days"), (30, "the last 30 days"),
+        (365, "the last year"))
 
 
 def archive_row(entry: ArchiveEntry) -> Text:
