@@ -160,12 +160,21 @@ def hall_archive(hall) -> Archive:
         index = read_index((where.st_dev, where.st_ino), set(ids))
         rows: dict[str, IndexRow] = {}
         unsettled: set[str] = set()  # logs that changed while they were read: not written to the index
+        kept = index.rows
         for game_id in ids:
-            row = _indexed(hall, games, game_id, index.rows.get(game_id), unsettled)
-            if row is not None:
-                rows[game_id] = row
+            try:
+                info = os.stat(f"{game_id}{LOG_SUFFIX}", dir_fd=games, follow_symlinks=False)
+            except OSError:
+                continue  # gone since the folder was listed
+            key = _key(info)
+            row = kept.get(game_id)
+            if row is None or row.key != key:  # new, or not as it was: read again
+                row = _read_game(hall, game_id, key, info.st_uid)
+                if _file_key(games, game_id) != key:
+                    unsettled.add(game_id)
+            rows[game_id] = row
         found.note = index.note
-        if index.changed or unsettled or any(row is not index.rows.get(game_id) for game_id, row in rows.items()):
+        if index.changed or unsettled or any(row is not kept.get(game_id) for game_id, row in rows.items()):
             write_index((where.st_dev, where.st_ino), {game_id: row for game_id, row in rows.items()
                                                        if game_id not in unsettled})
     finally:
@@ -173,28 +182,17 @@ def hall_archive(hall) -> Archive:
     return _listed(found, rows)
 
 
-def _file_key(games: int, game_id: str) -> tuple[tuple, int]:
-    """A log's key (device, inode, size, mtime_ns, ctime_ns: what tells a changed file) and owner."""
-    info = os.stat(f"{game_id}{LOG_SUFFIX}", dir_fd=games, follow_symlinks=False)
-    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns), info.st_uid
+def _key(info: os.stat_result) -> tuple:
+    """A log's key: what tells a changed file (device, inode, size, mtime_ns, ctime_ns)."""
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns
 
 
-def _indexed(hall, games: int, game_id: str, kept: IndexRow | None, unsettled: set[str]) -> IndexRow | None:
-    """The index's row for a game's log: the one kept, if the file is as it was; else read afresh
-    (`unsettled` gets its id if it changed while it was read). None if the log is gone."""
+def _file_key(games: int, game_id: str) -> tuple | None:
+    """A log's key now; None if it is gone."""
     try:
-        key, owner = _file_key(games, game_id)
+        return _key(os.stat(f"{game_id}{LOG_SUFFIX}", dir_fd=games, follow_symlinks=False))
     except OSError:
         return None
-    if kept is not None and kept.key == key:
-        return kept
-    row = _read_game(hall, game_id, key, owner)
-    try:
-        if _file_key(games, game_id)[0] != key:
-            unsettled.add(game_id)
-    except OSError:
-        unsettled.add(game_id)
-    return row
 
 
 def _read_game(hall, game_id: str, key: tuple, owner: int) -> IndexRow:
