@@ -26,6 +26,7 @@ def archive_arguments(parser: Parser) -> None:
 
 
 def archive_command(args: argparse.Namespace) -> int:
+    from dicehall.saves.box import command_hint
     from dicehall.saves.hall import Hall
     from dicehall.saves.hall.archive import archive_line, check_game, hall_archive, parse_day
 
@@ -53,7 +54,9 @@ def archive_command(args: argparse.Namespace) -> int:
         print("no finished game matches" if archive.games else "no game has finished in the hall yet")
         return 0
     matched = f"{len(chosen):,} match; the latest {len(shown):,}" if len(shown) < len(chosen) else f"{len(chosen):,} match"
-    print(f"{matched} (dicehall replay ID opens one, dicehall export ID [--text] writes it)\n")
+    opens = command_hint("replay ID", key="Enter in the Hall screen's archive (a)")
+    writes = command_hint("export ID", key="x or t there")
+    print(f"{matched} ({opens} opens one, {writes} writes it)\n")
     for entry in shown:
         print(archive_line(entry))
     return 0
