@@ -28,6 +28,7 @@ from typing import Any, NamedTuple, Sized
 import msgpack
 
 from dicehall.durable import open_regular
+from dicehall.engine.errors import DicehallError
 from dicehall.engine.games import CATALOGUE
 from dicehall.engine.text import clean_text
 from dicehall.saves.caches import write_cache
@@ -118,8 +119,8 @@ def read_index(hall: tuple[int, int], wanted: set[str]) -> IndexRead:
     return IndexRead(rows, len(rows) != count, "")
 
 
-class NotSound(Exception):
-    """What in the index is not what the archive writes, in words."""
+class NotSound(DicehallError):
+    """What in the index is not what the archive writes, in words (said in the index's one line)."""
 
 
 def _texts(blob: Any, count: int, limit: int, what: str, within: str = "") -> list[str]:
