@@ -89,7 +89,7 @@ class ArchiveEntry(NamedTuple):
                 "copies": self.copies}
 
 
-assert ArchiveEntry._fields[2:-1] == ROW_FIELDS[3:]  # an entry is made of its row's fields (_listed)
+assert tuple(ArchiveEntry.__annotations__)[2:-1] == ROW_FIELDS[3:]  # an entry is made of its row's fields (_listed)
 
 
 @dataclass

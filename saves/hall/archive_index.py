@@ -69,7 +69,7 @@ class IndexRow(NamedTuple):
     wins: int = 0  # bit n set: its person n won
 
 
-ROW_FIELDS = IndexRow._fields
+ROW_FIELDS = tuple(IndexRow.__annotations__)  # its fields, in order
 
 
 @dataclass
