@@ -18,14 +18,14 @@ LANES = {
     """,
     # files on disk: saves, replays, text records, stats, caches, decks, the hall's files, the command line
     "files": """
-        analysis_store_games caches_hostile cli comments deals docs hall hall_files hall_matches hall_social hostile_records
+        analysis_store_games caches_hostile cli comments deals docs hall hall_archive hall_files hall_matches hall_social hostile_records
         journal_deck journal_documents journal_export journal_gamefile journal_hostile_decks replays
         ratings replays_formats saves saves_branch saves_faults saves_formats saves_index saves_rooms stats
         text_records_hostile text_records_summary
     """,
     # the app driven through Textual's Pilot at 80x24
     "tui": """
-        analysis_report analysis_store app assists bones_app comments_app every_screen footer hall_app hall_matches_app images
+        analysis_report analysis_store app assists bones_app comments_app every_screen footer hall_app hall_archive_app hall_matches_app images
         hall_drafts hall_handover hall_lobby hall_lobby_rows hall_scores hall_screens hall_social_app
         journal_app journal_rulings journal_screens ratings_app journal_vocabulary journal_writer practice refusals
         saves_list stats_app summary text_records text_records_copy towers_app troll_app troll_screen

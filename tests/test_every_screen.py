@@ -45,7 +45,7 @@ SCREENS = (
        for game_id in GAMES if GAME_SCREENS[game_id].setup is not None]
     + [("hall", lambda: DicehallApp(), ["h"]), ("hall new game", lambda: DicehallApp(), ["h", "n"]),
        ("hall scores", lambda: DicehallApp(), ["h", "s"]), ("hall ratings", lambda: DicehallApp(), ["h", "s", "t"]),
-       ("hall matches", lambda: DicehallApp(), ["h", "m"])])
+       ("hall matches", lambda: DicehallApp(), ["h", "m"]), ("hall archive", lambda: DicehallApp(), ["h", "a"])])
 
 
 def footer_keys(app) -> list[str]:

@@ -11,6 +11,7 @@ from typing import Callable
 
 import dicehall.cli.terminal as terminal
 from dicehall.cli.analyse import DESCRIPTION as ANALYSE_DESCRIPTION, NO_ANALYSER, analyse_arguments, analyse_command
+from dicehall.cli.archive import archive_arguments, archive_command
 from dicehall.cli.args import Parser, UsageError, fail, refusal
 from dicehall.cli.files import (export_arguments, export_command, file_argument, recover_command, save_argument,
                                 saves_command, verify_command)
@@ -61,6 +62,8 @@ COMMANDS = (
     Command("rules", "print a game's rules", rules_arguments, rules_command),
     Command("recover", "copy the good part of a damaged save into a new save", save_argument, recover_command),
     Command("hall", "list the hall's games: seats, moves, watchers", hall_arguments, hall_command, hall_after=True),
+    Command("archive", "the hall's finished games by player, game, day and result (--json)", archive_arguments,
+            archive_command, hall_after=True),
     Command("host", "open a game in the hall and take a seat", host_arguments, host_command, hall_after=True),
     Command("join", "take an open seat (or your own again) in a hall game", join_arguments, join_command,
             hall_after=True),

@@ -152,6 +152,11 @@ class HallListing:
                 sorted(self._listed.items(), key=lambda item: (not item[1].genuine, item[0]))
                 if listed.game is not None]
 
+    def listed_fold(self, game_id: str) -> "HallFold | None":
+        """The fold the last listing read of a game (None: not listed, or not a good game)."""
+        listed = self._listed.get(game_id)
+        return listed.game.fold if listed is not None and listed.game is not None else None
+
     def entry(self, game_id: str) -> HallEntry:
         """One game's listing entry; whatever is wrong with it is its problem line."""
         try:

@@ -101,6 +101,9 @@ def _credit(fold) -> dict[tuple[str, bool], tuple[bool, Result | None]]:
     return names
 
 
+credit = _credit  # the archive's name for it too (saves/hall/archive.py: who played a game, and who won)
+
+
 def _result(fold, seat: int) -> Result | None:
     result = fold.module.result(fold.session.state, seat)
     return result and replace(result, words=clean_text(result.words, 60))

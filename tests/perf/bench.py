@@ -1217,6 +1217,13 @@ def hall_listing(games: int = 50, plays: int = 30, rounds: int = 7) -> None:
         "a second listing costs almost nothing")
 
 
+def hall_archive_listing() -> None:
+    """The archive of 10,000 finished hall games, listed through its index (tests/perf/bench_archive.py)."""
+    from tests.perf.bench_archive import archive_listing
+
+    row(*archive_listing(ms))
+
+
 def text_records(rounds: int = 3) -> None:
     """Export and import of a text record (.dht) against a binary replay (.dhr) of the same game, at
     each length, alternating (the best of `rounds` each): write_text then read_text, replay_document
@@ -1440,6 +1447,7 @@ SECTIONS = {
     "bigsave": big_save, "caches": crafted_caches, "analysis": analysis_speed, "troll_analysis": troll_analysis,
     "cores": troll_cores, "pool_start": pool_start,
     "search": troll_search_turn, "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing,
+    "archive": hall_archive_listing,
     "journal": journal_sim, "journal_cpu": journal_sim_cpu, "decks": deck_reading, "stats": stats_counts,
     "judged_others": judged_others_speed, "ratings": ratings_speed,
     "text": text_records,

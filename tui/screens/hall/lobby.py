@@ -23,6 +23,7 @@ from dicehall.saves import error_line
 from dicehall.saves.box import JOIN_KEY, command_hint, on_box
 from dicehall.saves.hall import Hall, HallEntry, HallSettings, login_name
 from dicehall.saves.hall.match_book import MatchBook
+from dicehall.saves.hall.news import latest_news
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.screens.hall.match import MatchesScreen
@@ -91,6 +92,7 @@ class HallListed(Message):
     entries: list[HallEntry]
     error: str = ""
     settings: HallSettings = HallSettings()
+    news: str = ""  # the result of the game that finished last (saves/hall/news.py)
 
 
 class HallScreen(KeyedScreen):
@@ -101,6 +103,7 @@ class HallScreen(KeyedScreen):
         Binding("n", "new", "New game", tooltip="open a new game in the hall: its seats, bots and options"),
         Binding("s", "scores", "Scores", tooltip="each player's games, wins and best result in the finished games"),
         Binding("m", "matches", "Matches", tooltip="matches and round-robins: tables, your next game"),
+        Binding("a", "archive", "Archive", tooltip="every finished game, by player, game, day and result"),
         Binding("r", "refresh", "Refresh"),
         Binding("question_mark", "help", "Help"),
         Binding("q,escape", "back", "Back"),
@@ -110,7 +113,8 @@ class HallScreen(KeyedScreen):
                   "player, a bot by its name, a player who is disconnected, or one idle on their turn) and, for a game in "
                   "progress, where it stands (now: the scores, the countdown, the troops left). Enter or w watches a game, "
                   "read only: a finished one opens as a replay. j takes an open seat. n opens a new game: "
-                  "the game, each seat open or a bot, your name (on a shared box, your key's). s shows the scores. "
+                  "the game, each seat open or a bot, your name (on a shared box, your key's). s shows the scores, "
+                  "a the archive; news: the last result. "
                   "Leaving a game opened here comes back here. "
                   "The list follows the hall by itself "
                   "(every second); r looks at once.")
@@ -136,6 +140,7 @@ class HallScreen(KeyedScreen):
     def compose(self) -> ComposeResult:
         yield Plain(Text("The hall", style="bold"), classes="title")
         yield Plain(id="hall-motd")  # the admin's message of the day, as plain text (never markup)
+        yield Plain(id="hall-news")  # the last game's result, as the servers' bots announce it
         yield Plain(COLUMNS, id="hall-columns")
         yield OptionList(id="hall-list")
         yield StatusLine("Enter watches the game under the cursor; j joins a seat; n opens a new game")
@@ -155,14 +160,14 @@ class HallScreen(KeyedScreen):
             self.lister.cancel()
         self.wake.set()
 
-    def look(self) -> tuple[list[HallEntry], str, HallSettings]:
+    def look(self) -> tuple[list[HallEntry], str, HallSettings, str]:
         settings = self.hall.settings()  # never raises: a bad hall.toml is its problem line
         try:
             entries = self.hall.listing()
             self.book.note(entries)
-            return entries, "", settings
         except (DicehallError, OSError) as error:  # HallError: the folder cannot be read
-            return [], error_line(error), settings
+            return [], error_line(error), settings, ""
+        return entries, "", settings, latest_news(self.hall, entries)
 
     def follow_hall(self) -> None:
         """The listing thread: look at the hall every second (or at once after r) and post it."""
@@ -182,6 +187,10 @@ class HallScreen(KeyedScreen):
     def show_listed(self, listed: HallListed) -> None:
         self.show_entries(listed.entries, listed.error)
         self.show_settings(listed.settings)
+        if not listed.error:  # a look that failed keeps the news shown
+            news = self.query_one("#hall-news", Plain)
+            news.show(Text(clip(listed.news, 78)))
+            news.display = bool(listed.news)
 
     def show_settings(self, settings: HallSettings) -> None:
         """The message of the day above the list (hidden when there is none); why the admin's
@@ -320,6 +329,11 @@ class HallScreen(KeyedScreen):
 
     def action_scores(self) -> None:
         self.app.open_hall_scores(self.hall)
+
+    def action_archive(self) -> None:
+        from dicehall.tui.screens.hall.archive import HallArchiveScreen
+
+        self.app.push_screen(HallArchiveScreen(self.hall))
 
     def action_refresh(self) -> None:
         listed = HallListed(*self.look())
