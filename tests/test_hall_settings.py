@@ -294,7 +294,7 @@ DOOR_ARGS = {  # every command (and the launcher, None), as a barred player migh
     "export": ["export", "abcdef"], "replay": ["replay", "abcdef"], "verify": ["verify", "abcdef"],
     "analyse": ["analyse", "abcdef"], "practice": ["practice"], "summary": ["summary", "abcdef"],
     "stats": ["stats"], "sim": ["sim", "dicetower"], "rules": ["rules", "towers"], "recover": ["recover", "abcdef"],
-    "hall": ["hall"], "archive": ["archive"], "host": ["host", "towers"], "join": ["join", "abcdef"], "watch": ["watch", "abcdef"],
+    "hall": ["hall"], "archive": ["archive"], "ratings": ["ratings"], "host": ["host", "towers"], "join": ["join", "abcdef"], "watch": ["watch", "abcdef"],
     "serve": ["serve"],
 }
 

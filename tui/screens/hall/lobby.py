@@ -109,15 +109,11 @@ class HallScreen(KeyedScreen):
         Binding("q,escape", "back", "Back"),
     ]
     HELP_NOTES = ("The hall is the games folder shared by the people on this box (--hall DIR or DICEHALL_HALL). "
-                  "Each game shows its moves so far, how many watch it, its last move and its seats (open, a "
-                  "player, a bot by its name, a player who is disconnected, or one idle on their turn) and, for a game in "
-                  "progress, where it stands (now: the scores, the countdown, the troops left). Enter or w watches a game, "
-                  "read only: a finished one opens as a replay. j takes an open seat. n opens a new game: "
-                  "the game, each seat open or a bot, your name (on a shared box, your key's). s shows the scores, "
-                  "a the archive; news: the last result. "
-                  "Leaving a game opened here comes back here. "
-                  "The list follows the hall by itself "
-                  "(every second); r looks at once.")
+                  "Each game shows its moves, watchers, last move and seats (open, a player, a bot, disconnected, "
+                  "or idle on their turn) and, in progress, where it stands. Enter or w watches a game, read only "
+                  "(a finished one opens as a replay); j takes an open seat; n opens a new game (on a shared box, "
+                  "as your key's name). The news line is the last result. Leaving a game opened here comes back "
+                  "here. The list follows the hall every second; r looks at once.")
 
     def __init__(self, hall: Hall | None = None) -> None:
         super().__init__()
