@@ -14,6 +14,7 @@ import os
 import signal
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import ComposeResult
@@ -24,11 +25,13 @@ from textual.filter import LineFilter, Monochrome, NoColor
 from textual.geometry import Size
 from textual.screen import Screen
 
-from dicehall.engine import Session
 from dicehall.tui.parlor import ParlorApp
 from dicehall.tui.screens.launcher import LauncherScreen
 from dicehall.tui.terminal import FULL, Terminal, detect_terminal
 from dicehall.tui.widgets import Plain
+
+if TYPE_CHECKING:
+    from dicehall.engine import Session
 
 EXIT_WATCHDOG_SECONDS = 3.0
 PARENT_EVERY = 0.5  # seconds between looks at whether the process that started this one is still there
