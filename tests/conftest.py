@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lanes import lane_of, lanes_in
+from tests.lanes import first_rank, lane_of, lanes_in
 
 
 def pytest_collection_modifyitems(items):
@@ -12,6 +12,21 @@ def pytest_collection_modifyitems(items):
         lane = lane_of(item.path.stem, getattr(item, "originalname", item.name))
         if lane:  # a module in no lane runs in every run but no lane's: tests/test_tooling.py names it
             item.add_marker(lane)
+    # the longest tests first (tests/lanes.py's FIRST), the rest in their order (a stable sort): every
+    # worker has the same order, and worksteal hands the long ones out while there is time to even up
+    items.sort(key=lambda item: first_rank(item.path.stem, getattr(item, "originalname", item.name)))
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: absent under -p no:xdist
+def pytest_xdist_make_scheduler(config, log):
+    """`-n auto` shares the tests out by worksteal unless --dist says otherwise: a worker that runs out
+    takes half of another's queue, so with the long tests handed out first (FIRST) none is left alone
+    at the end (xdist's default, load, would give them all to the first worker in one chunk)."""
+    if config.getoption("dist") == "load" and not any(arg.startswith(("--dist", "-d")) for arg in config.invocation_params.args):
+        from xdist.scheduler import WorkStealingScheduling
+
+        return WorkStealingScheduling(config, log)
+    return None
 
 
 def pytest_ignore_collect(collection_path, config):
