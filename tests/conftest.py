@@ -2,9 +2,29 @@
 test is marked with its module's lane (tests/lanes.py), so `pytest -m rules` runs one lane."""
 from __future__ import annotations
 
+import compileall
+import sys
+import tomllib
+from pathlib import Path
+
 import pytest
 
 from tests.lanes import first_rank, lane_of, lanes_in
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A shell that sets PYTHONDONTWRITEBYTECODE (this workplace's does) would have every worker compile
+# every test module again (pytest's assert rewriting) and every `python -m dicehall` a test starts
+# compile each dicehall module it imports, at each start: the suite writes the bytecode once instead
+# (into the ignored __pycache__ folders), here for the tests and in pytest_configure for the package.
+sys.dont_write_bytecode = False
+
+
+def pytest_configure(config):
+    if not hasattr(config, "workerinput"):  # once a run, in the process that starts the workers
+        folders = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"].values()
+        for folder in sorted(set(folders)):  # what is up to date is only looked at
+            compileall.compile_dir(ROOT / folder, quiet=1)
 
 
 def pytest_collection_modifyitems(items):
