@@ -123,7 +123,7 @@ FIRST = """
     troll_search::test_the_search_does_not_see_face_down_cards_or_the_deck_order
 """
 
-# module name (tests/test_NAME.py) -> its lane; (module, test function) -> "slow" for those above
+# module name (tests/test_NAME.py) -> its lane; (module, test function) -> "slow" for those in SLOW
 LANE_OF = {f"test_{name}": lane for lane, names in LANES.items() for name in names.split()}
 SLOW_TESTS = {(f"test_{entry.split('::')[0]}", entry.split("::")[1]) for entry in SLOW.split()}
 
