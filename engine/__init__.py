@@ -5,13 +5,15 @@
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+import importlib
+from typing import TYPE_CHECKING, Iterable, Sequence
 
-from dicehall.engine.codec import digest
-from dicehall.engine.core import ChanceNeeded, IllegalCommand, Measure, Outcome, Player, Result
-from dicehall.engine.errors import DicehallError
-from dicehall.engine.games import CATALOGUE, get_game
-from dicehall.engine.session import Journal, JournalError, LogError, Mark, Session
+if TYPE_CHECKING:
+    from dicehall.engine.codec import digest
+    from dicehall.engine.core import ChanceNeeded, IllegalCommand, Measure, Outcome, Player, Result
+    from dicehall.engine.errors import DicehallError
+    from dicehall.engine.games import CATALOGUE, get_game
+    from dicehall.engine.session import Journal, JournalError, LogError, Mark, Session
 
 __all__ = [
     "CATALOGUE", "ChanceNeeded", "DicehallError", "IllegalCommand", "Journal", "JournalError", "LogError", "Mark", "Measure",
@@ -19,6 +21,26 @@ __all__ = [
 ]
 
 VERSION = "0.1.0"
+
+# Each name above from its module, imported the first time it is asked for: importing any engine
+# module runs this file first, and `dicehall --help`, `dicehall.engine.errors` or the launcher's
+# first frame should not wait for the session, the codec (msgpack, hashlib) and the log to load.
+_FROM = {"digest": "codec", "DicehallError": "errors", "CATALOGUE": "games", "get_game": "games"}
+_FROM |= dict.fromkeys(("ChanceNeeded", "IllegalCommand", "Measure", "Outcome", "Player", "Result"), "core")
+_FROM |= dict.fromkeys(("Journal", "JournalError", "LogError", "Mark", "Session"), "session")
+
+
+def __getattr__(name: str) -> object:
+    if name not in _FROM:  # a module of the engine, `engine.games` as `import dicehall.engine as engine` reads it
+        try:
+            return importlib.import_module(f"{__name__}.{name}")  # (the import sets it here as well)
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
+    globals()[name] = value  # once: the next look-up is a plain attribute
+    return value
 
 
 def new_seed() -> int:
@@ -28,6 +50,8 @@ def new_seed() -> int:
 
 
 def as_players(players: Sequence[Player | str] | None) -> tuple[Player, ...]:
+    from dicehall.engine.core import Player
+
     return tuple(p if isinstance(p, Player) else Player(str(p)) for p in (players or ()))
 
 
@@ -40,6 +64,9 @@ def new_session(
     journal: Journal | None = None,
 ) -> Session:
     """Start a game. `dice` (d6 faces in order) replaces the seeded source, as physical dice do."""
+    from dicehall.engine.games import get_game
+    from dicehall.engine.session import Session
+
     return Session(
         get_game(game),
         seed=new_seed() if seed is None else seed,

@@ -2,9 +2,29 @@
 test is marked with its module's lane (tests/lanes.py), so `pytest -m rules` runs one lane."""
 from __future__ import annotations
 
+import compileall
+import sys
+import tomllib
+from pathlib import Path
+
 import pytest
 
-from tests.lanes import lane_of, lanes_in
+from tests.lanes import first_rank, lane_of, lanes_in
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A shell that sets PYTHONDONTWRITEBYTECODE (this workplace's does) would have every worker compile
+# every test module again (pytest's assert rewriting) and every `python -m dicehall` a test starts
+# compile each dicehall module it imports, at each start: the suite writes the bytecode once instead
+# (into the ignored __pycache__ folders), here for the tests and in pytest_configure for the package.
+sys.dont_write_bytecode = False
+
+
+def pytest_configure(config):
+    if not hasattr(config, "workerinput"):  # once a run, in the process that starts the workers
+        folders = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"].values()
+        for folder in sorted(set(folders)):  # what is up to date is only looked at
+            compileall.compile_dir(ROOT / folder, quiet=1)
 
 
 def pytest_collection_modifyitems(items):
@@ -12,6 +32,21 @@ def pytest_collection_modifyitems(items):
         lane = lane_of(item.path.stem, getattr(item, "originalname", item.name))
         if lane:  # a module in no lane runs in every run but no lane's: tests/test_tooling.py names it
             item.add_marker(lane)
+    # the longest tests first (tests/lanes.py's FIRST), the rest in their order (a stable sort): every
+    # worker has the same order, and worksteal hands the long ones out while there is time to even up
+    items.sort(key=lambda item: first_rank(item.path.stem, getattr(item, "originalname", item.name)))
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: absent under -p no:xdist
+def pytest_xdist_make_scheduler(config, log):
+    """`-n auto` shares the tests out by worksteal unless --dist says otherwise: a worker that runs out
+    takes half of another's queue, so with the long tests handed out first (FIRST) none is left alone
+    at the end (xdist's default, load, would give them all to the first worker in one chunk)."""
+    if config.getoption("dist") == "load" and not any(arg.startswith(("--dist", "-d")) for arg in config.invocation_params.args):
+        from xdist.scheduler import WorkStealingScheduling
+
+        return WorkStealingScheduling(config, log)
+    return None
 
 
 def pytest_ignore_collect(collection_path, config):

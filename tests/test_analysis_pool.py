@@ -17,6 +17,7 @@ import pytest
 from dicehall.engine import analysis
 from dicehall.engine.analysis import pool
 from dicehall.engine.analysis import troll as troll_analysis
+from tests.apphelpers import eventually, exited
 from tests.test_analysis_troll import FATAL_KEYS, FATAL_SEED, fatal_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -237,10 +238,7 @@ def test_a_signal_while_the_pool_runs_leaves_no_worker(tmp_path, signum, in_a_th
         assert len(workers) >= 2 and all(alive(pid) for pid in workers)
         process.send_signal(signum)
         process.wait(timeout=60)
-        deadline = time.monotonic() + 30
-        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not any(alive(pid) for pid in workers)
+        eventually(lambda: not any(alive(pid) for pid in workers), "a pool worker outlived the script")
     finally:
         if process.poll() is None:
             process.kill()
@@ -259,27 +257,19 @@ def test_a_signal_to_the_viewer_while_its_analysis_runs_leaves_no_worker(tmp_pat
     try:
         assert b"event" in read_for(fd, 60, until=b"event"), "the viewer did not draw its screen"
         os.write(fd, b"a")
-        deadline = time.monotonic() + 60
-        while len(workers) < 3 and time.monotonic() < deadline:  # the forkserver and both workers
-            read_for(fd, 0.1)
-            workers |= descendants(pid)
-        assert len(workers) >= 3, "the analysis did not start its pool"
+
+        def pool_started() -> bool:  # the forkserver and both workers
+            workers.update(descendants(pid))
+            return len(workers) >= 3
+
+        eventually(pool_started, "the analysis did not start its pool", 60, lambda: read_for(fd, 0.1))
         if signum == signal.SIGHUP:
             os.close(fd)  # the link is gone as well
             fd = -1
         os.kill(pid, signum)
-        deadline = time.monotonic() + 15
-        while not os.waitpid(pid, os.WNOHANG)[0]:
-            assert time.monotonic() < deadline, "dicehall did not exit after the signal"
-            if fd >= 0:
-                read_for(fd, 0.05)
-            else:
-                time.sleep(0.05)
-        pid = 0
-        deadline = time.monotonic() + 30
-        while any(alive(worker) for worker in workers) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not any(alive(worker) for worker in workers)
+        signalled, pid = pid, 0  # exited() reaps it, or kills and reaps it if it outlives the guard
+        exited(signalled, "dicehall did not exit after the signal", fd)
+        eventually(lambda: not any(alive(worker) for worker in workers), "an analysis worker outlived the viewer")
     finally:
         if fd >= 0:
             os.close(fd)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from dicehall import engine
 from dicehall import replays
 from dicehall.saves import parse_save
 from dicehall.saves.hall import Hall
+from tests.apphelpers import eventually
 from tests.hallhelpers import start_player
 
 WRITERS, APPENDS = 8, 50
@@ -98,10 +98,7 @@ def play_whole_game(tmp_path, game: str, seats: list[str]):
     hosted.close()  # Ann's own process takes her seat back
     watcher = hall.watch(game_id)
     players = [start_player(hall.folder, game_id, name, seed) for seed, name in enumerate(["Ann", "Bob"])]
-    deadline = time.monotonic() + 240
-    while not watcher.finished and time.monotonic() < deadline:
-        if watcher.wait(2):
-            watcher.follow()
+    eventually(lambda: watcher.finished, "the game did not end", 240, lambda: watcher.wait(2) and watcher.follow())
     reports = [json.loads(p.communicate(timeout=240)[0]) for p in players]
     watcher.follow()
     assert watcher.finished and all(report["finished"] for report in reports)
@@ -137,10 +134,8 @@ def test_a_player_hung_up_mid_game_is_shown_disconnected_takes_the_seat_back_and
     watcher = hall.watch(game_id)
     ann = start_player(hall.folder, game_id, "Ann", 1, pause=0.1)
     bob = start_player(hall.folder, game_id, "Bob", 2, pause=0.1)
-    deadline = time.monotonic() + 60
-    while (watcher.session is None or len(watcher.session.events) < 6) and time.monotonic() < deadline:
-        if watcher.wait(2):
-            watcher.follow()
+    eventually(lambda: watcher.session is not None and len(watcher.session.events) >= 6, "six moves were not played", 60,
+               lambda: watcher.wait(2) and watcher.follow())
     assert not watcher.finished
     bob.send_signal(signal.SIGHUP)
     assert bob.wait(10) == -signal.SIGHUP  # it was still playing

@@ -17,6 +17,7 @@ import pytest
 from dicehall.cli import BY_NAME, main
 from dicehall.saves.hall import Hall, HallError, HallSettings, barred_refusal, read_settings
 from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.screens.hall.lobby import HallScreen
 from tests.apphelpers import drive, screen_text, status, until
 
@@ -343,7 +344,9 @@ def test_a_barred_player_is_refused_at_the_lobbys_join(hall):
     async def steps(pilot):
         pilot.app.push_screen(HallScreen())
         await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen) and cat.id in screen_text(pilot.app))
-        await pilot.press("j", "D", "a", "n", "enter")
+        await pilot.press("j")  # the name is asked: typed once its box is open (before, Enter watched the game)
+        await until(pilot, lambda: isinstance(pilot.app.screen, AskScreen))
+        await pilot.press("D", "a", "n", "enter")
         await pilot.pause()
         return status(pilot.app), pilot.app.screen
 

@@ -9,13 +9,12 @@ import re
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
 from dicehall import saves
 from dicehall.engine.core import Player
-from tests.apphelpers import screen_text
+from tests.apphelpers import exited, screen_text
 from tests.test_signals import read_for
 from dicehall.tui.app import DicehallApp, TooSmallScreen
 from dicehall.tui.screens.bones import BonesScreen
@@ -190,10 +189,10 @@ def test_dicehall_under_term_vt100_writes_no_colour_and_no_box_drawing(home):
         out += read_for(fd, 1.0)
     finally:
         os.kill(pid, signal.SIGTERM)
-        deadline = time.time() + 15
-        while time.time() < deadline and os.waitpid(pid, os.WNOHANG)[0] == 0:
-            read_for(fd, 0.05)
-        os.close(fd)
+        try:
+            exited(pid, "dicehall did not leave on SIGTERM", fd)
+        finally:
+            os.close(fd)
     assert b"COUNTDOWN" in out, "the app did not draw its screen"
     text = out.decode("utf-8", "replace")
     assert not [c for c in text if 0x2500 <= ord(c) < 0x25A0], "box-drawing characters were written"
@@ -214,10 +213,10 @@ def test_dicehall_does_not_take_the_mouse(home):
         out += read_for(fd, 1.0)
     finally:
         os.kill(pid, signal.SIGTERM)
-        deadline = time.time() + 15
-        while time.time() < deadline and os.waitpid(pid, os.WNOHANG)[0] == 0:
-            read_for(fd, 0.05)
-        os.close(fd)
+        try:
+            exited(pid, "dicehall did not leave on SIGTERM", fd)
+        finally:
+            os.close(fd)
     assert b"Dice Tower" in out, "the launcher did not draw"
     for mouse_on in (b"\x1b[?1000h", b"\x1b[?1003h", b"\x1b[?1006h"):
         assert mouse_on not in out

@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import ComposeResult
@@ -24,11 +26,13 @@ from textual.filter import LineFilter, Monochrome, NoColor
 from textual.geometry import Size
 from textual.screen import Screen
 
-from dicehall.engine import Session
 from dicehall.tui.parlor import ParlorApp
 from dicehall.tui.screens.launcher import LauncherScreen
 from dicehall.tui.terminal import FULL, Terminal, detect_terminal
 from dicehall.tui.widgets import Plain
+
+if TYPE_CHECKING:
+    from dicehall.engine import Session
 
 EXIT_WATCHDOG_SECONDS = 3.0
 PARENT_EVERY = 0.5  # seconds between looks at whether the process that started this one is still there
@@ -297,12 +301,12 @@ class DicehallApp(ParlorApp):
 
     def close_hall(self) -> None:
         """Stop the screens following the game, then leave it: the seat's lock and any watcher's are released."""
-        from dicehall.tui.screens.hall.follow import HallTable
-
         game, self.hall_game = self.hall_game, None
-        for screen in self.screen_stack:
-            if isinstance(screen, HallTable):  # the screens this terminal plays the game on
-                screen.stop_following()
+        follow = sys.modules.get("dicehall.tui.screens.hall.follow")  # never imported: no screen of a hall game
+        if follow is not None:  # (so leaving the app loads no hall module)
+            for screen in self.screen_stack:
+                if isinstance(screen, follow.HallTable):  # the screens this terminal plays the game on
+                    screen.stop_following()
         if game is not None:
             from dicehall.tui.screens.hall.talk import close_chat
 
@@ -472,14 +476,14 @@ class DicehallApp(ParlorApp):
         super()._handle_exception(error)
 
     def close_saves(self) -> None:
-        from dicehall.saves import close_save
-
         for screen in self.screen_stack:
             keep_draft = getattr(screen, "keep_draft", None)  # a writer's words go to the save first
             if callable(keep_draft):
                 keep_draft()
             session = getattr(screen, "session", None)
             if session is not None:
+                from dicehall.saves import close_save  # here: leaving the launcher alone loads no saves module
+
                 close_save(session)
 
     def on_unmount(self) -> None:

@@ -13,7 +13,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 from textual.widgets.option_list import Option
 
-from dicehall.engine import IllegalCommand, JournalError, Session
 from dicehall.engine.text import clean_text
 from dicehall.tui.screens.dialogs import AskScreen, HelpScreen, bindings_help
 from dicehall.tui.session import GameSession
@@ -174,6 +173,8 @@ class KeyedScreen(Screen):
     def attempt(self, action: Callable[[], object], done: str | None = None) -> bool:
         """Run an engine call; an IllegalCommand, or a save that could not be written (the session
         is then unchanged), becomes a one-line answer instead of an error."""
+        from dicehall.engine import IllegalCommand, JournalError  # here: the launcher's first frame loads no session
+
         try:
             action()
         except (IllegalCommand, JournalError) as error:
@@ -289,6 +290,8 @@ class GameScreen(KeyedScreen):
     def help_notes(self) -> str:
         """Once the game is over, its summary first (engine/analysis/summary.py: the result, the
         deal, undos, assists, comments), as roguelikes end with a morgue file."""
+        from dicehall.engine import Session
+
         if self.session.outcome is None or not isinstance(self.session, Session):  # a hall game's is not a Session
             return self.HELP_NOTES
         from dicehall.engine.analysis.summary import summary_paragraph
@@ -334,6 +337,8 @@ class GameScreen(KeyedScreen):
             self.redraw()
 
     def action_review(self) -> None:
+        from dicehall.engine import Session
+
         assert isinstance(self.session, Session)  # a hall table reviews otherwise (HallPlay.action_review)
         self.app.open_viewer(self.session, live=True)
 
@@ -345,6 +350,7 @@ class GameScreen(KeyedScreen):
 
     def on_unmount(self) -> None:
         # leaving the screen releases the save for other sessions; every event is already on disk
+        from dicehall.engine import Session
         from dicehall.saves import close_save
 
         if isinstance(self.session, Session):  # a hall table's log is the hall's, not a save

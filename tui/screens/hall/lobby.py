@@ -240,7 +240,8 @@ class HallScreen(KeyedScreen):
             self.announce(entry)
 
     def current(self) -> HallEntry | None:
-        index = self.query_one(OptionList).highlighted
+        lists = self.query(OptionList)  # none while the screen is torn down (the footer still asks check_action)
+        index = lists.first().highlighted if lists else None
         if index is None or not 0 <= index < len(self.entries):
             return None
         return self.entries[index]
