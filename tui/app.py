@@ -354,6 +354,13 @@ class DicehallApp(ParlorApp):
 
         self.push_screen(HallScoresScreen(hall))
 
+    def open_hall_ratings(self, folder=None) -> None:
+        """The hall's ratings (the scores screen's t); the ratings screen shares the scores' table,
+        so the app opens it and the two screens never import each other."""
+        from dicehall.tui.screens.hall.ratings import HallRatingsScreen
+
+        self.push_screen(HallRatingsScreen(folder))
+
     def open_hall_viewer(self, game) -> None:
         """The live viewer on a hall game this process watches (a HallGame from Hall.watch); it
         closes the game when it is left."""

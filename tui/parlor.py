@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Callable, Protocol
 from textual.app import App
 
 if TYPE_CHECKING:
+    from pathlib import Path
     from types import ModuleType
 
     from rich.text import Text
@@ -78,6 +79,9 @@ class ParlorApp(App):
         raise NotImplementedError
 
     def open_hall_scores(self, hall: Hall | None = None) -> None:
+        raise NotImplementedError
+
+    def open_hall_ratings(self, folder: Path | None = None) -> None:
         raise NotImplementedError
 
     def open_hall_game(self, game: HallGame | None = None) -> None:

@@ -142,6 +142,4 @@ class HallScoresScreen(HallTableScreen):
     ]
 
     def action_ratings(self) -> None:
-        from dicehall.tui.screens.hall.ratings import HallRatingsScreen
-
-        self.app.push_screen(HallRatingsScreen(self.folder))
+        self.app.open_hall_ratings(self.folder)
