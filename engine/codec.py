@@ -15,8 +15,6 @@ import typing
 from hashlib import blake2b
 from typing import Any
 
-import msgpack
-
 from dicehall.engine.errors import DicehallError
 
 # No genuine save record or replay nests deeper than about 7 levels; a hostile one could nest
@@ -51,6 +49,8 @@ def _plain(value: Any) -> Any:
 
 def digest(state: Any) -> str:
     """A short hex digest of a state (BLAKE2b of its canonical msgpack encoding)."""
+    import msgpack  # here, not above: a command that never digests (`sim journal`) starts without it
+
     return blake2b(msgpack.packb(_plain(state), use_bin_type=True), digest_size=16).hexdigest()
 
 

@@ -15,6 +15,8 @@ def clean_text(value: object, limit: int = NAME_LIMIT) -> str:
         value = _SHORT.repr(value)  # str() of a list nested 1,000 deep (from a file) would recurse until it failed
     elif not isinstance(value, str):
         value = str(value)
+    if value.isprintable():  # no control, format or unassigned character (category C*), no \t\n\r: all kept
+        return " ".join(value[: limit * 4].split())[:limit]
     kept = []
     for ch in value[: limit * 4]:
         if ch in "\t\n\r":

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Callable, Container
-
-import msgpack
+from typing import TYPE_CHECKING, Any, Callable, Container
 
 from dicehall.durable import open_regular, write_durably
 from dicehall.saves.framing import refuse_ext
+
+if TYPE_CHECKING:
+    import msgpack
 
 MAX_ENTRY = 32 * 1024  # bytes of one entry: the longest the list or the stats write (16 players' names) is below 10 KiB
 
@@ -26,6 +27,8 @@ def read_cache(path: Path, format_: int, max_bytes: int, max_entries: int, wante
     """The entries of the saves named in `wanted` that are `sound`, and whether the file held
     anything else (an entry dropped: the caller writes the cache anew). ({}, True) if the file is
     missing, too large, damaged, crafted or of another format: the caller reads the saves again."""
+    import msgpack  # here and in write_cache, not above: commands that list no saves (`sim journal`) start without it
+
     try:
         with os.fdopen(open_regular(path), "rb", buffering=0) as handle:
             if os.fstat(handle.fileno()).st_size > max_bytes:
@@ -66,6 +69,8 @@ def _entries(unpacker: msgpack.Unpacker, format_: int, max_bytes: int, max_entri
 def write_cache(path: Path, format_: int, entries: dict[str, Any]) -> None:
     """Replace a cache file in one step (a new file renamed over it); a failure leaves it as it was:
     nobody needs a cache, they go on without it."""
+    import msgpack
+
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # one per process: two lists at once never share one
     try:
         # packb would start from a 256 KiB buffer: a list's memory follows its saves, not msgpack's defaults

@@ -12,8 +12,6 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-import msgpack
-
 from dicehall.engine.codec import check_nesting, encode_event
 from dicehall.saves.errors import SaveError, SaveUnreadable, os_reason
 
@@ -33,6 +31,8 @@ READ_CHUNK = 1024 * 1024  # a save is read this much at a time
 FRAME = struct.Struct(">II")
 
 def frame(record: Any) -> bytes:
+    import msgpack  # here and in _unpack, not above: commands that read no save (`sim journal`) start without it
+
     payload = msgpack.packb(record, use_bin_type=True)
     return FRAME.pack(len(payload), zlib.crc32(payload)) + payload
 
@@ -154,6 +154,8 @@ class SaveScan:
         if len(payload) > MAX_UNPACKED:  # checked before unpacking: a crafted record costs nothing
             self.damage = f"{at}: {len(payload)} bytes, more than a dicehall record holds"
             return None
+        import msgpack
+
         try:
             record = msgpack.unpackb(payload, raw=False, use_list=False, strict_map_key=True, ext_hook=refuse_ext,
                                      **UNPACK_LIMITS)

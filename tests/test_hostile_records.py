@@ -3,7 +3,9 @@ values nested hundreds deep, wrongly typed event fields in every game, inflated 
 under the file digest, True as a die face; and one event numbering everywhere (issue #10)."""
 import random
 import struct
+import sys
 import typing
+import unicodedata
 import zlib
 
 import msgpack
@@ -75,6 +77,17 @@ def test_text_cleaning_of_a_deeply_nested_value_does_not_recurse():
     for _ in range(5000):
         value = [value]
     assert clean_text(value) == "[[[[...]]]]"
+
+
+def test_text_cleaning_keeps_a_printable_text_as_the_character_rule_does():
+    """A printable text (the fast path) is cleaned as the character-by-character rule cleans it: every
+    printable code point is kept by it, and a text with one unprintable character still loses it."""
+    printable = [chr(point) for point in range(sys.maxunicode + 1) if chr(point).isprintable()]
+    assert not [ch for ch in printable if unicodedata.category(ch).startswith("C") or ch in "\t\n\r"]
+    assert clean_text("  a\u00a0 tale  of\tthe  tower ", 12) == "a tale of th"  # no-break space: the character rule
+    assert clean_text("  a tale  of the  tower ", 12) == "a tale of th"
+    assert clean_text("x" * 200 + "\x1b[31m", 300) == "x" * 200 + "[31m"
+    assert clean_text("\u202eevil\u200b", 10) == "evil"
 
 
 def nested_replays(session):

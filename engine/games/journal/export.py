@@ -10,7 +10,6 @@ a line break inside a text is a hard break; on the page every text goes through 
 page has no script, no link and a Content-Security-Policy that lets nothing load."""
 from __future__ import annotations
 
-import html
 import re
 
 from dicehall.engine.games import dicetower
@@ -199,12 +198,16 @@ _HTML_HEADINGS = {"title": "h1", "day": "h2", "card": "h3", "heading": "h3"}
 
 
 def _html_paragraphs(text: str, attributes: str = "") -> list[str]:
+    import html  # here and in html_page, not above: its entities table slows every journal command's start
+
     return [f"<p{attributes}>" + "<br>\n".join(html.escape(line) for line in paragraph) + "</p>"
             for paragraph in _paragraphs(text)]
 
 
 def html_page(session) -> str:
     """The whole journal of `session` as one web page: UTF-8, its style inline, nothing else to load."""
+    import html
+
     journal = blocks(session)
     parts: list[str] = []
     for kind, text in journal:
