@@ -17,7 +17,7 @@ from dicehall.engine import IllegalCommand, JournalError, Session
 from dicehall.engine.text import clean_text
 from dicehall.tui.screens.dialogs import AskScreen, HelpScreen, bindings_help
 from dicehall.tui.session import GameSession
-from dicehall.tui.widgets import Plain, StatusLine
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine
 
 if TYPE_CHECKING:
     from textual import getters
@@ -210,7 +210,7 @@ class SetupScreen(KeyedScreen):
         if self.LINE_WORDS:
             yield Plain("", id="line-words")
         yield StatusLine("Up/Down: line   Enter or Left/Right: change   s: start")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.redraw()

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
@@ -24,7 +24,7 @@ from dicehall.saves.box import JOIN_KEY, command_hint, on_box
 from dicehall.saves.hall import Hall, HallEntry, HallSettings, login_name
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen
-from dicehall.tui.widgets import Plain, StatusLine, clip
+from dicehall.tui.widgets import clip, KeysFooter, Plain, StatusLine
 
 REFRESH_EVERY = 1.0  # seconds between looks at the hall (watchers come and go without a write to a log)
 ROW_WIDTH = 74  # inside the list's frame and padding at 80 columns
@@ -133,7 +133,7 @@ class HallScreen(KeyedScreen):
         yield Plain(COLUMNS, id="hall-columns")
         yield OptionList(id="hall-list")
         yield StatusLine("Enter watches the game under the cursor; j joins a seat; n opens a new game")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
