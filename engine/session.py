@@ -40,6 +40,7 @@ class Session:
     __slots__ = ("game", "seed", "options", "players", "labels", "journal", "undos", "_human_seats", "_script",
                  "_scripted", "_seeded", "_events", "_state", "_kept", "_cursor", "_mark_starts", "_mark_players",
                  "_mark_seeded", "_mark_scripted", "_human_marks", "_redo", "_shown", "_ready", "_ready_seat")
+    draft_file = None  # a writer's draft is kept in `journal` (saves/drafts.py); a hall table keeps it apart
 
     def __init__(
         self,

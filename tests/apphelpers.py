@@ -44,10 +44,11 @@ async def until(pilot, condition, seconds: float = 15.0) -> None:
     2-core machine a bot seat and the follower can take seconds; how fast a thing comes is
     tests/perf/bench.py's to measure, so no time is returned. The tests' one polling helper
     (`eventually` outside an app)."""
-    start = time.monotonic()
+    start, wait = time.monotonic(), 0.02
     while not condition():
         assert time.monotonic() - start < seconds, screen_text(pilot.app)
-        await pilot.pause(0.02)
+        await pilot.pause(wait)
+        wait = min(wait * 1.5, 0.1)  # a long wait looks less often: each look costs the app a pass over its widgets
 
 
 def eventually(condition, what, seconds: float = 30.0, between=lambda: time.sleep(0.05)) -> None:

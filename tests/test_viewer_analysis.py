@@ -277,7 +277,8 @@ def test_opening_the_viewer_starts_ahead_what_its_analysis_needs(tmp_path, monke
 
     async def opened(pilot):
         await until(pilot, warmed.is_set)  # from the viewer's worker thread, before any key
-        return pilot.app.screen.analysis_running, screen_text(pilot.app)
+        shown = await settled(pilot)  # the footer is drawn on its own schedule, not the worker's
+        return pilot.app.screen.analysis_running, shown
 
     running, shown = drive(viewer_of(blunder_game(), tmp_path), opened)
     assert not running and "a Analyse" in shown  # nothing analysed: `a` is still the player's to press

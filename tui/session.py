@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from dicehall.engine.session import Session
+    from dicehall.saves.drafts import DraftFile
 
 
 @runtime_checkable
@@ -59,6 +60,8 @@ class GameSession(Protocol):
     def turn_starts(self) -> list[int]: ...
     @property
     def journal(self) -> object: ...  # where its records go (a journal's drafts: saves/drafts.py)
+    @property
+    def draft_file(self) -> DraftFile | None: ...  # where a writer's draft is kept apart from them (a hall table's)
 
     # ----- what the player asks (a hall table sends it through the hall) -----
     def play(self, command: Any, faces: Sequence[int] | None = None) -> tuple: ...

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.app import ComposeResult
+from textual.widgets import Footer, Static
+from textual.widgets._footer import FooterKey
 
 
 class Plain(Static):
@@ -11,8 +13,13 @@ class Plain(Static):
     def __init__(self, content: str | Text = "", **kwargs) -> None:
         super().__init__(content if isinstance(content, Text) else Text(content), markup=False, **kwargs)
 
-    def show(self, content: str | Text, layout: bool = True) -> None:
-        """Replace the text; layout=False skips relayout for widgets whose size the CSS fixes."""
+    def show(self, content: str | Text, layout: bool | None = None) -> None:
+        """Replace the text. The screen is laid out again (its costliest redraw) only when this
+        widget's size may follow its text: an auto height, an auto width, or a fraction width (which
+        Textual sizes by content in a row); unset, it fills its container. True or False says so."""
+        if layout is None:
+            width, height = self.styles.width, self.styles.height
+            layout = bool(width and (width.is_auto or width.is_fraction)) or bool(height and height.is_auto)
         self.update(content if isinstance(content, Text) else Text(content), layout=layout)
 
 
@@ -58,6 +65,7 @@ class StatusLine(Plain):
         super().__init__(message, **kwargs)
         self.message = message  # the last message whole, whatever the line could show of it
         self.cut = False
+        self.lines_shown = 0  # the lines of the last fit; 0: not fitted yet
 
     def say(self, message: str, error: bool = False) -> None:
         self.set_class(error, "-error")
@@ -79,7 +87,9 @@ class StatusLine(Plain):
             last.rstrip()
             last.truncate(width - len(self.CUT_MARK))
             lines = list(lines[: self.MAX_LINES - 1]) + [last + self.CUT_MARK]
-        self.show(Text("\n").join(lines))
+        shown = len(lines)  # its height is auto: laid out again only when it takes another number of lines
+        self.show(Text("\n").join(lines), layout=shown != self.lines_shown)
+        self.lines_shown = shown
 
 
 def ellipsis(text: str, width: int) -> str:
@@ -128,3 +138,32 @@ def player_kind(player) -> str:
     if getattr(player, "away", False):
         return "disconnected"
     return f"bot {player.style}" if player.bot else "human"
+
+
+class KeysFooter(Footer):
+    """Textual's Footer, built again only when the keys it shows change. Textual's rebuilds every
+    key widget whenever the screen's bindings are looked at again (each key press, each
+    refresh_bindings), and each new key restyled itself twice (its `compact` default, then the
+    footer's): most of a key press's CPU went there, for the same keys."""
+
+    shown: tuple | None = None  # the keys last built: (key, its display, description, action, enabled, tooltip)
+
+    def keys_now(self) -> tuple:
+        return tuple((binding.key, self.app.get_key_display(binding), binding.description, binding.action, enabled, tooltip)
+                     for (_, binding, enabled, tooltip) in self.screen.active_bindings.values() if binding.show)
+
+    async def recompose(self) -> None:
+        if not self.is_attached:
+            return
+        keys = self.keys_now() if self._bindings_ready else None
+        if keys is not None and keys == self.shown:
+            return
+        self.shown = keys
+        await super().recompose()
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):  # born with the footer's `compact`: restyled once, not twice
+                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
+            yield widget

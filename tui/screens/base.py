@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from dicehall.engine.text import clean_text
 from dicehall.tui.screens.dialogs import AskScreen, HelpScreen, bindings_help
 from dicehall.tui.session import GameSession
-from dicehall.tui.widgets import Plain, StatusLine
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine
 
 if TYPE_CHECKING:
     from textual import getters
@@ -211,7 +211,7 @@ class SetupScreen(KeyedScreen):
         if self.LINE_WORDS:
             yield Plain("", id="line-words")
         yield StatusLine("Up/Down: line   Enter or Left/Right: change   s: start")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.redraw()

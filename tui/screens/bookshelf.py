@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from dicehall import saves
@@ -14,7 +14,7 @@ from dicehall.engine.games import journal
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.journal_pages import journal_text
 from dicehall.tui.screens.reading import ReadingScreen
-from dicehall.tui.widgets import Plain, StatusLine, ellipsis
+from dicehall.tui.widgets import ellipsis, KeysFooter, Plain, StatusLine
 
 
 def finished_journals() -> list[saves.SaveInfo]:
@@ -37,7 +37,7 @@ class BookshelfScreen(KeyedScreen):
         yield Plain(Text("The bookshelf: finished journals", style="bold"), classes="title")
         yield OptionList(id="bookshelf-list")
         yield StatusLine("Enter reads the journal under the cursor")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.infos = finished_journals()

@@ -5,14 +5,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer
+
 
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.dicetower import BlockPulled, DiceRolled, PullBlock, TowerState
 from dicehall.engine.words import counted
 from dicehall.tui.screens.base import GameScreen, with_deal
 from dicehall.tui.screens.dialogs import AskScreen
-from dicehall.tui.widgets import Plain, StatusLine, big_number, title_line
+from dicehall.tui.widgets import big_number, KeysFooter, Plain, StatusLine, title_line
 
 
 BOARD_TEXT_WIDTH = 26  # the board column (tui/dicehall.tcss .board: 29) less its padding and border
@@ -129,7 +129,7 @@ class DiceTowerScreen(GameScreen):
                 yield Plain("", id="figures")
                 yield Plain("", id="log")
         yield StatusLine("p: pull   r: pull and remove   ?: all keys")
-        yield Footer()
+        yield KeysFooter()
 
     def redraw(self) -> None:
         session = self.session

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
-from textual.widgets import Footer, TextArea
+from textual.widgets import TextArea
 
 from dicehall.engine.games import journal
 from dicehall.engine.games.journal import (
@@ -20,7 +20,7 @@ from dicehall.engine.games.journal import (
 from dicehall.tui.screens.base import GameScreen, with_deal
 from dicehall.tui.screens.dialogs import AskScreen, ConfirmScreen, HelpScreen
 from dicehall.tui.screens.journal_pages import BackgroundOdds, card_line, draw_board, journal_text
-from dicehall.tui.widgets import Plain, StatusLine, title_line
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine, title_line
 
 PHASE_WORDS = {
     "day": "n: start the next day", "draw": "d: draw a card (c: type one)", "pull": "p: pull from the tower",
@@ -86,7 +86,7 @@ class JournalScreen(GameScreen):
                 with VerticalScroll(id="journal-pages"):
                     yield Plain("", id="journal-so-far")
         yield StatusLine("")  # on_mount says what comes next, as the panel's hint does
-        yield Footer()
+        yield KeysFooter()
 
     @property
     def state(self) -> JournalState:

@@ -7,7 +7,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from dicehall.engine.errors import DicehallError
@@ -15,7 +15,7 @@ from dicehall.engine.games import CATALOGUE
 from dicehall.engine.text import clean_text
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen, ConfirmScreen
-from dicehall.tui.widgets import Plain, StatusLine
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine
 
 LOGO = "dicehall - a terminal game parlor"
 
@@ -54,7 +54,7 @@ class LauncherScreen(KeyedScreen):
         options.append(Option(Text("Quit                     (q)"), id="quit"))
         yield OptionList(*options, id="menu")
         yield StatusLine("Up/Down and Enter to choose; ? lists every key")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

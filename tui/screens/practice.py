@@ -11,7 +11,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
@@ -19,7 +19,7 @@ from dicehall.engine.analysis import MARK_WORDS
 from dicehall.engine.analysis import practice as judging
 from dicehall.engine.text import clean_text
 from dicehall.tui.screens.base import KeyedScreen
-from dicehall.tui.widgets import Plain, StatusLine, clip
+from dicehall.tui.widgets import clip, KeysFooter, Plain, StatusLine
 
 NOTHING = ("Nothing to practise yet: practice brings back the marked decisions (?!, ?, ??) of your "
            "analysed games. Analyse a finished game first: a in its replay viewer.")
@@ -63,7 +63,7 @@ class PracticeScreen(KeyedScreen):
                 yield Plain("", id="practice-prompt")
                 yield OptionList(id="practice-choices")
         yield StatusLine("Up/Down: a move  Enter: play it  n: next  ?: keys  q: leave")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         from dicehall.saves.practice import positions

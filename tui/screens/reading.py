@@ -6,10 +6,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer
+
 
 from dicehall.tui.screens.base import KeyedScreen
-from dicehall.tui.widgets import Plain, StatusLine
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine
 
 
 # the keys of a screen that scrolls a text (its action_scroll); priority: the focused scroller's own
@@ -46,7 +46,7 @@ class ReadingScreen(KeyedScreen):
         with VerticalScroll(id="rules-scroll"):
             yield Plain(self.body())
         yield StatusLine("Up/Down, PgUp/PgDn scroll; q goes back")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         scroll = self.query_one("#rules-scroll", VerticalScroll)

@@ -7,7 +7,7 @@ from pathlib import Path
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from dicehall import saves
@@ -18,7 +18,7 @@ from dicehall.engine.words import counted
 from dicehall.saves.box import command_hint
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen, ConfirmScreen
-from dicehall.tui.widgets import Plain, StatusLine
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine
 
 
 TITLE_WIDTH = 16  # "Dead Man's Wager"; longer titles are cut to their first two words
@@ -73,7 +73,7 @@ class SavesScreen(KeyedScreen):
         yield Plain(COLUMNS, id="saves-columns")
         yield OptionList(id="saves-list")
         yield StatusLine("Enter continues the save under the cursor")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.reload()

@@ -8,11 +8,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer
+
 
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.reading import SCROLL_BINDINGS
-from dicehall.tui.widgets import Plain, StatusLine
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine
 
 
 class StatsScreen(KeyedScreen):
@@ -41,7 +41,7 @@ class StatsScreen(KeyedScreen):
         with VerticalScroll(id="stats-scroll"):
             yield Plain("", id="stats-text")
         yield StatusLine("counting the saves...")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

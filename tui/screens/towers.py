@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer
+
 
 from dicehall.engine import JournalError
 from dicehall.engine.core import Player
@@ -18,7 +18,7 @@ from dicehall.engine.games import entry_of, towers
 from dicehall.engine.games.towers import COLOURS, DARK, EMPTY, LIGHT, SIZE, Move, Place, TowersState
 from dicehall.engine.text import clean_text
 from dicehall.tui.screens.base import GameScreen, SetupScreen, with_deal
-from dicehall.tui.widgets import Plain, StatusLine, player_kind, title_line
+from dicehall.tui.widgets import KeysFooter, Plain, player_kind, StatusLine, title_line
 
 STYLE = ("bold cyan", "bold yellow")  # Light, Dark: the letters L and D say it without colour
 HORIZONTAL = ("-", "=")  # Light's and Dark's lines of sight
@@ -139,7 +139,7 @@ class TowersScreen(GameScreen):
                 yield Plain("", id="towers-info")
                 yield Plain("", id="towers-log")
         yield StatusLine("arrows: cursor   Enter: place / pick / move   ?: all keys")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.schedule_bot()

@@ -12,7 +12,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer
+
 
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import SIDES, BonesState, Keep, TroopLanded, troop_name
@@ -27,7 +27,7 @@ from dicehall.tui.screens.bones.orders import order
 from dicehall.tui.screens.bones.panel import rolls_line, sides_text
 from dicehall.tui.screens.bones.troops import ReengagePicks, nearest_troop, own_troops, troop_at, troop_words
 from dicehall.tui.screens.stepping import SteppedBatches
-from dicehall.tui.widgets import Plain, StatusLine, title_line
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine, title_line
 
 STAGE_WORDS = {
     "landing": "troops rolling into the area", "rolloff": "the roll-off", "choose": "Reengage or First Strike",
@@ -88,7 +88,7 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
                 yield Plain("", id="bones-info")
                 yield Plain("", id="bones-log")
         yield StatusLine("Tab/arrows: troop  a attack  r reinforce  s resupply  c converge  ?: all keys")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.sync_ui()

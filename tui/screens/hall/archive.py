@@ -13,7 +13,7 @@ from functools import partial
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
@@ -26,7 +26,7 @@ from dicehall.saves.hall import Hall
 from dicehall.saves.hall.archive import RESULTS, Archive, ArchiveEntry, hall_archive
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import ConfirmScreen
-from dicehall.tui.widgets import Plain, StatusLine, clip
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine, clip
 
 COLUMNS = f"  {'ID':<6}  {'ENDED':<10}  RESULT"
 ROW_WIDTH = 74  # inside the list's frame and padding at 80 columns
@@ -105,7 +105,7 @@ class HallArchiveScreen(KeyedScreen):
         yield Plain(COLUMNS, id="archive-columns")
         yield OptionList(id="archive-list")
         yield StatusLine("reading the hall's finished games...")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

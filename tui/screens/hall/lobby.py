@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
@@ -27,7 +27,7 @@ from dicehall.saves.hall.news import latest_news
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.screens.hall.match import MatchesScreen
-from dicehall.tui.widgets import Plain, StatusLine, clip
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine, clip
 
 REFRESH_EVERY = 1.0  # seconds between looks at the hall (watchers come and go without a write to a log)
 ROW_WIDTH = 74  # inside the list's frame and padding at 80 columns
@@ -140,7 +140,7 @@ class HallScreen(KeyedScreen):
         yield Plain(COLUMNS, id="hall-columns")
         yield OptionList(id="hall-list")
         yield StatusLine("Enter watches the game under the cursor; j joins a seat; n opens a new game")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

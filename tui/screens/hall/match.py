@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from dicehall.engine import get_game
@@ -23,7 +23,7 @@ from dicehall.saves.hall.match_book import MatchBook, MatchEntry
 from dicehall.saves.hall.matches import MATCH_LENGTHS, MOST_PLACES, ROUND_LENGTHS, Standing, match_games
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen, ConfirmScreen
-from dicehall.tui.widgets import Plain, StatusLine, clip
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine, clip
 
 REFRESH_EVERY = 1.0  # seconds between looks at the match (the other players' games move on)
 NAME = 18  # a player's column
@@ -166,7 +166,7 @@ class MatchTableScreen(MatchLooks):
         with VerticalScroll(id="match-body"):
             yield Plain("", id="match-table")
         yield StatusLine("p plays your next game of the match")
-        yield Footer()
+        yield KeysFooter()
 
     def reload(self) -> None:
         if not self.is_current:
@@ -332,7 +332,7 @@ class MatchesScreen(MatchLooks):
         yield Plain(Text("The hall's matches", style="bold"), classes="title")
         yield OptionList(id="matches-list")
         yield StatusLine("Enter opens a match: its table and its games")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

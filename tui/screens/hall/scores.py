@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 from textual.worker import Worker, get_current_worker
 
@@ -20,7 +20,7 @@ from dicehall.engine.words import counted
 from dicehall.saves import error_line
 from dicehall.saves.hall import Hall, HallScores, Score, hall_scores
 from dicehall.tui.screens.base import KeyedScreen
-from dicehall.tui.widgets import Plain, StatusLine, clip
+from dicehall.tui.widgets import clip, KeysFooter, Plain, StatusLine
 
 COLUMNS = f"  {'GAME':<16}  {'PLAYER':<20}  {'GAMES':>5}  {'WINS':>4}  {'WIN%':>4}  BEST"
 ROW_WIDTH = 74  # inside the list's frame and padding at 80 columns
@@ -79,7 +79,7 @@ class HallTableScreen(KeyedScreen):
         yield Plain(self.COLUMN_HEADS, id="scores-columns")
         yield OptionList(id="scores-list")
         yield StatusLine(self.READING)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

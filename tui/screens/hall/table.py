@@ -14,7 +14,6 @@ from rich.text import Text
 from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer
 
 from dicehall.engine import IllegalCommand, JournalError
 from dicehall.engine.core import HostLabels, Outcome, Player
@@ -26,7 +25,7 @@ from dicehall.tui.screens.base import KeyedScreen, all_bindings
 from dicehall.tui.screens.hall.follow import HallTable
 from dicehall.tui.screens.hall.talk import CHAT_BINDINGS, HallTalk
 from dicehall.tui.session import GameSession
-from dicehall.tui.widgets import Plain, StatusLine
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine
 
 if TYPE_CHECKING:
     from dicehall.engine import Session
@@ -438,7 +437,7 @@ class HallWaitScreen(HallTalk, HallTable, KeyedScreen):
         yield Plain("", id="title", classes="title")
         yield Plain("", id="hall-seats")
         yield StatusLine("the game starts when every seat is taken   q: leave   ?: keys")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.redraw()

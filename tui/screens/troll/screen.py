@@ -8,7 +8,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer
+
 
 from dicehall.engine.games import troll
 from dicehall.engine.games.troll import LayDown, Move, PickUp, Stomp, ThrowDiamond, TrollState, UseClub, UseSpade, Wait
@@ -17,7 +17,7 @@ from dicehall.tui.screens.base import GameScreen, with_deal
 from dicehall.tui.screens.stepping import SteppedBatches
 from dicehall.tui.screens.troll.bridge import WIDTH, draw_board
 from dicehall.tui.screens.troll.log import TrollLog, batch_words, step_words
-from dicehall.tui.widgets import Plain, StatusLine
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine
 
 
 def title_line(name: str, where: str, undos: int, width: int = WIDTH) -> str:
@@ -77,7 +77,7 @@ class TrollScreen(SteppedBatches, GameScreen):
             yield Plain("", id="bridge")
             yield TrollLog("", id="troll-log")
         yield StatusLine("arrows move; s stomp, p pick up, e use, l lay down; h or H hint; ? all keys")
-        yield Footer()
+        yield KeysFooter()
 
     def shown_count(self) -> int:
         return len(self.session.events) if self.shown is None else self.shown

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
-from textual.widgets import Footer
+
 
 from dicehall.engine import Session
 from dicehall.engine.errors import DicehallError
@@ -25,7 +25,7 @@ from dicehall.tui.screens.viewer.hindsight import HINDSIGHT_ACTIONS, HindsightPa
 from dicehall.tui.screens.viewer.picture import PicturedViewer
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen, ConfirmScreen
-from dicehall.tui.widgets import Plain, Redrawn, StatusLine, clip
+from dicehall.tui.widgets import clip, KeysFooter, Plain, Redrawn, StatusLine
 
 SPEEDS = (0.5, 1, 2, 4, 8, 16, 32)  # events per second while autoplaying
 EVENT_KEYS = Binding.Group("Event", compact=True)
@@ -180,7 +180,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, PicturedVie
                 yield AnalysisPanel("", id="analysis")
                 yield HindsightPanel("", id="hindsight")
         yield StatusLine("Left/Right: an event  PgUp/PgDn: a turn  c: branch here  ?: keys  q: leave")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         notice = self.session.labels.notice  # e.g. a file's comment cut to fit

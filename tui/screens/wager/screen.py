@@ -7,12 +7,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.timer import Timer
-from textual.widgets import Footer
+
 
 from dicehall.engine.games import entry_of
 from dicehall.tui.screens.base import GameScreen, with_deal
 from dicehall.tui.screens.wager.table import Banner, ScoreSheet, ScoreTable
-from dicehall.tui.widgets import Plain, StatusLine, title_line
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine, title_line
 
 BOT_PACE = 0.7  # seconds between a bot's moves, so people can follow them
 
@@ -50,7 +50,7 @@ class WagerScreen(GameScreen):
             yield Banner("", id="banner")
             yield ScoreSheet("", id="sheet")
         yield StatusLine("r: roll   w: wager   e: end the turn   h: odds   ?: all keys")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         warm_odds()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from dicehall.engine.core import Player
@@ -15,7 +15,7 @@ from dicehall.engine.text import clean_text
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.screens.wager.screen import warm_odds
-from dicehall.tui.widgets import Plain, StatusLine
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine
 
 KINDS = ("human", "best", "cautious", "bold")  # a seat is a human or a bot of one style
 
@@ -55,7 +55,7 @@ class WagerSetupScreen(KeyedScreen):
         yield OptionList(id="seats")
         yield Plain("", id="setup-options")
         yield StatusLine("Enter: name  b: human or bot  a: add  d: remove  [ ]: move  s: start")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.redraw()
