@@ -139,4 +139,5 @@ def row_of(state: TrollState, code: str) -> str:
 
 
 def occupied(state: TrollState) -> set[Pos]:
-    return {(row, col) for row in ROWS for col in COLUMNS if state.stack((row, col))}
+    return {(row, col) for row, stacks in (("upper", state.upper), ("lower", state.lower))  # ROWS, read directly
+            for col, stack in enumerate(stacks, 1) if stack}
