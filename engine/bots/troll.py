@@ -104,7 +104,9 @@ def _reach(state: TrollState) -> set:
 
 
 # each position's neighbours, and the positions in line with it: _reach's geometry, computed once
-_AROUND = {(row, col): {troll.neighbour((row, col), d) for d in troll.DIRECTIONS} - {None} for row in ROWS for col in COLUMNS}
+_AROUND: dict[troll.Pos, set[troll.Pos]] = {
+    (row, col): {p for p in (troll.neighbour((row, col), d) for d in troll.DIRECTIONS) if p is not None}
+    for row in ROWS for col in COLUMNS}
 _IN_LINE = {pos: {p for d in troll.DIRECTIONS for p in troll.line(pos, d)} for pos in _AROUND}
 
 
