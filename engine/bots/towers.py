@@ -140,6 +140,9 @@ class Search:
         self.line_scores = [line_score(self.board, line) for line in LINES]
         self.totals = [sum(ls[0] for ls in self.line_scores), sum(ls[1] for ls in self.line_scores)]
         self.unbuilt = [{sq for sq, c in enumerate(self.board) if c == UNBUILT[colour]} for colour in (0, 1)]
+        # per move played and not yet unplayed, the tallies it changed: unplay puts them back (moves
+        # are unplayed last first) rather than scoring the lines again
+        self.undo: list[tuple[tuple[int, ...], list[tuple[int, int]], int, int]] = []
 
     def placed(self) -> int:
         return self.count
@@ -151,6 +154,7 @@ class Search:
 
     def _rescore(self, lines: tuple[int, ...]) -> None:
         scores, totals, board = self.line_scores, self.totals, self.board
+        self.undo.append((lines, [scores[index] for index in lines], totals[0], totals[1]))
         for index in lines:
             old = scores[index]
             new = _cells_score(LINE_CELLS[index](board))
@@ -189,7 +193,9 @@ class Search:
         else:
             self.unbuilt[colour].discard(target)
             self.count -= 1
-        self._rescore(self._lines_of(source, target))
+        lines, scores, self.totals[0], self.totals[1] = self.undo.pop()
+        for index, score in zip(lines, scores):
+            self.line_scores[index] = score
 
     def evaluate(self, colour: int) -> float:
         """The same value as the module's evaluate(board, colour), from the kept-up-to-date tallies."""
