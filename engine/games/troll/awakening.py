@@ -48,12 +48,10 @@ def next_turn(state: TrollState) -> TurnBegan:
 def begin_turn(state: TrollState, event: TurnBegan) -> TrollState:
     """The turn's cards taken from the set-aside cards or the deck; a quiet turn goes straight to
     the troll's actions."""
-    if event.from_deck:
-        state = replace(state, deck=state.deck[len(event.cards):])
-    else:
-        state = replace(state, set_aside=state.set_aside[len(event.cards):])
+    taken = ({"deck": state.deck[len(event.cards):]} if event.from_deck
+             else {"set_aside": state.set_aside[len(event.cards):]})
     return replace(
-        state, turn=event.turn, awakening=event.cards, stood=(state.troll,),
+        state, **taken, turn=event.turn, awakening=event.cards, stood=(state.troll,),
         quiet_turns=0 if event.cards else state.quiet_turns + 1,
         phase="awakening" if event.cards else "actions", actions_left=0 if event.cards else 2,
     )
