@@ -206,6 +206,11 @@ class Search:
     def has_moves(self, colour: int) -> bool:
         return any(has_room(self.board, square) for square in self.unbuilt[colour])
 
+    def can_play(self, colour: int, placed: int) -> bool:
+        """Whether options(colour, placed) has a move, without listing and sorting them: an empty
+        square while placing, a tower with room next to it while moving (a rook move's first step)."""
+        return EMPTY in self.board if placed < 2 * TOWERS_EACH else self.has_moves(colour)
+
     def ordered(self, moves: list[tuple[int, int]], colour: int) -> list[tuple[int, int]]:
         """Moves most promising first (by the evaluation one move ahead): alpha-beta prunes more."""
         keyed: list[tuple[float, int, tuple[int, int]]] = []
@@ -221,14 +226,14 @@ class Search:
         if self.nodes > self.budget or (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
             raise OutOfNodes
         placed = self.placed()
+        if depth == 0 and self.can_play(colour, placed):  # a leaf: whether there are moves, not which
+            self.cut = True
+            return self.evaluate(colour)
         moves = self.options(colour, placed)
         if not moves:  # movement phase: skipped, or the game is over
             if not self.has_moves(1 - colour):
                 return TERMINAL * (self.totals[colour] - self.totals[1 - colour])
             return -self.negamax(1 - colour, depth, -beta, -alpha)
-        if depth == 0:
-            self.cut = True
-            return self.evaluate(colour)
         if depth >= 2:
             moves = self.ordered(moves, colour)
         best = -float("inf")
