@@ -5,6 +5,9 @@ positions is said in one line. Driven through Pilot at 80x24."""
 from __future__ import annotations
 
 import json
+import shutil
+
+import pytest
 
 from dicehall import saves
 from dicehall.cli import main
@@ -35,11 +38,26 @@ def blunder_save(name="blunder"):
     return session
 
 
-def analysed_blunder():
-    blunder_save()
-    result = analyses.analyse_stored(saves.load_readonly("blunder"))
+@pytest.fixture(scope="module")
+def blunder_home(tmp_path_factory):
+    """A home with the blunder's save and its stored analysis, made once a module: the troll's
+    analysis is most of these tests' time. Each test copies it into its own home (analysed_blunder)."""
+    folder = tmp_path_factory.mktemp("blunder") / "dicehall-home"
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setenv("DICEHALL_HOME", str(folder))
+        patched.setenv("DICEHALL_PLAYER", "")
+        blunder_save()
+        result = analyses.analyse_stored(saves.load_readonly("blunder"))
     decision = next(d for d in result.decisions if d.mark == "??")
     assert decision.played == "move up then move right"
+    return folder, decision
+
+
+@pytest.fixture
+def analysed_blunder(blunder_home, home):
+    """The blunder saved and analysed in this test's home (a copy of blunder_home's files): its marked decision."""
+    folder, decision = blunder_home
+    shutil.copytree(folder, home, dirs_exist_ok=True)
     return decision
 
 
@@ -48,8 +66,8 @@ def pick(app, words):
     return next(n for n, (said, _) in enumerate(app.screen.choices) if said == words)
 
 
-def test_a_marked_decision_comes_back_hidden_the_best_accepted_the_played_not_and_solved_remembered():
-    decision = analysed_blunder()
+def test_a_marked_decision_comes_back_hidden_the_best_accepted_the_played_not_and_solved_remembered(analysed_blunder):
+    decision = analysed_blunder
     app = DicehallApp(practice=True)
 
     async def steps(pilot):
@@ -86,8 +104,8 @@ def test_a_marked_decision_comes_back_hidden_the_best_accepted_the_played_not_an
     assert "(solved before)" in drive(DicehallApp(practice=True), again)
 
 
-def test_another_move_is_judged_by_the_analysis_figures():
-    decision = analysed_blunder()
+def test_another_move_is_judged_by_the_analysis_figures(analysed_blunder):
+    decision = analysed_blunder
     session = saves.load_readonly("blunder")
     choices = judging.choices(session, decision)
     other = next((words, commands) for words, commands in choices if words not in (decision.best, decision.played))
@@ -112,8 +130,7 @@ def test_practice_with_nothing_analysed_says_how_to_get_something_and_analyses_n
     assert said == "Not now: nothing to practise: analyse a game first"
 
 
-def test_a_damaged_file_of_solved_positions_is_one_line_and_practice_goes_on(home):
-    analysed_blunder()
+def test_a_damaged_file_of_solved_positions_is_one_line_and_practice_goes_on(home, analysed_blunder):
     (home / "practice.json").write_text(json.dumps({"solved": ["\x1b[2J" * 3]}))
 
     async def steps(pilot):

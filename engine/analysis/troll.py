@@ -112,7 +112,7 @@ def _ends_at_once(state: troll.TrollState, commands: tuple) -> str:
     for command in commands:
         if troll.to_act(state) != 0:
             break
-        state = fold_events(state, troll.decide(state, command))
+        state = troll.decided(state, command)[1]
     return state.end
 
 
@@ -194,7 +194,7 @@ def _after(state: troll.TrollState, commands: tuple) -> troll.TrollState:
     for command in commands:
         if troll.to_act(state) != 0 or state.turn != turn:
             break
-        state = fold_events(state, troll.decide(state, command))
+        state = troll.decided(state, command)[1]
     return state
 
 

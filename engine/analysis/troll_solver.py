@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from dicehall.engine import replay_upto
-from dicehall.engine.analysis.troll import command_of, fold_events  # the command a logged decision was; a fold of events
+from dicehall.engine.analysis.troll import command_of  # the command a logged decision was
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.chance import seeded_draw
 from dicehall.engine.games import troll
@@ -206,7 +206,7 @@ class _Search:
         turn = state.turn
         for first in troll.legal_commands(state):
             self._count()
-            after_first = fold_events(state, troll.decide(state, first))
+            after_first = troll.decided(state, first)[1]
             if troll.to_act(after_first) == 0 and after_first.turn == turn:
                 seconds = troll.legal_commands(after_first)
             else:
@@ -215,7 +215,7 @@ class _Search:
                 after = after_first
                 if second is not None:
                     self._count()
-                    after = fold_events(after_first, troll.decide(after_first, second))
+                    after = troll.decided(after_first, second)[1]
                 after, next_draw = self._roll(after, draws)
                 key = _key(after, next_draw)
                 if key in found:

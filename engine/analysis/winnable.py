@@ -67,11 +67,31 @@ def _solver(game_id: str):
     return import_module(entry.solver)
 
 
+_PROVED: dict[str, object] = {}  # the solver's whole answers in this process, by deal and budget (prove)
+PROVED_KEPT = 64  # answers kept: a launcher re-opened, `verify` after `play`, today's deal asked again
+
+
 def prove(game_id: str, seed: int, options: dict, nodes: int = SEED_BUDGET, should_stop=None):
-    """The solver's answer (a Solution) for the deal of `seed` from its start, within `nodes` positions."""
+    """The solver's answer (a Solution) for the deal of `seed` from its start, within `nodes` positions.
+    The solver counts positions, so the answer for one deal and budget never changes: an answer not
+    cancelled is kept (the last PROVED_KEPT of them) and asking again costs nothing (forget() drops them)."""
     plain = {key: value for key, value in options.items() if key not in KEYS}  # the deal does not depend on them
+    key = repr((game_id, seed, sorted(plain.items()), nodes))
+    known = _PROVED.get(key)
+    if known is not None:
+        return known
     session = engine.new_session(game_id, seed=seed, options=plain, players=None)
-    return _solver(game_id).solve(session, nodes=nodes, should_stop=should_stop)
+    solution = _solver(game_id).solve(session, nodes=nodes, should_stop=should_stop)
+    if not solution.cancelled:
+        if len(_PROVED) >= PROVED_KEPT:
+            del _PROVED[next(iter(_PROVED))]  # the oldest
+        _PROVED[key] = solution
+    return solution
+
+
+def forget() -> None:
+    """Drop the kept answers: the next prove searches again (a test of repeatability, a benchmark)."""
+    _PROVED.clear()
 
 
 def choose(game_id: str, start: int, options: dict, max_seeds: int | None = None, should_stop=None) -> WinnableDeal:

@@ -140,6 +140,9 @@ class Search:
         self.line_scores = [line_score(self.board, line) for line in LINES]
         self.totals = [sum(ls[0] for ls in self.line_scores), sum(ls[1] for ls in self.line_scores)]
         self.unbuilt = [{sq for sq, c in enumerate(self.board) if c == UNBUILT[colour]} for colour in (0, 1)]
+        # per move played and not yet unplayed, the tallies it changed: unplay puts them back (moves
+        # are unplayed last first) rather than scoring the lines again
+        self.undo: list[tuple[tuple[int, ...], list[tuple[int, int]], int, int]] = []
 
     def placed(self) -> int:
         return self.count
@@ -151,6 +154,7 @@ class Search:
 
     def _rescore(self, lines: tuple[int, ...]) -> None:
         scores, totals, board = self.line_scores, self.totals, self.board
+        self.undo.append((lines, [scores[index] for index in lines], totals[0], totals[1]))
         for index in lines:
             old = scores[index]
             new = _cells_score(LINE_CELLS[index](board))
@@ -189,7 +193,9 @@ class Search:
         else:
             self.unbuilt[colour].discard(target)
             self.count -= 1
-        self._rescore(self._lines_of(source, target))
+        lines, scores, self.totals[0], self.totals[1] = self.undo.pop()
+        for index, score in zip(lines, scores):
+            self.line_scores[index] = score
 
     def evaluate(self, colour: int) -> float:
         """The same value as the module's evaluate(board, colour), from the kept-up-to-date tallies."""
@@ -199,6 +205,11 @@ class Search:
 
     def has_moves(self, colour: int) -> bool:
         return any(has_room(self.board, square) for square in self.unbuilt[colour])
+
+    def can_play(self, colour: int, placed: int) -> bool:
+        """Whether options(colour, placed) has a move, without listing and sorting them: an empty
+        square while placing, a tower with room next to it while moving (a rook move's first step)."""
+        return EMPTY in self.board if placed < 2 * TOWERS_EACH else self.has_moves(colour)
 
     def ordered(self, moves: list[tuple[int, int]], colour: int) -> list[tuple[int, int]]:
         """Moves most promising first (by the evaluation one move ahead): alpha-beta prunes more."""
@@ -215,14 +226,14 @@ class Search:
         if self.nodes > self.budget or (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
             raise OutOfNodes
         placed = self.placed()
+        if depth == 0 and self.can_play(colour, placed):  # a leaf: whether there are moves, not which
+            self.cut = True
+            return self.evaluate(colour)
         moves = self.options(colour, placed)
         if not moves:  # movement phase: skipped, or the game is over
             if not self.has_moves(1 - colour):
                 return TERMINAL * (self.totals[colour] - self.totals[1 - colour])
             return -self.negamax(1 - colour, depth, -beta, -alpha)
-        if depth == 0:
-            self.cut = True
-            return self.evaluate(colour)
         if depth >= 2:
             moves = self.ordered(moves, colour)
         best = -float("inf")

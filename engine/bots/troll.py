@@ -21,6 +21,7 @@ from dicehall.engine.games import troll
 from dicehall.engine.games.troll import COLUMNS, ROWS, TrollState
 
 WIN = 1_000_000.0
+_RED_SUITS = "DH"  # troll.colour_of's red, inlined: red_odds reads every seen card every judgement
 
 
 @dataclass(frozen=True)
@@ -39,13 +40,13 @@ def _fold(state: TrollState, events) -> TrollState:
 def red_odds(state: TrollState) -> float:
     """The chance that an unseen card is red, from the cards a player has seen face up: the flight
     stacks, the set-aside cards, the troll's awake cards and the awake cards on the bridge."""
-    seen = set(state.upper_flight.cards) | set(state.lower_flight.cards) | set(state.set_aside)
-    seen |= {c.code for c in state.carried} | set(state.held_at_start)
-    seen |= {card.code for row in (state.upper, state.lower) for stack in row for card in stack if card.awake}
+    seen = set(state.upper_flight.cards)
+    seen.update(state.lower_flight.cards, state.set_aside, state.held_at_start, [c.code for c in state.carried])
+    seen.update([card.code for row in (state.upper, state.lower) for stack in row for card in stack if card.awake])
     unseen = 52 - len(seen)
     if unseen <= 0:
         return 0.5
-    return (26 - sum(1 for code in seen if troll.colour_of(code) == "red")) / unseen
+    return (26 - sum(1 for code in seen if code[-1] in _RED_SUITS)) / unseen
 
 
 def awakenings_ahead(state: TrollState, from_deck: bool) -> list[tuple[float, float]]:
@@ -63,13 +64,14 @@ def hit_chance(state: TrollState, pos) -> tuple[float, float]:
     """The chance that one awakening in pos's row lands on pos (the die's faces, the search toward the
     nearer bank for an empty position), for the upper and for the lower row."""
     row, col = pos
-    hits = sum(1 for face in COLUMNS if troll.awakening_target(state, row, face) == col) / 6
+    hits = troll.row_targets(state, row).count(col) / 6
     return (hits, 0.0) if row == "upper" else (0.0, hits)
 
 
-def flight_risk(state: TrollState, from_deck: bool) -> float:
+def flight_risk(state: TrollState, from_deck: bool, ahead: list[tuple[float, float]] | None = None) -> float:
     """The chance that the next awakening phase makes the troll fly away: its card is hit while awake
-    (already awake, or woken by an earlier card of the same phase)."""
+    (already awake, or woken by an earlier card of the same phase). ahead: awakenings_ahead's answer,
+    if the caller has it already."""
     if state.troll is None or not state.stack(state.troll):
         return 0.0
     upper_hit, lower_hit = hit_chance(state, state.troll)
@@ -77,7 +79,7 @@ def flight_risk(state: TrollState, from_deck: bool) -> float:
     assert under is not None  # it stands on a brick (above)
     awake = 1.0 if under.awake else 0.0
     lost = 0.0
-    for upper, lower in awakenings_ahead(state, from_deck):
+    for upper, lower in awakenings_ahead(state, from_deck) if ahead is None else ahead:
         q = upper * upper_hit + lower * lower_hit
         lost += awake * q
         awake = awake * (1 - q) + (1 - awake - lost) * q
@@ -90,50 +92,55 @@ def _reach(state: TrollState) -> set:
     use), and any in line when it carries a diamond."""
     troll_at = state.troll
     assert troll_at is not None  # the troll stands on the bridge while it acts
-    near = {troll_at} | {troll.neighbour(troll_at, d) for d in troll.DIRECTIONS}
-    tools = {c.suit for c in state.carried if c.awake}
+    near = {troll_at} | _AROUND[troll_at]
+    tools = {c.code[-1] for c in state.carried if c.awake}
     if tools & {"C", "S"}:
         for pos in list(near):
-            if pos is not None and state.stack(pos):
-                near |= {troll.neighbour(pos, d) for d in troll.DIRECTIONS}
+            if state.stack(pos):
+                near |= _AROUND[pos]
     if "D" in tools:
-        for direction in troll.DIRECTIONS:
-            near |= set(troll.line(troll_at, direction))
-    near.discard(None)
+        near |= _IN_LINE[troll_at]
     return near
+
+
+# each position's neighbours, and the positions in line with it: _reach's geometry, computed once
+_AROUND: dict[troll.Pos, set[troll.Pos]] = {
+    (row, col): {p for p in (troll.neighbour((row, col), d) for d in troll.DIRECTIONS) if p is not None}
+    for row in ROWS for col in COLUMNS}
+_IN_LINE = {pos: {p for d in troll.DIRECTIONS for p in troll.line(pos, d)} for pos in _AROUND}
 
 
 def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
     cells = troll.occupied(state)
     awake_top = awake_covered = far = fleeing = breaking = 0
-    reach = _reach(state) if state.troll else set()
+    troll_at = state.troll
+    reach = _reach(state) if troll_at else set()
     cut = _cut_positions(state, cells) if cells else set()
-    for row in ROWS:
-        for col in COLUMNS:
-            pos = (row, col)
-            stack = state.stack(pos)
+    for row, stacks in (("upper", state.upper), ("lower", state.lower)):  # ROWS, read directly (the hot loop)
+        for col, stack in enumerate(stacks, 1):
             if not stack:
                 continue
-            awake_covered += sum(card.awake for card in stack[:-1])
+            if len(stack) > 1:
+                awake_covered += sum(card.awake for card in stack[:-1])
             if not stack[-1].awake:
                 continue
             awake_top += 1
-            if pos == state.troll or pos in reach:
+            pos = (row, col)
+            if pos == troll_at or pos in reach:
                 continue
             far += 1  # it will flee in the next flight phase unless an awakening flies it first
             fleeing += col in (1, 6)  # at the end of the bridge: it leaves the bridge and wakes another
             breaking += len(stack) == 1 and pos in cut  # its flight leaves a gap that splits the bridge
     exposed = 0.0  # the chance that the next awakenings open a gap that splits the bridge
+    chances = awakenings_ahead(state, from_deck) if cut or troll_at else []
     if cut:
-        chances = awakenings_ahead(state, from_deck)
         for row_index, row in enumerate(ROWS):
             calls = sum(chance[row_index] for chance in chances)
             if not calls:
                 continue
-            for face in COLUMNS:
-                col = troll.awakening_target(state, row, face)
+            for col in troll.row_targets(state, row):
                 pos = (row, col)
-                if col and pos in cut and pos != state.troll:
+                if col and pos in cut and pos != troll_at:
                     top = state.top(pos)
                     assert top is not None  # the column an awakening lands on has a card
                     if top.awake or pos not in reach:
@@ -145,7 +152,7 @@ def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
         "awake": awake_top,
         "covered": awake_covered,
         "aside": len(state.set_aside) + len(state.awakening) - (1 if from_deck and state.awakening else 0),
-        "danger": flight_risk(state, from_deck),
+        "danger": flight_risk(state, from_deck, chances if troll_at else None),
         "tools": sum(1 for c in state.carried if c.awake),
         "far": far,
         "fleeing": fleeing,
@@ -274,12 +281,10 @@ def scored_lines(state: TrollState) -> list[tuple[float, tuple, tuple, TrollStat
     commands, events, final state): the flight phase and checks played, the next turn begun."""
     lines: list[tuple[float, tuple, tuple, TrollState]] = []
     for first in troll.legal_commands(state):
-        first_events = troll.decide(state, first)
-        after_first = _fold(state, first_events)
+        first_events, after_first = troll.decided(state, first)
         if troll.to_act(after_first) == 0 and after_first.turn == state.turn:
             for second in troll.legal_commands(after_first):
-                second_events = troll.decide(after_first, second)
-                final = _fold(after_first, second_events)
+                second_events, final = troll.decided(after_first, second)
                 lines.append((evaluate(final, deck_plays_next(second_events)), (first, second),
                               first_events + second_events, final))
         else:

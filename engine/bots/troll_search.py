@@ -92,11 +92,10 @@ def _play_line(state: TrollState, commands: tuple) -> tuple[TrollState, tuple] |
     events: tuple = ()
     for command in commands:
         try:
-            more = troll.decide(state, command)
+            more, state = troll.decided(state, command)
         except IllegalCommand:
             return None
-        state = _fold(state, more)
-        events += tuple(more)
+        events += more
     return state, events
 
 

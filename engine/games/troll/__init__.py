@@ -25,7 +25,7 @@ from dicehall.engine.games.troll.actions import (
     Move, PickUp, SpadeUsed, Stomp, ThrowDiamond, TrollMoved, UseClub, UseSpade, Wait, action_event, awake_top_at,
     carried_awake, parse_command, possible_actions,
 )
-from dicehall.engine.games.troll.awakening import AwakeningRolled, TurnBegan, awakening_target, next_turn
+from dicehall.engine.games.troll.awakening import AwakeningRolled, TurnBegan, awakening_target, next_turn, row_targets
 from dicehall.engine.games.troll.bridge import (
     COLUMNS, DIAMOND_ACE, DIRECTIONS, FULL_DECK, LEFT_BANK, RANKS, RIGHT_BANK, ROWS, SUITS, THE_CLUB, Card,
     FlightStack, Pos, TrollState, colour_of, line, neighbour, occupied, place, row_of, with_stack,
@@ -41,7 +41,7 @@ from dicehall.engine.games.troll.setup import (
     initial_state, shuffled,
 )
 from dicehall.engine.games.troll.turn import (
-    CHANCE_EVENTS, EVENTS, chance_draws, chance_event, chance_needed, decide, evolve, is_turn_start,
+    CHANCE_EVENTS, EVENTS, chance_draws, chance_event, chance_needed, decide, decided, evolve, is_turn_start,
     legal_commands, to_act,
 )
 from dicehall.engine.games.troll.words import describe, end_words, progress
@@ -60,7 +60,7 @@ __all__ = [
     "DiamondThrown", "LayDown", "Move", "PickUp", "SpadeUsed", "Stomp", "ThrowDiamond", "TrollMoved",
     "UseClub", "UseSpade", "Wait", "action_event", "awake_top_at", "carried_awake", "parse_command",
     "possible_actions",
-    "AwakeningRolled", "TurnBegan", "awakening_target", "next_turn",
+    "AwakeningRolled", "TurnBegan", "awakening_target", "next_turn", "row_targets",
     "COLUMNS", "DIAMOND_ACE", "DIRECTIONS", "FULL_DECK", "LEFT_BANK", "RANKS", "RIGHT_BANK", "ROWS", "SUITS",
     "THE_CLUB", "Card", "FlightStack", "Pos", "TrollState", "colour_of", "line", "neighbour", "occupied",
     "place", "row_of", "with_stack",
@@ -70,7 +70,7 @@ __all__ = [
     "RULES_TEXT",
     "PRESETS", "SHUFFLE_SPEC", "VARIANTS", "DeckShuffled", "TrollPlaced", "check_options", "check_players",
     "deal", "game_label", "initial_state", "shuffled",
-    "CHANCE_EVENTS", "EVENTS", "chance_draws", "chance_event", "chance_needed", "decide", "evolve",
+    "CHANCE_EVENTS", "EVENTS", "chance_draws", "chance_event", "chance_needed", "decide", "decided", "evolve",
     "is_turn_start", "legal_commands", "to_act",
     "describe", "end_words", "progress",
     "HOST_CHOICES", "ID", "TITLE", "BLURB", "RULES_VERSION",

@@ -5,8 +5,9 @@ one away, with the troll if it stands on it).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from dicehall.engine.games.troll.bridge import TrollState, row_of, turn_top, with_stack
+from dicehall.engine.games.troll.bridge import COLUMNS, TrollState, row_of, turn_top, with_stack
 from dicehall.engine.session import replace
 
 
@@ -47,12 +48,10 @@ def next_turn(state: TrollState) -> TurnBegan:
 def begin_turn(state: TrollState, event: TurnBegan) -> TrollState:
     """The turn's cards taken from the set-aside cards or the deck; a quiet turn goes straight to
     the troll's actions."""
-    if event.from_deck:
-        state = replace(state, deck=state.deck[len(event.cards):])
-    else:
-        state = replace(state, set_aside=state.set_aside[len(event.cards):])
+    taken = ({"deck": state.deck[len(event.cards):]} if event.from_deck
+             else {"set_aside": state.set_aside[len(event.cards):]})
     return replace(
-        state, turn=event.turn, awakening=event.cards, stood=(state.troll,),
+        state, **taken, turn=event.turn, awakening=event.cards, stood=(state.troll,),
         quiet_turns=0 if event.cards else state.quiet_turns + 1,
         phase="awakening" if event.cards else "actions", actions_left=0 if event.cards else 2,
     )
@@ -62,14 +61,33 @@ def begin_turn(state: TrollState, event: TurnBegan) -> TrollState:
 def awakening_target(state: TrollState, row: str, face: int) -> int:
     """The column one awakening lands on: the rolled one, else toward the nearer bank, else the
     other way; 0 when the row is empty."""
-    if state.stack((row, face)):
+    return _target(_filled(state, row), face)
+
+
+def row_targets(state: TrollState, row: str) -> tuple[int, ...]:
+    """awakening_target for each face 1 to 6 (the adviser weighs all six every judgement)."""
+    return _row_targets(_filled(state, row))
+
+
+def _filled(state: TrollState, row: str) -> tuple[bool, ...]:
+    return tuple(map(bool, state.upper if row == "upper" else state.lower))
+
+
+def _target(filled: tuple[bool, ...], face: int) -> int:
+    if filled[face - 1]:
         return face
     toward = range(face - 1, 0, -1) if face <= 3 else range(face + 1, 7)
     away = range(face + 1, 7) if face <= 3 else range(face - 1, 0, -1)
     for col in (*toward, *away):
-        if state.stack((row, col)):
+        if filled[col - 1]:
             return col
     return 0
+
+
+@lru_cache(maxsize=None)
+def _row_targets(filled: tuple[bool, ...]) -> tuple[int, ...]:
+    """Remembered per row's occupancy (64 of them)."""
+    return tuple(_target(filled, face) for face in COLUMNS)
 
 
 def awakening_roll(state: TrollState, face: int, typed: bool) -> AwakeningRolled:

@@ -104,7 +104,7 @@ class TrollState:
         return (self.upper if pos[0] == "upper" else self.lower)[pos[1] - 1]
 
     def top(self, pos: Pos) -> Card | None:
-        stack = self.stack(pos)
+        stack = (self.upper if pos[0] == "upper" else self.lower)[pos[1] - 1]  # stack(), inlined: the rules' hottest read
         return stack[-1] if stack else None
 
     @property
@@ -139,4 +139,5 @@ def row_of(state: TrollState, code: str) -> str:
 
 
 def occupied(state: TrollState) -> set[Pos]:
-    return {(row, col) for row in ROWS for col in COLUMNS if state.stack((row, col))}
+    return {(row, col) for row, stacks in (("upper", state.upper), ("lower", state.lower))  # ROWS, read directly
+            for col, stack in enumerate(stacks, 1) if stack}

@@ -84,15 +84,22 @@ def calm(state: TrollState) -> bool:
 
 def end_of_turn(state: TrollState) -> list[object]:
     """The flight phase, the checks and the next turn's start, as events."""
+    flight, last, _ = turn_end(state)
+    return [flight, last]
+
+
+def turn_end(state: TrollState) -> tuple[FlightPhase, object, TrollState]:
+    """end_of_turn's two events and the state after the flight phase (the first one's fold), which
+    the checks needed anyway: decide hands it on rather than flying the cards again."""
     flight = FlightPhase(flight_moves(state))
     state = fly(state, flight.moves)
     if not bridge_stands(state):
-        return [flight, BridgeCollapsed(state.turn)]
+        return flight, BridgeCollapsed(state.turn), state
     if not state.deck and not state.set_aside and calm(state):
-        return [flight, TrollWon(perfect=len(occupied(state)) == 12)]
+        return flight, TrollWon(perfect=len(occupied(state)) == 12), state
     if state.quiet_turns >= QUIET_LIMIT:
-        return [flight, BridgeUnsettled(state.quiet_turns)]
-    return [flight, next_turn(state)]
+        return flight, BridgeUnsettled(state.quiet_turns), state
+    return flight, next_turn(state), state
 
 
 # ----- the outcome -----
