@@ -38,7 +38,7 @@ def drive_hall(app, steps):
     return asyncio.run(main())
 
 
-async def until(pilot, condition, seconds: float = 15.0) -> None:
+async def until(pilot, condition, seconds: float = 60.0) -> None:
     """Let the app run until `condition()` holds (a follower thread wakes it, a worker reports). Fails
     with the screen after `seconds`: a guard against what never comes, generous because on a busy
     2-core machine a bot seat and the follower can take seconds; how fast a thing comes is

@@ -454,7 +454,7 @@ def test_war_of_bones_in_the_hall_follows_the_other_seat_and_refuses_its_keys(ha
                 refused = status(pilot.app)
             bob.play(rng.choice(bob.session.commands()))
             await until(pilot, lambda: len(ann.session.events) == len(bob.session.events))
-        await until(pilot, lambda: pilot.app.screen.stepper is None, seconds=10.0)  # Bob's moves shown step by step
+        await until(pilot, lambda: pilot.app.screen.stepper is None)  # Bob's moves shown step by step
         return refused, pilot.app.screen.human(), screen_text(pilot.app)
 
     refused, human, screen = run(app, steps)

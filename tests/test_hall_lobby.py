@@ -188,7 +188,7 @@ def test_a_move_refused_to_a_watcher_does_not_exist_and_the_end_of_the_game_is_s
         await pilot.pause()
         viewer = pilot.app.screen
         play_until_over({0: bots}, rng)
-        await until(pilot, lambda: viewer.replayed, seconds=10.0)
+        await until(pilot, lambda: viewer.replayed)
         await pilot.pause()
         return status(pilot.app), screen_text(pilot.app), viewer
 
@@ -262,7 +262,7 @@ def test_j_in_the_lobby_takes_the_open_seat_and_opens_the_games_screen(hall):
         for key in "Dan":
             await pilot.press(key)
         await pilot.press("enter")
-        await until(pilot, lambda: hasattr(pilot.app.screen, "hall_refresh"), seconds=10.0)
+        await until(pilot, lambda: hasattr(pilot.app.screen, "hall_refresh"))
         seated = [view.words() for view in pilot.app.hall_game.seats()]
         return seated, screen_text(pilot.app)
 

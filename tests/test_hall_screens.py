@@ -328,10 +328,10 @@ def test_a_disconnected_opponent_is_shown_and_announced_and_so_is_their_return(h
     async def steps(pilot):
         before = screen_text(pilot.app)
         bob.close()  # Bob's link drops: his dicehall ends, his seat's lock is released
-        await until(pilot, lambda: "Bob has disconnected" in status(pilot.app), seconds=5)
+        await until(pilot, lambda: "Bob has disconnected" in status(pilot.app))
         gone = status(pilot.app), screen_text(pilot.app)
         again.append(hall.join(ann.id, name="Bob"))  # Bob logs in again
-        await until(pilot, lambda: "Bob is back" in status(pilot.app), seconds=5)
+        await until(pilot, lambda: "Bob is back" in status(pilot.app))
         return before, gone, status(pilot.app), screen_text(pilot.app)
 
     try:
