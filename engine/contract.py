@@ -128,6 +128,10 @@ OPTIONAL_HOOKS: dict[str, tuple[str, ...]] = {
     "is_turn_start": ("event",),
     # the game's name with its options, for save lists ("Angry Troll ... (sturdy)"); without it: TITLE
     "game_label": ("options",),
+    # each seat's figure at the end, as every player sees it, where the game is won on such figures
+    # (Towers' points, War of Bones' troops left, the wager's scores): the news says "17 to 6";
+    # None before the end or when the figures did not decide it (without it: the result's words)
+    "final_score": ("state",),
     # the game as a Markdown document (`dicehall export SAVE --markdown`: the journal's pages);
     # without it, --markdown is refused in one line
     "markdown": ("session",),

@@ -4,6 +4,7 @@ folders with exact figures; other players' files (copies, crafted names, damaged
 damaged or crafted index never crash it, never list a game twice, and are said in one line."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -50,9 +51,9 @@ def test_a_scripted_hall_lists_each_finished_game_once_the_latest_first(hall, mo
     by_id = {entry.id: entry for entry in archive.games}
     assert set(by_id) == {*ids, next(e.id for e in archive.games if e.game == "dicetower")}
     assert by_id[ids[0]].copies == 1  # copy01 is the same game, not listed
-    assert by_id[ids[0]].news == "Ann beat Bob at Towers by 1"
-    assert by_id[ids[1]].news == "Bob beat Ann at Towers by 1"
-    assert by_id[ids[3]].news == "Ann beat Ann at Towers by 1" and by_id[ids[3]].people == [("Ann", True)]
+    assert by_id[ids[0]].news == "Ann beat Bob at Towers, 3 to 2"
+    assert by_id[ids[1]].news == "Bob beat Ann at Towers, 3 to 2"
+    assert by_id[ids[3]].news == "Ann beat Ann at Towers, 3 to 2" and by_id[ids[3]].people == [("Ann", True)]
     tower = next(entry for entry in archive.games if entry.game == "dicetower")
     assert tower.news == f"Ann at Dice Tower: {pulls} pulls" and tower.outcome == "lost"
     # the filters: by player (any case), game, result (the player's), days
@@ -71,7 +72,7 @@ def test_the_command_line_lists_filters_and_gives_json(hall, monkeypatch, capsys
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"the archive: 5 finished games in the hall {hall.folder} (not listed: 1 in progress, 1 copy, 1 damaged)"
     assert out[1].startswith("1 match (dicehall replay ID opens one")
-    assert out[3].startswith(f"{ids[1]}  ") and out[3].endswith("  Bob beat Ann at Towers by 1") and len(out) == 4
+    assert out[3].startswith(f"{ids[1]}  ") and out[3].endswith("  Bob beat Ann at Towers, 3 to 2") and len(out) == 4
     assert main(["--hall", str(hall.folder), "archive", "--game", "towers", "--limit", "2", "--json"]) == 0
     found = json.loads(capsys.readouterr().out)
     assert (found["matched"], found["listed"], found["archived"], found["copies"], found["damaged"]) == (4, 2, 5, 1, 1)
@@ -126,11 +127,21 @@ def test_the_news_words_of_each_game(monkeypatch):
     winner = wager.session.outcome.winners[0]
     names = ["Ann", "Bob", "Bot 3 (bot)", "Di"]
     others = [name for n, name in enumerate(names) if n != winner]
-    total = wager.session.state.scores[winner]
-    assert announcement(wager) == f"{names[winner]} beat {others[0]}, {others[1]} and {others[2]} at Dead Man's Wager with {total}"
-    bones = finished("bones", [("Ann", False), ("Bob", False)], 11)  # Bob wins, his troops lost in the game's words
-    lost = engine.get_game("bones").result(bones.session.state, 1).value
-    assert announcement(bones) == f"Bob beat Ann at War of Bones, {lost} troop{'s' * (lost != 1)} lost"
+    scores = wager.session.state.scores  # the score both ways: the winner's, then each other's in seat order
+    assert wager.session.state.ways[0] == "score"
+    losing = [str(score) for n, score in enumerate(scores) if n != winner]
+    assert announcement(wager) == (f"{names[winner]} beat {others[0]}, {others[1]} and {others[2]} at Dead Man's Wager, "
+                                   f"{scores[winner]} to {losing[0]}, {losing[1]} and {losing[2]}")
+    wager.session = SimpleNamespace(outcome=wager.session.outcome,  # won by Outrageous Fortune: no score decided it
+                                    state=dataclasses.replace(wager.session.state, ways=("fortune",)))
+    assert announcement(wager).endswith(f" at Dead Man's Wager with {scores[winner]}")
+    bones = finished("bones", [("Ann", False), ("Bob", False)], 11)  # Bob wins: the troops left each side
+    left = [len(bones.session.state.in_play(seat)) for seat in (0, 1)]
+    assert announcement(bones) == f"Bob beat Ann at War of Bones, {left[1]} to {left[0]}" and left[1] > 0
+    towers = finished("towers", [("Ann", False), ("Bob", False)], 2)
+    light, dark = towers.session.state.results[-1]
+    assert light != dark and announcement(towers) == (f"Ann beat Bob at Towers, {light} to {dark}" if light > dark
+                                                      else f"Bob beat Ann at Towers, {dark} to {light}")
     draw = finished("towers", [("Ann", False), ("Bob", False)], 1)
     draw.session = SimpleNamespace(outcome=Outcome((), "a draw, 9 to 9"), state=draw.session.state)
     assert announcement(draw) == "Ann and Bob drew at Towers: a draw, 9 to 9"
@@ -185,7 +196,7 @@ def test_hostile_hall_files_never_crash_the_archive_and_names_stay_text(hall, tm
     archive = hall_archive(hall)
     assert [entry.id for entry in archive.games] == [finished_id] and archive.in_progress == 2
     assert archive.damaged == 9  # as the listing: every bad file one DAMAGED line
-    assert archive.games[0].news == "Ann beat [2J[bold red]Eve[/] at Towers by 1"  # no escape, no bidi mark
+    assert archive.games[0].news == "Ann beat [2J[bold red]Eve[/] at Towers, 3 to 2"  # no escape, no bidi mark
     assert main(["--hall", str(hall.folder), "archive"]) == 0
     assert "\x1b" not in capsys.readouterr().out
 

@@ -44,13 +44,13 @@ def test_the_news_line_then_the_archive_browsed_and_filtered_by_keys(hall):
         return news, seen
 
     news, seen = drive(DicehallApp(), steps)
-    assert news.startswith(" news: [bold red]Eve[/][2J beat Ann at Towers by 1 (")  # plain text, no escape
+    assert news.startswith(" news: [bold red]Eve[/][2J beat Ann at Towers, 3 to 2 (")  # plain text, no escape
     lines = seen["all"].splitlines()
     assert lines[0].strip() == "The hall's archive: 2 finished games"
     assert lines[1].strip() == "player: all (p)  game: all (g)  days: any day (d)  result: any (o)  c clears"
     rows = [line for line in lines if first in line or last in line]
-    assert last in rows[0] and "[bold red]Eve[/][2J beat Ann at Towers by 1" in rows[0]  # the latest first
-    assert first in rows[1] and "Ann beat Bob at Towers by 1" in rows[1]
+    assert last in rows[0] and "[bold red]Eve[/][2J beat Ann at Towers, 3 to 2" in rows[0]  # the latest first
+    assert first in rows[1] and "Ann beat Bob at Towers, 3 to 2" in rows[1]
     assert "\x1b" not in seen["all"] and "Open" in lines[-1] and "Export" in lines[-1] and "Help" in lines[-1]
     # p steps through the players in alphabetical order, whatever their case ("[" sorts before "a")
     assert "player: [bold red]Eve[/][2J (p)" in seen["first player"] and first not in seen["first player"]

@@ -427,6 +427,13 @@ def result(state: TowersState, seat: int) -> Result | None:
     return MEASURE.result(total, f"won by {total}", won=True)
 
 
+def final_score(state: TowersState) -> tuple[int, ...] | None:
+    """Each seat's points: the game's, or the match's games' together (what decides it: the margin)."""
+    if state.phase != "over":
+        return None
+    return sum(light for light, _ in state.results), sum(dark for _, dark in state.results)
+
+
 def player_label(state: TowersState, colour: int) -> str:
     name = state.names[colour]
     return name if name == COLOURS[colour] else f"{name} ({COLOURS[colour]})"

@@ -402,6 +402,13 @@ def result(state: WagerState, seat: int) -> Result | None:
     return MEASURE.result(state.scores[seat], f"won with {state.scores[seat]}", won=True)
 
 
+def final_score(state: WagerState) -> tuple[int, ...] | None:
+    """Each seat's score, when the winner won on it (not by Outrageous Fortune nor by default)."""
+    if not state.over or state.ways[:1] != ("score",):
+        return None
+    return tuple(state.scores)
+
+
 def describe(state: WagerState, event: object, reveal: bool = True) -> str:
     if isinstance(event, RollCalled):
         name = state.names[event.seat]

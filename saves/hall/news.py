@@ -1,11 +1,13 @@
 """A finished hall game's result in one line, as the public servers' bots announce games ("Ann beat
-Bob at Towers by 11"): the lobby's news line and the archive's rows. The words are the game's own,
-from its `result(state, seat)` hook (engine/contract.py) and its outcome:
+Bob at Towers, 17 to 6"): the lobby's news line and the archive's rows. The words are the game's
+own, from its `final_score(state)` and `result(state, seat)` hooks (engine/contract.py) and its outcome:
 
 - a game for one: "Ann at Dice Tower: 17 pulls", "Ann at Angry Troll versus Magic Bridge: perfect win";
-- a game won, of two seats or more: the winner's result with its "won" said by "beat": "Ann beat
-  Bob at Towers by 11", "Ann beat Bob, Cy and Di at Dead Man's Wager with 21", "Ann beat Bob at War
-  of Bones, 2 troops lost";
+- a game won on a score both sides have (Towers' points, War of Bones' troops left, the wager's
+  scores): the score both ways, as players say it: "Ann beat Bob at Towers, 17 to 6", "Ann beat
+  Bob, Cy and Di at Dead Man's Wager, 21 to 15, 12 and 9";
+- a game won otherwise: the winner's result with its "won" said by "beat" ("Ann beat Bob at Dead
+  Man's Wager with 8" when won by Outrageous Fortune);
 - a draw: "Ann and Bob drew at Towers: a draw, 9 to 9" (the outcome's words);
 - an abandoned game (an idle seat ended it): "Ann v Bob at Towers: abandoned: Bob (seat 2) did
   not move for 30 minutes".
@@ -44,6 +46,17 @@ def beat_words(words: str) -> str:
     return f": {words}" if words and words != "won" else ""
 
 
+def score_words(fold: HallFold, winners: list[int], losers: list[int]) -> str | None:
+    """The score both ways, as players say it (", 17 to 6"; several losers: ", 21 to 15, 12 and 9"),
+    from the game's `final_score` hook (what every player sees at the end); None where the game has
+    no such score."""
+    hook = getattr(fold.module, "final_score", None)
+    figures = hook(fold.session.state) if hook is not None and fold.session is not None else None
+    if not figures or len(figures) != len(fold.seats) or len(winners) != 1 or not losers:
+        return None
+    return f", {figures[winners[0]]} to {and_list([str(figures[n]) for n in losers])}"
+
+
 def announcement(fold: HallFold) -> str:
     """The finished game's result in one line ("" for a game still going on)."""
     session = fold.session
@@ -61,10 +74,12 @@ def announcement(fold: HallFold) -> str:
     winners = [n for n in outcome.winners if 0 <= n < len(names)]
     if not winners:
         return clean_text(f"{and_list(names)} drew at {title}: {outcome.summary}", NEWS_LIMIT)
-    result = fold.module.result(session.state, winners[0])
-    losers = [name for n, name in enumerate(names) if n not in winners]
-    beaten = f" beat {and_list(losers)}" if losers else " won"
-    detail = beat_words(clean_text(result.words, 60)) if result else ""
+    losers = [n for n in range(len(names)) if n not in winners]
+    beaten = f" beat {and_list([names[n] for n in losers])}" if losers else " won"
+    detail = score_words(fold, winners, losers)
+    if detail is None:
+        result = fold.module.result(session.state, winners[0])
+        detail = beat_words(clean_text(result.words, 60)) if result else ""
     return clean_text(f"{and_list([names[n] for n in winners])}{beaten} at {title}{detail}", NEWS_LIMIT)
 
 

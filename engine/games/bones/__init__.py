@@ -34,7 +34,7 @@ from dicehall.engine.games.bones.events import (ACTION_EVENTS, CHANCE_EVENTS, EV
                                        RerollCalled, Resupplied, RolledOff, TroopLanded)
 from dicehall.engine.games.bones.play import (chance_draws, chance_event, chance_needed, command_of, decide, evolve,
                                      legal_commands, recorded_draws)
-from dicehall.engine.games.bones.reading import (MEASURE, describe, is_turn_start, label, outcome, progress,
+from dicehall.engine.games.bones.reading import (MEASURE, describe, final_score, is_turn_start, label, outcome, progress,
                                                   result)
 from dicehall.engine.games.bones.rules_text import RULES_TEXT
 from dicehall.engine.games.bones.setup import LEVELS, check_options, check_players, initial_state, reengage_choices
@@ -63,7 +63,7 @@ __all__ = [
     "RolledOff", "TroopLanded",
     "chance_draws", "chance_event", "chance_needed", "command_of", "decide", "evolve", "legal_commands",
     "recorded_draws",
-    "MEASURE", "describe", "is_turn_start", "label", "outcome", "progress", "result",
+    "MEASURE", "describe", "final_score", "is_turn_start", "label", "outcome", "progress", "result",
     "RULES_TEXT",
     "LEVELS", "check_options", "check_players", "initial_state", "reengage_choices",
     "DECISIONS", "AttackInProgress", "BonesState", "PairResult", "to_act",

@@ -35,6 +35,13 @@ def result(state: BonesState, seat: int) -> Result | None:
     return MEASURE.result(lost, f"won, {counted(lost, 'troop')} lost", won=True)
 
 
+def final_score(state: BonesState) -> tuple[int, ...] | None:
+    """Each side's troops left on the table."""
+    if state.stage != "over":
+        return None
+    return tuple(len(state.in_play(seat)) for seat in range(len(state.troops)))
+
+
 def label(state: BonesState, seat: int) -> str:
     return f"{state.names[seat]} ({SIDES[seat]})"
 
