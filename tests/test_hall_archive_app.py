@@ -5,8 +5,9 @@ game in the viewer with its analysis started, x and t write it by name into the 
 from __future__ import annotations
 
 import os
+import threading
 
-from dicehall.saves.hall.archive_index import index_path
+from dicehall.saves.hall.archive_index import index_path, read_index
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.dialogs import ConfirmScreen
 from dicehall.tui.screens.hall.archive import HallArchiveScreen
@@ -124,3 +125,84 @@ def test_an_index_that_was_off_is_said_once_in_the_status_line(hall):
 
     said = drive(DicehallApp(), steps)
     assert said.startswith("the archive's index could not be read as one (damaged, or not dicehall's): rebuilt")
+
+
+# ----- a large hall's first reading: its progress, and leaving it -----
+def large_hall(hall, monkeypatch, logs: int = 40):
+    """A hall of many logs, cheaply: one finished game and `logs` damaged files (each read as a log,
+    in well under a millisecond), with the archive's reading of a log counted and held, at the
+    `hold_at`-th log, until the test lets it go: (the ids read in order, the gate's events)."""
+    from dicehall.saves.hall import archive
+
+    towers(hall, "Ann", "Bob")
+    for n in range(logs):
+        (hall.games / f"bulk{n:02d}.dhh").write_bytes(b"DHSAV not a log")
+    read, held, go = [], threading.Event(), threading.Event()
+    real = archive._read_game
+
+    def counted_read(hall, game_id, key, owner):
+        read.append(game_id)
+        if len(read) == gate["hold_at"]:
+            held.set()
+            assert go.wait(60)  # a guard: the test lets it go at once
+        return real(hall, game_id, key, owner)
+
+    gate = {"hold_at": 1, "held": held, "go": go}
+    monkeypatch.setattr(archive, "_read_game", counted_read)
+    return read, gate
+
+
+def test_the_first_reading_says_how_far_it_is(hall, monkeypatch):
+    read, gate = large_hall(hall, monkeypatch)
+    gate["hold_at"] = 2  # the first log is read and told
+
+    async def steps(pilot):
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen) and "news:" in screen_text(pilot.app))
+        await pilot.press("a")
+        await until(pilot, lambda: "reading 1 of 41 games..." in screen_text(pilot.app))  # held at the second log
+        reading = status(pilot.app)
+        gate["go"].set()
+        await until(pilot, lambda: pilot.app.screen.archive is not None)
+        return reading, pilot.app.screen.archive, status(pilot.app)
+
+    reading, archive, after = drive(DicehallApp(), steps)
+    assert reading == "reading 1 of 41 games..." and len(read) == 41
+    assert (len(archive.games), archive.damaged) == (1, 40) and after == "not listed: 40 damaged"
+
+
+def test_progress_is_told_at_most_four_times_a_second():
+    from dicehall.tui.screens.hall.archive import Throttled
+
+    now, posted = [0.0], []
+    told = Throttled(posted.append, every=0.25, clock=lambda: now[0])
+    for done, moment in enumerate((0.0, 0.1, 0.2, 0.3, 0.5, 0.55, 0.56), start=1):
+        now[0] = moment
+        told(done, 10_000)
+    assert [(message.done, message.total) for message in posted] == [(1, 10_000), (4, 10_000), (6, 10_000)]
+
+
+def test_leaving_the_archive_stops_its_reading_and_the_next_goes_on_from_there(hall, monkeypatch):
+    read, gate = large_hall(hall, monkeypatch)
+    gate["hold_at"] = 5
+    info = os.stat(hall.games)
+    index = index_path((info.st_dev, info.st_ino))
+
+    async def steps(pilot):
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen) and "news:" in screen_text(pilot.app))
+        await pilot.press("a")
+        await until(pilot, gate["held"].is_set)  # the fifth log is being read
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen))
+        gate["go"].set()
+        await until(pilot, index.exists)  # the reading stopped: the index of what was read is written
+        first = list(read)
+        kept = read_index((info.st_dev, info.st_ino), set(first)).rows
+        await archive_open(pilot)
+        return first, kept, read[len(first):], pilot.app.screen.archive
+
+    first, kept, then, archive = drive(DicehallApp(), steps)
+    assert len(first) == 5 and set(kept) == set(first)  # stopped before the sixth log; the five kept
+    assert len(then) == 36 and not set(then) & set(first)  # the next reading went on with the others only
+    assert (len(archive.games), archive.damaged) == (1, 40)

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from operator import itemgetter
+from collections.abc import Callable
 from typing import NamedTuple
 
 from dicehall.engine.games import CATALOGUE, entry_of
@@ -136,9 +137,17 @@ class Archive:
 
 
 # ----- reading the hall, through the index -----
-def hall_archive(hall) -> Archive:
+class ArchiveStopped(Exception):
+    """The reading was stopped (`should_stop`): what was read so far is in the index."""
+
+
+def hall_archive(hall, progress: Callable[[int, int], None] | None = None,
+                 should_stop: Callable[[], bool] | None = None) -> Archive:
     """The archive of a Hall's games. Each log is read only when the index has no entry for it as it
     is now (its identity, size and times); the index is written again when anything in it changed.
+    `progress(done, total)` is told after each log read (done: the logs looked at so far);
+    `should_stop()` is asked before each log: when it says so, the index is written for the logs
+    read so far (the next reading goes on from there) and ArchiveStopped raised.
     HallError (one line) if the games folder cannot be read."""
     try:
         games = hall.folder_fd("games")
@@ -161,7 +170,12 @@ def hall_archive(hall) -> Archive:
         rows: dict[str, IndexRow] = {}
         unsettled: set[str] = set()  # logs that changed while they were read: not written to the index
         kept = index.rows
-        for game_id in ids:
+        stopped = False
+        for done, game_id in enumerate(ids):
+            if should_stop is not None and should_stop():
+                rows.update((left, kept[left]) for left in ids[done:] if left in kept)  # not looked at: as they were
+                stopped = True
+                break
             try:
                 info = os.stat(f"{game_id}{LOG_SUFFIX}", dir_fd=games, follow_symlinks=False)
             except OSError:
@@ -172,6 +186,8 @@ def hall_archive(hall) -> Archive:
                 row = _read_game(hall, game_id, key, info.st_uid)
                 if _file_key(games, game_id) != key:
                     unsettled.add(game_id)
+                if progress is not None:
+                    progress(done + 1, len(ids))
             rows[game_id] = row
         found.note = index.note
         if index.changed or unsettled or any(row is not kept.get(game_id) for game_id, row in rows.items()):
@@ -179,6 +195,8 @@ def hall_archive(hall) -> Archive:
                                                        if game_id not in unsettled})
     finally:
         os.close(games)
+    if stopped:
+        raise ArchiveStopped
     return _listed(found, rows)
 
 

@@ -8,14 +8,16 @@ archive's index (saves/hall/archive.py); every name is another player's text, sh
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import partial
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.games import entry_of
@@ -23,7 +25,7 @@ from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves import error_line
 from dicehall.saves.hall import Hall
-from dicehall.saves.hall.archive import RESULTS, Archive, ArchiveEntry, hall_archive
+from dicehall.saves.hall.archive import RESULTS, Archive, ArchiveEntry, ArchiveStopped, hall_archive
 from dicehall.tui.screens.base import KeyedScreen
 from dicehall.tui.screens.dialogs import ConfirmScreen
 from dicehall.tui.widgets import KeysFooter, Plain, StatusLine, clip
@@ -51,11 +53,39 @@ def stepped(values: list, current, step: int):
     return choices[(at + step) % len(choices)]
 
 
-def read_archive(folder) -> tuple[Archive | None, str]:
+class ReadProgress(Message):
+    """How far the worker's reading is: `done` of the hall's `total` logs looked at."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__()
+        self.done, self.total = done, total
+
+
+class Throttled:
+    """A reading's progress, posted to the screen at most once every `every` seconds (a first read
+    of 10,000 logs tells of each: the screen is drawn a few times a second, not 10,000)."""
+
+    def __init__(self, post: Callable[[ReadProgress], object], every: float = 0.25,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.post, self.every, self.clock = post, every, clock
+        self.last: float | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if self.last is None or now - self.last >= self.every:
+            self.last = now
+            self.post(ReadProgress(done, total))
+
+
+def read_archive(folder, post: Callable[[ReadProgress], object]) -> tuple[Archive | None, str]:
     """The hall's archive (in a worker: 10,000 logs are read once, then the index serves), or the
-    line saying why the folder cannot be read."""
+    line saying why the folder cannot be read. Its progress is posted (throttled); it stops between
+    logs when the worker is cancelled (the screen left), keeping in the index what was read."""
+    worker = get_current_worker()
     try:
-        return hall_archive(Hall(folder)), ""
+        return hall_archive(Hall(folder), Throttled(post), lambda: worker.is_cancelled), ""
+    except ArchiveStopped:
+        return None, ""
     except (DicehallError, OSError) as problem:
         return None, error_line(problem)
 
@@ -113,8 +143,13 @@ class HallArchiveScreen(KeyedScreen):
         self.read()
 
     def read(self) -> None:
-        self.reader = self.run_worker(partial(read_archive, self.folder), thread=True, group="hall-archive",
-                                      exclusive=True, exit_on_error=False)
+        # the worker is the screen's: leaving the screen cancels it, and the reading stops at the next log
+        self.reader = self.run_worker(partial(read_archive, self.folder, self.post_message), thread=True,
+                                      group="hall-archive", exclusive=True, exit_on_error=False)
+
+    def on_read_progress(self, message: ReadProgress) -> None:
+        if self.reader is not None:  # (not after the reading's end)
+            self.status(f"reading {message.done:,} of {message.total:,} game{'s' * (message.total != 1)}...")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker is not self.reader or event.state != WorkerState.SUCCESS:
