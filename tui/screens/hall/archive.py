@@ -3,7 +3,8 @@ game, the latest first, one line each (its id, the day it ended, its result in w
 keys, with no text box: `p` the player, `g` the game, `d` the days, `o` the result (each steps
 through its values; shifted, backwards), `c` clears them. Enter opens the game in the viewer with
 its analysis started; `x` writes it as a replay (.dhr) and `t` as a text record (.dht), by name
-into the replays folder (on a box, the player's own). The hall is read in a worker, through the
+into the replays folder (on a box, the player's own). The hall is read in a worker (its progress in the
+status line; leaving the screen stops it, keeping in the index what was read), through the
 archive's index (saves/hall/archive.py); every name is another player's text, shown plain."""
 from __future__ import annotations
 
