@@ -17,7 +17,7 @@ import pytest
 
 from dicehall import engine
 from dicehall.cli import main
-from dicehall.engine.core import Outcome
+from dicehall.engine.core import Outcome, Player
 from dicehall.saves.hall import Hall
 from dicehall.saves.hall.archive import hall_archive
 from dicehall.saves.hall.archive_index import index_path
@@ -106,8 +106,6 @@ def test_an_empty_hall_says_so(hall, capsys):
 # ----- the news line's words -----
 def finished(game: str, players: list[tuple[str, bool]], seed: int, options: dict | None = None):
     """A game played to its end through the engine (random legal moves), as a fold-like object."""
-    from dicehall.engine.core import Player
-
     rng = random.Random(seed)
     session = engine.new_session(game, seed=seed, options=options or {},
                                  players=[Player(name, bot, "") for name, bot in players])
@@ -142,6 +140,14 @@ def test_the_news_words_of_each_game(monkeypatch):
     light, dark = towers.session.state.results[-1]
     assert light != dark and announcement(towers) == (f"Ann beat Bob at Towers, {light} to {dark}" if light > dark
                                                       else f"Bob beat Ann at Towers, {dark} to {light}")
+    for game in ("towers", "bones", "wager"):  # no score before the end
+        begun = engine.new_session(game, seed=1, players=[Player("Ann", False, ""), Player("Bob", False, "")])
+        assert begun.game.final_score(begun.state) is None
+    match = finished("towers", [("Ann", False), ("Bob", False)], 2, {"match": True})  # its two games' points together
+    light, dark = (sum(points) for points in zip(*match.session.state.results))
+    assert len(match.session.state.results) == 2 and light != dark
+    assert announcement(match) == (f"Ann beat Bob at Towers, {light} to {dark}" if light > dark
+                                   else f"Bob beat Ann at Towers, {dark} to {light}")
     draw = finished("towers", [("Ann", False), ("Bob", False)], 1)
     draw.session = SimpleNamespace(outcome=Outcome((), "a draw, 9 to 9"), state=draw.session.state)
     assert announcement(draw) == "Ann and Bob drew at Towers: a draw, 9 to 9"
