@@ -17,7 +17,7 @@ from dicehall import engine
 from dicehall.engine.errors import RulingError
 from dicehall.engine.games import dicetower, journal
 from dicehall.engine.games.dicetower import TowerState
-from dicehall.engine.games.journal import odds, passes
+from dicehall.engine.games.journal import odds, passes, returns
 from dicehall.engine.games.journal import pulls as pull_tables
 from dicehall.engine.games.journal.runs import days_to_draw, successes
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
@@ -383,3 +383,22 @@ def test_a_reshuffled_deck_without_the_kings_that_end_it_is_over_when_nothing_el
     # with the Kings that end it, returning one keeps the game going until they do
     options = deck(100, {"2S": "return-king", "3S": "no-pull", "KS": "king", "KH": "king"}, deck_out="reshuffle", kings=2)
     assert {play.ending for play in playouts(options, 200, 3)} == {"kings"}
+
+
+@pytest.mark.parametrize("kinds", [(("pull", 1), ("add-token", 22), ("remove-token", 22)),
+                                   (("pull", 3), ("remove", 2), ("skip-pull", 2), ("add-token", 6), ("remove-token", 8))])
+def test_a_pass_only_the_tokens_can_end_walks_as_the_whole_walk_does(monkeypatch, kinds):
+    """The tighter walk (no King or return-king card, no Ace to come, no fall within reach: #30) makes
+    the same draws as the whole walk, so the same passes: the tokens out at the same card and day."""
+    cards = returns.pass_cards([action for action, count in kinds for _ in range(count)] + ["no-pull"] * 5, [])
+    assert cards is not None
+
+    def passes() -> list[returns.Played]:
+        rng = random.Random(9)
+        return [returns.whole_pass(cards, 0, tokens, 4, to_draw, skips, 300, rng)
+                for tokens in (1, 3, 8, 20) for to_draw in (1, 6) for skips in (0, 2) for _ in range(150)]
+
+    fast = passes()
+    assert {played[0] for played in fast} == {"salvation", ""}
+    monkeypatch.setattr(returns, "only_tokens_end", lambda *_: False)
+    assert passes() == fast

@@ -114,6 +114,12 @@ def _king_next(left: int, kings: int, up: int, returned: int) -> float:
     return king / (king + other)
 
 
+def only_tokens_end(specials: int, ace: int, pulls: int, falls: int) -> bool:
+    """Whether only the tokens can end a pass (whole_pass's tighter walk): no King or return-king card
+    in it, the Ace of Hearts not to come, fewer pull cards than the pull that fells the tower."""
+    return not (specials or ace) and pulls < falls
+
+
 def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int, to_draw: int, skips: int,
                falls: int, rng: random.Random, kings: int = 0, ace: int = 0) -> Played:
     """A pass of `cards`, `face_up` Kings face up, from a reshuffle with `to_draw` cards of today's
@@ -135,7 +141,36 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
     pulling = plain + removes  # the pull cards left; and the Kings drawn again that pull, with them
     kings_pulling = returned if king_pulls else 0
     card, made = 0, 0
-    if ace or tokens and tokens <= removals + saved or pulling + kings_pulling >= falls:
+    if only_tokens_end(returns + kings, ace, pulling, falls) and 0 < tokens <= removals + saved:
+        day_left, end = to_draw, 0  # no special, no Ace, no fall within reach: the walk follows the tokens alone
+        while card < length:  # (the same draws as the walk below: it would take its first branch never)
+            card += 1
+            pick = uniform() * others
+            others -= 1
+            if pick < adds:
+                adds, tokens = adds - 1, tokens + 1
+                if tokens > removals + saved:
+                    break
+            elif pick < adds + removals:
+                removals, tokens = removals - 1, tokens - 1
+                if tokens == 0:
+                    return "salvation", card, end, 0, 0, made, skips
+            elif pick < adds + removals + pulling:
+                pulling -= 1
+                if skips:
+                    skips -= 1
+                else:
+                    made += 1
+            elif pick < adds + removals + pulling + skip_cards:
+                skip_cards, skips = skip_cards - 1, skips + 1
+            day_left -= 1
+            if day_left == 0 and card < length:
+                if saved and uniform() * (len(sizes) - end) < saved:
+                    saved, tokens = saved - 1, tokens - 1
+                    if tokens == 0:
+                        return "salvation", card, end, 0, 0, made, skips
+                day_left, end = sizes[end], end + 1
+    elif ace or tokens and tokens <= removals + saved or pulling + kings_pulling >= falls:
         left, in_it, up, to_come = returns, kings, face_up, returned  # the specials' chain (_returned's), drawn as they come
         count, day_left, end = returns + kings, to_draw, 0  # count: the specials left
         # the walk goes on while the Ace is to come, the tokens could run out or the felling pull come: only an
