@@ -328,6 +328,7 @@ def test_a_match_between_two_keys_is_scored_rated_archived_and_drawn_over_ssh(bo
     """#32 on the box: alice hosts a best-of-3 Towers match, bob takes the other seat (both played here
     through the hall as their keys' names, as their sessions would); then what each sees over ssh."""
     hall, book = Hall(box.hall), MatchBook(Hall(box.hall))
+    monkeypatch.setenv("DICEHALL_HOME", str(box.dir / "home"))  # as the sessions' (sshd's SetEnv)
     monkeypatch.setenv("DICEHALL_PLAYER", "alice")  # the name each key line gives: rated as an identity
     match_id, alice = book.host("towers", "match", 3, ["alice", "bob"], "alice")
     monkeypatch.setenv("DICEHALL_PLAYER", "bob")
