@@ -55,10 +55,11 @@ SSH_COMMANDS = (
     "rules GAME",
     "ratings", "ratings GAME", "ratings --json", "ratings GAME --json",
     "export ID --svg -o -", "export ID --svg --at N -o -", "export ID --svg --graph -o -",  # an image leaves the box
+    "archive", "archive --json", "archive --game GAME", "archive --game GAME --json", "archive --json --game GAME",
 )
 SSH_ALLOWED = ("join ID, watch ID [--follow], hall [--scores] [--json], verify ID, export ID --text -, "
                "export ID -o - (the replay), export ID --svg [--at N | --graph] -o - (an image), stats [GAME] [--json], "
-               "rules GAME, ratings [GAME] [--json]; nothing: the launcher")
+               "rules GAME, ratings [GAME] [--json], archive [--game GAME] [--json]; nothing: the launcher")
 # The keys a hint names where the box runs no such command (they work off a box too).
 JOIN_KEY = "the Hall screen's j"
 WATCH_KEY = "the Hall screen's w"
@@ -104,9 +105,11 @@ def allowed_command(words: list[str]) -> list[str]:
         if len(form) == len(words) and all(_fits(kind, word) for kind, word in zip(form[1:], words[1:])):
             return words
     words_of_forms = {word for form in same_command for word in form[1:]}
-    for word in words[1:]:
+    for before, word in zip(words, words[1:]):
         if word in words_of_forms:
             continue
+        if before == "-o":  # never a path: the file leaves the box on standard output
+            raise NotAllowedHere(f"{words[0]} -o {clean_text(word, 40)}: only -o - (standard output) here")
         if word.startswith("-") and word != "-":
             raise NotAllowedHere(f"{words[0]} {clean_text(word, 40)}: that option is not allowed here")
         if "ID" in words_of_forms and not _fits("ID", word):

@@ -272,6 +272,7 @@ COMMANDS = [
     lambda path: ["summary", path],
     lambda path: ["continue", path],
     lambda path: ["recover", path],
+    lambda path: ["archive", "--game", path],
 ]
 
 

@@ -5,6 +5,7 @@ run or written. Played here as an attacker would, through main() with the enviro
 from __future__ import annotations
 
 import random
+import re
 import sys
 from dataclasses import replace
 
@@ -76,6 +77,11 @@ HOSTILE = [
     " ".join(["hall"] * 10_000),
     "a" * 1_000_000,
     "join " + "a" * 100,
+    "archive --player bob",  # a free text: the Hall screen's archive filters by player with its p
+    "archive --player '\x1b[2J[bold]x'",
+    "archive --game ../../etc",
+    "archive --game towers --limit 100000000",
+    "archive --json --json",
 ]
 
 
@@ -142,6 +148,9 @@ def test_a_nul_or_a_control_character_is_refused_before_it_is_split():
     ("stats", ["stats"]),
     ("stats troll --json", ["stats", "troll", "--json"]),
     ("rules journal", ["rules", "journal"]),
+    ("archive", ["archive"]),
+    ("dicehall archive --game towers --json", ["archive", "--game", "towers", "--json"]),
+    ("archive --json --game troll", ["archive", "--json", "--game", "troll"]),
 ])
 def test_an_allowed_command_runs_with_the_admins_hall_and_player(typed, words, box, ran, monkeypatch, capsys):
     assert forced(typed, box, monkeypatch) == 0
@@ -318,3 +327,17 @@ def test_on_a_box_the_hall_tables_hints_are_commands_over_ssh(box, monkeypatch):
     line = next(line for line in waiting.splitlines() if "waiting for seat 2" in line)
     assert commands_named(line) == [f"join {ann.id}"] and "on another terminal" in line
     assert commands_named(leaving) == [f"join {ann.id}"]
+
+
+def test_a_file_after_o_is_refused_as_a_path_never_taken_for_a_save():
+    with pytest.raises(NotAllowedHere, match=r"^export -o /etc/x: only -o - \(standard output\) here$"):
+        allowed_command(["export", "ab12cd", "--svg", "-o", "/etc/x"])
+
+
+def test_the_archive_over_ssh_lists_the_halls_games_and_says_how_one_comes_off_the_box(box, monkeypatch, capsys):
+    game_id = finished_game(box["hall"])
+    assert forced("archive --game wager", box, monkeypatch) == 0
+    out = capsys.readouterr().out
+    assert re.search(rf"\n{game_id}  .* (ann beat bob|bob beat ann) at Dead Man's Wager", out), out
+    assert "dicehall export ID -o - writes it" in out and "ssh " in out  # the box's own command, not a key
+    assert files_under(box["account"]) == []

@@ -6,6 +6,7 @@ shows by name into the player's replays folder and says where in one line; a bad
 line. Rendering one screen without a terminal costs about 0.7 s of CPU (measured: see docs/testing.md)."""
 from __future__ import annotations
 
+import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -15,10 +16,12 @@ from dicehall import engine, replays, saves
 from dicehall.cli import main
 from dicehall.engine.core import Player
 from dicehall.engine.games import entry_of
+from dicehall.engine.analysis import Analysis
 from dicehall.saves import analyses
 from dicehall.tui.app import DicehallApp
+from dicehall.tui.screens.viewer import ViewerScreen
 from dicehall.tui.svg import clean_svg
-from tests.apphelpers import drive, screen_text, status
+from tests.apphelpers import drive, screen_text, status, until
 from tests.test_viewer_app import BOTS, EVERY_GAME
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -212,6 +215,32 @@ def test_e_in_the_viewer_writes_what_it_shows_into_the_replays_folder_and_says_w
     assert first == f"image written: {folder / name}.svg"  # the test's home is not under ~
     assert second.endswith(f"{name}-2.svg")
     assert "\n".join(svg_lines((folder / f"{name}.svg").read_text())) == shown
+
+
+def test_the_analysis_ending_after_e_leaves_where_the_image_went_shown(monkeypatch):
+    """The archive opens a game with its analysis started: e pressed while it runs keeps its answer."""
+    played("towers", moves=10, name="keyed")
+    release = threading.Event()
+
+    def slow(session, samples=None, progress=None, partial=None):
+        while not release.wait(0.01):  # still judging, and asking whether to go on
+            progress(0, 1)
+        return Analysis("towers", "win chance", (), (), ())
+
+    monkeypatch.setattr(ViewerScreen, "analyser", staticmethod(slow))
+
+    async def steps(pilot):
+        viewer = pilot.app.screen
+        await pilot.press("a")
+        await until(pilot, lambda: viewer.analysis_running)
+        await pilot.press("e")
+        said = status(pilot.app)
+        release.set()
+        await until(pilot, lambda: not viewer.analysis_running)
+        return said, status(pilot.app), viewer.analysis is not None
+
+    said, after, analysed = drive(DicehallApp(replay=saves.load_readonly("keyed")), steps)
+    assert said.startswith("image written: ") and after == said and analysed
 
 
 def test_e_on_a_box_writes_into_the_players_folder_and_names_no_path(monkeypatch):

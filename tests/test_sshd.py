@@ -5,11 +5,13 @@ three keys of the test's own (alice, bob, carol), an sshd of the test's own on a
 dicehall behind; a login without a terminal is refused with one line and leaves nothing either. The
 box's commands over ssh: two players join one game by their keys' names while a third watches it,
 `hall --scores` prints without a terminal, `export ID -o -` brings a replay that verifies here,
-and `rm -rf /` or `--player bob` is refused in one line. Skipped, with the reason, where there is no
+and `rm -rf /` or `--player bob` is refused in one line. A best-of-3 match between two keys' players
+(#32): its running score and the news line in the lobby, its ratings, the archive and an image over ssh. Skipped, with the reason, where there is no
 sshd (.ci/run installs openssh-server where apt-get can) or where the test cannot run it (not root)."""
 from __future__ import annotations
 
 import fcntl
+import json
 import getpass
 import os
 import pty
@@ -25,12 +27,14 @@ import subprocess
 import sys
 import termios
 import time
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
 
 from dicehall import replays
 from dicehall.saves.hall import Hall
+from dicehall.saves.hall.match_book import MatchBook
 from tests.apphelpers import eventually
 from tests.box import readme_steps
 from tests.hallhelpers import play_until_over
@@ -157,7 +161,7 @@ def box(tmp_path):
 def read_for(fd: int, seconds: float, until: bytes) -> bytes:
     out = b""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and until not in out:
+    while time.monotonic() < deadline and until not in drawn_text(out):
         if select.select([fd], [], [], 0.1)[0]:
             try:
                 chunk = os.read(fd, 65536)
@@ -167,6 +171,11 @@ def read_for(fd: int, seconds: float, until: bytes) -> bytes:
                 break
             out += chunk
     return out
+
+
+def drawn_text(screen: bytes) -> bytes:
+    """What a terminal shows of a program's output, near enough to find a line: its escapes taken out."""
+    return re.sub(rb"\x1b(\[[0-?]*[ -/]*[@-~]|[()][0-9A-B]|[=>])", b"", screen)
 
 
 def test_a_login_gets_the_launcher_and_a_dropped_client_leaves_no_dicehall(box):
@@ -313,3 +322,56 @@ def test_the_admin_bars_a_key_by_its_fingerprint_and_the_others_still_play(box):
     assert refused.stderr.decode().splitlines() == ["dicehall: the admin has barred the key you logged in with from this hall"]
     let_in = over_ssh(box, "alice", "dicehall", "hall")
     assert let_in.returncode == 0 and let_in.stderr == b"", let_in
+
+
+def test_a_match_between_two_keys_is_scored_rated_archived_and_drawn_over_ssh(box, monkeypatch):
+    """#32 on the box: alice hosts a best-of-3 Towers match, bob takes the other seat (both played here
+    through the hall as their keys' names, as their sessions would); then what each sees over ssh."""
+    hall, book = Hall(box.hall), MatchBook(Hall(box.hall))
+    monkeypatch.setenv("DICEHALL_HOME", str(box.dir / "home"))  # as the sessions' (sshd's SetEnv)
+    monkeypatch.setenv("DICEHALL_PLAYER", "alice")  # the name each key line gives: rated as an identity
+    match_id, alice = book.host("towers", "match", 3, ["alice", "bob"], "alice")
+    monkeypatch.setenv("DICEHALL_PLAYER", "bob")
+    bob = hall.join(alice.id, name="bob")
+    games = []
+    for number in range(3):
+        games.append(alice.id)
+        play_until_over({game.seat: game for game in (alice, bob)}, random.Random(number))
+        alice.close(), bob.close()
+        if book.read(match_id).over:
+            break
+        bob = book.next_game(match_id, "bob")  # either player opens the next game; the other takes it up
+        monkeypatch.setenv("DICEHALL_PLAYER", "alice")
+        alice = book.next_game(match_id, "alice")
+        monkeypatch.setenv("DICEHALL_PLAYER", "bob")
+    score = book.read(match_id).score_line()
+    # bob's lobby, over ssh in a terminal: the match's score on its games and the last result in the news line
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(SSH, box.ssh("-tt", player="bob"))
+    try:
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        read_for(fd, 60, until=b"Hall: play and watch")
+        os.write(fd, b"h")
+        lobby = drawn_text(read_for(fd, 30, until=f"match {match_id}: {score}".encode()))
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(fd)
+    assert f"match {match_id}: {score}".encode() in lobby, lobby[-800:]
+    assert re.search(rb"news: (alice beat bob|bob beat alice|alice and bob drew) at Towers", lobby), lobby[-800:]
+    # the ratings, the archive (now a command of the box) and a game's image, each off the box on standard output
+    rated = json.loads(over_ssh(box, "carol", "ratings", "towers", "--json").stdout)
+    assert {row["player"]: row["games"] for row in rated["ratings"]} == {"alice": len(games), "bob": len(games)}
+    archive = over_ssh(box, "carol", "archive", "--game", "towers", "--json")
+    assert archive.returncode == 0 and archive.stderr == b"", archive
+    assert [entry["id"] for entry in json.loads(archive.stdout)["games"]] == games[::-1]  # the latest first
+    image = over_ssh(box, "bob", "export", games[0], "--svg", "-o", "-")
+    assert image.returncode == 0 and image.stderr == b"", image.stderr
+    assert ElementTree.fromstring(image.stdout).tag.endswith("svg") and b"alice" in image.stdout
+    for typed in (["export", games[0], "--svg", "-o", "/etc/x"], ["archive", "--player", "\x1b[2J[bold]bob"]):
+        refused = over_ssh(box, "bob", shlex.join(typed))
+        assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1 and refused.stdout == b"", refused
+    assert not Path("/etc/x").exists()
+    eventually(lambda: not dicehall_processes(box.hall), lambda: f"left running: {dicehall_processes(box.hall)}")

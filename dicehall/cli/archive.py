@@ -26,7 +26,7 @@ def archive_arguments(parser: Parser) -> None:
 
 
 def archive_command(args: argparse.Namespace) -> int:
-    from dicehall.saves.box import command_hint
+    from dicehall.saves.box import command_hint, on_box
     from dicehall.saves.hall import Hall
     from dicehall.saves.hall.archive import archive_line, check_game, hall_archive, parse_day
 
@@ -55,7 +55,8 @@ def archive_command(args: argparse.Namespace) -> int:
         return 0
     matched = f"{len(chosen):,} match; the latest {len(shown):,}" if len(shown) < len(chosen) else f"{len(chosen):,} match"
     opens = command_hint("replay ID", key="Enter in the Hall screen's archive (a)")
-    writes = command_hint("export ID", key="x or t there")
+    # on a box, where no file of the player's is in reach, the game comes out on standard output
+    writes = command_hint("export ID -o -" if on_box() else "export ID", key="x or t there")
     print(f"{matched} ({opens} opens one, {writes} writes it)\n")
     for entry in shown:
         print(archive_line(entry))

@@ -21,7 +21,7 @@ from textual.worker import Worker, get_current_worker
 from dicehall.engine import analysis
 from dicehall.engine.analysis import ANALYSERS, MARK_WORDS, MARKS, PULLS_LEFT, Analysis, Decision, Luck
 from dicehall.engine.games import entry_of
-from dicehall.tui.widgets import Redrawn, clip
+from dicehall.tui.widgets import Redrawn, StatusLine, clip
 
 if TYPE_CHECKING:
     from textual import getters
@@ -396,6 +396,7 @@ class AnalysedViewer(ViewerBase):
         """What the analysis keys the footer offers depend on (analysis_possible, footer_shows)."""
         return self.analysis_running, self.analysis is not None, bool(self.analysis and self.analysis.decisions)
 
+    kept_status: str | None = None  # an answer the analysis's end does not replace: where e's image went (picture.py)
     analysis_drawn_at = 0.0  # time.monotonic() of the panel's last draw while reports stream
     analysis_draw_due: Timer | None = None  # the Timer of a draw put off (DRAW_EVERY), which draws the latest news
 
@@ -413,7 +414,8 @@ class AnalysedViewer(ViewerBase):
             self.analysis_worker = None
             warning = f"{report.error}; " if report.error else ""  # a damaged stored analysis, analysed again
             assert report.result is not None  # a finished report carries its result
-            self.status(f"{warning}analysis done: {report.result.summary()}")
+            if warning or self.query_one(StatusLine).message != self.kept_status:  # e's answer stays
+                self.status(f"{warning}analysis done: {report.result.summary()}")
         elif report.error:
             self.analysis_worker = None
             self.status(f"the analysis stopped: {report.error}", error=True)

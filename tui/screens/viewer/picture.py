@@ -31,6 +31,7 @@ class PicturedViewer(ViewerBase):
     if TYPE_CHECKING:  # the viewer's
         session: Session
         position: int
+        kept_status: str | None  # AnalysedViewer's: e's answer, which the analysis's end leaves shown
 
     def action_image(self) -> None:
         from dicehall import saves
@@ -47,8 +48,8 @@ class PicturedViewer(ViewerBase):
             self.status(f"no image written: {saves.error_line(error)}", error=True)
             return
         if not on_box():
-            self.status(f"image written: {shown_path(path)}")
-            return
-        # the folder is out of the player's reach on a box: an image of this event leaves over ssh
-        hint = command_hint(f"export {session.labels.save_id} --svg --at {self.position} -o -") if session.labels.save_id else None
-        self.status(f"image written: {path.name} in your replays folder" + (f"; to your machine: {hint} > {path.name}" if hint else ""))
+            self.kept_status = f"image written: {shown_path(path)}"
+        else:  # the folder is out of the player's reach on a box: an image of this event leaves over ssh
+            hint = command_hint(f"export {session.labels.save_id} --svg --at {self.position} -o -") if session.labels.save_id else None
+            self.kept_status = f"image written: {path.name} in your replays folder" + (f"; to your machine: {hint} > {path.name}" if hint else "")
+        self.status(self.kept_status)
