@@ -35,6 +35,7 @@ ROOT = Path(__file__).parent.parent
 # exceptions that never reach a player: each is caught where it is raised, to stop a search
 CONTROL_FLOW = {"dicehall.engine.bots.towers.OutOfNodes", "dicehall.engine.codec._WrongType",
                 "dicehall.engine.analysis.troll_solver._OutOfBudget", "dicehall.tui.screens.viewer.analysis.AnalysisStopped",
+                "dicehall.saves.hall.archive.ArchiveStopped",  # the archive screen left: its worker ends quietly
                 "dicehall.engine.analysis.pool._Broken"}  # the pool lost: caught at once, the rest on one core
 
 

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from dicehall.engine.errors import DicehallError
 from dicehall.engine.games import CATALOGUE
 from dicehall.engine.text import NAME_LIMIT, clean_text
 from dicehall.saves.hall.files import MAX_SEATS, is_id
@@ -39,7 +40,7 @@ _TITLES = {entry.id: entry.title for entry in CATALOGUE}
 _ORDER = {entry.id: n for n, entry in enumerate(CATALOGUE)}
 
 
-class NotRated(ValueError):
+class NotRated(DicehallError, ValueError):
     """Why a game or a result is not rated, in one line."""
 
 
