@@ -24,7 +24,7 @@ from dicehall import engine
 from dicehall.engine.chance import seeded_draw
 from dicehall.engine.core import Player
 from dicehall.engine.games import entry_of
-from dicehall.saves.hall.ratings import BOT_MU, BOT_SIGMA, shown
+from dicehall.saves.hall.ratings import BOT_MU, BOT_SIGMA, SCALE, shown
 
 # (game, the styles seated, games at --scale 1): what a run costs is mostly the hard Towers games.
 PAIRINGS = [
@@ -136,7 +136,7 @@ def main() -> None:
         for style in engine.get_game(game).BOT_STYLES:
             mu, se = round(found[style][0], 1), found[style][1]  # BOT_MU keeps a tenth of a point: the table shows it
             count = sum(style in seating for seating, _ in results)
-            noise = "anchor" if style == anchor else f"{2 * 30 * se:.0f}"
+            noise = "anchor" if style == anchor else f"{2 * SCALE * se:.0f}"
             print(f"| {entry_of(game).title} | `{style}` | {shown(mu):,} | {noise} | {count} "
                   f"| {shown(BOT_MU[game][style]):,} |")
             measured.setdefault(game, {})[style] = mu
