@@ -58,7 +58,7 @@ class Expected:
         teams = []
         for who in seats:
             if who.startswith("bot:"):
-                teams.append([self.model.rating(mu=BOT_MU[who[4:]], sigma=BOT_SIGMA)])
+                teams.append([self.model.rating(mu=BOT_MU[game][who[4:]], sigma=BOT_SIGMA)])
             else:
                 mu, sigma, _ = self.ratings.get((game, who), (25.0, 25 / 3, 0))
                 teams.append([self.model.rating(mu=mu, sigma=sigma)])
@@ -135,12 +135,25 @@ def test_a_rating_is_provisional_until_enough_games():
     assert shuffled.ratings[("towers", "ann")] == after and shuffled.copies == 1
 
 
-def test_every_bots_style_has_its_fixed_rating():
+def test_every_bots_style_has_its_measured_rating_and_the_docs_table_agrees():
+    """BOT_MU is measured (tests/perf/bot_ratings.py): each style of a game of two seats or more has a
+    value, and docs/hall.md's table of the measurement shows the same numbers."""
+    import pathlib
+    import re
+
     from dicehall import engine
     from dicehall.engine.games import CATALOGUE
 
-    styles = {style for entry in CATALOGUE if entry.playable for style in getattr(engine.get_game(entry.id), "BOT_STYLES", ())}
-    assert styles and styles <= set(BOT_MU)  # a new style gets a rating of its own, never the default by chance
+    styles = {(entry.id, style) for entry in CATALOGUE if entry.playable and entry.several_players
+              for style in getattr(engine.get_game(entry.id), "BOT_STYLES", ())}
+    fixed = {(game, style) for game, by_style in BOT_MU.items() for style in by_style}
+    assert styles and styles == fixed  # a new style gets a measured rating, never the default by chance
+    docs = (pathlib.Path(__file__).parents[1] / "docs" / "hall.md").read_text(encoding="utf-8")
+    docs = docs.split("\n## Ratings\n")[1].split("\n## ")[0]
+    titles = {entry.title: entry.id for entry in CATALOGUE}
+    table = {(titles[title], style): int(value.replace(",", ""))
+             for title, style, value in re.findall(r"^\| ([^|]+?) \| `(\w+)` \| ([\d,]+) \|", docs, re.M)}
+    assert table == {(game, style): shown(BOT_MU[game][style]) for game, style in fixed}
 
 
 def test_off_a_box_the_identity_is_the_account_and_only_its_games_against_bots_are_rated(hall, monkeypatch):

@@ -26,15 +26,17 @@ from dicehall.engine.games import CATALOGUE
 from dicehall.engine.text import NAME_LIMIT, clean_text
 from dicehall.saves.hall.files import MAX_SEATS, is_id
 
-RATINGS_MODEL = "openskill PlackettLuce defaults; bots fixed 1"  # a file written for another model is rebuilt
+RATINGS_MODEL = "openskill PlackettLuce defaults; bots measured 2"  # a file written for another model is rebuilt
 BASE, SCALE = 1500, 30  # shown: BASE + SCALE * (mu - MU)
 MU, SIGMA = 25.0, 25.0 / 3  # openskill's defaults: a new player
 PROVISIONAL_GAMES = 10  # rated games before a rating loses its "?"
 BOT_SIGMA = 1.0  # a bot's rating is known, not estimated: it barely widens a game's uncertainty
-# A bot's fixed mu by its style (each game's BOT_STYLES; "" is the game's default, its first style).
-BOT_MU = {"random": 15.0, "easy": 20.0, "medium": 25.0, "hard": 30.0,  # Towers (War of Bones' random too)
-          "general": 25.0,  # War of Bones
-          "cautious": 22.0, "bold": 22.0, "best": 28.0}  # the wager
+# A bot's fixed mu by game and style (each game's BOT_STYLES; "" is the game's default, its first style).
+# Measured by tests/perf/bot_ratings.py (its table is docs/hall.md's, Ratings): bots played each other,
+# openskill's model fitted to the results, each game's first style anchored at its earlier value.
+BOT_MU = {"towers": {"easy": 20.0, "medium": 34.5, "hard": 45.4},
+          "bones": {"general": 25.0, "random": -4.1},
+          "wager": {"cautious": 22.0, "bold": 27.5, "best": 27.6}}
 MAX_RATED = 100_000  # results read from the ratings files at most: bounds what a crafted file costs
 _TITLES = {entry.id: entry.title for entry in CATALOGUE}
 _ORDER = {entry.id: n for n, entry in enumerate(CATALOGUE)}
@@ -55,7 +57,7 @@ def bot_mu(game: str, style: str) -> float:
 
         styles = getattr(engine.get_game(game), "BOT_STYLES", ())
         style = styles[0] if styles else ""
-    return BOT_MU.get(style, MU)
+    return BOT_MU.get(game, {}).get(style, MU)
 
 
 @dataclass(frozen=True)
