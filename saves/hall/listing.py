@@ -98,6 +98,19 @@ class HallListing:
         def watchers(self, game_id: str) -> int: ...
 
     # ----- listing -----
+    def log_count(self) -> int:
+        """How many files the games folder holds (0 when it cannot be read): a listing's size, cheaply."""
+        try:
+            games = self.folder_fd("games")
+        except (OSError, HallError):
+            return 0
+        try:
+            return len(os.listdir(games))
+        except OSError:
+            return 0
+        finally:
+            os.close(games)
+
     def listing(self) -> list[HallEntry]:
         """Every game in the hall, the latest move first; a file that is not a good game is one
         entry with a `problem` line, and never stops the listing. A game whose log has not changed
