@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field, replace
+from copy import copy
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
@@ -200,7 +201,7 @@ class HallListing:
         if listed.game is None:  # a file that is not a good game has no times of its own: the file's
             return HallEntry(game_id, last_move=info.st_mtime if info is not None else 0.0, problem=listed.problem)
         if listed.entry is not None:  # a copy: the lobby sets its `match`, the listing its `copies`
-            return replace(listed.entry)
+            return copy(listed.entry)
         game = listed.game
         fold = game.fold
         session = fold.session
@@ -210,7 +211,7 @@ class HallListing:
                           clean_text(fold.result, 120), log_time(fold), progress=clean_text(fold.progress(), 200),
                           watching=fold.watchers)
         if over:
-            listed.entry = replace(entry)
+            listed.entry = copy(entry)
         return entry
 
     def _read_for_listing(self, game_id: str, games: int, listed: "Listed | None") -> tuple["HallGame | None", str | None]:
