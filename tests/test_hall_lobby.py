@@ -359,3 +359,20 @@ def test_a_look_reads_no_unchanged_finished_log_twice_and_a_changed_one_again(ha
     assert unchanged == first  # three more looks: no log opened
     assert after_change[len(first):] == [f"{finished[0]}.dhh"]  # only the touched log, once
     assert news.startswith("news: ")  # the news line still has the last result
+
+
+def test_a_big_hall_opens_at_once_and_is_listed_by_the_thread(hall, monkeypatch):
+    from dicehall.tui.screens.hall import lobby as lobby_module
+
+    monkeypatch.setattr(lobby_module, "FIRST_FRAME_LOGS", 0)  # this hall of one game counts as big
+    finished = finished_wager(hall, "Ann")
+
+    async def steps(pilot):
+        pilot.app.push_screen(HallScreen())
+        lobby = pilot.app.screen
+        await until(pilot, lambda: [entry.id for entry in lobby.entries] == [finished])
+        return lobby.small, screen_text(pilot.app)
+
+    small, text = drive(DicehallApp(), steps)
+    assert not small  # the first frame did not list it: the thread did
+    assert "1 finished" in text and "news: Ann" in text
