@@ -314,3 +314,65 @@ def test_the_game_under_the_cursor_is_named_by_who_plays_it_as_the_json_names_it
     assert hall.entry(game_id).name == "[bold red]Eve[/][2J v Bob v Bot 3"
     assert said[game_id] == f"{game_id}: Dead Man's Wager, [bold red]Eve[/][2J v Bob v Bot 3, in progress; Enter watches"
     assert said[finished.id] == f"{finished.id}: Dead Man's Wager, Bot 1 v Bot 2, over; Enter opens it as a replay"
+
+
+# ----- a look at a hall of finished games reads only what changed -----
+def finished_wager(hall, name: str) -> str:
+    """A wager of a person against a bot, played to its end; its id."""
+    game = hall.host("wager", ["player", "bot:cautious"], name)
+    play_until_over({0: game}, random.Random(len(name)))
+    game.close()
+    return game.id
+
+
+def test_a_look_reads_no_unchanged_finished_log_twice_and_a_changed_one_again(hall, monkeypatch):
+    import os
+
+    from dicehall.saves.hall import log as hall_log
+
+    finished = [finished_wager(hall, name) for name in ("Ann", "Bob", "Cy")]
+    opened: list[str] = []
+    real_open = hall_log.open_nofollow
+
+    def counted_open(path, *args, **kwargs):
+        opened.append(os.path.basename(str(path)))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(hall_log, "open_nofollow", counted_open)
+
+    async def steps(pilot):
+        pilot.app.push_screen(HallScreen())
+        lobby = pilot.app.screen
+        await until(pilot, lambda: len(lobby.entries) == 3)
+        first = list(opened)
+        for _ in range(3):
+            lobby.look()
+        unchanged = list(opened)
+        changed = hall.games / f"{finished[0]}.dhh"
+        stamp = changed.stat().st_mtime_ns + 5_000_000_000
+        os.utime(changed, ns=(stamp, stamp))  # the same bytes, another file's identity: read again
+        lobby.look()
+        return first, unchanged, list(opened), lobby.look()[3]
+
+    first, unchanged, after_change, news = drive(DicehallApp(), steps)
+    assert sorted(first) == sorted(f"{game_id}.dhh" for game_id in finished)  # each log read once to list it
+    assert unchanged == first  # three more looks: no log opened
+    assert after_change[len(first):] == [f"{finished[0]}.dhh"]  # only the touched log, once
+    assert news.startswith("news: ")  # the news line still has the last result
+
+
+def test_a_big_hall_opens_at_once_and_is_listed_by_the_thread(hall, monkeypatch):
+    from dicehall.tui.screens.hall import lobby as lobby_module
+
+    monkeypatch.setattr(lobby_module, "FIRST_FRAME_LOGS", 0)  # this hall of one game counts as big
+    finished = finished_wager(hall, "Ann")
+
+    async def steps(pilot):
+        pilot.app.push_screen(HallScreen())
+        lobby = pilot.app.screen
+        await until(pilot, lambda: [entry.id for entry in lobby.entries] == [finished])
+        return lobby.small, screen_text(pilot.app)
+
+    small, text = drive(DicehallApp(), steps)
+    assert not small  # the first frame did not list it: the thread did
+    assert "1 finished" in text and "news: Ann" in text

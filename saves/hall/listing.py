@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import time
+from copy import copy
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
@@ -26,6 +27,9 @@ class Listed:
     game: "HallGame | None"
     problem: str | None
     owner: int | None = None  # the log file's Unix user
+    # a finished game's entry, made once: it depends on the log alone (nobody moves, idles or
+    # watches live in a finished game), so a look at a hall of finished games costs a stat per log
+    entry: "HallEntry | None" = None
 
     @property
     def genuine(self) -> bool:
@@ -95,6 +99,19 @@ class HallListing:
         def watchers(self, game_id: str) -> int: ...
 
     # ----- listing -----
+    def log_count(self) -> int:
+        """How many files the games folder holds (0 when it cannot be read): a listing's size, cheaply."""
+        try:
+            games = self.folder_fd("games")
+        except (OSError, HallError):
+            return 0
+        try:
+            return len(os.listdir(games))
+        except OSError:
+            return 0
+        finally:
+            os.close(games)
+
     def listing(self) -> list[HallEntry]:
         """Every game in the hall, the latest move first; a file that is not a good game is one
         entry with a `problem` line, and never stops the listing. A game whose log has not changed
@@ -104,21 +121,22 @@ class HallListing:
             games = self.folder_fd("games")
         except FileNotFoundError:
             return []
-        try:
-            names = sorted(os.listdir(games))
-        except OSError as error:
-            raise HallError(f"cannot read the hall's games folder ({os_reason(error).lower()})") from None
+        entries = []
+        try:  # the folder is opened once for the whole listing, not once per game
+            try:
+                names = sorted(os.listdir(games))
+            except OSError as error:
+                raise HallError(f"cannot read the hall's games folder ({os_reason(error).lower()})") from None
+            for name in names:
+                if OUR_FILES.fullmatch(name):
+                    continue
+                shown = clean_text(name, 60)
+                if not name.endswith(LOG_SUFFIX) or not is_id(name[: -len(LOG_SUFFIX)]):
+                    entries.append(HallEntry(shown, problem=f"games/{shown}: not a hall game's name: left alone"))
+                    continue
+                entries.append(self._entry_in(name[: -len(LOG_SUFFIX)], games))
         finally:
             os.close(games)
-        entries = []
-        for name in names:
-            if OUR_FILES.fullmatch(name):
-                continue
-            shown = clean_text(name, 60)
-            if not name.endswith(LOG_SUFFIX) or not is_id(name[: -len(LOG_SUFFIX)]):
-                entries.append(HallEntry(shown, problem=f"games/{shown}: not a hall game's name: left alone"))
-                continue
-            entries.append(self.entry(name[: -len(LOG_SUFFIX)]))
         listed = {entry.id for entry in entries}
         for gone in set(self._listed) - listed:
             del self._listed[gone]
@@ -165,26 +183,36 @@ class HallListing:
             problem = str(error) if isinstance(error, HallError) else f"cannot read the hall ({os_reason(error)})"
             return HallEntry(game_id, problem=clean_text(problem, 300))
         try:
-            try:
-                info = os.stat(f"{check_id(game_id)}{LOG_SUFFIX}", dir_fd=games, follow_symlinks=False)
-            except OSError:
-                info = None
-            key = None if info is None else (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-            listed = self._listed.get(game_id)
-            if listed is None or key is None or listed.key != key:  # else nothing changed: nothing is read
-                listed = Listed(key, *self._read_for_listing(game_id, games, listed), owner=info.st_uid if info else None)
-                self._listed[game_id] = listed
+            return self._entry_in(game_id, games)
         finally:
             os.close(games)
+
+    def _entry_in(self, game_id: str, games: int) -> HallEntry:
+        """`entry` in the games folder open as `games`."""
+        try:
+            info = os.stat(f"{check_id(game_id)}{LOG_SUFFIX}", dir_fd=games, follow_symlinks=False)
+        except OSError:
+            info = None
+        key = None if info is None else (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+        listed = self._listed.get(game_id)
+        if listed is None or key is None or listed.key != key:  # else nothing changed: nothing is read
+            listed = Listed(key, *self._read_for_listing(game_id, games, listed), owner=info.st_uid if info else None)
+            self._listed[game_id] = listed
         if listed.game is None:  # a file that is not a good game has no times of its own: the file's
             return HallEntry(game_id, last_move=info.st_mtime if info is not None else 0.0, problem=listed.problem)
+        if listed.entry is not None:  # a copy: the lobby sets its `match`, the listing its `copies`
+            return copy(listed.entry)
         game = listed.game
         fold = game.fold
         session = fold.session
-        return HallEntry(game_id, fold.module.ID, fold.module.TITLE, fold.players_name(), game.seats(),
-                         len(session.marks) if session else 0, self.watchers(game_id), fold.over,
-                         clean_text(fold.result, 120), log_time(fold), progress=clean_text(fold.progress(), 200),
-                         watching=fold.watchers)
+        over = fold.over
+        entry = HallEntry(game_id, fold.module.ID, fold.module.TITLE, fold.players_name(), game.seats(),
+                          len(session.marks) if session else 0, 0 if over else self.watchers(game_id), over,
+                          clean_text(fold.result, 120), log_time(fold), progress=clean_text(fold.progress(), 200),
+                          watching=fold.watchers)
+        if over:
+            listed.entry = copy(entry)
+        return entry
 
     def _read_for_listing(self, game_id: str, games: int, listed: "Listed | None") -> tuple["HallGame | None", str | None]:
         """The game as the listing keeps it (its fold, the log's descriptors closed), read on from

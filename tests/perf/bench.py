@@ -1225,6 +1225,13 @@ def hall_archive_listing() -> None:
     row(*archive_listing(ms))
 
 
+def hall_lobby_looks() -> None:
+    """The Hall screen's look over 1,000 finished games against over 10 (tests/perf/bench_lobby.py)."""
+    from tests.perf.bench_lobby import lobby_looks
+
+    row(*lobby_looks(ms))
+
+
 def text_records(rounds: int = 3) -> None:
     """Export and import of a text record (.dht) against a binary replay (.dhr) of the same game, at
     each length, alternating (the best of `rounds` each): write_text then read_text, replay_document
@@ -1448,7 +1455,7 @@ SECTIONS = {
     "bigsave": big_save, "caches": crafted_caches, "analysis": analysis_speed, "troll_analysis": troll_analysis,
     "cores": troll_cores, "pool_start": pool_start,
     "search": troll_search_turn, "hindsight": hindsight_solver, "hall": hall_latency, "hall_listing": hall_listing,
-    "archive": hall_archive_listing,
+    "archive": hall_archive_listing, "lobby": hall_lobby_looks,
     "journal": journal_sim, "journal_cpu": journal_sim_cpu, "decks": deck_reading, "stats": stats_counts,
     "judged_others": judged_others_speed, "ratings": ratings_speed,
     "text": text_records,

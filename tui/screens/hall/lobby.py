@@ -29,6 +29,7 @@ from dicehall.tui.screens.dialogs import AskScreen
 from dicehall.tui.screens.hall.match import MatchesScreen
 from dicehall.tui.widgets import KeysFooter, Plain, StatusLine, clip
 
+FIRST_FRAME_LOGS = 100  # a hall with more logs than this is first listed by the thread (about 1 s)
 REFRESH_EVERY = 1.0  # seconds between looks at the hall (watchers come and go without a write to a log)
 ROW_WIDTH = 74  # inside the list's frame and padding at 80 columns
 COLUMNS = f"  {'ID':<6}  {'GAME':<16}  {'MOVES':>5}  {'WATCH':>5}  {'LAST MOVE':<11}  STATE"
@@ -123,6 +124,7 @@ class HallScreen(KeyedScreen):
         self.shown: list[dict] | None = None  # what the list shows, to redraw only on a change
         self.wake = threading.Event()  # r: look now
         self.lister: Worker | None = None
+        self.small = True  # the hall was listed in the first frame (see on_mount)
         self.announced: str | None = None
         self.told: str | None = None  # the settings' problem last put in the status line, said once
         # the game under the cursor and its row, as the player last saw them: a listing that adds,
@@ -144,7 +146,13 @@ class HallScreen(KeyedScreen):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
-        self.show_listed(HallListed(*self.look()))  # the first frame shows the hall; the thread keeps it current
+        # a small hall is listed in the first frame; a big one (its first look reads every log, seconds
+        # for a thousand) by the thread, the screen open meanwhile; later looks read only changed logs
+        self.small = self.hall.log_count() <= FIRST_FRAME_LOGS
+        if self.small:
+            self.show_listed(HallListed(*self.look()))
+        else:
+            self.query_one(".title", Plain).show(Text("The hall: reading its games...", style="bold"))
         self.lister = self.run_worker(self.follow_hall, thread=True, group="hall-listing", exclusive=True,
                                       exit_on_error=False)
 
@@ -168,13 +176,16 @@ class HallScreen(KeyedScreen):
     def follow_hall(self) -> None:
         """The listing thread: look at the hall every second (or at once after r) and post it."""
         worker = get_current_worker()
+        first = not self.small  # the first frame did not list it: look at once
         while not worker.is_cancelled:
-            self.wake.wait(REFRESH_EVERY)
-            self.wake.clear()
+            if not first:
+                self.wake.wait(REFRESH_EVERY)
+                self.wake.clear()
             if worker.is_cancelled:
                 return
-            if not self.is_current:  # a game watched above it: look again once it is left
+            if not first and not self.is_current:  # a game watched above it: look again once it is left
                 continue
+            first = False
             self.post_message(HallListed(*self.look()))
 
     def on_hall_listed(self, message: HallListed) -> None:
