@@ -429,3 +429,68 @@ def test_a_new_tower_is_played_by_the_login_name_cleaned_and_capped(monkeypatch)
     player = ("[b]ann[/b]" + "n" * 60)[:40]
     assert [p.name for p in session.players] == [player]
     assert f"({player}" in review.splitlines()[0]  # the replay's title names the player, as typed
+
+
+def spy_on_layouts(monkeypatch, widget_id: str) -> list[bool]:
+    """Whether each update of the Plain `widget_id` asked for the screen to be laid out again."""
+    from dicehall.tui.widgets import Plain
+
+    asked: list[bool] = []
+    update = Plain.update
+
+    def spy(self, *args, **kwargs):
+        if self.id == widget_id:
+            asked.append(kwargs.get("layout", True))
+        update(self, *args, **kwargs)
+
+    monkeypatch.setattr(Plain, "update", spy)
+    return asked
+
+
+def test_the_tower_figures_are_not_laid_out_again_while_they_keep_their_number_of_lines(monkeypatch):
+    """#figures has an auto height: a key that keeps its number of lines asks for no layout (the
+    costliest redraw), and its height follows its text."""
+    from dicehall.tui.widgets import Plain
+
+    session = saves.new_save("dicetower", name="figures", seed=7)
+    asked = spy_on_layouts(monkeypatch, "figures")
+
+    async def steps(pilot):
+        figures = pilot.app.screen.query_one("#figures", Plain)
+        for key in "ppt":
+            asked.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            assert asked == [False]
+            assert figures.size.height == len(str(figures.render()).split("\n")) == 5  # its text ends in a break
+            assert f"Pulls so far     {session.state.pulls}" in screen_text(pilot.app)
+        return screen_text(pilot.app)
+
+    assert "Dice             typed by you (t: roll)" in drive(DicehallApp(session=session), steps)
+
+
+def test_a_plain_of_auto_height_is_laid_out_again_when_its_text_takes_another_number_of_lines(monkeypatch):
+    from textual.app import App
+
+    from dicehall.tui.widgets import Plain
+
+    asked = spy_on_layouts(monkeypatch, "auto")
+
+    class OnePlain(App):
+        CSS = "#auto { height: auto; width: 20; }"
+
+        def compose(self):
+            yield Plain("", id="auto")
+
+    async def steps(pilot):
+        plain = pilot.app.query_one("#auto", Plain)
+        heights = []
+        for text in ("one\ntwo", "three\nfour", "five", "a line longer than twenty", "a line longer than twenty!", "six"):
+            plain.show(text)
+            await pilot.pause()
+            heights.append(plain.size.height)
+            assert screen_text(pilot.app).split()[:2] == text.split()[:2]
+        return heights
+
+    assert drive(OnePlain(), steps) == [2, 2, 1, 2, 2, 1]
+    assert asked == [True, False, True, True, True, True]  # a line that may wrap: always laid out again

@@ -1,6 +1,7 @@
 """Small widgets shared by the screens. They draw what they are given and hold no game truth."""
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Footer, Static
@@ -13,14 +14,39 @@ class Plain(Static):
     def __init__(self, content: str | Text = "", **kwargs) -> None:
         super().__init__(content if isinstance(content, Text) else Text(content), markup=False, **kwargs)
 
+    lines_fitted: tuple[int, int] | None = None  # (width, lines) of the last text shown whose every line fitted
+
     def show(self, content: str | Text, layout: bool | None = None) -> None:
         """Replace the text. The screen is laid out again (its costliest redraw) only when this
-        widget's size may follow its text: an auto height, an auto width, or a fraction width (which
-        Textual sizes by content in a row); unset, it fills its container. True or False says so."""
+        widget's size may follow its text: an auto width, or a fraction width (which Textual sizes by
+        content in a row); an auto height when the text takes another number of lines; unset, it fills
+        its container. True or False says so."""
+        text = content if isinstance(content, Text) else Text(content)
+        fitted = None
         if layout is None:
             width, height = self.styles.width, self.styles.height
-            layout = bool(width and (width.is_auto or width.is_fraction)) or bool(height and height.is_auto)
-        self.update(content if isinstance(content, Text) else Text(content), layout=layout)
+            if width and (width.is_auto or width.is_fraction):
+                layout = True
+            elif height and height.is_auto:
+                fitted = self.fitted_lines(text)
+                layout = fitted is None or fitted != self.lines_fitted
+            else:
+                layout = False
+        self.update(text, layout=layout)
+        self.lines_fitted = fitted
+
+    def update(self, *args, **kwargs) -> None:
+        self.lines_fitted = None  # text from elsewhere: its lines are not known
+        super().update(*args, **kwargs)
+
+    def fitted_lines(self, text: Text) -> tuple[int, int] | None:
+        """(width, lines) when every line of `text` fits the width, so that an auto height is a
+        function of the number of lines alone; None when one may wrap (or the width is not known)."""
+        width = self.content_size.width
+        lines = text.plain.split("\n")
+        if width <= 0 or any("\t" in line or cell_len(line) > width for line in lines):
+            return None
+        return width, len(lines)
 
 
 class Redrawn(Plain):
