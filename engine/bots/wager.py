@@ -102,41 +102,47 @@ class _Grid:
         other's run); decisions: (i, stop, wins, refs, lost) for the wager decision, where the
         wager's later positions are the other player's turn starts (lost: after a 4, with the
         bonus), each counted as 1 minus its value."""
-        index, low = self.index, self.low
+        low, n, pad, getter = self.low, self.n, self.pad, self.getter
+        gain = tuple(wager.points(face, True) for face in range(7))  # a wager's points by face (0 unused)
+
+        def index(a: int, b: int, ra: int, rb: int) -> int:  # self.index for scores already at least low
+            return (((a - low) * n + (b - low)) * _RUNS + ra) * _RUNS + rb
+
         levels = []
         for total in range(2 * HIGH, 2 * low - 1, -1):
             starts, bonuses, decisions = [], [], []
             for a in range(max(low, total - HIGH), min(HIGH, total - low) + 1):
                 b = total - a
                 for ra in range(_RUNS):
+                    codes = NEXT_RUN[ra]
                     for rb in range(_RUNS):
                         i = index(a, b, ra, rb)
                         wins, refs = 0, []
                         for face in range(1, 7):
-                            code = NEXT_RUN[ra][face]
+                            code = codes[face]
                             if code == BEAST:
                                 continue  # out: the other player wins by default
                             if code == LUCK or a + face > HIGH:
                                 wins += 1
                             else:
                                 refs.append(index(a + face, b, code, rb))
-                        starts.append((i, wins, self.getter(refs)))
+                        starts.append((i, wins, getter(refs)))
                         if rb == 0:
-                            bonuses.append((i, wins, self.getter(refs)))
-                        wins, refs, lost = 0, [], self.pad
+                            bonuses.append((i, wins, getter(refs)))
+                        wins, refs, lost = 0, [], pad
                         for face in range(1, 7):
-                            code = NEXT_RUN[ra][face]
+                            code = codes[face]
                             if code == BEAST:
                                 continue
-                            after = a + wager.points(face, True)
+                            after = a + gain[face]
                             if code == LUCK or after > HIGH:
                                 wins += 1
                             elif face == 4:
-                                lost = index(b, after, rb, code)
+                                lost = index(b, max(low, after), rb, code)
                             else:
-                                refs.append(index(b, after, rb, code))
-                        wins += len(refs) + (lost != self.pad)
-                        decisions.append((i, index(b, a, rb, ra), wins, self.getter(refs), lost))
+                                refs.append(index(b, max(low, after), rb, code))
+                        wins += len(refs) + (lost != pad)
+                        decisions.append((i, index(b, a, rb, ra), wins, getter(refs), lost))
             levels.append((starts, bonuses, decisions))
         return levels
 
