@@ -37,7 +37,7 @@ SHOWN = 1000  # rows the list holds at most: the latest that match (the title sa
 # one line of the help each (24 rows hold no more): a filter's key and its shifted key, which steps back
 PLAYER, GAME = Binding.Group("the player: on / back"), Binding.Group("the game: on / back")
 DAYS_KEYS, RESULT = Binding.Group("the days: on / back"), Binding.Group("the result: on / back")
-HELP_LEAVE = Binding.Group("Help")
+HELP_LEAVE = Binding.Group("Help, back")
 DAYS = ((None, "any day"), (1, "the last 24 hours"), (7, "the last 7 days"), (30, "the last 30 days"),
         (365, "the last year"))
 
