@@ -183,6 +183,9 @@ def as_json(result: Analysis) -> dict:
     and luck, and the curve and per-game figures beside them (never in place of the output's own)."""
     decisions = [{"event": d.event, "played": d.played, "best": d.best, "chance_played": round(d.chance_played, 6),
                   "chance_best": round(d.chance_best, 6), "mark": d.mark, **_added(d)} for d in result.decisions]
+    if result.extra.get("sides"):  # whose chance each decision's two are (Towers: the mover's, not the curve's)
+        for row, decision in zip(decisions, result.decisions):
+            row["figure"] = figure_of(result, decision.seat)
     document = {
         "game": result.game,
         "figure": result.figure,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from dicehall.engine.analysis import Analysis, Decision, Point, mark_for, shape
+from dicehall.engine.analysis import Analysis, Decision, Point, mark_for, shape, towers_exact
 from dicehall.engine.bots import towers as bot
 from dicehall.engine.games import towers
 
@@ -31,6 +31,10 @@ from dicehall.engine.games import towers
 ANALYSER_VERSION = 2  # 2: every legal move judged, the side named, marks beyond the search's error
 
 NODES = 8_000  # positions searched per decision
+# with this many towers or fewer left to move (both sides'), a position is solved exactly
+# (towers_exact.py): measured so that a whole game's analysis, both sides judged, stays within 10 s
+# of CPU (tests/perf/bench.py towers_analysis; the figure in docs/analysis.md)
+EXACT_TOWERS = 8
 THRESHOLDS = (1.0, 2.0, 4.0)  # points of margin lost: ?!, ?, ??
 # the search's error in a margin lost, allowed for before a mark (0 where it is exact); placement errs
 # more than movement. Checked, not fitted: with these, a search 10 times longer confirms the marks
@@ -74,11 +78,15 @@ class Judged:
         return max(0.0, self.best_points - self.played_points)
 
 
-def judge(state: towers.TowersState, played: object, nodes: int = NODES) -> Judged:
-    """Every legal move of the side to act against `played`, by one search of `nodes` positions:
-    iterative deepening, each depth completed for every root move, the played move first with a
-    full window so its value is exact."""
+def judge(state: towers.TowersState, played: object, nodes: int = NODES, table: dict | None = None) -> Judged:
+    """Every legal move of the side to act against `played`: solved exactly with at most
+    EXACT_TOWERS towers left to move (`table`: the solver's, kept along a game), else by one search
+    of `nodes` positions: iterative deepening, each depth completed for every root move, the played
+    move first with a full window so its value is exact."""
     colour = state.turn
+    if state.phase == "movement" and towers_exact.towers_left(state) <= EXACT_TOWERS:
+        best_move, best_value, played_value = towers_exact.Solver(state, table).root(colour, _as_move(played))
+        return Judged(_as_command(best_move), float(best_value), float(played_value), True, 0)
     search = bot.Search(state, nodes)
     search.deadline = math.inf  # the node budget alone ends it: the same figures however busy the machine
     placed = search.placed()
@@ -161,11 +169,12 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
     decisions, margins = [], []
     curve: dict[int, float] = {}  # event -> Light's chance (a position judged before a decision wins)
     names = tuple(session.labels.seat_name(session.players, seat) for seat in range(len(session.players)))
+    table: dict = {}  # the exact solver's, shared by the game's endings
     for done, decision_mark in enumerate(marks, start=1):
         state = session.state_at(decision_mark.start)
         played = next(c for c in towers.legal_commands(state)
                       if _matches(towers.decide(state, c), events, decision_mark.start))
-        judged = expected(judge(state, played) if SLOPE[stage(state)] else Judged(played, 0.0, 0.0, False, 0), state)
+        judged = expected(judge(state, played, table=table) if SLOPE[stage(state)] else Judged(played, 0.0, 0.0, False, 0), state)
         width = SPREAD[stage(state)]
         mover = state.turn
         best = judged.best if judged.lost > 1e-9 else played  # as good as any: the move played is the best
