@@ -67,11 +67,11 @@ def test_the_solvers_moves_are_the_rules_moves_on_random_positions():
         assert set(map(towers_analysis._as_command, ours)) == set(towers.legal_commands(state))
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(4))
 def test_the_solver_agrees_with_minimax_over_the_rules_on_random_endings(seed):
     rng = random.Random(seed)
-    for _ in range(12):
-        state = random_position(rng, rng.randrange(1, 5))
+    for _ in range(15):  # up to 3 towers left: minimax over the rules' own functions is slow
+        state = random_position(rng, rng.randrange(1, 4))
         assert towers_exact.solve(state) == by_the_rules(state, state.turn)
         played = rng.choice(towers.legal_commands(state))
         best, best_value, played_value = towers_exact.Solver(state).root(state.turn, towers_analysis._as_move(played))
@@ -111,12 +111,12 @@ def test_an_exact_ending_marks_by_the_exact_margin_lost_and_names_an_exactly_bes
     assert best.lost == 0 and towers_analysis.mark(best, "movement") == ""
 
 
-def exactly_after(state: towers.TowersState, command: object) -> int:
+def exactly_after(state: towers.TowersState, command: object, table: dict) -> int:
     """The margin with best play after `command`, from the side that played it."""
     reached = after(state, command)
     if reached.phase != "movement":
         return by_the_rules(reached, state.turn)
-    return towers_exact.solve(reached) * (1 if reached.turn == state.turn else -1)
+    return towers_exact.Solver(reached, table).value(reached.turn) * (1 if reached.turn == state.turn else -1)
 
 
 def test_the_analysis_of_a_game_is_exact_where_few_towers_are_left_and_agrees_with_the_solver():
@@ -127,17 +127,17 @@ def test_the_analysis_of_a_game_is_exact_where_few_towers_are_left_and_agrees_wi
         level = "easy" if session.to_act == 0 else "medium"
         session.play(bot.choose(session.state, level, seed=4, nonce=len(session.events)))
     result = analysis.analyse(session)
-    exact = 0
+    exact, table = 0, {}  # the solver's, kept along the game as the analysis keeps its own
     for decision, margins in zip(result.decisions, result.extra["margins"]):
         state = session.state_at(decision.event - 1)
         if state.phase != "movement" or towers_exact.towers_left(state) > EXACT_TOWERS:
             continue
         exact += 1
-        best_value = towers_exact.solve(state)
-        played_value = exactly_after(state, towers.parse_command(decision.played))
+        best_value = towers_exact.Solver(state, table).value(state.turn)
+        played_value = exactly_after(state, towers.parse_command(decision.played), table)
         assert margins["exact"] and (margins["margin_best"], margins["margin_played"]) == (best_value, played_value)
         assert decision.mark == analysis.mark_for(best_value - played_value, towers_analysis.THRESHOLDS)
-        assert exactly_after(state, towers.parse_command(decision.best)) == best_value  # a best move, exactly
+        assert exactly_after(state, towers.parse_command(decision.best), table) == best_value  # a best move, exactly
         assert decision.chance_best == towers_analysis.chance(best_value, exact=True)
     assert exact >= 4  # the game's last moves
 
