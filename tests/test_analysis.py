@@ -21,6 +21,7 @@ from dicehall.cli import NO_ANALYSER, main
 
 DECISION_FIELDS = ["event", "played", "best", "chance_played", "chance_best", "mark"]
 ADDED_FIELDS = ["equity_played", "equity_best", "noise"]  # after the six, where an analyser gives them (the troll)
+ADDED_FIELDS += ["figure"]  # where the analysis names sides (Towers): whose chance the decision's two are
 
 
 def tower(seed=3, remove_every=0):

@@ -6,8 +6,10 @@ of the game's final margin.
   across the evaluation's odd-even swing (whose reply the search saw last), which made most moves
   look like blunders. Before the end, a move's figure is the mean of the two deepest depths the
   search completed, so neither side's last word counts alone.
-- Exact near the end: when every line of the search reaches the last move, the figures are the
-  final margins and the chances 1, 0.5 or 0.
+- Exact near the end: with at most EXACT_TOWERS towers left to move, every move is solved exactly
+  (towers_exact.py: the final margin with best play for both), so the marks and the best named
+  there are exact; elsewhere too when every line of the search reaches the last move. An exact
+  figure is the final margin, its chance 1, 0.5 or 0.
 - Before that the search's figure is an estimate: it becomes an expected final margin by a slope
   measured on games between the bots (SLOPE), and a move is marked only when the margin lost
   exceeds the threshold by an allowance for the search's own error (ALLOWANCE, by phase; checked
@@ -28,7 +30,8 @@ from dicehall.engine.games import towers
 
 # bumped when this analyser's figures or marks change: a stored analysis of another version
 # (saves/analyses.py) is analysed again
-ANALYSER_VERSION = 2  # 2: every legal move judged, the side named, marks beyond the search's error
+# 2: every legal move judged, the side named, marks beyond the search's error; 3: exact endings
+ANALYSER_VERSION = 3
 
 NODES = 8_000  # positions searched per decision
 # with this many towers or fewer left to move (both sides'), a position is solved exactly
@@ -201,7 +204,8 @@ def _result(session, decisions, curve, margins, names, finished: bool = False) -
     curve = [Point(event, value) for event, value in sorted(curve.items())]
     notes: tuple[str, ...] = ("figures are margins of the final score from the mover's side, as the mover's chance of winning "
              "(each decision's side named: Light's or Dark's); the graph is Light's chance",
-             "marks by margin lost (points): 1 ?!, 2 ?, 4 ??; exact where the search reaches the end, elsewhere "
+             f"marks by margin lost (points): 1 ?!, 2 ?, 4 ??; exact with {EXACT_TOWERS} towers or fewer left to move "
+             "(solved) and where the search reaches the end, elsewhere "
              f"only beyond the search's own error (placement {ALLOWANCE['placement']:g}, movement "
              f"{ALLOWANCE['movement']:g} points)")
     if finished:

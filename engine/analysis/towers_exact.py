@@ -29,8 +29,7 @@ class Solver:
         depend on how it was reached), so a game's later decisions are found there."""
         if state.phase != "movement":
             raise ValueError("only the movement phase is solved exactly")
-        self.search = bot.Search(state, math.inf)  # its board, moves and score tallies; no node budget
-        self.search.deadline = math.inf
+        self.search = bot.Search(state, 0)  # its board, moves and score tallies (not its budgeted negamax)
         self.table: dict[tuple[bytes, int], tuple[int, int, tuple[int, int] | None]] = {} if table is None else table
         self.nodes = 0
 
@@ -87,7 +86,7 @@ class Solver:
             values[move] = value
             if value > best:
                 best_move, best = move, value
-        return best_move, best, values[played]
+        return best_move, int(best), values[played]
 
 
 def solve(state: towers.TowersState) -> int:

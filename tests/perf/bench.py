@@ -611,6 +611,30 @@ def towers_bot(games: int = 2) -> None:
         f"{ms(medium)} / {ms(hard)} median, {ms(medium_worst)} / {ms(hard_worst)} worst", "medium within 1 s")
 
 
+def towers_analysis_speed(games: int = 12) -> None:
+    """`dicehall analyse` of whole Towers games, both sides people (every move judged: the most work),
+    played by the easy bot against the medium: CPU time (the machine is shared), and how many of each
+    game's decisions the exact solver judged (engine/analysis/towers_exact.py, EXACT_TOWERS left)."""
+    from dicehall import engine
+    from dicehall.engine import analysis
+    from dicehall.engine.analysis.towers import EXACT_TOWERS
+    from dicehall.engine.bots import towers as bot
+    from dicehall.engine.core import Player
+
+    times, exact = [], []
+    for seed in range(1, games + 1):
+        session = engine.new_session("towers", seed=seed, players=[Player("A"), Player("B")])
+        while session.outcome is None:
+            session.play(bot.choose(session.state, "easy" if session.to_act == 0 else "medium", seed, len(session.events)))
+        started = cpu_seconds(False)
+        result = analysis.analyse(session)
+        times.append(cpu_seconds(False) - started)
+        exact.append(sum(1 for row in result.extra["margins"] if row["exact"]))
+    row(f"`dicehall analyse` of a Towers game, both sides people ({games} games; the positions with at most "
+        f"{EXACT_TOWERS} towers left to move solved exactly: {min(exact)} to {max(exact)} exact decisions a game), "
+        "CPU time", f"{statistics.median(times):.1f} s median, {max(times):.1f} s worst", "within 10 s")
+
+
 BIG_SAVE = """
 import re, sys, time
 from dicehall import saves
@@ -1458,6 +1482,7 @@ SECTIONS = {
     "archive": hall_archive_listing, "lobby": hall_lobby_looks,
     "journal": journal_sim, "journal_cpu": journal_sim_cpu, "decks": deck_reading, "stats": stats_counts,
     "judged_others": judged_others_speed, "ratings": ratings_speed,
+    "towers_analysis": towers_analysis_speed,
     "text": text_records,
     "winnable": winnable_deals,
 }
