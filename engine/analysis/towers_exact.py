@@ -14,6 +14,7 @@ from dicehall.engine.bots import towers as bot
 from dicehall.engine.games import towers
 
 EXACT, LOWER, UPPER = 0, 1, 2  # what a table entry's value is
+ORDERED_FROM = 5  # towers left to move from which a node's moves are ordered by the bot's evaluation
 
 
 def towers_left(state: towers.TowersState) -> int:
@@ -53,7 +54,7 @@ class Solver:
             if not search.has_moves(1 - colour):
                 return search.totals[colour] - search.totals[1 - colour]
             return -self.value(1 - colour, -beta, -alpha)
-        if len(moves) > 2:
+        if len(search.unbuilt[0]) + len(search.unbuilt[1]) >= ORDERED_FROM:  # near the leaves ordering costs more than it saves
             moves = search.ordered(moves, colour)
         if first is not None and first in moves:  # the table's best move first: it prunes most
             moves.remove(first)
