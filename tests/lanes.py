@@ -81,6 +81,7 @@ FIRST = """
     box_attacker::test_every_text_box_given_paths_reads_and_writes_nothing_outside_the_players_folder
     viewer_analysis::test_streamed_reports_are_drawn_at_most_a_few_a_second_and_the_last_one_always
     troll_search::test_a_game_played_by_the_search_is_repeatable
+    towers_exact::test_the_analysis_of_a_game_is_exact_where_few_towers_are_left_and_agrees_with_the_solver
     viewer_hindsight::test_l_opens_the_line_which_steps_to_a_win_and_c_branches_a_save_from_it
     hall_app::test_two_real_terminals_play_a_whole_towers_game_through_the_hall_and_a_third_watches
     troll_app::test_a_whole_game_by_keys_then_review_reveal_and_branch
