@@ -295,6 +295,22 @@ def test_a_pass_days_dice_from_bytes_are_the_dice_rolled_one_by_one():
         assert abs(statistics.mean(at_first) - chance) < 4 * (chance * (1 - chance) / 3000) ** 0.5
 
 
+def test_a_pass_pulls_far_up_drop_together_as_rolled_one_by_one():
+    """A pass at once whose plain pulls leave the tower far up whatever they drop (#30: its pulls not
+    rolled one by one, only the drop of those it makes sampled after): that drop agrees with the pulls
+    rolled through their countdowns' tables, and a tower near the threshold or 0 is never far up."""
+    for advantage_from in (6, 51):
+        assert passes.far_up(10_000, advantage_from, 3) and not passes.far_up(120, advantage_from, 3)
+        assert not passes.far_up(passes._far_from(4, advantage_from) - 1, advantage_from, 4)
+        rng = random.Random(advantage_from)
+        for count in (1, 3, 5):
+            fast = [passes.far_drop(count, advantage_from, rng) for _ in range(3000)]
+            slow = [10_000 - pull_tables.rolled(10_000, advantage_from, count, 0, rng)[-1] for _ in range(3000)]
+            spread = 4 * (statistics.variance(fast) / 3000 + statistics.variance(slow) / 3000) ** 0.5
+            assert abs(statistics.mean(fast) - statistics.mean(slow)) < spread, (advantage_from, count)
+            assert abs(statistics.stdev(fast) - statistics.stdev(slow)) < 0.1 * statistics.stdev(slow)
+
+
 def rising_to_chances(cumulative) -> dict[int, float]:
     return {count: high - low for count, (high, low) in enumerate(zip(cumulative, (0.0,) + tuple(cumulative)))}
 
