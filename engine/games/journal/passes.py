@@ -55,9 +55,10 @@ def far_passes(counts: tuple[int, int, int], countdown: int, advantage_from: int
 
 @lru_cache(maxsize=None)
 def _far_from(pulls: int, advantage_from: int) -> int:
-    """The lowest countdown from which `pulls` plain pulls all drop as from any higher, none felling it."""
+    """The lowest countdown from which `pulls` plain pulls each start far up, the last after the most
+    the others drop (each then drops as from any higher, none felling it)."""
     runs = drop_runs(advantage_from)
-    return runs.most_of(pulls) + max(advantage_from, 13) + max(runs.single)
+    return max((runs.most_of(count) for count in range(pulls)), default=0) + max(advantage_from, 13) + max(runs.single)
 
 
 def far_up(countdown: int, advantage_from: int, pulls: int) -> bool:
