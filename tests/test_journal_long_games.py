@@ -19,7 +19,8 @@ from dicehall.engine.games import dicetower, journal
 from dicehall.engine.games.dicetower import TowerState
 from dicehall.engine.games.journal import odds, passes, returns
 from dicehall.engine.games.journal import pulls as pull_tables
-from dicehall.engine.games.journal.runs import days_to_draw, successes
+from dicehall.engine.games.journal import runs
+from dicehall.engine.games.journal.runs import days_to_draw, dice_covering, salvation_dice, successes
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
 from dicehall.sims.journal import sim_journal
 
@@ -261,6 +262,53 @@ def test_the_salvation_dice_taken_in_runs_are_the_dice_rolled_one_by_one():
         mean, variance = trials * chance, trials * chance * (1 - chance)
         assert abs(statistics.mean(fast) - mean) < 4 * (variance / 3000) ** 0.5
         assert abs(statistics.variance(fast) - variance) < 0.1 * variance
+
+
+def test_a_pass_days_dice_from_bytes_are_the_dice_rolled_one_by_one():
+    """A whole pass's day dice and salvation dice (returns.whole_pass, #30) come from random bytes: each
+    face from exactly 42 byte values (the other four drawn again), each die until the cards are covered,
+    and as many days and successes, on average and in spread, as dice rolled one by one."""
+    assert sorted(runs._FACES) == [0] * 4 + [face for face in range(1, 7) for _ in range(42)]
+    for lowest in range(1, 8):
+        assert sorted(runs._WINS[lowest]) == [0] * 42 * (lowest - 1) + [1] * 42 * (7 - lowest) + [2] * 4
+    rng, slow_rng = random.Random(6), random.Random(7)
+    for cards in (1, 5, 52, 90):
+        fast, slow = [], []
+        for _ in range(3000):
+            faces, drawn = dice_covering(cards, rng)
+            assert all(1 <= face <= 6 for face in faces) and drawn == sum(faces) >= cards > drawn - faces[-1]
+            fast.append(len(faces))
+            days = rolled = 0
+            while rolled < cards:
+                rolled += slow_rng.randint(1, 6)
+                days += 1
+            slow.append(days)
+        spread = 4 * (statistics.variance(fast) / 3000 + statistics.variance(slow) / 3000) ** 0.5 + 1e-9
+        assert abs(statistics.mean(fast) - statistics.mean(slow)) < spread, cards
+    for days, lowest in ((1, 6), (17, 6), (40, 4)):
+        wins = [salvation_dice(days, lowest, rng) for _ in range(3000)]
+        assert {len(won) for won in wins} == {days} and set(b"".join(wins)) <= {0, 1}
+        chance = (7 - lowest) / 6
+        counts = [won.count(1) for won in wins]
+        assert abs(statistics.mean(counts) - days * chance) < 4 * (days * chance * (1 - chance) / 3000) ** 0.5
+        at_first = [won[0] for won in wins]  # the first day's die as likely as any: no place favoured
+        assert abs(statistics.mean(at_first) - chance) < 4 * (chance * (1 - chance) / 3000) ** 0.5
+
+
+def test_a_pass_pulls_far_up_drop_together_as_rolled_one_by_one():
+    """A pass at once whose plain pulls leave the tower far up whatever they drop (#30: its pulls not
+    rolled one by one, only the drop of those it makes sampled after): that drop agrees with the pulls
+    rolled through their countdowns' tables, and a tower near the threshold or 0 is never far up."""
+    for advantage_from in (6, 51):
+        assert passes.far_up(10_000, advantage_from, 3) and not passes.far_up(120, advantage_from, 3)
+        assert not passes.far_up(passes._far_from(4, advantage_from) - 1, advantage_from, 4)
+        rng = random.Random(advantage_from)
+        for count in (1, 3, 5):
+            fast = [passes.far_drop(count, advantage_from, rng) for _ in range(3000)]
+            slow = [10_000 - pull_tables.rolled(10_000, advantage_from, count, 0, rng)[-1] for _ in range(3000)]
+            spread = 4 * (statistics.variance(fast) / 3000 + statistics.variance(slow) / 3000) ** 0.5
+            assert abs(statistics.mean(fast) - statistics.mean(slow)) < spread, (advantage_from, count)
+            assert abs(statistics.stdev(fast) - statistics.stdev(slow)) < 0.1 * statistics.stdev(slow)
 
 
 def rising_to_chances(cumulative) -> dict[int, float]:

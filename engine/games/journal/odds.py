@@ -20,7 +20,7 @@ from dicehall.engine.games import dicetower
 from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
 from dicehall.engine.games.journal.deck import Deck
 from dicehall.engine.games.journal.passes import (
-    Playout, far_passes, pulled, saving_passes, skipped_to_the_cap, skipping_passes, token_passes, tower_alone,
+    Playout, far_drop, far_passes, far_up, pulled, saving_passes, skipped_to_the_cap, skipping_passes, token_passes, tower_alone,
     tower_falls,
 )
 from dicehall.engine.games.journal.pulls import NEGLIGIBLE, drop_runs, likely_drops, own_countdown, rolled
@@ -225,14 +225,17 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                     if at_once:
                         whole, in_it, ace = at_once
                         kings_pulling = whole.returns + len(in_it) if whole.king_pulls else 0  # a pull each King drawn, at most
-                        countdowns = rolled(countdown, advantage_from, whole.plain + kings_pulling * (whole.king_pulls == 1),
-                                            whole.removes + kings_pulling * (whole.king_pulls == 2), rng) if tower else []
+                        plain, removes = (whole.plain + kings_pulling * (whole.king_pulls == 1),
+                                          whole.removes + kings_pulling * (whole.king_pulls == 2))
+                        far = tower and not removes and far_up(countdown, advantage_from, plain)  # the drop sampled after
+                        countdowns = rolled(countdown, advantage_from, plain, removes, rng) if tower and not far else []
                         falls = len(countdowns) if countdowns[-1:] == [0] else NEVER if tower else countdown - pulls
                         ending, drawn, days, to_draw, left, made, skips = whole_pass(
                             whole, len(kings), tokens if salvation else 0, salvation_from, to_draw, skips, falls, rng, len(in_it), ace)
                         cards, day, pulls, tokens, remaining = cards + drawn, day + days, pulls + made, left or tokens, []
                         kings, salvation = kings + list(in_it), salvation or bool(ace)  # (a first pass's: all face up)
-                        countdown = countdowns[made - 1] if tower and made else countdown
+                        if tower and made:
+                            countdown = countdown - far_drop(made, advantage_from, rng) if far else countdowns[made - 1]
                         if ending == "tower":
                             return Playout("tower", day, cards, pulls)
                         if ending:

@@ -53,6 +53,31 @@ def far_passes(counts: tuple[int, int, int], countdown: int, advantage_from: int
     return runs.run_under(countdown - far + 1, rng, smallest=1)
 
 
+@lru_cache(maxsize=None)
+def _far_from(pulls: int, advantage_from: int) -> int:
+    """The lowest countdown from which `pulls` plain pulls each start far up, the last after the most
+    the others drop (each then drops as from any higher, none felling it)."""
+    runs = drop_runs(advantage_from)
+    return max((runs.most_of(count) for count in range(pulls)), default=0) + max(advantage_from, 13) + max(runs.single)
+
+
+def far_up(countdown: int, advantage_from: int, pulls: int) -> bool:
+    """Whether a pass's `pulls` plain pulls leave the tower far up whatever they drop: then only the
+    drop of those it makes is sampled (far_drop), once they are known, not each pull's countdown."""
+    return countdown >= _far_from(pulls, advantage_from)
+
+
+@lru_cache(maxsize=None)
+def _far_drops(pulls: int, advantage_from: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    return Runs(drop_runs(advantage_from).sum_of(pulls)).table(1)
+
+
+def far_drop(pulls: int, advantage_from: int, rng: random.Random) -> int:
+    """What `pulls` plain pulls far up drop together (one float: their sum's exact distribution)."""
+    cumulative, drops = _far_drops(pulls, advantage_from)
+    return drops[bisect_left(cumulative, rng.random())]
+
+
 def tower_falls(countdown: int, advantage_from: int, rng: random.Random) -> int:
     """How many plain pulls fell a tower standing at `countdown`: runs of pulls sampled at once while
     every countdown they pass lies so far above the threshold that each pull drops the same, then

@@ -23,7 +23,7 @@ from bisect import bisect_left
 from functools import lru_cache
 from typing import NamedTuple
 
-from dicehall.engine.games.journal.runs import successes
+from dicehall.engine.games.journal.runs import dice_covering, salvation_dice
 from dicehall.engine.games.journal.skips import skips_left
 
 # what a card does after the first pass, besides what PassCards counts: nothing (the Ace of Hearts'
@@ -133,11 +133,10 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
     cumulative, counts = _returned_table(returns, kings, face_up)
     returned = counts[bisect_left(cumulative, uniform())]  # the Kings drawn (each of them, in a first pass)
     length = others + returns + returned
-    drawn, sizes = to_draw, []
-    while drawn < length:  # the next day's dice, after each day's end within the pass
-        sizes.append(int(uniform() * 6) + 1)
-        drawn += sizes[-1]
-    saved = successes(len(sizes), (7 - salvation_from) / 6, rng) if tokens else 0  # the days' ends' dice
+    sizes, drawn = dice_covering(length - to_draw, rng) if length > to_draw else (b"", 0)  # the next days' dice
+    drawn += to_draw  # (each day's end within the pass: its salvation die, wins[end], once salvation has come)
+    wins = salvation_dice(len(sizes), salvation_from, rng) if tokens or ace else b""
+    saved = wins.count(1) if tokens else 0
     pulling = plain + removes  # the pull cards left; and the Kings drawn again that pull, with them
     kings_pulling = returned if king_pulls else 0
     card, made = 0, 0
@@ -165,7 +164,7 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                 skip_cards, skips = skip_cards - 1, skips + 1
             day_left -= 1
             if day_left == 0 and card < length:
-                if saved and uniform() * (len(sizes) - end) < saved:
+                if saved and wins[end]:
                     saved, tokens = saved - 1, tokens - 1
                     if tokens == 0:
                         return "salvation", card, end, 0, 0, made, skips
@@ -207,7 +206,7 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                     skip_cards, skips = skip_cards - 1, skips + 1
                 elif ace and pick < adds + removals + pulling + skip_cards + 1:  # salvation: the dice from today's end
                     tokens, ace = ace, 0
-                    saved = successes(len(sizes) - end, (7 - salvation_from) / 6, rng)
+                    saved = wins.count(1, end)
                     if not (tokens <= removals + saved or made + pulling + kings_pulling >= falls):
                         break
             if pulled:
@@ -221,7 +220,7 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                         break
             day_left -= 1
             if day_left == 0 and card < length:
-                if saved and uniform() * (len(sizes) - end) < saved:  # the successes: any day ends as likely
+                if saved and wins[end]:
                     saved, tokens = saved - 1, tokens - 1
                     if tokens == 0:
                         return "salvation", card, end, 0, 0, made, skips

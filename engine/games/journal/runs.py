@@ -10,6 +10,7 @@ import math
 import random
 from bisect import bisect_left
 from functools import lru_cache
+from itertools import accumulate
 
 PRUNE = 1e-20
 LARGEST = 4 ** 5  # the longest run sampled at once (its table: about a thousand sums, 0.2 s to build)
@@ -122,3 +123,32 @@ def successes(trials: int, chance: float, rng: random.Random) -> int:
             total += values[bisect_left(cumulative, rng.random())]
         trials, size = trials >> 1, size * 2
     return total
+
+
+# Dice from random bytes, many at once in C (a pass's days cost a Python loop a die otherwise): a byte
+# under 252 (42 sixes) is a face, one of 252 or more is left out, so each face is as likely.
+_FACES = bytes(byte % 6 + 1 if byte < 252 else 0 for byte in range(256))
+_WINS = {lowest: bytes((byte % 6 + 1 >= lowest) if byte < 252 else 2 for byte in range(256)) for lowest in range(1, 8)}
+
+
+def _bytes(count: int, rng: random.Random) -> bytes:
+    return rng.getrandbits(count * 8).to_bytes(count, "little")  # rng.randbytes, without its Python frame
+
+
+def dice_covering(cards: int, rng: random.Random) -> tuple[bytes, int]:
+    """The day dice rolled until they draw `cards` cards (one at least): their faces, and the cards drawn."""
+    faces = b""
+    while True:  # about 3.5 cards a die: these bytes are nearly always enough
+        faces += _bytes(cards // 3 + 8, rng).translate(_FACES).replace(b"\0", b"")
+        sums = list(accumulate(faces))
+        if sums and sums[-1] >= cards:
+            count = bisect_left(sums, cards) + 1
+            return faces[:count], sums[count - 1]
+
+
+def salvation_dice(days: int, lowest: int, rng: random.Random) -> bytes:
+    """`days` salvation dice, each 1 if it shows `lowest` or more, else 0."""
+    wins = b""
+    while len(wins) < days:
+        wins += _bytes(days - len(wins) + 4, rng).translate(_WINS[lowest]).replace(b"\2", b"")
+    return wins[:days]
