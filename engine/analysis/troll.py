@@ -239,6 +239,19 @@ class _Judge:
 def judge_turn(state: troll.TrollState, played: tuple, seed: int, event: int, samples: int,
                deck_at_start: int) -> Decision:
     """One turn's decision: every group of pairs raced and confirmed on common random numbers."""
+    options, judge, exact, judgement = judged_turn(state, played, seed, event, samples, deck_at_start)
+    best = judgement.best
+    mark = mark_for(judgement.beyond_noise(), THRESHOLDS)  # by the judged drop only, whatever the pair
+    return Decision(event, 0, words(played), words(best), judge.win_chance(played, judgement, exact),
+                    judge.win_chance(best, judgement, exact), mark, equity_played=judgement.mean(played),
+                    equity_best=judgement.mean(best), noise=_finite(judgement.noise) if best != played else 0.0,
+                    words=facts(options, played))
+
+
+def judged_turn(state: troll.TrollState, played: tuple, seed: int, event: int, samples: int, deck_at_start: int):
+    """The paired judgement of a turn's pairs (engine/analysis/paired.py), with what it was made of:
+    (the pairs and the position each leaves, the judge, the exact (win, equity) of pairs that end the
+    game this turn, the judgement)."""
     options = groups(state, played)
     exact = {}  # pairs whose result follows from the table alone: the game ends this turn
     for commands, final in options.items():
@@ -254,12 +267,7 @@ def judge_turn(state: troll.TrollState, played: tuple, seed: int, event: int, sa
                              exact={c: figures[1] for c, figures in exact.items()}, eligible=eligible)
     if judgement.best != played and judgement.gap.mean <= 0:
         judgement.best = played  # going on is judged no better than losing now: the pair played is as good
-    best = judgement.best
-    mark = mark_for(judgement.beyond_noise(), THRESHOLDS)  # by the judged drop only, whatever the pair
-    return Decision(event, 0, words(played), words(best), judge.win_chance(played, judgement, exact),
-                    judge.win_chance(best, judgement, exact), mark, equity_played=judgement.mean(played),
-                    equity_best=judgement.mean(best), noise=_finite(judgement.noise) if best != played else 0.0,
-                    words=facts(options, played))
+    return options, judge, exact, judgement
 
 
 def facts(options: dict[tuple, troll.TrollState], played: tuple) -> str:
