@@ -155,10 +155,11 @@ class Judgement(Generic[C]):
 def judge(candidates: Sequence[C], value: Callable[[C, int], float], played: C,
           samples: int, exact: Mapping[C, float] | None = None, finalists: int = FINALISTS,
           eligible: Callable[[C], bool] | None = None, credible: float = CREDIBLE) -> Judgement[C]:
-    """Race the candidates on common random numbers, confirm the leaders on fresh samples, and name
-    the best by those. `played` must be one of `candidates`. `eligible(candidate)`: whether it may
-    be named best (all by default; a rule that forbids some, such as "never a move that loses at
-    once when another does not", is applied here rather than left to sampling). Ties go to the move
+    """Race the candidates on common random numbers, confirm the leaders on fresh samples, name the
+    best by those, and verify a best other than the move played (both again on fresh samples, whose
+    figures are the judgement's). `played` must be one of `candidates`. `eligible(candidate)`: whether
+    it may be named best (all by default; the troll: a pair that goes on before one that loses at
+    once); it never gives a mark, which is the drop's alone. Ties go to the move
     played, then to the earlier candidate: the caller lists them in its preferred order. Another
     move than the one played is named best only if its paired advantage is more than `credible`
     standard errors: a "better move" within the noise would teach a lesson the samples do not hold."""
