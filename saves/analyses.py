@@ -27,7 +27,7 @@ from dicehall.engine.text import clean_text
 from dicehall.saves.errors import os_reason
 from dicehall.saves.files import home, make_dirs, write_new
 
-FORMAT = 2  # 2: a decision also keeps the equity played and best and the noise (the troll marks by equity)
+FORMAT = 3  # 2: a decision also keeps the equity played and best and the noise (the troll marks by equity); 3: its words
 MAX_STORED = 8 * 1024 * 1024  # bytes: a long game's analysis is far below this
 MAX_TEXT = 400  # a move's words
 MAX_NOTES, MAX_NOTE = 20, 600
@@ -77,7 +77,7 @@ def to_document(result: Analysis, session, samples: int | None) -> dict:
         "format": FORMAT, "game": result.game, "analyser_version": analyser_version(result.game),
         "digest": content_digest(session), "samples": samples, "figure": result.figure,
         "decisions": [[d.event, d.seat, d.played, d.best, d.chance_played, d.chance_best, d.mark,
-                       d.equity_played, d.equity_best, d.noise] for d in result.decisions],
+                       d.equity_played, d.equity_best, d.noise, d.words] for d in result.decisions],
         "chance": [[c.event, c.luck, c.seat] for c in result.chance],
         "curve": [[p.event, p.value] for p in result.curve],
         "notes": list(result.notes),
@@ -138,8 +138,8 @@ def from_document(document, session, samples: int | None) -> Analysis:
     win_chance = figure != analysis.PULLS_LEFT
     top = 1.0 if win_chance else 1e6
     decisions = []
-    for n, (event, seat, played, best, chance_played, chance_best, mark, equity_played, equity_best, noise) in enumerate(
-            rows(document["decisions"], 10, events, "decision"), start=1):
+    for n, (event, seat, played, best, chance_played, chance_best, mark, equity_played, equity_best, noise,
+            words) in enumerate(rows(document["decisions"], 11, events, "decision"), start=1):
         if mark not in ("",) + MARKS:
             raise StoredAnalysisError(f"decision {n}'s mark is not one of {' '.join(MARKS)}")
         decisions.append(Decision(whole(event, 1, events, f"decision {n}'s event"),
@@ -150,7 +150,8 @@ def from_document(document, session, samples: int | None) -> Analysis:
                                   number(chance_best, 0.0, 1.0, f"decision {n}'s best chance"), mark,
                                   maybe(equity_played, 0.0, 1.0, f"decision {n}'s equity"),
                                   maybe(equity_best, 0.0, 1.0, f"decision {n}'s best equity"),
-                                  maybe(noise, 0.0, 1.0, f"decision {n}'s noise")))
+                                  maybe(noise, 0.0, 1.0, f"decision {n}'s noise"),
+                                  text(words, MAX_TEXT, f"decision {n}'s words")))
     chance = [Luck(whole(event, 1, events, f"luck {n}'s event"), number(luck, -top, top, f"luck {n}"),
                    whole(seat, 0, seats - 1, f"luck {n}'s seat"))
               for n, (event, luck, seat) in enumerate(rows(document["chance"], 3, events, "luck"), start=1)]

@@ -54,7 +54,7 @@ SLOW = """
     analysis_noise::test_towers_curve_is_lights_chance_before_and_after_each_move
     analysis_noise::test_towers_the_analyse_lines_name_each_side_and_the_end_says_whose_win
     analysis_troll::test_pairs_that_leave_the_same_position_are_never_marked_against_each_other_over_many_seeds
-    analysis_troll::test_ruling_a_pair_that_loses_at_once_when_another_does_not_is_a_blunder_at_every_budget
+    analysis_troll::test_ruling_a_pair_that_loses_at_once_is_marked_by_its_judged_drop_only_and_said_so_in_words
     bones_bot::test_the_general_beats_random_at_least_nine_games_in_ten_and_always_answers
     bones_rules::test_random_legal_playouts_end_and_the_fold_of_the_events_is_the_state
     contract::test_every_sim_is_found_through_the_catalogue_and_reports_its_game

@@ -10,6 +10,7 @@ import pytest
 from dicehall import engine
 from dicehall import replays
 from dicehall.engine import analysis
+from dicehall.engine.analysis import paired
 from dicehall.engine.analysis import troll as troll_analysis
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.bots import wager as wager_bots
@@ -20,7 +21,7 @@ from dicehall.engine.games.wager import EndTurn, Roll, Wager
 from dicehall.cli import NO_ANALYSER, main
 
 DECISION_FIELDS = ["event", "played", "best", "chance_played", "chance_best", "mark"]
-ADDED_FIELDS = ["equity_played", "equity_best", "noise"]  # after the six, where an analyser gives them (the troll)
+ADDED_FIELDS = ["equity_played", "equity_best", "noise", "words"]  # after the six, where an analyser gives them
 ADDED_FIELDS += ["figure"]  # where the analysis names sides (Towers): whose chance the decision's two are
 
 
@@ -136,14 +137,17 @@ def test_wager_bot_decisions_are_not_judged():
 
 
 # ----- the troll -----
-def test_troll_pair_that_collapses_the_bridge_is_a_blunder_and_the_safe_pair_is_named():
+def test_troll_pair_that_collapses_the_bridge_is_a_blunder_by_its_drop_and_the_safe_pair_is_named():
     # standard deal, seed 5: at turn 2 "move up then move right" collapses the bridge; the adviser's pair does not
     blunder = (troll.Move("up"), troll.Move("right"))
     session = adviser_game(5, {"difficulty": "standard"}, stop_turn=2, then=blunder)
     assert session.state.end == "collapsed" and session.state.turn == 2
-    result = analysis.analyse(session, samples=3)
+    result = analysis.analyse(session, samples=paired.MIN_PAIRS)  # the fewest whose noise can be told
     decision = result.decisions[-1]
+    # ?? by what it loses (about 28 points of equity, beyond two standard errors), not by a rule
     assert decision.played == "move up then move right" and decision.mark == "??"
+    assert decision.drop - 2 * (decision.noise or 1.0) >= troll_analysis.THRESHOLDS[2]
+    assert decision.words.startswith("ends the game at once: the bridge collapses")
     state = session.state_at(decision.event - 1)
     safe = {troll_analysis.words(c): c for _, c in troll_analysis._pairs(state)}
     assert decision.best in safe and decision.best != decision.played
@@ -251,8 +255,9 @@ def test_analyse_json_on_a_replay(game, tmp_path, capsys):
         assert document["decisions"][-1] == {"event": wagered, "played": "wager", "best": "stop",
                                              "chance_played": round(wager_bots.tables().choices(19, 7, 0, 0)[0], 6),
                                              "chance_best": 1.0, "mark": "?!"}
-    if game == "troll":
-        assert document["decisions"][-1]["mark"] == "??"
+    if game == "troll":  # at 2 samples the noise cannot be told: no mark, the collapse said in words
+        assert document["decisions"][-1]["mark"] == ""
+        assert document["decisions"][-1]["words"].startswith("ends the game at once: the bridge collapses")
     if game == "bones":
         assert document["decisions"] and document["chance"]
     # the same file, the same samples: the same figures

@@ -87,6 +87,8 @@ def damage(document):
         ("decision 1's seat", lambda d: d["decisions"][0].__setitem__(1, 7)),
         ("decision 1's event", lambda d: d["decisions"][0].__setitem__(0, True)),
         ("decision 1's move", lambda d: d["decisions"][0].__setitem__(2, "x" * 10_000)),
+        ("decision 1's words", lambda d: d["decisions"][0].__setitem__(10, "x" * 10_000)),
+        ("decision 1's words", lambda d: d["decisions"][0].__setitem__(10, 7)),
         ("decision 1 is not", lambda d: d["decisions"].__setitem__(0, {"event": 1})),
         ("luck 1", lambda d: d["chance"][0].__setitem__(1, 1e300)),
         ("another game", lambda d: d.__setitem__("digest", "0" * 32)),
@@ -124,11 +126,13 @@ def test_a_stored_analysis_in_the_right_shape_is_still_data_its_text_cleaned(rep
     (path,) = stored_files(home)
     document = json.loads(path.read_text())
     document["decisions"][0][2] = "wager\x1b[2J[bold]x[/bold]\x07"
+    document["decisions"][0][10] = "ends\x1b]0;pwned\x07 [@click=app.quit]at once[/]"  # the words, a fact shown beside
     path.write_text(json.dumps(document))
     assert main(["analyse", replay]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out
     assert "wager[2J[bold]x[/bold]" in out  # shown as the characters they are, never as markup or escapes
+    assert "(ends]0;pwned [@click=app.quit]at once[/])" in out
 
 
 def test_a_stored_analysis_that_is_a_fifo_or_a_folder_is_one_line_not_a_hang(replay, capsys, home):

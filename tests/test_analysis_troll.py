@@ -1,4 +1,5 @@
-"""The troll's analysis judged with paired samples (issue #22): the fatal pair is `??` at every budget,
+"""The troll's analysis judged with paired samples (issue #22): the fatal pair marked by its judged drop
+only, the collapse said in words (issue #33),
 every legal pair is a candidate (pairs leaving the same position judged once), the equity the marks
 use, and the figures beside the win chance."""
 import json
@@ -24,33 +25,62 @@ def fatal_game():
     return session
 
 
-def test_ruling_a_pair_that_loses_at_once_when_another_does_not_is_a_blunder_at_every_budget():
-    session = fatal_game()
-    state = session.state_at(18)
-    played = (troll.Move("up"), troll.Move("left"))
-    safe = [c for c, final in troll_analysis.groups(state, played).items() if final.end not in troll_analysis.LOSSES]
-    assert [troll_analysis.words(c) for c in safe] == ["move up then move right"]  # the hint's pair
-    for samples in (1, 2, 3, 5, 8, 16, 64):
-        decision = troll_analysis.judge_turn(state, played, FATAL_SEED, 19, samples, 28)
-        assert (decision.event, decision.played, decision.mark) == (19, "move up then move left", "??"), samples
-        assert decision.best == "move up then move right", samples
+FATAL_PLAYED = (troll.Move("up"), troll.Move("left"))
+COLLAPSE_WORDS = "ends the game at once: the bridge collapses; move up then move right is the only pair that goes on"
+
+
+def fatal_position():
+    """Turn 4 of the fatal game: Up Left collapses the bridge, Up Right (the hint's) is the only pair that goes on."""
+    state = fatal_game().state_at(18)
+    safe = [c for c, final in troll_analysis.groups(state, FATAL_PLAYED).items() if final.end not in troll_analysis.LOSSES]
+    assert [troll_analysis.words(c) for c in safe] == ["move up then move right"]
+    return state
+
+
+def test_ruling_a_pair_that_loses_at_once_is_marked_by_its_judged_drop_only_and_said_so_in_words():
+    state = fatal_position()
+    marks = {}
+    for samples in (1, 3, 8, 24):
+        decision = troll_analysis.judge_turn(state, FATAL_PLAYED, FATAL_SEED, 19, samples, 28)
+        assert (decision.event, decision.played, decision.best) == (19, "move up then move left", "move up then move right")
+        assert decision.words == COLLAPSE_WORDS, samples  # the fact, in words, at every budget
         assert decision.chance_played == 0.0 and decision.equity_played < decision.equity_best
-    for budget in (0.001, 0.05, 1.0):
-        fatal = analysis.analyse(session, budget=budget).decisions[-1]
-        assert (fatal.event, fatal.mark, fatal.best) == (19, "??", "move up then move right"), budget
-    # the samples asked for, at a count the budgets above do not give (the turn's own judge took 1 to 64)
-    fatal = analysis.analyse(session, samples=2).decisions[-1]
-    assert (fatal.event, fatal.mark, fatal.best) == (19, "??", "move up then move right")
+        # the mark is the judged drop less two standard errors, nothing else: no ?? by rule
+        beyond = 0.0 if decision.noise is None else max(0.0, decision.drop - 2 * decision.noise)
+        assert decision.mark == analysis.mark_for(beyond, troll_analysis.THRESHOLDS), samples
+        marks[samples] = decision.mark
+    # a collapse with most of the deck left loses little equity: seen as the samples grow, never ?? at once
+    assert marks == {1: "", 3: "", 8: "?!", 24: "?"}
 
 
-def test_the_fatal_pair_from_the_command_line_at_the_default(tmp_path, capsys):
+def test_ruling_the_only_pair_that_goes_on_is_said_so_and_a_loss_at_once_named_best_only_if_the_figures_say(monkeypatch):
+    state = fatal_position()
+    going_on = (troll.Move("up"), troll.Move("right"))
+    decision = troll_analysis.judge_turn(state, going_on, FATAL_SEED, 19, 3, 28)
+    assert (decision.best, decision.mark, decision.words) == ("move up then move right", "", "the only pair that goes on")
+    # where going on is judged no better than the collapse (every deal lost next turn, no card played),
+    # the collapse played is as good as the best: named best, unmarked, the fact still in words
+    collapse = troll_analysis.judge_turn(state, FATAL_PLAYED, FATAL_SEED, 19, 1, 28).equity_played  # exact: 3 of 28 cards
+    assert collapse == pytest.approx(troll_analysis.equity(False, 25, 28))
+    monkeypatch.setattr(troll_analysis._Judge, "value", lambda self, commands, sample: collapse)
+    decision = troll_analysis.judge_turn(state, FATAL_PLAYED, FATAL_SEED, 19, 8, 28)
+    assert decision.equity_played == decision.equity_best == collapse
+    assert (decision.best, decision.mark, decision.words) == ("move up then move left", "", COLLAPSE_WORDS)
+
+
+def test_the_fatal_pair_from_the_command_line_its_mark_and_words(tmp_path, capsys):
     path = tmp_path / "fatal.dhr"
     replays.write_replay(fatal_game(), path)
-    assert main(["analyse", str(path), "--json", "--samples", "1"]) == 0
+    assert main(["analyse", str(path), "--json", "--samples", "8"]) == 0
     document = json.loads(capsys.readouterr().out)
     fatal = document["decisions"][-1]
-    assert (fatal["event"], fatal["mark"], fatal["best"]) == (19, "??", "move up then move right")
+    assert (fatal["event"], fatal["mark"], fatal["best"], fatal["words"]) == (19, "?!", "move up then move right",
+                                                                            COLLAPSE_WORDS)
     assert document["marked_by"] == "equity" and fatal["equity_played"] < fatal["equity_best"]
+    assert all("words" not in d for d in document["decisions"][:-1])  # only where there is a fact to say
+    assert main(["analyse", str(path), "--samples", "8"]) == 0
+    line = [text for text in capsys.readouterr().out.splitlines() if text.startswith("event 19:")][0]
+    assert f"({COLLAPSE_WORDS}); best move up then move right" in line and line.endswith("?! inaccuracy")
 
 
 def decision_positions(seeds, turns=(3, 6, 9)):
@@ -104,10 +134,9 @@ def test_equity_counts_the_win_and_the_share_of_the_deck_played():
 
 def test_the_help_says_which_figure_the_troll_marks_use():
     from dicehall.cli.analyse import DESCRIPTION
-    from dicehall.tui.screens.games import game_screens
     from dicehall.tui.screens.viewer.analysis import thresholds_note
 
-    note = thresholds_note("troll", "Angry Troll versus Magic Bridge", game_screens("troll").also_blunder)
-    assert "points of equity (half win, half deck played) lost beyond 2 SE" in note and "loses at once" in note
+    note = thresholds_note("troll", "Angry Troll versus Magic Bridge")
+    assert "points of equity (half win, half deck played) lost beyond 2 SE" in note and "loses at once" not in note
     assert "the troll: of equity" in DESCRIPTION
     assert "points of win chance lost" in thresholds_note("wager", "Dead Man's Wager")  # the others unchanged

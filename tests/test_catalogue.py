@@ -47,7 +47,7 @@ def test_what_the_terminal_shows_of_a_game_is_the_tui_s_not_the_catalogue_s():
 
     from dicehall.tui.screens.games import GameScreens
 
-    screen_facts = {"wide_board", "hidden", "also_blunder", "board"}  # tui/screens/games.py's
+    screen_facts = {"wide_board", "hidden", "board"}  # tui/screens/games.py's
     assert screen_facts <= {field.name for field in dataclasses.fields(GameScreens)}
     assert screen_facts.isdisjoint(field.name for field in dataclasses.fields(engine_games.CatalogueEntry))
 

@@ -14,6 +14,7 @@ from dicehall import replays
 from dicehall import saves
 from dicehall.engine import analysis
 from dicehall.engine.analysis import Analysis, Decision, Point
+from dicehall.engine.analysis import paired
 from dicehall.engine.analysis import troll as troll_analysis
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.games import troll
@@ -33,6 +34,13 @@ BLUNDER = (troll.Move("up"), troll.Move("right"))  # collapses the bridge at tur
 @pytest.fixture(autouse=True)
 def few_samples(monkeypatch):
     monkeypatch.setattr(ViewerScreen, "ANALYSIS_SAMPLES", 2)  # fast, and still the same figures every run
+
+
+@pytest.fixture
+def noise_told(monkeypatch):
+    """The fewest samples whose noise can be told: a mark is the drop beyond it (the blunder game's
+    collapse is ?? by what it loses, not by a rule), still fast."""
+    monkeypatch.setattr(ViewerScreen, "ANALYSIS_SAMPLES", paired.MIN_PAIRS)
 
 
 def blunder_game():
@@ -118,7 +126,7 @@ def test_a_graph_still_being_drawn_stops_at_its_last_point_and_a_long_game_fits_
 
 
 # ----- in the viewer -----
-def test_a_marks_the_troll_blunder_and_names_the_safe_move(tmp_path):
+def test_a_marks_the_troll_blunder_and_names_the_safe_move(tmp_path, noise_told):
     session = blunder_game()
 
     async def steps(pilot):
@@ -137,8 +145,9 @@ def test_a_marks_the_troll_blunder_and_names_the_safe_move(tmp_path):
     assert position == blunder.event - 1  # where the player decided: c branches from here
     assert jumped.startswith(f"the costliest decision ({blunder.drop:.0%} of equity): event {blunder.event}, ?? blunder")
     shown = flat(text)
+    assert blunder.words == "ends the game at once: the bridge collapses; 3 pairs go on"  # the fact, beside the mark
     assert (f"event {blunder.event}, to play: ?? blunder: move up then move right (win chance 0%, equity "
-            f"{blunder.equity_played:.0%}); best: {blunder.best} ({blunder.chance_best:.0%}, equity "
+            f"{blunder.equity_played:.0%}, {blunder.words}); best: {blunder.best} ({blunder.chance_best:.0%}, equity "
             f"{blunder.equity_best:.0%})") in shown
     assert f"{blunder.event} ?? the troll moves up" in shown  # the event list marks the move
     lines = text.splitlines()
@@ -388,7 +397,7 @@ def test_the_dice_tower_is_its_odds_and_luck_with_no_decisions_to_jump_to(tmp_pa
     assert said == "Not now: Dice Tower has no decisions to judge: the graph shows its odds, and each roll its luck"
 
 
-def test_a_game_screens_review_analyses_and_c_tries_the_better_move_with_the_same_future(tmp_path):
+def test_a_game_screens_review_analyses_and_c_tries_the_better_move_with_the_same_future(tmp_path, noise_told):
     session = saves.new_save("troll", name="lesson", seed=5, options={"difficulty": "standard"})
     while session.outcome is None:  # the adviser, then the blunder at turn 2 (as blunder_game plays it)
         if session.state.turn == 2 and session.state.actions_left == 2:
@@ -417,7 +426,7 @@ def test_a_game_screens_review_analyses_and_c_tries_the_better_move_with_the_sam
 
 
 @pytest.mark.parametrize("game", ["troll", "wager", "dicetower"])
-def test_viewer_with_the_analysis_snapshot(game, tmp_path, snapshot):
+def test_viewer_with_the_analysis_snapshot(game, tmp_path, snapshot, noise_told):
     session = {"troll": blunder_game, "wager": lambda: wager_game(Wager()), "dicetower": tower}[game]()
 
     async def steps(pilot):

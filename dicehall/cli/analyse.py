@@ -16,7 +16,7 @@ DESCRIPTION = ("Judge every decision of a person and the luck of every roll. Mar
                "?! inaccuracy 5 points, ? mistake 10, ?? blunder 15 (the troll: of equity, half the win chance and half the share "
                "of the deck played before the end, beyond two standard errors of the paired difference; "
                "Towers: by margin lost, 1, 2 and 4 points; "
-               "the troll and War of Bones also mark ?? a move that loses at once when another plays on).")
+               "in every game by the loss alone: a move that ends the game at once is said so in words beside it).")
 
 
 def analyse_arguments(parser: Parser) -> None:
@@ -78,9 +78,10 @@ def analyse_command(args: argparse.Namespace) -> int:
         mark = f"  {d.mark} {analysis.MARK_WORDS[d.mark]}" if d.mark else ""
         equity = (lambda e: f", equity {e:.1%}") if d.equity_best is not None else (lambda e: "")  # the troll's
         win = analysis.figure_of(result, d.seat, "win")  # Towers names the side: "Light's chance"
+        facts = f" ({d.words})" if d.words else ""  # what the figures do not say: "ends the game at once"
         print(clean_text(f"event {d.event:>4}: {who + ' ' if who else ''}played {d.played}, {win} {d.chance_played:.1%}"
-                         f"{equity(d.equity_played)}; best {d.best}, {win} {d.chance_best:.1%}{equity(d.equity_best)}{mark}",
-                         400))
+                         f"{equity(d.equity_played)}{facts}; best {d.best}, {win} {d.chance_best:.1%}"
+                         f"{equity(d.equity_best)}{mark}", 400))
     for note in result.notes:
         print(clean_text(f"note: {note}", 400))
     print(clean_text(result.summary(), 600))

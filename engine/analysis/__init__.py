@@ -53,6 +53,9 @@ class Decision:
     equity_played: float | None = None
     equity_best: float | None = None
     noise: float | None = None  # the standard error of the paired difference the mark allowed for
+    # the facts of the move played that a figure does not say, in words ("ends the game at once: the
+    # bridge collapses"); shown beside the mark, which says only how much was lost
+    words: str = ""
 
     @property
     def drop(self) -> float:
@@ -174,8 +177,9 @@ def check_stored(result: Analysis, session) -> None:
 
 def _added(decision: Decision) -> dict:
     """The fields an analyser added beyond the six (only where it gave them)."""
-    return {name: round(getattr(decision, name), 6) for name in ("equity_played", "equity_best", "noise")
-            if getattr(decision, name) is not None}
+    added: dict = {name: round(getattr(decision, name), 6) for name in ("equity_played", "equity_best", "noise")
+                   if getattr(decision, name) is not None}
+    return {**added, "words": decision.words} if decision.words else added
 
 
 def as_json(result: Analysis) -> dict:

@@ -39,7 +39,8 @@ from dicehall.engine.games.bones import troop_name
 
 # bumped when this analyser's figures or marks change: a stored analysis of another version
 # (saves/analyses.py) is analysed again
-ANALYSER_VERSION = 2  # 2: every legal choice judged on paired futures, marks beyond the noise (issue #22)
+ANALYSER_VERSION = 3  # 2: every legal choice judged on paired futures, marks beyond the noise (issue #22); 3: a move
+# that loses at once marked by its drop like any other, and said so in words (issue #33)
 
 SAMPLES = 16  # sampled futures per candidate and per chance event by default (tests/perf/bench.py)
 ROLLOUTS_PER_SECOND = 1500  # --budget: rollouts per second of budget, a fixed rate (so figures repeat), below what this machine does
@@ -248,12 +249,15 @@ def judge(state: bones.BonesState, start: int, seat: int, played: object, seed: 
             best, best_chance = played, played_chance
         else:
             mark = mark_for(paired.difference(again[best], again[played]).beyond_noise(), THRESHOLDS)
-    if _loses_at_once(state, played, seat):
+    said = ""
+    if _loses_at_once(state, played, seat):  # a fact beside the mark, which says only what was lost
+        said = "loses the game at once"
         alive = [c for c in figures if chances[c] > 0 and not _loses_at_once(state, c, seat)]
-        if alive:  # losing at once when another command plays on with a hope the samples see is a blunder
+        if alive and best == played:  # the samples see a hope in playing on: that move is named (the mark, by the drop)
             best = max(alive, key=lambda command: chances[command])
-            mark, best_chance = "??", max(best_chance, chances[best])
-    return Decision(event, seat, words(state, played), words(state, best), played_chance, best_chance, mark)
+            best_chance = chances[best]
+    return Decision(event, seat, words(state, played), words(state, best), played_chance, best_chance, mark,
+                    words=said)
 
 
 def analyse(session, samples: int | None = None, progress=None, partial=None) -> Analysis:
@@ -297,8 +301,8 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
              f"sampled futures (the same for all), {samples} a roll: the general plays both sides to the end of the "
              f"opponent's next turn with new dice; then material (a troop 2 + its face, supply 0.35 a point) on a "
              f"win-chance curve. Marks: the best found judged again on {max(samples, CONFIRM)} fresh futures, a drop of "
-             f"5 points ?!, 10 ?, 15 ?? beyond two standard errors; ?? for a move that loses at once when another "
-             f"plays on with a hope the samples see. Luck and curve: side {bones.SIDES[side]}'s view",)
+             f"5 points ?!, 10 ?, 15 ?? beyond two standard errors, a move that loses at once "
+             f"like any other (and said so). Luck and curve: side {bones.SIDES[side]}'s view",)
     return Analysis(bones.ID, "win chance", tuple(decisions), tuple(luck), curve, notes, names=names)
 
 

@@ -14,8 +14,13 @@ which cards are unseen, not where they lie. The rest of the game is played by to
 (engine/bots/troll.py). Sample i is the same deal and dice for every pair. The samples come from
 the replay's seed and the decision's event number, so the same file gives the same figures.
 
-A pair that loses at once (collapse, flight) when another pair does not is `??`, and never named
-best: a rule read from the table, not sampled, so it holds at every budget.
+Marks follow the judged drop in equity only, beyond its noise, whatever the pair: a pair that
+loses at once (collapse, flight) is marked by what it loses like any other (in a game nearly lost
+anyway, little), and the fact is said in words on the decision ("ends the game at once: the bridge
+collapses", "the only pair that goes on"). It is named best only where the judged figures say so: a
+pair that goes on is named while it is judged better at all (a loss now can never play more cards
+than going on, so it is never better, at best equal); where none is (every one that goes on is lost
+next turn with no more cards played), the pair played is as good as the best.
 
 Luck is measured turn by turn: a turn's awakenings (one chance event, at its first die) moved the
 win chance from what the pair before them was expected to leave to what the next decision finds
@@ -34,7 +39,8 @@ from dicehall.engine.session import replace
 
 # bumped when this analyser's figures or marks change: a stored analysis of another version
 # (saves/analyses.py) is analysed again
-ANALYSER_VERSION = 2  # 2: paired judging of every legal pair, marks by equity (issue #22)
+ANALYSER_VERSION = 3  # 2: paired judging of every legal pair, marks by equity (issue #22); 3: marks by the drop only,
+# the facts in words, the figures of a best named and the pair played verified on fresh samples (issue #33)
 
 SAMPLES = 24  # fresh sampled deals per confirmed pair by default (a whole standard game within 30 s: tests/perf/bench.py)
 COST = 4  # playouts per decision for each sample, about: the race, then the finalists and the played confirmed
@@ -42,6 +48,8 @@ SAMPLES_PER_SECOND = 150  # --budget: playouts per second of budget, a fixed rat
 THRESHOLDS = (0.05, 0.10, 0.15)
 MAX_TURNS = 400  # a playout that has not ended by then counts as lost (the quiet-turn rule ends games long before)
 LOSSES = ("collapsed", "flew", "unsettled")
+END_WORDS = {"collapsed": "the bridge collapses", "flew": "the troll flies away", "unsettled": "the bridge will not settle",
+             "won": "the troll wins", "perfect": "the troll wins, perfect"}  # how a pair ends the game at once
 WIN_WEIGHT = 0.5  # the equity: this much the win, the rest the share of the deck played before the end
 EXTRA = {"marked_by": "equity"}  # which figure the marks use (the --json says so)
 MARKS_UNIT = "points of equity (half win, half deck played) lost beyond 2 SE"  # the viewer's help
@@ -221,15 +229,29 @@ class _Judge:
         return equity(won, left, self.deck_at_start)
 
     def win_chance(self, commands: tuple, judgement: paired.Judgement, exact: dict) -> float:
+        """The win chance on the samples of the pair's equity (the figures shown beside each other)."""
         if commands in exact:
             return exact[commands][0]
-        samples = paired.CONFIRM + len(judgement.confirmed[commands])
-        return sum(self.outcomes[(commands, n)][0] for n in range(paired.CONFIRM, samples)) / (samples - paired.CONFIRM)
+        numbers = judgement.numbers(commands)
+        return sum(self.outcomes[(commands, n)][0] for n in numbers) / max(1, len(numbers))
 
 
 def judge_turn(state: troll.TrollState, played: tuple, seed: int, event: int, samples: int,
                deck_at_start: int) -> Decision:
     """One turn's decision: every group of pairs raced and confirmed on common random numbers."""
+    options, judge, exact, judgement = judged_turn(state, played, seed, event, samples, deck_at_start)
+    best = judgement.best
+    mark = mark_for(judgement.beyond_noise(), THRESHOLDS)  # by the judged drop only, whatever the pair
+    return Decision(event, 0, words(played), words(best), judge.win_chance(played, judgement, exact),
+                    judge.win_chance(best, judgement, exact), mark, equity_played=judgement.mean(played),
+                    equity_best=judgement.mean(best), noise=_finite(judgement.noise) if best != played else 0.0,
+                    words=facts(options, played))
+
+
+def judged_turn(state: troll.TrollState, played: tuple, seed: int, event: int, samples: int, deck_at_start: int):
+    """The paired judgement of a turn's pairs (engine/analysis/paired.py), with what it was made of:
+    (the pairs and the position each leaves, the judge, the exact (win, equity) of pairs that end the
+    game this turn, the judgement)."""
     options = groups(state, played)
     exact = {}  # pairs whose result follows from the table alone: the game ends this turn
     for commands, final in options.items():
@@ -239,18 +261,26 @@ def judge_turn(state: troll.TrollState, played: tuple, seed: int, event: int, sa
             exact[commands] = (float(end.won), equity(end.won, end.value, deck_at_start))
     safe = [commands for commands, final in options.items() if final.end not in LOSSES]
     judge = _Judge(state, seed, event, deck_at_start)
-    # a pair that loses at once is never named best while another pair goes on: a rule, not a sample
+    # a pair that loses at once is named best while another goes on only if the figures say so (below)
     eligible = (lambda commands: options[commands].end not in LOSSES) if safe else None
     judgement = paired.judge(list(options), judge.value, played, samples,
                              exact={c: figures[1] for c, figures in exact.items()}, eligible=eligible)
-    best = judgement.best
-    if options[played].end in LOSSES and safe:
-        mark = "??"  # losing at once when another pair goes on is a blunder, however slim the hope
-    else:
-        mark = mark_for(judgement.beyond_noise(), THRESHOLDS)
-    return Decision(event, 0, words(played), words(best), judge.win_chance(played, judgement, exact),
-                    judge.win_chance(best, judgement, exact), mark, equity_played=judgement.mean(played),
-                    equity_best=judgement.mean(best), noise=_finite(judgement.noise) if best != played else 0.0)
+    if judgement.best != played and judgement.gap.mean <= 0:
+        judgement.best = played  # going on is judged no better than losing now: the pair played is as good
+    return options, judge, exact, judgement
+
+
+def facts(options: dict[tuple, troll.TrollState], played: tuple) -> str:
+    """What the figures do not say of the pair played, in words: that it ends the game at once (and
+    how), or that it is the only pair that does not lose at once."""
+    going_on = [commands for commands, final in options.items() if final.end not in LOSSES]
+    end = options[played].end
+    if end:
+        said = f"ends the game at once: {END_WORDS.get(end, end)}"
+        if end in LOSSES and len(going_on) == 1:
+            return f"{said}; {words(going_on[0])} is the only pair that goes on"
+        return f"{said}; {len(going_on)} pairs go on" if end in LOSSES and going_on else said
+    return "the only pair that goes on" if going_on == [played] and len(options) > 1 else ""
 
 
 def _judge_task(task: tuple) -> Decision:
@@ -295,10 +325,10 @@ def analyse(session, samples: int | None = None, progress=None, partial=None, co
 
     pool.in_order(_judge_task, tasks, judged, waiting, cores)
     luck = _awakening_luck(session, turns, decisions)
-    notes = (f"every legal pair judged (same positions once), {samples} sampled deals (unseen cards dealt anew) "
-             f"for the leading pairs and the one played, played on by the adviser; marks by equity (half the win "
-             f"chance, half the share of the deck played before the end): 5 points ?!, 10 ?, 15 ?? beyond 2 "
-             f"standard errors of the paired difference; ?? for a pair that loses at once when another does not",)
+    notes = (f"every legal pair judged (same positions once) over {samples} sampled deals (unseen cards dealt anew), "
+             f"played on by the adviser; marks by equity (half the win, half the deck played before the end): 5 "
+             f"points ?!, 10 ?, 15 ?? beyond 2 standard errors of the paired difference, on fresh deals apart from "
+             f"those that chose the best; a pair that ends the game at once is marked by its loss too, and said so",)
     return Analysis(troll.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), notes,
                     extra=dict(EXTRA), names=tuple(p.name for p in session.players))
 

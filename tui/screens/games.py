@@ -72,14 +72,12 @@ class GameScreens:
     setup: type[Screen] | None = None  # asks who plays and how before the first move; None: only named
     wide_board: bool = False  # the viewer (and practice) draw its board above the log, not beside it
     hidden: str = ""  # what the replay viewer's reveal shows (face-down cards...); "" nothing is hidden
-    also_blunder: str = ""  # what else earns a ?? in its analysis, as the viewer's help adds it
 
 
 SCREENS: dict[str, GameScreens] = {
     dicetower_rules.ID: GameScreens(dicetower.DiceTowerScreen, HallDiceTowerScreen, dicetower.draw_board),
     troll_rules.ID: GameScreens(troll.TrollScreen, HallTrollScreen, troll.draw_board, troll.TrollSetupScreen, wide_board=True,
-                                hidden="every face-down card and the whole deck order",
-                                also_blunder="; ?? also for a pair that loses at once (collapse, flight) when another does not"),
+                                hidden="every face-down card and the whole deck order"),
     wager_rules.ID: GameScreens(wager.WagerScreen, HallWagerScreen, wager.draw_board, wager.WagerSetupScreen),
     towers_rules.ID: GameScreens(towers.TowersScreen, HallTowersScreen, towers.draw_board, towers.TowersSetupScreen),
     bones_rules.ID: GameScreens(bones.BonesScreen, HallBonesScreen, bones.draw_board, bones.BonesSetupScreen),

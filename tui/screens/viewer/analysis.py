@@ -93,9 +93,9 @@ def mark_words(mark: str) -> str:
     return f"{mark} {MARK_WORDS[mark]}" if mark else ""
 
 
-def thresholds_note(game_id: str, title: str, also_blunder: str = "") -> str:
-    """This game's marks and what earns them, for the help (the README's Analysis section says the same);
-    `also_blunder`: what else earns a ?? in this game (its GameScreens' words)."""
+def thresholds_note(game_id: str, title: str) -> str:
+    """This game's marks and what earns them, for the help (the README's Analysis section says the same):
+    in every game the loss alone (a move that ends the game at once is said so in words beside it)."""
     if not analysis.has_analyser(game_id):
         return f"{title} has no analysis yet."
     module = import_module(ANALYSERS[game_id])
@@ -107,7 +107,7 @@ def thresholds_note(game_id: str, title: str, also_blunder: str = "") -> str:
         sizes, unit = ", ".join(f"{t:g}" for t in thresholds), "points of the final margin lost"
     else:
         sizes, unit = ", ".join(f"{t * 100:g}" for t in thresholds), getattr(module, "MARKS_UNIT", "points of win chance lost")
-    return (f"Marks: ?! inaccuracy, ? mistake, ?? blunder for {sizes} {unit}{also_blunder}; "
+    return (f"Marks: ?! inaccuracy, ? mistake, ?? blunder for {sizes} {unit}; "
             "under the graph ! ? X, and ^ the event shown.")
 
 
@@ -151,7 +151,9 @@ class Drawn:
 def judged(decision: Decision, result: Analysis) -> str:
     """A decision in words: its mark, the move played and the best move with their chances."""
     equity = (lambda e: f", equity {percent(e)}") if decision.equity_best is not None else (lambda e: "")
-    played = f"{decision.played} ({analysis.figure_of(result, decision.seat)} {percent(decision.chance_played)}{equity(decision.equity_played)})"
+    facts = f", {decision.words}" if decision.words else ""  # what the figures do not say: "ends the game at once"
+    played = (f"{decision.played} ({analysis.figure_of(result, decision.seat)} {percent(decision.chance_played)}"
+              f"{equity(decision.equity_played)}{facts})")
     if decision.played == decision.best or decision.drop <= 0:
         return f"{played}, as good as the best found"
     head = f"{mark_words(decision.mark)}: " if decision.mark else ""
@@ -187,7 +189,7 @@ def one_line(result: Analysis, drawn: Drawn, position: int, names: list[str], to
         return clip(said, width)
     who = names[decision.seat] if 0 <= decision.seat < len(names) and len(names) > 1 else ""
     head = f"{decision.mark + ' ' if decision.mark else ''}event {decision.event}{', ' + who if who else ''}"
-    played = f"{head}: {decision.played} {percent(decision.chance_played)}"
+    played = f"{head}: {decision.played} {percent(decision.chance_played)}{', ' + decision.words if decision.words else ''}"
     if decision.played == decision.best or decision.drop <= 0:
         return clip(f"{played}, as good as the best found", width)
     return clip(f"{played}; best: {decision.best} {percent(decision.chance_best)}", width)

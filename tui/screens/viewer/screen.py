@@ -165,7 +165,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, PicturedVie
         return self.game_screens().wide_board
 
     def help_notes(self) -> str:  # this game's marks beside the viewer's notes
-        note = thresholds_note(self.session.game.ID, self.session.game.TITLE, self.game_screens().also_blunder)
+        note = thresholds_note(self.session.game.ID, self.session.game.TITLE)
         return f"{self.VIEWER_NOTES} {note}"
 
     def compose(self) -> ComposeResult:
