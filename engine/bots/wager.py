@@ -234,20 +234,31 @@ def style_wagers(style: str, a: int, b: int, ra: int, rb: int) -> bool:
     return wagering > stopping
 
 
-def duel(style: str, other: str) -> tuple[float, float]:
-    """Exactly, `style`'s chance of beating `other` in a two-player game: (when it sits first, when
-    it sits second). Policy evaluation over the same positions as the tables (about 3 s)."""
+def duels(style: str, others: tuple[str, ...]) -> dict[str, tuple[float, float]]:
+    """Exactly, `style`'s chance of beating each of `others` in a two-player game: (when it sits
+    first, when it sits second). Policy evaluation over the same positions as the tables (about 3 s
+    a duel), the positions' plan and each style's choices worked out once for all of them."""
     grid = _Grid(LOW)
+    plan = grid.plan()
+    choices = {s: [style_wagers(s, *grid.position(i)) for i in range(grid.size)] for s in {style, *others}}
+    return {other: _policy_duel(grid, plan, (choices[style], choices[other])) for other in others}
+
+
+def _policy_duel(grid: _Grid, plan: list, wagers: tuple[list[bool], list[bool]]) -> tuple[float, float]:
+    """The first style's chances against the second, each wagering where its list says so."""
     size = grid.size
-    styles = (style, other)
-    wagers = tuple([style_wagers(s, *grid.position(i)) for i in range(size)] for s in styles)
-    T0 = tuple([0.5] * size + [0.0] for _ in styles)  # [x]: the chance that x, to move, wins
-    T1 = tuple([0.5] * size + [0.0] for _ in styles)
-    D = tuple([0.5] * size + [0.0] for _ in styles)
-    levels = grid.plan()
+    T0 = tuple([0.5] * size + [0.0] for _ in wagers)  # [x]: the chance that x, to move, wins
+    T1 = tuple([0.5] * size + [0.0] for _ in wagers)
+    D = tuple([0.5] * size + [0.0] for _ in wagers)
+    # each level's decisions split once by whether each style wagers there: the sweeps then branch on
+    # nothing (a decision reads only turn starts, so the order of its writes changes no value)
+    levels = [(starts, bonuses, tuple(
+        ([entry for entry in decisions if wagering[entry[0]]],
+         [(i, stop) for i, stop, *_ in decisions if not wagering[i]]) for wagering in wagers))
+        for starts, bonuses, decisions in plan]
     for _ in range(200):
         moved = 0.0
-        for starts, bonuses, decisions in levels:
+        for starts, bonuses, decided in levels:
             for x in (0, 1):
                 t0, t1, d = T0[x], T1[x], D[x]
                 for i, wins, get in starts:
@@ -255,10 +266,19 @@ def duel(style: str, other: str) -> tuple[float, float]:
                 for i, wins, get in bonuses:
                     t1[i] = (wins + sum(get(t0))) * _SIXTH
             for x in (0, 1):
-                t0, t1, d, wagering = T0[1 - x], T1[1 - x], D[x], wagers[x]
-                for i, stop, wins, get, lost in decisions:
-                    value = (wins - sum(get(t0)) - t1[lost]) * _SIXTH if wagering[i] else 1.0 - t0[stop]
-                    moved = max(moved, abs(value - d[i]))
+                t0, t1, d = T0[1 - x], T1[1 - x], D[x]
+                wagered, stopped = decided[x]
+                for i, _stop, wins, get, lost in wagered:
+                    value = (wins - sum(get(t0)) - t1[lost]) * _SIXTH
+                    change = abs(value - d[i])
+                    if change > moved:
+                        moved = change
+                    d[i] = value
+                for i, stop in stopped:
+                    value = 1.0 - t0[stop]
+                    change = abs(value - d[i])
+                    if change > moved:
+                        moved = change
                     d[i] = value
         if moved <= TOLERANCE:
             break
