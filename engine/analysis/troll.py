@@ -80,13 +80,20 @@ def fold_events(state, events):
     return state
 
 
-def play_to_end(state: troll.TrollState, dice: random.Random) -> troll.TrollState:
-    """Play on with the adviser, the dice from `dice`, to the end (or MAX_TURNS): the last state."""
-    turns = 0
+def play_to_end(state: troll.TrollState, dice: random.Random, memo: dict | None = None) -> troll.TrollState:
+    """Play on with the adviser, the dice from `dice`, to the end (or MAX_TURNS): the last state.
+
+    memo: the ends of earlier playouts on the same dice (one sample's, shared by every pair judged
+    on it), by (turns played, dice rolled, state) at each of their turns: a playout that reaches a
+    state another reached after as many turns and rolls has the same dice to come, so the same end.
+    Pairs judged on one sample often meet again a few turns on (a fifth of a playout's turns)."""
+    turns = rolls = 0
+    passed = []  # this playout's keys, each to be given its end
     while not state.end:
         need = troll.chance_needed(state)
         if need is not None:
             draws = tuple(dice.randrange(n) for n in need.spec)
+            rolls += len(draws)
             state = troll.evolve(state, troll.chance_event(state, draws, False))
             continue
         if troll.to_act(state) is None:
@@ -94,7 +101,15 @@ def play_to_end(state: troll.TrollState, dice: random.Random) -> troll.TrollStat
         turns += 1
         if turns > MAX_TURNS:
             break
-        state = _after(state, adviser.best_turn(state).commands)
+        if memo is not None:
+            key = (turns, rolls, state)
+            if key in memo:
+                state = memo[key]
+                break
+            passed.append(key)
+        state = adviser.best_line(state)[3]
+    for key in passed:
+        memo[key] = state  # type: ignore[index]  # passed is empty without a memo
     return state
 
 
@@ -205,6 +220,7 @@ class _Judge:
         self.state, self.seed, self.event, self.deck_at_start = state, seed, event, deck_at_start
         self.deals: dict[int, troll.TrollState] = {}
         self.outcomes: dict[tuple, tuple[bool, int]] = {}  # (commands, sample) -> (won, deck left)
+        self.memos: dict[int, dict] = {}  # sample -> its playouts' ends (play_to_end)
 
     def outcome(self, commands: tuple, sample: int) -> tuple[bool, int]:
         key = (commands, sample)
@@ -212,7 +228,7 @@ class _Judge:
             if sample not in self.deals:
                 self.deals[sample] = sampled_deal(self.state, _rng(self.seed, self.event, sample, "deal"))
             now = _after(self.deals[sample], commands)
-            end = play_to_end(now, _rng(self.seed, self.event, sample, "dice"))
+            end = play_to_end(now, _rng(self.seed, self.event, sample, "dice"), self.memos.setdefault(sample, {}))
             self.outcomes[key] = (end.end in ("won", "perfect"), len(end.deck))
         return self.outcomes[key]
 

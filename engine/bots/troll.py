@@ -292,11 +292,21 @@ def scored_lines(state: TrollState) -> list[tuple[float, tuple, tuple, TrollStat
     return lines
 
 
+def _score(line: tuple) -> float:
+    return line[0]
+
+
+def best_line(state: TrollState) -> tuple[float, tuple, tuple, TrollState]:
+    """best_turn's line as scored_lines gives it, with the state it leaves: what a playout needs
+    (it plays on from that state rather than deciding the commands again, and needs no reason)."""
+    return max(scored_lines(state), key=_score)  # the first of equals
+
+
 def best_turn(state: TrollState) -> Plan:
     """The best one or two actions left this turn, by searching every legal sequence."""
     lines = scored_lines(state)
     assert lines, "best_turn needs a state where the troll acts"
-    score, commands, events, final = max(lines, key=lambda line: line[0])  # the first of equals
+    score, commands, events, final = max(lines, key=_score)  # the first of equals
     losing = score > -WIN / 2 and any(line[0] <= -WIN / 2 for line in lines)
     return Plan(commands, score, reason(state, list(events), final, losing))
 
