@@ -5,6 +5,7 @@ plain path (the adviser's plan decided again, every playout to its end) on many 
 import random
 
 from dicehall import engine
+from dicehall.engine.analysis import paired
 from dicehall.engine.analysis import troll as troll_analysis
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.games import troll
@@ -91,3 +92,17 @@ def test_the_analysis_judge_gives_the_figures_of_the_plain_path():
             end = plain_play_to_end(troll_analysis._after(deal, commands),
                                     troll_analysis._rng(session.seed, start + 1, sample, "dice"))
             assert judge.outcome(commands, sample) == (end.end in ("won", "perfect"), len(end.deck))
+
+
+def test_the_race_goes_up_to_its_own_samples_and_the_finalists_get_all_the_fresh_ones():
+    asked: list[tuple[int, int]] = []
+
+    def value(candidate: int, sample: int) -> float:
+        asked.append((candidate, sample))
+        return candidate / 10 + random.Random(f"{candidate} {sample}").random()
+
+    result = paired.judge(list(range(16)), value, 0, samples=32, race=8)
+    race = [sample for _, sample in asked if sample < paired.CONFIRM]
+    assert max(race) == 7 and len(race) == 16 * 2 + 8 * 2 + 4 * 4  # up to 2, then 4, then 8 samples each
+    assert {len(samples) for samples in result.confirmed.values()} == {32}
+    assert len(result.confirmed) == 3 and 0 in result.confirmed  # two finalists and the move played

@@ -39,6 +39,7 @@ ANALYSER_VERSION = 2  # 2: paired judging of every legal pair, marks by equity (
 SAMPLES = 24  # fresh sampled deals per confirmed pair by default (a whole standard game within 30 s: tests/perf/bench.py)
 COST = 4  # playouts per decision for each sample, about: the race, then the finalists and the played confirmed
 SAMPLES_PER_SECOND = 150  # --budget: playouts per second of budget, a fixed rate (so figures repeat), below what this machine does
+RACE_SHARE = 2  # the race goes up to samples / RACE_SHARE: it only picks the finalists, their figures are the fresh samples
 THRESHOLDS = (0.05, 0.10, 0.15)
 MAX_TURNS = 400  # a playout that has not ended by then counts as lost (the quiet-turn rule ends games long before)
 LOSSES = ("collapsed", "flew", "unsettled")
@@ -257,7 +258,7 @@ def judge_turn(state: troll.TrollState, played: tuple, seed: int, event: int, sa
     judge = _Judge(state, seed, event, deck_at_start)
     # a pair that loses at once is never named best while another pair goes on: a rule, not a sample
     eligible = (lambda commands: options[commands].end not in LOSSES) if safe else None
-    judgement = paired.judge(list(options), judge.value, played, samples,
+    judgement = paired.judge(list(options), judge.value, played, samples, race=max(1, samples // RACE_SHARE),
                              exact={c: figures[1] for c, figures in exact.items()}, eligible=eligible)
     best = judgement.best
     if options[played].end in LOSSES and safe:
