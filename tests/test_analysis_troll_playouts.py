@@ -43,6 +43,32 @@ def decisions(seed: int, every: int = 3):
     return out
 
 
+def plain_scored_lines(state):
+    """The adviser's lines as they were: every pair decided to its end, each scored on its own."""
+    lines = []
+    for first in troll.legal_commands(state):
+        first_events, after_first = troll.decided(state, first)
+        if troll.to_act(after_first) == 0 and after_first.turn == state.turn:
+            for second in troll.legal_commands(after_first):
+                second_events, final = troll.decided(after_first, second)
+                lines.append((adviser.evaluate(final, adviser.deck_plays_next(second_events)), (first, second),
+                              first_events + second_events, final))
+        else:
+            lines.append((adviser.evaluate(after_first, adviser.deck_plays_next(first_events)), (first,),
+                          first_events, after_first))
+    return lines
+
+
+def test_the_lines_whose_turns_end_alike_share_it_and_stay_the_plain_paths():
+    shared = 0
+    for seed in range(1, 9):
+        for state in decisions(seed, every=1):
+            lines = adviser.scored_lines(state)
+            assert lines == plain_scored_lines(state)
+            shared += len(lines) - len({id(line[3]) for line in lines})
+    assert shared > 50  # pairs did share their turn's end
+
+
 def test_the_best_line_is_the_hints_plan_and_the_state_it_leaves():
     for seed in range(1, 7):
         for state in decisions(seed):

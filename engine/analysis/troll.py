@@ -34,9 +34,9 @@ from dicehall.engine.session import replace
 
 # bumped when this analyser's figures or marks change: a stored analysis of another version
 # (saves/analyses.py) is analysed again
-ANALYSER_VERSION = 2  # 2: paired judging of every legal pair, marks by equity (issue #22)
+ANALYSER_VERSION = 3  # 2: paired judging of every legal pair, marks by equity (issue #22); 3: 48 samples, a shorter race (#33)
 
-SAMPLES = 24  # fresh sampled deals per confirmed pair by default (a whole standard game within 30 s: tests/perf/bench.py)
+SAMPLES = 48  # fresh sampled deals per confirmed pair by default (a whole standard game within 10 s on 2 cores: tests/perf/bench.py)
 COST = 4  # playouts per decision for each sample, about: the race, then the finalists and the played confirmed
 SAMPLES_PER_SECOND = 150  # --budget: playouts per second of budget, a fixed rate (so figures repeat), below what this machine does
 RACE_SHARE = 2  # the race goes up to samples / RACE_SHARE: it only picks the finalists, their figures are the fresh samples
