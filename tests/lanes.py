@@ -7,7 +7,7 @@ from __future__ import annotations
 LANES = {
     # the games' rules, bots, analysis, records and sessions in memory, the layering: no terminal, no process
     "rules": """
-        analysis analysis_bones analysis_noise analysis_paired analysis_troll bones_bot bones_rules
+        analysis analysis_bones analysis_noise analysis_paired analysis_troll analysis_troll_playouts bones_bot bones_rules
         catalogue chance cli_table contract dicetower_rules import_circles journal_odds journal_rules layers
         pinned_results result_hook session session_protocol tooling towers_bot towers_rules troll_bot troll_layout troll_rules tui_layout wager_bots
         wager_rules

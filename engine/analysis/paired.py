@@ -154,7 +154,8 @@ class Judgement(Generic[C]):
 
 def judge(candidates: Sequence[C], value: Callable[[C, int], float], played: C,
           samples: int, exact: Mapping[C, float] | None = None, finalists: int = FINALISTS,
-          eligible: Callable[[C], bool] | None = None, credible: float = CREDIBLE) -> Judgement[C]:
+          eligible: Callable[[C], bool] | None = None, credible: float = CREDIBLE,
+          race: int | None = None) -> Judgement[C]:
     """Race the candidates on common random numbers, confirm the leaders on fresh samples, name the
     best by those, and verify a best other than the move played (both again on fresh samples, whose
     figures are the judgement's). `played` must be one of `candidates`. `eligible(candidate)`: whether
@@ -162,7 +163,9 @@ def judge(candidates: Sequence[C], value: Callable[[C, int], float], played: C,
     once); it never gives a mark, which is the drop's alone. Ties go to the move
     played, then to the earlier candidate: the caller lists them in its preferred order. Another
     move than the one played is named best only if its paired advantage is more than `credible`
-    standard errors: a "better move" within the noise would teach a lesson the samples do not hold."""
+    standard errors: a "better move" within the noise would teach a lesson the samples do not hold.
+    `race`: the samples the race goes up to (default `samples`): it only picks the finalists, whose
+    figures are their fresh samples, so fewer can do."""
     exact = dict(exact or {})
     order = {candidate: index for index, candidate in enumerate(candidates)}
     if played not in order:
@@ -179,13 +182,14 @@ def judge(candidates: Sequence[C], value: Callable[[C, int], float], played: C,
         return sorted(pool, key=lambda c: (-means(c), c != played, order[c]))
 
     samples = max(1, samples)
+    longest = max(1, samples if race is None else race)
     alive = [c for c in sampled if eligible(c)]
-    n = max(1, samples // 4)
+    n = max(1, longest // 4)
     while len(alive) > finalists:
         for candidate in alive:
             extend(candidate, n)
         alive = rank(alive, lambda c: mean(raced[c]))[:max(finalists, (len(alive) + 1) // 2)]
-        n = min(samples, n * 2)
+        n = min(longest, n * 2)
     confirmed: dict = {}
     fresh = [c for c in candidates if c not in exact and (c in alive or c == played)]
     for candidate in fresh:

@@ -40,11 +40,13 @@ from dicehall.engine.session import replace
 # bumped when this analyser's figures or marks change: a stored analysis of another version
 # (saves/analyses.py) is analysed again
 ANALYSER_VERSION = 3  # 2: paired judging of every legal pair, marks by equity (issue #22); 3: marks by the drop only,
-# the facts in words, the figures of a best named and the pair played verified on fresh samples (issue #33)
+# the facts in words, the figures of a best named and the pair played verified on fresh samples, 48 samples and a
+# shorter race (issue #33)
 
-SAMPLES = 24  # fresh sampled deals per confirmed pair by default (a whole standard game within 30 s: tests/perf/bench.py)
+SAMPLES = 48  # fresh sampled deals per confirmed pair by default (a whole standard game within 10 s on 2 cores: tests/perf/bench.py)
 COST = 4  # playouts per decision for each sample, about: the race, then the finalists and the played confirmed
 SAMPLES_PER_SECOND = 150  # --budget: playouts per second of budget, a fixed rate (so figures repeat), below what this machine does
+RACE_SHARE = 2  # the race goes up to samples / RACE_SHARE: it only picks the finalists, their figures are the fresh samples
 THRESHOLDS = (0.05, 0.10, 0.15)
 MAX_TURNS = 400  # a playout that has not ended by then counts as lost (the quiet-turn rule ends games long before)
 LOSSES = ("collapsed", "flew", "unsettled")
@@ -88,13 +90,20 @@ def fold_events(state, events):
     return state
 
 
-def play_to_end(state: troll.TrollState, dice: random.Random) -> troll.TrollState:
-    """Play on with the adviser, the dice from `dice`, to the end (or MAX_TURNS): the last state."""
-    turns = 0
+def play_to_end(state: troll.TrollState, dice: random.Random, memo: dict | None = None) -> troll.TrollState:
+    """Play on with the adviser, the dice from `dice`, to the end (or MAX_TURNS): the last state.
+
+    memo: the ends of earlier playouts on the same dice (one sample's, shared by every pair judged
+    on it), by (turns played, dice rolled, state) at each of their turns: a playout that reaches a
+    state another reached after as many turns and rolls has the same dice to come, so the same end.
+    Pairs judged on one sample often meet again a few turns on (a fifth of a playout's turns)."""
+    turns = rolls = 0
+    passed = []  # this playout's keys, each to be given its end
     while not state.end:
         need = troll.chance_needed(state)
         if need is not None:
             draws = tuple(dice.randrange(n) for n in need.spec)
+            rolls += len(draws)
             state = troll.evolve(state, troll.chance_event(state, draws, False))
             continue
         if troll.to_act(state) is None:
@@ -102,7 +111,15 @@ def play_to_end(state: troll.TrollState, dice: random.Random) -> troll.TrollStat
         turns += 1
         if turns > MAX_TURNS:
             break
-        state = _after(state, adviser.best_turn(state).commands)
+        if memo is not None:
+            key = (turns, rolls, state)
+            if key in memo:
+                state = memo[key]
+                break
+            passed.append(key)
+        state = adviser.best_line(state)[3]
+    for key in passed:
+        memo[key] = state  # type: ignore[index]  # passed is empty without a memo
     return state
 
 
@@ -213,6 +230,7 @@ class _Judge:
         self.state, self.seed, self.event, self.deck_at_start = state, seed, event, deck_at_start
         self.deals: dict[int, troll.TrollState] = {}
         self.outcomes: dict[tuple, tuple[bool, int]] = {}  # (commands, sample) -> (won, deck left)
+        self.memos: dict[int, dict] = {}  # sample -> its playouts' ends (play_to_end)
 
     def outcome(self, commands: tuple, sample: int) -> tuple[bool, int]:
         key = (commands, sample)
@@ -220,7 +238,7 @@ class _Judge:
             if sample not in self.deals:
                 self.deals[sample] = sampled_deal(self.state, _rng(self.seed, self.event, sample, "deal"))
             now = _after(self.deals[sample], commands)
-            end = play_to_end(now, _rng(self.seed, self.event, sample, "dice"))
+            end = play_to_end(now, _rng(self.seed, self.event, sample, "dice"), self.memos.setdefault(sample, {}))
             self.outcomes[key] = (end.end in ("won", "perfect"), len(end.deck))
         return self.outcomes[key]
 
@@ -263,7 +281,7 @@ def judged_turn(state: troll.TrollState, played: tuple, seed: int, event: int, s
     judge = _Judge(state, seed, event, deck_at_start)
     # a pair that loses at once is named best while another goes on only if the figures say so (below)
     eligible = (lambda commands: options[commands].end not in LOSSES) if safe else None
-    judgement = paired.judge(list(options), judge.value, played, samples,
+    judgement = paired.judge(list(options), judge.value, played, samples, race=max(1, samples // RACE_SHARE),
                              exact={c: figures[1] for c, figures in exact.items()}, eligible=eligible)
     if judgement.best != played and judgement.gap.mean <= 0:
         judgement.best = played  # going on is judged no better than losing now: the pair played is as good

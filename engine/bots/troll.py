@@ -19,9 +19,10 @@ from functools import lru_cache
 
 from dicehall.engine.games import troll
 from dicehall.engine.games.troll import COLUMNS, ROWS, TrollState
+from dicehall.engine.session import replace
 
 WIN = 1_000_000.0
-_RED_SUITS = "DH"  # troll.colour_of's red, inlined: red_odds reads every seen card every judgement
+_RED = frozenset(code for code in troll.FULL_DECK if troll.colour_of(code) == "red")  # red_odds counts them in C
 
 
 @dataclass(frozen=True)
@@ -40,13 +41,13 @@ def _fold(state: TrollState, events) -> TrollState:
 def red_odds(state: TrollState) -> float:
     """The chance that an unseen card is red, from the cards a player has seen face up: the flight
     stacks, the set-aside cards, the troll's awake cards and the awake cards on the bridge."""
-    seen = set(state.upper_flight.cards)
-    seen.update(state.lower_flight.cards, state.set_aside, state.held_at_start, [c.code for c in state.carried])
-    seen.update([card.code for row in (state.upper, state.lower) for stack in row for card in stack if card.awake])
+    seen = {*state.upper_flight.cards, *state.lower_flight.cards, *state.set_aside, *state.held_at_start,
+            *[c.code for c in state.carried],
+            *[card.code for row in (state.upper, state.lower) for stack in row for card in stack if card.awake]}
     unseen = 52 - len(seen)
     if unseen <= 0:
         return 0.5
-    return (26 - sum(1 for code in seen if code[-1] in _RED_SUITS)) / unseen
+    return (26 - len(seen & _RED)) / unseen
 
 
 def awakenings_ahead(state: TrollState, from_deck: bool) -> list[tuple[float, float]]:
@@ -278,25 +279,51 @@ def deck_plays_next(events) -> bool:
 
 def scored_lines(state: TrollState) -> list[tuple[float, tuple, tuple, TrollState]]:
     """Every legal sequence of the actions left this turn, in the order found, each as (score,
-    commands, events, final state): the flight phase and checks played, the next turn begun."""
+    commands, events, final state): the flight phase and checks played, the next turn begun.
+
+    Two pairs that leave the bridge alike but for `stood` (the same moves in another order, a
+    diamond thrown at nothing either way: two lines in five) have the same turn's end and score:
+    found once, by that bridge."""
     lines: list[tuple[float, tuple, tuple, TrollState]] = []
+    ends: dict[TrollState, tuple[float, tuple, TrollState]] = {}
     for first in troll.legal_commands(state):
         first_events, after_first = troll.decided(state, first)
         if troll.to_act(after_first) == 0 and after_first.turn == state.turn:
             for second in troll.legal_commands(after_first):
-                second_events, final = troll.decided(after_first, second)
-                lines.append((evaluate(final, deck_plays_next(second_events)), (first, second),
-                              first_events + second_events, final))
+                second_events, done = troll.acted(after_first, second)
+                if done.actions_left:  # not the turn's end (the rules give two actions: never)
+                    lines.append((evaluate(done, deck_plays_next(second_events)), (first, second),
+                                  first_events + tuple(second_events), done))
+                    continue
+                key = replace(done, stood=())
+                end = ends.get(key)
+                if end is None:
+                    ending, final = troll.turn_ended(done)
+                    end = ends[key] = (evaluate(final, deck_plays_next(ending)), ending, final)
+                score, ending, final = end
+                if final.end:  # an ended game keeps the turn's `stood`: this pair's
+                    final = replace(final, stood=done.stood)
+                lines.append((score, (first, second), first_events + tuple(second_events) + ending, final))
         else:
             lines.append((evaluate(after_first, deck_plays_next(first_events)), (first,), first_events, after_first))
     return lines
+
+
+def _score(line: tuple) -> float:
+    return line[0]
+
+
+def best_line(state: TrollState) -> tuple[float, tuple, tuple, TrollState]:
+    """best_turn's line as scored_lines gives it, with the state it leaves: what a playout needs
+    (it plays on from that state rather than deciding the commands again, and needs no reason)."""
+    return max(scored_lines(state), key=_score)  # the first of equals
 
 
 def best_turn(state: TrollState) -> Plan:
     """The best one or two actions left this turn, by searching every legal sequence."""
     lines = scored_lines(state)
     assert lines, "best_turn needs a state where the troll acts"
-    score, commands, events, final = max(lines, key=lambda line: line[0])  # the first of equals
+    score, commands, events, final = max(lines, key=_score)  # the first of equals
     losing = score > -WIN / 2 and any(line[0] <= -WIN / 2 for line in lines)
     return Plan(commands, score, reason(state, list(events), final, losing))
 

@@ -80,6 +80,15 @@ def decide(state: TrollState, command: object) -> tuple[object, ...]:
 def decided(state: TrollState, command: object) -> tuple[tuple[object, ...], TrollState]:
     """decide's events and the state they leave (their fold), which deciding computes anyway: the
     bots' playouts need both, and folding the events again cost them a third of their time."""
+    events, state = acted(state, command)
+    if state.actions_left:
+        return tuple(events), state
+    ending, state = turn_ended(state)
+    return tuple(events) + ending, state
+
+
+def acted(state: TrollState, command: object) -> tuple[list[object], TrollState]:
+    """decided up to the turn's end: the action's event (and the actions lost after it), folded."""
     if state.end:
         result = outcome(state)
         assert result is not None  # an ended game has its outcome
@@ -98,11 +107,14 @@ def decided(state: TrollState, command: object) -> tuple[tuple[object, ...], Tro
         lost = ActionsLost(state.actions_left)
         events.append(lost)
         state = evolve(state, lost)
-    if not state.actions_left:
-        flight, last, flown = turn_end(state)
-        events += [flight, last]
-        state = evolve(flown, last)
-    return tuple(events), state
+    return events, state
+
+
+def turn_ended(state: TrollState) -> tuple[tuple[object, object], TrollState]:
+    """decided's rest once the turn's actions are done: the flight phase and the checks (or the next
+    turn's start), folded. It reads neither the actions nor `stood`, which the next turn resets."""
+    flight, last, flown = turn_end(state)
+    return (flight, last), evolve(flown, last)
 
 
 def evolve(state: TrollState, event: object) -> TrollState:
