@@ -6,6 +6,34 @@ import os
 import time
 
 
+def share_parsed_css() -> None:
+    """Keep Textual's parsed CSS for the whole test process. Textual parses every stylesheet again
+    for each App (a new Stylesheet, and its reparse() starts another with an empty cache), and a
+    worker starts hundreds of apps: parsing the same CSS was about a tenth of an app test's CPU. A
+    parse is a function of the CSS text, its place, its flags and the CSS variables (all in the key),
+    and Textual never changes a parsed rule (its own cache and its copies share them), so what an
+    app sees is the same; a CSS error is not kept and is raised as before. Called on import, so any
+    test module that drives the app has it."""
+    from textual.css.stylesheet import Stylesheet
+
+    parse_rules = Stylesheet._parse_rules
+    if getattr(parse_rules, "shared", False):
+        return
+    parsed: dict[tuple, list] = {}
+
+    def shared(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+        key = (css, read_from, is_default_rules, tie_breaker, scope, frozenset(self._variables.items()))
+        if key not in parsed:
+            parsed[key] = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+        return parsed[key]
+
+    shared.shared = True
+    Stylesheet._parse_rules = shared
+
+
+share_parsed_css()
+
+
 def screen_text(app) -> str:
     """What a player sees, as plain text lines (trailing spaces trimmed)."""
     strips = app.screen._compositor.render_strips()

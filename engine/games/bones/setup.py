@@ -65,11 +65,7 @@ def reengage_choices(state: BonesState, seat: int) -> list[Reengage]:
             continue
         for count in range(len(weak) + 1):
             found.append(Reengage(weak, tuple(sorted(strongest[:count]))))
-    unique = []
-    for choice in found:
-        if choice not in unique:
-            unique.append(choice)
-    return unique
+    return list(dict.fromkeys(found))  # each choice once, where it first came (a list's `in` was quadratic)
 
 
 # ----- deciding -----

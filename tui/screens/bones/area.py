@@ -4,6 +4,8 @@ one troop. Drawing only: what to mark is the screen's choice."""
 from __future__ import annotations
 
 import math
+from itertools import groupby
+from operator import itemgetter
 
 from rich.text import Text
 
@@ -112,9 +114,11 @@ class AreaGrid:
 
     def text(self) -> Text:
         text = Text()
+        width = self.cols + 2
         for r in range(self.rows + 2):
-            for c in range(self.cols + 2):
-                text.append(self.chars[r][c], style=self.styles[r][c])
+            # each run of one style appended whole: a span a cell made a redraw's costliest part
+            for style, run in groupby(zip(self.chars[r][:width], self.styles[r][:width]), key=itemgetter(1)):
+                text.append("".join(char for char, _ in run), style=style)
             if r < self.rows + 1:
                 text.append("\n")
         return text
