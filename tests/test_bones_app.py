@@ -533,14 +533,20 @@ def test_the_footer_follows_the_attack_builder_enter_and_esc_only_while_they_mea
     session, troop = first_seed(PEOPLE, ada_can_split)
 
     async def steps(pilot):
+        def footer() -> str:
+            return screen_text(pilot.app).splitlines()[-1]
+
         await choose_troop(pilot, (0, troop))
-        footers = [screen_text(pilot.app).splitlines()[-1]]
+        await until(pilot, lambda: "a Attack" in footer())  # the footer's keys come after the screen (later when busy)
+        footers = [footer()]
         await pilot.press("a")
-        footers.append(screen_text(pilot.app).splitlines()[-1])
+        await until(pilot, lambda: "Confirm" in footer())
+        footers.append(footer())
         await pilot.press("r")  # not while an attack is being built: says why
         refused = pilot.app.screen.query_one(StatusLine).message
         await pilot.press("escape")  # cancels the attack and nothing else
-        footers.append(screen_text(pilot.app).splitlines()[-1])
+        await until(pilot, lambda: "Confirm" not in footer())
+        footers.append(footer())
         return footers, refused, pilot.app.screen
 
     (idle, building, cancelled), refused, screen = drive(DicehallApp(setup=BonesScreen(session)), steps)

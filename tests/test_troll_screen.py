@@ -181,13 +181,17 @@ def test_wait_is_in_the_footer_only_when_it_is_the_one_thing_to_do(monkeypatch):
     assert troll.Wait() not in session.commands()
 
     async def steps(pilot):
-        normal = screen_text(pilot.app).splitlines()[-1]
+        def footer() -> str:
+            return screen_text(pilot.app).splitlines()[-1]
+
+        await until(pilot, lambda: "h Hint" in footer())  # the footer's keys fill in after the screen (later when busy)
+        normal = footer()
         await pilot.press("w")
         refused = screen_text(pilot.app)
         monkeypatch.setattr(type(session), "commands", lambda self: [troll.Wait()])
         pilot.app.screen.redraw()
-        await pilot.pause()
-        return normal, refused, screen_text(pilot.app).splitlines()[-1]
+        await until(pilot, lambda: "w Wait" in footer())
+        return normal, refused, footer()
 
     normal, refused, only_wait = drive(DicehallApp(session=session), steps)
     assert "w Wait" not in normal and "h Hint" in normal
