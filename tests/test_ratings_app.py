@@ -75,7 +75,7 @@ def test_a_watcher_sees_the_ratings_change_at_the_end_as_the_players_do(hall, mo
     screen = drive_hall(app, steps)
     assert "the game is over: ann (Light) wins 3 to 2." in screen and ratings_line(hall) in " ".join(screen.split())
     assert main(["watch", ann.id]) == 0  # off a terminal: the line after the result
-    assert capsys.readouterr().out.splitlines()[-2:] == ["over: ann (Light) wins 3 to 2", ratings_line(hall)]
+    assert capsys.readouterr().out.splitlines()[-1] == f"over: ann (Light) wins 3 to 2; {ratings_line(hall)}"
 
 
 def test_the_scores_screen_t_opens_the_ratings_table_names_as_text(hall, monkeypatch):

@@ -202,10 +202,9 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
                     print(clean_text(f"{n + 1:>4}  {session.describe(n, reveal=False)}", 200), flush=True)
                 shown = len(events)
             if watched.finished:
-                print(clean_text(f"over: {watched.fold.result}", 200), flush=True)
                 rated = change_at_end(watched) if watched.fold.revealed is not None else ""
-                if rated:  # as the players' screens say it at the end
-                    print(clean_text(rated, 300))
+                rated = f"; {clean_text(rated, 300)}" if rated else ""  # as the players' screens say it at the end
+                print(clean_text(f"over: {watched.fold.result}", 200) + rated)  # still one line: the last
                 return 0
             if not follow:
                 print(f"in progress: {command_hint(f'watch {watched.id} --follow')} prints each move until it is over")
