@@ -164,3 +164,13 @@ async def open_deck_file(pilot, path) -> str:
     await pilot.press("enter")
     await pilot.pause()
     return screen_text(pilot.app)
+
+
+def daily_day(save_name: str, began: str) -> str:
+    """The day a daily deal was dealt for, as its save's name says it ("daily 2026-11-27, winnable"):
+    the day the test began, or the next when midnight passed meanwhile (the app reads the clock)."""
+    from datetime import date, timedelta
+
+    day = save_name.split()[1].rstrip(",")
+    assert day in {began, (date.fromisoformat(began) + timedelta(days=1)).isoformat()}, (save_name, began)
+    return day

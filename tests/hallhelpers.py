@@ -25,6 +25,15 @@ def start_child(tmp_path: Path, folder: Path, action: str, game_id: str, name: s
                             stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent)
 
 
+def fix_hall_seeds(monkeypatch, seed: int) -> None:
+    """Every game hosted from now on in this test draws `seed` as its secret seed. A hall draws a
+    random one, which decides a game's dice and so who wins: only a test whose meaning needs one
+    result fixes it (any other asserts what holds whatever the seed)."""
+    from dicehall.saves.hall import folder
+
+    monkeypatch.setattr(folder.secret_source, "randbits", lambda bits: seed)
+
+
 def step(games: dict) -> None:
     """Every game object reads what is new; then whoever may move plays its first legal command."""
     for game in games.values():

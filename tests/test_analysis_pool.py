@@ -25,7 +25,10 @@ SAMPLES = 3  # a few: the figures must agree, not be good
 
 # the fatal four-turn game, analysed; the script's top level notes each run of itself in RUNS
 SCRIPT = f"""
-import json, multiprocessing, os, sys, threading
+import json, multiprocessing, os, signal, sys, threading
+# ctrl+c as at a terminal: a runner started in the background by a shell without job control
+# passes SIGINT on ignored, and a script that ignores it never ends (the test timed out after 60 s)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from dicehall import engine
 from dicehall.engine import analysis
 from dicehall.engine.analysis import troll as troll_analysis

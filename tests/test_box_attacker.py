@@ -321,3 +321,48 @@ def test_export_o_dash_prints_the_replay(box, capsysbinary):
     copy = box["tmp"] / "printed.dhr"
     copy.write_bytes(printed)
     assert saves.load_readonly("bobs tower").events == replays.read_replay(copy).events
+
+
+def box_command_words(form: str, game_id: str) -> str:
+    return " ".join({"ID": game_id, "GAME": "wager", "N": "3"}.get(word, word) for word in form.split())
+
+
+def test_no_command_on_a_box_shows_a_path_of_the_box_in_its_output_or_its_errors(tmp_path, home, monkeypatch, capfdbinary):
+    """Every command of the box's list, typed after `ssh play@box` as the forced command runs it, on
+    a finished game, a game in progress, an unknown id; then with the hall's folder missing and not a
+    folder: nothing printed names a folder of the box (the hall's, the player's data)."""
+    from dicehall.saves.box import SSH_COMMANDS
+    from tests.hallhelpers import play_until_over
+
+    hall_folder = tmp_path / "hall"
+    monkeypatch.chdir(tmp_path)
+    hall = Hall(hall_folder)
+    ann = hall.host("wager", ["player", "open"], "ann")
+    bob = hall.join(ann.id, name="bob")
+    import random
+    play_until_over({0: ann, 1: bob}, random.Random(5))
+    ann.close(), bob.close()
+    going = hall.host("wager", ["player", "bot:bold"], "carol")
+
+    def shown(typed: str, folder: Path) -> str:
+        monkeypatch.setenv("SSH_ORIGINAL_COMMAND", typed)
+        try:
+            main(["--hall", str(folder), "--player", "bob"])
+        except SystemExit:
+            pass
+        captured = capfdbinary.readouterr()
+        return (captured.out + captured.err).decode("utf-8", "replace")
+
+    for game_id in (ann.id, going.id, "zz99zz"):
+        for form in SSH_COMMANDS:
+            if game_id != ann.id and form.startswith(("join", "watch ID --follow")):
+                continue  # a seat taken, a follower waiting: each refused or ended where it can be
+            said = shown(box_command_words(form, game_id), hall_folder)
+            assert str(tmp_path) not in said, (form, game_id, said)
+    (tmp_path / "file").write_text("x")
+    for folder in (tmp_path / "missing", tmp_path / "file"):
+        for form in ("hall", "hall --json", "hall --scores", "ratings", "ratings --json", "archive", "archive --json",
+                     "verify ID", "watch ID", "join ID", "export ID -o -"):
+            said = shown(box_command_words(form, ann.id), folder)
+            assert said and str(tmp_path) not in said, (form, folder, said)
+    going.close()

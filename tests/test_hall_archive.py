@@ -207,6 +207,20 @@ def test_hostile_hall_files_never_crash_the_archive_and_names_stay_text(hall, tm
     assert "\x1b" not in capsys.readouterr().out
 
 
+def test_dicehall_hall_prints_the_lobbys_news_line_as_text(hall, tmp_path, capsys):
+    plain = Hall(tmp_path / "plain")
+    towers(plain, "Ann", "Bob")
+    assert main(["--hall", str(plain.folder), "hall"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("news: Ann beat Bob at Towers, 3 to 2 (")  # when: the hour
+    towers(hall, "Ann", "\x1b[2J[bold red]Eve[/]\u202e")  # a hostile name
+    assert main(["--hall", str(hall.folder), "hall"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[1].startswith("news: Ann beat [2J[bold red]Eve[/] at Towers, 3 to 2 (")
+    assert "\x1b" not in out and "\u202e" not in out
+    assert main(["--hall", str(hall.folder), "hall", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["news"].startswith("news: Ann beat [2J[bold red]Eve[/] at Towers, 3 to 2 (")
+
+
 def test_the_index_lists_without_reading_a_log_and_reads_a_changed_one_again(hall, monkeypatch):
     ids = [towers(hall, "Ann", "Bob"), towers(hall, "Bob", "Ann")]
     first = hall_archive(hall)

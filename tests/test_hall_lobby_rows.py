@@ -66,7 +66,7 @@ def test_a_game_added_above_the_cursor_leaves_it_on_its_game_and_j_takes_that_on
         await pilot.pause()
         assert lobby.current().id == older
         latest = waiting_game(hall, "Cat")  # a new game, listed first: above the cursor
-        await until(pilot, lambda: len(lobby.entries) == 3, 5.0)
+        await until(pilot, lambda: len(lobby.entries) == 3)
         rows = [entry.id for entry in lobby.entries]
         said = status(pilot.app)
         await pilot.press("j")
@@ -94,7 +94,7 @@ def test_a_game_that_goes_leaves_the_cursor_on_the_nearest_row_and_a_failed_look
         await pilot.pause()
         assert lobby.current().id == ids[1]
         log_of(hall, ids[1]).unlink()
-        await until(pilot, lambda: len(lobby.entries) == 2, 5.0)
+        await until(pilot, lambda: len(lobby.entries) == 2)
         after_gone = lobby.current().id, status(pilot.app)
 
         def unreadable():

@@ -93,6 +93,25 @@ def test_dicehall_hall_says_a_match_games_running_score(hall, capsys):
     ann.close(), bob.close()
 
 
+def test_a_seat_kept_for_a_matchs_player_says_whose_it_is_not_open(hall, capsys):
+    book = MatchBook(hall)
+    match_id, ann = book.host("wager", "match", 3, ["Ann", "Bob"], "Ann")
+    entry = hall.entry(ann.id)
+    assert [view.words() for view in entry.seats] == ["Ann", "kept for Bob"]
+    assert entry.progress == "waiting for Bob"
+    assert main(["--hall", str(hall.folder), "hall"]) == 0
+    out = capsys.readouterr().out
+    assert "Ann, kept for Bob; in progress: waiting for Bob" in out and "open" not in out.split("SEATS")[1]
+    assert main(["--hall", str(hall.folder), "hall", "--json"]) == 0
+    seats = json.loads(capsys.readouterr().out)["games"][0]["seats"]
+    assert seats[1] == {"seat": 2, "status": "open", "name": "", "kept": "Bob"}
+    ann.close()
+    anyone = hall.host("wager", ["player", "open"], "Ann")  # a game of no match: its seat is anyone's
+    assert [view.words() for view in hall.entry(anyone.id).seats] == ["Ann", "open"]
+    assert hall.entry(anyone.id).progress == "waiting for 1 open seat"
+    anyone.close()
+
+
 def test_best_of_n_ends_once_it_cannot_be_caught_and_a_draw_is_half_a_point_each():
     fold = MatchFold({"hall": 1, "match": 1, "kind": "match", "game": "towers", "games": 3, "invited": ["Ann", "Bob"],
                       "nonce": "0" * 16}, "m")

@@ -169,3 +169,29 @@ def test_a_round_robins_table_shows_its_players_points_and_who_plays_whom_next(h
     assert "Cat" in found["after"] and not any("Cat" in line and "(invited)" in line for line in found["after"].splitlines())
     assert "Cat" in found["kept"] and set(found["kept"]) <= {"Ann", "Bob", "Cat"}  # an opponent who accepted
     assert found["kept"][found["seat"]] == "Cat"
+
+
+def test_on_a_box_a_seat_kept_for_a_matchs_player_is_shown_as_theirs_and_only_they_may_take_it(hall, monkeypatch, tmp_path):
+    from dicehall.tui.screens.hall.lobby import joinable
+
+    match_id, ann = MatchBook(hall).host("wager", "match", 3, ["ann", "bob"], "ann")
+    monkeypatch.setenv("DICEHALL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("DICEHALL_PLAYER", "carol")
+    found = {}
+
+    async def steps(pilot):
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen) and "kept for bob" in screen_text(pilot.app))
+        found["lobby"] = screen_text(pilot.app)
+        await pilot.press("j")
+        await pilot.pause()
+        found["said"], found["seated"] = status(pilot.app), pilot.app.hall_game
+
+    drive_hall(DicehallApp(), steps)
+    assert "seats: 1 ann, 2 kept for bob" in found["lobby"] and "now: waiting for bob" in found["lobby"]
+    assert "open" not in found["lobby"].split("seats:")[1].splitlines()[0]
+    assert f"{ann.id}'s open seat is kept for bob: a game of their match" in found["said"] and found["seated"] is None
+    assert not joinable(hall.entry(ann.id))
+    monkeypatch.setenv("DICEHALL_PLAYER", "bob")
+    assert joinable(hall.entry(ann.id))  # his own seat
+    ann.close()

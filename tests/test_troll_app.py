@@ -9,7 +9,7 @@ import pytest
 from dicehall import saves
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.games import troll
-from tests.apphelpers import drive, screen_text
+from tests.apphelpers import daily_day, drive, screen_text
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.troll import TrollScreen
 from dicehall.tui.screens.viewer import ViewerScreen
@@ -195,10 +195,11 @@ def test_the_launcher_asks_difficulty_variant_and_deal():
         assert isinstance(app.screen, TrollScreen)
         return app.screen.session, setup, screen_text(app)
 
+    began = date.today().isoformat()
     session, setup, screen = drive(DicehallApp(), steps)
     assert "Difficulty: sturdy" in setup and "Variant:    toys" in setup and "Deal:       today's deal" in setup
     assert session.options["difficulty"] == "sturdy" and session.options["toys"] is True
-    assert session.seed == daily_seed("troll", date.today().isoformat())
+    assert session.seed == daily_seed("troll", daily_day(session.labels.save_name, began))
     assert "sturdy, toys: turn 1" in screen  # the title says which game this is
 
 

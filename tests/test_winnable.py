@@ -14,7 +14,7 @@ from dicehall.engine.chance import daily_seed
 from dicehall.engine.errors import OptionError
 from dicehall.engine.games import troll
 from dicehall.tui.app import DicehallApp
-from tests.apphelpers import drive, screen_text, until
+from tests.apphelpers import daily_day, drive, screen_text, until
 
 SEEDS = [7 + 1_000_003 * i for i in range(20)]  # spread out, not neighbours (a neighbour may pick the same seed)
 
@@ -135,9 +135,10 @@ def test_the_option_through_the_command_line(opened):
 
 
 def test_todays_winnable_deal_through_the_command_line(opened):
-    today = date.today().isoformat()
+    began = date.today().isoformat()
     assert main(["play", "troll", "--daily", "--option", "winnable=1"]) == 0
     session = opened[-1].start_session
+    today = daily_day(session.labels.save_name, began)
     expected = winnable.choose("troll", daily_seed("troll", today), {})
     assert session.seed == expected.seed and session.options["winnable_from"] == daily_seed("troll", today)
     assert session.labels.save_name == f"daily {today}, winnable"
@@ -199,8 +200,9 @@ def test_the_setup_screen_deals_todays_winnable_deal():
         await until(pilot, lambda: isinstance(app.screen, TrollScreen))
         return app.screen.session
 
+    began = date.today().isoformat()
     session = drive(DicehallApp(), steps)
-    today = date.today().isoformat()
+    today = daily_day(session.labels.save_name, began)
     assert session.options["winnable_from"] == daily_seed("troll", today)
     assert session.seed == winnable.choose("troll", daily_seed("troll", today), {}).seed
     assert session.labels.save_name == f"daily {today}, winnable"

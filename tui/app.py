@@ -128,6 +128,7 @@ class DicehallApp(ParlorApp):
         self.start_setup = setup  # a game's setup screen (who plays) to open first
         self.start_practice = practice  # `dicehall practice`: leaving it leaves the program
         self.signalled: int | None = None
+        self.parent_pid = os.getppid()  # before any seat or watcher's mark: a parent gone after either is seen
         self.terminal = FULL
         if terminal is not None:
             self.use_terminal(terminal)
@@ -191,7 +192,6 @@ class DicehallApp(ParlorApp):
             loop = asyncio.get_running_loop()
             for signum in (signal.SIGHUP, signal.SIGTERM):
                 loop.add_signal_handler(signum, self.end_on_signal, signum)
-            self.parent_pid = os.getppid()
             self.set_interval(PARENT_EVERY, self.end_if_orphaned)
 
     # ----- navigation: a screen asks the app for another screen; no screen imports another -----

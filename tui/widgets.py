@@ -35,6 +35,12 @@ class Plain(Static):
         self.update(text, layout=layout)
         self.lines_fitted = fitted
 
+    def across_width(self) -> int:
+        """The columns inside a line across the screen (a title): its content's width once laid out,
+        before that the screen's width less its padding -- the same number, so a title drawn before
+        the first layout and one drawn after it never differ (a narrower one dropped a save's name)."""
+        return self.size.width or self.app.size.width - self.styles.gutter.width
+
     def update(self, *args, **kwargs) -> None:
         self.lines_fitted = None  # text from elsewhere: its lines are not known
         super().update(*args, **kwargs)

@@ -42,13 +42,13 @@ def archive_command(args: argparse.Namespace) -> int:
     chosen = archive.chosen(player, args.game, since, until, args.result)
     shown = chosen[: args.limit]
     if args.json:
-        print(json.dumps({"hall": clean_text(str(hall.folder), 300), **archive.as_json(shown), "matched": len(chosen)},
+        print(json.dumps({"hall": hall.shown(), **archive.as_json(shown), "matched": len(chosen)},
                          indent=1))
         return 0
     if archive.note:
         print(archive.note)
     left_out = archive.left_out()
-    print(f"the archive: {counted(len(archive.games), 'finished game')} in the hall {clean_text(str(hall.folder), 300)}"
+    print(f"the archive: {counted(len(archive.games), 'finished game')} {hall.in_the_hall()}"
           + (f" (not listed: {left_out})" if left_out else ""))
     if not chosen:
         print("no finished game matches" if archive.games else "no game has finished in the hall yet")

@@ -90,7 +90,7 @@ def host_command(args: argparse.Namespace) -> int:
 
     assert hosted.seat is not None  # a host takes a seat
     with hosted:
-        print(f"hosted {hosted.module.TITLE} as {hosted.id} in {clean_text(str(hall.folder), 200)}; "
+        print(f"hosted {hosted.module.TITLE} as {hosted.id} {hall.in_the_hall()}; "
               f"you hold seat {hosted.seat + 1} as {clean_text(hosted.fold.seats[hosted.seat].name)}")
         print(f"seats: {seat_words(hosted.seats())}; others join with: {command_hint(f'join {hosted.id}', key=JOIN_KEY)}")
     return 0
@@ -174,11 +174,13 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
     terminal closed: exit 129). Without `follow` it never waits, so `dicehall watch ID > file` and
     `ssh -T box dicehall watch ID` end at once."""
     from dicehall.saves.box import command_hint
+    from dicehall.saves.hall.rating_files import change_at_end
 
-    watched = hall.watch(game_id)
+    link = terminal.SessionEnd()  # its parent noted before the watcher's mark says it watches: a
+    watched = hall.watch(game_id)  # parent killed once the mark is seen is always a parent gone
     chat = watched.chat()
     shown, told = 0, set()
-    with watched, terminal.SessionEnd() as link:
+    with watched, link:
         print(f"watching {watched.module.TITLE} {watched.id}: {seat_words(watched.seats())}", flush=True)
         settings_problem(hall)
         while True:
@@ -200,7 +202,9 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
                     print(clean_text(f"{n + 1:>4}  {session.describe(n, reveal=False)}", 200), flush=True)
                 shown = len(events)
             if watched.finished:
-                print(clean_text(f"over: {watched.fold.result}", 200))
+                rated = change_at_end(watched) if watched.fold.revealed is not None else ""
+                rated = f"; {clean_text(rated, 300)}" if rated else ""  # as the players' screens say it at the end
+                print(clean_text(f"over: {watched.fold.result}", 200) + rated)  # still one line: the last
                 return 0
             if not follow:
                 print(f"in progress: {command_hint(f'watch {watched.id} --follow')} prints each move until it is over")
@@ -217,13 +221,13 @@ def list_hall(hall, as_json: bool) -> int:
     import json
 
     from dicehall.saves.hall.match_book import MatchBook
+    from dicehall.saves.hall.news import latest_news
 
     entries = hall.listing()
     MatchBook(hall).note(entries)  # a match's game: its running score
     settings = hall.settings()
-    folder = clean_text(str(hall.folder), 300)
     if as_json:
-        print(json.dumps({"hall": folder, "motd": settings.motd, "settings_problem": settings.problem,
+        print(json.dumps({"hall": hall.shown(), "news": latest_news(hall, entries), "motd": settings.motd, "settings_problem": settings.problem,
                           "games": [entry.as_json() for entry in entries]}, indent=1))
         return 0
     if settings.motd:  # cleaned and cut when read: never a file's escape on the terminal
@@ -235,9 +239,11 @@ def list_hall(hall, as_json: bool) -> int:
     if not entries:
         from dicehall.saves.box import NEW_GAME_KEY, command_hint
 
-        print(f"no games in the hall {folder} ({command_hint('host GAME', key=NEW_GAME_KEY)} opens one)")
+        print(f"no games {hall.in_the_hall()} ({command_hint('host GAME', key=NEW_GAME_KEY)} opens one)")
         return 0
-    print(f"{counted(len(entries), 'game')} in the hall {folder}, the latest move first\n")
+    print(f"{counted(len(entries), 'game')} {hall.in_the_hall()}, the latest move first")
+    news = latest_news(hall, entries)  # as the lobby's news line says it, text cleaned of any escape
+    print(f"{clean_text(news, 300)}\n" if news else "")
     print(f"{'ID':<6}  {'GAME':<10}  {'MOVES':>5}  {'WATCH':>5}  {'LAST MOVE':<16}  SEATS")
     for entry in entries:  # every field is cleaned already; cleaned again so no file reaches the terminal
         if entry.problem:
@@ -268,13 +274,12 @@ def list_scores(hall, as_json: bool) -> int:
     from dicehall.saves.hall import hall_scores
 
     found = hall_scores(hall)
-    folder = clean_text(str(hall.folder), 300)
     if as_json:
-        print(json.dumps({"hall": folder, "settings_problem": hall.settings().problem, **found.as_json()}, indent=1))
+        print(json.dumps({"hall": hall.shown(), "settings_problem": hall.settings().problem, **found.as_json()}, indent=1))
         return 0
     settings_problem(hall)
     left_out = found.left_out()
-    print(f"scores from {counted(found.counted, 'finished game')} in the hall {folder}"
+    print(f"scores from {counted(found.counted, 'finished game')} {hall.in_the_hall()}"
           + (f" (not counted: {left_out})" if left_out else ""))
     print(f"{found.names_note}; bots' seats are not counted\n")
     if not found.scores:

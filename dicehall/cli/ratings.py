@@ -35,17 +35,16 @@ def ratings_command(args: argparse.Namespace) -> int:
                 + (f" ({counted(rebuilt.not_rated, 'finished game')} not rated)" if rebuilt.not_rated else ""))
     else:
         found = hall_ratings(hall)
-    folder = clean_text(str(hall.folder), 300)
     if args.json:
         import json
 
-        print(json.dumps({"hall": folder, **found.as_json(args.game)}, indent=1, ensure_ascii=True))
+        print(json.dumps({"hall": hall.shown(), **found.as_json(args.game)}, indent=1, ensure_ascii=True))
         return 0
     for problem in found.problems:
         print(clean_text(problem, 300))
     if said:
         print(said)
-    print(f"ratings from {counted(len(found.history), 'rated game')} in the hall {folder}; "
+    print(f"ratings from {counted(len(found.history), 'rated game')} {hall.in_the_hall()}; "
           f"? marks a rating of fewer than {PROVISIONAL_GAMES} games")
     rows = found.table(args.game)
     if not rows:

@@ -54,6 +54,15 @@ def header_time(created: Any) -> float | None:
     return stamp if 0 <= stamp < 1e11 else None  # as a record's "at"
 
 
+def kept_for(header: Any, seat: int) -> str:
+    """The name a match game's seat is kept for (its header's `match` tag), "" when anyone may take it."""
+    tag = header.get("match") if isinstance(header, dict) else None
+    kept = tag.get("kept") if isinstance(tag, dict) else None
+    if isinstance(kept, (list, tuple)) and 0 <= seat < len(kept) and isinstance(kept[seat], str):
+        return short_name(kept[seat])
+    return ""
+
+
 class HallFold:
     """A hall game's state: its header checked, then every record applied by `apply` (pure: no I/O).
     `seed` is the secret for a seated process (its session checks every die against it) or None
@@ -87,6 +96,7 @@ class HallFold:
         if self.watchers not in WATCHER_POLICIES:
             raise HallError(f"{label}: the header's watchers are not one of {', '.join(WATCHER_POLICIES)}")
         self.name = clean_text(header.get("name", "")) or self.module.TITLE
+        self.kept = tuple(kept_for(header, n) for n in range(len(seats)))  # a match's seat: whose it is ("" anyone's)
         self.seats: list[Seat] = []
         bots = sum(isinstance(entry, dict) and entry.get("kind") == "bot" for entry in seats)
         for entry in seats:
@@ -150,8 +160,10 @@ class HallFold:
     def progress(self) -> str:
         """Where the game stands, in its own words (the game's progress, as the saves list shows it)."""
         if self.session is None:
-            waiting = sum(s.kind == "open" for s in self.seats)
-            return f"waiting for {counted(waiting, 'open seat')}"
+            open_seats = [n for n, s in enumerate(self.seats) if s.kind == "open"]
+            waiting = [self.kept[n] for n in open_seats if self.kept[n]]  # a match's player, by name
+            anyone = len(open_seats) - len(waiting)
+            return f"waiting for {', '.join(waiting + ([counted(anyone, 'open seat')] if anyone else []))}"
         if self.abandoned:
             return self.abandoned
         return self.module.progress(self.session.state)

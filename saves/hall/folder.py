@@ -22,7 +22,7 @@ from dicehall.saves.hall.game import HallGame
 from dicehall.saves.hall.listing import HallListing, Listed
 from dicehall.saves.hall.seats import HallSeats
 from dicehall.saves.hall.settings import HallSettings, barred_refusal, read_settings
-from dicehall.saves.box import login_keys
+from dicehall.saves.box import login_keys, on_box
 
 
 class Hall(HallSeats, HallListing):
@@ -46,12 +46,21 @@ class Hall(HallSeats, HallListing):
         except FileNotFoundError:
             raise
         except OSError as error:
-            raise HallError(f"cannot open the hall {clean_text(str(self.folder), 200)} ({os_reason(error)})") from None
+            raise HallError(f"cannot open the hall{' ' + self.shown() if self.shown() else ''} ({os_reason(error)})") from None
         make_sticky(top)  # a personal hall an older dicehall made
         try:
             return open_dir(top, name, name, create)
         finally:
             os.close(top)
+
+    def shown(self) -> str:
+        """The hall's folder as output names it: its path, cleaned; on a box "" (the box has one
+        hall, and no path of the box is ever shown to a player)."""
+        return "" if on_box() else clean_text(str(self.folder), 300)
+
+    def in_the_hall(self) -> str:
+        """"in the hall PATH" (on a box "in the hall") for a command's summary line."""
+        return f"in the hall {self.shown()}".rstrip()
 
     def settings(self) -> HallSettings:
         """The admin's settings (hall.toml in the hall folder), read afresh: the admin may change

@@ -16,7 +16,6 @@ from dicehall.saves.hall.fold import HallFold, fold_records
 from dicehall.saves.hall.follow import ChangeWaiter
 from dicehall.saves.hall.idle import IdleSeats
 from dicehall.saves.hall.log import HallLog, LogRecorder
-from dicehall.saves.hall.matches import kept_for
 from dicehall.saves.hall.seats import SeatView, seat_label
 from dicehall.saves.hall.watchers import WatcherMark
 
@@ -101,7 +100,9 @@ class HallGame(IdleSeats):
             if seat.kind == "player" and n != self.seat and self.idle_for(n):
                 status = "idle"
             was = handed.get(n)  # a bot's seat that was a person's
-            views.append(SeatView(n, seat.kind, seat_label(seat)[0], status, *((was.before.name, was.why) if was else ())))
+            was_name, why = (was.before.name, was.why) if was else ("", "")
+            kept = self.fold.kept[n] if seat.kind == "open" else ""  # a match's seat, kept for its player
+            views.append(SeatView(n, seat.kind, seat_label(seat)[0], status, was_name, why, kept))
         self._seen_seats = [view.status for view in views]
         return views
 
@@ -294,7 +295,7 @@ class HallGame(IdleSeats):
                 raise SeatHeld(self._handed_words(name, uid, choice) or f"seat {choice + 1} is a bot's")
             if current.kind == "player" and (current.name != name or current.uid != uid):
                 raise SeatHeld(f"seat {choice + 1} is {current.name}'s: only they can take it back")
-            kept = kept_for(self.log.header, choice)  # a match's game: its seat is its player's
+            kept = self.fold.kept[choice]  # a match's game: its seat is its player's
             if current.kind == "open" and kept not in ("", name):
                 raise SeatHeld(f"seat {choice + 1} is kept for {kept}: this is a game of their match")
             fd = self.hall.lock_seat(self.id, choice, name)
@@ -325,7 +326,7 @@ class HallGame(IdleSeats):
                 return n
         open_seats = [n for n, s in enumerate(seats) if s.kind == "open"]
         for n in open_seats:  # one kept for us (a match's) or for anyone; else the first, which says whose it is
-            if kept_for(self.log.header, n) in ("", name):
+            if self.fold.kept[n] in ("", name):
                 return n
         if open_seats:
             return open_seats[0]

@@ -70,7 +70,8 @@ class HallEntry:
 
     def as_json(self) -> dict:
         return {"id": self.id, "game": self.game, "title": self.title, "name": self.name,
-                "seats": [{"seat": v.seat + 1, "status": v.status, "name": v.name, **({"for": v.was} if v.was else {})}
+                "seats": [{"seat": v.seat + 1, "status": v.status, "name": v.name, **({"for": v.was} if v.was else {}),
+                           **({"kept": v.kept} if v.kept else {})}
                           for v in self.seats],  # "for": the person whose seat a bot took over
                 "moves": self.moves, "watchers": self.watchers, "finished": self.finished, "result": self.result,
                 "progress": self.progress, "watching": self.watching, "copies": self.copies, "match": self.match,

@@ -13,7 +13,7 @@ from dicehall.saves.hall.errors import HallError
 from dicehall.saves.hall.files import LOG_SUFFIX
 from dicehall.saves.hall.fold import HallFold, Seat
 from dicehall.saves.hall.game import HallGame
-from dicehall.saves.hall.matches import GameScore, MatchFold, MatchGame, Place, Standing, kept_for, points_of, standing
+from dicehall.saves.hall.matches import GameScore, MatchFold, MatchGame, Place, Standing, points_of, standing
 
 
 def identity(seat: Seat) -> tuple:
@@ -112,7 +112,7 @@ class MatchScoring:
         if uids and owner not in uids:  # dicehall makes a game's log as one of its players: this is a copy
             return GameScore(game, problem=f"{game.id}: a log none of its players made: not counted"), None
         if not over:
-            waiting = [kept_for(header, n) or "a player" for n, seat in enumerate(hall_fold.seats) if seat.kind == "open"]
+            waiting = [hall_fold.kept[n] or "a player" for n, seat in enumerate(hall_fold.seats) if seat.kind == "open"]
             return GameScore(game, state=f"waiting for {', '.join(waiting)}" if waiting else "in progress"), hall_fold
         try:  # again from the start with its revealed seed: the commitment checked, every die re-derived
             verified = self.hall.finished_fold(game.id)

@@ -229,15 +229,6 @@ class MatchFold:
         place.resigned = True
 
 
-def kept_for(header: Any, seat: int) -> str:
-    """The name a match game's seat is kept for (its header's `match` tag), "" when anyone may take it."""
-    tag = header.get("match") if isinstance(header, dict) else None
-    kept = tag.get("kept") if isinstance(tag, dict) else None
-    if isinstance(kept, (list, tuple)) and 0 <= seat < len(kept) and isinstance(kept[seat], str):
-        return short_name(kept[seat])
-    return ""
-
-
 # ----- the score -----
 HALF = Fraction(1, 2)
 

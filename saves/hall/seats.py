@@ -24,12 +24,13 @@ class SeatView:
     status: str  # "open", "player" (held now), "bot", "disconnected", "idle" (on its turn too long)
     was: str = ""  # a bot's seat that was a person's: their name (a seat changes hands only when idle) ...
     why: str = ""  # ... and why, in words ("idle for 30 minutes")
+    kept: str = ""  # an open seat of a match's game: the player it is kept for (nobody else may take it)
 
     def words(self) -> str:
         """The seat as the lobby and `dicehall hall` show it: a bot by its name, so two bots differ;
         a bot in a person's seat with whose it was ("Bot (for Bob, idle)")."""
         bot = f"{self.name} (for {self.was}, idle)" if self.was else f"{self.name} (bot)"
-        return {"open": "open", "bot": bot, "disconnected": f"{self.name} (disconnected)",
+        return {"open": f"kept for {self.kept}" if self.kept else "open", "bot": bot, "disconnected": f"{self.name} (disconnected)",
                 "idle": f"{self.name} (idle)"}.get(
             self.status, self.name)
 

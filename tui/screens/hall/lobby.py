@@ -82,8 +82,12 @@ def entry_row(entry: HallEntry) -> Text:
 
 
 def joinable(entry: HallEntry) -> bool:
-    """A game in progress with a seat to take: an open one, or a disconnected one (its player's own)."""
-    return not entry.problem and not entry.finished and any(v.status in ("open", "disconnected") for v in entry.seats)
+    """A game in progress with a seat to take: an open one (on a box, not one a match keeps for
+    another player: off a box names are typed, and the join says whose it is), or a disconnected one
+    (its player's own)."""
+    return not entry.problem and not entry.finished and any(
+        v.status == "disconnected" or v.status == "open" and (not on_box() or v.kept in ("", login_name()))
+        for v in entry.seats)
 
 
 @dataclass
@@ -290,7 +294,12 @@ class HallScreen(KeyedScreen):
             if entry.finished:
                 return f"{entry.id} is over: Enter opens it as a replay"
             mine = next((view for view in entry.seats if view.was and view.was == login_name()), None)
-            return mine.handed_words(entry.id) if mine else f"{entry.id} has no open seat"
+            if mine:
+                return mine.handed_words(entry.id)
+            kept = next((view.kept for view in entry.seats if view.status == "open" and view.kept), "")
+            if kept:
+                return f"{entry.id}'s open seat is kept for {clean_text(kept, 40)}: a game of their match"
+            return f"{entry.id} has no open seat"
         return super().why_disabled(action, parameters)
 
     def action_watch(self) -> None:

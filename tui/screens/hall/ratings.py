@@ -59,15 +59,15 @@ class HallRatingsScreen(HallTableScreen):
         self.status(clip(f"{said}; r reads the hall again" if said else "r reads the hall again", 200))
 
 
-def change_at_end(game: HallGame) -> str:
-    """What a finished hall game did to its players' ratings ("Towers ratings: Ann 1,512 -> 1,538"),
-    rating it first if no terminal has yet; "" if it is not rated. For a worker: it reads files."""
-    from dicehall.engine.errors import DicehallError
-    from dicehall.saves.hall.rating_files import hall_ratings, rate_finished
+def say_change_at_end(screen, game: HallGame, say) -> None:
+    """Ask `change_at_end(game)` in a worker of `screen` (a player's table, a watcher's viewer), and
+    give its words, cleaned, to `say` on the screen's thread if the game was rated and the screen is
+    still shown."""
+    from dicehall.saves.hall.rating_files import change_at_end
 
-    try:
-        if rate_finished(game.hall, game.id, game.fold) is None:
-            return ""
-        return hall_ratings(game.hall, catch_up=False).change_words(game.fold.commitment)
-    except (DicehallError, OSError):
-        return ""  # a game that cannot be rated now is rated at the next look
+    def ask() -> None:
+        words = change_at_end(game)
+        if words:
+            screen.app.call_from_thread(lambda: screen.is_attached and say(clean_text(words, 300)))
+
+    screen.run_worker(ask, thread=True, group="hall-rating", exit_on_error=False)

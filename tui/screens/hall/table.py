@@ -341,18 +341,9 @@ class HallPlay(HallTable, PlayBase):
         super().redraw()
         if self.hall_game.fold.revealed is not None and not self.rating_asked:
             self.rating_asked = True  # once the seed is out the game can be verified: its ratings' change, once
-            self.run_worker(self.say_rating_change, thread=True, group="hall-rating", exit_on_error=False)
+            from dicehall.tui.screens.hall.ratings import say_change_at_end
 
-    def say_rating_change(self) -> None:
-        from dicehall.tui.screens.hall.ratings import change_at_end
-
-        words = change_at_end(self.hall_game)
-        if words:
-            self.app.call_from_thread(self.say_rating, clean_text(words, 300))
-
-    def say_rating(self, words: str) -> None:
-        if self.is_attached:  # not left meanwhile
-            self.status(words)
+            say_change_at_end(self, self.hall_game, self.status)
 
     def help_bindings(self) -> list[Binding]:
         """The keys as the help lists them in the hall: leaving says what it does here (back to

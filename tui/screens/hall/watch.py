@@ -48,6 +48,7 @@ class HallViewer(HallTalk, ViewerScreen):
         self.following = True
         self.seat_line = self.seat_words()
         self.replayed = False  # the finished game, reloaded with its revealed seed
+        self.rating_asked = False  # whether the finished game's rating change was asked for
 
     @staticmethod
     def waiting_session(game: HallGame) -> Session:
@@ -172,6 +173,11 @@ class HallViewer(HallTalk, ViewerScreen):
         outcome = self.session.outcome
         result = clean_text(outcome.summary, 120) if outcome else "over"
         self.status(f"the game is over: {result}. Every key of the viewer works now (c branches, a analyses)")
+        if not self.rating_asked:  # what the players' screens say at the end: its ratings' change, once
+            self.rating_asked = True
+            from dicehall.tui.screens.hall.ratings import say_change_at_end
+
+            say_change_at_end(self, self.game, lambda words: self.status(f"the game is over: {result}. {words}"))
 
     # ----- drawing -----
     def redraw(self) -> None:
@@ -179,7 +185,7 @@ class HallViewer(HallTalk, ViewerScreen):
         session = self.session
         state = "over" if not self.in_progress else "waiting for players" if self.game.session is None else "live"
         title = self.query_one("#title", Plain)
-        width = max(20, (title.size.width or 80) - 2)
+        width = max(20, title.across_width())
         head = f"Watching {self.game.id}: {session.game.TITLE}"
         text = f"{head}  ({self.seat_line}; {state})"
         if len(text) > width:

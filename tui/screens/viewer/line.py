@@ -36,6 +36,6 @@ class LineViewer(ViewerScreen):
     def redraw(self) -> None:
         super().redraw()
         title = self.query_one("#title", Plain)
-        width = max(20, (title.size.width or 80) - 2)
+        width = max(20, title.across_width())
         text = f"Hindsight: the solver's winning line from event {self.solution.from_event} (it saw the hidden cards)"
         title.show(Text(clip(text, width), style="bold"), layout=False)

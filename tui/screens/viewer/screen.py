@@ -198,7 +198,7 @@ class ViewerScreen(HindsightViewer, AnalysedViewer, CommentedViewer, PicturedVie
         outcome = session.outcome
         players = ", ".join(session.labels.seat_name(session.players, seat) for seat in range(len(session.players)))  # "Bot for Bob"
         title = self.query_one("#title", Plain)
-        width = max(20, (title.size.width or 80) - 2)  # inside the padding
+        width = max(20, title.across_width())
         text = replay_title(session.game.TITLE, session.labels.save_name, players,
                             outcome.summary if outcome else "unfinished", width)
         title.show(Text(text, style="bold"), layout=False)
