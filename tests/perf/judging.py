@@ -26,7 +26,10 @@ from pathlib import Path
 
 TUNING = range(1, 17)  # the seeds the analysers' constants were tuned or checked on
 FRESH_FIRST = 1001  # fresh seeds start here: never tuned on
-CACHE = Path(os.environ.get("DICEHALL_JUDGE_CACHE") or Path(__file__).resolve().parent / ".cache")
+# the reference's figures, shared by every checkout on this machine (the coordinator's re-run after a
+# merge reads what the engineers' runs computed): DICEHALL_JUDGE_CACHE, else the user's cache folder
+CACHE = Path(os.environ.get("DICEHALL_JUDGE_CACHE")
+             or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dicehall-judges")
 Z = 2.0  # standard errors: "beyond noise" means the drop less Z standard errors
 MARKS = ("?!", "?", "??")
 
