@@ -3,7 +3,7 @@ generates, and how `dicehall analyse` stands against it (issues #22, #33; docs/a
 
     python tests/perf/judge_others.py towers [--games 8] [--first-seed N] [--nodes 80000] [--exact 7] [--markdown] [--quick]
     python tests/perf/judge_others.py towers --spread [--games 16]   # the analyser's SLOPE and SPREAD (tuning seeds)
-    python tests/perf/judge_others.py bones [--games 3] [--first-seed N] [--playouts 24] [--markdown] [--quick]
+    python tests/perf/judge_others.py bones [--games 3] [--first-seed N] [--playouts 24] [--decisions N] [--markdown] [--quick]
 
 The games are on fresh seeds (tests/perf/judging.py: from 1001 on, never tuned on; `--first-seed 1`
 for the tuning seeds): a human-like player (Towers: the easy bot, a random move two times in five;
@@ -19,7 +19,8 @@ the reference is the judge's own, on the rules and the bots, cached by position 
   their difference. Points of margin. An independent check of the analyser's own exact endings.
 - War of Bones: --playouts full games to the end (600 turns at most, then a draw) after the move
   played, the analyser's named best and the general's choice, the generals playing on, every move
-  on the same dice (paired); its best is the best of these three. Points of win chance.
+  on the same dice (paired); its best is the best of these three. Points of win chance. Full games
+  are slow: --decisions judges at most that many a game (the marked and named ones first).
 
 It prints the marks the reference confirms, finds within its noise and refutes, the unmarked
 decisions it puts beyond noise at a mark's level, the rank correlation of drops and the named
@@ -45,7 +46,7 @@ TOWERS_THRESHOLDS = (1.0, 2.0, 4.0)  # points of margin lost: ?!, ?, ??
 BONES_THRESHOLDS = (0.05, 0.10, 0.15)  # points of win chance
 BONES_PLAYOUTS = 24  # paired full games per move
 MAX_TURNS = 600  # a full game's playout stops here if it has not ended, a draw (two generals can stall)
-QUICK = {"towers": {"games": 2, "nodes": 20_000, "exact": 5}, "bones": {"games": 1, "playouts": 8}}
+QUICK = {"towers": {"games": 2, "nodes": 20_000, "exact": 5}, "bones": {"games": 1, "playouts": 8, "decisions": 16}}
 
 
 def played_command(session, start: int):
@@ -246,16 +247,29 @@ def bones_full_games(state, command, seat: int, playouts: int) -> list[float]:
                           lambda: [full_game(k) for k in range(playouts)])
 
 
-def bones_reference(seeds: range, kind: str, playouts: int, markdown: bool) -> None:
+def some(decisions, most: int | None) -> list:
+    """At most `most` decisions (None: all): the marked ones and those with a best named first, then
+    others evenly spaced along the game, in the game's order."""
+    if most is None or len(decisions) <= most:
+        return list(decisions)
+    first = [d for d in decisions if d.mark or d.best != d.played][:most]
+    others = [d for d in decisions if d not in first]
+    room = most - len(first)
+    spaced = [others[i * len(others) // room] for i in range(room)] if room else []
+    return sorted(first + spaced, key=lambda d: d.event)
+
+
+def bones_reference(seeds: range, kind: str, playouts: int, most: int | None, markdown: bool) -> None:
     from dicehall.engine import analysis
     from dicehall.engine.bots import bones as general
 
-    tally, clock, analysed = judging.Tally(BONES_THRESHOLDS, []), judging.Clock(), 0.0
+    tally, clock, analysed, decisions = judging.Tally(BONES_THRESHOLDS, []), judging.Clock(), 0.0, 0
     for session in bones_games(seeds):
         timing = judging.Clock()
         result = analysis.analyse(session)
         analysed += timing.since()[1]
-        for decision in result.decisions:
+        decisions += len(result.decisions)
+        for decision in some(result.decisions, most):
             state = session.state_at(decision.event - 1)
             played = played_command(session, decision.event - 1)
             named = judging.named_commands(session, decision, decision.best)
@@ -274,10 +288,12 @@ def bones_reference(seeds: range, kind: str, playouts: int, markdown: bool) -> N
         print(f"seed {session.seed}: {len(result.decisions)} decisions, "
               f"{sum(1 for d in result.decisions if d.mark)} marked; "
               f"{session.outcome.summary if session.outcome else 'stalled, not finished'}", flush=True)
-    print(f"War of Bones, {len(seeds)} games ({kind}), reference {playouts} paired full games a move, analyser "
+    print(f"War of Bones, {len(seeds)} games ({kind}), {len(tally.verdicts)} of {decisions} decisions judged, "
+          f"reference {playouts} paired full games a move, analyser "
           f"{analysed:.0f} s CPU, in all {clock.text()}: {tally.text()}")
     if markdown:
-        command = f"python tests/perf/judge_others.py bones --games {len(seeds)} --first-seed {seeds.start} --playouts {playouts}"
+        command = (f"python tests/perf/judge_others.py bones --games {len(seeds)} --first-seed {seeds.start} "
+                   f"--playouts {playouts}" + (f" --decisions {most}" if most else ""))
         print(judging.TABLE_HEAD + "\n" + tally.row(f"War of Bones ({len(seeds)} games, {kind})", command))
 
 
@@ -290,6 +306,8 @@ def main() -> None:
     parser.add_argument("--exact", type=int, default=TOWERS_EXACT,
                         help="Towers: searched to the end with this many towers left to move or fewer")
     parser.add_argument("--playouts", type=int, default=BONES_PLAYOUTS, help="War of Bones: full games a move")
+    parser.add_argument("--decisions", type=int, default=None,
+                        help="War of Bones: judge at most this many decisions a game (the marked and named first)")
     parser.add_argument("--spread", action="store_true")
     parser.add_argument("--quick", action="store_true", help=f"a few minutes: {QUICK}")
     parser.add_argument("--markdown", action="store_true", help="print the README's table row")
@@ -303,7 +321,7 @@ def main() -> None:
     if args.game == "towers":
         towers_reference(chosen, kind, args.nodes, args.exact, args.markdown)
     else:
-        bones_reference(chosen, kind, args.playouts, args.markdown)
+        bones_reference(chosen, kind, args.playouts, args.decisions, args.markdown)
 
 
 if __name__ == "__main__":
