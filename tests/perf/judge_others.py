@@ -162,15 +162,13 @@ def towers_reference(seeds: range, kind: str, nodes: int, exact_below: int, mark
                 gain = (mine["drop"] - theirs["drop"], max(mine["noise"], theirs["noise"]))
             tally.verdicts.append(judging.Verdict(decision.mark, margins.get(decision.event, decision.drop),
                                                   mine["drop"], mine["noise"], gain, short))
-        print(f"seed {session.seed} ({players}): {len(result.decisions)} decisions, "
-              f"{sum(1 for d in result.decisions if d.mark)} marked; {session.outcome.summary}", flush=True)
-    print(f"Towers, {len(seeds)} games ({kind}), reference {nodes} positions a decision, to the end with {exact_below} "
-          f"towers or fewer left to move ({exact} of "
-          f"{len(tally.verdicts)} decisions exact), analyser {analysed:.0f} s CPU, in all {clock.text()}: {tally.text()}")
-    if markdown:
-        command = (f"python tests/perf/judge_others.py towers --games {len(seeds)} --first-seed {seeds.start} "
-                   f"--nodes {nodes} --exact {exact_below}")
-        print(judging.TABLE_HEAD + "\n" + tally.row(f"Towers ({len(seeds)} games, {kind})", command))
+        print(judging.game_line(session, result, f" ({players})"), flush=True)
+    command = (f"python tests/perf/judge_others.py towers --games {len(seeds)} --first-seed {seeds.start} "
+               f"--nodes {nodes} --exact {exact_below}")
+    tally.report(f"Towers, {len(seeds)} games ({kind}), reference {nodes} positions a decision, to the end with "
+                 f"{exact_below} towers or fewer left to move ({exact} of {len(tally.verdicts)} decisions exact), "
+                 f"analyser {analysed:.0f} s CPU, in all {clock.text()}", f"Towers ({len(seeds)} games, {kind})",
+                 command, markdown)
 
 
 def towers_spread(games: int, seed: int) -> None:
@@ -285,16 +283,12 @@ def bones_reference(seeds: range, kind: str, playouts: int, most: int | None, ma
                 gain = judging.paired(figures["named"], figures["played"])
                 short = judging.paired(figures[best], figures["named"])
             tally.verdicts.append(judging.Verdict(decision.mark, decision.drop, max(0.0, drop), se, gain, short))
-        print(f"seed {session.seed}: {len(result.decisions)} decisions, "
-              f"{sum(1 for d in result.decisions if d.mark)} marked; "
-              f"{session.outcome.summary if session.outcome else 'stalled, not finished'}", flush=True)
-    print(f"War of Bones, {len(seeds)} games ({kind}), {len(tally.verdicts)} of {decisions} decisions judged, "
-          f"reference {playouts} paired full games a move, analyser "
-          f"{analysed:.0f} s CPU, in all {clock.text()}: {tally.text()}")
-    if markdown:
-        command = (f"python tests/perf/judge_others.py bones --games {len(seeds)} --first-seed {seeds.start} "
-                   f"--playouts {playouts}" + (f" --decisions {most}" if most else ""))
-        print(judging.TABLE_HEAD + "\n" + tally.row(f"War of Bones ({len(seeds)} games, {kind})", command))
+        print(judging.game_line(session, result), flush=True)
+    command = (f"python tests/perf/judge_others.py bones --games {len(seeds)} --first-seed {seeds.start} "
+               f"--playouts {playouts}" + (f" --decisions {most}" if most else ""))
+    tally.report(f"War of Bones, {len(seeds)} games ({kind}), {len(tally.verdicts)} of {decisions} decisions judged, "
+                 f"reference {playouts} paired full games a move, analyser {analysed:.0f} s CPU, in all "
+                 f"{clock.text()}", f"War of Bones ({len(seeds)} games, {kind})", command, markdown)
 
 
 def main() -> None:

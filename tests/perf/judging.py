@@ -136,10 +136,7 @@ class Tally:
         return len(judged), top, as_good, worse
 
     def text(self) -> str:
-        marks = sum(1 for v in self.verdicts if v.mark)
-        sure, noisy, refuted = self.confirmed()
-        missed = self.unmarked()
-        named, top, as_good, worse = self.named()
+        marks, (sure, noisy, refuted), missed, (named, top, as_good, worse) = self._figures()
         return (f"{len(self.verdicts)} decisions, {marks} marked: confirmed {sure}, within the reference's noise "
                 f"{noisy}, refuted {refuted}; unmarked but beyond noise: "
                 + ", ".join(f"{missed[m]} at {m}" for m in MARKS)
@@ -149,19 +146,32 @@ class Tally:
 
     def row(self, game: str, command: str) -> str:
         """The README's table row (TABLE_HEAD's columns)."""
-        marks = sum(1 for v in self.verdicts if v.mark)
-        sure, noisy, refuted = self.confirmed()
-        missed = self.unmarked()
-        named, top, as_good, worse = self.named()
+        marks, (sure, _, refuted), missed, (named, top, as_good, worse) = self._figures()
         return (f"| {game}, {len(self.verdicts)} decisions | {sure} of {marks} | {refuted} of {marks} | "
                 f"{' / '.join(str(missed[m]) for m in MARKS)} | {self.correlation():.2f} | "
                 f"{top} / {as_good} / {worse} of {named} | `{command}` |")
+
+    def _figures(self):
+        return sum(1 for v in self.verdicts if v.mark), self.confirmed(), self.unmarked(), self.named()
+
+    def report(self, what: str, game: str, command: str, markdown: bool) -> None:
+        """The tally in words after `what` (the games and settings), and with `markdown` the table row."""
+        print(f"{what}: {self.text()}", flush=True)
+        if markdown:
+            print(TABLE_HEAD + "\n" + self.row(game, command), flush=True)
 
 
 TABLE_HEAD = ("| game (games, seeds), decisions | marks the reference confirms | marks it refutes | "
               "unmarked but beyond noise (`?!` / `?` / `??`) | rank correlation of drops | "
               "named best: the reference's best / at least as good as the move played / worse beyond noise | command |\n"
               "| --- | --- | --- | --- | --- | --- | --- |")
+
+
+def game_line(session, result, what: str = "") -> str:
+    """One line a game judged: its seed, decisions, marks and outcome."""
+    ending = session.outcome.summary if session.outcome else "stalled, not finished"
+    return (f"seed {session.seed}{what}: {len(result.decisions)} decisions, "
+            f"{sum(1 for d in result.decisions if d.mark)} marked; {ending}")
 
 
 def spearman(xs: list[float], ys: list[float]) -> float:
