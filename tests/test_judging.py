@@ -39,6 +39,14 @@ def test_unmarked_decisions_beyond_noise_are_counted_at_the_level_of_the_drop_le
     assert tally.unmarked() == {"?!": 1, "?": 1, "??": 0}
 
 
+def test_a_disagreement_is_named_for_the_decision():
+    tally = judging.Tally(EQUITY, [])
+    assert tally.disagreement(V("", 0.0, 0.126, 0.01)) == "unmarked, beyond noise at ?"
+    assert tally.disagreement(V("??", 0.2, 0.054, 0.0025)) == "?? refuted"
+    assert tally.disagreement(V("?", 0.12, 0.08, 0.02)) == ""  # within the reference's noise
+    assert tally.disagreement(V("", 0.0, 0.02, 0.01)) == ""
+
+
 def test_the_named_best_stands_against_the_reference_best_and_the_move_played():
     tally = judging.Tally(EQUITY, [
         V("?", 0.1, 0.1, 0.0, named_gain=(0.1, 0.0), named_short=(0.0, 0.0)),  # the reference's best

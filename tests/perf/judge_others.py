@@ -162,6 +162,12 @@ def towers_reference(seeds: range, kind: str, nodes: int, exact_below: int, mark
                 gain = (mine["drop"] - theirs["drop"], max(mine["noise"], theirs["noise"]))
             tally.verdicts.append(judging.Verdict(decision.mark, margins.get(decision.event, decision.drop),
                                                   mine["drop"], mine["noise"], gain, short))
+            if tally.disagreement(tally.verdicts[-1]):
+                print(f"  seed {session.seed} event {decision.event}: {decision.played} "
+                      f"[{decision.mark or '-'}], {tally.disagreement(tally.verdicts[-1])}: the reference's loss "
+                      f"{mine['drop']:.2f} points ({'exact' if mine['exact'] else 'estimate, noise %.2f' % mine['noise']}), "
+                      f"its best {mine['best']}; " + (f"{towers_left(state)} towers left to move"
+                                                         if state.phase != "placement" else "placing"))
         print(judging.game_line(session, result, f" ({players})"), flush=True)
     command = (f"python tests/perf/judge_others.py towers --games {len(seeds)} --first-seed {seeds.start} "
                f"--nodes {nodes} --exact {exact_below}")
@@ -283,6 +289,10 @@ def bones_reference(seeds: range, kind: str, playouts: int, most: int | None, ma
                 gain = judging.paired(figures["named"], figures["played"])
                 short = judging.paired(figures[best], figures["named"])
             tally.verdicts.append(judging.Verdict(decision.mark, decision.drop, max(0.0, drop), se, gain, short))
+            if tally.disagreement(tally.verdicts[-1]):
+                print(f"  seed {session.seed} event {decision.event}: {decision.played} [{decision.mark or '-'}], "
+                      f"{tally.disagreement(tally.verdicts[-1])}: the reference's loss {drop:.3f} (SE {se:.3f}), "
+                      f"its best: the {best} move")
         print(judging.game_line(session, result), flush=True)
     command = (f"python tests/perf/judge_others.py bones --games {len(seeds)} --first-seed {seeds.start} "
                f"--playouts {playouts}" + (f" --decisions {most}" if most else ""))

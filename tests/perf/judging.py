@@ -98,6 +98,14 @@ class Tally:
     thresholds: tuple[float, float, float]
     verdicts: list[Verdict]
 
+    def disagreement(self, v: Verdict) -> str:
+        """Where the reference disagrees with a decision's mark, in words ("" where it does not)."""
+        level = mark_for(v.ref_drop - Z * v.ref_se, self.thresholds)
+        if not v.mark:
+            return f"unmarked, beyond noise at {level}" if level else ""
+        size = self.thresholds[MARKS.index(v.mark)]
+        return f"{v.mark} refuted" if v.ref_drop + Z * v.ref_se < size else ""
+
     def confirmed(self) -> tuple[int, int, int]:
         """Of the analyser's marks: (confirmed: the reference's drop at the mark's size or more;
         within its noise; refuted: below the mark's size beyond the reference's noise)."""

@@ -223,7 +223,7 @@ def main(argv: list[str]) -> None:
                 print(f"  seed {session.seed} event {decision.event}: {decision.played} [{decision.mark or '-'}] "
                       f"drop {decision.drop:.3f}; reference drop {v.ref_drop:.3f} (SE {v.ref_se:.3f})"
                       + (f"; named best {decision.best}: {v.named_gain[0]:+.3f} on the move played"
-                         if v.named_gain else ""))
+                         if v.named_gain else "") + (f"; {tally.disagreement(v)}" if tally.disagreement(v) else ""))
         label = f"{samples} samples" if samples else "its default samples"
         print(f"analyser at {label} ({timing.text()} for {len(games)} games): {tally.text()}", flush=True)
         command = (f"python tests/perf/troll_judge.py --games {len(games)} --first-seed {chosen.start} --deals {args.deals} "
