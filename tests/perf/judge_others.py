@@ -171,9 +171,9 @@ def towers_reference(seeds: range, kind: str, nodes: int, exact_below: int, mark
         print(judging.game_line(session, result, f" ({players})"), flush=True)
     command = (f"python tests/perf/judge_others.py towers --games {len(seeds)} --first-seed {seeds.start} "
                f"--nodes {nodes} --exact {exact_below}")
-    tally.report(f"Towers, {len(seeds)} games ({kind}), reference {nodes} positions a decision, to the end with "
+    tally.report(f"Towers, {judging.games(len(seeds))} ({kind}), reference {nodes} positions a decision, to the end with "
                  f"{exact_below} towers or fewer left to move ({exact} of {len(tally.verdicts)} decisions exact), "
-                 f"analyser {analysed:.0f} s CPU, in all {clock.text()}", f"Towers ({len(seeds)} games, {kind})",
+                 f"analyser {analysed:.0f} s CPU, in all {clock.text()}", f"Towers ({judging.games(len(seeds))}, {kind})",
                  command, markdown)
 
 
@@ -296,9 +296,9 @@ def bones_reference(seeds: range, kind: str, playouts: int, most: int | None, ma
         print(judging.game_line(session, result), flush=True)
     command = (f"python tests/perf/judge_others.py bones --games {len(seeds)} --first-seed {seeds.start} "
                f"--playouts {playouts}" + (f" --decisions {most}" if most else ""))
-    tally.report(f"War of Bones, {len(seeds)} games ({kind}), {len(tally.verdicts)} of {decisions} decisions judged, "
+    tally.report(f"War of Bones, {judging.games(len(seeds))} ({kind}), {len(tally.verdicts)} of {decisions} decisions judged, "
                  f"reference {playouts} paired full games a move, analyser {analysed:.0f} s CPU, in all "
-                 f"{clock.text()}", f"War of Bones ({len(seeds)} games, {kind})", command, markdown)
+                 f"{clock.text()}", f"War of Bones ({judging.games(len(seeds))}, {kind})", command, markdown)
 
 
 def main() -> None:

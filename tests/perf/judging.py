@@ -175,6 +175,11 @@ TABLE_HEAD = ("| game (games, seeds), decisions | marks the reference confirms |
               "| --- | --- | --- | --- | --- | --- | --- |")
 
 
+def games(count: int, kind: str = "") -> str:
+    """"1 game", "4 human-like games"."""
+    return f"{count} {kind + ' ' if kind else ''}game{'' if count == 1 else 's'}"
+
+
 def game_line(session, result, what: str = "") -> str:
     """One line a game judged: its seed, decisions, marks and outcome."""
     ending = session.outcome.summary if session.outcome else "stalled, not finished"

@@ -202,7 +202,7 @@ def main(argv: list[str]) -> None:
             references = pool.map(_reference_task, jobs)
     else:
         references = [_reference_task(job) for job in jobs]
-    print(f"{len(games)} human-like standard games ({kind}), {len(jobs)} decisions; "
+    print(f"{judging.games(len(games), 'human-like standard')} ({kind}), {len(jobs)} decisions; "
           f"reference: every pair over {args.deals} deals, the three best and the pair played over {args.contenders}, "
           f"{clock.text()} (cached figures cost nothing)", flush=True)
     rows = []
@@ -225,10 +225,10 @@ def main(argv: list[str]) -> None:
                       + (f"; named best {decision.best}: {v.named_gain[0]:+.3f} on the move played"
                          if v.named_gain else "") + (f"; {tally.disagreement(v)}" if tally.disagreement(v) else ""))
         label = f"{samples} samples" if samples else "its default samples"
-        print(f"analyser at {label} ({timing.text()} for {len(games)} games): {tally.text()}", flush=True)
+        print(f"analyser at {label} ({timing.text()} for {judging.games(len(games))}): {tally.text()}", flush=True)
         command = (f"python tests/perf/troll_judge.py --games {len(games)} --first-seed {chosen.start} --deals {args.deals} "
                    f"--contenders {args.contenders}" + (f" --samples {samples}" if samples else ""))
-        rows.append(tally.row(f"troll ({len(games)} human-like games, {kind}, analyser at {samples or 'default'} samples)", command))
+        rows.append(tally.row(f"troll ({judging.games(len(games), 'human-like')}, {kind}, analyser at {samples or 'default'} samples)", command))
     if args.markdown:
         print("\n".join([judging.TABLE_HEAD, *rows]))
     print(f"in all: {clock.text()}")
