@@ -11,6 +11,7 @@ LANES = {
         catalogue chance cli_table contract dicetower_rules import_circles journal_odds journal_rules layers
         pinned_results result_hook session session_protocol tooling towers_bot towers_rules troll_bot troll_layout troll_rules tui_layout wager_bots
         wager_rules
+        judging
     """,
     # the engine's long checks: searches and solvers run deep, property tests, sims of thousands of games
     "slow": """
