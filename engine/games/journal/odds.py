@@ -163,7 +163,16 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 pulls, skips, cards = pulls + net + after - skips, after, cards + len(remaining)
                 day, to_draw, _ = _days_drawing(len(remaining), day, to_draw, rng)
                 remaining = []
-            while to_draw > 0:
+            while True:
+                if to_draw <= 0:  # the day's end and the next day here: a day costs no turn of the phases
+                    if quiet:  # (the pass at once comes with the next day's cards)
+                        break
+                    if salvation and int(uniform() * 6) + 1 >= salvation_from:
+                        tokens -= 1
+                        if tokens == 0:
+                            return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
+                    day += 1
+                    to_draw = int(uniform() * 6) + 1
                 if not remaining:  # (a first pass at once starts so too)
                     at_once = None  # a pass at once (returns.py): its cards, the Kings in it, the tokens its Ace brings
                     if first:  # a game's first pass
