@@ -46,10 +46,11 @@ def _may_end(action: str, card: str, kings: list) -> bool:
 
 
 _ACTIONS: dict[int, tuple[Deck, dict, dict]] = {}
-# each action as a small int (the loop compares ints, commonest first); a King or the Ace of hearts: _SPECIAL
+# each action as a small int (the loop compares ints, the return-king cards of the longest passes first); a
+# King or the Ace of hearts: _KING, _ACE
 _KINDS = {"pull": 0, "remove": 1, "no-pull": 2, "king": 2, "salvation": 2, "add-token": 3, "return-king": 4,
           "skip-pull": 5, "remove-token": 6, "salvation-5": 7, "salvation-4": 8}
-_SPECIAL = 9
+_KING, _ACE = 9, 10
 
 
 def _actions(deck: Deck) -> tuple[dict, dict]:
@@ -75,8 +76,8 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
         # the card-by-card loop's tables: a card is its place in deck.cards, its action a kind (_KINDS)
         codes = {card: code for code, card in enumerate(deck.cards)}
         effects = tuple(_KINDS[actions[card]] for card in deck.cards)
-        special = tuple(is_king(card) or card == SALVATION_CARD for card in deck.cards)
-        passes["codes"] = codes, tuple(_SPECIAL if odd else kind for odd, kind in zip(special, effects)), effects, deck.cards
+        passes["codes"] = codes, tuple(_KING if is_king(card) else _ACE if card == SALVATION_CARD else kind
+                                       for card, kind in zip(deck.cards, effects)), effects
         # a reshuffled pass at once (returns.py), where a King returned cannot end the game and the Ace is out
         passes["whole"] = {salvation: None if face_up or SALVATION_CARD in passes[salvation][0] else
                            pass_cards([actions[card] for card in passes[salvation][0]],
@@ -112,7 +113,8 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     most = settings.get("reshuffles")  # the deck's bound (rules.may_reshuffle); None: saved before it
     cap = MAX_RESHUFFLES if most is None else most
     actions, passes = _actions(deck)
-    codes, kinds, effects, names = passes["codes"]
+    codes, kinds, effects = passes["codes"]
+    kings_to_end = settings["kings"]
     phase = state.phase
     if state.ending:
         return Playout(state.ending, day, cards, pulls)
@@ -161,7 +163,16 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 pulls, skips, cards = pulls + net + after - skips, after, cards + len(remaining)
                 day, to_draw, _ = _days_drawing(len(remaining), day, to_draw, rng)
                 remaining = []
-            while to_draw > 0:
+            while True:
+                if to_draw <= 0:  # the day's end and the next day here: a day costs no turn of the phases
+                    if quiet:  # (the pass at once comes with the next day's cards)
+                        break
+                    if salvation and int(uniform() * 6) + 1 >= salvation_from:
+                        tokens -= 1
+                        if tokens == 0:
+                            return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
+                    day += 1
+                    to_draw = int(uniform() * 6) + 1
                 if not remaining:  # (a first pass at once starts so too)
                     at_once = None  # a pass at once (returns.py): its cards, the Kings in it, the tokens its Ace brings
                     if first:  # a game's first pass
@@ -246,15 +257,18 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 to_draw -= 1
                 cards += 1
                 kind = kinds[code]
-                if kind == 9:  # _SPECIAL: a King (kept face up, whatever it says) or the Ace of hearts
-                    if names[code][0] == "K":
+                if kind >= 9:  # a King (9: kept face up, whatever it says) or the Ace of hearts (10)
+                    if kind == 9:
                         kings.append(code)
-                        if len(kings) >= settings["kings"]:
+                        if len(kings) >= kings_to_end:
                             return Playout("kings", day, cards, pulls)
                     elif not salvation:
                         salvation, tokens = True, settings["tokens"]
                     kind = effects[code]
-                if kind <= 1:  # pull, or pull and remove
+                if kind == 4:  # return-king: among those left (each draw is at random)
+                    if kings:
+                        remaining.append(kings.pop())
+                elif kind <= 1:  # pull, or pull and remove
                     if skips:
                         skips -= 1
                         continue
@@ -270,9 +284,6 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 elif kind == 3:  # add-token: once salvation has come
                     if salvation:
                         tokens += 1
-                elif kind == 4:  # return-king: among those left (each draw is at random)
-                    if kings:
-                        remaining.append(kings.pop())
                 elif kind == 5:  # skip-pull
                     skips += 1
                 elif kind == 6:  # remove-token: once salvation has come
