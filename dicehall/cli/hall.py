@@ -174,7 +174,7 @@ def watch_lines(hall, game_id: str, follow: bool = False) -> int:
     terminal closed: exit 129). Without `follow` it never waits, so `dicehall watch ID > file` and
     `ssh -T box dicehall watch ID` end at once."""
     from dicehall.saves.box import command_hint
-    from dicehall.saves.hall.rating_files import change_at_end
+    from dicehall.saves.hall.rating_change import change_at_end
 
     link = terminal.SessionEnd()  # its parent noted before the watcher's mark says it watches: a
     watched = hall.watch(game_id)  # parent killed once the mark is seen is always a parent gone

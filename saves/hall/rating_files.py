@@ -33,7 +33,6 @@ import re
 import stat
 from dataclasses import dataclass, replace
 from hashlib import blake2b
-from typing import TYPE_CHECKING
 
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text
@@ -47,9 +46,6 @@ from dicehall.saves.hall.log import HallLog
 from dicehall.saves.hall.ratings import (MAX_RATED, RATINGS_MODEL, HallRatings, NotRated, RatedGame, RatedSeat,
                                          rate_all, rated_from_record)
 from dicehall.saves.hall.seats import seat_label
-
-if TYPE_CHECKING:
-    from dicehall.saves.hall.game import HallGame
 
 FOLDER = "ratings"
 RATINGS_FORMAT = 1
@@ -395,13 +391,3 @@ def _write_all(hall, results: list[RatedGame]) -> None:
             os.close(old)
         os.close(folder)
 
-
-def change_at_end(game: HallGame) -> str:
-    """What a finished hall game did to its players' ratings ("Towers ratings: Ann 1,512 -> 1,538"),
-    rating it first if no terminal has yet; "" if it is not rated. For a worker: it reads files."""
-    try:
-        if rate_finished(game.hall, game.id, game.fold) is None:
-            return ""
-        return hall_ratings(game.hall, catch_up=False).change_words(game.fold.commitment)
-    except (DicehallError, OSError):
-        return ""  # a game that cannot be rated now is rated at the next look

@@ -63,7 +63,7 @@ def say_change_at_end(screen, game: HallGame, say) -> None:
     """Ask `change_at_end(game)` in a worker of `screen` (a player's table, a watcher's viewer), and
     give its words, cleaned, to `say` on the screen's thread if the game was rated and the screen is
     still shown."""
-    from dicehall.saves.hall.rating_files import change_at_end
+    from dicehall.saves.hall.rating_change import change_at_end
 
     def ask() -> None:
         words = change_at_end(game)
