@@ -801,7 +801,7 @@ def troll_analysis(games: int = 3) -> None:
     for who in ("a human-like player", "the adviser"):
         cpus, idle_walls, turns = [], [], []
         for seed in range(1, games + 1):
-            session = adviser_troll_game(seed) if who == "the adviser" else human_like_game(seed)
+            session = adviser_troll_game(seed) if who == "the adviser" else human_like_game(seed)[0]
             done: list[float] = []  # the CPU clock as each turn is judged (one core: in this process)
 
             def judged(count: int, _total: int) -> None:
