@@ -43,7 +43,7 @@ ANALYSER_VERSION = 3  # 2: paired judging of every legal pair, marks by equity (
 # the facts in words, the figures of a best named and the pair played verified on fresh samples, 48 samples and a
 # shorter race (issue #33)
 
-SAMPLES = 48  # fresh sampled deals per confirmed pair by default (a whole standard game within 10 s on 2 cores: tests/perf/bench.py)
+SAMPLES = 48  # fresh sampled deals per confirmed pair by default (tests/perf/bench.py: a whole game 7.5 s median, 12.6 s worst on 2 cores)
 COST = 4  # playouts per decision for each sample, about: the race, then the finalists and the played confirmed
 SAMPLES_PER_SECOND = 150  # --budget: playouts per second of budget, a fixed rate (so figures repeat), below what this machine does
 RACE_SHARE = 2  # the race goes up to samples / RACE_SHARE: it only picks the finalists, their figures are the fresh samples
