@@ -25,7 +25,7 @@ def share_parsed_css() -> None:
         key = (css, read_from, is_default_rules, tie_breaker, scope, frozenset(self._variables.items()))
         if key not in parsed:
             parsed[key] = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
-        return parsed[key]
+        return list(parsed[key])  # a list of its own for each caller: only the (never changed) rules are shared
 
     shared.shared = True
     Stylesheet._parse_rules = shared
