@@ -54,7 +54,7 @@ async def to_line(pilot, key: str) -> None:
 async def open_host_screen(pilot) -> None:
     await pilot.press("h")
     await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen))
-    assert "n New game" in footer(pilot.app)  # the key is named where it works
+    await until(pilot, lambda: "n New game" in footer(pilot.app))  # the key is named where it works
     await pilot.press("n")
     await until(pilot, lambda: isinstance(pilot.app.screen, HallHostScreen))
 

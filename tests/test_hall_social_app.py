@@ -88,7 +88,7 @@ def test_at_the_table_m_sends_a_line_lines_arrive_in_the_status_line_and_x_mutes
     app = DicehallApp(hall_game=ann)
 
     async def steps(pilot):
-        assert "m Message" in footer(pilot.app)
+        await until(pilot, lambda: "m Message" in footer(pilot.app))  # the footer fills in after the screen
         await until(pilot, lambda: chat_of(ann).looked)  # the screen's first look at the messages
         await pilot.pause(0.6)  # and another: what was said before is listed by M, not announced
         assert "said before you came" not in status(pilot.app)
@@ -145,7 +145,7 @@ def test_a_watcher_sends_a_line_marked_as_a_watchers_and_sees_the_players_lines(
 
     async def steps(pilot):
         assert isinstance(pilot.app.screen, HallViewer)
-        assert "m Message" in footer(pilot.app)
+        await until(pilot, lambda: "m Message" in footer(pilot.app))  # the footer fills in after the screen
         await pilot.press("m")
         await pilot.pause()
         await type_text(pilot, "nice")
@@ -338,6 +338,7 @@ def test_a_watcher_at_a_quiet_table_reads_the_messages_and_cannot_send(hall):
 
     async def steps(pilot):
         assert isinstance(pilot.app.screen, HallViewer)
+        await until(pilot, lambda: "Help" in footer(pilot.app))  # the footer's keys are drawn: m is not among them
         assert "m Message" not in footer(pilot.app)
         await pilot.press("m")
         await pilot.pause()
