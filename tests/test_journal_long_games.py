@@ -188,6 +188,9 @@ SKIPS_AND_TOKENS = of_47(("pull", 3), ("skip-pull", 8), ("add-token", 18), AH="s
 # tokens taken by cards and added, pulls and removes, skips: the tower, the last token, the final pull or the cap
 TOKENS_TAKEN = of_47(("pull", 5), ("remove", 2), ("skip-pull", 3), ("add-token", 6), ("remove-token", 6),
                      ("salvation-5", 1), AH="salvation")
+# the bench's tokens row: a token taken as often as added (its passes walked only where their token cards
+# reach the dice's reach: #30, the reflection principle)
+TOKENS_LEVEL_47 = of_47(("pull", 1), ("add-token", 22), ("remove-token", 22), AH="salvation")
 # no salvation, three Kings of the four that end it returned by ten cards: passes of varying length
 FEW_KINGS_SKIPS = {**of_47(("pull", 5), ("remove", 2), ("skip-pull", 3), ("return-king", 10)),
                    "KS": "king", "KH": "king", "KD": "king"}
@@ -211,6 +214,7 @@ def assert_the_same_endings(fast: list[odds.Playout], slow: list[odds.Playout]) 
     (FEW_KINGS_SKIPS, 90, {}, True), (FEW_KINGS_SKIPS, 17, {}, False),
     ({**FEW_KINGS_SKIPS, "KS": "pull"}, 17, {}, False),  # a King returned pulls again, skips: card by card
     (KINGS_PULL_AGAIN, 100, {"tokens": 8}, True),
+    (TOKENS_LEVEL_47, 300, {"tokens": 20}, True), (TOKENS_LEVEL_47, 300, {"tokens": 7}, False),
     ({**KINGS_PULL_AGAIN, "QS": "remove"}, 10_000, {"tokens": 6}, True)])  # removes too: counted, a tower that stands
 def test_a_whole_pass_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start, settings, tower):
     """A reshuffled pass of pulls, removes, skips, token cards and Kings returned to a deck of too few
