@@ -176,6 +176,9 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
     pulling = plain + removes  # the pull cards left; and the Kings drawn again that pull, with them
     kings_pulling = returned if king_pulls else 0
     card, made = 0, 0
+    # where only the tokens keep a walk going, it goes only if the token cards reach the dice (_lowering), and
+    # then counts `bias` more remove-token cards until they do
+    bias = 0
     tokens_alone = only_tokens_end(returns + kings, ace, pulling, falls) and 0 < tokens <= removals + saved
     if tokens_alone and (bias := _lowering(adds, removals, tokens - saved, uniform)) >= 0:
         taken = _taken(sizes, to_draw, wins, tokens + adds)  # no special, no Ace, no fall within reach: the walk
@@ -206,7 +209,8 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                 skip_cards, skips = skip_cards - 1, skips + 1
             if card == out:  # the day ends after it and its die takes the last token
                 return _ended("salvation", card, sizes, to_draw, made, skips)
-    elif not tokens_alone and (ace or tokens and tokens <= removals + saved or pulling + kings_pulling >= falls):
+    elif not tokens_alone and (ace or pulling + kings_pulling >= falls or tokens and tokens <= removals + saved
+                               and (bias := _lowering(adds, removals, tokens - saved, uniform)) >= 0):
         left, in_it, up, to_come = returns, kings, face_up, returned  # the specials' chain (_returned's), drawn as they come
         count = returns + kings  # the specials left
         taken = _taken(sizes, to_draw, wins, tokens + adds + ace)
@@ -229,7 +233,7 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
             else:
                 pick -= count
                 others -= 1
-                if pick < adds:  # (tokens 0: salvation has not come, a token card does nothing)
+                if pick < adds - bias:  # (tokens 0: salvation has not come, a token card does nothing)
                     adds, tokens = adds - 1, tokens and tokens + 1
                     if not (ace or tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
                         break
@@ -241,6 +245,8 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                         out = taken[tokens]
                         if out < card:  # (the dice took the others)
                             return _ended("salvation", card, sizes, to_draw, made, skips)
+                        if tokens == saved:
+                            bias = 0
                 elif pick < adds + removals + pulling:
                     pulling, pulled = pulling - 1, True
                 elif pick < adds + removals + pulling + skip_cards:
@@ -248,7 +254,8 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                 elif ace and pick < adds + removals + pulling + skip_cards + 1:  # salvation: the dice from today's end
                     tokens, ace = ace + bisect_left(taken, card) - 1, 0  # (and the dice up before it: none of its)
                     out = taken[tokens]
-                    if not (tokens <= removals + saved or made + pulling + kings_pulling >= falls):
+                    if made + pulling + kings_pulling < falls and (
+                            tokens > removals + saved or (bias := _lowering(adds, removals, tokens - saved, uniform)) < 0):
                         break
             if pulled:
                 if not skips:
