@@ -6,7 +6,9 @@ Each card drawn is one at random of those left; seen only among the Kings and re
 specials), the next special is one at random of the specials left, so the Kings returned (the pass's
 length) follow from the specials alone. The day dice and the salvation dice do not depend on the
 cards' order: a pass whose salvation dice come up, with its remove-token cards, fewer times than the
-tokens cannot end the game, and only its count of token cards matters; nor do the pulls it makes,
+tokens cannot end the game, and only its count of token cards matters; nor can one whose token
+cards, in their order, never take the tokens as low as its up dice could take the rest (the chance of
+that by the reflection principle: _reaching); nor do the pulls it makes,
 which follow from the skips it starts with and the order of its pull and skip cards alone (the
 skips' chain, skips.py). Otherwise the pass is walked card by card among the same specials, days and
 dice: each card a special or not by the count of each left (which special it is: a King with its
