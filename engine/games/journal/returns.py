@@ -23,8 +23,8 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from functools import lru_cache
-from math import comb
 from itertools import accumulate, compress
+from math import comb
 from typing import NamedTuple
 
 from dicehall.engine.games.journal.runs import dice_covering, salvation_dice
