@@ -188,6 +188,9 @@ SKIPS_AND_TOKENS = of_47(("pull", 3), ("skip-pull", 8), ("add-token", 18), AH="s
 # tokens taken by cards and added, pulls and removes, skips: the tower, the last token, the final pull or the cap
 TOKENS_TAKEN = of_47(("pull", 5), ("remove", 2), ("skip-pull", 3), ("add-token", 6), ("remove-token", 6),
                      ("salvation-5", 1), AH="salvation")
+# the bench's tokens row: a token taken as often as added (its passes walked only where their token cards
+# reach the dice's reach: #30, the reflection principle)
+TOKENS_LEVEL_47 = of_47(("pull", 1), ("add-token", 22), ("remove-token", 22), AH="salvation")
 # no salvation, three Kings of the four that end it returned by ten cards: passes of varying length
 FEW_KINGS_SKIPS = {**of_47(("pull", 5), ("remove", 2), ("skip-pull", 3), ("return-king", 10)),
                    "KS": "king", "KH": "king", "KD": "king"}
@@ -211,6 +214,7 @@ def assert_the_same_endings(fast: list[odds.Playout], slow: list[odds.Playout]) 
     (FEW_KINGS_SKIPS, 90, {}, True), (FEW_KINGS_SKIPS, 17, {}, False),
     ({**FEW_KINGS_SKIPS, "KS": "pull"}, 17, {}, False),  # a King returned pulls again, skips: card by card
     (KINGS_PULL_AGAIN, 100, {"tokens": 8}, True),
+    (TOKENS_LEVEL_47, 300, {"tokens": 20}, True), (TOKENS_LEVEL_47, 300, {"tokens": 7}, False),
     ({**KINGS_PULL_AGAIN, "QS": "remove"}, 10_000, {"tokens": 6}, True)])  # removes too: counted, a tower that stands
 def test_a_whole_pass_played_at_once_agrees_with_playing_every_card(monkeypatch, actions, tower_start, settings, tower):
     """A reshuffled pass of pulls, removes, skips, token cards and Kings returned to a deck of too few
@@ -433,20 +437,80 @@ def test_a_reshuffled_deck_without_the_kings_that_end_it_is_over_when_nothing_el
     assert {play.ending for play in playouts(options, 200, 3)} == {"kings"}
 
 
-@pytest.mark.parametrize("kinds", [(("pull", 1), ("add-token", 22), ("remove-token", 22)),
-                                   (("pull", 3), ("remove", 2), ("skip-pull", 2), ("add-token", 6), ("remove-token", 8))])
-def test_a_pass_only_the_tokens_can_end_walks_as_the_whole_walk_does(monkeypatch, kinds):
-    """The tighter walk (no King or return-king card, no Ace to come, no fall within reach: #30) makes
-    the same draws as the whole walk, so the same passes: the tokens out at the same card and day."""
+def token_pass(kinds) -> returns.PassCards:
+    """A reshuffled pass of these cards and five of no effect."""
     cards = returns.pass_cards([action for action, count in kinds for _ in range(count)] + ["no-pull"] * 5, [])
     assert cards is not None
+    return cards
 
-    def passes() -> list[returns.Played]:
-        rng = random.Random(9)
+
+def assert_the_same_counts(fast: list, slow: list) -> None:
+    """Two samples of one distribution over values: each value as often in both (chi-square, the values seen
+    20 times or more; the threshold far in its tail: these seeds are fixed, the margin is for a change's)."""
+    counts = {value: [fast.count(value), slow.count(value)] for value in set(fast) | set(slow)}
+    kept = [pair for pair in counts.values() if sum(pair) >= 20]
+    chi = sum((a - b) ** 2 / (a + b) for a, b in kept)  # (equal sample sizes)
+    assert chi <= len(kept) + 5 * (2 * len(kept)) ** 0.5, (chi, len(kept))
+
+
+@pytest.mark.parametrize("kinds", [(("pull", 1), ("add-token", 22), ("remove-token", 22)),
+                                   (("pull", 3), ("remove", 2), ("skip-pull", 2), ("add-token", 6), ("remove-token", 8)),
+                                   (("pull", 1), ("add-token", 3), ("remove-token", 12))])
+def test_a_pass_only_the_tokens_can_end_plays_as_the_whole_walk_does(monkeypatch, kinds):
+    """A pass only its tokens can end (no King or return-king card, no Ace to come, no fall within
+    reach) is walked only where its token cards take the tokens as low as its up salvation dice could
+    take the rest (#30: the chance of that exact, by the reflection principle, and the walk then
+    drawing the token cards so conditioned), else played at once: the same endings, cards, days,
+    tokens, pulls and skips, each alike, as the whole walk of every such pass."""
+    cards = token_pass(kinds)
+
+    def passes(seed: int) -> list[returns.Played]:
+        rng = random.Random(seed)
         return [returns.whole_pass(cards, 0, tokens, 4, to_draw, skips, 300, rng)
-                for tokens in (1, 3, 8, 20) for to_draw in (1, 6) for skips in (0, 2) for _ in range(150)]
+                for tokens in (1, 3, 8, 14) for to_draw in (1, 6) for skips in (0, 2) for _ in range(600)]
 
-    fast = passes()
+    fast = passes(9)
     assert {played[0] for played in fast} == {"salvation", ""}
     monkeypatch.setattr(returns, "only_tokens_end", lambda *_: False)
-    assert passes() == fast
+    slow = passes(10)
+    for field in range(7):
+        assert_the_same_counts([played[field] for played in fast], [played[field] for played in slow])
+
+
+def test_the_token_cards_reach_a_depth_as_every_order_of_them_does():
+    """_reaching (the reflection principle) against every order of the token cards counted, and a pass of
+    token cards and cards of no effect (no salvation die up: 7 or more) walked where they reach the
+    tokens' depth, at once where not: where the last token goes, each card as often as in every order."""
+    for adds, removals in ((4, 6), (6, 4), (3, 3), (0, 5), (7, 1)):
+        orders = [set(taken) for taken in itertools.combinations(range(adds + removals), removals)]
+        for depth in range(max(0, removals - adds) + 1, removals + 1):
+            def reaches(removed: set) -> bool:
+                low = 0
+                for place in range(adds + removals):
+                    low += 1 if place in removed else -1
+                    if low >= depth:
+                        return True
+                return False
+            assert returns._reaching(adds, removals, depth) == pytest.approx(sum(map(reaches, orders)) / len(orders))
+    for adds, removals, tokens in ((4, 6, 3), (4, 6, 1), (6, 4, 2), (2, 6, 5)):
+        cards = token_pass((("add-token", adds), ("remove-token", removals)))
+        size = adds + removals + 5
+        exact: dict = {}  # the card the last token goes with (0: none), over every order of the pass's cards
+        for added in itertools.combinations(range(size), adds):
+            rest = [place for place in range(size) if place not in added]
+            for removed in itertools.combinations(rest, removals):
+                left, out = tokens, 0
+                for place in range(size):
+                    left += (place in added) - (place in removed)
+                    if left == 0:
+                        out = place + 1
+                        break
+                exact[out] = exact.get(out, 0) + 1
+        orders = sum(exact.values())
+        rng = random.Random(adds * 100 + removals * 10 + tokens)
+        games = 20_000
+        sampled = [played[1] if played[0] else 0 for played in
+                   (returns.whole_pass(cards, 0, tokens, 7, 3, 0, 300, rng) for _ in range(games))]
+        kept = [(sampled.count(out), count * games / orders) for out, count in exact.items() if count * games / orders >= 10]
+        chi = sum((seen - expected) ** 2 / expected for seen, expected in kept)
+        assert set(sampled) <= set(exact) and chi <= len(kept) + 5 * (2 * len(kept)) ** 0.5, (adds, removals, tokens, chi)

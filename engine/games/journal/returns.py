@@ -6,7 +6,9 @@ Each card drawn is one at random of those left; seen only among the Kings and re
 specials), the next special is one at random of the specials left, so the Kings returned (the pass's
 length) follow from the specials alone. The day dice and the salvation dice do not depend on the
 cards' order: a pass whose salvation dice come up, with its remove-token cards, fewer times than the
-tokens cannot end the game, and only its count of token cards matters; nor do the pulls it makes,
+tokens cannot end the game, and only its count of token cards matters; nor can one whose token
+cards, in their order, never take the tokens as low as its up dice could take the rest (the chance of
+that by the reflection principle: _reaching); nor do the pulls it makes,
 which follow from the skips it starts with and the order of its pull and skip cards alone (the
 skips' chain, skips.py). Otherwise the pass is walked card by card among the same specials, days and
 dice: each card a special or not by the count of each left (which special it is: a King with its
@@ -21,6 +23,8 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from functools import lru_cache
+from itertools import accumulate, compress
+from math import comb
 from typing import NamedTuple
 
 from dicehall.engine.games.journal.runs import dice_covering, salvation_dice
@@ -120,6 +124,37 @@ def only_tokens_end(specials: int, ace: int, pulls: int, falls: int) -> bool:
     return not (specials or ace) and pulls < falls
 
 
+@lru_cache(maxsize=None)
+def _reaching(adds: int, removals: int, depth: int) -> float:
+    """The chance that `adds` add-token and `removals` remove-token cards in a random order take the
+    tokens `depth` below where they start at some card (depth above 0 and above removals - adds): by the
+    reflection principle, the orders that do are as many as those of adds + depth and removals - depth
+    cards (each reflected after it first gets there)."""
+    return comb(adds + removals, adds + depth) / comb(adds + removals, adds)
+
+
+def _lowering(adds: int, removals: int, depth: int, uniform) -> int:
+    """Whether a pass's token cards take its tokens `depth` below where they start (so low the dice's up
+    days may take the rest: only then can they run out in it), drawn at once: -1 if not; if so, how many
+    more remove-token cards the walk counts (as many fewer adds) until they get there, the reflected
+    orders' counts that make the order so conditioned (0: they surely get there)."""
+    if depth <= max(0, removals - adds):
+        return 0
+    return adds - removals + depth if uniform() < _reaching(adds, removals, depth) else -1
+
+
+def _taken(sizes: bytes, to_draw: int, wins: bytes, most: int) -> list[int]:
+    """The cards of a pass after which the dice have taken so many tokens, by count (taken[0]: -1, none
+    left from the start; past its up dice, a card past the pass): the cards its days end after whose
+    salvation die is up, `most` tokens at the most."""
+    return [-1, *compress(accumulate(sizes, initial=to_draw), wins), *[1 << 30] * most]
+
+
+def _ended(ending: str, card: int, sizes: bytes, to_draw: int, made: int, skips: int) -> Played:
+    """A pass ended at `card` (whole_pass's Played): the days that ended before it."""
+    return ending, card, bisect_left(list(accumulate(sizes, initial=to_draw)), card), 0, 0, made, skips
+
+
 def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int, to_draw: int, skips: int,
                falls: int, rng: random.Random, kings: int = 0, ace: int = 0) -> Played:
     """A pass of `cards`, `face_up` Kings face up, from a reshuffle with `to_draw` cards of today's
@@ -134,26 +169,38 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
     returned = counts[bisect_left(cumulative, uniform())]  # the Kings drawn (each of them, in a first pass)
     length = others + returns + returned
     sizes, drawn = dice_covering(length - to_draw, rng) if length > to_draw else (b"", 0)  # the next days' dice
-    drawn += to_draw  # (each day's end within the pass: its salvation die, wins[end], once salvation has come)
+    drawn += to_draw  # (each day's end within the pass has its salvation die, once salvation has come)
     wins = salvation_dice(len(sizes), salvation_from, rng) if tokens or ace else b""
-    saved = wins.count(1) if tokens else 0
+    # the walks count the tokens as if no die had taken one (the Ace's: as if from the pass's start): the dice
+    # take those of the pass's `saved` up days ends, the last token at taken[tokens] (_taken), which only a
+    # token card moves; the tokens left at a card are tokens less the dice up before it
+    saved = wins.count(1)
     pulling = plain + removes  # the pull cards left; and the Kings drawn again that pull, with them
     kings_pulling = returned if king_pulls else 0
     card, made = 0, 0
-    if only_tokens_end(returns + kings, ace, pulling, falls) and 0 < tokens <= removals + saved:
-        day_left, end = to_draw, 0  # no special, no Ace, no fall within reach: the walk follows the tokens alone
-        while card < length:  # (the same draws as the walk below: it would take its first branch never)
+    # where only the tokens keep a walk going, it goes only if the token cards reach the dice (_lowering), and
+    # then counts `bias` more remove-token cards until they do
+    bias = 0
+    tokens_alone = only_tokens_end(returns + kings, ace, pulling, falls) and 0 < tokens <= removals + saved
+    if tokens_alone and (bias := _lowering(adds, removals, tokens - saved, uniform)) >= 0:
+        taken = _taken(sizes, to_draw, wins, tokens + adds)  # no special, no Ace, no fall within reach: the walk
+        out = taken[tokens]  # follows the tokens alone
+        while card < length:  # (the same draws as the walk below, bias 0: it would take its first branch never)
             card += 1
             pick = uniform() * others
             others -= 1
-            if pick < adds:
+            if pick < adds - bias:
                 adds, tokens = adds - 1, tokens + 1
                 if tokens > removals + saved:
                     break
+                out = taken[tokens]
             elif pick < adds + removals:
                 removals, tokens = removals - 1, tokens - 1
-                if tokens == 0:
-                    return "salvation", card, end, 0, 0, made, skips
+                out = taken[tokens]
+                if out < card:  # (the dice took the others)
+                    return _ended("salvation", card, sizes, to_draw, made, skips)
+                if tokens == saved:  # as low as the dice may take them: the order is free from here
+                    bias = 0
             elif pick < adds + removals + pulling:
                 pulling -= 1
                 if skips:
@@ -162,16 +209,14 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
                     made += 1
             elif pick < adds + removals + pulling + skip_cards:
                 skip_cards, skips = skip_cards - 1, skips + 1
-            day_left -= 1
-            if day_left == 0 and card < length:
-                if saved and wins[end]:
-                    saved, tokens = saved - 1, tokens - 1
-                    if tokens == 0:
-                        return "salvation", card, end, 0, 0, made, skips
-                day_left, end = sizes[end], end + 1
-    elif ace or tokens and tokens <= removals + saved or pulling + kings_pulling >= falls:
+            if card == out:  # the day ends after it and its die takes the last token
+                return _ended("salvation", card, sizes, to_draw, made, skips)
+    elif not tokens_alone and (ace or pulling + kings_pulling >= falls or tokens and tokens <= removals + saved
+                               and (bias := _lowering(adds, removals, tokens - saved, uniform)) >= 0):
         left, in_it, up, to_come = returns, kings, face_up, returned  # the specials' chain (_returned's), drawn as they come
-        count, day_left, end = returns + kings, to_draw, 0  # count: the specials left
+        count = returns + kings  # the specials left
+        taken = _taken(sizes, to_draw, wins, tokens + adds + ace)
+        out = taken[tokens] if tokens else -1
         # the walk goes on while the Ace is to come, the tokens could run out or the felling pull come: only an
         # added token, the Ace and a pull skipped change that (a token taken, by a card or a die, takes one of each)
         while card < length:
@@ -190,41 +235,41 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
             else:
                 pick -= count
                 others -= 1
-                if pick < adds:  # (tokens 0: salvation has not come, a token card does nothing)
+                if pick < adds - bias:  # (tokens 0: salvation has not come, a token card does nothing)
                     adds, tokens = adds - 1, tokens and tokens + 1
                     if not (ace or tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
                         break
+                    out = taken[tokens] if tokens else -1
                 elif pick < adds + removals:
                     removals -= 1
                     if tokens:
                         tokens -= 1
-                        if tokens == 0:
-                            return "salvation", card, end, 0, 0, made, skips
+                        out = taken[tokens]
+                        if out < card:  # (the dice took the others)
+                            return _ended("salvation", card, sizes, to_draw, made, skips)
+                        if tokens == saved:
+                            bias = 0
                 elif pick < adds + removals + pulling:
                     pulling, pulled = pulling - 1, True
                 elif pick < adds + removals + pulling + skip_cards:
                     skip_cards, skips = skip_cards - 1, skips + 1
                 elif ace and pick < adds + removals + pulling + skip_cards + 1:  # salvation: the dice from today's end
-                    tokens, ace = ace, 0
-                    saved = wins.count(1, end)
-                    if not (tokens <= removals + saved or made + pulling + kings_pulling >= falls):
+                    tokens, ace = ace + bisect_left(taken, card) - 1, 0  # (and the dice up before it: none of its)
+                    out = taken[tokens]
+                    if made + pulling + kings_pulling < falls and (
+                            tokens > removals + saved or (bias := _lowering(adds, removals, tokens - saved, uniform)) < 0):
                         break
             if pulled:
                 if not skips:
                     made += 1
                     if made == falls:
-                        return "tower", card, end, 0, 0, made, skips
+                        return _ended("tower", card, sizes, to_draw, made, skips)
                 else:
                     skips -= 1
                     if not (ace or tokens and tokens <= removals + saved or made + pulling + kings_pulling >= falls):
                         break
-            day_left -= 1
-            if day_left == 0 and card < length:
-                if saved and wins[end]:
-                    saved, tokens = saved - 1, tokens - 1
-                    if tokens == 0:
-                        return "salvation", card, end, 0, 0, made, skips
-                day_left, end = sizes[end], end + 1
+            if card == out:  # the day ends after it and its die takes the last token
+                return _ended("salvation", card, sizes, to_draw, made, skips)
     pulling += kings_pulling  # (no skip card with them: their order does not matter)
     after = skips  # the rest of the pass at once: the skips left, as skips.py's chain
     if pulling + skip_cards:
