@@ -122,16 +122,26 @@ class TrollState:
 
 
 def with_stack(state: TrollState, pos: Pos, stack: tuple[Card, ...]) -> TrollState:
+    return replace(state, **stack_change(state, pos, stack))
+
+
+def stack_change(state: TrollState, pos: Pos, stack: tuple[Card, ...]) -> dict[str, tuple]:
+    """with_stack's change as `replace` takes it: a caller changing more fields makes one state."""
     row, col = pos
     cells = list(state.upper if row == "upper" else state.lower)
     cells[col - 1] = stack
-    return replace(state, **{row: tuple(cells)})
+    return {row: tuple(cells)}
 
 
 def turn_top(state: TrollState, pos: Pos, awake: bool) -> TrollState:
     """The top card at `pos` turned awake or dormant (an awakening, a stomp, a club, a diamond)."""
+    return replace(state, **top_change(state, pos, awake))
+
+
+def top_change(state: TrollState, pos: Pos, awake: bool) -> dict[str, tuple]:
+    """turn_top's change as `replace` takes it."""
     stack = state.stack(pos)
-    return with_stack(state, pos, stack[:-1] + (Card(stack[-1].code, awake),))
+    return stack_change(state, pos, stack[:-1] + (Card(stack[-1].code, awake),))
 
 
 def row_of(state: TrollState, code: str) -> str:
