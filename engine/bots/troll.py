@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 
 from dicehall.engine.games import troll
 from dicehall.engine.games.troll import COLUMNS, ROWS, TrollState
@@ -121,9 +122,10 @@ def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
         for col, stack in enumerate(stacks, 1):
             if not stack:
                 continue
+            top_awake = stack[-1].awake
             if len(stack) > 1:
-                awake_covered += sum(card.awake for card in stack[:-1])
-            if not stack[-1].awake:
+                awake_covered += sum(map(_AWAKE, stack)) - top_awake
+            if not top_awake:
                 continue
             awake_top += 1
             pos = (row, col)
@@ -136,7 +138,7 @@ def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
     chances = awakenings_ahead(state, from_deck) if cut or troll_at else []
     if cut:
         for row_index, row in enumerate(ROWS):
-            calls = sum(chance[row_index] for chance in chances)
+            calls = sum([chance[row_index] for chance in chances])
             if not calls:
                 continue
             for col in troll.row_targets(state, row):
@@ -154,11 +156,14 @@ def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
         "covered": awake_covered,
         "aside": len(state.set_aside) + len(state.awakening) - (1 if from_deck and state.awakening else 0),
         "danger": flight_risk(state, from_deck, chances if troll_at else None),
-        "tools": sum(1 for c in state.carried if c.awake),
+        "tools": sum(map(_AWAKE, state.carried)),
         "far": far,
         "fleeing": fleeing,
         "breaking": breaking,
     }
+
+
+_AWAKE = attrgetter("awake")
 
 
 def _cut_positions(state: TrollState, cells: set) -> set:
@@ -236,7 +241,10 @@ def evaluate(state: TrollState, from_deck: bool = True) -> float:
         return WIN + (1000 if state.end == "perfect" else 0)
     if state.end:
         return -WIN - len(state.deck)  # losing later (fewer cards left) is better
-    return sum(WEIGHTS[name] * value for name, value in features(state, from_deck).items())
+    score = 0  # sum()'s own steps, in a plain loop (its generator was a tenth of the judging)
+    for name, value in features(state, from_deck).items():
+        score += WEIGHTS[name] * value
+    return score
 
 
 def reason(before: TrollState, events: list, after: TrollState, losing_alternatives: bool) -> str:

@@ -281,11 +281,12 @@ def possible_actions(state: TrollState) -> list[object]:
     if not carried and not state.club_held:
         out += [_BY_DIRECTION[PickUp][d] for d, top in awake_next if top.suit != "H"]
     if carried:
-        if carried_awake(state, "C") is not None:
+        tools = {c.code[-1] for c in carried if c.awake}  # the suits carried_awake finds
+        if "C" in tools:
             out += [_BY_DIRECTION[UseClub][d] for d, _ in awake_next]
-        if carried_awake(state, "D") is not None:
+        if "D" in tools:
             out += _BY_DIRECTION[ThrowDiamond].values()
-        if carried_awake(state, "S") is not None:
+        if "S" in tools:
             out += [_BY_DIRECTION[UseSpade][d] for d, _ in awake_next]
         if any(not c.awake for c in carried):
             out += [_BY_DIRECTION[LayDown][d] for d, pos in around if pos is not None]
