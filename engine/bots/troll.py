@@ -166,7 +166,7 @@ def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
 _AWAKE = attrgetter("awake")
 
 
-def _cut_positions(state: TrollState, cells: set) -> set:
+def _cut_positions(state: TrollState, cells: frozenset) -> set:
     """The single-card positions the bridge could not lose without collapsing."""
     return {pos for pos in bridge_holders(cells) if len(state.stack(pos)) == 1}
 
@@ -174,7 +174,7 @@ def _cut_positions(state: TrollState, cells: set) -> set:
 _LEFT_BANK, _RIGHT_BANK = ("bank", 0), ("bank", 7)
 
 
-def bridge_holders(cells: set) -> frozenset:
+def bridge_holders(cells: set | frozenset) -> frozenset:
     """The occupied positions whose loss would leave no path of occupied positions from a position 1
     to a position 6 (every one of them when there is no such path already).
 

@@ -148,6 +148,17 @@ def row_of(state: TrollState, code: str) -> str:
     return "lower" if colour_of(code) == state.lower_flight.colour else "upper"
 
 
-def occupied(state: TrollState) -> set[Pos]:
-    return {(row, col) for row, stacks in (("upper", state.upper), ("lower", state.lower))  # ROWS, read directly
-            for col, stack in enumerate(stacks, 1) if stack}
+def occupied(state: TrollState) -> frozenset[Pos]:
+    """The positions with a card. The last answer is kept for the same rows (the same tuples): the
+    turn's checks and then the adviser's judgement of the turn it leaves ask it of one bridge."""
+    global _last_occupied
+    upper, lower, cells = _last_occupied
+    if state.upper is upper and state.lower is lower:
+        return cells
+    cells = frozenset([(row, col) for row, stacks in (("upper", state.upper), ("lower", state.lower))  # ROWS, directly
+                       for col, stack in enumerate(stacks, 1) if stack])
+    _last_occupied = (state.upper, state.lower, cells)  # one tuple, set at once: a thread reads all of it or none
+    return cells
+
+
+_last_occupied: tuple = (None, None, frozenset())
