@@ -241,7 +241,7 @@ def evaluate(state: TrollState, from_deck: bool = True) -> float:
         return WIN + (1000 if state.end == "perfect" else 0)
     if state.end:
         return -WIN - len(state.deck)  # losing later (fewer cards left) is better
-    score = 0  # sum()'s own steps, in a plain loop (its generator was a tenth of the judging)
+    score: float = 0  # sum()'s own steps, in a plain loop (its generator was a tenth of the judging)
     for name, value in features(state, from_deck).items():
         score += WEIGHTS[name] * value
     return score
