@@ -54,7 +54,7 @@ def red_odds(state: TrollState) -> float:
 def awakenings_ahead(state: TrollState, from_deck: bool) -> list[tuple[float, float]]:
     """The next awakening phase as (chance it calls the upper row, chance it calls the lower row) per
     card. Set-aside cards are known; a card from the deck is not: only the colours' odds are."""
-    queue = list(state.awakening) + list(state.set_aside)
+    queue = state.awakening + state.set_aside
     if from_deck or (not queue and state.deck):
         red = red_odds(state)
         lower = red if state.lower_colour == "red" else 1 - red
@@ -168,7 +168,8 @@ _AWAKE = attrgetter("awake")
 
 def _cut_positions(state: TrollState, cells: frozenset) -> set:
     """The single-card positions the bridge could not lose without collapsing."""
-    return {pos for pos in bridge_holders(cells) if len(state.stack(pos)) == 1}
+    upper, lower = state.upper, state.lower  # state.stack(pos), inlined (every judgement asks)
+    return {pos for pos in bridge_holders(cells) if len((upper if pos[0] == "upper" else lower)[pos[1] - 1]) == 1}
 
 
 _LEFT_BANK, _RIGHT_BANK = ("bank", 0), ("bank", 7)
