@@ -42,13 +42,30 @@ def _fold(state: TrollState, events) -> TrollState:
 def red_odds(state: TrollState) -> float:
     """The chance that an unseen card is red, from the cards a player has seen face up: the flight
     stacks, the set-aside cards, the troll's awake cards and the awake cards on the bridge."""
-    seen = {*state.upper_flight.cards, *state.lower_flight.cards, *state.set_aside, *state.held_at_start,
-            *[c.code for c in state.carried],
+    flights, flights_red = _seen_in_flight(state)
+    seen = {*state.set_aside, *[c.code for c in state.carried],
             *[card.code for row in (state.upper, state.lower) for stack in row for card in stack if card.awake]}
-    unseen = 52 - len(seen)
+    seen -= flights  # the rest of the seen cards: together, each once
+    unseen = 52 - len(flights) - len(seen)
     if unseen <= 0:
         return 0.5
-    return (26 - len(seen & _RED)) / unseen
+    return (26 - flights_red - len(seen & _RED)) / unseen
+
+
+def _seen_in_flight(state: TrollState) -> tuple[frozenset, int]:
+    """The cards on the flight stacks and those held at the start, and how many are red: the last
+    answer kept for the same stacks (every pair of a turn leaves them as they were)."""
+    global _last_flights
+    upper, lower, held, cards, red = _last_flights
+    if state.upper_flight is upper and state.lower_flight is lower and state.held_at_start is held:
+        return cards, red
+    cards = frozenset([*state.upper_flight.cards, *state.lower_flight.cards, *state.held_at_start])
+    red = len(cards & _RED)
+    _last_flights = (state.upper_flight, state.lower_flight, state.held_at_start, cards, red)  # set at once (threads)
+    return cards, red
+
+
+_last_flights: tuple = (None, None, None, frozenset(), 0)
 
 
 def awakenings_ahead(state: TrollState, from_deck: bool) -> list[tuple[float, float]]:
@@ -88,14 +105,16 @@ def flight_risk(state: TrollState, from_deck: bool, ahead: list[tuple[float, flo
     return lost
 
 
-def _reach(state: TrollState) -> set:
+def _reach(state: TrollState) -> set | frozenset:
     """The positions whose awake top card the troll could calm next turn: its own and the ones next
     to it (move there and stomp), two steps away too when it carries a club or a spade (step, then
     use), and any in line when it carries a diamond."""
     troll_at = state.troll
     assert troll_at is not None  # the troll stands on the bridge while it acts
-    near = {troll_at} | _AROUND[troll_at]
     tools = {c.code[-1] for c in state.carried if c.awake}
+    if not tools:
+        return _NEAR[troll_at]
+    near = set(_NEAR[troll_at])
     if tools & {"C", "S"}:
         for pos in list(near):
             if state.stack(pos):
@@ -110,6 +129,7 @@ _AROUND: dict[troll.Pos, set[troll.Pos]] = {
     (row, col): {p for p in (troll.neighbour((row, col), d) for d in troll.DIRECTIONS) if p is not None}
     for row in ROWS for col in COLUMNS}
 _IN_LINE = {pos: {p for d in troll.DIRECTIONS for p in troll.line(pos, d)} for pos in _AROUND}
+_NEAR = {pos: frozenset({pos} | around) for pos, around in _AROUND.items()}
 
 
 def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
