@@ -83,9 +83,10 @@ class CountedMemo(dict):
 
     met = 0
 
-    def __getitem__(self, key):
-        self.met += 1
-        return super().__getitem__(key)
+    def setdefault(self, key, default=None):
+        known = super().setdefault(key, default)
+        self.met += known is not default
+        return known
 
 
 def test_playouts_sharing_a_memo_end_as_the_plain_path_over_many_seeds():

@@ -96,9 +96,11 @@ def play_to_end(state: troll.TrollState, dice: random.Random, memo: dict | None 
     memo: the ends of earlier playouts on the same dice (one sample's, shared by every pair judged
     on it), by (turns played, dice rolled, state) at each of their turns: a playout that reaches a
     state another reached after as many turns and rolls has the same dice to come, so the same end.
-    Pairs judged on one sample often meet again a few turns on (a fifth of a playout's turns)."""
+    Pairs judged on one sample often meet again a few turns on (a fifth of a playout's turns).
+    Each key holds its playout's end as a list, filled when known: one look-up per turn (a state's
+    hash reads every card of it)."""
     turns = rolls = 0
-    passed = []  # this playout's keys, each to be given its end
+    end: list = []  # this playout's end, once known: the value of every key it passes
     while not state.end:
         need = troll.chance_needed(state)
         if need is not None:
@@ -112,14 +114,12 @@ def play_to_end(state: troll.TrollState, dice: random.Random, memo: dict | None 
         if turns > MAX_TURNS:
             break
         if memo is not None:
-            key = (turns, rolls, state)
-            if key in memo:
-                state = memo[key]
+            known = memo.setdefault((turns, rolls, state), end)
+            if known is not end:  # an earlier playout's (its keys always have their end)
+                state = known[0]
                 break
-            passed.append(key)
         state = adviser.best_line(state)[3]
-    for key in passed:
-        memo[key] = state  # type: ignore[index]  # passed is empty without a memo
+    end.append(state)
     return state
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 
 from dicehall.engine.games import troll
 from dicehall.engine.games.troll import COLUMNS, ROWS, TrollState
@@ -41,19 +42,36 @@ def _fold(state: TrollState, events) -> TrollState:
 def red_odds(state: TrollState) -> float:
     """The chance that an unseen card is red, from the cards a player has seen face up: the flight
     stacks, the set-aside cards, the troll's awake cards and the awake cards on the bridge."""
-    seen = {*state.upper_flight.cards, *state.lower_flight.cards, *state.set_aside, *state.held_at_start,
-            *[c.code for c in state.carried],
+    flights, flights_red = _seen_in_flight(state)
+    seen = {*state.set_aside, *[c.code for c in state.carried],
             *[card.code for row in (state.upper, state.lower) for stack in row for card in stack if card.awake]}
-    unseen = 52 - len(seen)
+    seen -= flights  # the rest of the seen cards: together, each once
+    unseen = 52 - len(flights) - len(seen)
     if unseen <= 0:
         return 0.5
-    return (26 - len(seen & _RED)) / unseen
+    return (26 - flights_red - len(seen & _RED)) / unseen
+
+
+def _seen_in_flight(state: TrollState) -> tuple[frozenset, int]:
+    """The cards on the flight stacks and those held at the start, and how many are red: the last
+    answer kept for the same stacks (every pair of a turn leaves them as they were)."""
+    global _last_flights
+    upper, lower, held, cards, red = _last_flights
+    if state.upper_flight is upper and state.lower_flight is lower and state.held_at_start is held:
+        return cards, red
+    cards = frozenset([*state.upper_flight.cards, *state.lower_flight.cards, *state.held_at_start])
+    red = len(cards & _RED)
+    _last_flights = (state.upper_flight, state.lower_flight, state.held_at_start, cards, red)  # set at once (threads)
+    return cards, red
+
+
+_last_flights: tuple = (None, None, None, frozenset(), 0)
 
 
 def awakenings_ahead(state: TrollState, from_deck: bool) -> list[tuple[float, float]]:
     """The next awakening phase as (chance it calls the upper row, chance it calls the lower row) per
     card. Set-aside cards are known; a card from the deck is not: only the colours' odds are."""
-    queue = list(state.awakening) + list(state.set_aside)
+    queue = state.awakening + state.set_aside
     if from_deck or (not queue and state.deck):
         red = red_odds(state)
         lower = red if state.lower_colour == "red" else 1 - red
@@ -87,14 +105,16 @@ def flight_risk(state: TrollState, from_deck: bool, ahead: list[tuple[float, flo
     return lost
 
 
-def _reach(state: TrollState) -> set:
+def _reach(state: TrollState) -> set | frozenset:
     """The positions whose awake top card the troll could calm next turn: its own and the ones next
     to it (move there and stomp), two steps away too when it carries a club or a spade (step, then
     use), and any in line when it carries a diamond."""
     troll_at = state.troll
     assert troll_at is not None  # the troll stands on the bridge while it acts
-    near = {troll_at} | _AROUND[troll_at]
     tools = {c.code[-1] for c in state.carried if c.awake}
+    if not tools:
+        return _NEAR[troll_at]
+    near = set(_NEAR[troll_at])
     if tools & {"C", "S"}:
         for pos in list(near):
             if state.stack(pos):
@@ -109,6 +129,7 @@ _AROUND: dict[troll.Pos, set[troll.Pos]] = {
     (row, col): {p for p in (troll.neighbour((row, col), d) for d in troll.DIRECTIONS) if p is not None}
     for row in ROWS for col in COLUMNS}
 _IN_LINE = {pos: {p for d in troll.DIRECTIONS for p in troll.line(pos, d)} for pos in _AROUND}
+_NEAR = {pos: frozenset({pos} | around) for pos, around in _AROUND.items()}
 
 
 def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
@@ -121,9 +142,10 @@ def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
         for col, stack in enumerate(stacks, 1):
             if not stack:
                 continue
+            top_awake = stack[-1].awake
             if len(stack) > 1:
-                awake_covered += sum(card.awake for card in stack[:-1])
-            if not stack[-1].awake:
+                awake_covered += sum(map(_AWAKE, stack)) - top_awake
+            if not top_awake:
                 continue
             awake_top += 1
             pos = (row, col)
@@ -136,7 +158,7 @@ def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
     chances = awakenings_ahead(state, from_deck) if cut or troll_at else []
     if cut:
         for row_index, row in enumerate(ROWS):
-            calls = sum(chance[row_index] for chance in chances)
+            calls = sum([chance[row_index] for chance in chances])
             if not calls:
                 continue
             for col in troll.row_targets(state, row):
@@ -154,22 +176,26 @@ def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
         "covered": awake_covered,
         "aside": len(state.set_aside) + len(state.awakening) - (1 if from_deck and state.awakening else 0),
         "danger": flight_risk(state, from_deck, chances if troll_at else None),
-        "tools": sum(1 for c in state.carried if c.awake),
+        "tools": sum(map(_AWAKE, state.carried)),
         "far": far,
         "fleeing": fleeing,
         "breaking": breaking,
     }
 
 
-def _cut_positions(state: TrollState, cells: set) -> set:
+_AWAKE = attrgetter("awake")
+
+
+def _cut_positions(state: TrollState, cells: frozenset) -> set:
     """The single-card positions the bridge could not lose without collapsing."""
-    return {pos for pos in bridge_holders(cells) if len(state.stack(pos)) == 1}
+    upper, lower = state.upper, state.lower  # state.stack(pos), inlined (every judgement asks)
+    return {pos for pos in bridge_holders(cells) if len((upper if pos[0] == "upper" else lower)[pos[1] - 1]) == 1}
 
 
 _LEFT_BANK, _RIGHT_BANK = ("bank", 0), ("bank", 7)
 
 
-def bridge_holders(cells: set) -> frozenset:
+def bridge_holders(cells: set | frozenset) -> frozenset:
     """The occupied positions whose loss would leave no path of occupied positions from a position 1
     to a position 6 (every one of them when there is no such path already).
 
@@ -236,7 +262,10 @@ def evaluate(state: TrollState, from_deck: bool = True) -> float:
         return WIN + (1000 if state.end == "perfect" else 0)
     if state.end:
         return -WIN - len(state.deck)  # losing later (fewer cards left) is better
-    return sum(WEIGHTS[name] * value for name, value in features(state, from_deck).items())
+    score: float = 0  # sum()'s own steps, in a plain loop (its generator was a tenth of the judging)
+    for name, value in features(state, from_deck).items():
+        score += WEIGHTS[name] * value
+    return score
 
 
 def reason(before: TrollState, events: list, after: TrollState, losing_alternatives: bool) -> str:
@@ -283,19 +312,19 @@ def scored_lines(state: TrollState) -> list[tuple[float, tuple, tuple, TrollStat
 
     Two pairs that leave the bridge alike but for `stood` (the same moves in another order, a
     diamond thrown at nothing either way: two lines in five) have the same turn's end and score:
-    found once, by that bridge."""
+    found once, by that bridge (_end_key)."""
     lines: list[tuple[float, tuple, tuple, TrollState]] = []
-    ends: dict[TrollState, tuple[float, tuple, TrollState]] = {}
+    ends: dict[tuple, tuple[float, tuple, TrollState]] = {}
     for first in troll.legal_commands(state):
-        first_events, after_first = troll.decided(state, first)
+        first_events, after_first, seconds = troll.decided_on(state, first)
         if troll.to_act(after_first) == 0 and after_first.turn == state.turn:
-            for second in troll.legal_commands(after_first):
+            for second in seconds or troll.legal_commands(after_first):  # the actions found possible
                 second_events, done = troll.acted(after_first, second)
                 if done.actions_left:  # not the turn's end (the rules give two actions: never)
                     lines.append((evaluate(done, deck_plays_next(second_events)), (first, second),
                                   first_events + tuple(second_events), done))
                     continue
-                key = replace(done, stood=())
+                key = _end_key(done, state)
                 end = ends.get(key)
                 if end is None:
                     ending, final = troll.turn_ended(done)
@@ -307,6 +336,20 @@ def scored_lines(state: TrollState) -> list[tuple[float, tuple, tuple, TrollStat
         else:
             lines.append((evaluate(after_first, deck_plays_next(first_events)), (first,), first_events, after_first))
     return lines
+
+
+def _end_key(done: TrollState, start: TrollState) -> tuple:
+    """What tells apart the states two actions leave from `start`, `stood` aside: the fields an
+    action changes, each stack left as it was given as None (hashing whole states, their cards
+    one by one, was a fifth of a playout). Equal keys are equal states: the other fields are
+    `start`'s; an unchanged stack equal to a changed one only costs a second turn's end."""
+    return (done.troll, done.carried, done.set_aside, _changed(done.upper, start.upper), _changed(done.lower, start.lower))
+
+
+def _changed(stacks: tuple, before: tuple) -> tuple | None:
+    if stacks is before:
+        return None
+    return tuple(None if stack is old else stack for stack, old in zip(stacks, before))
 
 
 def _score(line: tuple) -> float:

@@ -798,6 +798,7 @@ def troll_analysis(games: int = 3) -> None:
 
     from dicehall.engine.analysis import troll as troll_analysis
 
+    adviser_turns, uncount = count_calls(troll_analysis.adviser, "best_line")  # the playouts' turns (the adviser's)
     for who in ("a human-like player", "the adviser"):
         cpus, idle_walls, turns = [], [], []
         for seed in range(1, games + 1):
@@ -821,6 +822,23 @@ def troll_analysis(games: int = 3) -> None:
             f"{statistics.median(cpus):.1f} s median, {max(cpus):.1f} s worst / **{statistics.median(idle_walls):.1f} s** "
             f"median, **{max(idle_walls):.1f} s** worst ({statistics.median(c / 2 / w for c, w in zip(cpus, idle_walls)):.0%} "
             "of two cores used)", "within 10 s wall on 2 cores")
+        row(f"troll analysis: its playouts' turns (the adviser's every legal pair to the turn's end, judged), games of {who}",
+            f"{adviser_turns[0]:,} turns, {ms(sum(cpus) / adviser_turns[0])} of CPU each, the analysis's other work included")
+        adviser_turns[0] = 0
+    uncount()
+
+
+def count_calls(module, name: str):
+    """module.name wrapped to count its calls: (the count, in a list the caller may reset; what
+    puts the function back)."""
+    count, inner = [0], getattr(module, name)
+
+    def counted(*args):
+        count[0] += 1
+        return inner(*args)
+
+    setattr(module, name, counted)
+    return count, lambda: setattr(module, name, inner)
 
 
 def makespan(tasks: list[float], workers: int) -> float:

@@ -41,8 +41,8 @@ from dicehall.engine.games.troll.setup import (
     initial_state, shuffled,
 )
 from dicehall.engine.games.troll.turn import (
-    CHANCE_EVENTS, EVENTS, acted, chance_draws, chance_event, chance_needed, decide, decided, evolve, is_turn_start,
-    legal_commands, to_act, turn_ended,
+    CHANCE_EVENTS, EVENTS, acted, chance_draws, chance_event, chance_needed, decide, decided, decided_on, evolve,
+    is_turn_start, legal_commands, to_act, turn_ended,
 )
 from dicehall.engine.games.troll.words import describe, end_words, progress
 
@@ -70,7 +70,8 @@ __all__ = [
     "RULES_TEXT",
     "PRESETS", "SHUFFLE_SPEC", "VARIANTS", "DeckShuffled", "TrollPlaced", "check_options", "check_players",
     "deal", "game_label", "initial_state", "shuffled",
-    "CHANCE_EVENTS", "EVENTS", "acted", "chance_draws", "chance_event", "chance_needed", "decide", "decided", "evolve",
+    "CHANCE_EVENTS", "EVENTS", "acted", "chance_draws", "chance_event", "chance_needed", "decide", "decided", "decided_on",
+    "evolve",
     "is_turn_start", "legal_commands", "to_act", "turn_ended",
     "describe", "end_words", "progress",
     "HOST_CHOICES", "ID", "TITLE", "BLURB", "RULES_VERSION",

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from dicehall.engine.core import IllegalCommand
 from dicehall.engine.games.troll.bridge import (COLUMNS, DIRECTIONS, ROWS, Card, Pos, TrollState, line, neighbour, place,
-                                       turn_top, with_stack)
+                                       stack_change, top_change)
 from dicehall.engine.session import replace
 from dicehall.engine.text import clean_text
 
@@ -281,11 +281,12 @@ def possible_actions(state: TrollState) -> list[object]:
     if not carried and not state.club_held:
         out += [_BY_DIRECTION[PickUp][d] for d, top in awake_next if top.suit != "H"]
     if carried:
-        if carried_awake(state, "C") is not None:
+        tools = {c.code[-1] for c in carried if c.awake}  # the suits carried_awake finds
+        if "C" in tools:
             out += [_BY_DIRECTION[UseClub][d] for d, _ in awake_next]
-        if carried_awake(state, "D") is not None:
+        if "D" in tools:
             out += _BY_DIRECTION[ThrowDiamond].values()
-        if carried_awake(state, "S") is not None:
+        if "S" in tools:
             out += [_BY_DIRECTION[UseSpade][d] for d, _ in awake_next]
         if any(not c.awake for c in carried):
             out += [_BY_DIRECTION[LayDown][d] for d, pos in around if pos is not None]
@@ -298,36 +299,41 @@ def _take(carried: tuple[Card, ...], code: str) -> tuple[Card, ...]:
     return carried[:index] + carried[index + 1:]
 
 
-def _use_up(state: TrollState, code: str) -> TrollState:
-    """A used card is set aside, unless it is a reusable ace (THE CLUB, the variant's AD)."""
+def _used_up(state: TrollState, code: str) -> dict[str, tuple]:
+    """A used card is set aside, unless it is a reusable ace (THE CLUB, the variant's AD): the
+    change as `replace` takes it."""
     if code in state.reusable:
-        return state
-    return replace(state, carried=_take(state.carried, code), set_aside=state.set_aside + (code,))
+        return {}
+    return {"carried": _take(state.carried, code), "set_aside": state.set_aside + (code,)}
 
 
 def act(state: TrollState, event: object) -> TrollState:
-    """A troll action's effect (evolve counts the action)."""
+    """A troll action's effect, the action counted: one new state per action (a playout makes one
+    for every action of every pair it judges)."""
+    left = state.actions_left - 1
     if isinstance(event, TrollMoved):
         pos = (event.row, event.col)
-        return replace(state, troll=pos, stood=state.stood + (pos,))
+        return replace(state, troll=pos, stood=state.stood + (pos,), actions_left=left)
     if isinstance(event, CardStomped):
-        return turn_top(state, (event.row, event.col), False)
+        return replace(state, **top_change(state, (event.row, event.col), False), actions_left=left)
     if isinstance(event, CardPickedUp):
         pos = (event.row, event.col)
-        state = with_stack(state, pos, state.stack(pos)[:-1])
-        return replace(state, carried=state.carried + (Card(event.card, True),))
+        return replace(state, **stack_change(state, pos, state.stack(pos)[:-1]),
+                       carried=state.carried + (Card(event.card, True),), actions_left=left)
     if isinstance(event, ClubUsed):
-        return _use_up(turn_top(state, (event.row, event.col), False), event.club)
+        return replace(state, **top_change(state, (event.row, event.col), False), **_used_up(state, event.club),
+                       actions_left=left)
     if isinstance(event, DiamondThrown):
-        if event.col:
-            state = turn_top(state, (event.row, event.col), False)
-        return _use_up(state, event.diamond)
+        hit = top_change(state, (event.row, event.col), False) if event.col else {}
+        return replace(state, **hit, **_used_up(state, event.diamond), actions_left=left)
     if isinstance(event, SpadeUsed):
         pos = (event.row, event.col)
-        state = _use_up(with_stack(state, pos, state.stack(pos)[:-1]), event.spade)
-        return replace(state, carried=state.carried + (Card(event.card, False),))
+        used = _used_up(state, event.spade)
+        carried = used.pop("carried", state.carried) + (Card(event.card, False),)
+        return replace(state, **stack_change(state, pos, state.stack(pos)[:-1]), **used, carried=carried,
+                       actions_left=left)
     if isinstance(event, CardLaidDown):
         pos = (event.row, event.col)
-        state = with_stack(state, pos, state.stack(pos) + (Card(event.card, False),))
-        return replace(state, carried=_take(state.carried, event.card))
+        return replace(state, **stack_change(state, pos, state.stack(pos) + (Card(event.card, False),)),
+                       carried=_take(state.carried, event.card), actions_left=left)
     raise TypeError(f"not a troll event: {event!r}")

@@ -122,22 +122,43 @@ class TrollState:
 
 
 def with_stack(state: TrollState, pos: Pos, stack: tuple[Card, ...]) -> TrollState:
+    return replace(state, **stack_change(state, pos, stack))
+
+
+def stack_change(state: TrollState, pos: Pos, stack: tuple[Card, ...]) -> dict[str, tuple]:
+    """with_stack's change as `replace` takes it: a caller changing more fields makes one state."""
     row, col = pos
     cells = list(state.upper if row == "upper" else state.lower)
     cells[col - 1] = stack
-    return replace(state, **{row: tuple(cells)})
+    return {row: tuple(cells)}
 
 
 def turn_top(state: TrollState, pos: Pos, awake: bool) -> TrollState:
     """The top card at `pos` turned awake or dormant (an awakening, a stomp, a club, a diamond)."""
+    return replace(state, **top_change(state, pos, awake))
+
+
+def top_change(state: TrollState, pos: Pos, awake: bool) -> dict[str, tuple]:
+    """turn_top's change as `replace` takes it."""
     stack = state.stack(pos)
-    return with_stack(state, pos, stack[:-1] + (Card(stack[-1].code, awake),))
+    return stack_change(state, pos, stack[:-1] + (Card(stack[-1].code, awake),))
 
 
 def row_of(state: TrollState, code: str) -> str:
     return "lower" if colour_of(code) == state.lower_flight.colour else "upper"
 
 
-def occupied(state: TrollState) -> set[Pos]:
-    return {(row, col) for row, stacks in (("upper", state.upper), ("lower", state.lower))  # ROWS, read directly
-            for col, stack in enumerate(stacks, 1) if stack}
+def occupied(state: TrollState) -> frozenset[Pos]:
+    """The positions with a card. The last answer is kept for the same rows (the same tuples): the
+    turn's checks and then the adviser's judgement of the turn it leaves ask it of one bridge."""
+    global _last_occupied
+    upper, lower, cells = _last_occupied
+    if state.upper is upper and state.lower is lower:
+        return cells
+    cells = frozenset([(row, col) for row, stacks in (("upper", state.upper), ("lower", state.lower))  # ROWS, directly
+                       for col, stack in enumerate(stacks, 1) if stack])
+    _last_occupied = (state.upper, state.lower, cells)  # one tuple, set at once: a thread reads all of it or none
+    return cells
+
+
+_last_occupied: tuple = (None, None, frozenset())

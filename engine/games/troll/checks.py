@@ -36,7 +36,7 @@ class BridgeUnsettled:
 # ----- the checks -----
 def bridge_stands(state: TrollState) -> bool:
     """Occupied positions connect a position 1 to a position 6 through orthogonal steps."""
-    return _connects_the_banks(frozenset(occupied(state)))
+    return _connects_the_banks(occupied(state))
 
 
 @lru_cache(maxsize=None)

@@ -4,6 +4,8 @@ the legal commands, `decide` (an action and every automatic consequence after it
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from dicehall.engine.core import ChanceNeeded, IllegalCommand
 from dicehall.engine.games.troll.actions import (ActionsLost, CardLaidDown, CardPickedUp, CardStomped, ClubUsed, DiamondThrown,
                                         SpadeUsed, TrollMoved, Wait, act, action_event, possible_actions)
@@ -80,15 +82,28 @@ def decide(state: TrollState, command: object) -> tuple[object, ...]:
 def decided(state: TrollState, command: object) -> tuple[tuple[object, ...], TrollState]:
     """decide's events and the state they leave (their fold), which deciding computes anyway: the
     bots' playouts need both, and folding the events again cost them a third of their time."""
-    events, state = acted(state, command)
+    events, state, _ = decided_on(state, command)
+    return events, state
+
+
+def decided_on(state: TrollState, command: object) -> tuple[tuple[object, ...], TrollState, list[object]]:
+    """decided, with the actions possible after it while the turn goes on ([] once it ended): its
+    check for lost actions finds them, and the adviser searches them next."""
+    events, state, possible = _acted(state, command)
     if state.actions_left:
-        return tuple(events), state
+        return tuple(events), state, possible
     ending, state = turn_ended(state)
-    return tuple(events) + ending, state
+    return tuple(events) + ending, state, []
 
 
 def acted(state: TrollState, command: object) -> tuple[list[object], TrollState]:
     """decided up to the turn's end: the action's event (and the actions lost after it), folded."""
+    events, state, _ = _acted(state, command)
+    return events, state
+
+
+def _acted(state: TrollState, command: object) -> tuple[list[object], TrollState, list[object]]:
+    """acted, with the actions still possible after it ([] when none are left to take)."""
     if state.end:
         result = outcome(state)
         assert result is not None  # an ended game has its outcome
@@ -103,11 +118,12 @@ def acted(state: TrollState, command: object) -> tuple[list[object], TrollState]
         event = action_event(state, command)
     events = [event]
     state = evolve(state, event)
-    if state.actions_left and not possible_actions(state):
+    possible = possible_actions(state) if state.actions_left else []
+    if state.actions_left and not possible:
         lost = ActionsLost(state.actions_left)
         events.append(lost)
         state = evolve(state, lost)
-    return events, state
+    return events, state, possible
 
 
 def turn_ended(state: TrollState) -> tuple[tuple[object, object], TrollState]:
@@ -118,24 +134,31 @@ def turn_ended(state: TrollState) -> tuple[tuple[object, object], TrollState]:
 
 
 def evolve(state: TrollState, event: object) -> TrollState:
-    if isinstance(event, DeckShuffled):
-        return deal(state, tuple(event.order))
-    if isinstance(event, TrollPlaced):
-        state = replace(state, troll=("lower", event.face))
-        return evolve(state, next_turn(state))
-    if isinstance(event, TurnBegan):
-        return begin_turn(state, event)
-    if isinstance(event, AwakeningRolled):
-        return awaken(state, event.face)
-    if isinstance(event, ActionsLost):
-        return replace(state, actions_left=0)
-    if isinstance(event, FlightPhase):
-        return fly(state, event.moves)
-    if isinstance(event, BridgeCollapsed):
-        return replace(state, phase="over", end="collapsed")
-    if isinstance(event, TrollWon):
-        return replace(state, phase="over", end="perfect" if event.perfect else "won")
-    if isinstance(event, BridgeUnsettled):
-        return replace(state, phase="over", end="unsettled")
-    acted = act(state, event)
-    return replace(acted, actions_left=acted.actions_left - 1)
+    fold = _FOLDS.get(type(event), act)  # by the event's class: every action of every playout folds here
+    return fold(state, event)
+
+
+def _shuffled(state: TrollState, event: DeckShuffled) -> TrollState:
+    return deal(state, tuple(event.order))
+
+
+def _placed(state: TrollState, event: TrollPlaced) -> TrollState:
+    state = replace(state, troll=("lower", event.face))
+    return evolve(state, next_turn(state))
+
+
+def _won(state: TrollState, event: TrollWon) -> TrollState:
+    return replace(state, phase="over", end="perfect" if event.perfect else "won")
+
+
+_FOLDS: dict[type, Callable[[TrollState, Any], TrollState]] = {
+    DeckShuffled: _shuffled,
+    TrollPlaced: _placed,
+    TurnBegan: begin_turn,
+    AwakeningRolled: lambda state, event: awaken(state, event.face),
+    ActionsLost: lambda state, _: replace(state, actions_left=0),
+    FlightPhase: lambda state, event: fly(state, event.moves),
+    BridgeCollapsed: lambda state, _: replace(state, phase="over", end="collapsed"),
+    TrollWon: _won,
+    BridgeUnsettled: lambda state, _: replace(state, phase="over", end="unsettled"),
+}  # the troll's actions: `act` (which refuses any other event)
