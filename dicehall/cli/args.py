@@ -5,17 +5,38 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text  # text from files and arguments is data: no escape sequence reaches the terminal
 
 
+NO_ANALYSER = 2  # the exit code of `analyse` for a game that has no analysis yet
+
+
 class Parser(argparse.ArgumentParser):
     late_epilog: Callable[[], str] | None = None  # a function making the epilog when help is asked for (so the parser is quick to build)
+    # a command's parser: a function adding its arguments, called when it is first used (a run parses
+    # one command: the others' arguments, and the modules that declare them, are never needed)
+    late_arguments: Callable[[Parser], None] | None = None
+
+    def _add_late_arguments(self) -> None:
+        if self.late_arguments is not None:
+            add, self.late_arguments = self.late_arguments, None
+            add(self)
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]  # argparse's, one form
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        self._add_late_arguments()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self._add_late_arguments()
+        return super().format_usage()
 
     def format_help(self) -> str:
+        self._add_late_arguments()
         if self.late_epilog is not None:
             self.epilog = self.late_epilog()
         return super().format_help()
