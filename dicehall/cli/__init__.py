@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import Any, Callable
 
 import dicehall.cli.terminal as terminal
-from dicehall.cli.args import NO_ANALYSER, Parser, UsageError, fail, refusal
+from dicehall.cli.args import NO_ANALYSER, LateParser, Parser, UsageError, fail, refusal
 from dicehall.engine.errors import DicehallError, RulingError
 
 __all__ = ["COMMANDS", "NO_ANALYSER", "UsageError", "build_parser", "main"]
@@ -104,15 +104,15 @@ def build_parser() -> Parser:
 
     parser = Parser(prog="dicehall", description=DESCRIPTION,
                     epilog=EPILOG.format(games=", ".join(entry.id for entry in CATALOGUE)))
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=LateParser)  # type: ignore[type-var]
     parser.commands = sub.choices  # type: ignore[attr-defined]  # each command's parser, for its usage line
     parser.add_argument("--version", action="version", version=f"dicehall {VERSION}")
     parser.add_argument("--hall", metavar="DIR", help="the hall folder shared by the players on this box")
     parser.add_argument("--player", metavar="NAME", dest="box_player",
                         help="on a shared box, the player the admin's key line names (their saves, their seat)")
     for command in COMMANDS:
-        child = sub.add_parser(command.name, help=command.help, description=command.description or command.help)
-        child.late_arguments = partial(command_arguments, command)  # added when this command is parsed or its help shown
+        sub.add_parser(command.name, help=command.help, description=command.description or command.help,
+                       arguments=partial(command_arguments, command))  # the parser made when the command is used
     return parser
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Callable, Sequence
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text  # text from files and arguments is data: no escape sequence reaches the terminal
@@ -17,26 +17,8 @@ NO_ANALYSER = 2  # the exit code of `analyse` for a game that has no analysis ye
 
 class Parser(argparse.ArgumentParser):
     late_epilog: Callable[[], str] | None = None  # a function making the epilog when help is asked for (so the parser is quick to build)
-    # a command's parser: a function adding its arguments, called when it is first used (a run parses
-    # one command: the others' arguments, and the modules that declare them, are never needed)
-    late_arguments: Callable[[Parser], None] | None = None
-
-    def _add_late_arguments(self) -> None:
-        if self.late_arguments is not None:
-            add, self.late_arguments = self.late_arguments, None
-            add(self)
-
-    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]  # argparse's, one form
-                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
-        self._add_late_arguments()
-        return super().parse_known_args(args, namespace)
-
-    def format_usage(self) -> str:
-        self._add_late_arguments()
-        return super().format_usage()
 
     def format_help(self) -> str:
-        self._add_late_arguments()
         if self.late_epilog is not None:
             self.epilog = self.late_epilog()
         return super().format_help()
@@ -45,6 +27,22 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         self.exit(2, f"dicehall: {clean_text(message, 400)}\n")  # argparse quotes unknown arguments raw
 
+
+
+class LateParser:
+    """A command's parser as argparse's subcommands hold it (add_subparsers(parser_class=LateParser)):
+    made, and its arguments added by `arguments`, when it is first used. A run parses one command, so
+    the others' parsers, and the modules that declare their arguments, are never made."""
+
+    def __init__(self, arguments: Callable[[Parser], None], **kwargs: Any):
+        self._arguments, self._kwargs = arguments, kwargs
+        self._parser: Parser | None = None
+
+    def __getattr__(self, name: str) -> Any:  # parse_known_args, error, format_help...: the parser's own
+        if self._parser is None:
+            self._parser = Parser(**self._kwargs)
+            self._arguments(self._parser)
+        return getattr(self._parser, name)
 
 class UsageError(DicehallError, ValueError):
     """An argument the parser accepted but the command cannot use: reported like argparse's own errors."""
