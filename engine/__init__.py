@@ -25,21 +25,28 @@ VERSION = "0.1.0"
 # Each name above from its module, imported the first time it is asked for: importing any engine
 # module runs this file first, and `dicehall --help`, `dicehall.engine.errors` or the launcher's
 # first frame should not wait for the session, the codec (msgpack, hashlib) and the log to load.
-_FROM = {"digest": "codec", "DicehallError": "errors", "CATALOGUE": "games", "get_game": "games"}
-_FROM |= dict.fromkeys(("ChanceNeeded", "IllegalCommand", "Measure", "Outcome", "Player", "Result"), "core")
-_FROM |= dict.fromkeys(("Journal", "JournalError", "LogError", "Mark", "Session"), "session")
+_FROM = {"digest": ".codec", "DicehallError": ".errors", "CATALOGUE": ".games", "get_game": ".games"}
+_FROM |= dict.fromkeys(("ChanceNeeded", "IllegalCommand", "Measure", "Outcome", "Player", "Result"), ".core")
+_FROM |= dict.fromkeys(("Journal", "JournalError", "LogError", "Mark", "Session"), ".session")
 
 
 def __getattr__(name: str) -> object:
-    if name not in _FROM:  # a module of the engine, `engine.games` as `import dicehall.engine as engine` reads it
+    return name_later(globals(), name, _FROM)
+
+
+def name_later(package: dict, name: str, where: dict[str, str]) -> object:
+    """A package's `name` (its __getattr__, given its globals), imported the first time it is asked
+    for: from its module (where[name], relative to the package: ".core", "..durable"), else the
+    package's module of that name."""
+    if name not in where:  # a module of the package, `engine.games` as `import dicehall.engine as engine` reads it
         try:
-            return importlib.import_module(f"{__name__}.{name}")  # (the import sets it here as well)
+            return importlib.import_module(f"{package['__name__']}.{name}")  # (the import sets it there as well)
         except ModuleNotFoundError as error:
-            if error.name != f"{__name__}.{name}":
+            if error.name != f"{package['__name__']}.{name}":
                 raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(f"{__name__}.{_FROM[name]}"), name)
-    globals()[name] = value  # once: the next look-up is a plain attribute
+            raise AttributeError(f"module {package['__name__']!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(where[name], package["__name__"]), name)
+    package[name] = value  # once: the next look-up is a plain attribute
     return value
 
 

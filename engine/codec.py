@@ -12,7 +12,6 @@ import dataclasses
 import functools
 import types
 import typing
-from hashlib import blake2b
 from typing import Any
 
 from dicehall.engine.errors import DicehallError
@@ -49,7 +48,8 @@ def _plain(value: Any) -> Any:
 
 def digest(state: Any) -> str:
     """A short hex digest of a state (BLAKE2b of its canonical msgpack encoding)."""
-    import msgpack  # here, not above: a command that never digests (`sim journal`) starts without it
+    from hashlib import blake2b  # these two here, not above: a command that never digests (`sim journal`)
+    import msgpack  # starts without them (hashlib loads OpenSSL)
 
     return blake2b(msgpack.packb(_plain(state), use_bin_type=True), digest_size=16).hexdigest()
 

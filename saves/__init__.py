@@ -28,23 +28,27 @@ hall (the shared hall). The names every caller uses are exported here.
 """
 from __future__ import annotations
 
-from dicehall.durable import open_regular, write_all, write_durably
-from dicehall.saves.comments import comment_record, write_comment
-from dicehall.saves.errors import (ExportExists, SaveDamaged, SaveError, SaveHealthy, SaveInUse, SaveUnreadable,
-                          SaveWriteFailed, error_line, os_reason)
-from dicehall.saves.files import (default_name, distinct_name, fsync_dir, home, keep_torn, make_dirs, names_in_use,
-                         read_header, replays_dir, save_label, saves_dir, short_name, solo_players, write_new)
-from dicehall.saves.framing import (FORMAT, FRAME, MAGIC, MAX_FILE, MAX_RECORD, MAX_UNPACKED, READ_CHUNK, SUFFIX,
-                           TORN_SCAN_BUDGET, TORN_SUFFIX, UNPACK_LIMITS, UPCASTS, ParsedSave, SaveScan, encode_record,
-                           frame, parse_save, upcast_header)
-from dicehall.saves.index import (FINGERPRINT_BYTES, INDEX_FORMAT, INDEX_NAME, MAX_INDEX, MAX_INDEX_SAVES, RACY_NS, Fingerprint,
-                         SaveInfo, branch_text, find_save, list_saves)
-from dicehall.saves.manage import (DOCUMENTS, branch_save, document_text, export_save, recover_save, rename_save,
-                                   write_document, write_export)
-from dicehall.saves.assists import record_assist
-from dicehall.saves.rebuild import build_session
-from dicehall.saves.store import SaveJournal, ViewedSave, close_save, delete_save, load_readonly, new_save, open_save
+from typing import TYPE_CHECKING
 
+from dicehall.engine import name_later
+
+if TYPE_CHECKING:
+    from dicehall.durable import open_regular, write_all, write_durably
+    from dicehall.saves.comments import comment_record, write_comment
+    from dicehall.saves.errors import (ExportExists, SaveDamaged, SaveError, SaveHealthy, SaveInUse, SaveUnreadable,
+                                       SaveWriteFailed, error_line, os_reason)
+    from dicehall.saves.files import (default_name, distinct_name, fsync_dir, home, keep_torn, make_dirs, names_in_use,
+                                      read_header, replays_dir, save_label, saves_dir, short_name, solo_players, write_new)
+    from dicehall.saves.framing import (FORMAT, FRAME, MAGIC, MAX_FILE, MAX_RECORD, MAX_UNPACKED, READ_CHUNK, SUFFIX,
+                                        TORN_SCAN_BUDGET, TORN_SUFFIX, UNPACK_LIMITS, UPCASTS, ParsedSave, SaveScan, encode_record,
+                                        frame, parse_save, upcast_header)
+    from dicehall.saves.index import (FINGERPRINT_BYTES, INDEX_FORMAT, INDEX_NAME, MAX_INDEX, MAX_INDEX_SAVES, RACY_NS, Fingerprint,
+                                      SaveInfo, branch_text, find_save, list_saves)
+    from dicehall.saves.manage import (DOCUMENTS, branch_save, document_text, export_save, recover_save, rename_save,
+                                       write_document, write_export)
+    from dicehall.saves.assists import record_assist
+    from dicehall.saves.rebuild import build_session
+    from dicehall.saves.store import SaveJournal, ViewedSave, close_save, delete_save, load_readonly, new_save, open_save
 
 __all__ = [
     "DOCUMENTS", "ExportExists", "FINGERPRINT_BYTES", "FORMAT", "FRAME", "Fingerprint", "INDEX_FORMAT", "INDEX_NAME", "MAGIC",
@@ -58,3 +62,31 @@ __all__ = [
     "saves_dir", "short_name", "solo_players", "upcast_header", "write_all", "write_comment", "write_durably",
     "write_document", "write_export", "write_new",
 ]
+
+# Each name above from its module, imported the first time it is asked for (as dicehall.engine's are):
+# importing any module of saves (saves.box, saves.decks) runs this file first, and a command that
+# only reads a deck or checks the box (`dicehall sim journal`) should not wait for the store, the
+# index and the session to load.
+_FROM: dict[str, str] = {}
+_FROM |= dict.fromkeys(("open_regular", "write_all", "write_durably"), "..durable")
+_FROM |= dict.fromkeys(("comment_record", "write_comment"), ".comments")
+_FROM |= dict.fromkeys(("ExportExists", "SaveDamaged", "SaveError", "SaveHealthy", "SaveInUse", "SaveUnreadable",
+                        "SaveWriteFailed", "error_line", "os_reason"), ".errors")
+_FROM |= dict.fromkeys(("default_name", "distinct_name", "fsync_dir", "home", "keep_torn", "make_dirs",
+                        "names_in_use", "read_header", "replays_dir", "save_label", "saves_dir", "short_name",
+                        "solo_players", "write_new"), ".files")
+_FROM |= dict.fromkeys(("FORMAT", "FRAME", "MAGIC", "MAX_FILE", "MAX_RECORD", "MAX_UNPACKED", "READ_CHUNK", "SUFFIX",
+                        "TORN_SCAN_BUDGET", "TORN_SUFFIX", "UNPACK_LIMITS", "UPCASTS", "ParsedSave", "SaveScan",
+                        "encode_record", "frame", "parse_save", "upcast_header"), ".framing")
+_FROM |= dict.fromkeys(("FINGERPRINT_BYTES", "INDEX_FORMAT", "INDEX_NAME", "MAX_INDEX", "MAX_INDEX_SAVES", "RACY_NS",
+                        "Fingerprint", "SaveInfo", "branch_text", "find_save", "list_saves"), ".index")
+_FROM |= dict.fromkeys(("DOCUMENTS", "branch_save", "document_text", "export_save", "recover_save", "rename_save",
+                        "write_document", "write_export"), ".manage")
+_FROM |= dict.fromkeys(("record_assist",), ".assists")
+_FROM |= dict.fromkeys(("build_session",), ".rebuild")
+_FROM |= dict.fromkeys(("SaveJournal", "ViewedSave", "close_save", "delete_save", "load_readonly", "new_save",
+                        "open_save"), ".store")
+
+
+def __getattr__(name: str) -> object:
+    return name_later(globals(), name, _FROM)

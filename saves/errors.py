@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from dicehall.engine.errors import DicehallError
-from dicehall.engine.session import JournalError
+from dicehall.engine.log import JournalError  # not through engine.session: a deck read or a box checked needs no session
 from dicehall.engine.text import clean_text
 
 

@@ -3,6 +3,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -128,6 +129,37 @@ def test_headless_commands_do_not_import_textual(tmp_path):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                             env=dict(os.environ, DICEHALL_HOME=str(tmp_path / "h")))
     assert result.stdout.strip().endswith("CLEAN"), result.stdout + result.stderr
+
+
+
+def sim_journal_imports(*extra: str) -> set[str]:
+    """The modules `dicehall sim journal` imports, as the installed `dicehall` script runs it."""
+    code = ("import json, sys; from dicehall.cli import main; "
+            f"main(['sim', 'journal', '--games', '2', *{list(extra)!r}]); print(json.dumps(sorted(sys.modules)))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    return set(json.loads(result.stdout.splitlines()[-1]))
+
+
+# what `sim journal` uses of dicehall: its command's module, the engine's journal on the Dice Tower's pulls,
+# the deck's reading and the box's check (no store, no session, no other game, command, hall or screen)
+SIM_JOURNAL_USES = ("dicehall.cli.args", "dicehall.cli.box", "dicehall.cli.games", "dicehall.cli.terminal",
+                    "dicehall.engine.games.journal", "dicehall.engine.games.dicetower", "dicehall.saves.box",
+                    "dicehall.saves.decks", "dicehall.saves.errors", "dicehall.sims.journal")
+
+
+@pytest.mark.parametrize("deck", [[], ["--deck", str(Path(__file__).parent / "fixtures" / "dc-solo-rpg-game.csv")]],
+                         ids=["sample", "csv"])
+def test_sim_journal_starts_without_textual_or_what_it_does_not_use(deck):
+    """`dicehall sim journal --games 10000` is timed start-up included (#30: within 1 s of CPU): its
+    start imports no Textual, no msgpack, platformdirs or openskill, and of dicehall only what it uses."""
+    modules = sim_journal_imports(*deck)
+    heavy = ("textual", "rich", "msgpack", "platformdirs", "openskill", "hashlib")  # hashlib loads OpenSSL
+    assert {m for m in modules if m.split(".")[0] in heavy} == set()
+    deep = {m for m in modules if m.startswith(("dicehall.cli.", "dicehall.saves.", "dicehall.sims.", "dicehall.engine.games.",
+                                                "dicehall.engine.bots", "dicehall.engine.analysis"))}
+    assert {m for m in deep if not m.startswith(SIM_JOURNAL_USES)} == set()
+    assert "dicehall.engine.session" not in modules and "dicehall.tui" not in modules
+    assert ("tomllib" in modules) == (not deck)  # the sample deck is TOML; a CSV deck needs no TOML reader
 
 
 def test_continue_with_no_saves_says_so(capsys):

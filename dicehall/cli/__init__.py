@@ -1,32 +1,32 @@
 """The `dicehall` command: a table of subcommands, each declared once (its help and its arguments,
 from which argparse makes `dicehall --help` and `dicehall COMMAND --help`) and run by one function.
 The commands that never open a screen (verify, analyse, sim, saves, stats, export, rules, recover, hall,
-ratings, host, join, watch off a terminal) never import Textual; the others import `tui` when they run."""
+ratings, host, join, watch off a terminal) never import Textual; the others import `tui` when they run.
+A command's module (dicehall/cli/NAME.py) is imported only when that command is parsed or run, so
+`dicehall sim journal` starts without the others' imports (docs/performance.md)."""
 from __future__ import annotations
 
 import argparse
 import sys
 from dataclasses import dataclass
-from typing import Callable
+from functools import partial
+from importlib import import_module
+from typing import Any, Callable
 
 import dicehall.cli.terminal as terminal
-from dicehall.cli.analyse import DESCRIPTION as ANALYSE_DESCRIPTION, NO_ANALYSER, analyse_arguments, analyse_command
-from dicehall.cli.archive import archive_arguments, archive_command
-from dicehall.cli.args import Parser, UsageError, fail, refusal
-from dicehall.cli.files import (export_arguments, export_command, file_argument, recover_command, save_argument,
-                                saves_command, verify_command)
-from dicehall.cli.games import rules_arguments, rules_command, sim_arguments, sim_command
-from dicehall.cli.hall import (barred_at_door, hall_arguments, hall_command, host_arguments, host_command,
-                               join_arguments, join_command, watch_arguments, watch_command)
-from dicehall.cli.screens import (continue_arguments, continue_command, launcher_command, play_arguments, play_command,
-                                  practice_command, replay_command)
-from dicehall.cli.ratings import ratings_arguments, ratings_command
-from dicehall.cli.serve import serve_arguments, serve_command
-from dicehall.cli.summary import summary_arguments, summary_command
-from dicehall.cli.stats import stats_arguments, stats_command
+from dicehall.cli.args import NO_ANALYSER, LateParser, Parser, UsageError, fail, refusal
 from dicehall.engine.errors import DicehallError, RulingError
 
 __all__ = ["COMMANDS", "NO_ANALYSER", "UsageError", "build_parser", "main"]
+
+
+def later(name: str) -> Callable[..., Any]:
+    """dicehall.cli's MODULE.FUNCTION (`name`), imported when it is first called."""
+    module, _, function = name.rpartition(".")
+
+    def call(*args: Any) -> Any:
+        return getattr(import_module(f"dicehall.cli.{module}"), function)(*args)
+    return call
 
 
 def no_arguments(parser: Parser) -> None:
@@ -43,37 +43,54 @@ class Command:
     hall_after: bool = False  # `dicehall NAME --hall DIR` works too (not in its help)
 
 
+# the paragraph of `dicehall analyse --help` (here: the parser is built without importing a command's module)
+ANALYSE_DESCRIPTION = (
+    "Judge every decision of a person and the luck of every roll. Marks by the drop in win chance: "
+    "?! inaccuracy 5 points, ? mistake 10, ?? blunder 15 (the troll: of equity, half the win chance and half the share "
+    "of the deck played before the end, beyond two standard errors of the paired difference; "
+    "Towers: by margin lost, 1, 2 and 4 points; "
+    "in every game by the loss alone: a move that ends the game at once is said so in words beside it).")
+
 COMMANDS = (
-    Command("play", "start a new game", play_arguments, play_command),
-    Command("continue", "resume a save (the latest unfinished one by default)", continue_arguments, continue_command),
-    Command("saves", "list saves: last played, game, name, progress, id", no_arguments, saves_command),
-    Command("export", "write a save as a shareable replay (.dhr)", export_arguments, export_command, hall_after=True),
-    Command("replay", "step through a replay", file_argument, replay_command, hall_after=True),
-    Command("verify", "check a replay against its seed and rules", file_argument, verify_command, hall_after=True),
-    Command("analyse", "judge every decision and the luck of every roll (--hindsight: was the troll's deal winnable?)",
-            analyse_arguments, analyse_command, ANALYSE_DESCRIPTION, hall_after=True),
-    Command("practice", "replay the marked decisions of your analysed saves, the answer hidden, until you find the best",
-            no_arguments, practice_command),
-    Command("summary", "a game's summary, as a morgue file: result, deal, undos, assists; --analyse: its turning points",
-            summary_arguments, summary_command, hall_after=True),
-    Command("stats", "statistics of the saves: played, won, streaks, best results, per game and player (--json)",
-            stats_arguments, stats_command),
-    Command("sim", "sample whole games through the engine, with bots", sim_arguments, sim_command),
-    Command("rules", "print a game's rules", rules_arguments, rules_command),
-    Command("recover", "copy the good part of a damaged save into a new save", save_argument, recover_command),
-    Command("hall", "list the hall's games: seats, moves, watchers", hall_arguments, hall_command, hall_after=True),
-    Command("archive", "the hall's finished games by player, game, day and result (--json)", archive_arguments,
-            archive_command, hall_after=True),
-    Command("host", "open a game in the hall and take a seat", host_arguments, host_command, hall_after=True),
-    Command("join", "take an open seat (or your own again) in a hall game", join_arguments, join_command,
+    Command("play", "start a new game", later("screens.play_arguments"), later("screens.play_command")),
+    Command("continue", "resume a save (the latest unfinished one by default)", later("screens.continue_arguments"),
+            later("screens.continue_command")),
+    Command("saves", "list saves: last played, game, name, progress, id", no_arguments, later("files.saves_command")),
+    Command("export", "write a save as a shareable replay (.dhr)", later("files.export_arguments"),
+            later("files.export_command"), hall_after=True),
+    Command("replay", "step through a replay", later("files.file_argument"), later("screens.replay_command"),
             hall_after=True),
-    Command("watch", "a hall game, read only: the live viewer on a terminal, else its moves as lines", watch_arguments,
-            watch_command, hall_after=True),
+    Command("verify", "check a replay against its seed and rules", later("files.file_argument"),
+            later("files.verify_command"), hall_after=True),
+    Command("analyse", "judge every decision and the luck of every roll (--hindsight: was the troll's deal winnable?)",
+            later("analyse.analyse_arguments"), later("analyse.analyse_command"), ANALYSE_DESCRIPTION, hall_after=True),
+    Command("practice", "replay the marked decisions of your analysed saves, the answer hidden, until you find the best",
+            no_arguments, later("screens.practice_command")),
+    Command("summary", "a game's summary, as a morgue file: result, deal, undos, assists; --analyse: its turning points",
+            later("summary.summary_arguments"), later("summary.summary_command"), hall_after=True),
+    Command("stats", "statistics of the saves: played, won, streaks, best results, per game and player (--json)",
+            later("stats.stats_arguments"), later("stats.stats_command")),
+    Command("sim", "sample whole games through the engine, with bots", later("games.sim_arguments"),
+            later("games.sim_command")),
+    Command("rules", "print a game's rules", later("games.rules_arguments"), later("games.rules_command")),
+    Command("recover", "copy the good part of a damaged save into a new save", later("files.save_argument"),
+            later("files.recover_command")),
+    Command("hall", "list the hall's games: seats, moves, watchers", later("hall.hall_arguments"),
+            later("hall.hall_command"), hall_after=True),
+    Command("archive", "the hall's finished games by player, game, day and result (--json)",
+            later("archive.archive_arguments"), later("archive.archive_command"), hall_after=True),
+    Command("host", "open a game in the hall and take a seat", later("hall.host_arguments"),
+            later("hall.host_command"), hall_after=True),
+    Command("join", "take an open seat (or your own again) in a hall game", later("hall.join_arguments"),
+            later("hall.join_command"), hall_after=True),
+    Command("watch", "a hall game, read only: the live viewer on a terminal, else its moves as lines",
+            later("hall.watch_arguments"), later("hall.watch_command"), hall_after=True),
     Command("ratings", "the hall's ratings per game and player (openskill); --rebuild: from the verified logs",
-            ratings_arguments, ratings_command, hall_after=True),
+            later("ratings.ratings_arguments"), later("ratings.ratings_command"), hall_after=True),
     Command("serve", "run dicehall for a web browser (textual-serve; no authentication: reach it by ssh -L)",
-            serve_arguments, serve_command, hall_after=True),
+            later("serve.serve_arguments"), later("serve.serve_command"), hall_after=True),
 )
+launcher_command = later("screens.launcher_command")  # no command: the launcher
 BY_NAME = {command.name: command for command in COMMANDS}
 
 DESCRIPTION = "A terminal game parlor. Without a command: the launcher."
@@ -87,18 +104,22 @@ def build_parser() -> Parser:
 
     parser = Parser(prog="dicehall", description=DESCRIPTION,
                     epilog=EPILOG.format(games=", ".join(entry.id for entry in CATALOGUE)))
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=LateParser)  # type: ignore[type-var]
     parser.commands = sub.choices  # type: ignore[attr-defined]  # each command's parser, for its usage line
     parser.add_argument("--version", action="version", version=f"dicehall {VERSION}")
     parser.add_argument("--hall", metavar="DIR", help="the hall folder shared by the players on this box")
     parser.add_argument("--player", metavar="NAME", dest="box_player",
                         help="on a shared box, the player the admin's key line names (their saves, their seat)")
     for command in COMMANDS:
-        child = sub.add_parser(command.name, help=command.help, description=command.description or command.help)
-        command.arguments(child)
-        if command.hall_after:  # --hall DIR after the command works too
-            child.add_argument("--hall", metavar="DIR", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        sub.add_parser(command.name, help=command.help, description=command.description or command.help,
+                       arguments=partial(command_arguments, command))  # the parser made when the command is used
     return parser
+
+
+def command_arguments(command: Command, parser: Parser) -> None:
+    command.arguments(parser)
+    if command.hall_after:  # --hall DIR after the command works too
+        parser.add_argument("--hall", metavar="DIR", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,6 +177,8 @@ def _run(args: argparse.Namespace) -> int:
         import os
 
         os.environ["DICEHALL_HALL"] = args.hall  # the app, and anything it starts, uses the same hall
+    from dicehall.cli.box import barred_at_door
+
     barred = barred_at_door()
     if barred:
         return fail(barred)

@@ -5,18 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from dicehall.cli.args import Parser, UsageError, budget, fail, positive
+from dicehall.cli.args import NO_ANALYSER, Parser, UsageError, budget, fail, positive
 from dicehall.cli.files import needs_a_file
 from dicehall.engine.games import CATALOGUE, entry_of
 from dicehall.engine.text import clean_text
-
-NO_ANALYSER = 2  # the exit code of `analyse` for a game that has no analysis yet
-
-DESCRIPTION = ("Judge every decision of a person and the luck of every roll. Marks by the drop in win chance: "
-               "?! inaccuracy 5 points, ? mistake 10, ?? blunder 15 (the troll: of equity, half the win chance and half the share "
-               "of the deck played before the end, beyond two standard errors of the paired difference; "
-               "Towers: by margin lost, 1, 2 and 4 points; "
-               "in every game by the loss alone: a move that ends the game at once is said so in words beside it).")
 
 
 def analyse_arguments(parser: Parser) -> None:

@@ -6,10 +6,13 @@ import argparse
 import re
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.text import clean_text  # text from files and arguments is data: no escape sequence reaches the terminal
+
+
+NO_ANALYSER = 2  # the exit code of `analyse` for a game that has no analysis yet
 
 
 class Parser(argparse.ArgumentParser):
@@ -24,6 +27,22 @@ class Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         self.exit(2, f"dicehall: {clean_text(message, 400)}\n")  # argparse quotes unknown arguments raw
 
+
+
+class LateParser:
+    """A command's parser as argparse's subcommands hold it (add_subparsers(parser_class=LateParser)):
+    made, and its arguments added by `arguments`, when it is first used. A run parses one command, so
+    the others' parsers, and the modules that declare their arguments, are never made."""
+
+    def __init__(self, arguments: Callable[[Parser], None], **kwargs: Any):
+        self._arguments, self._kwargs = arguments, kwargs
+        self._parser: Parser | None = None
+
+    def __getattr__(self, name: str) -> Any:  # parse_known_args, error, format_help...: the parser's own
+        if self._parser is None:
+            self._parser = Parser(**self._kwargs)
+            self._arguments(self._parser)
+        return getattr(self._parser, name)
 
 class UsageError(DicehallError, ValueError):
     """An argument the parser accepted but the command cannot use: reported like argparse's own errors."""

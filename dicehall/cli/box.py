@@ -16,6 +16,19 @@ MAX_COMMAND = 1000  # characters: the longest allowed command is a few words and
 MAX_WORDS = 7  # the longest form: export ID --svg --at N -o -
 
 
+def barred_at_door() -> str | None:
+    """On a box, the one line refusing a player the admin has barred (hall.toml's `barred`), checked
+    before any command or the launcher runs; None off a box or for anyone else."""
+    from dicehall.saves.box import box_player, login_keys
+
+    player = box_player()
+    if player is None:
+        return None
+    from dicehall.saves.hall import barred_refusal, hall_dir, read_settings
+
+    return barred_refusal(read_settings(hall_dir()), player, login_keys())
+
+
 def typed_command() -> str | None:
     """What the player typed after the host, when sshd runs a forced command; None otherwise."""
     return os.environ.get(ORIGINAL_COMMAND)

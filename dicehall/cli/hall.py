@@ -118,19 +118,6 @@ def watch_command(args: argparse.Namespace) -> int:
     return watch_lines(hall, check_id(args.id), args.follow)
 
 
-def barred_at_door() -> str | None:
-    """On a box, the one line refusing a player the admin has barred (hall.toml's `barred`), checked
-    before any command or the launcher runs; None off a box or for anyone else."""
-    from dicehall.saves.box import box_player, login_keys
-
-    player = box_player()
-    if player is None:
-        return None
-    from dicehall.saves.hall import barred_refusal, hall_dir, read_settings
-
-    return barred_refusal(read_settings(hall_dir()), player, login_keys())
-
-
 def player_name(given: str) -> str:
     from dicehall.saves.hall import login_name
 

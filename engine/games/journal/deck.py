@@ -18,9 +18,9 @@ import io
 import os
 import re
 import stat
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dicehall.engine.codec import ADDED
 from dicehall.engine.errors import DeckError
@@ -29,6 +29,9 @@ from dicehall.engine.games.journal.cards import FULL_DECK, RANKS, SALVATION_CARD
 from dicehall.engine.games.journal.gamefile import game_file_record, game_folder_texts, looks_like_game_file
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
+
+if TYPE_CHECKING:
+    import tomllib
 
 MAX_ROWS = 200  # rows read before a file is refused as no deck (52 cards and blank lines)
 MAX_COLUMNS = 16  # fields of one CSV row before it is refused (a deck has 4)
@@ -354,6 +357,8 @@ def _lines_of(pattern: str, text: str) -> list[int]:
 
 
 def parse_toml(text: str, name: str) -> Deck:
+    import tomllib  # here: its patterns cost every start a few ms, and a CSV deck needs none of it
+
     _prescan_toml(text, name)
     try:
         document = tomllib.loads(text)
