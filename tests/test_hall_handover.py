@@ -15,8 +15,6 @@ import pytest
 from dicehall import replays
 from dicehall.cli import main
 from dicehall.engine import digest
-from dicehall.engine.analysis import bones as bones_analysis
-from dicehall.engine.analysis import paired
 from dicehall.engine.analysis import towers as towers_analysis
 from dicehall.replays.text import player_tag, read_record, read_text, write_text
 from dicehall.saves.hall import Hall, SeatHeld
@@ -84,11 +82,9 @@ def exported(tmp_path, game_id: str, capsys) -> tuple:
 @pytest.mark.parametrize("game", ["towers", "wager", "bones"])
 def test_a_handed_over_game_verifies_replays_and_analyses_in_both_records(hall, monkeypatch, tmp_path, capsys, game):
     # what is checked is that each record analyses, not its figures: Towers' search looks at fewer
-    # positions (its node budget, as the viewer's tests shrink the hindsight's); War of Bones judges
-    # the move played, the general's and one more, each over two futures (--samples 1, two pairs)
+    # positions (its node budget, as the viewer's tests shrink the hindsight's), War of Bones is
+    # analysed at its fewest samples (--samples 1 below)
     monkeypatch.setattr(towers_analysis, "judge", partial(towers_analysis.judge, nodes=400))
-    monkeypatch.setattr(bones_analysis, "CANDIDATES", 1)
-    monkeypatch.setattr(paired, "MIN_PAIRS", 2)
     alice, seat, at = handed_over(hall, monkeypatch, game)
     said = f"seat {seat + 1} went to Bot for Bob after event {at} (idle for {IDLE} minutes)"
     assert main(["verify", alice.id]) == 0
