@@ -251,12 +251,15 @@ def test_the_viewer_names_the_person_before_the_handover_and_the_bot_after(hall,
     session = replays.read_replay(binary)
     stops = session.turn_starts()
 
+    bobs = [start for start, mark in zip(stops, session.marks) if mark.player == seat and start < at]
+    assert bobs and at in stops
+
     async def steps(pilot):
         title = screen_text(pilot.app).splitlines()[0]
-        await pilot.press("home")
         seen = {}
-        for _ in range(len(stops)):
-            await pilot.press("pagedown")
+        for stop in (bobs[-1], at):  # Bob's last turn, then the bot's first: PgDn onto each from the turn before
+            before = max([start for start in stops if start < stop], default=0)
+            await pilot.press("g", *str(before), "enter", "pagedown")
             await pilot.pause()
             seen[pilot.app.screen.position] = status(pilot.app)
         return title, seen
@@ -264,8 +267,7 @@ def test_the_viewer_names_the_person_before_the_handover_and_the_bot_after(hall,
     title, seen = drive(DicehallApp(replay=session), steps)
     assert "Bot for Bob" in title
     assert f"seat {seat + 1} went to Bot for Bob after event {at} (idle for {IDLE} minutes); Bot to decide" in seen[at]
-    bobs = [start for start, mark in zip(stops, session.marks) if mark.player == seat and start < at]
-    assert bobs and "Bob to decide" in seen[bobs[-1]]
+    assert "Bob to decide" in seen[bobs[-1]]
     alice.close()
 
 
