@@ -255,6 +255,16 @@ def test_every_text_box_given_paths_reads_and_writes_nothing_outside_the_players
     bobs_own_files_hold_no_secret(box)
 
 
+@pytest.fixture
+def one_parser(monkeypatch):
+    """dicehall's own parser, built once for the hundreds of commands below: main() builds it anew at
+    each call (some milliseconds of argparse, most of these tests' time), and a parse leaves it as it was."""
+    from dicehall import cli
+
+    parser = cli.build_parser()
+    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+
+
 COMMANDS = [
     lambda path: ["play", "journal", "--option", f"deck={path}"],
     lambda path: ["host", "journal", "--option", f"deck={path}"],
@@ -276,7 +286,7 @@ COMMANDS = [
 ]
 
 
-def test_every_option_and_argument_given_paths_reads_and_writes_nothing(box, capsys):
+def test_every_option_and_argument_given_paths_reads_and_writes_nothing(box, capsys, one_parser):
     before = snapshot(box["tmp"], box["bob"])
     for command in COMMANDS:
         for path in box["attacks"]:
@@ -327,7 +337,8 @@ def box_command_words(form: str, game_id: str) -> str:
     return " ".join({"ID": game_id, "GAME": "wager", "N": "3"}.get(word, word) for word in form.split())
 
 
-def test_no_command_on_a_box_shows_a_path_of_the_box_in_its_output_or_its_errors(tmp_path, home, monkeypatch, capfdbinary):
+def test_no_command_on_a_box_shows_a_path_of_the_box_in_its_output_or_its_errors(tmp_path, home, monkeypatch, capfdbinary,
+                                                                                   one_parser):
     """Every command of the box's list, typed after `ssh play@box` as the forced command runs it, on
     a finished game, a game in progress, an unknown id; then with the hall's folder missing and not a
     folder: nothing printed names a folder of the box (the hall's, the player's data)."""

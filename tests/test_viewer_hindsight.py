@@ -103,10 +103,11 @@ def test_l_opens_the_line_which_steps_to_a_win_and_c_branches_a_save_from_it(tmp
             await pilot.press("right")
             steps_seen.append(line_viewer.position)
         end = line_viewer.session.state_at(line_viewer.position).end, screen_text(pilot.app)
-        await pilot.press("home")
-        for _ in range(solution.from_event + 5):  # some way into the line: a branch point of its own
-            await pilot.press("right")
+        # some way into the line, a branch point of its own: g and its number (the steps are counted above)
+        await pilot.press("g", *str(solution.from_event + 5), "enter")
+        await pilot.pause()
         branch_at = line_viewer.position
+        assert branch_at == solution.from_event + 5, status(pilot)
         line_events = list(line_viewer.session.events)
         await pilot.press("c")
         branch = pilot.app.screen.session
