@@ -204,9 +204,16 @@ def random_source(seed):
     return random.Random(seed)
 
 
+@functools.cache
+def analysed_adviser_game_5():
+    """adviser_game(5) (standard) and its analysis at 2 samples, made once a process for the tests that read them."""
+    session = adviser_game(5, {"difficulty": "standard"})
+    return session, analysis.analyse(session, samples=2)
+
+
 def test_analysis_is_repeatable_and_the_budget_maps_to_samples_deterministically():
-    session = adviser_game(1, {"difficulty": "standard"})
-    first = analysis.as_json(analysis.analyse(session, samples=2))
+    session, analysed = analysed_adviser_game_5()
+    first = analysis.as_json(analysed)
     assert analysis.as_json(analysis.analyse(session, samples=2)) == first
     samples = troll_analysis.samples_for_budget(session, 5.0)
     assert samples == troll_analysis.samples_for_budget(session, 5.0) >= 1
@@ -322,8 +329,7 @@ def test_analyse_a_save_by_name_without_changing_it(capsys):
 
 
 def test_troll_luck_is_each_turns_awakenings_against_what_the_pair_before_was_expected_to_leave():
-    session = adviser_game(5, {"difficulty": "standard"})
-    result = analysis.analyse(session, samples=2)
+    session, result = analysed_adviser_game_5()
     decisions = result.decisions
     rolled = [n for n, e in enumerate(session.events, start=1) if isinstance(e, troll.AwakeningRolled)]
     for luck in result.chance:

@@ -32,6 +32,7 @@ def test_paired_differences_their_standard_error_and_the_drop_beyond_noise():
 
 
 # ----- War of Bones -----
+@functools.cache  # a second of the general's moves, played once a process: the tests only read it
 def first_strike_game(seed):
     """Ada wins the roll-off and chooses First Strike where the general takes Reengage; then the
     generals play on a little. Returns the session and where the choice starts."""

@@ -101,9 +101,16 @@ def decision_positions(seeds, turns=(3, 6, 9)):
     return found
 
 
+# Six of the first twelve such positions of seeds 1-12 (seed, event): between them they reach every
+# branch of the judge (engine/analysis/troll.py and paired.py, 282 arcs measured with coverage) that
+# the twelve reach, at half their CPU (3.6 of 7.2 s); (2, 13), (6, 13) and (7, 43) each reach arcs
+# that no other of the twelve does.
+TWIN_POSITIONS = {(2, 13), (2, 28), (3, 13), (6, 13), (6, 28), (7, 43)}
+
+
 def test_pairs_that_leave_the_same_position_are_never_marked_against_each_other_over_many_seeds():
-    positions = decision_positions(range(1, 13))[:12]
-    assert len(positions) == 12
+    positions = [found for found in decision_positions((2, 3, 6, 7)) if found[:2] in TWIN_POSITIONS]
+    assert len(positions) == len(TWIN_POSITIONS)
     for seed, event, state, (one, other) in positions:
         # either played, the other is in its group: never a candidate against it, never named best
         first = troll_analysis.judge_turn(state, one, seed, event + 1, 6, 28)

@@ -5,9 +5,11 @@ round a circle still makes one)."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.sourcetree import ROOT, imports_of
+
 FOLDERS = ("engine", "tui", "saves", "replays", "dicehall")  # dicehall/: the package's root (cli, sim)
 
 
@@ -44,10 +46,10 @@ def imports(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """The project modules `module` imports, anywhere in it."""
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in imports_of(path):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
+        else:  # ast.ImportFrom
             base = node.module or ""
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
@@ -55,8 +57,6 @@ def imports(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
             # `from pkg import sub` imports the module pkg.sub when there is one, else a name of pkg
             names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
                      for alias in node.names]
-        else:
-            continue
         for name in names:
             target = resolve(name, modules)
             if target is not None and target != module:
@@ -64,6 +64,7 @@ def imports(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
     return found
 
 
+@functools.cache  # read once a process: its tests only read it
 def import_graph() -> dict[str, set[str]]:
     modules = project_modules()
     return {module: imports(module, path, modules) for module, path in modules.items()}

@@ -7,7 +7,7 @@ import functools
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).parent.parent
+from tests.sourcetree import ROOT, SOURCE_FOLDERS, imports_of, nodes_of, tree_of
 
 
 FOLDERS = ("engine", "tui", "saves", "replays")  # installed as dicehall.engine, ... (pyproject's package-dir)
@@ -20,16 +20,10 @@ def folder_name(name: str) -> str:
 
 
 @functools.cache
-def tree_of(path: Path) -> ast.Module:
-    """A source file's syntax tree, parsed once for all the tests of this module (read, never changed)."""
-    return ast.parse(path.read_text(encoding="utf-8"), str(path))
-
-
-@functools.cache
 def imported_modules(path: Path) -> frozenset[str]:
     """Every module a source file imports, at its top or inside a function, named by its folder."""
     found = set()
-    for node in ast.walk(tree_of(path)):
+    for node in imports_of(path):
         if isinstance(node, ast.Import):
             found.update(folder_name(alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "dicehall":
@@ -86,7 +80,6 @@ def test_every_package_is_installed():
 
 
 LONGEST = 600  # lines: what a newcomer can hold in mind at once; the same for every folder, not tuned to a file
-SOURCE_FOLDERS = ("engine", "tui", "saves", "replays", "dicehall")  # dicehall/: the package's root (cli, sim)
 
 
 def test_no_module_is_longer_than_a_newcomer_can_hold():
@@ -170,9 +163,8 @@ def test_no_module_reaches_another_modules_private_names():
         for path in sorted((ROOT / top).rglob("*.py")):
             if ".venv" in path.parts:
                 continue
-            tree = tree_of(path)
             bound = set()  # local names bound to something of dicehall's
-            for node in ast.walk(tree):
+            for node in imports_of(path):
                 if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("dicehall"):
                     for alias in node.names:
                         bound.add(alias.asname or alias.name)
@@ -181,7 +173,7 @@ def test_no_module_reaches_another_modules_private_names():
                 elif isinstance(node, ast.Import):
                     bound.update(alias.asname or alias.name.split(".")[0] for alias in node.names
                                  if alias.name.startswith("dicehall"))
-            for node in ast.walk(tree):
+            for node in nodes_of(path):
                 if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
                         and isinstance(node.value, (ast.Name, ast.Attribute))):
                     root = node.value

@@ -171,12 +171,13 @@ def test_towers_practice_judges_by_margin_as_its_marks_do():
     assert not judging.judge(session, decision, *played).accepted
     others = [(words, commands) for words, commands in choices if words not in (decision.best, decision.played)]
     assert others
+    from dicehall.engine.analysis import towers as towers_analysis
+
+    state = session.state_at(event - 1)
+    best_margin = towers_analysis.margin_after(state, best[1][0])[0]  # a search: made once, not once a move
     for words, commands in others:
         verdict = judging.judge(session, decision, words, commands)
         assert "margin" in verdict.text and "win " not in verdict.text
         # accepted exactly when it loses less than a point (Towers' first mark) against the best
-        from dicehall.engine.analysis import towers as towers_analysis
-
-        state = session.state_at(event - 1)
-        drop = towers_analysis.margin_after(state, best[1][0])[0] - towers_analysis.margin_after(state, commands[0])[0]
+        drop = best_margin - towers_analysis.margin_after(state, commands[0])[0]
         assert verdict.accepted == (drop < 1.0), (words, drop, verdict.text)
