@@ -140,7 +140,7 @@ def test_equity_counts_the_win_and_the_share_of_the_deck_played():
 
 
 def test_the_help_says_which_figure_the_troll_marks_use():
-    from dicehall.cli.analyse import DESCRIPTION
+    from dicehall.cli import ANALYSE_DESCRIPTION as DESCRIPTION  # the paragraph of `analyse --help`
     from dicehall.tui.screens.viewer.analysis import thresholds_note
 
     note = thresholds_note("troll", "Angry Troll versus Magic Bridge")
