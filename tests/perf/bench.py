@@ -789,46 +789,31 @@ def troll_analysis(games: int = 3) -> None:
     """The troll's analysis at its default samples (every legal pair, raced and confirmed on paired
     samples, issue #22; 48 samples within 10 s wall on 2 cores, issue #33): whole standard games of a
     human-like player (the adviser's pair three turns in four, a random pair otherwise;
-    tests/perf/troll_judge.py) and of the adviser. The machine is shared, so its wall is not the
-    figure: each turn's CPU is measured on one core, and the wall on an idle 2-core machine is the
-    pool's schedule of those turns on two workers (each takes the next turn when free: the
-    makespan), with the pool's start (the `pool_start` row) and the parent's work beside it."""
+    tests/perf/troll_judge.py) and of the adviser. Each game's CPU on one core (in this process),
+    then its wall on two (the pool, every playout split over both), and how much of the two cores
+    that wall used: the CPU on one over twice the wall on two, near 100% where no core waits (a
+    shared machine's load slows the wall, so the load average is given)."""
     sys.path.insert(0, str(ROOT / "tests" / "perf"))
     from troll_judge import human_like_game
 
     from dicehall.engine.analysis import troll as troll_analysis
 
     for who in ("a human-like player", "the adviser"):
-        cpus, idle_walls, turns = [], [], []
+        cpus, walls, turns, loads = [], [], [], []
         for seed in range(1, games + 1):
             session = adviser_troll_game(seed) if who == "the adviser" else human_like_game(seed)[0]
-            done: list[float] = []  # the CPU clock as each turn is judged (one core: in this process)
-
-            def judged(count: int, _total: int) -> None:
-                if count > len(done):
-                    done.append(time.process_time())
-
             begun = time.process_time()
-            result = troll_analysis.analyse(session, progress=judged, cores=1)
-            turn_cpus = [b - a for a, b in zip([begun] + done, done)]  # the first with the turns found
+            result = troll_analysis.analyse(session, cores=1)
             cpus.append(time.process_time() - begun)
-            idle_walls.append(makespan(turn_cpus, workers=2) + cpus[-1] - sum(turn_cpus))  # + the luck, after
+            walls.append(timed(lambda: troll_analysis.analyse(session, cores=2))[0])
             turns.append(len(result.decisions))
+            loads.append(os.getloadavg()[0])
         row(f"troll analysis at the default ({troll_analysis.SAMPLES} fresh samples per confirmed pair, every legal "
-            f"pair): whole standard games of {who} ({min(turns)} to {max(turns)} turns): CPU on one core / wall on an "
-            f"idle 2-core machine (the turns' CPU scheduled on 2 workers; load average {os.getloadavg()[0]:.1f} "
-            "while measured: the CPU itself is slower when busy)",
-            f"{statistics.median(cpus):.1f} s median, {max(cpus):.1f} s worst / **{statistics.median(idle_walls):.1f} s** "
-            f"median, **{max(idle_walls):.1f} s** worst ({statistics.median(c / 2 / w for c, w in zip(cpus, idle_walls)):.0%} "
+            f"pair): whole standard games of {who} ({min(turns)} to {max(turns)} turns): CPU on one core / wall on "
+            f"two (load average {min(loads):.1f} to {max(loads):.1f} while measured)",
+            f"{statistics.median(cpus):.1f} s median, {max(cpus):.1f} s worst / **{statistics.median(walls):.1f} s** "
+            f"median, **{max(walls):.1f} s** worst ({statistics.median(c / 2 / w for c, w in zip(cpus, walls)):.0%} "
             "of two cores used)", "within 10 s wall on 2 cores")
-
-
-def makespan(tasks: list[float], workers: int) -> float:
-    """The time `workers` take for `tasks` in order, each taking the next when free (the pool's way)."""
-    free = [0.0] * workers
-    for task in tasks:
-        free[free.index(min(free))] += task
-    return max(free)
 
 
 def adviser_troll_game(seed: int):
