@@ -13,9 +13,9 @@ in that order, and returns its result. `function(task)` runs in a worker (both m
 module-level function, plain data); the job itself runs here. `each(index, result)` is called in
 the jobs' order as results come in; `waiting()` at least every tenth of a second while the pool
 works (either may raise to stop: the workers are then ended at once). The tasks of the earliest
-job go first (its result comes as soon as it can), a later job's fill the cores while it waits
-for its last task of a step, so no core waits on one job's step, and at the end the last jobs'
-tasks are split over every core: one decision never runs alone on one core.
+job go first (its result comes as soon as it can); a later job's fill the cores while it waits for
+the last task of its step, so no core waits on one job's step, and the last jobs' tasks are spread
+over every core (with one task a decision, a long last one ran alone while the other cores waited).
 
 Which processes: a process with one thread forks its workers (nothing can be held locked in the
 copy, and nothing is imported again, so a script without an `if __name__ == "__main__":` guard is
