@@ -192,3 +192,29 @@ def test_a_best_named_is_verified_on_fresh_samples_and_gives_way_when_they_do_no
     assert judgement.verified and max(calls) >= paired.VERIFY  # the figures from fresh samples
     assert judgement.best == played and judgement.drop == 0.0  # not borne out: as good as the best found
     assert judgement.numbers(played) == range(paired.VERIFY, paired.VERIFY + 12)
+
+
+def test_judging_step_by_step_asks_each_sample_in_one_step_only_and_judges_as_judge_does():
+    """The troll's pool values a step's samples in tasks of whole samples, each task on its own
+    (engine/analysis/troll.py): the figures are one core's only if no sample is asked again in a
+    later step (its deal and its playouts' memo start anew in another task)."""
+    for seed in range(20):
+        def value(candidate, sample):
+            return noise((seed, candidate), sample) + candidate / 40
+
+        candidates = list(range(2 + seed % 9))
+        played = seed % len(candidates)
+        steps = paired.judging(candidates, played, 12, race=6, exact={0: 0.3} if seed % 3 == 0 else None)
+        asked: list[set] = []
+        try:
+            wanted = next(steps)
+            while True:
+                assert wanted and len(set(wanted)) == len(wanted)  # no empty step, no pair twice
+                asked.append({sample for _, sample in wanted})
+                wanted = steps.send([value(candidate, sample) for candidate, sample in wanted])
+        except StopIteration as finished:
+            stepwise = finished.value
+        assert all(not (a & b) for n, a in enumerate(asked) for b in asked[n + 1:])
+        whole = paired.judge(candidates, value, played, 12, race=6, exact={0: 0.3} if seed % 3 == 0 else None)
+        assert (stepwise.best, stepwise.raced, stepwise.confirmed, stepwise.verified) == \
+               (whole.best, whole.raced, whole.confirmed, whole.verified)

@@ -94,6 +94,15 @@ def test_two_cores_give_the_figures_of_one_core():
     assert [d.event for d in reports[-1].decisions] == [d.event for d in two.decisions]
 
 
+def test_a_turns_playouts_split_into_tasks_any_way_give_the_figures_of_one_core(monkeypatch):
+    """The pool's tasks are whole samples of a step of a turn's judging: every sample its own task,
+    here or over both cores, gives the figures of the usual split (a task of several samples)."""
+    usual = one_core(6)
+    monkeypatch.setattr(troll_analysis, "PLAYOUTS_PER_TASK", 1)
+    assert analysis.as_json(troll_analysis.analyse(fatal_game(), samples=6, cores=2)) == usual
+    assert one_core(6) == usual
+
+
 def test_a_pool_that_cannot_start_falls_back_to_one_core(monkeypatch):
     def no_shared_memory(*args, **kwargs):
         raise FileNotFoundError("/dev/shm")  # what a missing /dev/shm gives multiprocessing's locks
@@ -299,3 +308,44 @@ def test_the_viewer_analyses_over_the_pool_with_the_figures_of_one_core(tmp_path
     assert analysis.as_json(shown) == one_core()
     # the viewer's worker thread started the pool: the forkserver, as the process has threads
     assert [context.get_start_method() for context in pools] == ["forkserver"]
+
+
+def squares_then_sum(first: int, kill: int | None = None):
+    """A job of two steps, the second asked from the first's results: the squares of four numbers,
+    then the squares of the sums of each two neighbours (`kill`: the task whose worker kills itself)."""
+    squares = yield [(n, n == kill) for n in range(first, first + 4)]
+    sums = yield [(squares[n] + squares[n + 1], False) for n in range(3)]
+    return first, sums
+
+
+def square_in_a_worker(task: tuple[int, bool]) -> int:
+    """The task's number squared; in a worker of the pool, a task marked kill kills its own process."""
+    import multiprocessing
+
+    number, kill = task
+    if kill and multiprocessing.parent_process() is not None:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return number * number
+
+
+def expected_sums(first: int) -> tuple[int, list[int]]:
+    squares = [n * n for n in range(first, first + 4)]
+    return first, [(squares[n] + squares[n + 1]) ** 2 for n in range(3)]
+
+
+@pytest.mark.parametrize("kill", [None, 5])
+def test_jobs_of_several_steps_over_the_pool_give_their_results_in_order(kill):
+    seen = []
+    jobs = [squares_then_sum(first, kill) for first in (1, 4, 8)]
+    results = pool.staged(square_in_a_worker, jobs, each=lambda i, r: seen.append((i, r)), cores=2)
+    assert results == [expected_sums(first) for first in (1, 4, 8)]  # a worker lost mid-step: the rest here
+    assert seen == list(enumerate(results))
+    assert pool.locally(square_in_a_worker, squares_then_sum(4)) == expected_sums(4)
+
+
+def test_the_earliest_jobs_tasks_are_given_out_first_and_a_later_job_fills_the_cores():
+    jobs = [pool._Job(squares_then_sum(first)) for first in (1, 10)]
+    first = pool._next_tasks(jobs, 3)
+    assert [(jobs.index(job), index) for job, index in first] == [(0, 0), (0, 1), (0, 2)]
+    assert not jobs[1].started  # not started while the first has tasks to give
+    assert [(jobs.index(job), index) for job, index in pool._next_tasks(jobs, 3)] == [(0, 3), (1, 0), (1, 1)]

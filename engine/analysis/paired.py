@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Generic, Hashable, Mapping, Sequence, TypeVar
+from typing import Callable, Generator, Generic, Hashable, Mapping, Sequence, TypeVar
 
 Z = 2.0  # standard errors of the paired difference taken off a drop before it can earn a mark
 MIN_PAIRS = 6  # fewer paired samples than this: the noise cannot be estimated, nothing is beyond it
@@ -166,6 +166,30 @@ def judge(candidates: Sequence[C], value: Callable[[C, int], float], played: C,
     standard errors: a "better move" within the noise would teach a lesson the samples do not hold.
     `race`: the samples the race goes up to (default `samples`): it only picks the finalists, whose
     figures are their fresh samples, so fewer can do."""
+    return run(judging(candidates, played, samples, exact, finalists, eligible, credible, race), value)
+
+
+Steps = Generator[list, list, Judgement]  # what `judging` is: see there
+
+
+def run(steps: Steps, value: Callable) -> Judgement:
+    """A judging's steps each valued here, in the order asked (what `judge` does)."""
+    try:
+        wanted = next(steps)
+        while True:
+            wanted = steps.send([value(candidate, sample) for candidate, sample in wanted])
+    except StopIteration as finished:
+        return finished.value
+
+
+def judging(candidates: Sequence[C], played: C, samples: int, exact: Mapping[C, float] | None = None,
+            finalists: int = FINALISTS, eligible: Callable[[C], bool] | None = None, credible: float = CREDIBLE,
+            race: int | None = None) -> Steps:
+    """`judge` as steps, for a caller that values them elsewhere (the troll's, over the pool): each
+    step yields the (candidate, sample) pairs it needs, candidate by candidate, and is sent their
+    values in that order; the judgement is returned. A step needs only what the ones before it
+    decided (a round of the race, the confirmation, the verification), and its pairs can be valued
+    in any grouping: a sample is never asked for again in a later step."""
     exact = dict(exact or {})
     order = {candidate: index for index, candidate in enumerate(candidates)}
     if played not in order:
@@ -173,10 +197,6 @@ def judge(candidates: Sequence[C], value: Callable[[C, int], float], played: C,
     eligible = eligible or (lambda candidate: True)
     raced: dict = {}
     sampled = [c for c in candidates if c not in exact]
-
-    def extend(candidate, n: int) -> None:
-        have = raced.setdefault(candidate, [])
-        have.extend(value(candidate, i) for i in range(len(have), n))
 
     def rank(pool, means) -> list:
         return sorted(pool, key=lambda c: (-means(c), c != played, order[c]))
@@ -186,14 +206,13 @@ def judge(candidates: Sequence[C], value: Callable[[C, int], float], played: C,
     alive = [c for c in sampled if eligible(c)]
     n = max(1, longest // 4)
     while len(alive) > finalists:
-        for candidate in alive:
-            extend(candidate, n)
+        wanted = [(c, i) for c in alive for i in range(len(raced.setdefault(c, [])), n)]
+        for (candidate, _), found in zip(wanted, (yield wanted) if wanted else []):
+            raced[candidate].append(found)
         alive = rank(alive, lambda c: mean(raced[c]))[:max(finalists, (len(alive) + 1) // 2)]
         n = min(longest, n * 2)
-    confirmed: dict = {}
     fresh = [c for c in candidates if c not in exact and (c in alive or c == played)]
-    for candidate in fresh:
-        confirmed[candidate] = [value(candidate, CONFIRM + i) for i in range(samples)]
+    confirmed = yield from _fresh(fresh, CONFIRM, samples)
     result = Judgement(played, played, confirmed, raced, exact)
     pool = [c for c in fresh if eligible(c)] + [c for c in exact if eligible(c)]
     if pool:
@@ -201,12 +220,18 @@ def judge(candidates: Sequence[C], value: Callable[[C, int], float], played: C,
     if eligible(played) and result.best != played and result.beyond_noise(credible) <= 0:
         result.best = played  # not credibly better: the move played is as good as any found, within the noise
     if result.best != played:  # the figures from fresh samples, which know nothing of the choice
-        for candidate in (result.best, played):
-            if candidate not in exact:
-                result.verified[candidate] = [value(candidate, VERIFY + i) for i in range(samples)]
+        result.verified = yield from _fresh([c for c in (result.best, played) if c not in exact], VERIFY, samples)
         if eligible(played) and result.gap.mean <= 0:
             result.best = played  # not borne out: the move played is as good as any found
     return result
 
 
-__all__ = ["CONFIRM", "CREDIBLE", "VERIFY", "Difference", "FINALISTS", "Judgement", "MIN_PAIRS", "Z", "difference", "judge", "mean"]
+def _fresh(candidates: list, start: int, samples: int) -> Generator[list, list, dict]:
+    """A step: `samples` samples numbered from `start` for each candidate."""
+    if not candidates:
+        return {}
+    found = yield [(c, start + i) for c in candidates for i in range(samples)]
+    return {c: list(found[k * samples:(k + 1) * samples]) for k, c in enumerate(candidates)}
+
+
+__all__ = ["CONFIRM", "CREDIBLE", "VERIFY", "Difference", "FINALISTS", "Judgement", "MIN_PAIRS", "Z", "difference", "judge", "judging", "mean", "run"]

@@ -1,13 +1,21 @@
-"""Every core for an analysis whose decisions are judged each on its own (the troll's): the work is
-split by decision over a process pool and merged in the decisions' order, so the figures are the
-ones a single core gives, whatever finishes first.
+"""Every core for an analysis whose decisions are judged each on its own (the troll's): each decision
+is a job whose steps ask for tasks (the troll's: its pairs' playouts, a few samples a task), the
+tasks are spread over a pool of processes and each job's results are handed back in the jobs' order,
+so the figures are the ones a single core gives, whatever finishes first.
 
-    results = pool.in_order(function, tasks, each=None, waiting=None, cores=None)
-    pool.warm()  # ahead of the first in_order: start what the pool will use (the forkserver), if any
+    results = pool.staged(function, jobs, each=None, waiting=None, cores=None)
+    results = pool.in_order(function, tasks, ...)  # one task a job
+    result = pool.locally(function, job)  # one job on this core
+    pool.warm()  # ahead of the first staged: start what the pool will use (the forkserver), if any
 
-`function(task)` runs in a worker (both must pickle: a module-level function, plain data);
-`each(index, result)` is called in the tasks' order as results come in; `waiting()` every tenth of
-a second while a result is awaited (either may raise to stop: the workers are then ended at once).
+A job is a generator: it yields a step's tasks (a list), is sent [function(task) for task in them]
+in that order, and returns its result. `function(task)` runs in a worker (both must pickle: a
+module-level function, plain data); the job itself runs here. `each(index, result)` is called in
+the jobs' order as results come in; `waiting()` at least every tenth of a second while the pool
+works (either may raise to stop: the workers are then ended at once). The tasks of the earliest
+job go first (its result comes as soon as it can); a later job's fill the cores while it waits for
+the last task of its step, so no core waits on one job's step, and the last jobs' tasks are spread
+over every core (with one task a decision, a long last one ran alone while the other cores waited).
 
 Which processes: a process with one thread forks its workers (nothing can be held locked in the
 copy, and nothing is imported again, so a script without an `if __name__ == "__main__":` guard is
@@ -28,15 +36,14 @@ import os
 import signal
 import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import TimeoutError as Pending
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import forkserver
-from multiprocessing.connection import wait
-from typing import Callable
+from multiprocessing import connection
+from typing import Callable, Generator
 
 PRELOAD = ["dicehall.engine.analysis.troll"]  # what the forkserver imports once for every worker
-POLL = 0.1  # seconds between two calls of `waiting`
+POLL = 0.1  # seconds at most between two calls of `waiting`
 _STARTING = threading.Lock()  # warm() and a pool may start the forkserver at once: one swaps sys.stderr at a time
 
 
@@ -50,60 +57,142 @@ def cores_available() -> int:
 def in_order(function: Callable, tasks: list, each: Callable | None = None, waiting: Callable | None = None,
              cores: int | None = None) -> list:
     """[function(task) for task in tasks], over `cores` processes (None: every core available)."""
+    cores = min(len(tasks), cores_available() if cores is None else cores)
+    return staged(function, [_single(task) for task in tasks], each, waiting, cores)
+
+
+def _single(task) -> Generator[list, list, object]:
+    return (yield [task])[0]
+
+
+def staged(function: Callable, jobs: list, each: Callable | None = None, waiting: Callable | None = None,
+           cores: int | None = None) -> list:
+    """Each job's result (see the module's doc), its tasks over `cores` processes (None: every core
+    available)."""
+    todo = [_Job(steps) for steps in jobs]
     results: list = []
 
-    def take(result) -> None:
-        results.append(result)
-        if each is not None:
-            each(len(results) - 1, result)
+    def take() -> None:  # the jobs finished, in order, up to the first still running
+        while len(results) < len(todo) and todo[len(results)].finished:
+            results.append(todo[len(results)].result)
+            if each is not None:
+                each(len(results) - 1, results[-1])
 
-    cores = min(len(tasks), cores_available() if cores is None else cores)
-    context = _context() if cores > 1 else None
+    cores = cores_available() if cores is None else cores
+    context = _context() if cores > 1 and todo else None
     if context is not None:
         try:
-            _over_pool(function, tasks, take, waiting, cores, context)
+            _over_pool(function, todo, take, waiting, cores, context)
         except _Broken:  # the pool could not start or lost a worker: the rest on this core
             pass
-    for task in tasks[len(results):]:
-        take(function(task))
-        if waiting is not None:
-            waiting()
+    for job in todo[len(results):]:
+        _finish(function, job, waiting)
+        take()
     return results
+
+
+def locally(function: Callable, job: Generator[list, list, object]) -> object:
+    """One job's result, its tasks on this core."""
+    return _finish(function, _Job(job), None)
+
+
+class _Job:
+    """A job: its generator, the tasks of its step and their results so far."""
+
+    def __init__(self, steps: Generator[list, list, object]):
+        self.steps = steps
+        self.tasks: list = []
+        self.results: dict[int, object] = {}
+        self.submitted = 0  # the step's tasks given to the pool so far
+        self.started = self.finished = False
+        self.result = None
+
+    def advance(self) -> None:
+        """Start the job, or send it its step's results: on to its next step with tasks, or to its end."""
+        found: list | None = [self.results[index] for index in range(len(self.tasks))] if self.started else None
+        self.started = True
+        while not self.finished:
+            try:
+                self.tasks = list(self.steps.send(found))  # type: ignore[arg-type]  # None starts it
+            except StopIteration as end:
+                self.finished, self.result, self.tasks = True, end.value, []
+            self.results, self.submitted, found = {}, 0, []
+            if self.tasks:
+                break
+
+
+def _finish(function, job: _Job, waiting) -> object:
+    """The rest of a job on this core (the tasks of its step whose results are missing, then its next steps)."""
+    if not job.started:
+        job.advance()
+    while not job.finished:
+        for index, task in enumerate(job.tasks):
+            if index not in job.results:
+                job.results[index] = function(task)
+                if waiting is not None:
+                    waiting()
+        job.advance()
+    return job.result
 
 
 class _Broken(Exception):
     """The pool failed (not the work, not the caller)."""
 
 
-def _over_pool(function, tasks, take, waiting, cores, context) -> None:
+def _over_pool(function, jobs: list[_Job], take, waiting, cores, context) -> None:
     executor, finished = None, False
     try:
         try:
             _start_forkserver(context)
             executor = ProcessPoolExecutor(cores, mp_context=context, initializer=_worker_started)
-            futures = [executor.submit(function, task) for task in tasks]
         except (BrokenProcessPool, OSError, ValueError) as error:
             raise _Broken from error
-        for future in futures:
-            take(_result(future, waiting))
+        running: dict = {}  # future -> (its job, its task's index in the job's step)
+        while running or not all(job.finished for job in jobs):
+            # one task beyond the cores waits in the queue, so that a worker that is done takes the
+            # next at once, not after its result has come here and another has gone back
+            for job, index in _next_tasks(jobs, cores + 1 - len(running)):
+                try:
+                    running[executor.submit(function, job.tasks[index])] = (job, index)
+                except (BrokenProcessPool, OSError, RuntimeError) as error:
+                    raise _Broken from error
+            done = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)[0] if running else set()
+            for future in done:
+                job, index = running.pop(future)
+                job.results[index] = _result(future)
+                if len(job.results) == len(job.tasks):
+                    job.advance()
+            take()
+            if waiting is not None:
+                waiting()
         finished = True
     finally:
         if executor is not None:
-            if not finished:  # stopped, failed or broken: the workers end now, not after their turn
+            if not finished:  # stopped, failed or broken: the workers end now, not after their task
                 for process in list((getattr(executor, "_processes", None) or {}).values()):
                     process.kill()  # (Python 3.11 has no public way to end a worker mid-task)
             executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _result(future, waiting):
-    while True:
-        try:
-            return future.result(timeout=POLL)
-        except Pending:
-            if waiting is not None:
-                waiting()
-        except (BrokenProcessPool, OSError) as error:
-            raise _Broken from error
+def _next_tasks(jobs: list[_Job], room: int) -> list[tuple[_Job, int]]:
+    """Up to `room` tasks not yet given out, the earliest job's first (a job is started when reached)."""
+    chosen: list[tuple[_Job, int]] = []
+    for job in jobs:
+        if len(chosen) >= room:
+            break
+        if not job.started:
+            job.advance()
+        while job.submitted < len(job.tasks) and len(chosen) < room:
+            chosen.append((job, job.submitted))
+            job.submitted += 1
+    return chosen
+
+
+def _result(future):
+    try:
+        return future.result()
+    except (BrokenProcessPool, OSError) as error:
+        raise _Broken from error
 
 
 def _start_forkserver(context) -> None:
@@ -200,5 +289,5 @@ def _worker_started() -> None:
 
 
 def _end_with(sentinel) -> None:
-    wait([sentinel])  # ready when the parent is gone (its end of the pipe closed)
+    connection.wait([sentinel])  # ready when the parent is gone (its end of the pipe closed)
     os._exit(1)

@@ -46,6 +46,7 @@ ANALYSER_VERSION = 3  # 2: paired judging of every legal pair, marks by equity (
 SAMPLES = 48  # fresh sampled deals per confirmed pair by default (tests/perf/bench.py: a whole game 7.5 s median, 12.6 s worst on 2 cores)
 COST = 4  # playouts per decision for each sample, about: the race, then the finalists and the played confirmed
 SAMPLES_PER_SECOND = 150  # --budget: playouts per second of budget, a fixed rate (so figures repeat), below what this machine does
+PLAYOUTS_PER_TASK = 16  # a task of the pool: a tenth of a second or so, so the last ones keep every core busy
 RACE_SHARE = 2  # the race goes up to samples / RACE_SHARE: it only picks the finalists, their figures are the fresh samples
 THRESHOLDS = (0.05, 0.10, 0.15)
 MAX_TURNS = 400  # a playout that has not ended by then counts as lost (the quiet-turn rule ends games long before)
@@ -257,7 +258,12 @@ class _Judge:
 def judge_turn(state: troll.TrollState, played: tuple, seed: int, event: int, samples: int,
                deck_at_start: int) -> Decision:
     """One turn's decision: every group of pairs raced and confirmed on common random numbers."""
-    options, judge, exact, judgement = judged_turn(state, played, seed, event, samples, deck_at_start)
+    return pool.locally(_playouts, turn_job(state, played, seed, event, samples, deck_at_start))  # type: ignore[return-value]
+
+
+def turn_job(state: troll.TrollState, played: tuple, seed: int, event: int, samples: int, deck_at_start: int):
+    """judge_turn as a job of engine/analysis/pool.py (analyse's: its playouts over every core)."""
+    options, judge, exact, judgement = yield from turn_steps(state, played, seed, event, samples, deck_at_start)
     best = judgement.best
     mark = mark_for(judgement.beyond_noise(), THRESHOLDS)  # by the judged drop only, whatever the pair
     return Decision(event, 0, words(played), words(best), judge.win_chance(played, judgement, exact),
@@ -270,6 +276,13 @@ def judged_turn(state: troll.TrollState, played: tuple, seed: int, event: int, s
     """The paired judgement of a turn's pairs (engine/analysis/paired.py), with what it was made of:
     (the pairs and the position each leaves, the judge, the exact (win, equity) of pairs that end the
     game this turn, the judgement)."""
+    return pool.locally(_playouts, turn_steps(state, played, seed, event, samples, deck_at_start))
+
+
+def turn_steps(state: troll.TrollState, played: tuple, seed: int, event: int, samples: int, deck_at_start: int):
+    """judged_turn as steps of a job (engine/analysis/pool.py): each step of the paired judging (a
+    round of the race, the confirmation, the verification) yields its playouts as tasks of whole
+    samples (`_pieces`), is sent their outcomes, and the judgement is made here of them."""
     options = groups(state, played)
     exact = {}  # pairs whose result follows from the table alone: the game ends this turn
     for commands, final in options.items():
@@ -278,14 +291,41 @@ def judged_turn(state: troll.TrollState, played: tuple, seed: int, event: int, s
             assert end is not None  # the game ended this turn
             exact[commands] = (float(end.won), equity(end.won, end.value, deck_at_start))
     safe = [commands for commands, final in options.items() if final.end not in LOSSES]
-    judge = _Judge(state, seed, event, deck_at_start)
+    judge = _Judge(state, seed, event, deck_at_start)  # here it only keeps the outcomes the tasks found
     # a pair that loses at once is named best while another goes on only if the figures say so (below)
     eligible = (lambda commands: options[commands].end not in LOSSES) if safe else None
-    judgement = paired.judge(list(options), judge.value, played, samples, race=max(1, samples // RACE_SHARE),
-                             exact={c: figures[1] for c, figures in exact.items()}, eligible=eligible)
+    steps = paired.judging(list(options), played, samples, race=max(1, samples // RACE_SHARE),
+                           exact={c: figures[1] for c, figures in exact.items()}, eligible=eligible)
+    try:
+        wanted = next(steps)
+        while True:
+            pieces = _pieces(wanted)
+            found = yield [(state, seed, event, piece) for piece in pieces]
+            for piece, outcomes in zip(pieces, found):
+                judge.outcomes.update(zip(piece, outcomes))
+            wanted = steps.send([judge.value(commands, sample) for commands, sample in wanted])
+    except StopIteration as finished:
+        judgement = finished.value
     if judgement.best != played and judgement.gap.mean <= 0:
         judgement.best = played  # going on is judged no better than losing now: the pair played is as good
     return options, judge, exact, judgement
+
+
+def _pieces(wanted: list[tuple[tuple, int]]) -> list[list[tuple[tuple, int]]]:
+    """A step's (pair, sample) playouts as tasks of about PLAYOUTS_PER_TASK playouts, each of whole
+    samples in the step's order: a sample's playouts share its deal and its memo (play_to_end), so
+    one task plays them in the order one core would, and the figures are the same however split."""
+    numbers = list(dict.fromkeys(sample for _, sample in wanted))
+    count = max(1, min(len(numbers), round(len(wanted) / PLAYOUTS_PER_TASK)))
+    shares = [set(numbers[k * len(numbers) // count:(k + 1) * len(numbers) // count]) for k in range(count)]
+    return [[pair for pair in wanted if pair[1] in share] for share in shares]
+
+
+def _playouts(task: tuple) -> list[tuple[bool, int]]:
+    """A task of a turn's job (in a worker of the pool): the outcome of each (pair, sample) asked."""
+    state, seed, event, wanted = task
+    judge = _Judge(state, seed, event, 0)  # outcomes only: the equity is counted by the job
+    return [judge.outcome(commands, sample) for commands, sample in wanted]
 
 
 def facts(options: dict[tuple, troll.TrollState], played: tuple) -> str:
@@ -299,10 +339,6 @@ def facts(options: dict[tuple, troll.TrollState], played: tuple) -> str:
             return f"{said}; {words(going_on[0])} is the only pair that goes on"
         return f"{said}; {len(going_on)} pairs go on" if end in LOSSES and going_on else said
     return "the only pair that goes on" if going_on == [played] and len(options) > 1 else ""
-
-
-def _judge_task(task: tuple) -> Decision:
-    return judge_turn(*task)  # in a worker of the pool: one turn's figures
 
 
 def _finite(value: float) -> float | None:
@@ -321,12 +357,12 @@ def prepare() -> None:
 
 def analyse(session, samples: int | None = None, progress=None, partial=None, cores: int | None = None) -> Analysis:
     """Every turn judged on its own (its figures depend only on its position, the seed and the
-    samples), so the turns are split over `cores` processes (None: every core; engine/analysis/pool.py)
-    and merged in order: the same figures as on one core."""
+    samples), its playouts split over `cores` processes (None: every core; engine/analysis/pool.py)
+    and the turns merged in order: the same figures as on one core."""
     samples = SAMPLES if samples is None else samples
     turns = _turns(session)
     deck = deck_at_start(session, turns)
-    tasks = [(session.state_at(start), played, session.seed, start + 1, samples, deck) for start, played in turns]
+    jobs = [turn_job(session.state_at(start), played, session.seed, start + 1, samples, deck) for start, played in turns]
     decisions, curve = [], []
 
     def judged(index: int, decision: Decision) -> None:
@@ -341,7 +377,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None, co
         if progress:
             progress(len(decisions), len(turns))
 
-    pool.in_order(_judge_task, tasks, judged, waiting, cores)
+    pool.staged(_playouts, jobs, judged, waiting, cores)
     luck = _awakening_luck(session, turns, decisions)
     notes = (f"every legal pair judged (same positions once) over {samples} sampled deals (unseen cards dealt anew), "
              f"played on by the adviser; marks by equity (half the win, half the deck played before the end): 5 "

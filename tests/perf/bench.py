@@ -789,10 +789,9 @@ def troll_analysis(games: int = 3) -> None:
     """The troll's analysis at its default samples (every legal pair, raced and confirmed on paired
     samples, issue #22; 48 samples within 10 s wall on 2 cores, issue #33): whole standard games of a
     human-like player (the adviser's pair three turns in four, a random pair otherwise;
-    tests/perf/troll_judge.py) and of the adviser. The machine is shared, so its wall is not the
-    figure: each turn's CPU is measured on one core, and the wall on an idle 2-core machine is the
-    pool's schedule of those turns on two workers (each takes the next turn when free: the
-    makespan), with the pool's start (the `pool_start` row) and the parent's work beside it."""
+    tests/perf/troll_judge.py) and of the adviser. The machine is shared, so its wall says little:
+    each task's CPU is measured on one core, in this process, and handed to two idle workers as the
+    pool hands them out (`idle_wall`); the wall measured on two cores, with the load, is beside it."""
     sys.path.insert(0, str(ROOT / "tests" / "perf"))
     from troll_judge import human_like_game
 
@@ -800,28 +799,24 @@ def troll_analysis(games: int = 3) -> None:
 
     adviser_turns, uncount = count_calls(troll_analysis.adviser, "best_line")  # the playouts' turns (the adviser's)
     for who in ("a human-like player", "the adviser"):
-        cpus, idle_walls, turns = [], [], []
+        cpus, idle_walls, walls, turns, loads = [], [], [], [], []
         for seed in range(1, games + 1):
             session = adviser_troll_game(seed) if who == "the adviser" else human_like_game(seed)[0]
-            done: list[float] = []  # the CPU clock as each turn is judged (one core: in this process)
-
-            def judged(count: int, _total: int) -> None:
-                if count > len(done):
-                    done.append(time.process_time())
-
+            jobs = troll_jobs(session)
             begun = time.process_time()
-            result = troll_analysis.analyse(session, progress=judged, cores=1)
-            turn_cpus = [b - a for a, b in zip([begun] + done, done)]  # the first with the turns found
+            idle_walls.append(idle_wall(troll_analysis._playouts, jobs, workers=2))
             cpus.append(time.process_time() - begun)
-            idle_walls.append(makespan(turn_cpus, workers=2) + cpus[-1] - sum(turn_cpus))  # + the luck, after
-            turns.append(len(result.decisions))
+            turns.append(len(jobs))
+            walls.append(timed(lambda: troll_analysis.analyse(session, cores=2))[0])
+            loads.append(os.getloadavg()[0])
         row(f"troll analysis at the default ({troll_analysis.SAMPLES} fresh samples per confirmed pair, every legal "
             f"pair): whole standard games of {who} ({min(turns)} to {max(turns)} turns): CPU on one core / wall on an "
-            f"idle 2-core machine (the turns' CPU scheduled on 2 workers; load average {os.getloadavg()[0]:.1f} "
-            "while measured: the CPU itself is slower when busy)",
+            f"idle 2-core machine (the tasks' CPU handed to 2 workers as the pool does) / wall measured on 2 cores "
+            f"(load average {min(loads):.1f} to {max(loads):.1f})",
             f"{statistics.median(cpus):.1f} s median, {max(cpus):.1f} s worst / **{statistics.median(idle_walls):.1f} s** "
             f"median, **{max(idle_walls):.1f} s** worst ({statistics.median(c / 2 / w for c, w in zip(cpus, idle_walls)):.0%} "
-            "of two cores used)", "within 10 s wall on 2 cores")
+            f"of two cores used) / {statistics.median(walls):.1f} s median, {max(walls):.1f} s worst",
+            "within 10 s wall on 2 cores")
         row(f"troll analysis: its playouts' turns (the adviser's every legal pair to the turn's end, judged), games of {who}",
             f"{adviser_turns[0]:,} turns, {ms(sum(cpus) / adviser_turns[0])} of CPU each, the analysis's other work included")
         adviser_turns[0] = 0
@@ -841,12 +836,44 @@ def count_calls(module, name: str):
     return count, lambda: setattr(module, name, inner)
 
 
-def makespan(tasks: list[float], workers: int) -> float:
-    """The time `workers` take for `tasks` in order, each taking the next when free (the pool's way)."""
-    free = [0.0] * workers
-    for task in tasks:
-        free[free.index(min(free))] += task
-    return max(free)
+def troll_jobs(session) -> list:
+    """The troll analysis's jobs for the pool (engine/analysis/pool.py), one a turn, as `analyse` makes them."""
+    from dicehall.engine.analysis import troll as troll_analysis
+
+    turns = troll_analysis._turns(session)
+    deck = troll_analysis.deck_at_start(session, turns)
+    return [troll_analysis.turn_job(session.state_at(start), played, session.seed, start + 1, troll_analysis.SAMPLES,
+                                    deck) for start, played in turns]
+
+
+def idle_wall(function, jobs: list, workers: int) -> float:
+    """The wall `workers` idle cores would take for pool.staged(function, jobs): each task run here,
+    its CPU measured, and handed out in the pool's order (a free worker takes the earliest job's
+    next task, a job's next step once its step's tasks are all done)."""
+    import heapq
+    import itertools
+
+    from dicehall.engine.analysis import pool
+
+    todo = [pool._Job(job) for job in jobs]
+    free = [0.0] * workers  # when each worker is next free
+    running: list = []  # (when it ends, the order it was given out, its job, its index, its result)
+    order = itertools.count()
+    now = 0.0
+    while running or not all(job.finished for job in todo):
+        for worker in range(workers):
+            chosen = pool._next_tasks(todo, 1) if free[worker] <= now else []
+            for job, index in chosen:
+                begun = time.process_time()
+                result = function(job.tasks[index])
+                free[worker] = now + time.process_time() - begun
+                heapq.heappush(running, (free[worker], next(order), job, index, result))
+        if running:
+            now, _, job, index, result = heapq.heappop(running)
+            job.results[index] = result
+            if len(job.results) == len(job.tasks):
+                job.advance()
+    return now
 
 
 def adviser_troll_game(seed: int):
