@@ -153,7 +153,7 @@ def test_sim_journal_starts_without_textual_or_what_it_does_not_use(deck):
     """`dicehall sim journal --games 10000` is timed start-up included (#30: within 1 s of CPU): its
     start imports no Textual, no msgpack, platformdirs or openskill, and of dicehall only what it uses."""
     modules = sim_journal_imports(*deck)
-    heavy = ("textual", "rich", "msgpack", "platformdirs", "openskill", "hashlib")  # hashlib loads OpenSSL
+    heavy = ("textual", "rich", "msgpack", "platformdirs", "openskill", "hashlib", "fractions")  # hashlib loads OpenSSL
     assert {m for m in modules if m.split(".")[0] in heavy} == set()
     deep = {m for m in modules if m.startswith(("dicehall.cli.", "dicehall.saves.", "dicehall.sims.", "dicehall.engine.games.",
                                                 "dicehall.engine.bots", "dicehall.engine.analysis"))}

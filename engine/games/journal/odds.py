@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from dicehall.engine.games import dicetower
 from dicehall.engine.games.journal.cards import SALVATION_CARD, is_king
@@ -28,6 +28,9 @@ from dicehall.engine.games.journal.returns import pass_cards, whole_pass
 from dicehall.engine.games.journal.rules import JournalState
 from dicehall.engine.games.journal.runs import days_to_draw, successes
 from dicehall.engine.games.journal.skips import skips_left
+
+if TYPE_CHECKING:
+    from fractions import Fraction  # imported where used: `sim journal` never needs it
 
 ODDS_GAMES = 1000  # playouts behind the side panel's figure
 ENDINGS = ("tower", "kings", "salvation", "deck")
@@ -435,6 +438,8 @@ def tower_odds(state: JournalState, games: int = ODDS_GAMES, seed: int = 0) -> f
 def next_pull_chance(state: JournalState) -> Fraction:
     """The Dice Tower's exact chance that the next pull fells the tower (a remove if the card says so)."""
     remove = state.pull_due == "remove" or (state.tower.pulling and state.tower.removing)
+    from fractions import Fraction
+
     chance = dicetower.topple_chance(state.tower.countdown, state.tower.advantage_from, remove)
     assert isinstance(chance, Fraction)  # exact, the default
     return chance
