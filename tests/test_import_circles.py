@@ -8,9 +8,7 @@ import ast
 import functools
 from pathlib import Path
 
-from tests.sourcetree import ROOT, imports_of
-
-FOLDERS = ("engine", "tui", "saves", "replays", "dicehall")  # dicehall/: the package's root (cli, sim)
+from tests.sourcetree import ROOT, SOURCE_FOLDERS, imports_of
 
 
 def module_name(path: Path) -> str:
@@ -24,7 +22,7 @@ def module_name(path: Path) -> str:
 
 def project_modules() -> dict[str, Path]:
     modules = {}
-    for folder in FOLDERS:
+    for folder in SOURCE_FOLDERS:
         for path in sorted((ROOT / folder).rglob("*.py")):
             if ".venv" not in path.parts:
                 modules[module_name(path)] = path

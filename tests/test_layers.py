@@ -73,7 +73,7 @@ def test_every_package_is_installed():
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     listed = set(setuptools["packages"])
     found = {".".join(("dicehall",) * (top != "dicehall") + init.parent.relative_to(ROOT).parts)
-             for top in ("engine", "tui", "saves", "replays", "dicehall") for init in (ROOT / top).rglob("__init__.py")}
+             for top in SOURCE_FOLDERS for init in (ROOT / top).rglob("__init__.py")}
     assert len(found) > 10 and found - listed == set()
     # each folder is installed under the one name: engine/ is dicehall.engine, and so on
     assert setuptools["package-dir"] == {"dicehall": "dicehall", **{f"dicehall.{top}": top for top in FOLDERS}}

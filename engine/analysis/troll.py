@@ -43,7 +43,7 @@ ANALYSER_VERSION = 3  # 2: paired judging of every legal pair, marks by equity (
 # the facts in words, the figures of a best named and the pair played verified on fresh samples, 48 samples and a
 # shorter race (issue #33)
 
-SAMPLES = 48  # fresh sampled deals per confirmed pair by default (tests/perf/bench.py: a whole game 7.5 s median, 12.6 s worst on 2 cores)
+SAMPLES = 48  # fresh sampled deals per confirmed pair by default (tests/perf/bench.py --only troll_analysis: docs/performance.md)
 COST = 4  # playouts per decision for each sample, about: the race, then the finalists and the played confirmed
 SAMPLES_PER_SECOND = 150  # --budget: playouts per second of budget, a fixed rate (so figures repeat), below what this machine does
 PLAYOUTS_PER_TASK = 16  # a task of the pool: a tenth of a second or so, so the last ones keep every core busy
@@ -257,7 +257,7 @@ class _Judge:
 
 def judge_turn(state: troll.TrollState, played: tuple, seed: int, event: int, samples: int,
                deck_at_start: int) -> Decision:
-    """One turn's decision: every group of pairs raced and confirmed on common random numbers."""
+    """One turn's decision: every group of pairs raced, confirmed and verified on common random numbers."""
     return pool.locally(_playouts, turn_job(state, played, seed, event, samples, deck_at_start))  # type: ignore[return-value]
 
 
@@ -307,7 +307,9 @@ def turn_steps(state: troll.TrollState, played: tuple, seed: int, event: int, sa
     except StopIteration as finished:
         judgement = finished.value
     if judgement.best != played and judgement.gap.mean <= 0:
-        judgement.best = played  # going on is judged no better than losing now: the pair played is as good
+        # going on is judged no better than losing now: the pair played is as good. paired.judging's own
+        # rule without its `eligible` guard: a pair played that loses at once may be named best here
+        judgement.best = played
     return options, judge, exact, judgement
 
 
@@ -355,14 +357,19 @@ def prepare() -> None:
     pool.warm()
 
 
+def turn_jobs(session, turns: list[tuple[int, tuple]], samples: int) -> list:
+    """A job of engine/analysis/pool.py for each of the game's turns (`_turns`), as analyse hands them out."""
+    deck = deck_at_start(session, turns)
+    return [turn_job(session.state_at(start), played, session.seed, start + 1, samples, deck) for start, played in turns]
+
+
 def analyse(session, samples: int | None = None, progress=None, partial=None, cores: int | None = None) -> Analysis:
     """Every turn judged on its own (its figures depend only on its position, the seed and the
     samples), its playouts split over `cores` processes (None: every core; engine/analysis/pool.py)
     and the turns merged in order: the same figures as on one core."""
     samples = SAMPLES if samples is None else samples
     turns = _turns(session)
-    deck = deck_at_start(session, turns)
-    jobs = [turn_job(session.state_at(start), played, session.seed, start + 1, samples, deck) for start, played in turns]
+    jobs = turn_jobs(session, turns, samples)
     decisions, curve = [], []
 
     def judged(index: int, decision: Decision) -> None:

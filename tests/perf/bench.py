@@ -840,10 +840,7 @@ def troll_jobs(session) -> list:
     """The troll analysis's jobs for the pool (engine/analysis/pool.py), one a turn, as `analyse` makes them."""
     from dicehall.engine.analysis import troll as troll_analysis
 
-    turns = troll_analysis._turns(session)
-    deck = troll_analysis.deck_at_start(session, turns)
-    return [troll_analysis.turn_job(session.state_at(start), played, session.seed, start + 1, troll_analysis.SAMPLES,
-                                    deck) for start, played in turns]
+    return troll_analysis.turn_jobs(session, troll_analysis._turns(session), troll_analysis.SAMPLES)
 
 
 def idle_wall(function, jobs: list, workers: int) -> float:
