@@ -1,6 +1,6 @@
 """The tools around the tests: every test module in one lane (tests/lanes.py) and the lanes the
 markers pytest knows; the links mypy reads the package through (.typecheck/dicehall/) laid out as
-pyproject.toml installs it; and .ci/run running ruff and mypy, as pinned, before the tests."""
+pyproject.toml installs it; and .ci/run running ruff and mypy, as pinned, before the tests; -n auto's count of workers."""
 from __future__ import annotations
 
 import os
@@ -71,3 +71,15 @@ def test_ci_runs_ruff_and_mypy_as_pinned_before_the_tests():
     steps = [run.index(".venv/bin/pip install --quiet -e '.[lint]'"), run.index(".venv/bin/ruff check ."),
              run.index(".venv/bin/mypy"), len(run) - 1]
     assert steps == sorted(steps) and run[-1].startswith(".venv/bin/python -m pytest")
+
+
+def test_auto_starts_half_as_many_workers_again_as_there_are_cores(monkeypatch):
+    # the suite waits on its processes and terminals a third of the time (docs/testing.md): -n auto fills it
+    from tests.conftest import pytest_xdist_auto_num_workers as workers
+
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    for cores, started in ((1, 2), (2, 3), (4, 6)):
+        monkeypatch.setattr(os, "sched_getaffinity", lambda pid, cores=cores: set(range(cores)))
+        assert workers(None) == started
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "2")
+    assert workers(None) is None  # xdist reads the variable itself
