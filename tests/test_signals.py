@@ -81,3 +81,26 @@ def test_signal_ends_the_app_and_continue_resumes_identically(home, signum):
     assert engine.digest(resumed.state) == engine.digest(expected.state)
     assert resumed.events == expected.events
     saves.close_save(resumed)
+
+
+def test_hang_ups_that_keep_coming_while_the_app_ends_leave_the_signals_exit_status(home):
+    """The kernel's own SIGHUP comes a moment after the terminal closes, possibly once the app's loop
+    has closed (which puts back the default action, death by the signal): a signal after the first is
+    ignored, so the process still ends by its own exit, with the first signal's status."""
+    pid, fd = dicehall_in_a_terminal("play", "dicetower", "--seed", "7", "--name", "late")
+    try:
+        assert b"COUNTDOWN" in read_for(fd, 60, until=b"COUNTDOWN"), "the app did not draw its screen"
+        os.kill(pid, signal.SIGTERM)
+        status = 0
+        for _ in range(20_000):  # hang-ups every moment until it is gone, through the whole ending
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            os.kill(pid, signal.SIGHUP)
+            read_for(fd, 0.001)
+        else:
+            status = exited(pid, "dicehall exited after the signals", fd)
+        assert os.WIFEXITED(status), f"killed by signal {os.WTERMSIG(status)}"
+        assert os.WEXITSTATUS(status) == 128 + signal.SIGTERM
+    finally:
+        os.close(fd)

@@ -462,6 +462,8 @@ class DicehallApp(ParlorApp):
         if self.signalled is not None:
             return
         self.signalled = signum
+        if not self.is_headless:
+            self.ignore_further_signals()
         self.close_saves()
         self.close_hall()
         for screen in self.screen_stack:  # the games watched: a viewer may not have finished opening, and
@@ -471,6 +473,16 @@ class DicehallApp(ParlorApp):
         watchdog.daemon = True
         watchdog.start()
         self.exit(return_code=128 + signum)
+
+    def ignore_further_signals(self) -> None:
+        """The app is ending: a later hang-up (the kernel's own, which comes a moment after the
+        terminal closes, or sshd's after the driver saw the terminal go) must not kill the process
+        by the default action once asyncio's loop closes, which puts SIG_DFL back for the handlers it
+        holds. The loop lets them go now, ignored instead; the watchdog still ends the process."""
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGHUP, signal.SIGTERM):
+            loop.remove_signal_handler(signum)
+            signal.signal(signum, signal.SIG_IGN)
 
     def _handle_exception(self, error: Exception) -> None:
         """Once the app is ending on a hang-up or a signal, an error in a screen torn down as it was
