@@ -118,7 +118,7 @@ def test_hostile_texts_are_each_one_line_within_a_second(what, tmp_path):
 
 @pytest.mark.parametrize("junk", [
     b"[" + bytes(range(256)) * 40,  # binary junk behind a tag's bracket
-    b"[Game \"dicetower\"]\n" + bytes(random.Random(3).randrange(256) for _ in range(50_000)),
+    b"[Game \"dicetower\"]\n" + random.Random(3).randbytes(50_000),
     b"\xff\xfe[\x00G\x00",  # UTF-16
     b"[" * 3_000_000,
     b"",
