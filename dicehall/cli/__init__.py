@@ -49,7 +49,8 @@ ANALYSE_DESCRIPTION = (
     "?! inaccuracy 5 points, ? mistake 10, ?? blunder 15 (the troll: of equity, half the win chance and half the share "
     "of the deck played before the end, beyond two standard errors of the paired difference; "
     "Towers: by margin lost, 1, 2 and 4 points; "
-    "in every game by the loss alone: a move that ends the game at once is said so in words beside it).")
+    "in every game by the loss alone; the troll and War of Bones say in words beside it when a move ends the "
+    "game at once).")
 
 COMMANDS = (
     Command("play", "start a new game", later("screens.play_arguments"), later("screens.play_command")),
