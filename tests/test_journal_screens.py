@@ -12,7 +12,7 @@ from textual.widgets._footer import FooterKey
 from dicehall import saves
 from dicehall.engine.games import journal
 from dicehall.engine.games.journal import DrawCard, PullBlock, RollSalvation, StartDay, WriteEntry
-from dicehall.saves.drafts import draft_of, rewrite_of
+from dicehall.saves.drafts import draft_of, rewrite_of, write_rewrite
 from dicehall.sims.journal import format_journal, sim_journal
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.journal import JournalScreen
@@ -21,7 +21,7 @@ from dicehall.tui.screens.journal_setup import JournalSetupScreen
 from tests.apphelpers import drive, footer, screen_text, settled, status, until
 from tests.test_journal_app import type_text
 from tests.test_journal_writer import (
-    box, finish_by_kings, new_game, rewrite_entry, rewrite_first, to_line, typed_card, write,
+    box, finish_by_kings, new_game, rewrite_entry, to_line, typed_card, write,
 )
 
 
@@ -36,13 +36,15 @@ def at_end(pilot) -> bool:
 
 
 def left_rewriting(old, more):
-    """A new game whose entry 1 (`old`) is being rewritten (`more` typed) when the app closes, as at a hang-up."""
+    """A new game whose entry 1 (`old`) is being rewritten (`more` typed) when it is left, as at a
+    hang-up: built through the session and the save's rewrite record (typing it and leaving is
+    tests/test_journal_writer.py's test_a_rewrite_under_way_survives_leaving_and_escape_keeps_it)."""
     session = new_game()
-
-    async def steps(pilot):
-        await rewrite_first(pilot, old, more)
-
-    drive(DicehallApp(session=session), steps)
+    session.play(StartDay())  # n: the day's die from the seed
+    session.play(DrawCard("2H"))  # c, 2h: a card with no pull, its entry due at once
+    session.play(WriteEntry(old))
+    write_rewrite(session, 1, old + more)  # e, Enter, `more` typed after the old words
+    saves.close_save(session)
 
 
 def test_a_kept_rewrite_is_what_e_opens_and_escape_keeps_it():

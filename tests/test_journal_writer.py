@@ -115,9 +115,9 @@ def test_a_draft_survives_a_hang_up():
         for keys, until in ((b"n", b"to draw"), (b"c", b"The card"), (b"2h\r", b"2 of hearts")):
             os.write(fd, keys)
             assert until in read_for(fd, 30, until=until), keys
-        for keys in (b"w", b"storm coming"):  # the screen redraws only what changed: no text to wait for
+        for keys, until in ((b"w", b"Escape leaves"), (b"storm coming", b"coming")):  # the box open, the words drawn
             os.write(fd, keys)
-            read_for(fd, 1.0)
+            assert until in read_for(fd, 30, until=until), keys
     except BaseException:
         os.close(fd)
         raise
