@@ -133,6 +133,11 @@ _NEAR = {pos: frozenset({pos} | around) for pos, around in _AROUND.items()}
 
 
 def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
+    return dict(zip(FEATURES, _feature_values(state, from_deck)))
+
+
+def _feature_values(state: TrollState, from_deck: bool) -> tuple:
+    """features' values in FEATURES' order (evaluate sums them without making the dict)."""
     cells = troll.occupied(state)
     awake_top = awake_covered = far = fleeing = breaking = 0
     troll_at = state.troll
@@ -168,19 +173,13 @@ def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
                     assert top is not None  # the column an awakening lands on has a card
                     if top.awake or pos not in reach:
                         exposed += calls / 6
-    return {
-        "exposed": exposed,
-        "occupied": len(cells),
-        "weak": len(cut),
-        "awake": awake_top,
-        "covered": awake_covered,
-        "aside": len(state.set_aside) + len(state.awakening) - (1 if from_deck and state.awakening else 0),
-        "danger": flight_risk(state, from_deck, chances if troll_at else None),
-        "tools": sum(map(_AWAKE, state.carried)),
-        "far": far,
-        "fleeing": fleeing,
-        "breaking": breaking,
-    }
+    return (exposed, len(cells), len(cut), awake_top, awake_covered,
+            len(state.set_aside) + len(state.awakening) - (1 if from_deck and state.awakening else 0),
+            flight_risk(state, from_deck, chances if troll_at else None), sum(map(_AWAKE, state.carried)), far, fleeing,
+            breaking)
+
+
+FEATURES = ("exposed", "occupied", "weak", "awake", "covered", "aside", "danger", "tools", "far", "fleeing", "breaking")
 
 
 _AWAKE = attrgetter("awake")
@@ -257,14 +256,17 @@ WEIGHTS = {
 }
 
 
+_WEIGHTED = tuple(WEIGHTS[name] for name in FEATURES)  # in features' order: the same sum, step by step
+
+
 def evaluate(state: TrollState, from_deck: bool = True) -> float:
     if state.end in ("won", "perfect"):
         return WIN + (1000 if state.end == "perfect" else 0)
     if state.end:
         return -WIN - len(state.deck)  # losing later (fewer cards left) is better
     score: float = 0  # sum()'s own steps, in a plain loop (its generator was a tenth of the judging)
-    for name, value in features(state, from_deck).items():
-        score += WEIGHTS[name] * value
+    for weight, value in zip(_WEIGHTED, _feature_values(state, from_deck)):
+        score += weight * value
     return score
 
 
@@ -315,11 +317,13 @@ def scored_lines(state: TrollState) -> list[tuple[float, tuple, tuple, TrollStat
     found once, by that bridge (_end_key)."""
     lines: list[tuple[float, tuple, tuple, TrollState]] = []
     ends: dict[tuple, tuple[float, tuple, TrollState]] = {}
-    for first in troll.legal_commands(state):
-        first_events, after_first, seconds = troll.decided_on(state, first)
+    for first_move in troll.legal_moves(state):
+        first = first_move[0]
+        first_events, after_first, seconds = troll.decided_on(state, first_move)
         if troll.to_act(after_first) == 0 and after_first.turn == state.turn:
-            for second in seconds or troll.legal_commands(after_first):  # the actions found possible
-                second_events, done = troll.acted(after_first, second)
+            for second_move in seconds or troll.legal_moves(after_first):  # the actions found possible
+                second = second_move[0]
+                second_events, done = troll.acted(after_first, second_move)
                 if done.actions_left:  # not the turn's end (the rules give two actions: never)
                     lines.append((evaluate(done, deck_plays_next(second_events)), (first, second),
                                   first_events + tuple(second_events), done))

@@ -5,10 +5,11 @@ the bridge and the troll's hands.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable
 
 from dicehall.engine.core import IllegalCommand
-from dicehall.engine.games.troll.bridge import (COLUMNS, DIRECTIONS, ROWS, Card, Pos, TrollState, line, neighbour, place,
-                                       stack_change, top_change)
+from dicehall.engine.games.troll.bridge import (COLUMNS, DIRECTIONS, ROWS, Card, Pos, TrollState, card, line, neighbour,
+                                       place, stack_change, top_change)
 from dicehall.engine.session import replace
 from dicehall.engine.text import clean_text
 
@@ -221,11 +222,7 @@ def action_event(state: TrollState, command: object) -> object:
         diamond = carried_awake(state, "D")
         if diamond is None:
             raise IllegalCommand("the troll carries no awake diamond")
-        for pos in line(troll, direction):
-            top = state.top(pos)
-            if top is not None and top.awake:
-                return DiamondThrown(diamond.code, direction, top.code, *pos)
-        return DiamondThrown(diamond.code, direction, "", "", 0)  # off the bridge: it hits nothing
+        return _thrown(state, diamond.code, direction)
     if isinstance(command, UseSpade):
         spade = carried_awake(state, "S")
         if spade is None:
@@ -241,6 +238,16 @@ def action_event(state: TrollState, command: object) -> object:
             raise IllegalCommand(f"there is no position {direction} of {place(troll)}")
         return CardLaidDown(card.code, direction, *target)
     raise IllegalCommand("not a troll command")
+
+
+def _thrown(state: TrollState, diamond: str, direction: str) -> DiamondThrown:
+    """The diamond thrown: at the first awake top card in line, or off the bridge at nothing."""
+    assert state.troll is not None  # the troll stands on the bridge while it acts
+    for pos in line(state.troll, direction):
+        top = state.top(pos)
+        if top is not None and top.awake:
+            return DiamondThrown(diamond, direction, top.code, *pos)
+    return DiamondThrown(diamond, direction, "", "", 0)  # off the bridge: it hits nothing
 
 
 # ----- the possible actions -----
@@ -262,34 +269,44 @@ _STOMP = Stomp()
 def possible_actions(state: TrollState) -> list[object]:
     """Every action `action_event` allows now, in CANDIDATES' order, found directly (a playout asks
     this every action; trying each candidate and catching its refusal cost a third of a playout)."""
+    return [command for command, _ in possible_moves(state)]
+
+
+def possible_moves(state: TrollState) -> list[tuple[object, object]]:
+    """possible_actions, each with its event (action_event's): found together, as the adviser's
+    search needs both (checking each action again in action_event was a tenth of a playout)."""
     troll_at = state.troll
     assert troll_at is not None  # the troll stands on the bridge while it acts
     around = _NEIGHBOURS[troll_at]
     stood = state.stood
-    out: list[object] = [_BY_DIRECTION[Move][d] for d, pos in around if pos is not None and state.stack(pos) and pos not in stood]
+    out: list[tuple[object, object]] = [(_BY_DIRECTION[Move][d], TrollMoved(d, *pos)) for d, pos in around
+                                        if pos is not None and state.stack(pos) and pos not in stood]
     under = state.top(troll_at)
     assert under is not None  # it stands on a brick
     if under.awake:
-        out.append(_STOMP)
-    awake_next = []  # directions with an awake top card next to the troll, and that card
+        out.append((_STOMP, CardStomped(under.code, *troll_at)))
+    awake_next = []  # directions with an awake top card next to the troll, where, and that card
     for d, pos in around:
         if pos is not None:
             top = state.top(pos)
             if top is not None and top.awake:
-                awake_next.append((d, top))
+                awake_next.append((d, pos, top.code))
     carried = state.carried
     if not carried and not state.club_held:
-        out += [_BY_DIRECTION[PickUp][d] for d, top in awake_next if top.suit != "H"]
+        out += [(_BY_DIRECTION[PickUp][d], CardPickedUp(code, d, *pos)) for d, pos, code in awake_next
+                if code[-1] != "H"]
     if carried:
-        tools = {c.code[-1] for c in carried if c.awake}  # the suits carried_awake finds
-        if "C" in tools:
-            out += [_BY_DIRECTION[UseClub][d] for d, _ in awake_next]
-        if "D" in tools:
-            out += _BY_DIRECTION[ThrowDiamond].values()
-        if "S" in tools:
-            out += [_BY_DIRECTION[UseSpade][d] for d, _ in awake_next]
-        if any(not c.awake for c in carried):
-            out += [_BY_DIRECTION[LayDown][d] for d, pos in around if pos is not None]
+        club, diamond, spade = (carried_awake(state, suit) for suit in "CDS")
+        if club:
+            out += [(_BY_DIRECTION[UseClub][d], ClubUsed(club.code, d, code, *pos)) for d, pos, code in awake_next]
+        if diamond:
+            out += [(_BY_DIRECTION[ThrowDiamond][d], _thrown(state, diamond.code, d)) for d in DIRECTIONS]
+        if spade:
+            out += [(_BY_DIRECTION[UseSpade][d], SpadeUsed(spade.code, d, code, *pos)) for d, pos, code in awake_next]
+        dormant = next((c for c in carried if not c.awake), None)
+        if dormant:
+            out += [(_BY_DIRECTION[LayDown][d], CardLaidDown(dormant.code, d, *pos)) for d, pos in around
+                    if pos is not None]
     return out
 
 
@@ -310,30 +327,53 @@ def _used_up(state: TrollState, code: str) -> dict[str, tuple]:
 def act(state: TrollState, event: object) -> TrollState:
     """A troll action's effect, the action counted: one new state per action (a playout makes one
     for every action of every pair it judges)."""
-    left = state.actions_left - 1
-    if isinstance(event, TrollMoved):
-        pos = (event.row, event.col)
-        return replace(state, troll=pos, stood=state.stood + (pos,), actions_left=left)
-    if isinstance(event, CardStomped):
-        return replace(state, **top_change(state, (event.row, event.col), False), actions_left=left)
-    if isinstance(event, CardPickedUp):
-        pos = (event.row, event.col)
-        return replace(state, **stack_change(state, pos, state.stack(pos)[:-1]),
-                       carried=state.carried + (Card(event.card, True),), actions_left=left)
-    if isinstance(event, ClubUsed):
-        return replace(state, **top_change(state, (event.row, event.col), False), **_used_up(state, event.club),
-                       actions_left=left)
-    if isinstance(event, DiamondThrown):
-        hit = top_change(state, (event.row, event.col), False) if event.col else {}
-        return replace(state, **hit, **_used_up(state, event.diamond), actions_left=left)
-    if isinstance(event, SpadeUsed):
-        pos = (event.row, event.col)
-        used = _used_up(state, event.spade)
-        carried = used.pop("carried", state.carried) + (Card(event.card, False),)
-        return replace(state, **stack_change(state, pos, state.stack(pos)[:-1]), **used, carried=carried,
-                       actions_left=left)
-    if isinstance(event, CardLaidDown):
-        pos = (event.row, event.col)
-        return replace(state, **stack_change(state, pos, state.stack(pos) + (Card(event.card, False),)),
-                       carried=_take(state.carried, event.card), actions_left=left)
-    raise TypeError(f"not a troll event: {event!r}")
+    fold = ACTION_FOLDS.get(type(event))
+    if fold is None:
+        raise TypeError(f"not a troll event: {event!r}")
+    return fold(state, event)
+
+
+def _troll_moved(state: TrollState, event: TrollMoved) -> TrollState:
+    pos = (event.row, event.col)
+    return replace(state, troll=pos, stood=state.stood + (pos,), actions_left=state.actions_left - 1)
+
+
+def _stomped(state: TrollState, event: CardStomped) -> TrollState:
+    return replace(state, **top_change(state, (event.row, event.col), False), actions_left=state.actions_left - 1)
+
+
+def _picked_up(state: TrollState, event: CardPickedUp) -> TrollState:
+    pos = (event.row, event.col)
+    return replace(state, **stack_change(state, pos, state.stack(pos)[:-1]),
+                   carried=state.carried + (card(event.card, True),), actions_left=state.actions_left - 1)
+
+
+def _clubbed(state: TrollState, event: ClubUsed) -> TrollState:
+    return replace(state, **top_change(state, (event.row, event.col), False), **_used_up(state, event.club),
+                   actions_left=state.actions_left - 1)
+
+
+def _diamond_thrown(state: TrollState, event: DiamondThrown) -> TrollState:
+    hit = top_change(state, (event.row, event.col), False) if event.col else {}
+    return replace(state, **hit, **_used_up(state, event.diamond), actions_left=state.actions_left - 1)
+
+
+def _dug_up(state: TrollState, event: SpadeUsed) -> TrollState:
+    pos = (event.row, event.col)
+    used = _used_up(state, event.spade)
+    carried = used.pop("carried", state.carried) + (card(event.card, False),)
+    return replace(state, **stack_change(state, pos, state.stack(pos)[:-1]), **used, carried=carried,
+                   actions_left=state.actions_left - 1)
+
+
+def _laid_down(state: TrollState, event: CardLaidDown) -> TrollState:
+    pos = (event.row, event.col)
+    return replace(state, **stack_change(state, pos, state.stack(pos) + (card(event.card, False),)),
+                   carried=_take(state.carried, event.card), actions_left=state.actions_left - 1)
+
+
+# each action's effect, by its event's class (the rules' evolve finds them here too)
+ACTION_FOLDS: dict[type, Callable[[TrollState, Any], TrollState]] = {
+    TrollMoved: _troll_moved, CardStomped: _stomped, CardPickedUp: _picked_up, ClubUsed: _clubbed,
+    DiamondThrown: _diamond_thrown, SpadeUsed: _dug_up, CardLaidDown: _laid_down,
+}

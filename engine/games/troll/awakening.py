@@ -65,8 +65,18 @@ def awakening_target(state: TrollState, row: str, face: int) -> int:
 
 
 def row_targets(state: TrollState, row: str) -> tuple[int, ...]:
-    """awakening_target for each face 1 to 6 (the adviser weighs all six every judgement)."""
-    return _row_targets(_filled(state, row))
+    """awakening_target for each face 1 to 6 (the adviser weighs all six every judgement, for each
+    row: the last answer per row is kept for the same stacks, the same tuple)."""
+    stacks = state.upper if row == "upper" else state.lower
+    last = _last_targets.get(row)
+    if last is not None and last[0] is stacks:
+        return last[1]
+    targets = _row_targets(tuple(map(bool, stacks)))
+    _last_targets[row] = (stacks, targets)  # one tuple, set at once: a thread reads all of it or none
+    return targets
+
+
+_last_targets: dict[str, tuple] = {}
 
 
 def _filled(state: TrollState, row: str) -> tuple[bool, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dicehall.engine.games.troll.bridge import LEFT_BANK, RIGHT_BANK, Card, TrollState
+from dicehall.engine.games.troll.bridge import LEFT_BANK, RIGHT_BANK, TrollState, card
 from dicehall.engine.session import replace
 
 
@@ -47,6 +47,6 @@ def fly(state: TrollState, moves: tuple[tuple[str, str, int, int], ...]) -> Trol
         if to in (LEFT_BANK, RIGHT_BANK):
             fled.append(code)
         else:
-            rows[row][to - 1] = rows[row][to - 1] + (Card(code, True),)
+            rows[row][to - 1] = rows[row][to - 1] + (card(code, True),)
     return replace(state, upper=tuple(rows["upper"]), lower=tuple(rows["lower"]), set_aside=state.set_aside + tuple(fled),
                    phase="checks")
