@@ -103,11 +103,9 @@ def play_to_end(state: troll.TrollState, dice: random.Random, memo: dict | None 
     turns = rolls = 0
     end: list = []  # this playout's end, once known: the value of every key it passes
     while not state.end:
-        need = troll.chance_needed(state)
-        if need is not None:
-            draws = tuple(dice.randrange(n) for n in need.spec)
-            rolls += len(draws)
-            state = troll.evolve(state, troll.chance_event(state, draws, False))
+        drawn, state = troll.rolled(state, dice.randrange)
+        if drawn:
+            rolls += drawn
             continue
         if troll.to_act(state) is None:
             break

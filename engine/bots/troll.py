@@ -130,6 +130,7 @@ _AROUND: dict[troll.Pos, set[troll.Pos]] = {
     for row in ROWS for col in COLUMNS}
 _IN_LINE = {pos: {p for d in troll.DIRECTIONS for p in troll.line(pos, d)} for pos in _AROUND}
 _NEAR = {pos: frozenset({pos} | around) for pos, around in _AROUND.items()}
+_POSITIONS = tuple((row, col) for row in ROWS for col in COLUMNS)  # upper then lower
 
 
 def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
@@ -143,22 +144,20 @@ def _feature_values(state: TrollState, from_deck: bool) -> tuple:
     troll_at = state.troll
     reach = _reach(state) if troll_at else set()
     cut = _cut_positions(state, cells) if cells else set()
-    for row, stacks in (("upper", state.upper), ("lower", state.lower)):  # ROWS, read directly (the hot loop)
-        for col, stack in enumerate(stacks, 1):
-            if not stack:
-                continue
-            top_awake = stack[-1].awake
-            if len(stack) > 1:
-                awake_covered += sum(map(_AWAKE, stack)) - top_awake
-            if not top_awake:
-                continue
-            awake_top += 1
-            pos = (row, col)
-            if pos == troll_at or pos in reach:
-                continue
-            far += 1  # it will flee in the next flight phase unless an awakening flies it first
-            fleeing += col in (1, 6)  # at the end of the bridge: it leaves the bridge and wakes another
-            breaking += len(stack) == 1 and pos in cut  # its flight leaves a gap that splits the bridge
+    for pos, stack in zip(_POSITIONS, state.upper + state.lower):  # the hot loop: rows read directly
+        if not stack:
+            continue
+        top_awake = stack[-1].awake
+        if len(stack) > 1:
+            awake_covered += sum(map(_AWAKE, stack)) - top_awake
+        if not top_awake:
+            continue
+        awake_top += 1
+        if pos in reach:  # (the troll's own position among them)
+            continue
+        far += 1  # it will flee in the next flight phase unless an awakening flies it first
+        fleeing += pos[1] in (1, 6)  # at the end of the bridge: it leaves the bridge and wakes another
+        breaking += len(stack) == 1 and pos in cut  # its flight leaves a gap that splits the bridge
     exposed = 0.0  # the chance that the next awakenings open a gap that splits the bridge
     chances = awakenings_ahead(state, from_deck) if cut or troll_at else []
     if cut:
@@ -304,8 +303,10 @@ def reason(before: TrollState, events: list, after: TrollState, losing_alternati
 
 def deck_plays_next(events) -> bool:
     """Whether the next awakening phase plays the deck's (unseen) top card."""
-    begins = [e for e in events if isinstance(e, troll.TurnBegan)]
-    return bool(begins and begins[-1].from_deck)
+    for event in reversed(events):  # the last turn's start: at the end of the turn's events
+        if isinstance(event, troll.TurnBegan):
+            return event.from_deck
+    return False
 
 
 def scored_lines(state: TrollState) -> list[tuple[float, tuple, tuple, TrollState]]:
@@ -320,7 +321,7 @@ def scored_lines(state: TrollState) -> list[tuple[float, tuple, tuple, TrollStat
     for first_move in troll.legal_moves(state):
         first = first_move[0]
         first_events, after_first, seconds = troll.decided_on(state, first_move)
-        if troll.to_act(after_first) == 0 and after_first.turn == state.turn:
+        if after_first.actions_left:  # the turn goes on (its end, or the game's, leaves none)
             for second_move in seconds or troll.legal_moves(after_first):  # the actions found possible
                 second = second_move[0]
                 second_events, done = troll.acted(after_first, second_move)
@@ -353,7 +354,7 @@ def _end_key(done: TrollState, start: TrollState) -> tuple:
 def _changed(stacks: tuple, before: tuple) -> tuple | None:
     if stacks is before:
         return None
-    return tuple(None if stack is old else stack for stack, old in zip(stacks, before))
+    return tuple([None if stack is old else stack for stack, old in zip(stacks, before)])
 
 
 def _score(line: tuple) -> float:

@@ -42,7 +42,7 @@ from dicehall.engine.games.troll.setup import (
 )
 from dicehall.engine.games.troll.turn import (
     CHANCE_EVENTS, EVENTS, acted, chance_draws, chance_event, chance_needed, decide, decided, decided_on, evolve,
-    is_turn_start, legal_commands, legal_moves, to_act, turn_ended,
+    is_turn_start, legal_commands, legal_moves, rolled, to_act, turn_ended,
 )
 from dicehall.engine.games.troll.words import describe, end_words, progress
 
@@ -72,7 +72,7 @@ __all__ = [
     "deal", "game_label", "initial_state", "shuffled",
     "CHANCE_EVENTS", "EVENTS", "acted", "chance_draws", "chance_event", "chance_needed", "decide", "decided", "decided_on",
     "evolve",
-    "is_turn_start", "legal_commands", "legal_moves", "to_act", "turn_ended",
+    "is_turn_start", "legal_commands", "legal_moves", "rolled", "to_act", "turn_ended",
     "describe", "end_words", "progress",
     "HOST_CHOICES", "ID", "TITLE", "BLURB", "RULES_VERSION",
 ]

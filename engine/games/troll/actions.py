@@ -296,13 +296,14 @@ def possible_moves(state: TrollState) -> list[tuple[object, object]]:
         out += [(_BY_DIRECTION[PickUp][d], CardPickedUp(code, d, *pos)) for d, pos, code in awake_next
                 if code[-1] != "H"]
     if carried:
-        club, diamond, spade = (carried_awake(state, suit) for suit in "CDS")
+        tools = {c.code[-1]: c.code for c in reversed(carried) if c.awake}  # carried_awake's: the first of each suit
+        club, diamond, spade = tools.get("C"), tools.get("D"), tools.get("S")
         if club:
-            out += [(_BY_DIRECTION[UseClub][d], ClubUsed(club.code, d, code, *pos)) for d, pos, code in awake_next]
+            out += [(_BY_DIRECTION[UseClub][d], ClubUsed(club, d, code, *pos)) for d, pos, code in awake_next]
         if diamond:
-            out += [(_BY_DIRECTION[ThrowDiamond][d], _thrown(state, diamond.code, d)) for d in DIRECTIONS]
+            out += [(_BY_DIRECTION[ThrowDiamond][d], _thrown(state, diamond, d)) for d in DIRECTIONS]
         if spade:
-            out += [(_BY_DIRECTION[UseSpade][d], SpadeUsed(spade.code, d, code, *pos)) for d, pos, code in awake_next]
+            out += [(_BY_DIRECTION[UseSpade][d], SpadeUsed(spade, d, code, *pos)) for d, pos, code in awake_next]
         dormant = next((c for c in carried if not c.awake), None)
         if dormant:
             out += [(_BY_DIRECTION[LayDown][d], CardLaidDown(dormant.code, d, *pos)) for d, pos in around

@@ -55,6 +55,20 @@ def chance_event(state: TrollState, draws: tuple[int, ...], typed: bool) -> obje
     return awakening_roll(state, face, typed)
 
 
+def rolled(state: TrollState, dice: Callable[[int], int]) -> tuple[int, TrollState]:
+    """For the bots' playouts: the dice chance_needed asks for drawn with `dice` (randrange), and
+    the state their chance event leaves, with how many were drawn (0 and the state itself: none
+    asked). An awakening is folded from its die alone, without the prompt's words or the event,
+    whose other fields its fold finds again."""
+    if state.phase == "awakening" and state.awakening and not state.end:
+        return 1, awaken(state, dice(6) + 1)
+    need = chance_needed(state)
+    if need is None:
+        return 0, state
+    draws = tuple(dice(n) for n in need.spec)
+    return len(draws), evolve(state, chance_event(state, draws, False))
+
+
 def chance_draws(event: object) -> tuple[int, ...]:
     if isinstance(event, DeckShuffled):
         return shuffle_draws(event.order)
