@@ -10,7 +10,7 @@ from typing import Any, Callable
 from dicehall.engine.core import IllegalCommand
 from dicehall.engine.games.troll.bridge import (COLUMNS, DIRECTIONS, ROWS, Card, Pos, TrollState, card, line, neighbour,
                                        place, stack_change, top_change)
-from dicehall.engine.session import replace
+from dicehall.engine.replace import replaced
 from dicehall.engine.text import clean_text
 
 
@@ -222,7 +222,7 @@ def action_event(state: TrollState, command: object) -> object:
         diamond = carried_awake(state, "D")
         if diamond is None:
             raise IllegalCommand("the troll carries no awake diamond")
-        return _thrown(state, diamond.code, direction)
+        return DiamondThrown(*_thrown_at(state, diamond.code, direction))
     if isinstance(command, UseSpade):
         spade = carried_awake(state, "S")
         if spade is None:
@@ -240,14 +240,18 @@ def action_event(state: TrollState, command: object) -> object:
     raise IllegalCommand("not a troll command")
 
 
-def _thrown(state: TrollState, diamond: str, direction: str) -> DiamondThrown:
-    """The diamond thrown: at the first awake top card in line, or off the bridge at nothing."""
+def _thrown_at(state: TrollState, diamond: str, direction: str) -> tuple[str, str, str, str, int]:
+    """The diamond thrown, as DiamondThrown's fields: at the first awake top card in line, or off the
+    bridge at nothing."""
     assert state.troll is not None  # the troll stands on the bridge while it acts
-    for pos in line(state.troll, direction):
+    for pos in _LINES[state.troll, direction]:
         top = state.top(pos)
         if top is not None and top.awake:
-            return DiamondThrown(diamond, direction, top.code, *pos)
-    return DiamondThrown(diamond, direction, "", "", 0)  # off the bridge: it hits nothing
+            return (diamond, direction, top.code, *pos)
+    return (diamond, direction, "", "", 0)  # off the bridge: it hits nothing
+
+
+_LINES = {(pos, d): tuple(line(pos, d)) for pos in ((row, col) for row in ROWS for col in COLUMNS) for d in DIRECTIONS}
 
 
 # ----- the possible actions -----
@@ -279,12 +283,12 @@ def possible_moves(state: TrollState) -> list[tuple[object, object]]:
     assert troll_at is not None  # the troll stands on the bridge while it acts
     around = _NEIGHBOURS[troll_at]
     stood = state.stood
-    out: list[tuple[object, object]] = [(_BY_DIRECTION[Move][d], TrollMoved(d, *pos)) for d, pos in around
+    out: list[tuple[object, object]] = [_move(_BY_DIRECTION[Move][d], TrollMoved, d, *pos) for d, pos in around
                                         if pos is not None and state.stack(pos) and pos not in stood]
     under = state.top(troll_at)
     assert under is not None  # it stands on a brick
     if under.awake:
-        out.append((_STOMP, CardStomped(under.code, *troll_at)))
+        out.append(_move(_STOMP, CardStomped, under.code, *troll_at))
     awake_next = []  # directions with an awake top card next to the troll, where, and that card
     for d, pos in around:
         if pos is not None:
@@ -293,22 +297,35 @@ def possible_moves(state: TrollState) -> list[tuple[object, object]]:
                 awake_next.append((d, pos, top.code))
     carried = state.carried
     if not carried and not state.club_held:
-        out += [(_BY_DIRECTION[PickUp][d], CardPickedUp(code, d, *pos)) for d, pos, code in awake_next
+        out += [_move(_BY_DIRECTION[PickUp][d], CardPickedUp, code, d, *pos) for d, pos, code in awake_next
                 if code[-1] != "H"]
     if carried:
         tools = {c.code[-1]: c.code for c in reversed(carried) if c.awake}  # carried_awake's: the first of each suit
         club, diamond, spade = tools.get("C"), tools.get("D"), tools.get("S")
         if club:
-            out += [(_BY_DIRECTION[UseClub][d], ClubUsed(club, d, code, *pos)) for d, pos, code in awake_next]
+            out += [_move(_BY_DIRECTION[UseClub][d], ClubUsed, club, d, code, *pos) for d, pos, code in awake_next]
         if diamond:
-            out += [(_BY_DIRECTION[ThrowDiamond][d], _thrown(state, diamond, d)) for d in DIRECTIONS]
+            out += [_move(_BY_DIRECTION[ThrowDiamond][d], DiamondThrown, *_thrown_at(state, diamond, d)) for d in DIRECTIONS]
         if spade:
-            out += [(_BY_DIRECTION[UseSpade][d], SpadeUsed(spade, d, code, *pos)) for d, pos, code in awake_next]
+            out += [_move(_BY_DIRECTION[UseSpade][d], SpadeUsed, spade, d, code, *pos) for d, pos, code in awake_next]
         dormant = next((c for c in carried if not c.awake), None)
         if dormant:
-            out += [(_BY_DIRECTION[LayDown][d], CardLaidDown(dormant.code, d, *pos)) for d, pos in around
+            out += [_move(_BY_DIRECTION[LayDown][d], CardLaidDown, dormant.code, d, *pos) for d, pos in around
                     if pos is not None]
     return out
+
+
+def _move(command: object, event_class: type, *fields) -> tuple[object, object]:
+    """(command, its event of these fields), one pair for each (both are values): making the event
+    anew at every action of every playout was a twentieth of its time."""
+    key = (event_class, *fields)  # the event's class and fields tell the command too
+    made = _MOVES.get(key)
+    if made is None:
+        made = _MOVES[key] = (command, event_class(*fields))
+    return made
+
+
+_MOVES: dict[tuple, tuple[object, object]] = {}  # at most the events there can be: a few thousand
 
 
 # ----- what an action does -----
@@ -336,41 +353,47 @@ def act(state: TrollState, event: object) -> TrollState:
 
 def _troll_moved(state: TrollState, event: TrollMoved) -> TrollState:
     pos = (event.row, event.col)
-    return replace(state, troll=pos, stood=state.stood + (pos,), actions_left=state.actions_left - 1)
+    return replaced(state, {"troll": pos, "stood": state.stood + (pos,), "actions_left": state.actions_left - 1})
 
 
 def _stomped(state: TrollState, event: CardStomped) -> TrollState:
-    return replace(state, **top_change(state, (event.row, event.col), False), actions_left=state.actions_left - 1)
+    changes: dict[str, Any] = top_change(state, (event.row, event.col), False)
+    changes["actions_left"] = state.actions_left - 1
+    return replaced(state, changes)
 
 
 def _picked_up(state: TrollState, event: CardPickedUp) -> TrollState:
     pos = (event.row, event.col)
-    return replace(state, **stack_change(state, pos, state.stack(pos)[:-1]),
-                   carried=state.carried + (card(event.card, True),), actions_left=state.actions_left - 1)
+    changes: dict[str, Any] = stack_change(state, pos, state.stack(pos)[:-1])
+    changes.update(carried=state.carried + (card(event.card, True),), actions_left=state.actions_left - 1)
+    return replaced(state, changes)
 
 
 def _clubbed(state: TrollState, event: ClubUsed) -> TrollState:
-    return replace(state, **top_change(state, (event.row, event.col), False), **_used_up(state, event.club),
-                   actions_left=state.actions_left - 1)
+    changes: dict[str, Any] = top_change(state, (event.row, event.col), False)
+    changes.update(_used_up(state, event.club), actions_left=state.actions_left - 1)
+    return replaced(state, changes)
 
 
 def _diamond_thrown(state: TrollState, event: DiamondThrown) -> TrollState:
-    hit = top_change(state, (event.row, event.col), False) if event.col else {}
-    return replace(state, **hit, **_used_up(state, event.diamond), actions_left=state.actions_left - 1)
+    changes: dict[str, Any] = top_change(state, (event.row, event.col), False) if event.col else {}
+    changes.update(_used_up(state, event.diamond), actions_left=state.actions_left - 1)
+    return replaced(state, changes)
 
 
 def _dug_up(state: TrollState, event: SpadeUsed) -> TrollState:
     pos = (event.row, event.col)
-    used = _used_up(state, event.spade)
-    carried = used.pop("carried", state.carried) + (card(event.card, False),)
-    return replace(state, **stack_change(state, pos, state.stack(pos)[:-1]), **used, carried=carried,
-                   actions_left=state.actions_left - 1)
+    changes: dict[str, Any] = stack_change(state, pos, state.stack(pos)[:-1])
+    changes.update(_used_up(state, event.spade), actions_left=state.actions_left - 1)
+    changes["carried"] = changes.get("carried", state.carried) + (card(event.card, False),)
+    return replaced(state, changes)
 
 
 def _laid_down(state: TrollState, event: CardLaidDown) -> TrollState:
     pos = (event.row, event.col)
-    return replace(state, **stack_change(state, pos, state.stack(pos) + (card(event.card, False),)),
-                   carried=_take(state.carried, event.card), actions_left=state.actions_left - 1)
+    changes: dict[str, Any] = stack_change(state, pos, state.stack(pos) + (card(event.card, False),))
+    changes.update(carried=_take(state.carried, event.card), actions_left=state.actions_left - 1)
+    return replaced(state, changes)
 
 
 # each action's effect, by its event's class (the rules' evolve finds them here too)

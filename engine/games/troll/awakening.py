@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from dicehall.engine.games.troll.bridge import COLUMNS, TrollState, row_of, turn_top, with_stack
+from dicehall.engine.replace import replaced
 from dicehall.engine.session import replace
 
 
@@ -48,13 +50,12 @@ def next_turn(state: TrollState) -> TurnBegan:
 def begin_turn(state: TrollState, event: TurnBegan) -> TrollState:
     """The turn's cards taken from the set-aside cards or the deck; a quiet turn goes straight to
     the troll's actions."""
-    taken = ({"deck": state.deck[len(event.cards):]} if event.from_deck
-             else {"set_aside": state.set_aside[len(event.cards):]})
-    return replace(
-        state, **taken, turn=event.turn, awakening=event.cards, stood=(state.troll,),
-        quiet_turns=0 if event.cards else state.quiet_turns + 1,
-        phase="awakening" if event.cards else "actions", actions_left=0 if event.cards else 2,
-    )
+    changes: dict[str, Any] = ({"deck": state.deck[len(event.cards):]} if event.from_deck
+                               else {"set_aside": state.set_aside[len(event.cards):]})
+    changes.update(turn=event.turn, awakening=event.cards, stood=(state.troll,),
+                   quiet_turns=0 if event.cards else state.quiet_turns + 1,
+                   phase="awakening" if event.cards else "actions", actions_left=0 if event.cards else 2)
+    return replaced(state, changes)  # every turn's end in every playout: unchecked
 
 
 # ----- one awakening -----

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dicehall.engine.games.troll.bridge import LEFT_BANK, RIGHT_BANK, TrollState, card
-from dicehall.engine.session import replace
+from dicehall.engine.replace import replaced
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ def fly(state: TrollState, moves: tuple[tuple[str, str, int, int], ...]) -> Trol
     """All move at once: lift every moving card first, then land them in order (left first). The
     rows are changed as lists and the state made once (a new state per card cost a tenth of a playout)."""
     if not moves:  # a calm bridge: the rows as they are
-        return replace(state, phase="checks")
+        return replaced(state, {"phase": "checks"})
     rows = {"upper": list(state.upper), "lower": list(state.lower)}
     for _, row, start, _ in moves:
         rows[row][start - 1] = rows[row][start - 1][:-1]
@@ -48,5 +48,5 @@ def fly(state: TrollState, moves: tuple[tuple[str, str, int, int], ...]) -> Trol
             fled.append(code)
         else:
             rows[row][to - 1] = rows[row][to - 1] + (card(code, True),)
-    return replace(state, upper=tuple(rows["upper"]), lower=tuple(rows["lower"]), set_aside=state.set_aside + tuple(fled),
-                   phase="checks")
+    return replaced(state, {"upper": tuple(rows["upper"]), "lower": tuple(rows["lower"]),
+                            "set_aside": state.set_aside + tuple(fled), "phase": "checks"})
