@@ -111,7 +111,7 @@ def _reach(state: TrollState) -> set | frozenset:
     use), and any in line when it carries a diamond."""
     troll_at = state.troll
     assert troll_at is not None  # the troll stands on the bridge while it acts
-    tools = {c.code[-1] for c in state.carried if c.awake}
+    tools = {c.code[-1] for c in state.carried if c.awake} if state.carried else None
     if not tools:
         return _NEAR[troll_at]
     near = set(_NEAR[troll_at])
@@ -131,6 +131,7 @@ _AROUND: dict[troll.Pos, set[troll.Pos]] = {
 _IN_LINE = {pos: {p for d in troll.DIRECTIONS for p in troll.line(pos, d)} for pos in _AROUND}
 _NEAR = {pos: frozenset({pos} | around) for pos, around in _AROUND.items()}
 _POSITIONS = tuple((row, col) for row in ROWS for col in COLUMNS)  # upper then lower
+_ROW_POSITIONS = {row: (None,) + tuple((row, col) for col in COLUMNS) for row in ROWS}  # by column, 1 to 6
 
 
 def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
@@ -173,12 +174,14 @@ def _feature_values(state: TrollState, from_deck: bool, floor: float | None = No
             calls = sum([chance[row_index] for chance in chances])
             if not calls:
                 continue
+            positions = _ROW_POSITIONS[row]
             for col in troll.row_targets(state, row):
-                pos = (row, col)
-                if col and pos in cut and pos != troll_at:
-                    top = state.top(pos)
+                target = positions[col]  # (row, col); None for col 0, which is in no cut
+                if target in cut and target != troll_at:
+                    assert target is not None
+                    top = state.top(target)
                     assert top is not None  # the column an awakening lands on has a card
-                    if top.awake or pos not in reach:
+                    if top.awake or target not in reach:
                         exposed += calls / 6
     return (exposed, len(cells), len(cut), awake_top, awake_covered, aside,
             flight_risk(state, from_deck, chances if troll_at else None), tools, far, fleeing, breaking)

@@ -265,7 +265,8 @@ def _candidates() -> list[object]:
 CANDIDATES = _candidates()
 
 
-_NEIGHBOURS = {(row, col): tuple((d, neighbour((row, col), d)) for d in DIRECTIONS) for row in ROWS for col in COLUMNS}
+_ON_BRIDGE = {(row, col): tuple((d, step) for d in DIRECTIONS if (step := neighbour((row, col), d)) is not None)
+              for row in ROWS for col in COLUMNS}  # each position's neighbours on the bridge, with their directions
 _BY_DIRECTION = {cls: {d: cls(d) for d in DIRECTIONS} for cls in (Move, PickUp, UseClub, ThrowDiamond, UseSpade, LayDown)}
 _STOMP = Stomp()
 
@@ -281,20 +282,21 @@ def possible_moves(state: TrollState) -> list[tuple[object, object]]:
     search needs both (checking each action again in action_event was a tenth of a playout)."""
     troll_at = state.troll
     assert troll_at is not None  # the troll stands on the bridge while it acts
-    around = _NEIGHBOURS[troll_at]
-    stood = state.stood
-    out: list[tuple[object, object]] = [_move(_BY_DIRECTION[Move][d], TrollMoved, d, *pos) for d, pos in around
-                                        if pos is not None and state.stack(pos) and pos not in stood]
+    around = _ON_BRIDGE[troll_at]
+    upper, lower, stood = state.upper, state.lower, state.stood  # state.stack(pos), inlined below
+    out: list[tuple[object, object]] = []
+    awake_next = []  # directions with an awake top card next to the troll, where, and that card
+    for d, pos in around:
+        stack = (upper if pos[0] == "upper" else lower)[pos[1] - 1]
+        if stack:
+            if pos not in stood:
+                out.append(_move(_BY_DIRECTION[Move][d], TrollMoved, d, *pos))
+            if stack[-1].awake:
+                awake_next.append((d, pos, stack[-1].code))
     under = state.top(troll_at)
     assert under is not None  # it stands on a brick
     if under.awake:
         out.append(_move(_STOMP, CardStomped, under.code, *troll_at))
-    awake_next = []  # directions with an awake top card next to the troll, where, and that card
-    for d, pos in around:
-        if pos is not None:
-            top = state.top(pos)
-            if top is not None and top.awake:
-                awake_next.append((d, pos, top.code))
     carried = state.carried
     if not carried and not state.club_held:
         out += [_move(_BY_DIRECTION[PickUp][d], CardPickedUp, code, d, *pos) for d, pos, code in awake_next
@@ -310,8 +312,7 @@ def possible_moves(state: TrollState) -> list[tuple[object, object]]:
             out += [_move(_BY_DIRECTION[UseSpade][d], SpadeUsed, spade, d, code, *pos) for d, pos, code in awake_next]
         dormant = next((c for c in carried if not c.awake), None)
         if dormant:
-            out += [_move(_BY_DIRECTION[LayDown][d], CardLaidDown, dormant.code, d, *pos) for d, pos in around
-                    if pos is not None]
+            out += [_move(_BY_DIRECTION[LayDown][d], CardLaidDown, dormant.code, d, *pos) for d, pos in around]
     return out
 
 

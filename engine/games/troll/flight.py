@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dicehall.engine.games.troll.bridge import LEFT_BANK, RIGHT_BANK, TrollState, card
+from dicehall.engine.games.troll.bridge import COLUMNS, LEFT_BANK, RIGHT_BANK, ROWS, TrollState, card
 from dicehall.engine.replace import replaced
 
 
@@ -22,16 +22,18 @@ def flight_moves(state: TrollState) -> tuple[tuple[str, str, int, int], ...]:
     in the way; listed upper row first, left to right (landings and set-aside follow this order)."""
     moves = []
     troll = state.troll
-    for row, stacks in (("upper", state.upper), ("lower", state.lower)):  # ROWS, read directly (every turn of every playout)
-        for col, stack in enumerate(stacks, 1):
-            if not stack or not stack[-1].awake or troll == (row, col):
-                continue
-            top = stack[-1]
-            step = -1 if col <= 3 else 1
-            if troll is not None and troll[0] == row and (troll[1] - col) * step > 0:
-                step = -step  # the troll stands between it and that bank
-            moves.append((top.code, row, col, col + step))
+    for pos, stack in zip(_POSITIONS, state.upper + state.lower):  # the rows read directly (every turn of every playout)
+        if not stack or not stack[-1].awake or troll == pos:
+            continue
+        row, col = pos
+        step = -1 if col <= 3 else 1
+        if troll is not None and troll[0] == row and (troll[1] - col) * step > 0:
+            step = -step  # the troll stands between it and that bank
+        moves.append((stack[-1].code, row, col, col + step))
     return tuple(moves)
+
+
+_POSITIONS = tuple((row, col) for row in ROWS for col in COLUMNS)  # upper row first, left to right
 
 
 def fly(state: TrollState, moves: tuple[tuple[str, str, int, int], ...]) -> TrollState:
