@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from dicehall.engine.games import troll
 from dicehall.engine.games.troll import COLUMNS, ROWS, TrollState
@@ -402,8 +402,7 @@ def _changed(stacks: tuple, before: tuple) -> tuple | None:
     return tuple([None if stack is old else stack for stack, old in zip(stacks, before)])
 
 
-def _score(line: tuple) -> float:
-    return line[0]
+_score = itemgetter(0)  # a line's score (max's key)
 
 
 def best_line(state: TrollState) -> tuple[float, tuple, tuple, TrollState]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from dicehall.engine.games.troll.bridge import COLUMNS, TrollState, row_of, turn_top, with_stack
+from dicehall.engine.games.troll.bridge import COLUMNS, TrollState, row_of, stack_change, top_change
 from dicehall.engine.replace import replaced
 from dicehall.engine.session import replace
 
@@ -116,23 +116,24 @@ def awakening_roll(state: TrollState, face: int, typed: bool) -> AwakeningRolled
 
 
 def awaken(state: TrollState, face: int) -> TrollState:
+    """One awakening's effect, its changes gathered and the state made once (every awakening of every playout)."""
     card, rest = state.awakening[0], state.awakening[1:]
     row = row_of(state, card)
     flight = "lower_flight" if row == "lower" else "upper_flight"
     stack_of_colour = getattr(state, flight)
-    state = replace(state, awakening=rest, **{flight: replace(stack_of_colour, cards=stack_of_colour.cards + (card,))})
+    changes: dict[str, Any] = {"awakening": rest, flight: replace(stack_of_colour, cards=stack_of_colour.cards + (card,))}
     col = awakening_target(state, row, face)
     if col:
         pos = (row, col)
         top = state.top(pos)
         assert top is not None  # the target column has a card (awakening_target)
         if not top.awake:
-            state = turn_top(state, pos, True)
+            changes.update(top_change(state, pos, True))
         else:  # a second awakening: the card flies away, and the troll with it if it stands there
-            state = with_stack(state, pos, state.stack(pos)[:-1])
-            state = replace(state, set_aside=state.set_aside + (top.code,))
+            changes.update(stack_change(state, pos, state.stack(pos)[:-1]), set_aside=state.set_aside + (top.code,))
             if state.troll == pos:
-                return replace(state, phase="over", end="flew")
-    if not state.awakening:
-        state = replace(state, phase="actions", actions_left=2)
-    return state
+                changes.update(phase="over", end="flew")
+                return replaced(state, changes)
+    if not rest:
+        changes.update(phase="actions", actions_left=2)
+    return replaced(state, changes)

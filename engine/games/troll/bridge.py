@@ -143,13 +143,9 @@ def stack_change(state: TrollState, pos: Pos, stack: tuple[Card, ...]) -> dict[s
     return {row: tuple(cells)}
 
 
-def turn_top(state: TrollState, pos: Pos, awake: bool) -> TrollState:
-    """The top card at `pos` turned awake or dormant (an awakening, a stomp, a club, a diamond)."""
-    return replace(state, **top_change(state, pos, awake))
-
-
 def top_change(state: TrollState, pos: Pos, awake: bool) -> dict[str, tuple]:
-    """turn_top's change as `replace` takes it."""
+    """The top card at `pos` turned awake or dormant (an awakening, a stomp, a club, a diamond), as
+    the change `replace` takes."""
     stack = state.stack(pos)
     return stack_change(state, pos, stack[:-1] + (card(stack[-1].code, awake),))
 
