@@ -265,10 +265,12 @@ def _candidates() -> list[object]:
 CANDIDATES = _candidates()
 
 
-_ON_BRIDGE = {(row, col): tuple((d, step) for d in DIRECTIONS if (step := neighbour((row, col), d)) is not None)
-              for row in ROWS for col in COLUMNS}  # each position's neighbours on the bridge, with their directions
 _BY_DIRECTION = {cls: {d: cls(d) for d in DIRECTIONS} for cls in (Move, PickUp, UseClub, ThrowDiamond, UseSpade, LayDown)}
 _STOMP = Stomp()
+# each position's neighbours on the bridge: the direction, the neighbour, the move there and its event
+_ON_BRIDGE = {(row, col): tuple((d, step, (_BY_DIRECTION[Move][d], TrollMoved(d, *step))) for d in DIRECTIONS
+                                if (step := neighbour((row, col), d)) is not None)
+              for row in ROWS for col in COLUMNS}
 
 
 def possible_actions(state: TrollState) -> list[object]:
@@ -286,11 +288,11 @@ def possible_moves(state: TrollState) -> list[tuple[object, object]]:
     upper, lower, stood = state.upper, state.lower, state.stood  # state.stack(pos), inlined below
     out: list[tuple[object, object]] = []
     awake_next = []  # directions with an awake top card next to the troll, where, and that card
-    for d, pos in around:
+    for d, pos, moved in around:
         stack = (upper if pos[0] == "upper" else lower)[pos[1] - 1]
         if stack:
             if pos not in stood:
-                out.append(_move(_BY_DIRECTION[Move][d], TrollMoved, d, *pos))
+                out.append(moved)
             if stack[-1].awake:
                 awake_next.append((d, pos, stack[-1].code))
     under = state.top(troll_at)
@@ -312,7 +314,7 @@ def possible_moves(state: TrollState) -> list[tuple[object, object]]:
             out += [_move(_BY_DIRECTION[UseSpade][d], SpadeUsed, spade, d, code, *pos) for d, pos, code in awake_next]
         dormant = next((c for c in carried if not c.awake), None)
         if dormant:
-            out += [_move(_BY_DIRECTION[LayDown][d], CardLaidDown, dormant.code, d, *pos) for d, pos in around]
+            out += [_move(_BY_DIRECTION[LayDown][d], CardLaidDown, dormant.code, d, *pos) for d, pos, _ in around]
     return out
 
 
@@ -341,15 +343,6 @@ def _used_up(state: TrollState, code: str) -> dict[str, tuple]:
     if code in state.reusable:
         return {}
     return {"carried": _take(state.carried, code), "set_aside": state.set_aside + (code,)}
-
-
-def act(state: TrollState, event: object) -> TrollState:
-    """A troll action's effect, the action counted: one new state per action (a playout makes one
-    for every action of every pair it judges)."""
-    fold = ACTION_FOLDS.get(type(event))
-    if fold is None:
-        raise TypeError(f"not a troll event: {event!r}")
-    return fold(state, event)
 
 
 def _troll_moved(state: TrollState, event: TrollMoved) -> TrollState:
@@ -397,7 +390,8 @@ def _laid_down(state: TrollState, event: CardLaidDown) -> TrollState:
     return replaced(state, changes)
 
 
-# each action's effect, by its event's class (the rules' evolve finds them here too)
+# each action's effect, the action counted, by its event's class (the rules' evolve folds them): one new
+# state per action (a playout makes one for every action of every pair it judges)
 ACTION_FOLDS: dict[type, Callable[[TrollState, Any], TrollState]] = {
     TrollMoved: _troll_moved, CardStomped: _stomped, CardPickedUp: _picked_up, ClubUsed: _clubbed,
     DiamondThrown: _diamond_thrown, SpadeUsed: _dug_up, CardLaidDown: _laid_down,
