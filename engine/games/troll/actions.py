@@ -328,7 +328,7 @@ def _move(command: object, event_class: type, *fields) -> tuple[object, object]:
     return made
 
 
-_MOVES: dict[tuple, tuple[object, object]] = {}  # at most the events there can be: a few thousand
+_MOVES: dict[tuple, tuple[object, object]] = {}  # bounded: the events the cards, positions and directions allow
 
 
 # ----- what an action does -----
