@@ -2,6 +2,7 @@
 adviser's best line played on from the state it leaves, and playouts that meet an earlier one of
 the same sample (same turns, same dice rolled, same state) ending as it did. Pinned against the
 plain path (the adviser's plan decided again, every playout to its end) on many seeds."""
+import dataclasses
 import random
 
 from dicehall import engine
@@ -78,15 +79,17 @@ def test_the_best_line_is_the_hints_plan_and_the_state_it_leaves():
             assert final == troll_analysis._after(state, commands)
 
 
-class CountedMemo(dict):
-    """A playout memo that counts the playouts ended by it (an earlier one met)."""
+def count_meetings(monkeypatch) -> list[int]:
+    """The playouts ended by their memo (an earlier one met), counted in a list as they come."""
+    met, inner = [0], troll_analysis._met
 
-    met = 0
-
-    def setdefault(self, key, default=None):
-        known = super().setdefault(key, default)
-        self.met += known is not default
+    def counted(*args):
+        known = inner(*args)
+        met[0] += known is not None
         return known
+
+    monkeypatch.setattr(troll_analysis, "_met", counted)
+    return met
 
 
 # Seeds 2 and 7 of 1-8: 318 pairs' playouts (of 585) compared with the plain path, 73 of them ended by
@@ -97,20 +100,19 @@ class CountedMemo(dict):
 MEMO_SEEDS = (2, 7)
 
 
-def test_playouts_sharing_a_memo_end_as_the_plain_path_over_many_seeds():
-    met = 0
+def test_playouts_sharing_a_memo_end_as_the_plain_path_over_many_seeds(monkeypatch):
+    met = count_meetings(monkeypatch)
     for seed in MEMO_SEEDS:
         for index, state in enumerate(decisions(seed)):
             for sample in range(3):
                 deal = troll_analysis.sampled_deal(state, random.Random(f"{seed} {index} {sample} deal"))
-                memo = CountedMemo()  # one sample's: every pair below plays on the same deal and dice
+                memo: dict = {}  # one sample's: every pair below plays on the same deal and dice
                 for _, commands in troll_analysis._pairs(state):
                     start = troll_analysis._after(deal, commands)
                     plain = plain_play_to_end(start, random.Random(f"{seed} {index} {sample} dice"))
                     cheap = troll_analysis.play_to_end(start, random.Random(f"{seed} {index} {sample} dice"), memo)
                     assert cheap == plain, (seed, index, sample, commands)
-                met += memo.met
-    assert met > 20  # playouts did meet earlier ones: the memo ended them, not only filled
+    assert met[0] > 20  # playouts did meet earlier ones: the memo ended them, not only filled
 
 
 def test_the_analysis_judge_gives_the_figures_of_the_plain_path():
@@ -141,3 +143,16 @@ def test_the_race_goes_up_to_its_own_samples_and_the_finalists_get_all_the_fresh
     assert max(race) == 7 and len(race) == 16 * 2 + 8 * 2 + 4 * 4  # up to 2, then 4, then 8 samples each
     assert {len(samples) for samples in result.confirmed.values()} == {32}
     assert len(result.confirmed) == 3 and 0 in result.confirmed  # two finalists and the move played
+
+
+def test_the_memo_tells_apart_states_its_short_key_does_not():
+    state = decisions(3)[0]
+    other = dataclasses.replace(state, quiet_turns=state.quiet_turns + 1)  # not in the key: the same key
+    memo: dict = {}
+    ends = {"state": ["end of state"], "other": ["end of other"]}
+    assert troll_analysis._met(memo, (1, 0), state, ends["state"]) is None
+    assert troll_analysis._met(memo, (1, 0), other, ends["other"]) is None  # kept beside it, not taken for it
+    assert troll_analysis._met(memo, (1, 0), dataclasses.replace(other), []) is ends["other"]
+    assert troll_analysis._met(memo, (1, 0), dataclasses.replace(state), []) is ends["state"]
+    assert troll_analysis._met(memo, (2, 0), state, []) is None  # after another count of turns: not met
+    assert len(memo) == 2

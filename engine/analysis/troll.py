@@ -98,16 +98,13 @@ def play_to_end(state: troll.TrollState, dice: random.Random, memo: dict | None 
     on it), by (turns played, dice rolled, state) at each of their turns: a playout that reaches a
     state another reached after as many turns and rolls has the same dice to come, so the same end.
     Pairs judged on one sample often meet again a few turns on (a fifth of a playout's turns).
-    Each key holds its playout's end as a list, filled when known: one look-up per turn (a state's
-    hash reads every card of it)."""
+    Each state holds its playout's end as a list, filled when known: one look-up per turn (_met)."""
     turns = rolls = 0
     end: list = []  # this playout's end, once known: the value of every key it passes
     while not state.end:
-        need = troll.chance_needed(state)
-        if need is not None:
-            draws = tuple(dice.randrange(n) for n in need.spec)
-            rolls += len(draws)
-            state = troll.evolve(state, troll.chance_event(state, draws, False))
+        drawn, state = troll.rolled(state, dice.randrange)
+        if drawn:
+            rolls += drawn
             continue
         if troll.to_act(state) is None:
             break
@@ -115,13 +112,30 @@ def play_to_end(state: troll.TrollState, dice: random.Random, memo: dict | None 
         if turns > MAX_TURNS:
             break
         if memo is not None:
-            known = memo.setdefault((turns, rolls, state), end)
-            if known is not end:  # an earlier playout's (its keys always have their end)
+            known = _met(memo, (turns, rolls), state, end)
+            if known is not None:  # an earlier playout's (its states always have their end)
                 state = known[0]
                 break
         state = adviser.best_line(state)[3]
     end.append(state)
     return state
+
+
+def _met(memo: dict, count: tuple[int, int], state: troll.TrollState, end: list) -> list | None:
+    """The end of an earlier playout of the memo that met `state` after as many turns and rolls
+    (`count`), or None with `state` kept for the later ones, its end to be `end`. The states are
+    kept by a key that a few fields make (hashing a whole state reads every card: a twentieth of a
+    playout) and compared whole only there."""
+    key = (count, state.troll, troll.occupied(state), state.set_aside, len(state.deck))
+    met = memo.get(key)
+    if met is None:
+        memo[key] = [(state, end)]
+        return None
+    for other, known in met:
+        if other == state:
+            return known
+    met.append((state, end))
+    return None
 
 
 def _pairs(state: troll.TrollState) -> list[tuple[float, tuple]]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from dicehall.engine.games import troll
 from dicehall.engine.games.troll import COLUMNS, ROWS, TrollState
@@ -111,7 +111,7 @@ def _reach(state: TrollState) -> set | frozenset:
     use), and any in line when it carries a diamond."""
     troll_at = state.troll
     assert troll_at is not None  # the troll stands on the bridge while it acts
-    tools = {c.code[-1] for c in state.carried if c.awake}
+    tools = {c.code[-1] for c in state.carried if c.awake} if state.carried else None
     if not tools:
         return _NEAR[troll_at]
     near = set(_NEAR[troll_at])
@@ -130,30 +130,43 @@ _AROUND: dict[troll.Pos, set[troll.Pos]] = {
     for row in ROWS for col in COLUMNS}
 _IN_LINE = {pos: {p for d in troll.DIRECTIONS for p in troll.line(pos, d)} for pos in _AROUND}
 _NEAR = {pos: frozenset({pos} | around) for pos, around in _AROUND.items()}
+_POSITIONS = tuple((row, col) for row in ROWS for col in COLUMNS)  # upper then lower
+_ROW_POSITIONS = {row: (None,) + tuple((row, col) for col in COLUMNS) for row in ROWS}  # by column, 1 to 6
 
 
 def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
+    values = _feature_values(state, from_deck)
+    assert values is not None  # no floor: every value
+    return dict(zip(FEATURES, values))
+
+
+def _feature_values(state: TrollState, from_deck: bool, floor: float | None = None) -> tuple | None:
+    """features' values in FEATURES' order (evaluate sums them without making the dict); None, when
+    a floor is given, if the bridge's own features already score below it (_below)."""
     cells = troll.occupied(state)
     awake_top = awake_covered = far = fleeing = breaking = 0
     troll_at = state.troll
     reach = _reach(state) if troll_at else set()
     cut = _cut_positions(state, cells) if cells else set()
-    for row, stacks in (("upper", state.upper), ("lower", state.lower)):  # ROWS, read directly (the hot loop)
-        for col, stack in enumerate(stacks, 1):
-            if not stack:
-                continue
-            top_awake = stack[-1].awake
-            if len(stack) > 1:
-                awake_covered += sum(map(_AWAKE, stack)) - top_awake
-            if not top_awake:
-                continue
-            awake_top += 1
-            pos = (row, col)
-            if pos == troll_at or pos in reach:
-                continue
-            far += 1  # it will flee in the next flight phase unless an awakening flies it first
-            fleeing += col in (1, 6)  # at the end of the bridge: it leaves the bridge and wakes another
-            breaking += len(stack) == 1 and pos in cut  # its flight leaves a gap that splits the bridge
+    for pos, stack in zip(_POSITIONS, state.upper + state.lower):  # the hot loop: rows read directly
+        if not stack:
+            continue
+        top_awake = stack[-1].awake
+        if len(stack) > 1:
+            awake_covered += sum(map(_AWAKE, stack)) - top_awake
+        if not top_awake:
+            continue
+        awake_top += 1
+        if pos in reach:  # (the troll's own position among them)
+            continue
+        far += 1  # it will flee in the next flight phase unless an awakening flies it first
+        fleeing += pos[1] in (1, 6)  # at the end of the bridge: it leaves the bridge and wakes another
+        breaking += len(stack) == 1 and pos in cut  # its flight leaves a gap that splits the bridge
+    aside = len(state.set_aside) + len(state.awakening) - (1 if from_deck and state.awakening else 0)
+    tools = sum(map(_AWAKE, state.carried))
+    if floor is not None and _below(floor, len(cells), len(cut), awake_top, awake_covered, aside, tools, far, fleeing,
+                                    breaking):
+        return None
     exposed = 0.0  # the chance that the next awakenings open a gap that splits the bridge
     chances = awakenings_ahead(state, from_deck) if cut or troll_at else []
     if cut:
@@ -161,26 +174,30 @@ def features(state: TrollState, from_deck: bool = True) -> dict[str, float]:
             calls = sum([chance[row_index] for chance in chances])
             if not calls:
                 continue
+            positions = _ROW_POSITIONS[row]
             for col in troll.row_targets(state, row):
-                pos = (row, col)
-                if col and pos in cut and pos != troll_at:
-                    top = state.top(pos)
+                target = positions[col]  # (row, col); None for col 0, which is in no cut
+                if target in cut and target != troll_at:
+                    assert target is not None
+                    top = state.top(target)
                     assert top is not None  # the column an awakening lands on has a card
-                    if top.awake or pos not in reach:
+                    if top.awake or target not in reach:
                         exposed += calls / 6
-    return {
-        "exposed": exposed,
-        "occupied": len(cells),
-        "weak": len(cut),
-        "awake": awake_top,
-        "covered": awake_covered,
-        "aside": len(state.set_aside) + len(state.awakening) - (1 if from_deck and state.awakening else 0),
-        "danger": flight_risk(state, from_deck, chances if troll_at else None),
-        "tools": sum(map(_AWAKE, state.carried)),
-        "far": far,
-        "fleeing": fleeing,
-        "breaking": breaking,
-    }
+    return (exposed, len(cells), len(cut), awake_top, awake_covered, aside,
+            flight_risk(state, from_deck, chances if troll_at else None), tools, far, fleeing, breaking)
+
+
+def _below(floor: float, occupied, weak, awake, covered, aside, tools, far, fleeing, breaking) -> bool:
+    """Whether a score is surely below `floor` from the bridge's own features alone: the chances left
+    to weigh (exposed, danger) only take away (their weights are negative, their values chances),
+    and a margin far above any rounding of the sum keeps a score equal to the floor."""
+    bound = (_W["occupied"] * occupied + _W["weak"] * weak + _W["awake"] * awake + _W["covered"] * covered
+             + _W["aside"] * aside + _W["tools"] * tools + _W["far"] * far + _W["fleeing"] * fleeing
+             + _W["breaking"] * breaking)
+    return bound < floor - 1e-6
+
+
+FEATURES = ("exposed", "occupied", "weak", "awake", "covered", "aside", "danger", "tools", "far", "fleeing", "breaking")
 
 
 _AWAKE = attrgetter("awake")
@@ -257,14 +274,29 @@ WEIGHTS = {
 }
 
 
+_WEIGHTED = tuple(WEIGHTS[name] for name in FEATURES)  # in features' order: the same sum, step by step
+_W = WEIGHTS
+assert _W["exposed"] <= 0 and _W["danger"] <= 0  # what _below counts on
+
+
 def evaluate(state: TrollState, from_deck: bool = True) -> float:
+    score = _score_above(state, from_deck, None)
+    assert score is not None  # no floor: always scored
+    return score
+
+
+def _score_above(state: TrollState, from_deck: bool, floor: float | None) -> float | None:
+    """evaluate's score, or None when a floor is given and the score is surely below it."""
     if state.end in ("won", "perfect"):
         return WIN + (1000 if state.end == "perfect" else 0)
     if state.end:
         return -WIN - len(state.deck)  # losing later (fewer cards left) is better
+    values = _feature_values(state, from_deck, floor)
+    if values is None:
+        return None
     score: float = 0  # sum()'s own steps, in a plain loop (its generator was a tenth of the judging)
-    for name, value in features(state, from_deck).items():
-        score += WEIGHTS[name] * value
+    for weight, value in zip(_WEIGHTED, values):
+        score += weight * value
     return score
 
 
@@ -302,39 +334,57 @@ def reason(before: TrollState, events: list, after: TrollState, losing_alternati
 
 def deck_plays_next(events) -> bool:
     """Whether the next awakening phase plays the deck's (unseen) top card."""
-    begins = [e for e in events if isinstance(e, troll.TurnBegan)]
-    return bool(begins and begins[-1].from_deck)
+    for event in reversed(events):  # the last turn's start: at the end of the turn's events
+        if isinstance(event, troll.TurnBegan):
+            return event.from_deck
+    return False
 
 
-def scored_lines(state: TrollState) -> list[tuple[float, tuple, tuple, TrollState]]:
+def scored_lines(state: TrollState, best_only: bool = False) -> list[tuple[float, tuple, tuple, TrollState]]:
     """Every legal sequence of the actions left this turn, in the order found, each as (score,
     commands, events, final state): the flight phase and checks played, the next turn begun.
 
     Two pairs that leave the bridge alike but for `stood` (the same moves in another order, a
     diamond thrown at nothing either way: two lines in five) have the same turn's end and score:
-    found once, by that bridge (_end_key)."""
+    found once, by that bridge (_end_key).
+
+    best_only (best_line's): a line whose bridge alone scores below the best line found before it
+    is left out, its chances not weighed (half the lines, a tenth of a playout): it could be neither
+    the best nor the first of equals, so the best line is the same."""
     lines: list[tuple[float, tuple, tuple, TrollState]] = []
-    ends: dict[tuple, tuple[float, tuple, TrollState]] = {}
-    for first in troll.legal_commands(state):
-        first_events, after_first, seconds = troll.decided_on(state, first)
-        if troll.to_act(after_first) == 0 and after_first.turn == state.turn:
-            for second in seconds or troll.legal_commands(after_first):  # the actions found possible
-                second_events, done = troll.acted(after_first, second)
-                if done.actions_left:  # not the turn's end (the rules give two actions: never)
-                    lines.append((evaluate(done, deck_plays_next(second_events)), (first, second),
-                                  first_events + tuple(second_events), done))
-                    continue
-                key = _end_key(done, state)
-                end = ends.get(key)
-                if end is None:
-                    ending, final = troll.turn_ended(done)
-                    end = ends[key] = (evaluate(final, deck_plays_next(ending)), ending, final)
-                score, ending, final = end
-                if final.end:  # an ended game keeps the turn's `stood`: this pair's
-                    final = replace(final, stood=done.stood)
-                lines.append((score, (first, second), first_events + tuple(second_events) + ending, final))
-        else:
-            lines.append((evaluate(after_first, deck_plays_next(first_events)), (first,), first_events, after_first))
+    ends: dict[tuple, tuple[float | None, tuple, TrollState]] = {}  # a score of None: left out (best_only)
+    floor: list[float] = []  # best_only: the best score found so far
+
+    def scored(final: TrollState, events) -> float | None:
+        return _score_above(final, deck_plays_next(events), floor[0] if floor else None)
+
+    def add(score: float | None, commands: tuple, events: tuple, final: TrollState) -> None:
+        if score is not None:
+            lines.append((score, commands, events, final))
+            if best_only and (not floor or score > floor[0]):
+                floor[:] = [score]
+
+    for first_move in troll.legal_moves(state):
+        first = first_move[0]
+        first_events, after_first, seconds = troll.decided_on(state, first_move)
+        if not after_first.actions_left:  # the turn has ended (or the game): one action
+            add(scored(after_first, first_events), (first,), first_events, after_first)
+            continue
+        for second_move in seconds or troll.legal_moves(after_first):  # the actions found possible
+            second = second_move[0]
+            second_events, done = troll.acted(after_first, second_move)
+            if done.actions_left:  # not the turn's end (the rules give two actions: never)
+                add(scored(done, second_events), (first, second), first_events + tuple(second_events), done)
+                continue
+            key = _end_key(done, state)
+            end = ends.get(key)
+            if end is None:
+                ending, final = troll.turn_ended(done)
+                end = ends[key] = (scored(final, ending), ending, final)
+            score, ending, final = end
+            if final.end:  # an ended game keeps the turn's `stood`: this pair's
+                final = replace(final, stood=done.stood)
+            add(score, (first, second), first_events + tuple(second_events) + ending, final)
     return lines
 
 
@@ -349,17 +399,16 @@ def _end_key(done: TrollState, start: TrollState) -> tuple:
 def _changed(stacks: tuple, before: tuple) -> tuple | None:
     if stacks is before:
         return None
-    return tuple(None if stack is old else stack for stack, old in zip(stacks, before))
+    return tuple([None if stack is old else stack for stack, old in zip(stacks, before)])
 
 
-def _score(line: tuple) -> float:
-    return line[0]
+_score = itemgetter(0)  # a line's score (max's key)
 
 
 def best_line(state: TrollState) -> tuple[float, tuple, tuple, TrollState]:
     """best_turn's line as scored_lines gives it, with the state it leaves: what a playout needs
     (it plays on from that state rather than deciding the commands again, and needs no reason)."""
-    return max(scored_lines(state), key=_score)  # the first of equals
+    return max(scored_lines(state, best_only=True), key=_score)  # the first of equals
 
 
 def best_turn(state: TrollState) -> Plan:

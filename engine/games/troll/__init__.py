@@ -23,7 +23,7 @@ from __future__ import annotations
 from dicehall.engine.games.troll.actions import (
     CANDIDATES, COMMANDS, ActionsLost, CardLaidDown, CardPickedUp, CardStomped, ClubUsed, DiamondThrown, LayDown,
     Move, PickUp, SpadeUsed, Stomp, ThrowDiamond, TrollMoved, UseClub, UseSpade, Wait, action_event, awake_top_at,
-    carried_awake, parse_command, possible_actions,
+    carried_awake, parse_command, possible_actions, possible_moves,
 )
 from dicehall.engine.games.troll.awakening import AwakeningRolled, TurnBegan, awakening_target, next_turn, row_targets
 from dicehall.engine.games.troll.bridge import (
@@ -42,7 +42,7 @@ from dicehall.engine.games.troll.setup import (
 )
 from dicehall.engine.games.troll.turn import (
     CHANCE_EVENTS, EVENTS, acted, chance_draws, chance_event, chance_needed, decide, decided, decided_on, evolve,
-    is_turn_start, legal_commands, to_act, turn_ended,
+    is_turn_start, legal_commands, legal_moves, rolled, to_act, turn_ended,
 )
 from dicehall.engine.games.troll.words import describe, end_words, progress
 
@@ -59,7 +59,7 @@ __all__ = [
     "CANDIDATES", "COMMANDS", "ActionsLost", "CardLaidDown", "CardPickedUp", "CardStomped", "ClubUsed",
     "DiamondThrown", "LayDown", "Move", "PickUp", "SpadeUsed", "Stomp", "ThrowDiamond", "TrollMoved",
     "UseClub", "UseSpade", "Wait", "action_event", "awake_top_at", "carried_awake", "parse_command",
-    "possible_actions",
+    "possible_actions", "possible_moves",
     "AwakeningRolled", "TurnBegan", "awakening_target", "next_turn", "row_targets",
     "COLUMNS", "DIAMOND_ACE", "DIRECTIONS", "FULL_DECK", "LEFT_BANK", "RANKS", "RIGHT_BANK", "ROWS", "SUITS",
     "THE_CLUB", "Card", "FlightStack", "Pos", "TrollState", "colour_of", "line", "neighbour", "occupied",
@@ -72,7 +72,7 @@ __all__ = [
     "deal", "game_label", "initial_state", "shuffled",
     "CHANCE_EVENTS", "EVENTS", "acted", "chance_draws", "chance_event", "chance_needed", "decide", "decided", "decided_on",
     "evolve",
-    "is_turn_start", "legal_commands", "to_act", "turn_ended",
+    "is_turn_start", "legal_commands", "legal_moves", "rolled", "to_act", "turn_ended",
     "describe", "end_words", "progress",
     "HOST_CHOICES", "ID", "TITLE", "BLURB", "RULES_VERSION",
 ]

@@ -5,11 +5,12 @@ the bridge and the troll's hands.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable
 
 from dicehall.engine.core import IllegalCommand
-from dicehall.engine.games.troll.bridge import (COLUMNS, DIRECTIONS, ROWS, Card, Pos, TrollState, line, neighbour, place,
-                                       stack_change, top_change)
-from dicehall.engine.session import replace
+from dicehall.engine.games.troll.bridge import (COLUMNS, DIRECTIONS, ROWS, Card, Pos, TrollState, card, line, neighbour,
+                                       place, stack_change, top_change)
+from dicehall.engine.replace import replaced
 from dicehall.engine.text import clean_text
 
 
@@ -221,11 +222,7 @@ def action_event(state: TrollState, command: object) -> object:
         diamond = carried_awake(state, "D")
         if diamond is None:
             raise IllegalCommand("the troll carries no awake diamond")
-        for pos in line(troll, direction):
-            top = state.top(pos)
-            if top is not None and top.awake:
-                return DiamondThrown(diamond.code, direction, top.code, *pos)
-        return DiamondThrown(diamond.code, direction, "", "", 0)  # off the bridge: it hits nothing
+        return DiamondThrown(*_thrown_at(state, diamond.code, direction))
     if isinstance(command, UseSpade):
         spade = carried_awake(state, "S")
         if spade is None:
@@ -243,6 +240,20 @@ def action_event(state: TrollState, command: object) -> object:
     raise IllegalCommand("not a troll command")
 
 
+def _thrown_at(state: TrollState, diamond: str, direction: str) -> tuple[str, str, str, str, int]:
+    """The diamond thrown, as DiamondThrown's fields: at the first awake top card in line, or off the
+    bridge at nothing."""
+    assert state.troll is not None  # the troll stands on the bridge while it acts
+    for pos in _LINES[state.troll, direction]:
+        top = state.top(pos)
+        if top is not None and top.awake:
+            return (diamond, direction, top.code, *pos)
+    return (diamond, direction, "", "", 0)  # off the bridge: it hits nothing
+
+
+_LINES = {(pos, d): tuple(line(pos, d)) for pos in ((row, col) for row in ROWS for col in COLUMNS) for d in DIRECTIONS}
+
+
 # ----- the possible actions -----
 def _candidates() -> list[object]:
     out: list[object] = [Move(d) for d in DIRECTIONS] + [Stomp()]
@@ -254,43 +265,70 @@ def _candidates() -> list[object]:
 CANDIDATES = _candidates()
 
 
-_NEIGHBOURS = {(row, col): tuple((d, neighbour((row, col), d)) for d in DIRECTIONS) for row in ROWS for col in COLUMNS}
 _BY_DIRECTION = {cls: {d: cls(d) for d in DIRECTIONS} for cls in (Move, PickUp, UseClub, ThrowDiamond, UseSpade, LayDown)}
 _STOMP = Stomp()
+# each position's neighbours on the bridge: the direction, the neighbour, the move there and its event
+_ON_BRIDGE = {(row, col): tuple((d, step, (_BY_DIRECTION[Move][d], TrollMoved(d, *step))) for d in DIRECTIONS
+                                if (step := neighbour((row, col), d)) is not None)
+              for row in ROWS for col in COLUMNS}
 
 
 def possible_actions(state: TrollState) -> list[object]:
     """Every action `action_event` allows now, in CANDIDATES' order, found directly (a playout asks
     this every action; trying each candidate and catching its refusal cost a third of a playout)."""
+    return [command for command, _ in possible_moves(state)]
+
+
+def possible_moves(state: TrollState) -> list[tuple[object, object]]:
+    """possible_actions, each with its event (action_event's): found together, as the adviser's
+    search needs both (checking each action again in action_event was a tenth of a playout)."""
     troll_at = state.troll
     assert troll_at is not None  # the troll stands on the bridge while it acts
-    around = _NEIGHBOURS[troll_at]
-    stood = state.stood
-    out: list[object] = [_BY_DIRECTION[Move][d] for d, pos in around if pos is not None and state.stack(pos) and pos not in stood]
+    around = _ON_BRIDGE[troll_at]
+    upper, lower, stood = state.upper, state.lower, state.stood  # state.stack(pos), inlined below
+    out: list[tuple[object, object]] = []
+    awake_next = []  # directions with an awake top card next to the troll, where, and that card
+    for d, pos, moved in around:
+        stack = (upper if pos[0] == "upper" else lower)[pos[1] - 1]
+        if stack:
+            if pos not in stood:
+                out.append(moved)
+            if stack[-1].awake:
+                awake_next.append((d, pos, stack[-1].code))
     under = state.top(troll_at)
     assert under is not None  # it stands on a brick
     if under.awake:
-        out.append(_STOMP)
-    awake_next = []  # directions with an awake top card next to the troll, and that card
-    for d, pos in around:
-        if pos is not None:
-            top = state.top(pos)
-            if top is not None and top.awake:
-                awake_next.append((d, top))
+        out.append(_move(_STOMP, CardStomped, under.code, *troll_at))
     carried = state.carried
     if not carried and not state.club_held:
-        out += [_BY_DIRECTION[PickUp][d] for d, top in awake_next if top.suit != "H"]
+        out += [_move(_BY_DIRECTION[PickUp][d], CardPickedUp, code, d, *pos) for d, pos, code in awake_next
+                if code[-1] != "H"]
     if carried:
-        tools = {c.code[-1] for c in carried if c.awake}  # the suits carried_awake finds
-        if "C" in tools:
-            out += [_BY_DIRECTION[UseClub][d] for d, _ in awake_next]
-        if "D" in tools:
-            out += _BY_DIRECTION[ThrowDiamond].values()
-        if "S" in tools:
-            out += [_BY_DIRECTION[UseSpade][d] for d, _ in awake_next]
-        if any(not c.awake for c in carried):
-            out += [_BY_DIRECTION[LayDown][d] for d, pos in around if pos is not None]
+        tools = {c.code[-1]: c.code for c in reversed(carried) if c.awake}  # carried_awake's: the first of each suit
+        club, diamond, spade = tools.get("C"), tools.get("D"), tools.get("S")
+        if club:
+            out += [_move(_BY_DIRECTION[UseClub][d], ClubUsed, club, d, code, *pos) for d, pos, code in awake_next]
+        if diamond:
+            out += [_move(_BY_DIRECTION[ThrowDiamond][d], DiamondThrown, *_thrown_at(state, diamond, d)) for d in DIRECTIONS]
+        if spade:
+            out += [_move(_BY_DIRECTION[UseSpade][d], SpadeUsed, spade, d, code, *pos) for d, pos, code in awake_next]
+        dormant = next((c for c in carried if not c.awake), None)
+        if dormant:
+            out += [_move(_BY_DIRECTION[LayDown][d], CardLaidDown, dormant.code, d, *pos) for d, pos, _ in around]
     return out
+
+
+def _move(command: object, event_class: type, *fields) -> tuple[object, object]:
+    """(command, its event of these fields), one pair for each (both are values): making the event
+    anew at every action of every playout was a twentieth of its time."""
+    key = (event_class, *fields)  # the event's class and fields tell the command too
+    made = _MOVES.get(key)
+    if made is None:
+        made = _MOVES[key] = (command, event_class(*fields))
+    return made
+
+
+_MOVES: dict[tuple, tuple[object, object]] = {}  # bounded: the events the cards, positions and directions allow
 
 
 # ----- what an action does -----
@@ -307,33 +345,54 @@ def _used_up(state: TrollState, code: str) -> dict[str, tuple]:
     return {"carried": _take(state.carried, code), "set_aside": state.set_aside + (code,)}
 
 
-def act(state: TrollState, event: object) -> TrollState:
-    """A troll action's effect, the action counted: one new state per action (a playout makes one
-    for every action of every pair it judges)."""
-    left = state.actions_left - 1
-    if isinstance(event, TrollMoved):
-        pos = (event.row, event.col)
-        return replace(state, troll=pos, stood=state.stood + (pos,), actions_left=left)
-    if isinstance(event, CardStomped):
-        return replace(state, **top_change(state, (event.row, event.col), False), actions_left=left)
-    if isinstance(event, CardPickedUp):
-        pos = (event.row, event.col)
-        return replace(state, **stack_change(state, pos, state.stack(pos)[:-1]),
-                       carried=state.carried + (Card(event.card, True),), actions_left=left)
-    if isinstance(event, ClubUsed):
-        return replace(state, **top_change(state, (event.row, event.col), False), **_used_up(state, event.club),
-                       actions_left=left)
-    if isinstance(event, DiamondThrown):
-        hit = top_change(state, (event.row, event.col), False) if event.col else {}
-        return replace(state, **hit, **_used_up(state, event.diamond), actions_left=left)
-    if isinstance(event, SpadeUsed):
-        pos = (event.row, event.col)
-        used = _used_up(state, event.spade)
-        carried = used.pop("carried", state.carried) + (Card(event.card, False),)
-        return replace(state, **stack_change(state, pos, state.stack(pos)[:-1]), **used, carried=carried,
-                       actions_left=left)
-    if isinstance(event, CardLaidDown):
-        pos = (event.row, event.col)
-        return replace(state, **stack_change(state, pos, state.stack(pos) + (Card(event.card, False),)),
-                       carried=_take(state.carried, event.card), actions_left=left)
-    raise TypeError(f"not a troll event: {event!r}")
+def _troll_moved(state: TrollState, event: TrollMoved) -> TrollState:
+    pos = (event.row, event.col)
+    return replaced(state, {"troll": pos, "stood": state.stood + (pos,), "actions_left": state.actions_left - 1})
+
+
+def _stomped(state: TrollState, event: CardStomped) -> TrollState:
+    changes: dict[str, Any] = top_change(state, (event.row, event.col), False)
+    changes["actions_left"] = state.actions_left - 1
+    return replaced(state, changes)
+
+
+def _picked_up(state: TrollState, event: CardPickedUp) -> TrollState:
+    pos = (event.row, event.col)
+    changes: dict[str, Any] = stack_change(state, pos, state.stack(pos)[:-1])
+    changes.update(carried=state.carried + (card(event.card, True),), actions_left=state.actions_left - 1)
+    return replaced(state, changes)
+
+
+def _clubbed(state: TrollState, event: ClubUsed) -> TrollState:
+    changes: dict[str, Any] = top_change(state, (event.row, event.col), False)
+    changes.update(_used_up(state, event.club), actions_left=state.actions_left - 1)
+    return replaced(state, changes)
+
+
+def _diamond_thrown(state: TrollState, event: DiamondThrown) -> TrollState:
+    changes: dict[str, Any] = top_change(state, (event.row, event.col), False) if event.col else {}
+    changes.update(_used_up(state, event.diamond), actions_left=state.actions_left - 1)
+    return replaced(state, changes)
+
+
+def _dug_up(state: TrollState, event: SpadeUsed) -> TrollState:
+    pos = (event.row, event.col)
+    changes: dict[str, Any] = stack_change(state, pos, state.stack(pos)[:-1])
+    changes.update(_used_up(state, event.spade), actions_left=state.actions_left - 1)
+    changes["carried"] = changes.get("carried", state.carried) + (card(event.card, False),)
+    return replaced(state, changes)
+
+
+def _laid_down(state: TrollState, event: CardLaidDown) -> TrollState:
+    pos = (event.row, event.col)
+    changes: dict[str, Any] = stack_change(state, pos, state.stack(pos) + (card(event.card, False),))
+    changes.update(carried=_take(state.carried, event.card), actions_left=state.actions_left - 1)
+    return replaced(state, changes)
+
+
+# each action's effect, the action counted, by its event's class (the rules' evolve folds them): one new
+# state per action (a playout makes one for every action of every pair it judges)
+ACTION_FOLDS: dict[type, Callable[[TrollState, Any], TrollState]] = {
+    TrollMoved: _troll_moved, CardStomped: _stomped, CardPickedUp: _picked_up, ClubUsed: _clubbed,
+    DiamondThrown: _diamond_thrown, SpadeUsed: _dug_up, CardLaidDown: _laid_down,
+}

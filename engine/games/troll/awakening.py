@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
-from dicehall.engine.games.troll.bridge import COLUMNS, TrollState, row_of, turn_top, with_stack
+from dicehall.engine.games.troll.bridge import COLUMNS, TrollState, row_of, stack_change, top_change
+from dicehall.engine.replace import replaced
 from dicehall.engine.session import replace
 
 
@@ -48,13 +50,12 @@ def next_turn(state: TrollState) -> TurnBegan:
 def begin_turn(state: TrollState, event: TurnBegan) -> TrollState:
     """The turn's cards taken from the set-aside cards or the deck; a quiet turn goes straight to
     the troll's actions."""
-    taken = ({"deck": state.deck[len(event.cards):]} if event.from_deck
-             else {"set_aside": state.set_aside[len(event.cards):]})
-    return replace(
-        state, **taken, turn=event.turn, awakening=event.cards, stood=(state.troll,),
-        quiet_turns=0 if event.cards else state.quiet_turns + 1,
-        phase="awakening" if event.cards else "actions", actions_left=0 if event.cards else 2,
-    )
+    changes: dict[str, Any] = ({"deck": state.deck[len(event.cards):]} if event.from_deck
+                               else {"set_aside": state.set_aside[len(event.cards):]})
+    changes.update(turn=event.turn, awakening=event.cards, stood=(state.troll,),
+                   quiet_turns=0 if event.cards else state.quiet_turns + 1,
+                   phase="awakening" if event.cards else "actions", actions_left=0 if event.cards else 2)
+    return replaced(state, changes)  # every turn's end in every playout: unchecked
 
 
 # ----- one awakening -----
@@ -65,8 +66,18 @@ def awakening_target(state: TrollState, row: str, face: int) -> int:
 
 
 def row_targets(state: TrollState, row: str) -> tuple[int, ...]:
-    """awakening_target for each face 1 to 6 (the adviser weighs all six every judgement)."""
-    return _row_targets(_filled(state, row))
+    """awakening_target for each face 1 to 6 (the adviser weighs all six every judgement, for each
+    row: the last answer per row is kept for the same stacks, the same tuple)."""
+    stacks = state.upper if row == "upper" else state.lower
+    last = _last_targets.get(row)
+    if last is not None and last[0] is stacks:
+        return last[1]
+    targets = _row_targets(tuple(map(bool, stacks)))
+    _last_targets[row] = (stacks, targets)  # one tuple, set at once: a thread reads all of it or none
+    return targets
+
+
+_last_targets: dict[str, tuple] = {}
 
 
 def _filled(state: TrollState, row: str) -> tuple[bool, ...]:
@@ -105,23 +116,24 @@ def awakening_roll(state: TrollState, face: int, typed: bool) -> AwakeningRolled
 
 
 def awaken(state: TrollState, face: int) -> TrollState:
+    """One awakening's effect, its changes gathered and the state made once (every awakening of every playout)."""
     card, rest = state.awakening[0], state.awakening[1:]
     row = row_of(state, card)
     flight = "lower_flight" if row == "lower" else "upper_flight"
     stack_of_colour = getattr(state, flight)
-    state = replace(state, awakening=rest, **{flight: replace(stack_of_colour, cards=stack_of_colour.cards + (card,))})
+    changes: dict[str, Any] = {"awakening": rest, flight: replace(stack_of_colour, cards=stack_of_colour.cards + (card,))}
     col = awakening_target(state, row, face)
     if col:
         pos = (row, col)
         top = state.top(pos)
         assert top is not None  # the target column has a card (awakening_target)
         if not top.awake:
-            state = turn_top(state, pos, True)
+            changes.update(top_change(state, pos, True))
         else:  # a second awakening: the card flies away, and the troll with it if it stands there
-            state = with_stack(state, pos, state.stack(pos)[:-1])
-            state = replace(state, set_aside=state.set_aside + (top.code,))
+            changes.update(stack_change(state, pos, state.stack(pos)[:-1]), set_aside=state.set_aside + (top.code,))
             if state.troll == pos:
-                return replace(state, phase="over", end="flew")
-    if not state.awakening:
-        state = replace(state, phase="actions", actions_left=2)
-    return state
+                changes.update(phase="over", end="flew")
+                return replaced(state, changes)
+    if not rest:
+        changes.update(phase="actions", actions_left=2)
+    return replaced(state, changes)

@@ -42,6 +42,16 @@ class Card:
         return colour_of(self.code)
 
 
+def card(code: str, awake: bool) -> Card:
+    """Card(code, awake), one object for each (a card is a value): making a new one each time a card
+    was turned, moved or taken was a twentieth of a playout."""
+    made = _CARDS.get((code, awake))
+    return Card(code, awake) if made is None else made
+
+
+_CARDS = {(code, awake): Card(code, awake) for code in FULL_DECK for awake in (False, True)}
+
+
 @dataclass(frozen=True)
 class FlightStack:
     colour: str  # "red" or "black" ("" before the setup)
@@ -133,15 +143,11 @@ def stack_change(state: TrollState, pos: Pos, stack: tuple[Card, ...]) -> dict[s
     return {row: tuple(cells)}
 
 
-def turn_top(state: TrollState, pos: Pos, awake: bool) -> TrollState:
-    """The top card at `pos` turned awake or dormant (an awakening, a stomp, a club, a diamond)."""
-    return replace(state, **top_change(state, pos, awake))
-
-
 def top_change(state: TrollState, pos: Pos, awake: bool) -> dict[str, tuple]:
-    """turn_top's change as `replace` takes it."""
+    """The top card at `pos` turned awake or dormant (an awakening, a stomp, a club, a diamond), as
+    the change `replace` takes."""
     stack = state.stack(pos)
-    return stack_change(state, pos, stack[:-1] + (Card(stack[-1].code, awake),))
+    return stack_change(state, pos, stack[:-1] + (card(stack[-1].code, awake),))
 
 
 def row_of(state: TrollState, code: str) -> str:
@@ -155,10 +161,17 @@ def occupied(state: TrollState) -> frozenset[Pos]:
     upper, lower, cells = _last_occupied
     if state.upper is upper and state.lower is lower:
         return cells
-    cells = frozenset([(row, col) for row, stacks in (("upper", state.upper), ("lower", state.lower))  # ROWS, directly
-                       for col, stack in enumerate(stacks, 1) if stack])
+    filled = tuple(map(bool, state.upper + state.lower))
+    cells = _CELLS.get(filled)
+    if cells is None:
+        cells = _CELLS[filled] = frozenset([pos for pos, full in zip(_POSITIONS, filled) if full])
     _last_occupied = (state.upper, state.lower, cells)  # one tuple, set at once: a thread reads all of it or none
     return cells
 
 
 _last_occupied: tuple = (None, None, frozenset())
+_POSITIONS = tuple((row, col) for row in ROWS for col in COLUMNS)  # upper then lower, as the rows are read
+# the one set of positions for each way the bridge is filled (at most 4,096): making the set anew, and
+# hashing it anew for the caches keyed by it (checks.bridge_stands, the adviser's bridge_holders), was
+# a twentieth of a playout
+_CELLS: dict[tuple[bool, ...], frozenset[Pos]] = {}

@@ -8,7 +8,8 @@ from typing import Any, Callable
 
 from dicehall.engine.core import ChanceNeeded, IllegalCommand
 from dicehall.engine.games.troll.actions import (ActionsLost, CardLaidDown, CardPickedUp, CardStomped, ClubUsed, DiamondThrown,
-                                        SpadeUsed, TrollMoved, Wait, act, action_event, possible_actions)
+                                        SpadeUsed, TrollMoved, Wait, ACTION_FOLDS, action_event,
+                                        possible_actions, possible_moves)
 from dicehall.engine.games.troll.awakening import AwakeningRolled, TurnBegan, awaken, awakening_roll, begin_turn, next_turn
 from dicehall.engine.games.troll.bridge import TrollState, row_of
 from dicehall.engine.games.troll.checks import BridgeCollapsed, BridgeUnsettled, TrollWon, outcome, turn_end
@@ -54,6 +55,20 @@ def chance_event(state: TrollState, draws: tuple[int, ...], typed: bool) -> obje
     return awakening_roll(state, face, typed)
 
 
+def rolled(state: TrollState, dice: Callable[[int], int]) -> tuple[int, TrollState]:
+    """For the bots' playouts: the dice chance_needed asks for drawn with `dice` (randrange), and
+    the state their chance event leaves, with how many were drawn (0 and the state itself: none
+    asked). An awakening is folded from its die alone, without the prompt's words or the event,
+    whose other fields its fold finds again."""
+    if state.phase == "awakening" and state.awakening and not state.end:
+        return 1, awaken(state, dice(6) + 1)
+    need = chance_needed(state)
+    if need is None:
+        return 0, state
+    draws = tuple(dice(n) for n in need.spec)
+    return len(draws), evolve(state, chance_event(state, draws, False))
+
+
 def chance_draws(event: object) -> tuple[int, ...]:
     if isinstance(event, DeckShuffled):
         return shuffle_draws(event.order)
@@ -82,28 +97,41 @@ def decide(state: TrollState, command: object) -> tuple[object, ...]:
 def decided(state: TrollState, command: object) -> tuple[tuple[object, ...], TrollState]:
     """decide's events and the state they leave (their fold), which deciding computes anyway: the
     bots' playouts need both, and folding the events again cost them a third of their time."""
-    events, state, _ = decided_on(state, command)
-    return events, state
-
-
-def decided_on(state: TrollState, command: object) -> tuple[tuple[object, ...], TrollState, list[object]]:
-    """decided, with the actions possible after it while the turn goes on ([] once it ended): its
-    check for lost actions finds them, and the adviser searches them next."""
-    events, state, possible = _acted(state, command)
-    if state.actions_left:
-        return tuple(events), state, possible
-    ending, state = turn_ended(state)
-    return tuple(events) + ending, state, []
-
-
-def acted(state: TrollState, command: object) -> tuple[list[object], TrollState]:
-    """decided up to the turn's end: the action's event (and the actions lost after it), folded."""
     events, state, _ = _acted(state, command)
+    return _on_to_turn_end(events, state)
+
+
+def legal_moves(state: TrollState) -> list[tuple[object, object]]:
+    """legal_commands, each with its event (decide's first): what the adviser's search walks, each
+    move then played by decided_on and acted without checking it again."""
+    if to_act(state) is None:
+        return []
+    return possible_moves(state) or [(Wait(), ActionsLost(state.actions_left))]
+
+
+def decided_on(state: TrollState, move: tuple[object, object]) -> tuple[tuple[object, ...], TrollState, list]:
+    """decided for a move of legal_moves, with the moves possible after it while the turn goes on ([]
+    once it ended): its check for lost actions finds them, and the adviser searches them next."""
+    events, state, possible = _moved(state, move[1])
+    return (*_on_to_turn_end(events, state), possible)  # nothing possible once no action is left
+
+
+def _on_to_turn_end(events: list[object], state: TrollState) -> tuple[tuple[object, ...], TrollState]:
+    """An action's events and state, and the turn's end after them if no action is left."""
+    if state.actions_left:
+        return tuple(events), state
+    ending, state = turn_ended(state)
+    return tuple(events) + ending, state
+
+
+def acted(state: TrollState, move: tuple[object, object]) -> tuple[list[object], TrollState]:
+    """decided_on up to the turn's end: the move's event (and the actions lost after it), folded."""
+    events, state, _ = _moved(state, move[1])
     return events, state
 
 
-def _acted(state: TrollState, command: object) -> tuple[list[object], TrollState, list[object]]:
-    """acted, with the actions still possible after it ([] when none are left to take)."""
+def _acted(state: TrollState, command: object) -> tuple[list[object], TrollState, list]:
+    """A command checked and played, up to the turn's end: its events, the state, the moves still possible."""
     if state.end:
         result = outcome(state)
         assert result is not None  # an ended game has its outcome
@@ -116,9 +144,15 @@ def _acted(state: TrollState, command: object) -> tuple[list[object], TrollState
         event: object = ActionsLost(state.actions_left)
     else:
         event = action_event(state, command)
+    return _moved(state, event)
+
+
+def _moved(state: TrollState, event: object) -> tuple[list[object], TrollState, list]:
+    """A legal action's event folded, and the actions lost after it: the events, the state, the moves
+    still possible ([] when none are left to take)."""
     events = [event]
     state = evolve(state, event)
-    possible = possible_actions(state) if state.actions_left else []
+    possible = possible_moves(state) if state.actions_left else []
     if state.actions_left and not possible:
         lost = ActionsLost(state.actions_left)
         events.append(lost)
@@ -134,7 +168,9 @@ def turn_ended(state: TrollState) -> tuple[tuple[object, object], TrollState]:
 
 
 def evolve(state: TrollState, event: object) -> TrollState:
-    fold = _FOLDS.get(type(event), act)  # by the event's class: every action of every playout folds here
+    fold = _FOLDS.get(type(event))  # by the event's class: every action of every playout folds here
+    if fold is None:
+        raise TypeError(f"not a troll event: {event!r}")
     return fold(state, event)
 
 
@@ -161,4 +197,5 @@ _FOLDS: dict[type, Callable[[TrollState, Any], TrollState]] = {
     BridgeCollapsed: lambda state, _: replace(state, phase="over", end="collapsed"),
     TrollWon: _won,
     BridgeUnsettled: lambda state, _: replace(state, phase="over", end="unsettled"),
-}  # the troll's actions: `act` (which refuses any other event)
+    **ACTION_FOLDS,  # the troll's actions
+}
