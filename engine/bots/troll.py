@@ -367,7 +367,8 @@ def scored_lines(state: TrollState, best_only: bool = False) -> list[tuple[float
     for first_move in troll.legal_moves(state):
         first = first_move[0]
         first_events, after_first, seconds = troll.decided_on(state, first_move)
-        if not after_first.actions_left:  # the turn has ended (or the game): one action
+        if not after_first.actions_left or after_first.turn != state.turn or after_first.end:
+            # one action: the turn has ended (and perhaps the next begun, with its own actions), or the game
             add(scored(after_first, first_events), (first,), first_events, after_first)
             continue
         for second_move in seconds or troll.legal_moves(after_first):  # the actions found possible
