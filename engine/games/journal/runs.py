@@ -135,6 +135,14 @@ def _bytes(count: int, rng: random.Random) -> bytes:
     return rng.getrandbits(count * 8).to_bytes(count, "little")  # rng.randbytes, without its Python frame
 
 
+def dice(count: int, rng: random.Random) -> bytes:
+    """`count` dice's faces or more (the card loop's days draw on them, a few bytecodes a die)."""
+    faces = b""
+    while len(faces) < count:
+        faces += _bytes(count - len(faces) + 8, rng).translate(_FACES).replace(b"\0", b"")
+    return faces
+
+
 def dice_covering(cards: int, rng: random.Random) -> tuple[bytes, int]:
     """The day dice rolled until they draw `cards` cards (one at least): their faces, and the cards drawn."""
     faces = b""
