@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from functools import lru_cache
+from math import floor
 from typing import TYPE_CHECKING
 
 from dicehall.engine.games import dicetower
@@ -194,7 +195,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         stop -= size
                         least = stop if stop > 0 else 0
                         continue
-                    kind = remaining.pop(int(uniform() * left))
+                    kind = remaining.pop(floor(uniform() * left))  # (math.floor: a third of int's call)
                     if kind >= 16:  # _KING: a King (kept face up, whatever it says) or the Ace of hearts, then its action
                         if kind < 32:  # (_ACE)
                             kings.append(kind)
