@@ -10,7 +10,6 @@ import math
 import random
 from bisect import bisect_left
 from functools import lru_cache
-from itertools import accumulate
 
 PRUNE = 1e-20
 LARGEST = 4 ** 5  # the longest run sampled at once (its table: about a thousand sums, 0.2 s to build)
