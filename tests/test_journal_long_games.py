@@ -297,6 +297,10 @@ def test_a_pass_days_dice_from_bytes_are_the_dice_rolled_one_by_one():
         assert abs(statistics.mean(counts) - days * chance) < 4 * (days * chance * (1 - chance) / 3000) ** 0.5
         at_first = [won[0] for won in wins]  # the first day's die as likely as any: no place favoured
         assert abs(statistics.mean(at_first) - chance) < 4 * (chance * (1 - chance) / 3000) ** 0.5
+    for count in (2, 16, 6000):  # the card loop's dice rolled ahead (odds.playout's days): each face a sixth
+        faces = b"".join(runs.dice(count, rng) for _ in range(36000 // count))
+        assert len(faces) >= 36000 and set(faces) <= set(range(1, 7))
+        assert all(abs(faces.count(face) / len(faces) - 1 / 6) < 4 * (5 / 36 / len(faces)) ** 0.5 for face in range(1, 7))
 
 
 def test_a_pass_pulls_far_up_drop_together_as_rolled_one_by_one():

@@ -93,8 +93,8 @@ def test_the_sample_decks_figures_are_pinned():
     assert report["endings"] == PINNED_ENDINGS and report["mean_days"] == PINNED_DAYS
 
 
-PINNED_ENDINGS = {'tower': 0.0045, 'kings': 0.9955, 'salvation': 0.0, 'deck': 0.0}  # sim journal --games 2000 --seed 1
-PINNED_DAYS = 12.59  # (#30: a card drawn at random each draw, not a shuffle first: other draws)
+PINNED_ENDINGS = {'tower': 0.0035, 'kings': 0.9965, 'salvation': 0.0, 'deck': 0.0}  # sim journal --games 2000 --seed 1
+PINNED_DAYS = 12.534  # (#30: the card loop's days from dice rolled ahead, two a day: other draws)
 
 
 # ----- properties over random legal playouts -----

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from functools import lru_cache
+from math import floor
 from typing import TYPE_CHECKING
 
 from dicehall.engine.games import dicetower
@@ -23,10 +24,10 @@ from dicehall.engine.games.journal.passes import (
     Playout, far_drop, far_passes, far_up, pulled, saving_passes, skipped_to_the_cap, skipping_passes, token_passes, tower_alone,
     tower_falls,
 )
-from dicehall.engine.games.journal.pulls import NEGLIGIBLE, drop_runs, likely_drops, own_countdown, rolled
+from dicehall.engine.games.journal.pulls import NEGLIGIBLE, drop_runs, likely_drops, own_countdown, pull_outcomes, rolled
 from dicehall.engine.games.journal.returns import pass_cards, whole_pass
 from dicehall.engine.games.journal.rules import JournalState
-from dicehall.engine.games.journal.runs import days_to_draw, successes
+from dicehall.engine.games.journal.runs import days_to_draw, dice, successes
 from dicehall.engine.games.journal.skips import skips_left
 
 if TYPE_CHECKING:
@@ -50,10 +51,10 @@ def _may_end(action: str, card: str, kings: list) -> bool:
 
 _ACTIONS: dict[int, tuple[Deck, dict, dict]] = {}
 # each action as a small int (the loop compares ints, the return-king cards of the longest passes first); a
-# King or the Ace of hearts: _KING, _ACE
+# King or the Ace of hearts: _KING or _ACE more than its action's
 _KINDS = {"pull": 0, "remove": 1, "no-pull": 2, "king": 2, "salvation": 2, "add-token": 3, "return-king": 4,
           "skip-pull": 5, "remove-token": 6, "salvation-5": 7, "salvation-4": 8}
-_KING, _ACE = 9, 10
+_KING, _ACE = 16, 32
 
 
 def _actions(deck: Deck) -> tuple[dict, dict]:
@@ -76,11 +77,10 @@ def _actions(deck: Deck) -> tuple[dict, dict]:
                                  _tower_pulls(cycle, actions, []), _tower_pulls(cycle, actions, ["KS"]),
                                  _saving_pulls(cycle, actions))
         passes["first"] = _quiet(deck.cards, actions, [])  # a game's first pass
-        # the card-by-card loop's tables: a card is its place in deck.cards, its action a kind (_KINDS)
-        codes = {card: code for code, card in enumerate(deck.cards)}
-        effects = tuple(_KINDS[actions[card]] for card in deck.cards)
-        passes["codes"] = codes, tuple(_KING if is_king(card) else _ACE if card == SALVATION_CARD else kind
-                                       for card, kind in zip(deck.cards, effects)), effects
+        # the card-by-card loop's cards: each its action's kind (_KINDS), a King's and the Ace's marked
+        codes = {card: _KINDS[actions[card]] + (_KING if is_king(card) else _ACE if card == SALVATION_CARD else 0)
+                 for card in deck.cards}
+        passes["codes"] = codes
         # a reshuffled pass at once (returns.py), where a King returned cannot end the game and the Ace is out
         passes["whole"] = {salvation: None if face_up or SALVATION_CARD in passes[salvation][0] else
                            pass_cards([actions[card] for card in passes[salvation][0]],
@@ -106,9 +106,9 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     settings = deck.settings
     advantage_from = state.tower.advantage_from
     countdown = state.tower.countdown
-    remaining = list(state.remaining)
+    remaining: list = list(state.remaining)  # names, then kinds (codes)
     uniform = rng.random  # a die is int(uniform() * 6) + 1: random.choices' own way, as fast as randint is slow
-    kings = list(state.kings)
+    kings: list = list(state.kings)
     salvation, tokens = state.salvation, state.tokens
     salvation_from, skips = state.salvation_from, state.skips
     to_draw, day, cards, pulls = state.to_draw, state.day, len(state.pages), state.tower.pulls
@@ -116,7 +116,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     most = settings.get("reshuffles")  # the deck's bound (rules.may_reshuffle); None: saved before it
     cap = MAX_RESHUFFLES if most is None else most
     actions, passes = _actions(deck)
-    codes, kinds, effects = passes["codes"]
+    codes = passes["codes"]
     kings_to_end = settings["kings"]
     phase = state.phase
     if state.ending:
@@ -153,6 +153,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     else:
         phase = "day"
     counts: tuple | None  # skips_left's counts, then a pass's (tower_pulls' or saving's)
+    faces, d = b"", 0  # dice rolled ahead for the card loop's days, and the next one
     while True:
         if phase == "day":
             day += 1
@@ -167,135 +168,154 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                 day, to_draw, _ = _days_drawing(len(remaining), day, to_draw, rng)
                 remaining = []
             while True:
-                if to_draw <= 0:  # the day's end and the next day here: a day costs no turn of the phases
-                    if quiet:  # (the pass at once comes with the next day's cards)
-                        break
-                    if salvation and int(uniform() * 6) + 1 >= salvation_from:
-                        tokens -= 1
-                        if tokens == 0:
-                            return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
-                    day += 1
-                    to_draw = int(uniform() * 6) + 1
-                if not remaining:  # (a first pass at once starts so too)
-                    at_once = None  # a pass at once (returns.py): its cards, the Kings in it, the tokens its Ace brings
-                    if first:  # a game's first pass
-                        at_once, first = first, None
-                    else:
-                        reshuffles += 1
-                        if settings["deck_out"] != "reshuffle" or reshuffles > cap:
-                            return Playout("deck", day, cards, pulls)
-                        cycle, may_end, may_end_with_kings, tower_pulls, tower_pulls_with_kings, saving = passes[salvation]
-                        remaining = list(cycle)
-                        if most is None and not (salvation or (may_end_with_kings if kings else may_end)):
-                            return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
-                        left = cap - reshuffles + 1  # passes to come before the cap, this one's included
-                        whole = passes["whole"][salvation]  # this pass's cards (returns.py); token cards only: at once first
-                        tokens_only = salvation and passes["tokens only"]
-                        # the passes at once (a bounded deck's pulls only counted; tower_odds': the pass at once below)
-                        if not tokens_only and (tower or standing or most is None):
-                            if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
-                                pulling = saving[0] + saving[1]
-                                saving = (0, 0, *saving[2:4], saving[4] - pulling, *saving[5:]) if skips >= pulling <= saving[4] else None
-                            walking = salvation and saving and not (saving[5] and kings) and saving[6] >= salvation_from
-                            if walking and not any(saving[1:4]):
-                                return saving_passes(len(remaining), saving[0], tokens, salvation_from, countdown, advantage_from,
-                                                      settings["final_check"] == "pull", left, day, to_draw, cards, pulls,
-                                                      tower, rng)
-                            counts = None if salvation else tower_pulls_with_kings if kings else tower_pulls
-                            # only the tower can end it now: the pulls the skips leave before the cap, at least
-                            at_least = (counts[0] + counts[1] - counts[2]) * left - skips if counts else 0
-                            if not tower and pulls + at_least >= countdown:  # they certainly fell it
-                                return Playout("tower", day, cards, max(pulls, countdown))
-                            if counts and skips >= counts[0] + counts[1] <= counts[2]:
-                                return skipped_to_the_cap(len(remaining), left, day, to_draw, cards, pulls, rng)
-                            if counts and counts[2] and not counts[1] and counts[0] > counts[2]:
-                                return skipping_passes(len(remaining), counts[0], counts[2], skips, countdown, advantage_from,
-                                                        left, day, to_draw, cards, pulls, tower, rng)
-                            if counts and counts[2]:  # skips with removes, or as many as the pulls: card by card
-                                counts = None
-                            if counts and not counts[1]:
-                                falls = NEVER if standing else tower_falls(countdown, advantage_from, rng)
-                                return tower_alone(len(remaining), counts[0], falls, left, day, to_draw, cards, pulls, rng)
-                            if walking:  # tokens added or removed by cards: passes at once while they are many
-                                counts = saving
-                                skipped, dropped = token_passes(saving, len(remaining), tokens, countdown, advantage_from,
-                                                                 left, pulls, tower, rng)
-                                tokens, skips = tokens + skipped * (saving[2] - saving[3]), skips + skipped * saving[4]
-                            else:
-                                skipped, dropped = (0, 0) if not counts else (left, 0) if standing else far_passes(
-                                    counts, countdown, advantage_from, rng)
-                            if skipped and skipped <= left:  # whole passes at once
-                                assert counts is not None  # passes are skipped by a pass's counts only
-                                countdown -= dropped
-                                pulls += skipped * (counts[0] + counts[1])
-                                cards += skipped * len(remaining)
-                                reshuffles += skipped - 1
-                                day, to_draw, more = _days_drawing(skipped * len(remaining), day, to_draw, rng)
-                                tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking and more else 0
-                                remaining = []
-                                continue
-                        if tokens_only or whole and whole.lowest >= salvation_from and not (tower and whole.mixed):  # else card by card
-                            at_once = whole, (), 0
-                    if at_once:
-                        whole, in_it, ace = at_once
-                        kings_pulling = whole.returns + len(in_it) if whole.king_pulls else 0  # a pull each King drawn, at most
-                        plain, removes = (whole.plain + kings_pulling * (whole.king_pulls == 1),
-                                          whole.removes + kings_pulling * (whole.king_pulls == 2))
-                        far = tower and not removes and far_up(countdown, advantage_from, plain)  # the drop sampled after
-                        countdowns = rolled(countdown, advantage_from, plain, removes, rng) if tower and not far else []
-                        falls = len(countdowns) if countdowns[-1:] == [0] else NEVER if tower else countdown - pulls
-                        ending, drawn, days, to_draw, left, made, skips = whole_pass(
-                            whole, len(kings), tokens if salvation else 0, salvation_from, to_draw, skips, falls, rng, len(in_it), ace)
-                        cards, day, pulls, tokens, remaining = cards + drawn, day + days, pulls + made, left or tokens, []
-                        kings, salvation = kings + list(in_it), salvation or bool(ace)  # (a first pass's: all face up)
-                        if tower and made:
-                            countdown = countdown - far_drop(made, advantage_from, rng) if far else countdowns[made - 1]
-                        if ending == "tower":
-                            return Playout("tower", day, cards, pulls)
-                        if ending:
-                            return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
+                if quiet and to_draw <= 0:  # (the pass at once comes with the next day's cards)
+                    break
+                # cards drawn at random from those left (a shuffled deck's next card, one float a card drawn), and
+                # each day's end and the next day's die here (a day costs no turn of the phases), until the pass
+                # ends: `stop` is how many cards are left when the day ends, `end` the cards drawn when none are
+                # (a King returned adds one to each), so a card costs no count
+                stop, end = len(remaining) - to_draw, cards + len(remaining)
+                least = stop if stop > 0 else 0
+                while True:
+                    left = len(remaining)
+                    if left <= least:
+                        if left != stop:  # the pass ends within the day
+                            break
+                        try:  # a salvation die and the next day's, rolled ahead (a few bytecodes a die)
+                            up, size = faces[d], faces[d + 1]
+                        except IndexError:
+                            faces, d = faces[d:] + dice(2 * len(remaining) + 16, rng), 0
+                            up, size = faces[0], faces[1]
+                        d += 2
+                        if salvation and up >= salvation_from:
+                            tokens -= 1
+                            if tokens == 0:
+                                return _saved(countdown, advantage_from, settings, tower, rng, day, end - left, pulls)
+                        day += 1
+                        stop -= size
+                        least = stop if stop > 0 else 0
                         continue
-                # a card drawn at random from those left: a shuffled deck's next card, one float a card drawn
-                code = remaining.pop(int(uniform() * len(remaining)))
-                to_draw -= 1
-                cards += 1
-                kind = kinds[code]
-                if kind >= 9:  # a King (9: kept face up, whatever it says) or the Ace of hearts (10)
-                    if kind == 9:
-                        kings.append(code)
-                        if len(kings) >= kings_to_end:
-                            return Playout("kings", day, cards, pulls)
-                    elif not salvation:
-                        salvation, tokens = True, settings["tokens"]
-                    kind = effects[code]
-                if kind == 4:  # return-king: among those left (each draw is at random)
-                    if kings:
-                        remaining.append(kings.pop())
-                elif kind <= 1:  # pull, or pull and remove
-                    if skips:
-                        skips -= 1
+                    kind = remaining.pop(floor(uniform() * left))  # (math.floor: a third of int's call)
+                    if kind >= 16:  # _KING: a King (kept face up, whatever it says) or the Ace of hearts, then its action
+                        if kind < 32:  # (_ACE)
+                            kings.append(kind)
+                            if len(kings) >= kings_to_end:
+                                return Playout("kings", day, end - left + 1, pulls)
+                            kind -= 16
+                        else:
+                            if not salvation:
+                                salvation, tokens = True, settings["tokens"]
+                            kind -= 32
+                    if kind == 4:  # return-king: among those left (each draw is at random)
+                        if kings:
+                            remaining.append(kings.pop())
+                            stop, end = stop + 1, end + 1
+                            least = stop if stop > 0 else 0
+                    elif kind <= 1:  # pull, or pull and remove
+                        if skips:
+                            skips -= 1
+                            continue
+                        pulls += 1
+                        if tower:  # (passes.pulled, inline)
+                            cumulative, drops = pull_outcomes(countdown, advantage_from, kind == 1)
+                            countdown -= drops[bisect_left(cumulative, uniform())]
+                        elif pulls >= countdown:  # a pull that leaves it standing takes one or more: it has fallen
+                            return Playout("tower", day, end - left + 1, pulls)
+                        if countdown == 0:
+                            return Playout("tower", day, end - left + 1, pulls)
+                    elif kind == 2:  # no effect
                         continue
-                    pulls += 1
-                    if tower:
-                        countdown = pulled(countdown, advantage_from, kind == 1, rng)
-                    elif pulls >= countdown:  # a pull that leaves it standing takes one or more: it has fallen
+                    elif kind == 3:  # add-token: once salvation has come
+                        if salvation:
+                            tokens += 1
+                    elif kind == 5:  # skip-pull
+                        skips += 1
+                    elif kind == 6:  # remove-token: once salvation has come
+                        if salvation:
+                            tokens -= 1
+                            if tokens == 0:
+                                return _saved(countdown, advantage_from, settings, tower, rng, day, end - left + 1, pulls)
+                    else:  # salvation-5, salvation-4
+                        salvation_from = min(salvation_from, 12 - kind)
+                cards, to_draw = end, -stop  # the pass's cards all drawn (a first pass at once starts so too)
+                at_once = None  # a pass at once (returns.py): its cards, the Kings in it, the tokens its Ace brings
+                if first:  # a game's first pass
+                    at_once, first = first, None
+                else:
+                    reshuffles += 1
+                    if settings["deck_out"] != "reshuffle" or reshuffles > cap:
+                        return Playout("deck", day, cards, pulls)
+                    cycle, may_end, may_end_with_kings, tower_pulls, tower_pulls_with_kings, saving = passes[salvation]
+                    remaining = list(cycle)
+                    if most is None and not (salvation or (may_end_with_kings if kings else may_end)):
+                        return Playout("deck", day, cards, pulls)  # nothing left can end it: the deck's ending
+                    left = cap - reshuffles + 1  # passes to come before the cap, this one's included
+                    whole = passes["whole"][salvation]  # this pass's cards (returns.py); token cards only: at once first
+                    tokens_only = salvation and passes["tokens only"]
+                    # the passes at once (a bounded deck's pulls only counted; tower_odds': the pass at once below)
+                    if not tokens_only and (tower or standing or most is None):
+                        if salvation and saving and saving[4]:  # skips: only once they carry every pull of a pass, for good
+                            pulling = saving[0] + saving[1]
+                            saving = (0, 0, *saving[2:4], saving[4] - pulling, *saving[5:]) if skips >= pulling <= saving[4] else None
+                        walking = salvation and saving and not (saving[5] and kings) and saving[6] >= salvation_from
+                        if walking and not any(saving[1:4]):
+                            return saving_passes(len(remaining), saving[0], tokens, salvation_from, countdown, advantage_from,
+                                                  settings["final_check"] == "pull", left, day, to_draw, cards, pulls,
+                                                  tower, rng)
+                        counts = None if salvation else tower_pulls_with_kings if kings else tower_pulls
+                        # only the tower can end it now: the pulls the skips leave before the cap, at least
+                        at_least = (counts[0] + counts[1] - counts[2]) * left - skips if counts else 0
+                        if not tower and pulls + at_least >= countdown:  # they certainly fell it
+                            return Playout("tower", day, cards, max(pulls, countdown))
+                        if counts and skips >= counts[0] + counts[1] <= counts[2]:
+                            return skipped_to_the_cap(len(remaining), left, day, to_draw, cards, pulls, rng)
+                        if counts and counts[2] and not counts[1] and counts[0] > counts[2]:
+                            return skipping_passes(len(remaining), counts[0], counts[2], skips, countdown, advantage_from,
+                                                    left, day, to_draw, cards, pulls, tower, rng)
+                        if counts and counts[2]:  # skips with removes, or as many as the pulls: card by card
+                            counts = None
+                        if counts and not counts[1]:
+                            falls = NEVER if standing else tower_falls(countdown, advantage_from, rng)
+                            return tower_alone(len(remaining), counts[0], falls, left, day, to_draw, cards, pulls, rng)
+                        if walking:  # tokens added or removed by cards: passes at once while they are many
+                            counts = saving
+                            skipped, dropped = token_passes(saving, len(remaining), tokens, countdown, advantage_from,
+                                                             left, pulls, tower, rng)
+                            tokens, skips = tokens + skipped * (saving[2] - saving[3]), skips + skipped * saving[4]
+                        else:
+                            skipped, dropped = (0, 0) if not counts else (left, 0) if standing else far_passes(
+                                counts, countdown, advantage_from, rng)
+                        if skipped and skipped <= left:  # whole passes at once
+                            assert counts is not None  # passes are skipped by a pass's counts only
+                            countdown -= dropped
+                            pulls += skipped * (counts[0] + counts[1])
+                            cards += skipped * len(remaining)
+                            reshuffles += skipped - 1
+                            day, to_draw, more = _days_drawing(skipped * len(remaining), day, to_draw, rng)
+                            tokens -= successes(more, (7 - salvation_from) / 6, rng) if walking and more else 0
+                            remaining = []
+                            continue
+                    if tokens_only or whole and whole.lowest >= salvation_from and not (tower and whole.mixed):  # else card by card
+                        at_once = whole, (), 0
+                if at_once:
+                    whole, in_it, ace = at_once
+                    kings_pulling = whole.returns + len(in_it) if whole.king_pulls else 0  # a pull each King drawn, at most
+                    plain, removes = (whole.plain + kings_pulling * (whole.king_pulls == 1),
+                                      whole.removes + kings_pulling * (whole.king_pulls == 2))
+                    far = tower and not removes and far_up(countdown, advantage_from, plain)  # the drop sampled after
+                    countdowns = rolled(countdown, advantage_from, plain, removes, rng) if tower and not far else []
+                    falls = len(countdowns) if countdowns[-1:] == [0] else NEVER if tower else countdown - pulls
+                    ending, drawn, days, to_draw, left, made, skips = whole_pass(
+                        whole, len(kings), tokens if salvation else 0, salvation_from, to_draw, skips, falls, rng, len(in_it), ace)
+                    cards, day, pulls, tokens, remaining = cards + drawn, day + days, pulls + made, left or tokens, []
+                    kings, salvation = kings + list(in_it), salvation or bool(ace)  # (a first pass's: all face up)
+                    if tower and made:
+                        countdown = countdown - far_drop(made, advantage_from, rng) if far else countdowns[made - 1]
+                    if ending == "tower":
                         return Playout("tower", day, cards, pulls)
-                    if countdown == 0:
-                        return Playout("tower", day, cards, pulls)
-                elif kind == 2:  # no effect
+                    if ending:
+                        return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
                     continue
-                elif kind == 3:  # add-token: once salvation has come
-                    if salvation:
-                        tokens += 1
-                elif kind == 5:  # skip-pull
-                    skips += 1
-                elif kind == 6:  # remove-token: once salvation has come
-                    if salvation:
-                        tokens -= 1
-                        if tokens == 0:
-                            return _saved(countdown, advantage_from, settings, tower, rng, day, cards, pulls)
-                else:  # salvation-5, salvation-4
-                    salvation_from = min(salvation_from, 12 - kind)
             phase = "salvation" if salvation else "day"
         if phase == "salvation":
             if int(uniform() * 6) + 1 >= salvation_from:

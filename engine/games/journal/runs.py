@@ -10,7 +10,6 @@ import math
 import random
 from bisect import bisect_left
 from functools import lru_cache
-from itertools import accumulate
 
 PRUNE = 1e-20
 LARGEST = 4 ** 5  # the longest run sampled at once (its table: about a thousand sums, 0.2 s to build)
@@ -135,15 +134,30 @@ def _bytes(count: int, rng: random.Random) -> bytes:
     return rng.getrandbits(count * 8).to_bytes(count, "little")  # rng.randbytes, without its Python frame
 
 
+def dice(count: int, rng: random.Random) -> bytes:
+    """`count` dice's faces or more (the card loop's days draw on them, a few bytecodes a die)."""
+    faces = b""
+    while len(faces) < count:
+        faces += _bytes(count - len(faces) + 8, rng).translate(_FACES).replace(b"\0", b"")
+    return faces
+
+
 def dice_covering(cards: int, rng: random.Random) -> tuple[bytes, int]:
     """The day dice rolled until they draw `cards` cards (one at least): their faces, and the cards drawn."""
     faces = b""
     while True:  # about 3.5 cards a die: these bytes are nearly always enough
         faces += _bytes(cards // 3 + 8, rng).translate(_FACES).replace(b"\0", b"")
-        sums = list(accumulate(faces))
-        if sums and sums[-1] >= cards:
-            count = bisect_left(sums, cards) + 1
-            return faces[:count], sums[count - 1]
+        if sum(faces) >= cards:
+            break
+    count = cards * 2 // 7  # the dice's sum from about as many as it takes (in C), then die by die to the first
+    total = sum(faces[:count])  # that reaches `cards`
+    while total < cards:
+        total += faces[count]
+        count += 1
+    while count > 1 and total - faces[count - 1] >= cards:
+        count -= 1
+        total -= faces[count]
+    return faces[:count], total
 
 
 def salvation_dice(days: int, lowest: int, rng: random.Random) -> bytes:
