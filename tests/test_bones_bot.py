@@ -105,7 +105,7 @@ def test_the_general_beats_random_at_least_nine_games_in_ten_and_always_answers(
     report = sim.sim_bones(["general", "random"], 40, seed=1)
     assert report["win_rate"]["general"] >= 0.9
     # every game finished, each answer given (its speed is bench.py's rows: no clock is read here, #31)
-    assert report["unfinished"] == 0 and report["mean_turns"] > 0 and report["slowest_answer_s"] >= 0
+    assert report["unfinished"] == 0 and report["mean_turns"] > 0
     text = sim.format_bones(report)
     assert text.startswith("bones: 40 games, seed 1, general against random") and "wins: general" in text
 
