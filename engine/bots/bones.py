@@ -70,9 +70,6 @@ def effect(strength: int, roll: int, defence: int, firepower: int) -> str:
 
 
 PAIR_COST = {"slain": 100, "damage": 1, "held": 0}
-# firepower -> a pair's cost by roll + strength - defence die (its margin plus the firepower), far past any die's reach
-_PAIR_COSTS = {firepower: {reach: PAIR_COST[effect(reach, 0, 0, firepower)] for reach in range(-20, 30)} for firepower in FACES}
-_FEW_ORDERS = {count: tuple(itertools.permutations(range(count))) for count in (1, 2, 3)}  # lexicographic
 
 
 def best_assignment(strengths: tuple[int, ...], rolls: tuple[int, ...], defence: tuple[int, ...],
@@ -83,12 +80,8 @@ def best_assignment(strengths: tuple[int, ...], rolls: tuple[int, ...], defence:
     minimise the sum of pair costs (100 a slay, 1 a damage): a dynamic programme over the
     subsets of defence dice used, exact and fast for six dice."""
     count = len(strengths)
-    costs = _PAIR_COSTS[firepower]  # each pair's cost by its margin (effect's), looked up: the bot's hottest loop
-    cost = [[costs[roll + strength - die] for die in defence] for strength, roll in zip(strengths, rolls)]
-    if count in _FEW_ORDERS:  # few dice: every order tried, listed in order, so the least (cost, order) is the programme's
-        total, order = min((sum(map(list.__getitem__, cost, order)), order) for order in _FEW_ORDERS[count])
-        effects = tuple(effect(strengths[a], rolls[a], defence[order[a]], firepower) for a in range(count))
-        return loss_of(firepower, effects), order
+    cost = [[PAIR_COST[effect(strengths[a], rolls[a], defence[d], firepower)] for d in range(count)]
+            for a in range(count)]
     best: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
     for a in range(count):
         step: dict[int, tuple[int, tuple[int, ...]]] = {}
