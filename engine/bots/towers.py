@@ -220,11 +220,6 @@ class Search:
                     return True
         return False
 
-    def can_play(self, colour: int, placed: int) -> bool:
-        """Whether options(colour, placed) has a move, without listing and sorting them: an empty
-        square while placing, a tower with room next to it while moving (a rook move's first step)."""
-        return EMPTY in self.board if placed < 2 * TOWERS_EACH else self.has_moves(colour)
-
     def ordered(self, moves: list[tuple[int, int]], colour: int) -> list[tuple[int, int]]:
         """Moves most promising first (by the evaluation one move ahead): alpha-beta prunes more.
         Each move's value is play, evaluate and unplay's, worked out in place (the search's hottest
@@ -263,9 +258,13 @@ class Search:
         if self.nodes > self.budget or (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
             raise OutOfNodes
         placed = self.count
-        if depth == 0 and self.can_play(colour, placed):  # a leaf: whether there are moves, not which
-            self.cut = True
-            return self.evaluate(colour)
+        if depth == 0:  # a leaf: whether there are moves (a tower that can move, while moving), not which
+            board, unbuilt = self.board, self.unbuilt
+            mobile = mobile_towers(board, colour, unbuilt[colour])
+            if mobile if placed >= 2 * TOWERS_EACH else EMPTY in board:
+                self.cut = True  # evaluate(colour)'s value, its mobility counted once
+                totals = self.totals
+                return totals[colour] - totals[1 - colour] + MOBILITY * (mobile - mobile_towers(board, 1 - colour, unbuilt[1 - colour]))
         moves = self.options(colour, placed)
         if not moves:  # movement phase: skipped, or the game is over
             if not self.has_moves(1 - colour):
