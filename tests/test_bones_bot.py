@@ -104,7 +104,7 @@ def test_the_general_rolls_a_weak_troop_back_in_and_takes_the_extra_troop():
 def test_the_general_beats_random_at_least_nine_games_in_ten_and_always_answers():
     report = sim.sim_bones(["general", "random"], 40, seed=1)
     assert report["win_rate"]["general"] >= 0.9
-    assert report["slowest_answer_s"] < 10.0  # a guard against a search that never ends; its speed: bench.py's rows
+    # every game finished, each answer given (its speed is bench.py's rows: no clock is read here, #31)
     assert report["unfinished"] == 0 and report["mean_turns"] > 0
     text = sim.format_bones(report)
     assert text.startswith("bones: 40 games, seed 1, general against random") and "wins: general" in text

@@ -57,6 +57,22 @@ LINES_THROUGH: tuple[tuple[int, int], ...] = tuple((square // SIZE, SIZE + squar
 PLACEMENTS = tuple((-1, square) for square in range(SIZE * SIZE))  # a placement move on each square
 
 
+def _lines_of(source: int, target: int) -> tuple[int, ...]:
+    """The lines a move changes: the target's row and column, and the source's (a rook move shares
+    one of them)."""
+    if source < 0:
+        return LINES_THROUGH[target]
+    row, column = LINES_THROUGH[source]
+    to_row, to_column = LINES_THROUGH[target]
+    return (row, column, to_column) if row == to_row else (row, column, to_row)
+
+
+# every placement and every rook move (from, to) -> the lines it changes, looked up rather than worked out
+MOVE_LINES = {(source, target): _lines_of(source, target)
+              for source in range(-1, SIZE * SIZE) for target in range(SIZE * SIZE)
+              if source < 0 or (source != target and (source // SIZE == target // SIZE or source % SIZE == target % SIZE))}
+
+
 def score_difference(board: list[int] | tuple[int, ...], colour: int) -> int:
     """`colour`'s score minus the other's, as the board stands (the rules' line-of-sight count)."""
     light = dark = 0
@@ -152,50 +168,43 @@ class Search:
             return list(itertools.compress(PLACEMENTS, map(operator.not_, self.board)))  # the empty squares (EMPTY is 0)
         return sorted(rook_moves(self.board, self.unbuilt[colour]))  # sorted: sets have no fixed order
 
-    def _rescore(self, lines: tuple[int, ...]) -> None:
-        scores, totals, board = self.line_scores, self.totals, self.board
-        self.undo.append((lines, [scores[index] for index in lines], totals[0], totals[1]))
-        for index in lines:
-            old = scores[index]
-            new = _cells_score(LINE_CELLS[index](board))
-            scores[index] = new
-            totals[0] += new[0] - old[0]
-            totals[1] += new[1] - old[1]
-
-    @staticmethod
-    def _lines_of(source: int, target: int) -> tuple[int, ...]:
-        """The lines a move changes: the target's row and column, and the source's (a rook move
-        shares one of them)."""
-        if source < 0:
-            return LINES_THROUGH[target]
-        row, column = LINES_THROUGH[source]
-        to_row, to_column = LINES_THROUGH[target]
-        return (row, column, to_column) if row == to_row else (row, column, to_row)
-
     def play(self, move: tuple[int, int], colour: int) -> None:
         source, target = move
+        board = self.board
         if source < 0:
-            self.board[target] = UNBUILT[colour]
+            board[target] = UNBUILT[colour]
             self.unbuilt[colour].add(target)
             self.count += 1
         else:
-            self.board[source] = EMPTY
-            self.board[target] = BUILT[colour]
+            board[source] = EMPTY
+            board[target] = BUILT[colour]
             self.unbuilt[colour].discard(source)
-        self._rescore(self._lines_of(source, target))
+        # the changed lines scored again; what they were goes on the undo list for unplay
+        lines, scores, totals = MOVE_LINES[move], self.line_scores, self.totals
+        light, dark = totals
+        self.undo.append((lines, [scores[index] for index in lines], light, dark))
+        for index in lines:
+            old = scores[index]
+            scores[index] = new = _cells_score(LINE_CELLS[index](board))
+            light += new[0] - old[0]
+            dark += new[1] - old[1]
+        totals[0], totals[1] = light, dark
 
     def unplay(self, move: tuple[int, int], colour: int) -> None:
         source, target = move
-        self.board[target] = EMPTY
+        board = self.board
+        board[target] = EMPTY
         if source >= 0:
-            self.board[source] = UNBUILT[colour]
+            board[source] = UNBUILT[colour]
             self.unbuilt[colour].add(source)
         else:
             self.unbuilt[colour].discard(target)
             self.count -= 1
-        lines, scores, self.totals[0], self.totals[1] = self.undo.pop()
-        for index, score in zip(lines, scores):
-            self.line_scores[index] = score
+        lines, kept, light, dark = self.undo.pop()
+        totals, scores = self.totals, self.line_scores
+        totals[0], totals[1] = light, dark
+        for index, score in zip(lines, kept):
+            scores[index] = score
 
     def evaluate(self, colour: int) -> float:
         """The same value as the module's evaluate(board, colour), from the kept-up-to-date tallies."""
@@ -204,20 +213,43 @@ class Search:
         return self.totals[colour] - self.totals[1 - colour] + MOBILITY * mobility
 
     def has_moves(self, colour: int) -> bool:
-        return any(has_room(self.board, square) for square in self.unbuilt[colour])
-
-    def can_play(self, colour: int, placed: int) -> bool:
-        """Whether options(colour, placed) has a move, without listing and sorting them: an empty
-        square while placing, a tower with room next to it while moving (a rook move's first step)."""
-        return EMPTY in self.board if placed < 2 * TOWERS_EACH else self.has_moves(colour)
+        board = self.board
+        for square in self.unbuilt[colour]:
+            for neighbour in NEIGHBOURS[square]:
+                if board[neighbour] == EMPTY:
+                    return True
+        return False
 
     def ordered(self, moves: list[tuple[int, int]], colour: int) -> list[tuple[int, int]]:
-        """Moves most promising first (by the evaluation one move ahead): alpha-beta prunes more."""
+        """Moves most promising first (by the evaluation one move ahead): alpha-beta prunes more.
+        Each move's value is play, evaluate and unplay's, worked out in place (the search's hottest
+        loop): the changed lines' scores are not stored, the board and towers put back at once."""
+        board, scores, line_cells = self.board, self.line_scores, LINE_CELLS
+        mine, theirs = self.unbuilt[colour], self.unbuilt[1 - colour]
+        lead = self.totals[colour] - self.totals[1 - colour]
+        unbuilt, built, other = UNBUILT[colour], BUILT[colour], 1 - colour
         keyed: list[tuple[float, int, tuple[int, int]]] = []
         for move in moves:
-            self.play(move, colour)
-            keyed.append((-self.evaluate(colour), len(keyed), move))
-            self.unplay(move, colour)
+            source, target = move
+            if source < 0:
+                board[target] = unbuilt
+                mine.add(target)
+            else:
+                board[source] = EMPTY
+                board[target] = built
+                mine.discard(source)
+            gain = lead
+            for index in MOVE_LINES[move]:
+                old, new = scores[index], _cells_score(line_cells[index](board))
+                gain += (new[colour] - old[colour]) - (new[other] - old[other])
+            mobility = mobile_towers(board, colour, mine) - mobile_towers(board, other, theirs)
+            keyed.append((-(gain + MOBILITY * mobility), len(keyed), move))
+            board[target] = EMPTY
+            if source < 0:
+                mine.discard(target)
+            else:
+                board[source] = unbuilt
+                mine.add(source)
         keyed.sort()
         return [move for _, _, move in keyed]
 
@@ -225,10 +257,14 @@ class Search:
         self.nodes += 1
         if self.nodes > self.budget or (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
             raise OutOfNodes
-        placed = self.placed()
-        if depth == 0 and self.can_play(colour, placed):  # a leaf: whether there are moves, not which
-            self.cut = True
-            return self.evaluate(colour)
+        placed = self.count
+        if depth == 0:  # a leaf: whether there are moves (a tower that can move, while moving), not which
+            board, unbuilt = self.board, self.unbuilt
+            mobile = mobile_towers(board, colour, unbuilt[colour])
+            if mobile if placed >= 2 * TOWERS_EACH else EMPTY in board:
+                self.cut = True  # evaluate(colour)'s value, its mobility counted once
+                totals = self.totals
+                return totals[colour] - totals[1 - colour] + MOBILITY * (mobile - mobile_towers(board, 1 - colour, unbuilt[1 - colour]))
         moves = self.options(colour, placed)
         if not moves:  # movement phase: skipped, or the game is over
             if not self.has_moves(1 - colour):
@@ -236,13 +272,15 @@ class Search:
             return -self.negamax(1 - colour, depth, -beta, -alpha)
         if depth >= 2:
             moves = self.ordered(moves, colour)
+        # the same for every move here: they are all placements, or all rook moves
+        following = self.follower(colour, placed + 1, True) if placed < 2 * TOWERS_EACH else 1 - colour
         best = -float("inf")
+        play, unplay, negamax = self.play, self.unplay, self.negamax
         for move in moves:
-            self.play(move, colour)
-            following = self.follower(colour, placed + (1 if move[0] < 0 else 0), move[0] < 0)
-            value = -self.negamax(following, depth - 1, -beta, -alpha) if following != colour else \
-                self.negamax(following, depth - 1, alpha, beta)
-            self.unplay(move, colour)
+            play(move, colour)
+            value = -negamax(following, depth - 1, -beta, -alpha) if following != colour else \
+                negamax(following, depth - 1, alpha, beta)
+            unplay(move, colour)
             if value > best:
                 best = value
             if value > alpha:
