@@ -3,6 +3,7 @@ test is marked with its module's lane (tests/lanes.py), so `pytest -m rules` run
 from __future__ import annotations
 
 import compileall
+import gc
 import sys
 import tomllib
 from pathlib import Path
@@ -18,6 +19,18 @@ ROOT = Path(__file__).resolve().parent.parent
 # compile each dicehall module it imports, at each start: the suite writes the bytecode once instead
 # (into the ignored __pycache__ folders), here for the tests and in pytest_configure for the package.
 sys.dont_write_bytecode = False
+
+# A test process starts hundreds of apps, each some ten thousand objects in cycles (widgets and their
+# parents) living a few seconds. With Python's default thresholds (700, 10, 10) they outlived the
+# young generations and only full collections freed them, each walking every object of the process:
+# about an eighth of an app test's CPU (docs/testing.md). A larger young generation frees an app's
+# objects young, and what collection leaves (modules, classes, the tests) is frozen out of later ones.
+gc.set_threshold(10_000, 20, 10)  # 5,000 to 20,000 measured the same
+
+
+def pytest_collection_finish(session):
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_configure(config):

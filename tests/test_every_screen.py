@@ -178,3 +178,20 @@ def test_towers_footer_shows_esc_only_while_a_pick_is_held():
     assert selected is not None and "esc Drop the pick" in picked and "q Back" in picked
     assert after is None and still and "esc" not in dropped  # Esc dropped the pick and nothing else
     assert "/ back" not in idle + picked + dropped  # one meaning per key
+
+
+def test_an_app_that_ended_keeps_nothing_its_widgets_drew():
+    """Textual's cache of StylesCache.get_inner_outer held the last 1,024 widgets' StylesCaches with
+    every line they drew (tui/textual_fixes.py): once an app has drawn its screens and ended, none is kept."""
+    import gc
+    import weakref
+
+    async def steps(pilot):
+        await pilot.press("i")  # the rules, over the launcher
+        await settled(pilot)
+        return [weakref.ref(widget._styles_cache) for screen in pilot.app.screen_stack
+                for widget in screen.walk_children(with_self=True)]
+
+    drawn = drive(DicehallApp(), steps)
+    gc.collect()
+    assert len(drawn) > 10 and [ref for ref in drawn if ref() is not None] == []

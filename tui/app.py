@@ -29,6 +29,7 @@ from textual.screen import Screen
 from dicehall.tui.parlor import ParlorApp
 from dicehall.tui.screens.launcher import LauncherScreen
 from dicehall.tui.terminal import FULL, Terminal, detect_terminal
+from dicehall.tui.textual_fixes import keep_no_dead_widgets
 from dicehall.tui.widgets import Plain
 
 if TYPE_CHECKING:
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
 EXIT_WATCHDOG_SECONDS = 3.0
 PARENT_EVERY = 0.5  # seconds between looks at whether the process that started this one is still there
 MIN_SIZE = (80, 24)  # what every screen needs unless it says otherwise with its own MIN_SIZE
+
+keep_no_dead_widgets()  # before any widget draws (tui/textual_fixes.py)
 
 
 class TooSmallScreen(Screen):
