@@ -107,10 +107,7 @@ def _returned_table(returns: int, kings: int, face_up: int) -> tuple[tuple[float
     return tuple(cumulative), tuple(count for count, _ in items)
 
 
-_KING_NEXT: dict[tuple[int, int, int, int], float] = {}  # _king_next's figures by its arguments (a walk's
-# lookup: a third of an lru_cache's call)
-
-
+@lru_cache(maxsize=None)
 def _king_next(left: int, kings: int, up: int, returned: int) -> float:
     """The chance that the next special is a King, given that `returned` Kings are yet to be drawn
     again in the pass (_returned's state: `left` return-king cards, `kings` Kings in it, `up` face up)."""
@@ -118,8 +115,7 @@ def _king_next(left: int, kings: int, up: int, returned: int) -> float:
     king = share * _returned(left, kings - 1, up + 1).get(returned - 1, 0.0) if kings else 0.0
     after = (left - 1, kings + 1, up - 1) if up else (left - 1, kings, up)
     other = (1 - share) * _returned(*after).get(returned, 0.0) if left else 0.0
-    chance = _KING_NEXT[left, kings, up, returned] = king / (king + other)
-    return chance
+    return king / (king + other)
 
 
 def only_tokens_end(specials: int, ace: int, pulls: int, falls: int) -> bool:
@@ -218,7 +214,6 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
     elif not tokens_alone and (ace or pulling + kings_pulling >= falls or tokens and tokens <= removals + saved
                                and (bias := _lowering(adds, removals, tokens - saved, uniform)) >= 0):
         left, in_it, up, to_come = returns, kings, face_up, returned  # the specials' chain (_returned's), drawn as they come
-        king_next = _KING_NEXT
         count = returns + kings  # the specials left
         taken = _taken(sizes, to_draw, wins, tokens + adds + ace)
         out = taken[tokens] if tokens else -1
@@ -229,8 +224,7 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
             pulled = False  # a pull card, or a King that pulls
             pick = uniform() * (count + others)
             if pick < count:  # a special: a King or not with its chance given the Kings still to be drawn
-                if to_come and in_it and uniform() < (king_next.get((left, in_it, up, to_come))
-                                                      or _king_next(left, in_it, up, to_come)):
+                if to_come and in_it and uniform() < _king_next(left, in_it, up, to_come):
                     in_it, up, to_come, count = in_it - 1, up + 1, to_come - 1, count - 1
                     if king_pulls:
                         kings_pulling, pulled = kings_pulling - 1, True

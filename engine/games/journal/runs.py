@@ -10,6 +10,7 @@ import math
 import random
 from bisect import bisect_left
 from functools import lru_cache
+from itertools import accumulate
 
 PRUNE = 1e-20
 LARGEST = 4 ** 5  # the longest run sampled at once (its table: about a thousand sums, 0.2 s to build)
@@ -147,17 +148,10 @@ def dice_covering(cards: int, rng: random.Random) -> tuple[bytes, int]:
     faces = b""
     while True:  # about 3.5 cards a die: these bytes are nearly always enough
         faces += _bytes(cards // 3 + 8, rng).translate(_FACES).replace(b"\0", b"")
-        if sum(faces) >= cards:
-            break
-    count = cards * 2 // 7  # the dice's sum from about as many as it takes (in C), then die by die to the first
-    total = sum(faces[:count])  # that reaches `cards`
-    while total < cards:
-        total += faces[count]
-        count += 1
-    while count > 1 and total - faces[count - 1] >= cards:
-        count -= 1
-        total -= faces[count]
-    return faces[:count], total
+        sums = list(accumulate(faces))
+        if sums and sums[-1] >= cards:
+            count = bisect_left(sums, cards) + 1
+            return faces[:count], sums[count - 1]
 
 
 def salvation_dice(days: int, lowest: int, rng: random.Random) -> bytes:
