@@ -63,7 +63,8 @@ def mutate(text: str, pick: random.Random) -> str:
 
 def read_once(data: bytes, tmp_path: Path) -> None:
     """Read `data` as a file: a session, or one line of ReplayError; never a hang (a read takes
-    milliseconds; the guard is generous for a busy machine: the reading's speed is bench.py's `text` row)."""
+    milliseconds; the guard is a hang's, as long as tests/apphelpers.py's `until` gives up after, not a
+    measure of speed: that is bench.py's `text` row)."""
     path = tmp_path / "fuzz.dht"
     path.write_bytes(data)
     began = time.perf_counter()
@@ -74,7 +75,7 @@ def read_once(data: bytes, tmp_path: Path) -> None:
         assert message and "\n" not in message and len(message) < 400, message
         assert all(ch.isprintable() for ch in message), message
     took = time.perf_counter() - began
-    assert took < 10.0, f"{took:.2f} s for {data[:80]!r}"
+    assert took < 60.0, f"a hang: {took:.2f} s for {data[:80]!r}"
 
 
 @pytest.mark.parametrize("game", EVERY_GAME)
