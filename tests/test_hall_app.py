@@ -412,7 +412,9 @@ def test_the_dice_tower_and_the_troll_are_played_in_the_hall_by_their_one_person
         watcher.follow()
         assert engine.digest(watcher.session.state) == engine.digest(ann.session.state)
         assert len(watcher.session.events) == len(ann.session.events) > len(pressed)
-        assert listed.watchers == 1 and listed.moves == len(pressed) and [v.status for v in listed.seats] == ["player"]
+        # a finished game lists no watchers (saves/hall/listing.py): the secret deal can end the troll's on the last key
+        assert listed.watchers == (0 if listed.finished else 1), listed
+        assert listed.moves == len(pressed) and [v.status for v in listed.seats] == ["player"]
         assert f"(hall {ann.id})" in screen
         if game_id == "dicetower":
             assert pressed == ["p", "r", "p"]
