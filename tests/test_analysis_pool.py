@@ -3,6 +3,7 @@ one core again when the pool breaks, from any entry point (a script without a ma
 twice), and a SIGTERM or SIGHUP while the pool runs leaves no worker behind."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -63,8 +64,15 @@ else:
 GUARDED = "if __name__ == '__main__':\n" + textwrap.indent(SCRIPT, "    ")  # as the installed `dicehall` is
 
 
-def one_core(samples: int = SAMPLES) -> dict:
+def on_one_core(samples: int) -> dict:
     return analysis.as_json(troll_analysis.analyse(fatal_game(), samples=samples, cores=1))
+
+
+@functools.cache
+def one_core() -> dict:
+    """The figures every test here compares with (the fatal game on one core, SAMPLES samples):
+    analysed once a process, not once a test (the same figures each time)."""
+    return on_one_core(SAMPLES)
 
 
 def run_script(tmp_path, script: str, samples: int = SAMPLES, **env) -> tuple[subprocess.Popen, Path]:
@@ -97,10 +105,10 @@ def test_two_cores_give_the_figures_of_one_core():
 def test_a_turns_playouts_split_into_tasks_any_way_give_the_figures_of_one_core(monkeypatch):
     """The pool's tasks are whole samples of a step of a turn's judging: every sample its own task,
     here or over both cores, gives the figures of the usual split (a task of several samples)."""
-    usual = one_core(6)
+    usual = on_one_core(6)
     monkeypatch.setattr(troll_analysis, "PLAYOUTS_PER_TASK", 1)
     assert analysis.as_json(troll_analysis.analyse(fatal_game(), samples=6, cores=2)) == usual
-    assert one_core(6) == usual
+    assert on_one_core(6) == usual
 
 
 def test_a_pool_that_cannot_start_falls_back_to_one_core(monkeypatch):

@@ -1,6 +1,8 @@
 """The troll's deeper player: legal, blind to hidden cards, repeatable, and no weaker than the adviser."""
 import dataclasses
 
+import pytest
+
 from dicehall import engine
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.bots import troll_search
@@ -38,6 +40,24 @@ def hidden_swapped(state):
     swapped = troll.with_stack(state, a, state.stack(a)[:-1] + (dataclasses.replace(top_a, code=top_b.code),))
     swapped = troll.with_stack(swapped, b, swapped.stack(b)[:-1] + (dataclasses.replace(top_b, code=top_a.code),))
     return dataclasses.replace(swapped, deck=tuple(reversed(state.deck)))
+
+
+@pytest.fixture
+def weighed_once(monkeypatch):
+    """The search's sampled figures of one position remembered by their arguments: a test asking
+    best_turn again of a position it asked before (another SWITCH, or choose after best_turn) plays
+    its deals once. best_turn's choice among the figures runs each time."""
+    kept: dict = {}
+    weighed = troll_search.weighed
+
+    def remembered(state, seed, lines, deals):
+        key = (state, seed, lines, deals)
+        if key not in kept:
+            kept[key] = weighed(state, seed, lines, deals)
+        return kept[key]
+
+    monkeypatch.setattr(troll_search, "weighed", remembered)
+    return kept
 
 
 def test_the_search_does_not_see_face_down_cards_or_the_deck_order():
@@ -115,7 +135,7 @@ def test_on_standard_deals_it_wins_more_and_leaves_fewer_cards_than_the_adviser(
     assert search["mean_score"] < hint["mean_score"]
 
 
-def test_the_second_action_of_a_turn_is_the_chosen_pair_s_second():
+def test_the_second_action_of_a_turn_is_the_chosen_pair_s_second(weighed_once):
     # the pair is followed through: after its first action, the player does not think again on
     # other sampled deals (which could swap the pair's second half for a luckier-looking one)
     followed = 0
@@ -132,7 +152,7 @@ def test_the_second_action_of_a_turn_is_the_chosen_pair_s_second():
     assert followed >= 2
 
 
-def test_on_standard_the_best_chance_is_played_and_elsewhere_only_a_clearly_better_one(monkeypatch):
+def test_on_standard_the_best_chance_is_played_and_elsewhere_only_a_clearly_better_one(monkeypatch, weighed_once):
     states = acting_states((11, 0), (4, 9), (7, 20), (3, 14), (5, 30), (8, 12))
     assert all(troll_search.fitted_for(state) for state in states)  # standard deals: the curve's own
     switched = [troll_search.best_turn(state, 5).commands != adviser.best_turn(state).commands for state in states]

@@ -121,19 +121,41 @@ def win_chance(state: TrollState, from_deck: bool) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, z))))
 
 
-def _play_on(state: TrollState, events: tuple, stream: int) -> tuple[float, bool]:
+def _play_on(state: TrollState, events: tuple, stream: int, memo: dict) -> tuple[float, bool]:
     """From the end of a candidate's turn on a sampled deal: roll the awakening dice, let the adviser
-    play TURNS_AHEAD turns, and judge the result: (chance of winning, whether the game was lost)."""
+    play TURNS_AHEAD turns, and judge the result: (chance of winning, whether the game was lost).
+
+    memo: the results of the deal's earlier candidates by where the adviser was to play (the turn,
+    the dice rolled, the state): a candidate that meets an earlier one there has the same dice and
+    the same adviser to come, so the same result (one playout in twenty)."""
     draw = 1 << 20  # the dice's draws, apart from the shuffle's
-    for _ in range(TURNS_AHEAD):
+    result: list = []  # this playout's result, once known: the value of every place it passes
+    for turn in range(TURNS_AHEAD):
         while state.phase == "awakening" and not state.end:
             state = troll.evolve(state, troll.chance_event(state, (seeded_draw(stream, draw, 6),), False))
             draw += 1
         if state.end or troll.to_act(state) is None:
             break
-        _, _, line_events, state = max(adviser.scored_lines(state), key=lambda line: line[0])
+        known = _met(memo, (turn, draw, state.troll, troll.occupied(state), state.set_aside, len(state.deck)), state,
+                     result)
+        if known is not None:
+            return known[0]
+        _, _, line_events, state = adviser.best_line(state)  # the adviser's move: its first of the best lines
         events = tuple(line_events)
-    return win_chance(state, adviser.deck_plays_next(events)), bool(state.end) and state.end not in ("won", "perfect")
+    result.append((win_chance(state, adviser.deck_plays_next(events)), bool(state.end) and state.end not in ("won", "perfect")))
+    return result[0]
+
+
+def _met(memo: dict, key: tuple, state: TrollState, result: list) -> list | None:
+    """The result of an earlier playout that met `state` at `key`, or None with `state` kept for the
+    later ones, its result to be `result`. A few fields make the key (hashing a whole state reads
+    every card); the states are compared whole only there."""
+    met = memo.setdefault(key, [])
+    for other, known in met:
+        if other == state:
+            return known
+    met.append((state, result))
+    return None
 
 
 def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals: int = DEALS) -> adviser.Plan:
@@ -160,17 +182,7 @@ def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals:
         assert played is not None  # a line of legal commands on the real state
         final, events = played
         return _plan(state, chosen[0][1], win_chance(final, adviser.deck_plays_next(events)), "")
-    chances: list[list[float]] = [[] for _ in chosen]
-    losses = [0] * len(chosen)
-    lost: int  # whether one deal was lost, then how many were
-    for deal in range(deals):
-        stream = _stream(seed, state, deal)
-        sample = sampled_deal(state, stream)
-        for index, (_, commands, _, _) in enumerate(chosen):
-            played = _play_line(sample, commands)
-            chance, lost = _play_on(*played, stream) if played else (0.0, True)
-            chances[index].append(chance)
-            losses[index] += lost
+    chances, losses = weighed(state, seed, tuple(commands for _, commands, _, _ in chosen), deals)
     switch = SWITCH if fitted_for(state) else SWITCH_UNFITTED
     index, margin = 0, 0.0
     for other in range(1, len(chosen)):
@@ -182,6 +194,24 @@ def best_turn(state: TrollState, seed: int, candidates: int = CANDIDATES, deals:
     lost, chance = losses[index], sum(chances[index]) / deals
     fared = f"lost on {lost} of {deals} sampled deals" if lost else f"safe on {deals} sampled deals"
     return _plan(state, chosen[index][1], chance, f"; {fared} within {TURNS_AHEAD} turns, win chance about {chance:.0%}")
+
+
+def weighed(state: TrollState, seed: int, lines: tuple[tuple, ...], deals: int) -> tuple[list[list[float]], list[int]]:
+    """Each line's chance of winning on each sampled deal, and on how many deals it was lost: what
+    best_turn weighs (the same for the same arguments, whatever SWITCH says)."""
+    chances: list[list[float]] = [[] for _ in lines]
+    losses = [0] * len(lines)
+    lost: int  # whether one deal was lost
+    for deal in range(deals):
+        stream = _stream(seed, state, deal)
+        sample = sampled_deal(state, stream)
+        memo: dict = {}  # the deal's playouts, by where the adviser was to play (_play_on)
+        for index, commands in enumerate(lines):
+            played = _play_line(sample, commands)
+            chance, lost = _play_on(*played, stream, memo) if played else (0.0, True)
+            chances[index].append(chance)
+            losses[index] += lost
+    return chances, losses
 
 
 def _plan(state: TrollState, commands: tuple, score: float, fared: str) -> adviser.Plan:
