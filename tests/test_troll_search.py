@@ -135,6 +135,31 @@ def test_on_standard_deals_it_wins_more_and_leaves_fewer_cards_than_the_adviser(
     assert search["mean_score"] < hint["mean_score"]
 
 
+def test_playouts_that_meet_an_earlier_candidate_s_on_its_deal_end_as_the_plain_ones(monkeypatch):
+    # a candidate's playout that reaches the state an earlier candidate's reached on the same deal
+    # (the same adviser turn and dice) takes its result from the deal's memo: the figures are those
+    # of every playout played to its end
+    asked, met, weighed, meeting = [], [0], troll_search.weighed, troll_search._met
+
+    def kept(*args):
+        asked.append((args, weighed(*args)))
+        return asked[-1][1]
+
+    def counted(*args):
+        known = meeting(*args)
+        met[0] += known is not None
+        return known
+
+    monkeypatch.setattr(troll_search, "weighed", kept)
+    monkeypatch.setattr(troll_search, "_met", counted)
+    for seed, state in enumerate(acting_states((11, 0), (4, 9), (7, 20), (3, 14))):
+        troll_search.best_turn(state, seed, deals=8)
+    assert len(asked) >= 3 and met[0] > 10  # the memo did end playouts (17 of them), not only fill
+    monkeypatch.setattr(troll_search, "_met", lambda *args: None)  # no playout meets another: all played on
+    for args, figures in asked:
+        assert weighed(*args) == figures
+
+
 def test_the_second_action_of_a_turn_is_the_chosen_pair_s_second(weighed_once):
     # the pair is followed through: after its first action, the player does not think again on
     # other sampled deals (which could swap the pair's second half for a luckier-looking one)
