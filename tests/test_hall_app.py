@@ -237,10 +237,21 @@ class Panes:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
 
 
-def recorded(hall, game_id: str, events: int, or_over: bool = False) -> bool:
-    """The game's log holds more than `events` events (or, `or_over`, the game is over)."""
-    with hall.open(game_id) as after:
-        return (or_over and after.finished) or len(after.session.events) > events
+def recorded(hall, game_id: str, events: int, or_over: bool = False):
+    """A look for `eventually`: the game's log holds more than `events` events (or, `or_over`, the
+    game is over). The log is read and folded whole only when its file has changed size since the
+    last look: a record is an append, and the looks between two records cost a stat each."""
+    log, last = hall.games / f"{game_id}.dhh", [-1]
+
+    def look() -> bool:
+        size = log.stat().st_size
+        if size == last[0]:
+            return False
+        last[0] = size
+        with hall.open(game_id) as after:
+            return (or_over and after.finished) or len(after.session.events) > events
+
+    return look
 
 
 def hall_json(hall_dir: Path) -> dict:
@@ -288,7 +299,7 @@ def test_two_real_terminals_play_a_whole_wager_through_the_hall_one_hung_up_and_
                 panes.wait_for(terminals[seat], f"{name}: ", f"{name} (bonus turn): ")
                 last_seat = seat
             panes.keys(terminals[seat], key)
-            eventually(lambda: recorded(hall, game_id, events, or_over=True),  # the key's record (its dice too)
+            eventually(recorded(hall, game_id, events, or_over=True),  # the key's record (its dice too)
                        lambda: panes.screen("ann" if seat == 0 else "bob"))
         assert hung_up and listed == {"seat": 2, "status": "disconnected", "name": "Bob"}
         with hall.open(game_id) as final:
@@ -356,7 +367,7 @@ def test_two_real_terminals_play_a_whole_towers_game_through_the_hall_and_a_thir
             keys, cursors[seat] = towers_keys(cursors[seat], command)
             panes.keys(terminals[seat], *keys)
             moves += 1
-            eventually(lambda: recorded(hall, game_id, events), lambda: panes.screen(terminals[seat]))  # the keys' decision
+            eventually(recorded(hall, game_id, events), lambda: panes.screen(terminals[seat]))  # the keys' decision
         assert moves > 16  # every tower placed, then moved
         with hall.open(game_id) as final:
             summary = final.session.outcome.summary

@@ -15,6 +15,7 @@ import pytest
 from dicehall import replays
 from dicehall.cli import main
 from dicehall.engine import digest
+from dicehall.engine.analysis import bones as bones_analysis
 from dicehall.engine.analysis import towers as towers_analysis
 from dicehall.replays.text import player_tag, read_record, read_text, write_text
 from dicehall.saves.hall import Hall, SeatHeld
@@ -87,8 +88,10 @@ SHORTEST = {"bones": 6}
 def test_a_handed_over_game_verifies_replays_and_analyses_in_both_records(hall, monkeypatch, tmp_path, capsys, game):
     # what is checked is that each record analyses, not its figures: Towers' search looks at fewer
     # positions (its node budget, as the viewer's tests shrink the hindsight's), War of Bones is
-    # analysed at its fewest samples (--samples 1 below)
+    # analysed at its fewest samples (--samples 1 below) over the general's one best candidate
+    # besides the move played and the general's own (every decision still judged: a quarter of the CPU)
     monkeypatch.setattr(towers_analysis, "judge", partial(towers_analysis.judge, nodes=400))
+    monkeypatch.setattr(bones_analysis, "CANDIDATES", 1)
     alice, seat, at = handed_over(hall, monkeypatch, game, seed=SHORTEST.get(game, 3))
     said = f"seat {seat + 1} went to Bot for Bob after event {at} (idle for {IDLE} minutes)"
     assert main(["verify", alice.id]) == 0
