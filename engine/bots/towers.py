@@ -253,6 +253,28 @@ class Search:
         keyed.sort()
         return [move for _, _, move in keyed]
 
+    def last_move(self, moves: list[tuple[int, int]], colour: int, beta: float) -> tuple[float, tuple[int, int]]:
+        """The best final lead and its move among the last tower's `moves` (each ends the game), counted
+        in place; from the first move on, stopping at one that reaches `beta` (alpha-beta's cut)."""
+        board, scores, line_cells, totals = self.board, self.line_scores, LINE_CELLS, self.totals
+        built, unbuilt, other = BUILT[colour], UNBUILT[colour], 1 - colour
+        best, best_move = -float("inf"), moves[0]
+        for move in moves:
+            source, target = move
+            board[source] = EMPTY
+            board[target] = built
+            lead = totals[colour] - totals[other]
+            for index in MOVE_LINES[move]:
+                old, new = scores[index], _cells_score(line_cells[index](board))
+                lead += (new[colour] - old[colour]) - (new[other] - old[other])
+            board[target] = EMPTY
+            board[source] = unbuilt
+            if lead > best:
+                best, best_move = lead, move
+                if lead >= beta:
+                    break
+        return best, best_move
+
     def negamax(self, colour: int, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
         if self.nodes > self.budget or (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
