@@ -373,9 +373,10 @@ def _rng(seed: int, nonce: int):
     return pick
 
 
-def choose(state: TowersState, level: str = "medium", seed: int = 0, nonce: int = 0) -> object:
+def choose(state: TowersState, level: str = "medium", seed: int = 0, nonce: int = 0, nodes: int | None = None) -> object:
     """The bot's command for the side to act. `seed` and `nonce` (e.g. the game's seed and the
-    number of events so far) decide its random choices, so a game replays identically."""
+    number of events so far) decide its random choices, so a game replays identically. `nodes`: the
+    search's budget, the level's own (NODES) unless given."""
     if towers.to_act(state) is None:
         raise ValueError("no one is to act now")
     if level not in LEVELS:
@@ -385,7 +386,7 @@ def choose(state: TowersState, level: str = "medium", seed: int = 0, nonce: int 
     pick = _rng(seed, nonce)
     if level == "random" or (level == "easy" and pick(EASY_RANDOM[1]) < EASY_RANDOM[0]):
         return commands[pick(len(commands))]
-    search = Search(state, NODES.get(level, 0))
+    search = Search(state, NODES.get(level, 0) if nodes is None else nodes)
     root = [(-1, c.square) if isinstance(c, Place) else (c.source, c.target) for c in commands]
     # a seeded shuffle first: among equally good moves the bot does not always play the same one
     for i in range(len(root) - 1, 0, -1):
