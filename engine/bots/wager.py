@@ -257,15 +257,17 @@ def _policy_duel(grid: _Grid, plan: list, wagers: tuple[list[bool], list[bool]])
         ([entry for entry in decisions if wagering[entry[0]]],
          [(i, stop) for i, stop, *_ in decisions if not wagering[i]]) for wagering in wagers))
         for starts, bonuses, decisions in plan]
+    (first0, second0), (first1, second1), (first_d, second_d) = T0, T1, D
     for _ in range(200):
         moved = 0.0
         for starts, bonuses, decided in levels:
-            for x in (0, 1):
-                t0, t1, d = T0[x], T1[x], D[x]
-                for i, wins, get in starts:
-                    t0[i] = (wins + sum(get(d))) * _SIXTH
-                for i, wins, get in bonuses:
-                    t1[i] = (wins + sum(get(t0))) * _SIXTH
+            # a turn start is the same sum for either style to move: both worked out in one pass
+            for i, wins, get in starts:
+                first0[i] = (wins + sum(get(first_d))) * _SIXTH
+                second0[i] = (wins + sum(get(second_d))) * _SIXTH
+            for i, wins, get in bonuses:
+                first1[i] = (wins + sum(get(first0))) * _SIXTH
+                second1[i] = (wins + sum(get(second0))) * _SIXTH
             for x in (0, 1):
                 t0, t1, d = T0[1 - x], T1[1 - x], D[x]
                 wagered, stopped = decided[x]
