@@ -26,8 +26,8 @@ def bot_game(light: str, dark: str, seed: int, nodes: int | None = None) -> engi
 
 @pytest.mark.parametrize("level", bot.LEVELS)
 def test_every_level_plays_legal_commands_to_the_end(level):
-    # hard's whole game at a fifth of its budget: its search is medium's with more nodes, and coverage
-    # shows 40,000 nodes reach no branch 4,000 do not; its own budget plays the endings below
+    # hard's whole game at a fifth of its budget: its search is medium's with more nodes, and this game
+    # traced at 8,000 and 40,000 nodes runs the same arcs of the bot's code; its own budget plays the endings below
     s = bot_game(level, "random", seed=5, nodes=bot.NODES["hard"] // 5 if level == "hard" else None)
     assert s.outcome is not None and len(s.state.results) == 1
 
