@@ -60,7 +60,6 @@ SLOW = """
     bones_rules::test_random_legal_playouts_end_and_the_fold_of_the_events_is_the_state
     contract::test_every_sim_is_found_through_the_catalogue_and_reports_its_game
     journal_odds::test_save_load_and_replay_fold_to_the_live_state
-    towers_bot::test_every_level_plays_legal_commands_to_the_end
     towers_bot::test_medium_beats_random_play_every_game_with_colours_alternated
     towers_bot::test_the_same_seed_gives_the_same_game
     troll_bot::test_the_adviser_beats_random_play_clearly
@@ -76,7 +75,6 @@ SLOW = """
 FIRST = """
     troll_search::test_on_standard_deals_it_wins_more_and_leaves_fewer_cards_than_the_adviser
     troll_search::test_the_search_does_at_least_as_well_as_the_adviser_on_the_same_deals
-    towers_bot::test_every_level_plays_legal_commands_to_the_end
     wager_bots::test_best_beats_the_other_styles_exactly
     towers_bot::test_medium_beats_random_play_every_game_with_colours_alternated
     box_attacker::test_every_text_box_given_paths_reads_and_writes_nothing_outside_the_players_folder

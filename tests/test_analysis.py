@@ -358,7 +358,8 @@ def _late_error_commands() -> tuple:
         state = session.state
         command = towers_bot.choose(state, "easy" if state.turn == 0 else "medium", seed=3, nonce=len(session.events))
         if erred is None and state.turn == 0 and state.phase == "movement" and len(towers.legal_commands(state)) <= 12:
-            judged = [(towers_analysis.margin_after(state, c), c) for c in towers.legal_commands(state)]
+            table: dict = {}  # the exact solver's, kept over the position's moves: one solve, not one a move
+            judged = [(towers_analysis.margin_after(state, c, table=table), c) for c in towers.legal_commands(state)]
             if all(exact for (_, exact), _ in judged) and len({m for (m, _), _ in judged}) > 1:
                 worst = min(judged, key=lambda item: item[0][0])
                 erred = (len(session.events) + 1, worst[1], max(m for (m, _), _ in judged) - worst[0][0])

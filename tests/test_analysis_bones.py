@@ -111,7 +111,7 @@ def test_the_same_file_and_samples_give_the_same_figures_and_the_budget_maps_to_
     assert analysis.as_json(analysis.analyse(session, budget=0.2)) == first
 
 
-def other_future(session, upto, events=80):
+def other_future(session, upto, events=40):
     """The same game up to event `upto` (a person's decision, its command included), then other dice:
     every die typed as 6 from there on, the moves still the bots'."""
     new = engine.new_session("bones", seed=session.seed, options=session.options, players=session.players, dice=[])

@@ -38,10 +38,12 @@ def blunder_save(name="blunder"):
     return session
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def blunder_home(tmp_path_factory):
-    """A home with the blunder's save and its stored analysis, made once a module: the troll's
-    analysis is most of these tests' time. Each test copies it into its own home (analysed_blunder)."""
+    """A home with the blunder's save and its stored analysis, made once a process (not once a module:
+    the suite's order runs this module's longest tests apart, and a module's fixture is made again each
+    time): the troll's analysis is most of these tests' time. Each test copies it into its own home
+    (analysed_blunder)."""
     folder = tmp_path_factory.mktemp("blunder") / "dicehall-home"
     with pytest.MonkeyPatch.context() as patched:
         patched.setenv("DICEHALL_HOME", str(folder))

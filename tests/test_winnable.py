@@ -30,9 +30,10 @@ def test_twenty_seeds_give_deals_the_solver_proves_winnable():
         deal = winnable.choose("troll", start, {})
         assert deal.seed == winnable.candidate(start, deal.tried - 1) and 1 <= deal.tried <= winnable.MAX_SEEDS
         game = engine.new_session("troll", seed=deal.seed, options=deal.options)
-        solution = troll_solver.solve(game, nodes=winnable.SEED_BUDGET)
+        solution = winnable.prove("troll", deal.seed, deal.options)  # the solver's answer choose took (kept, not searched again)
         assert solution.winnable is True and solution.at_start  # solve replays the line to a win before it answers
-        assert troll.result(troll_solver.line_session(game, solution).state, 0).won  # the game says: a win
+        # the game as dealt with the winnable options says so too: the line played in it is a win
+        assert troll.result(troll_solver.line_session(game, solution).state, 0).won
 
 
 def test_the_same_seed_gives_the_same_deal():

@@ -130,10 +130,10 @@ def judge(state: towers.TowersState, played: object, nodes: int = NODES, table: 
     return Judged(_as_command(best), best_points, min(best_points, played_points), False, len(completed))
 
 
-def margin_after(state: towers.TowersState, command: object, nodes: int = NODES) -> tuple[float, bool]:
+def margin_after(state: towers.TowersState, command: object, nodes: int = NODES, table: dict | None = None) -> tuple[float, bool]:
     """The margin (points, from the side playing `command`) the search expects after it, and
-    whether it is exact (the game ended, or every line of the search reached the end)."""
-    judged = judge(state, command, nodes)
+    whether it is exact (the game ended, or every line of the search reached the end); `table` as judge's."""
+    judged = judge(state, command, nodes, table)
     return judged.played_points, judged.exact
 
 
@@ -248,6 +248,18 @@ def practice_choices(state: towers.TowersState) -> list[tuple[str, tuple]]:
     return [(str(command), (command,)) for command in towers.legal_commands(state)]
 
 
+# the exact solver's table of the position last practised: a verdict measures two moves there (the one
+# picked and the best) and a player tries several, so the position is solved once, not once a move (a
+# board's value does not depend on the game it is in; one position's table is kept, the memory bounded)
+_practice_table: dict[tuple, dict] = {}
+
+
 def practice_measure(session, start: int, commands: tuple, samples: int | None = None) -> float:
     """The margin (points, the mover's side) the search expects after the move: marks are by margin."""
-    return margin_after(session.state_at(start), commands[0])[0]
+    state = session.state_at(start)
+    position = (state.board, state.turn)
+    table = _practice_table.get(position)
+    if table is None:
+        _practice_table.clear()
+        table = _practice_table[position] = {}
+    return margin_after(state, commands[0], table=table)[0]

@@ -54,21 +54,25 @@ class Solver:
             if not search.has_moves(1 - colour):
                 return search.totals[colour] - search.totals[1 - colour]
             return -self.value(1 - colour, -beta, -alpha)
-        if len(search.unbuilt[0]) + len(search.unbuilt[1]) >= ORDERED_FROM:  # near the leaves ordering costs more than it saves
+        left = len(search.unbuilt[0]) + len(search.unbuilt[1])
+        if left >= ORDERED_FROM:  # near the leaves ordering costs more than it saves
             moves = search.ordered(moves, colour)
         if first is not None and first in moves:  # the table's best move first: it prunes most
             moves.remove(first)
             moves.insert(0, first)
-        low, best, best_move = alpha, -math.inf, moves[0]
-        for move in moves:
-            search.play(move, colour)
-            value = -self.value(1 - colour, -beta, -low)
-            search.unplay(move, colour)
-            if value > best:
-                best, best_move = value, move
-                low = max(low, value)
-                if low >= beta:
-                    break
+        if left == 1:  # the last tower: each move ends the game, its final lead counted in place
+            best, best_move = search.last_move(moves, colour, beta)
+        else:
+            low, best, best_move = alpha, -math.inf, moves[0]
+            for move in moves:
+                search.play(move, colour)
+                value = -self.value(1 - colour, -beta, -low)
+                search.unplay(move, colour)
+                if value > best:
+                    best, best_move = value, move
+                    low = max(low, value)
+                    if low >= beta:
+                        break
         kind = UPPER if best <= alpha else LOWER if best >= beta else EXACT
         self.table[key] = (int(best), kind, best_move)
         return int(best)

@@ -176,11 +176,13 @@ def idle(state: BonesState, seat: int, troop: int) -> bool:
     return not any(o is not None and in_range(mine, o, mine.face) for o in state.troops[1 - seat])
 
 
-def _groups(attacks: tuple[tuple[int, int], ...]) -> dict[int, tuple[int, ...]]:
+@lru_cache(maxsize=4096)  # the general scores every attack of every turn: the same few splits of dice over and over
+def _groups(attacks: tuple[tuple[int, int], ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Each target of an attack (in the order first attacked) with its attack dice, strongest first."""
     groups: dict[int, list[int]] = {}
     for target, strength in attacks:
         groups.setdefault(target, []).append(strength)
-    return {t: tuple(sorted(s, reverse=True)) for t, s in groups.items()}
+    return tuple((t, tuple(sorted(s, reverse=True))) for t, s in groups.items())
 
 
 def score_attack(state: BonesState, seat: int, command: Attack, danger: dict[int, float]) -> float:
@@ -188,7 +190,7 @@ def score_attack(state: BonesState, seat: int, command: Attack, danger: dict[int
     gained = 0.0
     survive = dict.fromkeys(danger, 1.0)
     mine = state.troop(seat, command.troop)
-    for target, strengths in _groups(command.attacks).items():
+    for target, strengths in _groups(command.attacks):
         other = enemy[target]
         assert other is not None  # an attack's targets are in the area
         if not in_range(mine, other, mine.face):
@@ -210,6 +212,7 @@ def score_reinforce(state: BonesState, seat: int, troop: int) -> float:
     return value if value > 0 else -WASTED
 
 
+@lru_cache(maxsize=None)  # 6 x 6 pairs
 def _attack_reroll_gain(strength: int, firepower: int) -> float:
     """The expected gain of one attack-die reroll offer (taken only when worth it)."""
     total = 0.0
@@ -284,8 +287,8 @@ def score_converge(state: BonesState, seat: int) -> float:
 
 
 def act(state: BonesState, seat: int, commands: list) -> object:
-    base_risk = max(threats(state, 1 - seat).values(), default=0.0)
     danger = threats(state, 1 - seat)
+    base_risk = max(danger.values(), default=0.0)
     best, best_score = None, None
     for command in commands:
         if isinstance(command, Attack):

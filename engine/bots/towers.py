@@ -253,6 +253,28 @@ class Search:
         keyed.sort()
         return [move for _, _, move in keyed]
 
+    def last_move(self, moves: list[tuple[int, int]], colour: int, beta: float) -> tuple[float, tuple[int, int]]:
+        """The best final lead and its move among the last tower's `moves` (each ends the game), counted
+        in place; from the first move on, stopping at one that reaches `beta` (alpha-beta's cut)."""
+        board, scores, line_cells, totals = self.board, self.line_scores, LINE_CELLS, self.totals
+        built, unbuilt, other = BUILT[colour], UNBUILT[colour], 1 - colour
+        best, best_move = -float("inf"), moves[0]
+        for move in moves:
+            source, target = move
+            board[source] = EMPTY
+            board[target] = built
+            lead = totals[colour] - totals[other]
+            for index in MOVE_LINES[move]:
+                old, new = scores[index], _cells_score(line_cells[index](board))
+                lead += (new[colour] - old[colour]) - (new[other] - old[other])
+            board[target] = EMPTY
+            board[source] = unbuilt
+            if lead > best:
+                best, best_move = lead, move
+                if lead >= beta:
+                    break
+        return best, best_move
+
     def negamax(self, colour: int, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
         if self.nodes > self.budget or (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
@@ -351,9 +373,10 @@ def _rng(seed: int, nonce: int):
     return pick
 
 
-def choose(state: TowersState, level: str = "medium", seed: int = 0, nonce: int = 0) -> object:
+def choose(state: TowersState, level: str = "medium", seed: int = 0, nonce: int = 0, nodes: int | None = None) -> object:
     """The bot's command for the side to act. `seed` and `nonce` (e.g. the game's seed and the
-    number of events so far) decide its random choices, so a game replays identically."""
+    number of events so far) decide its random choices, so a game replays identically. `nodes`: the
+    search's budget, the level's own (NODES) unless given."""
     if towers.to_act(state) is None:
         raise ValueError("no one is to act now")
     if level not in LEVELS:
@@ -363,7 +386,7 @@ def choose(state: TowersState, level: str = "medium", seed: int = 0, nonce: int 
     pick = _rng(seed, nonce)
     if level == "random" or (level == "easy" and pick(EASY_RANDOM[1]) < EASY_RANDOM[0]):
         return commands[pick(len(commands))]
-    search = Search(state, NODES.get(level, 0))
+    search = Search(state, NODES.get(level, 0) if nodes is None else nodes)
     root = [(-1, c.square) if isinstance(c, Place) else (c.source, c.target) for c in commands]
     # a seeded shuffle first: among equally good moves the bot does not always play the same one
     for i in range(len(root) - 1, 0, -1):

@@ -40,6 +40,7 @@ TOLERANCE = 1e-9  # value iteration stops when no value moves by more than this 
 SAMPLES = 600  # simulated games per choice for three or more players
 CAUTIOUS_BEHIND = 8  # cautious wagers only when this far behind the leader
 _SIXTH = 1.0 / 6.0
+GAIN = tuple(wager.points(face, True) for face in range(7))  # a wager's points by face (0 unused)
 
 # Run codes: a player's run as far as the rules care. 0: anything else, 1: one six, 2: two sixes,
 # 3: one three, 4: two threes. After a face: a new code, or BEAST / LUCK for a third six / three.
@@ -103,46 +104,44 @@ class _Grid:
         wager's later positions are the other player's turn starts (lost: after a 4, with the
         bonus), each counted as 1 minus its value."""
         low, n, pad, getter = self.low, self.n, self.pad, self.getter
-        gain = tuple(wager.points(face, True) for face in range(7))  # a wager's points by face (0 unused)
-
-        def index(a: int, b: int, ra: int, rb: int) -> int:  # self.index for scores already at least low
-            return (((a - low) * n + (b - low)) * _RUNS + ra) * _RUNS + rb
-
+        row = n * _RUNS * _RUNS  # the index's step for one more point of the mover's score
         levels = []
         for total in range(2 * HIGH, 2 * low - 1, -1):
             starts, bonuses, decisions = [], [], []
             for a in range(max(low, total - HIGH), min(HIGH, total - low) + 1):
                 b = total - a
                 for ra in range(_RUNS):
+                    # what the mover's score and run decide, worked out once for the other's five runs:
+                    # each later position as an offset from where the other's score and run put it
                     codes = NEXT_RUN[ra]
+                    rolled, rolled_wins = [], 0  # a normal roll's, from index(a, b, 0, rb)
+                    wagered, wagered_wins, lost = [], 0, -1  # a wager's, from index(b, low, rb, 0)
+                    for face in range(1, 7):
+                        code = codes[face]
+                        if code == BEAST:
+                            continue  # out: the other player wins by default
+                        if code == LUCK or a + face > HIGH:
+                            rolled_wins += 1
+                        else:
+                            rolled.append(face * row + code * _RUNS)
+                        after = a + GAIN[face]
+                        if code == LUCK or after > HIGH:
+                            wagered_wins += 1
+                        elif face == 4:
+                            lost = (max(low, after) - low) * _RUNS * _RUNS + code
+                        else:
+                            wagered.append((max(low, after) - low) * _RUNS * _RUNS + code)
+                    wagered_wins += len(wagered) + (lost >= 0)
                     for rb in range(_RUNS):
-                        i = index(a, b, ra, rb)
-                        wins, refs = 0, []
-                        for face in range(1, 7):
-                            code = codes[face]
-                            if code == BEAST:
-                                continue  # out: the other player wins by default
-                            if code == LUCK or a + face > HIGH:
-                                wins += 1
-                            else:
-                                refs.append(index(a + face, b, code, rb))
-                        starts.append((i, wins, getter(refs)))
+                        start = (((a - low) * n + (b - low)) * _RUNS) * _RUNS + rb
+                        i = start + ra * _RUNS
+                        get = getter([start + offset for offset in rolled])
+                        starts.append((i, rolled_wins, get))
                         if rb == 0:
-                            bonuses.append((i, wins, getter(refs)))
-                        wins, refs, lost = 0, [], pad
-                        for face in range(1, 7):
-                            code = codes[face]
-                            if code == BEAST:
-                                continue
-                            after = a + gain[face]
-                            if code == LUCK or after > HIGH:
-                                wins += 1
-                            elif face == 4:
-                                lost = index(b, max(low, after), rb, code)
-                            else:
-                                refs.append(index(b, max(low, after), rb, code))
-                        wins += len(refs) + (lost != pad)
-                        decisions.append((i, index(b, a, rb, ra), wins, getter(refs), lost))
+                            bonuses.append((i, rolled_wins, get))
+                        other = (b - low) * row + rb * _RUNS
+                        decisions.append((i, other + (a - low) * _RUNS * _RUNS + ra, wagered_wins,
+                                          getter([other + offset for offset in wagered]), other + lost if lost >= 0 else pad))
             levels.append((starts, bonuses, decisions))
         return levels
 
@@ -189,18 +188,20 @@ class _Tables:
 
     def choices(self, a: int, b: int, ra: int, rb: int) -> tuple[float, float]:
         """(wager, stop): the mover's chance of winning at the wager decision."""
-        T0, T1, index = self.T0, self.T1, self.grid.index
+        T0, T1, low, n = self.T0, self.T1, self.grid.low, self.grid.n
+        other = (max(low, b) - low) * n * _RUNS * _RUNS + rb * _RUNS  # index(b, low, rb, 0): the grid's index inlined
+        codes = NEXT_RUN[ra]
         total = 0.0
-        for face in range(1, 7):
-            code = NEXT_RUN[ra][face]
+        for face in range(1, 7):  # the bots' sampled games ask this every turn
+            code = codes[face]
             if code == BEAST:
                 continue
-            after = a + wager.points(face, True)
+            after = a + GAIN[face]
             if code == LUCK or after > HIGH:
                 total += 1.0
             else:
-                total += 1.0 - (T1 if face == 4 else T0)[index(b, after, rb, code)]
-        return total * _SIXTH, 1.0 - T0[index(b, a, rb, ra)]
+                total += 1.0 - (T1 if face == 4 else T0)[other + (max(low, after) - low) * _RUNS * _RUNS + code]
+        return total * _SIXTH, 1.0 - T0[other + (max(low, a) - low) * _RUNS * _RUNS + ra]
 
     def start(self) -> float:
         """The first player's chance at the start of a two-player game."""
@@ -256,15 +257,17 @@ def _policy_duel(grid: _Grid, plan: list, wagers: tuple[list[bool], list[bool]])
         ([entry for entry in decisions if wagering[entry[0]]],
          [(i, stop) for i, stop, *_ in decisions if not wagering[i]]) for wagering in wagers))
         for starts, bonuses, decisions in plan]
+    (first0, second0), (first1, second1), (first_d, second_d) = T0, T1, D
     for _ in range(200):
         moved = 0.0
         for starts, bonuses, decided in levels:
-            for x in (0, 1):
-                t0, t1, d = T0[x], T1[x], D[x]
-                for i, wins, get in starts:
-                    t0[i] = (wins + sum(get(d))) * _SIXTH
-                for i, wins, get in bonuses:
-                    t1[i] = (wins + sum(get(t0))) * _SIXTH
+            # a turn start is the same sum for either style to move: both worked out in one pass
+            for i, wins, get in starts:
+                first0[i] = (wins + sum(get(first_d))) * _SIXTH
+                second0[i] = (wins + sum(get(second_d))) * _SIXTH
+            for i, wins, get in bonuses:
+                first1[i] = (wins + sum(get(first0))) * _SIXTH
+                second1[i] = (wins + sum(get(second0))) * _SIXTH
             for x in (0, 1):
                 t0, t1, d = T0[1 - x], T1[1 - x], D[x]
                 wagered, stopped = decided[x]
@@ -385,7 +388,7 @@ def _roll(scores: list, codes: list, seat: int, face: int, wagered: bool) -> str
     if code == LUCK:
         return "won"
     codes[seat] = code
-    scores[seat] += wager.points(face, wagered)
+    scores[seat] += GAIN[face] if wagered else face  # wager.points, looked up
     return "won" if scores[seat] > HIGH else None
 
 
