@@ -21,7 +21,7 @@ from dicehall.tui.screens.journal_setup import JournalSetupScreen
 from tests.apphelpers import drive, footer, screen_text, settled, status, until
 from tests.test_journal_app import type_text
 from tests.test_journal_writer import (
-    box, finish_by_kings, new_game, rewrite_entry, to_line, typed_card, write,
+    at_a_card, box, finish_by_kings, new_game, rewrite_entry, to_line, write,
 )
 
 
@@ -119,10 +119,9 @@ def test_a_rewrite_for_another_entry_asks_before_dropping_the_kept_one():
 
 
 def test_a_draft_comes_back_with_the_cursor_after_it():
-    session = new_game()
+    session = at_a_card(new_game())
 
     async def steps(pilot):
-        await typed_card(pilot)
         await write(pilot, "Hangup draft words")
 
     drive(DicehallApp(session=session), steps)
@@ -259,7 +258,7 @@ def test_leaving_with_a_draft_the_save_could_not_take_asks_first(monkeypatch):
     from dicehall.saves import SaveError
     from dicehall.saves import drafts
 
-    session = new_game()
+    session = at_a_card(new_game())
     room = {"left": True}
     write_draft = drafts.write_draft
 
@@ -271,7 +270,6 @@ def test_leaving_with_a_draft_the_save_could_not_take_asks_first(monkeypatch):
     monkeypatch.setattr(drafts, "write_draft", full_disk)
 
     async def steps(pilot):
-        await typed_card(pilot)
         room["left"] = False
         await write(pilot, "still here")
         await pilot.press("escape")

@@ -43,6 +43,17 @@ async def typed_card(pilot, card="2h"):
     await answer(pilot, card)
 
 
+def at_a_card(session, card="2H"):
+    """typed_card's position played before the app opens, where reaching it by keys is not the point
+    (about a quarter of a second of CPU a test): the day started, `card` drawn, its entry due."""
+    from dicehall.engine.games.journal import DrawCard, StartDay
+
+    session.play(StartDay())
+    session.play(DrawCard(card))
+    assert session.state.phase == "entry"
+    return session
+
+
 def test_command_keys_after_a_no_pull_card_stay_commands():
     session = new_game()
 
@@ -61,10 +72,9 @@ def test_command_keys_after_a_no_pull_card_stay_commands():
 
 
 def test_a_draft_left_with_escape_and_q_is_kept_and_back_on_continue():
-    session = new_game()
+    session = at_a_card(new_game())
 
     async def steps(pilot):
-        await typed_card(pilot)
         await write(pilot, "the lamp, q and u")  # q and u typed in the box are words
         await pilot.press("escape")
         kept = status(pilot.app)
@@ -85,10 +95,9 @@ def test_a_draft_left_with_escape_and_q_is_kept_and_back_on_continue():
 
 
 def test_a_draft_survives_undo_and_saving_the_entry_clears_it():
-    session = new_game()
+    session = at_a_card(new_game())
 
     async def steps(pilot):
-        await typed_card(pilot)
         await write(pilot, "half a thought")
         await pilot.press("escape", "u")  # the card is undone: the words stay in the box and the save
         await pilot.pause()
@@ -126,8 +135,8 @@ def test_a_draft_survives_a_hang_up():
 
 
 async def rewrite_first(pilot, old, more):
-    """Write entry 1 as `old`, then rewrite it (e, Enter) typing `more` where the cursor starts."""
-    await typed_card(pilot)
+    """Write entry 1 as `old` (its card drawn: at_a_card), then rewrite it (e, Enter) typing `more`
+    where the cursor starts."""
     await write(pilot, old)
     await pilot.press("ctrl+s")
     await rewrite_entry(pilot, more)
@@ -144,7 +153,7 @@ async def rewrite_entry(pilot, more):
 
 
 def test_a_rewrite_starts_at_the_end_of_the_old_words():
-    session = new_game()
+    session = at_a_card(new_game())
 
     async def steps(pilot):
         await rewrite_first(pilot, "First draft.", " Revised.")
@@ -158,10 +167,9 @@ def test_a_rewrite_starts_at_the_end_of_the_old_words():
 def test_a_long_prompt_is_cut_with_a_key_and_read_whole_with_it():
     deck = journal.parse_deck(("card,suite,action,description\n2,hearts,no-pull," + LONG_PROMPT[:400] + "\n").encode(),
                               "wind.csv").record()
-    session = new_game(deck=deck)
+    session = at_a_card(new_game(deck=deck))
 
     async def steps(pilot):
-        await typed_card(pilot)
         board = screen_text(pilot.app)
         await pilot.press("o")
         await pilot.pause()
@@ -176,10 +184,9 @@ def test_a_long_prompt_is_cut_with_a_key_and_read_whole_with_it():
 def test_a_prompts_line_breaks_show_in_the_card_panel():
     deck = journal.parse_deck(b'card,suite,action,description\n2,hearts,no-pull,"The door is shut.\nThe lamp is out."\n',
                               "door.csv").record()
-    session = new_game(deck=deck)
+    session = at_a_card(new_game(deck=deck))
 
     async def steps(pilot):
-        await typed_card(pilot)
         board = screen_text(pilot.app)
         await pilot.press("o")  # the whole prompt: its lines kept there too
         await pilot.pause()
@@ -329,7 +336,7 @@ def test_after_a_king_the_keys_stay_commands():
 
 
 def test_a_rewrite_under_way_survives_leaving_and_escape_keeps_it():
-    session = new_game()
+    session = at_a_card(new_game())
 
     async def steps(pilot):
         await rewrite_first(pilot, "Old.", " New.")

@@ -4,6 +4,8 @@ journal_pages; its setup is journal_setup). Every text from a deck or a player i
 (rich Text, never markup)."""
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 
 from rich.text import Text
@@ -68,6 +70,8 @@ class JournalScreen(GameScreen):
         self.typed_dice = False
         self.amending: int | None = None  # the page whose rewrite is in the box, if any
         self.odds = BackgroundOdds(journal.tower_odds, self.odds_known, self.odds_call_later)
+        self._deck: object = None  # the deck whose fingerprint (_deck_key) the figures' keys hold
+        self._deck_key = b""
         self._draft_timer: Timer | None = None  # the draft is kept a moment after the last key (DRAFT_SECONDS)
         self.draft = ""  # the entry box's words (kept here too: at a hang-up the box may be gone)
         self.rewrite_page = 0  # the page of the rewrite kept (in the box or set aside: e opens it again); 0: none
@@ -99,9 +103,11 @@ class JournalScreen(GameScreen):
         """The simulated figure, worked out again only when what it depends on changes (WORKING while
         a long deck's is still being simulated: journal_pages.BackgroundOdds)."""
         state = self.state
-        key = (state.deck.cards, state.tower.countdown, state.tower.pulling, state.remaining, len(state.kings),
-               state.salvation, state.tokens, state.to_draw, state.phase, state.pull_due, state.ending,
-               state.skips, state.salvation_from)
+        if state.deck is not self._deck:  # (one deck a game: its fingerprint made once)
+            record = json.dumps(state.deck.record(), sort_keys=True).encode()
+            self._deck, self._deck_key = state.deck, hashlib.blake2b(record, digest_size=16).digest()
+        key = (self._deck_key, state.tower, state.remaining, state.kings, state.salvation, state.tokens, state.to_draw,
+               state.phase, state.pull_due, state.ending, state.skips, state.salvation_from, state.reshuffles)
         return self.odds.figure(key, state)
 
     def odds_call_later(self, callback) -> None:

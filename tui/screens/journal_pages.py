@@ -34,22 +34,31 @@ WORKING = -1.0  # the tower's figure is still being simulated (a long deck's): t
 ODDS_WAIT = 3.0  # seconds a key waits for the figure (any usual deck's takes a fraction of one)
 
 
+# (compute, key) -> figure, the newest KNOWN_MOST: kept for the process, not the screen, so a journal
+# opened again (continue, a hall game joined again) shows a state's figure without simulating it again
+_KNOWN: dict = {}
+KNOWN_MOST = 64
+_KNOWN_LOCK = threading.Lock()
+
+
 class BackgroundOdds:
     """The "tower ends it" figure, simulated in a thread of its own so that no deck's figure (a
     reshuffling deck's can take minutes) holds the keys: a key waits up to ODDS_WAIT for it, after
     which the board shows WORKING and `ready(key, figure)` is called on the app's thread once it is
     known. One simulation at a time: states asked for meanwhile wait, and only the newest is run.
-    The thread is a daemon: leaving the app (a hang-up included) never waits for it."""
+    The thread is a daemon: leaving the app (a hang-up included) never waits for it. A key names all
+    the figure depends on: figures known are shared by every screen of the process."""
 
     def __init__(self, compute: Callable, ready: Callable, call_later: Callable) -> None:
         self.compute, self.ready, self.call_later = compute, ready, call_later
-        self.lock = threading.Lock()
-        self.known: dict = {}  # key -> figure (the newest few)
+        self.lock = _KNOWN_LOCK
+        self.known = _KNOWN
         self.running = False
         self.waiting: tuple | None = None  # (key, state) asked for while one ran
         self.late: set = set()  # keys a key stopped waiting for: `ready` is called for them
 
     def figure(self, key, state) -> float:
+        key = (self.compute, key)  # the figure's own function's: another's (a test's stand-in) is never read
         with self.lock:
             if key in self.known:
                 return self.known[key]
@@ -71,8 +80,8 @@ class BackgroundOdds:
         while True:
             figure = self.compute(state)
             with self.lock:
-                if len(self.known) > 16:
-                    self.known.clear()
+                if len(self.known) >= KNOWN_MOST:
+                    del self.known[next(iter(self.known))]  # the oldest
                 self.known[key] = figure
                 tell = key in self.late
                 self.late.discard(key)
