@@ -195,3 +195,29 @@ def test_an_app_that_ended_keeps_nothing_its_widgets_drew():
     drawn = drive(DicehallApp(), steps)
     gc.collect()
     assert len(drawn) > 10 and [ref for ref in drawn if ref() is not None] == []
+
+
+def test_css_shared_between_apps_keeps_each_themes_colours():
+    """tests/apphelpers.py shares Textual's parsed CSS between the apps of a test process, keyed by
+    the CSS variables: an app of another theme gets its own theme's colours from the same CSS, and
+    one of the first theme its first colours again, however often the same CSS was parsed before."""
+    from textual.app import App
+    from textual.color import Color
+    from textual.widgets import Static
+
+    class Themed(App):
+        CSS = "Static { background: $primary; }"
+
+        def __init__(self, theme: str) -> None:
+            super().__init__()
+            self.theme = theme
+
+        def compose(self):
+            yield Static("x")
+
+    async def colours(pilot):
+        return pilot.app.query_one(Static).styles.background, Color.parse(pilot.app.current_theme.primary)
+
+    seen = [drive(Themed(theme), colours) for theme in ("textual-dark", "textual-light", "textual-dark")]
+    assert all(background == primary for background, primary in seen)
+    assert seen[0][0] != seen[1][0] and seen[0][0] == seen[2][0]
