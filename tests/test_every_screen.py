@@ -221,3 +221,28 @@ def test_css_shared_between_apps_keeps_each_themes_colours():
     seen = [drive(Themed(theme), colours) for theme in ("textual-dark", "textual-light", "textual-dark")]
     assert all(background == primary for background, primary in seen)
     assert seen[0][0] != seen[1][0] and seen[0][0] == seen[2][0]
+
+
+def test_a_nodes_screen_is_found_as_textual_finds_it_without_an_import_at_each_look():
+    """tui/textual_fixes.py: DOMNode.screen walks up to the node's screen as Textual's own does (a
+    mounted widget's screen, a screen's itself; NoScreen for a widget not mounted) with Screen
+    imported once, not at each of the thousand looks of a launcher test."""
+    from textual.dom import DOMNode, NoScreen
+    from textual.widgets import Static
+
+    from dicehall.tui.textual_fixes import find_screens_without_importing
+
+    fixed = DOMNode.__dict__["screen"]
+    assert "textual.screen" not in fixed.fget.__code__.co_names  # applied to this Textual's
+    find_screens_without_importing()
+    assert DOMNode.__dict__["screen"] is fixed  # once a process
+
+    async def steps(pilot):
+        await pilot.press("i")  # the rules, over the launcher
+        await settled(pilot)
+        return [(node.screen, screen) for screen in pilot.app.screen_stack for node in screen.walk_children(with_self=True)]
+
+    found = drive(DicehallApp(), steps)
+    assert len({id(screen) for _, screen in found}) == 2 and all(node_screen is screen for node_screen, screen in found)
+    with pytest.raises(NoScreen):
+        Static("not mounted").screen
