@@ -245,4 +245,4 @@ def test_a_nodes_screen_is_found_as_textual_finds_it_without_an_import_at_each_l
     found = drive(DicehallApp(), steps)
     assert len({id(screen) for _, screen in found}) == 2 and all(node_screen is screen for node_screen, screen in found)
     with pytest.raises(NoScreen):
-        Static("not mounted").screen
+        _ = Static("not mounted").screen
