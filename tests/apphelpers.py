@@ -12,20 +12,25 @@ def share_parsed_css() -> None:
     worker starts hundreds of apps: parsing the same CSS was about a tenth of an app test's CPU. A
     parse is a function of the CSS text, its place, its flags and the CSS variables (all in the key),
     and Textual never changes a parsed rule (its own cache and its copies share them), so what an
-    app sees is the same; a CSS error is not kept and is raised as before. Called on import, so any
-    test module that drives the app has it."""
+    app sees is the same; a CSS error is not kept and is raised as before. The variables' part of the
+    key is made once an App (Textual gives a stylesheet a new dict of them, never changes one in
+    place: its own tokens of them are cached so too). Called on import, so any test module that
+    drives the app has it."""
     from textual.css.stylesheet import Stylesheet
 
     parse_rules = Stylesheet._parse_rules
     if getattr(parse_rules, "shared", False):
         return
-    parsed: dict[tuple, list] = {}
+    parsed: dict[frozenset, dict[tuple, list]] = {}  # the CSS variables -> (the CSS, its place, flags) -> rules
+    last: list = [None, {}]  # the variables dict last seen (kept, so its id is not another's) and its rules
 
     def shared(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
-        key = (css, read_from, is_default_rules, tie_breaker, scope, frozenset(self._variables.items()))
-        if key not in parsed:
-            parsed[key] = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
-        return list(parsed[key])  # a list of its own for each caller: only the (never changed) rules are shared
+        if last[0] is not self._variables:  # an App's variables: made a key once, not at each of its ~25 parses
+            last[:] = [self._variables, parsed.setdefault(frozenset(self._variables.items()), {})]
+        rules, key = last[1], (css, read_from, is_default_rules, tie_breaker, scope)
+        if key not in rules:
+            rules[key] = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+        return list(rules[key])  # a list of its own for each caller: only the (never changed) rules are shared
 
     shared.shared = True
     Stylesheet._parse_rules = shared

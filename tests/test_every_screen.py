@@ -195,3 +195,54 @@ def test_an_app_that_ended_keeps_nothing_its_widgets_drew():
     drawn = drive(DicehallApp(), steps)
     gc.collect()
     assert len(drawn) > 10 and [ref for ref in drawn if ref() is not None] == []
+
+
+def test_css_shared_between_apps_keeps_each_themes_colours():
+    """tests/apphelpers.py shares Textual's parsed CSS between the apps of a test process, keyed by
+    the CSS variables: an app of another theme gets its own theme's colours from the same CSS, and
+    one of the first theme its first colours again, however often the same CSS was parsed before."""
+    from textual.app import App
+    from textual.color import Color
+    from textual.widgets import Static
+
+    class Themed(App):
+        CSS = "Static { background: $primary; }"
+
+        def __init__(self, theme: str) -> None:
+            super().__init__()
+            self.theme = theme
+
+        def compose(self):
+            yield Static("x")
+
+    async def colours(pilot):
+        return pilot.app.query_one(Static).styles.background, Color.parse(pilot.app.current_theme.primary)
+
+    seen = [drive(Themed(theme), colours) for theme in ("textual-dark", "textual-light", "textual-dark")]
+    assert all(background == primary for background, primary in seen)
+    assert seen[0][0] != seen[1][0] and seen[0][0] == seen[2][0]
+
+
+def test_a_nodes_screen_is_found_as_textual_finds_it_without_an_import_at_each_look():
+    """tui/textual_fixes.py: DOMNode.screen walks up to the node's screen as Textual's own does (a
+    mounted widget's screen, a screen's itself; NoScreen for a widget not mounted) with Screen
+    imported once, not at each of the thousand looks of a launcher test."""
+    from textual.dom import DOMNode, NoScreen
+    from textual.widgets import Static
+
+    from dicehall.tui.textual_fixes import find_screens_without_importing
+
+    fixed = DOMNode.__dict__["screen"]
+    assert "textual.screen" not in fixed.fget.__code__.co_names  # applied to this Textual's
+    find_screens_without_importing()
+    assert DOMNode.__dict__["screen"] is fixed  # once a process
+
+    async def steps(pilot):
+        await pilot.press("i")  # the rules, over the launcher
+        await settled(pilot)
+        return [(node.screen, screen) for screen in pilot.app.screen_stack for node in screen.walk_children(with_self=True)]
+
+    found = drive(DicehallApp(), steps)
+    assert len({id(screen) for _, screen in found}) == 2 and all(node_screen is screen for node_screen, screen in found)
+    with pytest.raises(NoScreen):
+        _ = Static("not mounted").screen

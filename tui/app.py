@@ -29,7 +29,7 @@ from textual.screen import Screen
 from dicehall.tui.parlor import ParlorApp
 from dicehall.tui.screens.launcher import LauncherScreen
 from dicehall.tui.terminal import FULL, Terminal, detect_terminal
-from dicehall.tui.textual_fixes import keep_no_dead_widgets
+from dicehall.tui.textual_fixes import find_screens_without_importing, keep_no_dead_widgets
 from dicehall.tui.widgets import Plain
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ PARENT_EVERY = 0.5  # seconds between looks at whether the process that started 
 MIN_SIZE = (80, 24)  # what every screen needs unless it says otherwise with its own MIN_SIZE
 
 keep_no_dead_widgets()  # before any widget draws (tui/textual_fixes.py)
+find_screens_without_importing()
 
 
 class TooSmallScreen(Screen):

@@ -1,4 +1,4 @@
-"""A fix to Textual that the app applies when it is imported (tui/app.py), until Textual has its own.
+"""Fixes to Textual that the app applies when it is imported (tui/app.py), until Textual has its own.
 
 Textual's StylesCache (one per widget: the lines it drew) caches its method `get_inner_outer` with
 `functools.lru_cache`, whose keys hold the last 1,024 StylesCaches alive with every line each drew
@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from textual._styles_cache import StylesCache
+from textual.dom import DOMNode, NoScreen
 
 
 def keep_no_dead_widgets() -> None:
@@ -27,3 +28,33 @@ def keep_no_dead_widgets() -> None:
         return body(None, base_background, background)  # the body never reads its first argument
 
     StylesCache.get_inner_outer = staticmethod(by_colours)  # type: ignore[method-assign,assignment]
+
+
+# The names Textual 8's DOMNode.screen uses: the fix below is its body with the import done once, so it
+# is applied only to a property that names exactly these.
+SCREEN_NAMES = ("textual.screen", "Screen", "isinstance", "_parent", "AttributeError", "RuntimeError", "NoScreen")
+
+
+def find_screens_without_importing() -> None:
+    """Textual's DOMNode.screen (looked up about a thousand times a launcher test: each region,
+    size and tooltip asks it) runs `from textual.screen import Screen` at every call, most of its
+    cost. Here it is Textual's own walk up the parents with Screen imported once (once a process;
+    left as it is if this Textual's property is not the one known here)."""
+    textuals = DOMNode.__dict__.get("screen")
+    code = getattr(getattr(textuals, "fget", None), "__code__", None)
+    if code is None or code.co_names != SCREEN_NAMES:  # fixed in Textual, or here already, or another
+        return
+    from textual.screen import Screen  # after DOMNode: textual.screen imports textual.dom
+
+    def screen(self) -> Screen:
+        node = self
+        try:
+            while node is not None and not isinstance(node, Screen):
+                node = node._parent
+        except AttributeError:
+            raise RuntimeError("Widget is missing attributes; have you called the constructor in your widget class?") from None
+        if not isinstance(node, Screen):
+            raise NoScreen("node has no screen")
+        return node
+
+    DOMNode.screen = property(screen, doc=getattr(textuals, "__doc__", None))  # type: ignore[method-assign,assignment]
