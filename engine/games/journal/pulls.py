@@ -19,21 +19,13 @@ DEPTH = 40
 @lru_cache(maxsize=None)
 def after_pull(countdown: int, advantage_from: int, remove: bool, depth: int | None = None) -> tuple[tuple[int, float], ...]:
     """One pull from `countdown` as the Dice Tower's rules play it: each countdown after it (0: the
-    tower fell) with its chance. Every roll goes through dicetower.evolve; a double three rolls
+    tower fell) with its chance. Every roll goes through dicetower.evolve (_rolls); a double three rolls
     again from the countdown it left, whose own outcomes are this function's (cached) answer.
-    depth: at most that many double threes in a row are followed (None: all of them), for a far table
-    (drop_table), whose countdowns all roll alike (_far_rolls)."""
+    depth: at most that many double threes in a row are followed (None: all of them)."""
     if depth is None and countdown > 600:  # the chain below cached first, a hundred double threes at a time: no deep recursion
         after_pull(countdown - 600, advantage_from, remove)
-    if depth is None:
-        tower = TowerState(countdown=countdown, start=max(countdown, 1), advantage_from=advantage_from, pulling=True,
-                           removing=remove)
-        rolls = [dicetower.evolve(tower, DiceRolled((a, b))) for a in range(1, 7) for b in range(1, 7)]
-        outcomes = [(after.countdown, after.pulling) for after in rolls]
-    else:  # a far table's chain (drop_table's): each countdown in it rolls as its lowest does, moved
-        outcomes = [(countdown - drop, again) for drop, again in _far_rolls(countdown - 6 * depth, advantage_from, remove)]
     chances: dict[int, float] = {}
-    for value, again in outcomes:
+    for value, again in _rolls(countdown, advantage_from, remove):
         if again:  # double threes: the same pull rolls again
             if depth == 0:
                 continue
@@ -46,14 +38,23 @@ def after_pull(countdown: int, advantage_from: int, remove: bool, depth: int | N
 
 
 @lru_cache(maxsize=None)
-def _far_rolls(lowest: int, advantage_from: int, remove: bool) -> tuple[tuple[int, bool], ...]:
-    """A pull's 36 rolls from `lowest` through dicetower.evolve: what each takes and whether it rolls again.
-    A far table's chain of double threes (_shifts: from its lowest up, none reaching 0 or crossing the
-    threshold) rolls alike from each of its countdowns: its rolls once, not 36 for each of its 41 (a tower
-    of 10,000's tables were a tenth of `sim journal`'s start)."""
-    tower = TowerState(countdown=lowest, start=lowest, advantage_from=advantage_from, pulling=True, removing=remove)
+def _drops(countdown: int, advantage_from: int, remove: bool) -> tuple[tuple[int, bool], ...]:
+    """A pull's 36 rolls from `countdown` through dicetower.evolve: what each takes, and whether it rolls again."""
+    tower = TowerState(countdown=countdown, start=max(countdown, 1), advantage_from=advantage_from, pulling=True,
+                       removing=remove)
     rolls = [dicetower.evolve(tower, DiceRolled((a, b))) for a in range(1, 7) for b in range(1, 7)]
-    return tuple((lowest - after.countdown, after.pulling) for after in rolls)
+    return tuple((countdown - after.countdown, after.pulling) for after in rolls)
+
+
+def _rolls(countdown: int, advantage_from: int, remove: bool) -> list[tuple[int, bool]]:
+    """A pull's 36 rolls from `countdown`: the countdown after each and whether it rolls again. Above 12 no
+    roll reaches 0, so a countdown rolls as the lowest above 12 on its side of the threshold does, moved:
+    rolled once through evolve, not 36 times for each countdown a table reaches (a tower's tables took
+    thousands of evolve calls, a tenth of `sim journal`'s start)."""
+    if countdown > 12:
+        lowest = max(13, advantage_from) if countdown >= advantage_from else 13
+        return [(countdown - drop, again) for drop, again in _drops(lowest, advantage_from, remove)]
+    return [(countdown - drop, again) for drop, again in _drops(countdown, advantage_from, remove)]
 
 
 def _shifts(countdown: int, advantage_from: int) -> bool:
