@@ -71,6 +71,16 @@ def test_a_pull_table_shared_by_far_countdowns_is_each_countdowns_own_enumeratio
             shared = pull_tables.drop_table(pull_tables.own_countdown(countdown, 51), 51, remove)
             own = pull_tables.after_pull(countdown, 51, remove, pull_tables.DEPTH)
             assert [(countdown - drop, chance) for drop, chance in shared] == list(own)
+    # each countdown's 36 rolls as the tables take them (_rolls: rolled once a side of the threshold above
+    # 12, moved) are its own through dicetower.evolve
+    for advantage_from in (1, 13, 51, 300):
+        for countdown in {*range(1, 30), *range(max(advantage_from - 3, 1), advantage_from + 3), 299, 10_000}:
+            for remove in (False, True):
+                tower = TowerState(countdown=countdown, start=countdown, advantage_from=advantage_from, pulling=True,
+                                   removing=remove)
+                rolls = [dicetower.evolve(tower, dicetower.DiceRolled((a, b))) for a in range(1, 7) for b in range(1, 7)]
+                assert [(after.countdown, after.pulling) for after in rolls] == pull_tables._rolls(
+                    countdown, advantage_from, remove), (countdown, advantage_from, remove)
     # and sampled with the same floats, the shared table picks what the whole enumeration picks
     countdown = 400
     whole = pull_tables.after_pull(countdown, 51, False)

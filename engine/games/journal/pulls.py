@@ -19,26 +19,42 @@ DEPTH = 40
 @lru_cache(maxsize=None)
 def after_pull(countdown: int, advantage_from: int, remove: bool, depth: int | None = None) -> tuple[tuple[int, float], ...]:
     """One pull from `countdown` as the Dice Tower's rules play it: each countdown after it (0: the
-    tower fell) with its chance. Every roll goes through dicetower.evolve; a double three rolls
+    tower fell) with its chance. Every roll goes through dicetower.evolve (_rolls); a double three rolls
     again from the countdown it left, whose own outcomes are this function's (cached) answer.
     depth: at most that many double threes in a row are followed (None: all of them)."""
     if depth is None and countdown > 600:  # the chain below cached first, a hundred double threes at a time: no deep recursion
         after_pull(countdown - 600, advantage_from, remove)
     chances: dict[int, float] = {}
+    for value, again in _rolls(countdown, advantage_from, remove):
+        if again:  # double threes: the same pull rolls again
+            if depth == 0:
+                continue
+            deeper = None if depth is None else depth - 1
+            for after, chance in after_pull(value, advantage_from, remove, deeper):
+                chances[after] = chances.get(after, 0.0) + chance / 36
+        else:
+            chances[value] = chances.get(value, 0.0) + 1 / 36
+    return tuple(sorted(chances.items()))
+
+
+@lru_cache(maxsize=None)
+def _drops(countdown: int, advantage_from: int, remove: bool) -> tuple[tuple[int, bool], ...]:
+    """A pull's 36 rolls from `countdown` through dicetower.evolve: what each takes, and whether it rolls again."""
     tower = TowerState(countdown=countdown, start=max(countdown, 1), advantage_from=advantage_from, pulling=True,
                        removing=remove)
-    for a in range(1, 7):
-        for b in range(1, 7):
-            after = dicetower.evolve(tower, DiceRolled((a, b)))
-            if after.pulling:  # double threes: the same pull rolls again
-                if depth == 0:
-                    continue
-                deeper = None if depth is None else depth - 1
-                for value, chance in after_pull(after.countdown, advantage_from, remove, deeper):
-                    chances[value] = chances.get(value, 0.0) + chance / 36
-            else:
-                chances[after.countdown] = chances.get(after.countdown, 0.0) + 1 / 36
-    return tuple(sorted(chances.items()))
+    rolls = [dicetower.evolve(tower, DiceRolled((a, b))) for a in range(1, 7) for b in range(1, 7)]
+    return tuple((countdown - after.countdown, after.pulling) for after in rolls)
+
+
+def _rolls(countdown: int, advantage_from: int, remove: bool) -> list[tuple[int, bool]]:
+    """A pull's 36 rolls from `countdown`: the countdown after each and whether it rolls again. Above 12 no
+    roll reaches 0, so a countdown rolls as the lowest above 12 on its side of the threshold does, moved:
+    rolled once through evolve, not 36 times for each countdown a table reaches (a tower's tables took
+    thousands of evolve calls, a tenth of `sim journal`'s start)."""
+    if countdown > 12:
+        lowest = max(13, advantage_from) if countdown >= advantage_from else 13
+        return [(countdown - drop, again) for drop, again in _drops(lowest, advantage_from, remove)]
+    return [(countdown - drop, again) for drop, again in _drops(countdown, advantage_from, remove)]
 
 
 def _shifts(countdown: int, advantage_from: int) -> bool:

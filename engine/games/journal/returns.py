@@ -107,7 +107,6 @@ def _returned_table(returns: int, kings: int, face_up: int) -> tuple[tuple[float
     return tuple(cumulative), tuple(count for count, _ in items)
 
 
-@lru_cache(maxsize=None)
 def _king_next(left: int, kings: int, up: int, returned: int) -> float:
     """The chance that the next special is a King, given that `returned` Kings are yet to be drawn
     again in the pass (_returned's state: `left` return-king cards, `kings` Kings in it, `up` face up)."""
@@ -116,6 +115,20 @@ def _king_next(left: int, kings: int, up: int, returned: int) -> float:
     after = (left - 1, kings + 1, up - 1) if up else (left - 1, kings, up)
     other = (1 - share) * _returned(*after).get(returned, 0.0) if left else 0.0
     return king / (king + other)
+
+
+@lru_cache(maxsize=None)
+def _king_chances(returns: int, kings: int) -> list[list[list[float | None]]]:
+    """_king_next by [Kings in the pass][return-king cards left][Kings to come], for passes of `returns`
+    return-king cards and `kings` Kings in them or face up (those face up: the rest), each filled the first
+    time a walk needs it (_king_filled): three list lookups where an lru_cache's call took a third of a
+    walk's special card."""
+    return [[[None] * (returns + kings + 1) for _ in range(returns + 1)] for _ in range(kings + 1)]
+
+
+def _king_filled(row: list[float | None], left: int, kings: int, up: int, returned: int) -> float:
+    row[returned] = chance = _king_next(left, kings, up, returned)
+    return chance
 
 
 def only_tokens_end(specials: int, ace: int, pulls: int, falls: int) -> bool:
@@ -214,6 +227,7 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
     elif not tokens_alone and (ace or pulling + kings_pulling >= falls or tokens and tokens <= removals + saved
                                and (bias := _lowering(adds, removals, tokens - saved, uniform)) >= 0):
         left, in_it, up, to_come = returns, kings, face_up, returned  # the specials' chain (_returned's), drawn as they come
+        chances = _king_chances(returns, kings + face_up)
         count = returns + kings  # the specials left
         taken = _taken(sizes, to_draw, wins, tokens + adds + ace)
         out = taken[tokens] if tokens else -1
@@ -224,7 +238,8 @@ def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int,
             pulled = False  # a pull card, or a King that pulls
             pick = uniform() * (count + others)
             if pick < count:  # a special: a King or not with its chance given the Kings still to be drawn
-                if to_come and in_it and uniform() < _king_next(left, in_it, up, to_come):
+                if to_come and in_it and uniform() < ((row := chances[in_it][left])[to_come]
+                                                      or _king_filled(row, left, in_it, up, to_come)):
                     in_it, up, to_come, count = in_it - 1, up + 1, to_come - 1, count - 1
                     if king_pulls:
                         kings_pulling, pulled = kings_pulling - 1, True
