@@ -41,6 +41,7 @@ SAMPLES = 600  # simulated games per choice for three or more players
 CAUTIOUS_BEHIND = 8  # cautious wagers only when this far behind the leader
 _SIXTH = 1.0 / 6.0
 GAIN = tuple(wager.points(face, True) for face in range(7))  # a wager's points by face (0 unused)
+POINTS = (tuple(wager.points(face, False) for face in range(7)), GAIN)  # [wagered][face]: wager.points, looked up
 
 # Run codes: a player's run as far as the rules care. 0: anything else, 1: one six, 2: two sixes,
 # 3: one three, 4: two threes. After a face: a new code, or BEAST / LUCK for a third six / three.
@@ -388,7 +389,7 @@ def _roll(scores: list, codes: list, seat: int, face: int, wagered: bool) -> str
     if code == LUCK:
         return "won"
     codes[seat] = code
-    scores[seat] += GAIN[face] if wagered else face  # wager.points, looked up
+    scores[seat] += POINTS[wagered][face]
     return "won" if scores[seat] > HIGH else None
 
 
