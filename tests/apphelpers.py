@@ -5,6 +5,9 @@ import asyncio
 import os
 import time
 
+from textual._wait import wait_for_idle
+from textual.app import ScreenStackError
+
 
 def share_parsed_css() -> None:
     """Keep Textual's parsed CSS for the whole test process. Textual parses every stylesheet again
@@ -37,6 +40,96 @@ def share_parsed_css() -> None:
 
 
 share_parsed_css()
+
+
+QUIET_CHECKS = 3  # looks in a row, each after a turn of the event loop, that find the app quiet
+
+
+def app_busy(app) -> bool:
+    """Whether the app has something to do now: a task or a timer of the event loop ready to run, a
+    message queued or being handled by the app, a screen or a widget, a call_next waiting, an
+    animation running or scheduled, a resize not yet sent to the screens, a message pump not waiting
+    for its next message. What comes later (a timer not yet due, a thread, another process) is not:
+    tests wait for that with `until`. Textual's private names are read directly, so a Textual
+    that renames one fails here (tests/test_every_screen.py), never silently."""
+    loop = asyncio.get_running_loop()
+    if loop._ready or (loop._scheduled and loop._scheduled[0].when() <= loop.time()):
+        return True
+    animator = app._animator
+    if animator._animations or animator._scheduled or app._resize_event is not None:
+        return True  # a resize is sent to the screens by a timer 1/120 s on (App._on_resize)
+    for pump in (app, *app._registry):
+        if pump._closing or pump._closed:
+            continue  # a widget on its way out: what it has left is never handled
+        queue = pump._message_queue
+        if queue.values or pump._pending_message is not None or pump._next_callbacks:
+            return True
+        if pump._task is not None and not pump._task.done() and not queue.ready_event._waiters:
+            return True  # not waiting for a message: mounting, or handling one (which awaits something)
+    return False
+
+
+def screen_due(screen) -> bool:
+    """Whether the screen (if any) has a layout, scroll, repaint or recompose, a widget to redraw or
+    a call after refresh waiting for its update timer (Textual's Screen._on_idle)."""
+    return screen is not None and bool(
+        screen._layout_required or screen._scroll_required or screen._repaint_required
+        or screen._recompose_required or screen._dirty_widgets or screen._callbacks
+    )
+
+
+def current_screen(app):
+    """The app's screen, or None before its first and after its last."""
+    try:
+        return app.screen
+    except ScreenStackError:
+        return None
+
+
+async def wait_until_quiet(min_sleep: float = 0, max_sleep: float = 1) -> bool | None:
+    """What Pilot's key presses and pauses wait for in tests, instead of Textual's wait_for_idle
+    (textual._wait), which sleeps 20 ms at least and then until the process used under 1 ms of CPU
+    in 20 ms: at least 40 ms a key for nothing on an idle machine, and up to its 1 s cap (or too
+    little) on a loaded one. Here: until the app has nothing to do now (app_busy) on QUIET_CHECKS
+    turns of the event loop in a row, with the screen's pending update drawn at once rather than
+    after its update timer (as Pilot.pause does), `min_sleep` at least and `max_sleep` at most.
+    Timers that repeat (a cursor's blink, a screen's interval) do not hold it; what a thread or
+    another process sends is not waited for (`until` is). Outside an app: Textual's own. True when
+    the app was found quiet, False at `max_sleep`."""
+    from textual._context import active_app
+
+    try:
+        app = active_app.get()
+    except LookupError:
+        return await wait_for_idle(min_sleep, max_sleep)
+    start = time.monotonic()
+    if min_sleep:
+        await asyncio.sleep(min_sleep)
+    quiet = 0
+    while quiet < QUIET_CHECKS and time.monotonic() - start < max_sleep:
+        await asyncio.sleep(0)
+        if app_busy(app):
+            quiet = 0
+        elif not app._closed and screen_due(screen := current_screen(app)):  # closed: draws no more
+            screen._on_timer_update()  # the update its timer would make a frame later
+            quiet = 0
+        else:
+            quiet += 1
+    return quiet == QUIET_CHECKS
+
+
+def wait_quietly_in_pilot() -> None:
+    """Have Pilot's press and pause (and App._press_keys, which presses each key) wait with
+    wait_until_quiet: the names textual.app and textual.pilot bound to textual._wait.wait_for_idle.
+    For the test process only (this module is never imported by the app)."""
+    import textual.app
+    import textual.pilot
+
+    for module in (textual.app, textual.pilot):
+        module.wait_for_idle = wait_until_quiet
+
+
+wait_quietly_in_pilot()
 
 
 def screen_text(app) -> str:

@@ -10,7 +10,7 @@ from textual.widgets._footer import FooterKey
 from dicehall import saves
 from dicehall.engine.core import Player
 from dicehall.engine.games import CATALOGUE
-from tests.apphelpers import drive, screen_text, settled
+from tests.apphelpers import app_busy, drive, screen_text, settled, wait_until_quiet
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.bones import BonesScreen
 from dicehall.tui.screens.dialogs import HelpScreen
@@ -246,3 +246,52 @@ def test_a_nodes_screen_is_found_as_textual_finds_it_without_an_import_at_each_l
     assert len({id(screen) for _, screen in found}) == 2 and all(node_screen is screen for node_screen, screen in found)
     with pytest.raises(NoScreen):
         _ = Static("not mounted").screen
+
+
+def test_pilot_waits_until_the_app_has_nothing_to_do_now_not_for_the_cpu_to_idle():
+    """tests/apphelpers.py: Textual's App._press_keys (after each key) and Pilot.pause wait through
+    the name `wait_for_idle` of their modules, and in tests that is wait_until_quiet: a key whose
+    action awaits a sleep and then has a label redrawn a message later is drawn when press returns,
+    and a timer that repeats every 10 ms and an input's blinking cursor do not keep it from ending
+    quiet (not at its 1 s cap). It reads Textual's private names (the event loop's, the message
+    pumps', the screen's, the animator's): a Textual that renamed one fails here."""
+    import asyncio
+
+    import textual.app
+    import textual.pilot
+    from textual.app import App
+    from textual.binding import Binding
+    from textual.pilot import Pilot
+    from textual.widgets import Input, Static
+
+    assert "wait_for_idle" in App._press_keys.__code__.co_names and "wait_for_idle" in Pilot.pause.__code__.co_names
+    assert textual.app.wait_for_idle is wait_until_quiet and textual.pilot.wait_for_idle is wait_until_quiet
+
+    class Slow(App):
+        BINDINGS = [Binding("f5", "slow", priority=True)]
+        ticks = 0
+
+        def compose(self):
+            yield Input()
+            yield Static("before", id="said")
+
+        def on_mount(self) -> None:
+            self.set_interval(0.01, self.tick)
+
+        def tick(self) -> None:
+            self.ticks += 1
+
+        async def action_slow(self) -> None:
+            await asyncio.sleep(0.05)
+            self.call_later(self.query_one("#said", Static).update, "after")
+
+    async def steps(pilot):
+        await pilot.press("f5")
+        drawn = screen_text(pilot.app)
+        ticks = pilot.app.ticks
+        quiet = await wait_until_quiet()
+        return drawn, ticks, quiet, app_busy(pilot.app), pilot.app.ticks
+
+    drawn, ticks, quiet, busy, ticks_later = drive(Slow(), steps)
+    assert "after" in drawn and "before" not in drawn
+    assert quiet and not busy and ticks_later >= ticks > 0  # the timer ran on meanwhile
