@@ -127,6 +127,34 @@ def test_an_index_that_was_off_is_said_once_in_the_status_line(hall):
     assert said.startswith("the archive's index could not be read as one (damaged, or not dicehall's): rebuilt")
 
 
+
+def test_the_reading_thread_keeps_the_folders_of_the_screen_that_started_it(hall, tmp_path, monkeypatch):
+    """The reading runs in a thread that can outlive its screen (and a test's environment): the hall
+    and the data folder it writes the index under are the ones resolved when the screen started it."""
+    import dicehall.tui.screens.hall.archive as screen_module
+    from dicehall.saves.files import home
+
+    towers(hall, "Ann", "Bob")
+    elsewhere = tmp_path / "elsewhere"
+    started_home, real = home(), screen_module.hall_archive
+
+    def read_after_the_environment_moved(*args, **kwargs):
+        os.environ["DICEHALL_HOME"] = str(elsewhere / "home")  # as when a test's monkeypatch is undone
+        os.environ["DICEHALL_HALL"] = str(elsewhere / "hall")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(screen_module, "hall_archive", read_after_the_environment_moved)  # (both variables are
+    # the fixtures' monkeypatched ones: restored after the test)
+
+    async def steps(pilot):
+        await archive_open(pilot)
+        return len(pilot.app.screen.archive.games)
+
+    assert drive(DicehallApp(), steps) == 1  # the game of the hall the screen was opened on
+    info = os.stat(hall.games)
+    assert index_path((info.st_dev, info.st_ino), started_home).exists()
+    assert not elsewhere.exists()  # nothing written where the environment pointed later
+
 # ----- a large hall's first reading: its progress, and leaving it -----
 def large_hall(hall, monkeypatch, logs: int = 40):
     """A hall of many logs, cheaply: one finished game and `logs` damaged files (each read as a log,

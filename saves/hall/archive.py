@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from operator import itemgetter
 from collections.abc import Callable
+from pathlib import Path
 from typing import NamedTuple
 
 from dicehall.engine.games import CATALOGUE, entry_of
@@ -142,12 +143,13 @@ class ArchiveStopped(Exception):
 
 
 def hall_archive(hall, progress: Callable[[int, int], None] | None = None,
-                 should_stop: Callable[[], bool] | None = None) -> Archive:
+                 should_stop: Callable[[], bool] | None = None, data: Path | None = None) -> Archive:
     """The archive of a Hall's games. Each log is read only when the index has no entry for it as it
     is now (its identity, size and times); the index is written again when anything in it changed.
     `progress(done, total)` is told after each log read (done: the logs looked at so far);
     `should_stop()` is asked before each log: when it says so, the index is written for the logs
     read so far (the next reading goes on from there) and ArchiveStopped raised.
+    `data` is the data folder its index is under (home() when None; a thread is given it resolved).
     HallError (one line) if the games folder cannot be read."""
     try:
         games = hall.folder_fd("games")
@@ -166,7 +168,7 @@ def hall_archive(hall, progress: Callable[[int, int], None] | None = None,
                 ids.append(name[: -len(LOG_SUFFIX)])
             elif not OUR_FILES.fullmatch(name):
                 found.damaged += 1  # not a hall game's name (the listing's DAMAGED line)
-        index = read_index((where.st_dev, where.st_ino), set(ids))
+        index = read_index((where.st_dev, where.st_ino), set(ids), data)
         rows: dict[str, IndexRow] = {}
         unsettled: set[str] = set()  # logs that changed while they were read: not written to the index
         kept = index.rows
@@ -192,7 +194,7 @@ def hall_archive(hall, progress: Callable[[int, int], None] | None = None,
         found.note = index.note
         if index.changed or unsettled or any(row is not kept.get(game_id) for game_id, row in rows.items()):
             write_index((where.st_dev, where.st_ino), {game_id: row for game_id, row in rows.items()
-                                                       if game_id not in unsettled})
+                                                       if game_id not in unsettled}, data)
     finally:
         os.close(games)
     if stopped:

@@ -79,18 +79,20 @@ class IndexRead:
     note: str  # one line when the index was off and is rebuilt ("" when it was sound or not there yet)
 
 
-def index_path(hall: tuple[int, int]) -> Path:
-    return home() / "hall-archive" / f"{hall[0]:x}-{hall[1]:x}.dhi"
+def index_path(hall: tuple[int, int], under: Path | None = None) -> Path:
+    """The index of the hall whose games folder is (device, inode), in the data folder `under`
+    (home() when None: a worker thread is given it, resolved before it starts)."""
+    return (under or home()) / "hall-archive" / f"{hall[0]:x}-{hall[1]:x}.dhi"
 
 
 NOT_AN_INDEX = "the archive's index could not be read as one (damaged, or not dicehall's): rebuilt from the hall's logs"
 NOT_SOUND = "the archive's index held what the archive never writes ({}): rebuilt from the hall's logs"
 
 
-def read_index(hall: tuple[int, int], wanted: set[str]) -> IndexRead:
+def read_index(hall: tuple[int, int], wanted: set[str], under: Path | None = None) -> IndexRead:
     """The rows of the games `wanted` (by id) in the index of the hall whose games folder is
     (device, inode); none, and the line saying why, when the index is not sound."""
-    path = index_path(hall)
+    path = index_path(hall, under)
     try:
         with os.fdopen(open_regular(path), "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
@@ -209,9 +211,9 @@ def packed_columns(rows: dict[str, IndexRow]) -> dict[str, Any]:
             "wins": array(WINS, [row.wins for row in values]).tobytes()}
 
 
-def write_index(hall: tuple[int, int], rows: dict[str, IndexRow]) -> None:
+def write_index(hall: tuple[int, int], rows: dict[str, IndexRow], under: Path | None = None) -> None:
     """Replace the hall's index with these rows (a failure leaves it as it was: it is a cache)."""
-    path = index_path(hall)
+    path = index_path(hall, under)
     try:
         make_dirs(path.parent, 0o700)
     except OSError:

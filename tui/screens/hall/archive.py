@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -25,6 +26,7 @@ from dicehall.engine.games import entry_of
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
 from dicehall.saves import error_line
+from dicehall.saves.files import home
 from dicehall.saves.hall import Hall
 from dicehall.saves.hall.archive import RESULTS, Archive, ArchiveEntry, ArchiveStopped, hall_archive
 from dicehall.tui.screens.base import KeyedScreen
@@ -78,13 +80,14 @@ class Throttled:
             self.post(ReadProgress(done, total))
 
 
-def read_archive(folder, post: Callable[[ReadProgress], object]) -> tuple[Archive | None, str]:
+def read_archive(folder: Path, data: Path, post: Callable[[ReadProgress], object]) -> tuple[Archive | None, str]:
     """The hall's archive (in a worker: 10,000 logs are read once, then the index serves), or the
     line saying why the folder cannot be read. Its progress is posted (throttled); it stops between
-    logs when the worker is cancelled (the screen left), keeping in the index what was read."""
+    logs when the worker is cancelled (the screen left), keeping in the index what was read.
+    Both folders come resolved: the thread can outlive the screen, and the environment with it."""
     worker = get_current_worker()
     try:
-        return hall_archive(Hall(folder), Throttled(post), lambda: worker.is_cancelled), ""
+        return hall_archive(Hall(folder), Throttled(post), lambda: worker.is_cancelled, data), ""
     except ArchiveStopped:
         return None, ""
     except (DicehallError, OSError) as problem:
@@ -117,7 +120,6 @@ class HallArchiveScreen(KeyedScreen):
 
     def __init__(self, hall: Hall | None = None) -> None:
         super().__init__()
-        self.folder = hall.folder if hall is not None else None
         self.hall = hall or Hall()
         self.reader: Worker | None = None
         self.archive: Archive | None = None
@@ -145,7 +147,7 @@ class HallArchiveScreen(KeyedScreen):
 
     def read(self) -> None:
         # the worker is the screen's: leaving the screen cancels it, and the reading stops at the next log
-        self.reader = self.run_worker(partial(read_archive, self.folder, self.post_message), thread=True,
+        self.reader = self.run_worker(partial(read_archive, self.hall.folder, home(), self.post_message), thread=True,
                                       group="hall-archive", exclusive=True, exit_on_error=False)
 
     def on_read_progress(self, message: ReadProgress) -> None:
