@@ -92,9 +92,16 @@ def pytest_ignore_collect(collection_path, config):
         return None
 
 
+def isolate(monkeypatch, folder: Path) -> Path:
+    """A test's own dicehall: its data folder, no box player, the hall of that folder. The command line
+    sets --player and --hall in the environment (for what the app starts): through `monkeypatch`, a
+    test's setting is undone after it, and one test's hall is never the next one's in its worker."""
+    monkeypatch.setenv("DICEHALL_HOME", str(folder))
+    monkeypatch.setenv("DICEHALL_PLAYER", "")
+    monkeypatch.delenv("DICEHALL_HALL", raising=False)
+    return folder
+
+
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
-    folder = tmp_path / "dicehall-home"
-    monkeypatch.setenv("DICEHALL_HOME", str(folder))
-    monkeypatch.setenv("DICEHALL_PLAYER", "")  # no box unless a test says so; --player's setting is undone after it
-    return folder
+    return isolate(monkeypatch, tmp_path / "dicehall-home")

@@ -68,7 +68,7 @@ def test_help_fits_80x24_unscrolled_and_every_key_has_one_meaning(what, make_app
         return footer, help_screen.rows, box.max_scroll_y, box.border_subtitle, screen_text(pilot.app), help_screen.title_text
 
     footer, rows, scroll, said, text, title = drive(make_app(), steps)
-    assert scroll == 0 and said == "", f"{what}: the help needs scrolling"
+    assert scroll == 0 and said == "", f"{what}: the help needs scrolling\n{text}"
     assert (title == "dicehall") == (what == "launcher"), f"{what}: the help is titled {title!r}"  # it names its screen
     lines = text.splitlines()
     above = lines[next(i for i, line in enumerate(lines) if "\u2570" in line and "\u256f" in line) - 1]

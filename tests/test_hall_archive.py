@@ -230,9 +230,9 @@ def test_the_index_lists_without_reading_a_log_and_reads_a_changed_one_again(hal
     def no_log(*args, **kwargs):
         raise AssertionError("a log was read")
 
-    monkeypatch.setattr(archive_module, "HallGame", no_log)
-    assert hall_archive(hall).games == first.games  # every row from the index
-    monkeypatch.undo()
+    with monkeypatch.context() as patch:
+        patch.setattr(archive_module, "HallGame", no_log)
+        assert hall_archive(hall).games == first.games  # every row from the index
     data = bytearray(log_path(hall, ids[0]).read_bytes())
     data[-3] ^= 0xFF  # inside the last record: damaged now (the same size: its times tell it changed)
     log_path(hall, ids[0]).write_bytes(bytes(data))

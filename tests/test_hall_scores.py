@@ -60,12 +60,12 @@ def scripted_hall(hall, monkeypatch):
     waiting = hall.host("towers", ["player", "open"], "Bob")
     waiting.close()
     log_path(hall, "broken").write_bytes(MAGIC + b"\x00\x00\x00\x05nonsense")
-    monkeypatch.setattr(hallmod.folder.secret_source, "randbits", lambda bits: DICE_SEED)
-    tower = hall.host("dicetower", ["player"], "Ann")
-    while not tower.finished:
-        tower.play(tower.session.commands()[0])
-    tower.close()
-    monkeypatch.undo()
+    with monkeypatch.context() as patch:  # (undo() would undo the test's DICEHALL_HOME too)
+        patch.setattr(hallmod.folder.secret_source, "randbits", lambda bits: DICE_SEED)
+        tower = hall.host("dicetower", ["player"], "Ann")
+        while not tower.finished:
+            tower.play(tower.session.commands()[0])
+        tower.close()
     return ids
 
 

@@ -358,16 +358,16 @@ def test_a_first_line_on_a_full_disk_leaves_no_file(hall, monkeypatch):
         os.write(fd, data[:3])
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(hall_chat, "write_durably", full)
-    with pytest.raises(ChatRefused, match="disk full: the message was not sent; try again"):
-        chat.send("first")
+    with monkeypatch.context() as patch:
+        patch.setattr(hall_chat, "write_durably", full)
+        with pytest.raises(ChatRefused, match="disk full: the message was not sent; try again"):
+            chat.send("first")
     assert not list(hall.games.glob(f"{game.id}.chat*"))
-    monkeypatch.undo()
     chat.send("second")
-    monkeypatch.setattr(hall_chat, "write_durably", full)
-    with pytest.raises(ChatRefused, match="disk full"):
-        chat.send("third")
-    monkeypatch.undo()
+    with monkeypatch.context() as patch:
+        patch.setattr(hall_chat, "write_durably", full)
+        with pytest.raises(ChatRefused, match="disk full"):
+            chat.send("third")
     assert [m.text for m in HallChat(game).follow()] == ["second"]  # cut back: the file is whole
     game.close()
 

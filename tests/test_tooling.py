@@ -8,6 +8,8 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from tests.lanes import LANE_OF, LANES, SLOW_TESTS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,3 +85,31 @@ def test_auto_starts_half_as_many_workers_again_as_there_are_cores(monkeypatch):
         assert workers(None) == started
     monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "2")
     assert workers(None) is None  # xdist reads the variable itself
+
+
+def test_a_hall_the_command_line_set_in_one_test_is_not_the_next_ones(tmp_path, monkeypatch):
+    """`dicehall --hall DIR` sets DICEHALL_HALL for the process; a test that ran it left every later
+    test of its worker on that hall (the hall's help then said it could not be opened)."""
+    from dicehall.cli import main
+    from dicehall.saves.hall.files import hall_dir
+    from tests.conftest import isolate
+
+    monkeypatch.setenv("DICEHALL_HALL", str(tmp_path / "a hall left by an earlier test"))
+    during = pytest.MonkeyPatch()
+    folder = isolate(during, tmp_path / "home")
+    assert hall_dir() == folder / "hall"  # not the earlier test's
+    try:
+        main(["--hall", str(tmp_path / "this test's hall"), "saves"])
+    except SystemExit:
+        pass
+    assert os.environ["DICEHALL_HALL"] == str(tmp_path / "this test's hall")  # (what the app and its children read)
+    during.undo()  # the test's end
+    assert os.environ["DICEHALL_HALL"] == str(tmp_path / "a hall left by an earlier test")
+
+
+def test_no_test_undoes_every_patch_of_its_monkeypatch():
+    """monkeypatch.undo() also undoes conftest's DICEHALL_HOME: what the test wrote after it went into
+    the real data folder (the hall archive's index did). monkeypatch.context() undoes its own only."""
+    undoing = [path.name for path in (ROOT / "tests").rglob("*.py") if "monkeypatch.undo()" in path.read_text(encoding="utf-8")
+               and path.name != "test_tooling.py"]
+    assert undoing == []
