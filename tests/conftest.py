@@ -64,17 +64,17 @@ def pytest_xdist_make_scheduler(config, log):
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto` starts half as many workers again as there are cores (3 on 2 cores): a third of the
-    suite's time its tests wait on what they started (real dicehall processes, tmux, sshd, a hall's
-    follower) without using a core, and a worker more fills it. Measured on this 2-core machine, the
-    same tree one after the other: 2 workers 9 min 11 s, 3 workers 6 min 2 s, 4 workers 5 min 56 s with
-    more CPU (docs/testing.md). PYTEST_XDIST_AUTO_NUM_WORKERS still says otherwise."""
+    """`-n auto` starts one worker a core. A third worker on 2 cores once filled the time tests wait
+    on what they started (dicehall processes, tmux, sshd); since Pilot's waits are quiet (apphelpers),
+    that time is small and a worker more only shares the cores: on this 2-core machine, idle, the
+    whole suite one run after the other (docs/testing.md), 2 workers 4 min 44-58 s and 450-484 s of
+    CPU, 3 workers 5 min 13 s and 545 s (every lane's tests a tenth to a sixth more CPU).
+    PYTEST_XDIST_AUTO_NUM_WORKERS still says otherwise."""
     import os
 
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist reads it itself
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return cores + (cores + 1) // 2
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def pytest_ignore_collect(collection_path, config):

@@ -75,12 +75,12 @@ def test_ci_runs_ruff_and_mypy_as_pinned_before_the_tests():
     assert steps == sorted(steps) and run[-1].startswith(".venv/bin/python -m pytest")
 
 
-def test_auto_starts_half_as_many_workers_again_as_there_are_cores(monkeypatch):
-    # the suite waits on its processes and terminals a third of the time (docs/testing.md): -n auto fills it
+def test_auto_starts_one_worker_a_core(monkeypatch):
+    # a worker more than the cores costs every test CPU and fills little time (docs/testing.md)
     from tests.conftest import pytest_xdist_auto_num_workers as workers
 
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
-    for cores, started in ((1, 2), (2, 3), (4, 6)):
+    for cores, started in ((1, 1), (2, 2), (4, 4)):
         monkeypatch.setattr(os, "sched_getaffinity", lambda pid, cores=cores: set(range(cores)))
         assert workers(None) == started
     monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "2")
