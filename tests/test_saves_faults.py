@@ -283,6 +283,13 @@ def peak_reading(pairs: int) -> tuple[int, int, int]:
     pair = saves.frame({"op": "undo"}) + saves.frame({"op": "redo"})
     with open(session.journal.path, "ab") as handle:
         handle.write(pair * pairs)
+    import threading
+
+    from tests.apphelpers import eventually
+    # tracemalloc counts every thread's allocations: an earlier test's background work (the wager
+    # screen's odds, the journal's figures, made in threads that outlive their app) is let finish
+    eventually(lambda: threading.active_count() == 1,
+               lambda: f"threads still running: {[thread.name for thread in threading.enumerate()]}", 60)
     tracemalloc.start()
     try:
         loaded = saves.load_readonly(session.labels.save_id)
