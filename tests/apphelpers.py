@@ -86,6 +86,49 @@ def current_screen(app):
         return None
 
 
+def paint_once_quiet() -> None:
+    """Have a headless app's screen paint its frame once the app is quiet (wait_until_quiet), not at
+    each update on the way there. Textual paints the top screen (Compositor.render_update) whenever
+    its update comes due, and a headless driver throws the frame away: a key's messages came due
+    two to seven times in a row, and painting was about a third of an app test's CPU. The layout is
+    still made at each update (sizes, Resize and Show events, call_after_refresh): only the painting
+    waits, and what came due meanwhile is painted in one update, so what a widget's render does (a
+    Redrawn laid out again, an error) happens before a test looks. screen_text draws the screen
+    itself. For the test process only; a terminal's app (tmux, sshd) paints every update."""
+    from textual.screen import Screen
+
+    paint = Screen._compositor_refresh
+    if getattr(paint, "deferred", False):
+        return
+
+    def deferred(self) -> None:
+        app = self.app
+        if not app.is_headless or app.is_inline or self is not app.screen:
+            return paint(self)
+        self._dirty_widgets.clear()  # their regions are the compositor's dirty regions: painted later
+        self._paint_owed = True
+
+    deferred.deferred = True
+    deferred.paint = paint
+    Screen._compositor_refresh = deferred
+
+
+paint_once_quiet()
+
+
+def paint_owed(screen) -> bool:
+    return getattr(screen, "_paint_owed", False)
+
+
+def paint_now(screen) -> None:
+    """The paint Textual would have made: of what came due since the last (see paint_once_quiet)."""
+    screen._paint_owed = False
+    if screen.is_current:
+        from textual.screen import Screen
+
+        Screen._compositor_refresh.paint(screen)
+
+
 async def wait_until_quiet(min_sleep: float = 0, max_sleep: float = 1) -> bool | None:
     """What Pilot's key presses and pauses wait for in tests, instead of Textual's wait_for_idle
     (textual._wait), which sleeps 20 ms at least and then until the process used under 1 ms of CPU
@@ -112,6 +155,9 @@ async def wait_until_quiet(min_sleep: float = 0, max_sleep: float = 1) -> bool |
             quiet = 0
         elif not app._closed and screen_due(screen := current_screen(app)):  # closed: draws no more
             screen._on_timer_update()  # the update its timer would make a frame later
+            quiet = 0
+        elif not app._closed and screen is not None and paint_owed(screen):
+            paint_now(screen)  # the frame of what came due on the way (it may bring more: looked at again)
             quiet = 0
         else:
             quiet += 1
