@@ -295,3 +295,70 @@ def test_pilot_waits_until_the_app_has_nothing_to_do_now_not_for_the_cpu_to_idle
     drawn, ticks, quiet, busy, ticks_later = drive(Slow(), steps)
     assert "after" in drawn and "before" not in drawn
     assert quiet and not busy and ticks_later >= ticks > 0  # the timer ran on meanwhile
+
+
+def test_a_headless_screen_paints_once_quiet_and_what_painting_does_happens_before_a_test_looks():
+    """tests/apphelpers.py's paint_once_quiet: a key that changes the layout, whose Resize has a
+    widget write its new width, is painted once, when the app is quiet (Textual painted the layout's
+    update, then the width's); after the wait nothing is left to paint, and a widget whose render
+    fails fails the test at that key (as a terminal's frame would), not later or never."""
+    from textual._compositor import Compositor
+    from textual.app import App
+    from textual.binding import Binding
+    from textual.containers import Horizontal
+    from textual.widgets import Static
+
+    from tests.apphelpers import paint_owed
+
+    class Width(Static):
+        broken = False
+
+        def on_resize(self) -> None:
+            self.update(f"width {self.size.width}")
+
+        def render(self):
+            if self.broken:
+                raise RuntimeError("a render that fails")
+            return super().render()
+
+    class Panel(App):
+        BINDINGS = [Binding("f5", "panel", priority=True), Binding("f6", "break", priority=True)]
+        CSS = "#side { width: 20; } Width { width: 1fr; }"
+
+        def compose(self):
+            with Horizontal():
+                yield Width("")
+                yield Static("side", id="side")
+
+        def action_panel(self) -> None:
+            side = self.query_one("#side")
+            side.display = not side.display
+
+        def action_break(self) -> None:
+            said = self.query_one(Width)
+            said.broken = True
+            said.refresh()
+
+    paints = []
+    render_update = Compositor.render_update
+
+    def counted(self, *args, **kwargs):
+        paints.append(1)
+        return render_update(self, *args, **kwargs)
+
+    async def steps(pilot):
+        before = len(paints)
+        await pilot.press("f5")
+        return len(paints) - before, paint_owed(pilot.app.screen), screen_text(pilot.app)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Compositor, "render_update", counted)
+        painted, owed, text = drive(Panel(), steps)
+    assert painted == 1 and not owed and text.startswith("width 80")
+
+    async def breaking(pilot):
+        await pilot.press("f6")
+        return "not raised"
+
+    with pytest.raises(RuntimeError, match="a render that fails"):
+        drive(Panel(), breaking)
