@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import compileall
 import gc
+import os
+import stat
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -26,6 +29,32 @@ sys.dont_write_bytecode = False
 # about an eighth of an app test's CPU (docs/testing.md). A larger young generation frees an app's
 # objects young, and what collection leaves (modules, classes, the tests) is frozen out of later ones.
 gc.set_threshold(10_000, 20, 10)  # 5,000 to 20,000 measured the same
+
+
+def scratch_in_memory(shared: str = "/dev/shm") -> str | None:
+    """The tests' scratch folders (tmp_path, and TMPDIR for what they start) in memory: every save and
+    hall file a test writes is flushed with fsync, about 0.4 ms a call on this machine's disk and
+    nothing on tmpfs (the box and files lanes: 13 s of system CPU to 10-11 s, and 3-5 s less wall).
+    Not when TMPDIR is set, nor when the folder is not this user's alone (another user of a shared
+    box could have made it first). The folder, or None (the system's temporary folder then)."""
+    if os.environ.get("TMPDIR") or not os.access(shared, os.W_OK | os.X_OK):
+        return None
+    folder = os.path.join(shared, f"dicehall-tests-{os.getuid()}")
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        return None
+    os.environ["TMPDIR"] = folder  # the workers xdist starts and every process a test starts inherit it
+    tempfile.tempdir = None  # read again from TMPDIR
+    return folder
+
+
+scratch_in_memory()
 
 
 def pytest_collection_finish(session):

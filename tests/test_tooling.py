@@ -113,3 +113,24 @@ def test_no_test_undoes_every_patch_of_its_monkeypatch():
     undoing = [path.name for path in (ROOT / "tests").rglob("*.py") if "monkeypatch.undo()" in path.read_text(encoding="utf-8")
                and path.name != "test_tooling.py"]
     assert undoing == []
+
+
+def test_the_scratch_folder_in_memory_is_this_users_alone_or_not_used(tmp_path, monkeypatch):
+    """conftest.scratch_in_memory: TMPDIR, when set, is kept; a folder someone else could write in (or
+    made by another user first) is not used; else TMPDIR names the folder, made 0700."""
+    import tempfile
+
+    from tests.conftest import scratch_in_memory
+
+    monkeypatch.setattr(tempfile, "tempdir", tempfile.tempdir)
+    monkeypatch.setenv("TMPDIR", "/somewhere/chosen")
+    assert scratch_in_memory(str(tmp_path)) is None and os.environ["TMPDIR"] == "/somewhere/chosen"
+    monkeypatch.delenv("TMPDIR")
+    loose = tmp_path / f"dicehall-tests-{os.getuid()}"
+    loose.mkdir(0o755)
+    loose.chmod(0o755)
+    assert scratch_in_memory(str(tmp_path)) is None and "TMPDIR" not in os.environ
+    loose.rmdir()
+    made = scratch_in_memory(str(tmp_path))
+    assert made == str(loose) and os.environ["TMPDIR"] == made and (loose.stat().st_mode & 0o777) == 0o700
+    assert tempfile.gettempdir() == made
