@@ -35,10 +35,12 @@ def scratch_in_memory(shared: str = "/dev/shm") -> str | None:
     """The tests' scratch folders (tmp_path, and TMPDIR for what they start) in memory: every save and
     hall file a test writes is flushed with fsync, about 0.4 ms a call on this machine's disk and
     nothing on tmpfs (the box and files lanes: 13 s of system CPU to 10-11 s, and 3-5 s less wall).
-    Not when TMPDIR is set, nor when the folder is not this user's alone (another user of a shared
-    box could have made it first). The folder, or None (the system's temporary folder then)."""
+    Not when TMPDIR is set, nor on a noexec mount, nor when the folder is not this user's alone
+    (another user of a shared box could have made it first). The folder, or None (the system's temporary folder then)."""
     if os.environ.get("TMPDIR") or not os.access(shared, os.W_OK | os.X_OK):
         return None
+    if os.statvfs(shared).f_flag & os.ST_NOEXEC:
+        return None  # a mount that runs no program: the system temporary folder, as before
     folder = os.path.join(shared, f"dicehall-tests-{os.getuid()}")
     try:
         os.mkdir(folder, 0o700)
