@@ -134,3 +134,15 @@ def test_the_scratch_folder_in_memory_is_this_users_alone_or_not_used(tmp_path, 
     made = scratch_in_memory(str(tmp_path))
     assert made == str(loose) and os.environ["TMPDIR"] == made and (loose.stat().st_mode & 0o777) == 0o700
     assert tempfile.gettempdir() == made
+
+
+def test_the_per_test_time_report_sums_by_lane_and_says_what_waited(tmp_path):
+    """tests/perf/cpuwall.py: a worker's file of (test, wall, CPU, ended) lines, read back by lane."""
+    from tests.perf.cpuwall import report
+
+    (tmp_path / "run.gw0").write_text("tests/test_cli.py::test_a\t2.000\t1.500\t100.0\n"
+                                      "tests/test_app.py::test_b\t3.000\t1.000\t103.0\n", encoding="utf-8")
+    said = report(str(tmp_path / "run"))
+    assert "2 tests; workers end at gw0 5 s" in said and "inside the tests: wall 5 s, CPU 2 s" in said
+    assert any(line.split()[:7] == ["tui", "wall", "3", "s", "CPU", "1", "s"] and line.endswith("waiting     2 s")
+               for line in said.splitlines()), said
