@@ -117,6 +117,23 @@ def test_any_other_key_ends_aiming_so_the_next_arrow_moves():
     assert "the troll moves right" in text
 
 
+def test_q_while_a_batch_is_stepped_shows_the_rest_and_leaves(monkeypatch):
+    """Any other key is used up showing the rest; q leaves at once all the same (nothing on the
+    board is acted on, and every event is already in the save)."""
+    monkeypatch.setattr(TrollScreen, "STEP_SECONDS", 60)  # no step comes from the timer in this test
+    session = played("steps q", 11, ["move up"])
+
+    async def steps(pilot):
+        await pilot.press("left")
+        stepping = pilot.app.screen.stepper is not None
+        events = len(session.events)
+        await pilot.press("q")
+        return stepping, events, isinstance(pilot.app.screen, TrollScreen)
+
+    stepping, events, still = drive(DicehallApp(session=session), steps)
+    assert stepping and not still and len(session.events) == events
+
+
 def test_a_batch_is_shown_step_by_step_and_a_key_shows_the_rest(monkeypatch):
     monkeypatch.setattr(TrollScreen, "STEP_SECONDS", 60)  # no step comes from the timer in this test
     session = played("steps", 11, ["move up"])  # seed 11: the second action ends turn 1

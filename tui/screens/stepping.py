@@ -17,7 +17,7 @@ else:
 class SteppedBatches(SteppedScreen):
     """For a game screen that shows a batch of events one at a time, so a player sees each thing
     happen: while a timer steps on, only the first `shown` events are drawn; any key shows the
-    rest at once and is used up. The screen gives say_step() and steps_done(), and may move past
+    rest at once and is used up, bar q, which then leaves. The screen gives say_step() and steps_done(), and may move past
     events not worth a pause in next_shown()."""
 
     STEP_SECONDS = 0.7  # the pause between steps (0: show a batch at once)
@@ -53,10 +53,14 @@ class SteppedBatches(SteppedScreen):
         """Move `shown` past events not worth a pause (none, unless a screen says otherwise)."""
 
     def key_while_stepping(self, event: events.Key) -> bool:
-        """A key pressed while stepping shows the rest and does nothing else: True if it was."""
+        """A key pressed while stepping shows the rest and does nothing else: True if it was. q is
+        the exception: leaving acts on nothing on the board (the game is saved as played), so the
+        rest is shown and q goes on to leave (a single q while bots played at once was used up)."""
         if self.stepper is None:
             return False
         self.finish_steps()
+        if event.key == "q":
+            return False
         event.stop()
         event.prevent_default()
         return True

@@ -101,7 +101,8 @@ class BonesScreen(PacedBots, SteppedBatches, GameScreen):
 
     def on_key(self, event: events.Key) -> None:
         """While a batch is stepped through, any key shows the rest at once (Space also hurries the
-        bots); it does nothing else, so no one acts on a battlefield they have not seen."""
+        bots); it does nothing else, so no one acts on a battlefield they have not seen. q then
+        leaves all the same (stepping.py)."""
         if self.stepper is not None and event.key == "space":
             self.hurry = True
         if self.key_while_stepping(event):

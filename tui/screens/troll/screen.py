@@ -63,7 +63,8 @@ class TrollScreen(SteppedBatches, GameScreen):
 
     def on_key(self, event: events.Key) -> None:
         """Runs before the key's binding. While a batch is being stepped through, any key shows the
-        rest at once and does nothing else (the player acts on a board they have seen). A key other
+        rest at once and does nothing else (the player acts on a board they have seen); q then
+        leaves all the same (stepping.py). A key other
         than an arrow or Escape ends aiming, so the next arrow moves the troll."""
         if self.key_while_stepping(event):
             return
