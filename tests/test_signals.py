@@ -83,6 +83,17 @@ def test_signal_ends_the_app_and_continue_resumes_identically(home, signum):
     saves.close_save(resumed)
 
 
+def signal_pending(pid: int, signum: int) -> bool:
+    """Whether `signum` waits to be delivered to process `pid` (its /proc status; gone: not)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            fields = dict(line.split(":", 1) for line in status if ":" in line)
+    except OSError:
+        return False
+    bit = 1 << (signum - 1)
+    return any(int(fields.get(name, "0").strip() or "0", 16) & bit for name in ("SigPnd", "ShdPnd"))
+
+
 def test_hang_ups_that_keep_coming_while_the_app_ends_leave_the_signals_exit_status(home):
     """The kernel's own SIGHUP comes a moment after the terminal closes, possibly once the app's loop
     has closed (which puts back the default action, death by the signal): a signal after the first is
@@ -91,6 +102,9 @@ def test_hang_ups_that_keep_coming_while_the_app_ends_leave_the_signals_exit_sta
     try:
         assert b"COUNTDOWN" in read_for(fd, 60, until=b"COUNTDOWN"), "the app did not draw its screen"
         os.kill(pid, signal.SIGTERM)
+        # the first hang-up only once the SIGTERM is taken: two signals pending together are
+        # delivered lowest number first (SIGHUP before SIGTERM), which would make the hang-up first
+        eventually(lambda: not signal_pending(pid, signal.SIGTERM), "the SIGTERM taken", 30, between=lambda: read_for(fd, 0.005))
         status = 0
         for _ in range(20_000):  # hang-ups every moment until it is gone, through the whole ending
             done, status = os.waitpid(pid, os.WNOHANG)
