@@ -101,8 +101,6 @@ def pytest_xdist_auto_num_workers(config):
     whole suite one run after the other (docs/testing.md), 2 workers 4 min 44-58 s and 450-484 s of
     CPU, 3 workers 5 min 13 s and 545 s (every lane's tests a tenth to a sixth more CPU).
     PYTEST_XDIST_AUTO_NUM_WORKERS still says otherwise."""
-    import os
-
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist reads it itself
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

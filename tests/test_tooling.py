@@ -146,3 +146,7 @@ def test_the_per_test_time_report_sums_by_lane_and_says_what_waited(tmp_path):
     assert "2 tests; workers end at gw0 5 s" in said and "inside the tests: wall 5 s, CPU 2 s" in said
     assert any(line.split()[:7] == ["tui", "wall", "3", "s", "CPU", "1", "s"] and line.endswith("waiting     2 s")
                for line in said.splitlines()), said
+    from tests.perf.cpuwall import lane
+
+    module, function = sorted(SLOW_TESTS)[0]  # a slow test named in tests/lanes.py: in `slow`, as conftest marks it
+    assert lane(f"tests/{module}.py::{function}[case]") == "slow" and lane("tests/test_app.py::test_b") == "tui"

@@ -48,9 +48,15 @@ def read(prefix: str) -> dict[str, tuple[float, float, float, str]]:
     return tests
 
 
-def report(prefix: str, before: str | None = None) -> str:
-    from tests.lanes import LANE_OF
+def lane(nodeid: str) -> str:
+    """A test's lane as conftest marks it (tests/lanes.py: a slow test named there is in `slow`)."""
+    from tests.lanes import lane_of
 
+    module, _, name = nodeid.partition("::")
+    return lane_of(module.rsplit("/", 1)[-1].removesuffix(".py"), name.split("[")[0]) or "?"
+
+
+def report(prefix: str, before: str | None = None) -> str:
     tests = read(prefix)
     if not tests:
         return f"no {prefix}.* files"
@@ -59,7 +65,7 @@ def report(prefix: str, before: str | None = None) -> str:
     by_file: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for nodeid, (wall, cpu, _, _) in tests.items():
         module = nodeid.split("::")[0]
-        for table, key in ((by_lane, LANE_OF.get(module.rsplit("/", 1)[-1].removesuffix(".py"), "?")), (by_file, module)):
+        for table, key in ((by_lane, lane(nodeid)), (by_file, module)):
             table[key][0] += wall
             table[key][1] += cpu
     start = min(ended - wall for wall, _, ended, _ in tests.values())
@@ -69,12 +75,12 @@ def report(prefix: str, before: str | None = None) -> str:
     lines.append(f"inside the tests: wall {sum(v[0] for v in by_lane.values()):.0f} s, "
                  f"CPU {sum(v[1] for v in by_lane.values()):.0f} s")
     old = read(before) if before else {}
-    for lane, (wall, cpu) in sorted(by_lane.items()):
+    for name, (wall, cpu) in sorted(by_lane.items()):
         was = ""
         if old:
-            shared = [n for n in tests if n in old and LANE_OF.get(n.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py"), "?") == lane]
+            shared = [n for n in tests if n in old and lane(n) == name]
             was = f"  (same tests before: CPU {sum(old[n][1] for n in shared):.0f} s, now {sum(tests[n][1] for n in shared):.0f} s)"
-        lines.append(f"  {lane:6} wall {wall:6.0f} s  CPU {cpu:6.0f} s  waiting {wall - cpu:5.0f} s{was}")
+        lines.append(f"  {name:6} wall {wall:6.0f} s  CPU {cpu:6.0f} s  waiting {wall - cpu:5.0f} s{was}")
     lines.append("files by wall (wall, CPU):")
     for module, (wall, cpu) in sorted(by_file.items(), key=lambda kv: -kv[1][0])[:20]:
         lines.append(f"  {wall:6.1f} {cpu:6.1f}  {module}")
