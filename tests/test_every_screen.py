@@ -10,7 +10,7 @@ from textual.widgets._footer import FooterKey
 from dicehall import saves
 from dicehall.engine.core import Player
 from dicehall.engine.games import CATALOGUE
-from tests.apphelpers import app_busy, drive, screen_text, settled, wait_until_quiet
+from tests.apphelpers import drive, screen_text, settled, wait_until_quiet
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.bones import BonesScreen
 from dicehall.tui.screens.dialogs import HelpScreen
@@ -290,11 +290,13 @@ def test_pilot_waits_until_the_app_has_nothing_to_do_now_not_for_the_cpu_to_idle
         drawn = screen_text(pilot.app)
         ticks = pilot.app.ticks
         quiet = await wait_until_quiet()
-        return drawn, ticks, quiet, app_busy(pilot.app), pilot.app.ticks
+        return drawn, ticks, quiet, pilot.app.ticks
 
-    drawn, ticks, quiet, busy, ticks_later = drive(Slow(), steps)
+    drawn, ticks, quiet, ticks_later = drive(Slow(), steps)
     assert "after" in drawn and "before" not in drawn
-    assert quiet and not busy and ticks_later >= ticks > 0  # the timer ran on meanwhile
+    # quiet, not at the cap; app_busy is not asked again after: on a loaded machine the 10 ms
+    # timer can come due between wait_until_quiet's last look and the next line
+    assert quiet and ticks_later >= ticks > 0  # the timer ran on meanwhile
 
 
 def test_a_headless_screen_paints_once_quiet_and_what_painting_does_happens_before_a_test_looks():
