@@ -494,3 +494,31 @@ def test_a_plain_of_auto_height_is_laid_out_again_when_its_text_takes_another_nu
 
     assert drive(OnePlain(), steps) == [2, 2, 1, 2, 2, 1]
     assert asked == [True, False, True, True, True, True]  # a line that may wrap: always laid out again
+
+
+def test_a_plain_shown_the_same_text_again_is_not_drawn_again_and_any_difference_is(monkeypatch):
+    """A redraw after each key re-shows every widget: text that would draw exactly the same (its
+    characters, spans and styles) asks for no update; a style, a span or a character differs: it does."""
+    from rich.text import Text
+
+    from dicehall.tui.widgets import Plain, same_text
+
+    session = saves.new_save("dicetower", name="same", seed=7)
+    asked = spy_on_layouts(monkeypatch, "figures")
+
+    async def steps(pilot):
+        figures = pilot.app.screen.query_one("#figures", Plain)
+        shown = figures.content
+        asked.clear()
+        figures.show(shown.copy())  # equal, another object
+        same = list(asked)
+        for other in (Text(shown.plain, style="bold"), Text(shown.plain + " "), Text(shown.plain)):
+            figures.show(other)
+        return same, list(asked), figures.content
+
+    same, differing, last = drive(DicehallApp(session=session), steps)
+    assert same == [] and len(differing) == 3 and last.plain.startswith("Pulls so far")
+    text = Text("a", style="bold")
+    assert not same_text(text, text)  # the same object may have been changed in place
+    assert same_text(text, text.copy()) and not same_text("a", Text("a"))
+    assert not same_text(Text("a", justify="right"), Text("a")) and not same_text(Text("ab"), Text.assemble("a", ("b", "red")))

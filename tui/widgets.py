@@ -8,6 +8,14 @@ from textual.widgets import Footer, Static
 from textual.widgets._footer import FooterKey
 
 
+def same_text(shown, text: Text) -> bool:
+    """Whether `text` would draw exactly as `shown` does: the same characters, spans and styles (Rich's
+    Text equality compares only the first two). Never the same object: it may have been changed in place."""
+    return (isinstance(shown, Text) and shown is not text and shown.plain == text.plain and shown.spans == text.spans
+            and shown.style == text.style and shown.justify == text.justify and shown.overflow == text.overflow
+            and shown.no_wrap == text.no_wrap and shown.end == text.end and shown.tab_size == text.tab_size)
+
+
 class Plain(Static):
     """A Static whose strings are shown as typed: never parsed as markup (names come from files)."""
 
@@ -22,6 +30,9 @@ class Plain(Static):
         content in a row); an auto height when the text takes another number of lines; unset, it fills
         its container. True or False says so."""
         text = content if isinstance(content, Text) else Text(content)
+        same = same_text(self.content, text)  # a redraw after each key re-shows much that did not change
+        if same and self.lines_fitted is not None:
+            return
         fitted = None
         if layout is None:
             width, height = self.styles.width, self.styles.height
@@ -32,8 +43,9 @@ class Plain(Static):
                 layout = fitted is None or fitted != self.lines_fitted
             else:
                 layout = False
-        self.update(text, layout=layout)
-        self.lines_fitted = fitted
+        if not same:
+            self.update(text, layout=layout)
+        self.lines_fitted = fitted  # (the same text: its lines learned now, its layout asked when it came)
 
     def across_width(self) -> int:
         """The columns inside a line across the screen (a title): its content's width once laid out,
