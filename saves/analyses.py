@@ -135,6 +135,8 @@ def from_document(document, session, samples: int | None) -> Analysis:
         raise StoredAnalysisError("it is of another analyser version or samples")
     events, seats = len(session.events), len(session.players)
     figure = text(document["figure"], FIGURE_LIMIT, "the figure")
+    if figure != analysis.figure_for(game):  # another game's figure: the report would read it as that game's
+        raise StoredAnalysisError(f"its figure is not {analysis.figure_for(game)}")
     win_chance = figure != analysis.PULLS_LEFT
     top = 1.0 if win_chance else 1e6
     decisions = []
@@ -175,6 +177,24 @@ def from_document(document, session, samples: int | None) -> Analysis:
     return result
 
 
+def _within_what_an_analysis_holds(data: bytes, events: int) -> None:
+    """Before it is parsed, so that a crafted file costs at most a few times its bytes: an empty list
+    costs 2 bytes and 56 in memory, a number 2 bytes and 32, a string 3 bytes and 52. What the
+    analysers write has a few rows an event (decisions, luck, curve, figures: at most 30 values), a
+    list or table in 8 bytes or fewer, and few strings that are not a table's names (a decision's
+    three). Separators and quotes inside the texts are counted too: the slack is theirs."""
+    containers = data.count(b"[") + data.count(b"{")
+    most = min(len(data) // 8, 16 * (events + 1)) + 64
+    if containers > most:
+        raise StoredAnalysisError(f"more lists and tables ({containers:,}) than an analysis of this game holds ({most:,})")
+    texts, most = data.count(b'"') // 2 - data.count(b'":'), 8 * (events + 1) + 1024  # names are shared once parsed
+    if texts > most:
+        raise StoredAnalysisError(f"more texts ({texts:,}) than an analysis of this game holds ({most:,})")
+    values, most = data.count(b",") + data.count(b":") + containers + 1, 32 * (events + 1) + 4096
+    if values > most:
+        raise StoredAnalysisError(f"more values ({values:,}) than an analysis of this game holds ({most:,})")
+
+
 def read_stored(path: Path, session, samples: int | None) -> Analysis:
     """A stored analysis, checked; FileNotFoundError if there is none, StoredAnalysisError if bad."""
     try:
@@ -190,16 +210,15 @@ def read_stored(path: Path, session, samples: int | None) -> Analysis:
         raise StoredAnalysisError(os_reason(error)) from None
     if len(data) > MAX_STORED:
         raise StoredAnalysisError(f"larger than {MAX_STORED // (1024 * 1024)} MiB")
-    # before it is parsed: an empty list costs 2 bytes and 56 in memory; what the analysers write has
-    # one in 8 bytes or fewer, and a few an event (a row each of decisions, luck, curve and figures)
-    containers, most = data.count(b"[") + data.count(b"{"), min(len(data) // 8, 16 * (len(session.events) + 1)) + 64
-    if containers > most:
-        raise StoredAnalysisError(f"more lists and tables ({containers:,}) than an analysis of this game holds ({most:,})")
+    _within_what_an_analysis_holds(data, len(session.events))
     try:
         document = json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
         raise StoredAnalysisError(f"not JSON ({clean_text(str(error), 80)})") from None
-    return from_document(document, session, samples)
+    try:
+        return from_document(document, session, samples)
+    except (ArithmeticError, LookupError, TypeError, AttributeError) as error:  # a check that missed a kind of value:
+        raise StoredAnalysisError(f"its figures do not hold together ({type(error).__name__})") from None  # still one line
 
 
 def stored(session, samples: int | None = None, budget: float | None = None,

@@ -39,14 +39,22 @@ PLAYED = {
 EDITS = {
     "towers": [("sides", lambda d: d["extra"].__setitem__("sides", {"a": 1})),
                ("margins", lambda d: d["extra"].__setitem__("margins", [])),
-               ("per-game figures", lambda d: d["extra"].__setitem__("summary", "x"))],
+               ("per-game figures", lambda d: d["extra"].__setitem__("summary", "x")),
+               ("margins", lambda d: d["extra"]["margins"][0].__setitem__("event", float(d["extra"]["margins"][0]["event"]))),
+               ("margin 1's margin played", lambda d: d["extra"]["margins"][0].__setitem__("margin_played", 10 ** 400))],
     "dicetower": [("curve", lambda d: d.__setitem__("curve", [])),
                   ("odds", lambda d: d["extra"]["odds"][0].pop("topple")),
-                  ("curve", lambda d: d["curve"].reverse())],
+                  ("curve", lambda d: d["curve"].reverse()),
+                  ("odds", lambda d: d["extra"]["odds"][1].__setitem__("event", True)),  # True == 1, and not an event number
+                  ("odds 1's topple chance", lambda d: d["extra"]["odds"][0].__setitem__("topple", 10 ** 400)),
+                  ("figure", lambda d: d.__setitem__("figure", "win chance"))],
     "troll": [("one equity", lambda d: d["decisions"][0].__setitem__(7, None)),
               ("no equity", lambda d: [row.__setitem__(7, None) or row.__setitem__(8, None) for row in d["decisions"]]),
               ("per-game figures", lambda d: d["extra"].__setitem__("decisions", []))],
-    "wager": [("per-game figures", lambda d: d["extra"].__setitem__("decisions", []))],
+    "wager": [("per-game figures", lambda d: d["extra"].__setitem__("decisions", [])),
+              ("figure", lambda d: d.__setitem__("figure", "expected pulls left")),  # the Dice Tower's: read as pulls
+              ("decision 1's chance", lambda d: d["decisions"][0].__setitem__(4, 10 ** 400)),  # too large for a float
+              ("point 1", lambda d: d["curve"][0].__setitem__(1, -(10 ** 400)))],
 }
 
 
@@ -110,3 +118,48 @@ def test_a_stored_analysis_of_empty_lists_is_refused_before_it_is_parsed(tmp_pat
     out = capsys.readouterr()
     assert out.out == fresh and len(out.err.splitlines()) == 1 and "more lists and tables" in out.err
     assert peak < 3 * size, f"{peak / 2**20:.0f} MiB for {size / 2**20:.0f} MiB"  # parsed: about 60 times its bytes
+
+
+@pytest.mark.parametrize("stuffing, words", [(["ab"] * 1_500_000, "more texts"), ([10.0] * 1_500_000, "more values")])
+def test_a_stored_analysis_stuffed_with_short_values_is_refused_before_it_is_parsed(stuffing, words, tmp_path, capsys, home):
+    """Strings and numbers cost 8 to 17 times their bytes once parsed: a file within the size cap but
+    far beyond what an analysis of its game holds is refused before json.loads, in one line."""
+    import tracemalloc
+
+    from dicehall.saves import analyses
+
+    path = replay_of(wager_game(Wager()), tmp_path, "wager.dhr")
+    assert main(["analyse", path]) == 0
+    fresh = capsys.readouterr().out
+    (stored,) = sorted((home / "analyses").glob("*.json"))
+    document = json.loads(stored.read_text())
+    document["notes"] = stuffing
+    stored.write_text(json.dumps(document, separators=(",", ":")))
+    size = stored.stat().st_size
+    assert analyses.MAX_STORED // 2 < size <= analyses.MAX_STORED
+    tracemalloc.start()
+    try:
+        assert main(["analyse", path]) == 0
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    out = capsys.readouterr()
+    assert out.out == fresh and len(out.err.splitlines()) == 1 and words in out.err, out.err
+    assert peak < 3 * size, f"{peak / 2**20:.0f} MiB for {size / 2**20:.0f} MiB"
+
+
+def test_the_analysers_own_figures_are_well_within_the_bounds_a_stored_copy_is_read_under(tmp_path, home):
+    """The counts read_stored bounds (values, texts) measured on each game's fresh stored analysis:
+    at most half of what the game's events allow, so a sound copy is never refused for its size."""
+    from dicehall.saves import analyses
+
+    for game, played in PLAYED.items():
+        session = played()
+        analyses.store(analysis.analyse(session, samples=2 if game != "dicetower" else None), session,
+                       2 if game != "dicetower" else None)
+    for stored in sorted((home / "analyses").glob("*.json")):
+        data = stored.read_bytes()
+        events = len(json.loads(data)["curve"])  # a point an event or fewer: events at least this
+        values = data.count(b",") + data.count(b":") + data.count(b"[") + data.count(b"{") + 1
+        texts = data.count(b'"') // 2 - data.count(b'":')
+        assert values <= (32 * events + 4096) // 2 and texts <= (8 * events + 1024) // 2, stored.name

@@ -32,6 +32,7 @@ MARK_PLURALS = {"?!": "inaccuracies", "?": "mistakes", "??": "blunders"}
 # game id -> the module that analyses it (imported only when asked for), from the catalogue
 ANALYSERS = {entry.id: entry.analyser for entry in CATALOGUE if entry.analyser}
 PULLS_LEFT = "expected pulls left"  # the figure of an analysis of a countdown (the Dice Tower), not win chance
+WIN_CHANCE = "win chance"  # the figure of an analyser that names no FIGURE of its own
 
 
 class NoAnalyser(DicehallError, ValueError):
@@ -136,6 +137,11 @@ def figure_of(result: Analysis, seat: int, default: str = "") -> str:
     return sides[seat] if 0 <= seat < len(sides) else default or result.figure
 
 
+def figure_for(game: str) -> str:
+    """The figure the game's analyser writes: its module's FIGURE, or win chance."""
+    return getattr(import_module(ANALYSERS[game]), "FIGURE", WIN_CHANCE)
+
+
 def has_analyser(game: str) -> bool:
     return game in ANALYSERS
 
@@ -204,4 +210,4 @@ def as_json(result: Analysis) -> dict:
 
 
 __all__ = ["ANALYSERS", "Analysis", "Decision", "Luck", "MARKS", "NoAnalyser", "Point", "WIN_CHANCE_THRESHOLDS",
-           "analyse", "as_json", "check_stored", "figure_of", "has_analyser", "mark_for", "prepare"]
+           "WIN_CHANCE", "analyse", "as_json", "check_stored", "figure_for", "figure_of", "has_analyser", "mark_for", "prepare"]

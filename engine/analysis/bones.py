@@ -32,7 +32,7 @@ import random
 from hashlib import blake2b
 from typing import cast
 
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, paired, shape
+from dicehall.engine.analysis import WIN_CHANCE, Analysis, Decision, Luck, Point, mark_for, paired, shape
 from dicehall.engine.bots import bones as general
 from dicehall.engine.games import bones
 from dicehall.engine.games.bones import troop_name
@@ -281,7 +281,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
         if progress:
             progress(done, total)
         if partial:
-            partial(Analysis(bones.ID, "win chance", tuple(decisions), (), _curve(points), names=names))
+            partial(Analysis(bones.ID, WIN_CHANCE, tuple(decisions), (), _curve(points), names=names))
     luck = []
     for first, end in runs:
         before, after = session.state_at(first), session.state_at(end)
@@ -303,7 +303,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
              f"win-chance curve. Marks: the best found judged again on {max(samples, CONFIRM)} fresh futures, a drop of "
              f"5 points ?!, 10 ?, 15 ?? beyond two standard errors, a move that loses at once "
              f"like any other (and said so). Luck and curve: side {bones.SIDES[side]}'s view",)
-    return Analysis(bones.ID, "win chance", tuple(decisions), tuple(luck), curve, notes, names=names)
+    return Analysis(bones.ID, WIN_CHANCE, tuple(decisions), tuple(luck), curve, notes, names=names)
 
 
 def _curve(points: dict[int, float]) -> tuple[Point, ...]:

@@ -20,9 +20,17 @@ def whole(value, low: int, high: int, what: str) -> int:
 
 
 def number(value, low: float, high: float, what: str) -> float:
-    if type(value) not in (int, float) or not math.isfinite(value) or not low <= value <= high:
+    # an int is compared as it is: isfinite (and float) of one too large for a float raises OverflowError
+    if type(value) not in (int, float) or (type(value) is float and not math.isfinite(value)) or not low <= value <= high:
         raise ShapeError(f"{what} is not a number from {low:g} to {high:g}")
     return float(value)
+
+
+def events_at(values: list, expected: list[int]) -> bool:
+    """Whether `values` are exactly these event numbers: whole numbers (True and 5.0 compare equal to
+    1 and 5, and are not what an analyser writes)."""
+    return len(values) == len(expected) and all(type(value) is int and value == event
+                                                for value, event in zip(values, expected))
 
 
 def maybe(value, low: float, high: float, what: str) -> float | None:
@@ -66,4 +74,4 @@ def ascending(events: list[int], what: str) -> None:
         raise ShapeError(f"the {what} are not in order of event, each once")
 
 
-__all__ = ["ShapeError", "ascending", "maybe", "number", "records", "rows", "table", "text", "whole"]
+__all__ = ["ShapeError", "ascending", "events_at", "maybe", "number", "records", "rows", "table", "text", "whole"]

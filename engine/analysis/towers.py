@@ -51,6 +51,7 @@ ALLOWANCE = {"placement": 2.0, "movement": 1.0}
 SLOPE = {0: 0.0, 4: 1.0, 8: 1.0, 12: 0.6, "movement": 0.7}
 SPREAD = {0: 6.0, 4: 5.7, 8: 4.3, 12: 4.6, "movement": 3.9}
 SIDES = ("Light's chance", "Dark's chance")
+FIGURE = SIDES[0]  # the curve is Light's (a stored analysis must say so)
 
 
 def _as_move(command: object) -> tuple[int, int]:
@@ -210,7 +211,7 @@ def _result(session, decisions, curve, margins, names, finished: bool = False) -
              f"{ALLOWANCE['movement']:g} points)")
     if finished:
         notes += (_ending(final),) if final.phase == "over" else ()
-    return Analysis(towers.ID, SIDES[towers.LIGHT], tuple(decisions), (), tuple(curve), notes,
+    return Analysis(towers.ID, FIGURE, tuple(decisions), (), tuple(curve), notes,
                     {"margins": margins, "sides": [SIDES[towers.LIGHT], SIDES[towers.DARK]]}, names=names)
 
 
@@ -225,7 +226,7 @@ def check_stored(result: Analysis, session) -> None:
     if extra["sides"] != list(SIDES):
         raise shape.ShapeError(f"the sides are not {' and '.join(SIDES)}")
     margins = shape.records(extra["margins"], MARGIN_KEYS, len(result.decisions), "margin")
-    if [row["event"] for row in margins] != [d.event for d in result.decisions]:
+    if not shape.events_at([row["event"] for row in margins], [d.event for d in result.decisions]):
         raise shape.ShapeError("the margins are not one a decision")
     for n, row in enumerate(margins, start=1):
         if row["side"] not in towers.COLOURS or type(row["exact"]) is not bool:

@@ -32,7 +32,7 @@ import math
 import random
 from hashlib import blake2b
 
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, paired, pool, shape
+from dicehall.engine.analysis import WIN_CHANCE, Analysis, Decision, Luck, Point, mark_for, paired, pool, shape
 from dicehall.engine.bots import troll as adviser
 from dicehall.engine.games import troll
 from dicehall.engine.session import replace
@@ -390,7 +390,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None, co
         decisions.append(decision)
         curve.append(Point(turns[index][0], decision.chance_best))
         if partial:
-            partial(Analysis(troll.ID, "win chance", tuple(decisions), (), tuple(curve), extra=EXTRA))
+            partial(Analysis(troll.ID, WIN_CHANCE, tuple(decisions), (), tuple(curve), extra=EXTRA))
         if progress:
             progress(len(decisions), len(turns))
 
@@ -404,7 +404,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None, co
              f"played on by the adviser; marks by equity (half the win, half the deck played before the end): 5 "
              f"points ?!, 10 ?, 15 ?? beyond 2 standard errors of the paired difference, on fresh deals apart from "
              f"those that chose the best; a pair that ends the game at once is marked by its loss too, and said so",)
-    return Analysis(troll.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), notes,
+    return Analysis(troll.ID, WIN_CHANCE, tuple(decisions), tuple(luck), tuple(curve), notes,
                     extra=dict(EXTRA), names=tuple(p.name for p in session.players))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from hashlib import blake2b
 
-from dicehall.engine.analysis import Analysis, Decision, Luck, Point, mark_for, paired, shape
+from dicehall.engine.analysis import WIN_CHANCE, Analysis, Decision, Luck, Point, mark_for, paired, shape
 from dicehall.engine.bots import wager as bots
 from dicehall.engine.games import wager
 
@@ -114,7 +114,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
             best, played_chance, best_chance, mark = judge(state, played)
             decisions.append(Decision(number, event.seat, WORDS[played], WORDS[best], played_chance, best_chance, mark))
             if partial:  # with three or more players in, each choice is sampled: worth showing early
-                partial(Analysis(wager.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve)))
+                partial(Analysis(wager.ID, WIN_CHANCE, tuple(decisions), tuple(luck), tuple(curve)))
         if isinstance(event, wager.DieRolled):
             before, now = chance_of(state, event.seat), chance_of(after, event.seat)
             if before is None or now is None:
@@ -132,7 +132,7 @@ def analyse(session, samples: int | None = None, progress=None, partial=None) ->
     notes.append("marks: a drop in win chance of 5 points ?!, 10 ?, 15 ??; exact with two players in, "
                  "sampled (600 games per choice) with more, a mark then confirmed on 600 fresh paired games "
                  "beyond two standard errors")
-    return Analysis(wager.ID, "win chance", tuple(decisions), tuple(luck), tuple(curve), tuple(notes),
+    return Analysis(wager.ID, WIN_CHANCE, tuple(decisions), tuple(luck), tuple(curve), tuple(notes),
                     names=tuple(session.labels.seat_name(session.players, seat) for seat in range(len(session.players))))
 
 
