@@ -306,3 +306,30 @@ def test_on_a_box_the_index_is_the_players_own(hall, monkeypatch, tmp_path):
     hall_archive(hall)
     assert str(the_index(hall)).startswith(str(tmp_path / "dicehall-home" / "players" / "ann" / "hall-archive"))
     assert the_index(hall).exists()
+
+
+def test_an_index_of_tables_within_tables_is_refused_as_they_nest_not_after(hall):
+    """Maps of maps, each within msgpack's map limit and the file within the size cap, cost about 30
+    times their bytes parsed whole (a 60 MiB file took 1.8 GB): the third level is refused as it
+    closes, in memory about the file's bytes."""
+    import tracemalloc
+
+    towers(hall, "Ann", "Bob")
+    hall_archive(hall)
+    path = the_index(hall)
+    keys = [bytes([0xA1, c]) for c in b"abcdefghijklmnopqrstuvwxyzABCDEF"]
+
+    def nested(depth: int) -> bytes:  # a table of 32 tables of 32 ... down to empty ones
+        return b"\x80" if depth == 0 else b"\xde\x00\x20" + b"".join(key + nested(depth - 1) for key in keys)
+
+    middle = nested(3)
+    path.write_bytes(b"\xde\x00\x13" + b"".join(keys[i] + middle for i in range(19)))  # 19 of 32 KiB tables of tables
+    size = path.stat().st_size
+    tracemalloc.start()
+    try:
+        rebuilt = hall_archive(hall)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "could not be read as one" in rebuilt.note and len(rebuilt.games) == 1
+    assert peak < 3 * size, f"{peak / 2**20:.1f} MiB for {size / 2**20:.1f} MiB"

@@ -8,7 +8,7 @@ and never cost more memory than the hall's logs allow: {"format": 1, "saves": {"
 where each column is one string (texts joined by newlines, which no cleaned text holds, a game's
 people's names by tabs; the commitments end to end) or one run of bytes (numbers of a fixed width,
 who won as bits; a state or a game by its place in a fixed list). Reading it: at most MAX_INDEX bytes, read once with
-msgpack's limits; N at most what the games folder's logs allow; every column's size checked against
+msgpack's limits and tables no deeper than its own two; N at most what the games folder's logs allow; every column's size checked against
 N before it is split, then the values of every column checked at once (printable texts within
 their lengths, states and games known, times that are times). An entry is used only while its log
 is exactly as it was (its device, inode, size and times). An index that is not one (damaged,
@@ -105,11 +105,12 @@ def read_index(hall: tuple[int, int], wanted: set[str], under: Path | None = Non
         return IndexRead({}, True, NOT_AN_INDEX)
     try:  # a handful of objects, however large: every column is one string or one run of bytes
         index = msgpack.unpackb(data, raw=False, strict_map_key=True, ext_hook=refuse_ext, max_ext_len=0,
-                                max_array_len=0, max_map_len=32, max_str_len=MAX_INDEX, max_bin_len=MAX_INDEX)
+                                max_array_len=0, max_map_len=32, max_str_len=MAX_INDEX, max_bin_len=MAX_INDEX,
+                                object_pairs_hook=_table)
     except Exception:  # damaged or crafted: msgpack's own error, or a limit
         return IndexRead({}, True, NOT_AN_INDEX)
-    if (type(index) is not dict or set(index) != {"format", "saves"} or index["format"] != INDEX_FORMAT
-            or type(index["saves"]) is not dict):
+    if (type(index) is not _Table or set(index) != {"format", "saves"} or index["format"] != INDEX_FORMAT
+            or type(index["saves"]) is not _Table):
         return IndexRead({}, True, NOT_AN_INDEX)
     try:
         rows = unpacked_rows(index["saves"], 2 * len(wanted) + 1000)  # logs removed since: a few more than there are
@@ -119,6 +120,21 @@ def read_index(hall: tuple[int, int], wanted: set[str], under: Path | None = Non
     for gone in rows.keys() - wanted:  # a log no longer there
         del rows[gone]
     return IndexRead(rows, len(rows) != count, "")
+
+
+class _Table(dict):
+    depth = 1  # tables within it, and itself
+
+
+def _table(pairs: list) -> _Table:
+    """msgpack's object_pairs_hook: the index is a table of one table (its columns). Tables nest no
+    deeper, refused as soon as one does: maps of maps within the size and map limits cost 30
+    times their bytes (a 60 MiB file took 1.8 GB and 10 s) before anything else was looked at."""
+    table = _Table(pairs)
+    table.depth = 1 + max((value.depth for _, value in pairs if type(value) is _Table), default=0)
+    if table.depth > 2:
+        raise NotSound("tables within tables")
+    return table
 
 
 class NotSound(DicehallError):
@@ -156,7 +172,7 @@ def _places(blob: Any, count: int, choices: Sized, what: str) -> bytes:
 
 def unpacked_rows(columns: Any, most: int) -> dict[str, IndexRow]:
     """The rows the index's columns hold, by game id (at most `most` of them); NotSound otherwise."""
-    if type(columns) is not dict or set(columns) != set(COLUMNS):
+    if not isinstance(columns, dict) or set(columns) != set(COLUMNS):
         raise NotSound("not the archive's columns")
     count = columns["count"]
     if type(count) is not int or not 0 <= count <= most:
