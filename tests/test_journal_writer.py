@@ -71,6 +71,38 @@ def test_command_keys_after_a_no_pull_card_stay_commands():
     assert session.undos == 1 and session.state.phase == "draw"
 
 
+def burst(pilot, keys: str) -> None:
+    """`keys` as a terminal sends them in one chunk (a paste, type-ahead over ssh): each key posted
+    to the app, as its driver does, before the app has handled the first."""
+    from textual._xterm_parser import XTermParser
+
+    for event in XTermParser().feed(keys):
+        pilot.app.post_message(event)
+
+
+@pytest.mark.parametrize("opener", ["w", "\r"])
+def test_keys_in_the_burst_that_opens_the_box_are_all_words(opener):
+    """Issue #30: a, d, u, w, Enter and o typed right behind the w (or Enter) that opens the box are
+    text, however fast they come; and the keys right behind the Escape that leaves it are commands."""
+    from textual import events
+
+    session = at_a_card(new_game())
+
+    async def steps(pilot):
+        entry = box(pilot)
+        burst(pilot, opener + "dear diary, we saw\ra quiet undo")
+        await pilot.pause()
+        typed = entry.text, type(pilot.app.screen), session.state.phase, session.undos
+        pilot.app.post_message(events.Key("escape", "\x1b"))
+        burst(pilot, "o")  # the card's prompt
+        await pilot.pause()
+        return typed, entry.text, type(pilot.app.screen).__name__
+
+    typed, after, shown = drive(DicehallApp(session=session), steps)
+    assert typed == ("dear diary, we saw\na quiet undo", JournalScreen, "entry", 0)
+    assert after == typed[0] and shown == "HelpScreen"
+
+
 def test_a_draft_left_with_escape_and_q_is_kept_and_back_on_continue():
     session = at_a_card(new_game())
 
@@ -115,6 +147,35 @@ def test_a_draft_survives_undo_and_saving_the_entry_clears_it():
     assert session.state.pages[0].entry == "half a thought more"
     saves.close_save(session)
     assert draft_of(saves.load_readonly("night watch")) == ""
+
+
+def test_undoing_a_saved_entry_puts_its_words_back_in_the_box():
+    """Issue #30: u after ctrl+s takes the entry back and its words are the draft again (in the save
+    too); the draft kept for later follows them; ctrl+y writes the entry again and clears them."""
+    session = at_a_card(new_game())
+
+    async def steps(pilot):
+        await write(pilot, "the lamp went out")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        saved = session.state.pages[0].entry
+        await pilot.press("u")
+        await pilot.pause()
+        back = box(pilot).text, draft_of(session), status(pilot.app), session.state.pages[0].entry
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        redone = box(pilot).text, draft_of(session), session.state.pages[0].entry
+        await pilot.press("u", "w")
+        await type_text(pilot, " again")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        return saved, back, redone
+
+    saved, back, redone = drive(DicehallApp(session=session), steps)
+    assert saved == "the lamp went out"
+    assert back[:2] == (saved, saved) and "entry 1's words are back in the box" in back[2] and back[3] is None
+    assert redone == ("", "", saved)
+    assert session.state.pages[0].entry == "the lamp went out again" and draft_of(session) == ""
 
 
 def test_a_draft_survives_a_hang_up():

@@ -46,6 +46,17 @@ def parse_two(text: str) -> list[int] | str:
     return [int(c) for c in digits]
 
 
+def entry_taken_back(before: JournalState, after: JournalState) -> tuple[int, str] | None:
+    """The entry written in `before` and not in `after` (an undo took its write back): (its page, 0
+    for the last words; its words), or None."""
+    for number, (old, new) in enumerate(zip(before.pages, after.pages), start=1):
+        if old.entry is not None and new.entry is None and not new.skipped:
+            return number, old.entry
+    if before.last_words and after.last_words is None:
+        return 0, before.last_words
+    return None
+
+
 class JournalScreen(GameScreen):
     BINDINGS = [
         Binding("n", "next", "Next"),
@@ -54,12 +65,12 @@ class JournalScreen(GameScreen):
         Binding("p", "pull(False)", "Pull"),
         Binding("r", "pull(True)", "Pull+remove"),
         Binding("ctrl+s", "save_entry", "Save", priority=True),
-        Binding("w,enter", "write", "Write"),
+        Binding("w,enter", "write", "Write", priority=True),
         Binding("s", "skip", "Skip"),
         Binding("e", "edit", "Rewrite"),
         Binding("o", "show_prompt", "Prompt", show=False),
         Binding("a", "show_deck", "Deck", show=False, tooltip="the deck: which cards do what, its settings"),
-        Binding("escape", "leave_text", "Leave text", show=False),
+        Binding("escape", "leave_text", "Leave text", show=False, priority=True),
         Binding("t", "toggle_typed", "Typed dice", show=False),
     ]
     AUTO_FOCUS = ""  # nothing takes the keys by itself: the entry box only on w or Enter
@@ -95,6 +106,11 @@ class JournalScreen(GameScreen):
     @property
     def state(self) -> JournalState:
         return self.session.state
+
+    def in_box(self) -> bool:
+        """The entry box has the keys: the screen's focus, set at once (the widget's has_focus follows
+        a message later, after keys already on their way)."""
+        return self.focused is self.query_one("#journal-entry", TextArea)
 
     def writing(self) -> bool:
         return self.state.phase in ("entry", "last-entry") or self.amending is not None
@@ -144,7 +160,7 @@ class JournalScreen(GameScreen):
     def hint(self) -> str:
         """What to do next, in the panel's words (and the status line's on mount)."""
         state = self.state
-        focused = self.query_one("#journal-entry", TextArea).has_focus
+        focused = self.in_box()
         if self.amending is not None:
             return (f"Rewriting entry {self.amending} (ctrl+s saves it as an amendment; Escape keeps it for later)"
                     if focused else f"Your rewrite of entry {self.amending}: w or Enter goes on with it, ctrl+s saves it")
@@ -161,7 +177,7 @@ class JournalScreen(GameScreen):
     # ----- what is possible now -----
     def possible_now(self, action: str, parameters: tuple) -> bool:
         state, waiting = self.state, self.session.chance_needed is not None
-        writing_box = self.query_one("#journal-entry", TextArea).has_focus
+        writing_box = self.in_box()
         if action in ("next", "draw", "type_card", "pull") and self.amending is not None:
             return False  # a rewrite in the box comes first (and the footer fits with it: u v ? q ^s w e)
         if action == "next":
@@ -192,8 +208,13 @@ class JournalScreen(GameScreen):
             return False
         return super().possible_now(action, parameters)
 
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action in ("write", "leave_text"):  # priority: keys behind them in a burst go where they send them
+            return self.possible_now(action, parameters)  # (when they do nothing, w and Enter are text)
+        return super().check_action(action, parameters)
+
     def why_disabled(self, action: str, parameters: tuple) -> str:
-        if self.query_one("#journal-entry", TextArea).has_focus:
+        if self.in_box():
             return "you are writing: Escape leaves the box first"
         if self.amending is not None:
             return (f"your rewrite of entry {self.amending} is in the box: w goes on with it (Escape there keeps it "
@@ -333,7 +354,7 @@ class JournalScreen(GameScreen):
                              answered)
 
     def action_write(self) -> None:
-        self.query_one("#journal-entry", TextArea).focus()
+        self.set_focus(self.query_one("#journal-entry", TextArea))
         self.refresh_bindings()
         self.call_after_refresh(self.redraw)
 
@@ -465,7 +486,7 @@ class JournalScreen(GameScreen):
         self.amending = page
         self.put_in_box(self.rewrite)
         self.redraw()
-        self.query_one("#journal-entry", TextArea).focus()
+        self.set_focus(self.query_one("#journal-entry", TextArea))
         self.refresh_bindings()
         self.status(f"rewriting entry {page}: ctrl+s saves it, Escape keeps it for later")
 
@@ -497,6 +518,26 @@ class JournalScreen(GameScreen):
         rewriting = self.amending is not None
         if rewriting:
             self.set_rewrite_aside()  # kept: the undone move may not be the rewritten entry's
+        before = self.state
         super().action_undo()
         if rewriting and self.rewrite_page:
             self.status(f"{self.query_one(StatusLine).message}; your rewrite of entry {self.rewrite_page} is kept")
+        undone = entry_taken_back(before, self.state)
+        if undone is not None:  # its words are the draft again (a draft kept for later stays, after them)
+            page, words = undone
+            self.draft = words + "\n\n" + self.draft if self.draft.strip() else words
+            self.put_in_box(self.draft)
+            self.keep_draft()
+            which = f"entry {page}'s words are" if page else "the last words are"
+            self.status(f"{self.query_one(StatusLine).message}; {which} back in the box")
+
+    def action_redo(self) -> None:
+        before = self.state
+        super().action_redo()
+        redone = entry_taken_back(self.state, before)
+        if redone is not None and self.amending is None:  # the words undo put back are the entry's again
+            words = redone[1]
+            if self.draft == words or self.draft.startswith(words + "\n\n"):
+                self.draft = self.draft[len(words):].lstrip("\n")
+                self.put_in_box(self.draft)
+                self.keep_draft()

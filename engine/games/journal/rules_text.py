@@ -18,10 +18,11 @@ card (d; or c to type the card you drew from a real deck: one already
 drawn is refused). Read its prompt. If its action says pull, pull from the
 tower (p; r where it says pull and remove): the Dice Tower's rules, with
 its countdown, its dice and its exact odds. Then write the entry for the
-card: w or Enter opens the box (until then every key is a command),
-ctrl+s saves the entry, Escape leaves the box; or skip it (s). The
-words in the box are kept in the save as you type (leaving, a dropped
-link, an undo lose none of them) and are back in the box on continue.
+card: w or Enter opens the box (until then every key is a command;
+from then on every key is text, however fast they come, until Escape
+leaves the box), ctrl+s saves the entry; or skip it (s). The words in
+the box are kept in the save as you type (leaving, a dropped link, an
+undo lose none of them) and are back in the box on continue.
 A prompt too long for the panel ends in "..."; o shows it whole.
 a shows the deck: which cards do what, and its settings.
 
@@ -33,6 +34,7 @@ falling ends the game. Every ending leaves one last entry to write.
 
 Undo (u) takes back the last entry, draw, pull or roll; drawing again
 gives the same card and the same dice (they come from the game's seed).
+An entry taken back puts its words back in the box, as its draft.
 e rewrites an earlier entry: the new words are a new event that amends
 it, and the old ones stay in the log (the cursor starts after them).
 Escape keeps a rewrite for later: e on that entry opens it again.
