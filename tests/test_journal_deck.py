@@ -65,6 +65,14 @@ def test_a_dc_solo_rpg_csv_deck_loads_with_its_spelling_and_actions(tmp_path):
     assert len(deck.cards) == 52
 
 
+def test_dc_solo_rpgs_empty_action_is_no_effect_as_a_blank_one():
+    deck = parse_deck(b"card,suite,action,description\n5,hearts,empty,Nothing\n7,clubs, Empty ,Still nothing\n"
+                      b"K,spades,empty,A King all the same\n3,spades,,Blank\n", "evens.csv")
+    assert deck.action("5H") == deck.action("7C") == deck.action("3S") == "no-pull"  # a 5 or 7 would pull
+    assert deck.prompt("5H") == "Nothing" and deck.action("KS") == "king"  # a King is a King, as with a blank
+    assert deck.action("5S") == "pull"  # left out: its rank's rule
+
+
 def test_a_csv_deck_with_suit_and_prompt_columns_in_another_order():
     deck = parse_deck(b"description,suit,card,action\nA note,spades,Q,pull\n", "mine.csv")
     assert deck.prompt("QS") == "A note" and deck.action("QS") == "pull"

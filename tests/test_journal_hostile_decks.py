@@ -33,6 +33,12 @@ HOSTILE = [  # (file name, its text, what the one line says)
     ("fields.csv", "card,suite,action,description\n" + "," * 100_000 + "\n", "fields.csv line 2: 100001 fields"),
     ("rows.csv", "card,suite,action,description\n" + "\n".join(f"{n}" for n in range(5000)) + "\n", "rows.csv line "),
     ("big.toml", "# " + "x" * MAX_FILE + "\n", "big.toml: larger than 256 KiB"),
+    # a quote left open: csv took every row after it as one prompt (#30); named at the line it opens
+    ("quote.csv", "card,suite,action,description\nA,hearts,primary-success,Hope\n2,hearts,,\"Stay, she said\n"
+     "3,hearts,failure-check,The wall cracks\nA,spades,success-bonus,A friend\n",
+     "quote.csv line 3: a quoted field begins here and is never closed"),
+    ("after.csv", 'card,suite,action,description\n2,hearts,"no-\n\npull","""open\n3,hearts,,x\n',
+     "after.csv line 4: a quoted field begins here and is never closed"),  # its own line, not its row's
 ]
 
 
@@ -57,6 +63,17 @@ def test_a_refusal_after_a_multi_line_string_names_its_own_line(tmp_path):
     path.write_text('[game]\nintro = """one\ntwo\nthree"""\n[card]\n')
     with pytest.raises(DeckError, match="^lines.toml line 5: a table that is neither"):
         load_deck(path)
+
+
+def test_quoted_csv_fields_that_close_read_whole_over_their_lines():
+    from dicehall.engine.games.journal import parse_deck
+
+    deck = parse_deck(b'card,suite,action,description\n2,hearts,,"Stay, she said\n\n""go"", he said"\n'
+                      b'3,hearts,"pull","The wall\r\ncracks"\n4,hearts,,"""quoted"" at the end"', "closed.csv")
+    assert deck.prompt("2H") == 'Stay, she said\n\n"go", he said' and deck.prompt("3H") == "The wall\ncracks"
+    assert deck.prompt("4H") == '"quoted" at the end' and deck.action("3H") == "pull"
+    assert parse_deck(b'card,suite,action,description\n5,hearts,,a "quote" inside', "inside.csv").prompt("5H") == (
+        'a "quote" inside')  # a quote inside a field opens nothing
 
 
 def test_a_link_to_a_deck_is_refused(tmp_path):

@@ -12,9 +12,7 @@ file again; the caps keep it far inside one save record (saves/framing.py: 64 Ki
 """
 from __future__ import annotations
 
-import csv
 import errno
-import io
 import os
 import re
 import stat
@@ -26,6 +24,7 @@ from dicehall.engine.codec import ADDED
 from dicehall.engine.errors import DeckError
 from dicehall.engine.games.journal.caps import MAX_FILE, MAX_INTRO, MAX_LICENCE, MAX_PROMPT, MAX_TEXT_BYTES, MAX_TITLE, fitted
 from dicehall.engine.games.journal.cards import FULL_DECK, RANKS, SALVATION_CARD, card_name, is_king, rank_of, rank_value, suit_of
+from dicehall.engine.games.journal.deck_csv import csv_rows
 from dicehall.engine.games.journal.gamefile import game_file_record, game_folder_texts, looks_like_game_file
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
@@ -33,8 +32,6 @@ from dicehall.engine.words import counted
 if TYPE_CHECKING:
     import tomllib
 
-MAX_ROWS = 200  # rows read before a file is refused as no deck (52 cards and blank lines)
-MAX_COLUMNS = 16  # fields of one CSV row before it is refused (a deck has 4)
 
 ACTIONS = ("pull", "remove", "no-pull", "king", "salvation",
            "salvation-5", "salvation-4", "skip-pull", "return-king", "remove-token", "add-token")
@@ -53,8 +50,10 @@ ACTION_WORDS = {
     "add-token": "a token is added (once the Ace of hearts is out)",
 }
 # dc-solo-rpg's words (its CSV's action column) and the published games' phrases, as ours
+# ("empty", its even cards': no effect, as a blank action is in its decks: "" is read as blank)
 DC_SOLO_RPG_ACTIONS = {"primary-success": "salvation", "failure-token": "king", "failure-check": "pull",
-                       "success-bonus": "salvation-5", "skip-damage": "skip-pull", "return-king": "return-king"}
+                       "success-bonus": "salvation-5", "skip-damage": "skip-pull", "return-king": "return-king",
+                       "empty": ""}
 ACTION_SPELLINGS = {
     **{action: action for action in ACTIONS}, **DC_SOLO_RPG_ACTIONS,
     "no pull": "no-pull", "nopull": "no-pull", "pull and remove": "remove",
@@ -187,6 +186,8 @@ def _action(value: object, card: str, where: str) -> str | None:
         raise DeckError(f"{where}: action is not one of {', '.join(ACTIONS)}, or dc-solo-rpg's "
                         f"{', '.join(DC_SOLO_RPG_ACTIONS)}")
     action = ACTION_SPELLINGS[" ".join(value.split()).lower()]
+    if not action:  # dc-solo-rpg's empty: blank
+        return None
     if action == "king" and not is_king(card):
         raise DeckError(f"{where}: action 'king' is for the Kings, not the {card_name(card)}")
     if action == "salvation" and card != SALVATION_CARD:
@@ -258,7 +259,7 @@ CSV_COLUMNS = {"card": "card", "suite": "suit", "suit": "suit", "action": "actio
 
 def parse_csv(text: str, name: str) -> Deck:
     builder = _Builder(name)
-    rows = [(line, row) for line, row in _csv_rows(text, name) if any(cell.strip() for cell in row)]
+    rows = [(line, row) for line, row in csv_rows(text, name) if any(cell.strip() for cell in row)]
     if not rows:
         raise DeckError(f"{name}: no header (card, suite, action, description)")
     header_line, header = rows[0]
@@ -280,24 +281,6 @@ def parse_csv(text: str, name: str) -> Deck:
         values = dict(zip(fields, row))
         builder.add(where, values["card"].strip(), values["suit"].strip(), values["action"], values["prompt"])
     return builder.deck(Path(name).stem)
-
-
-def _csv_rows(text: str, name: str):
-    reader = csv.reader(io.StringIO(text, newline=""))
-    start = count = 0
-    while True:
-        start, count = reader.line_num + 1, count + 1
-        try:
-            row = next(reader)
-        except StopIteration:
-            return
-        except csv.Error as error:  # the row from its first line: a field of 128 KiB, a stray quote
-            raise DeckError(f"{name} line {start}: not readable as CSV ({clean_text(str(error), 60)})") from None
-        if count > MAX_ROWS + 1:
-            raise DeckError(f"{name} line {start}: more rows than any deck has (at most {MAX_ROWS})")
-        if len(row) > MAX_COLUMNS:
-            raise DeckError(f"{name} line {start}: {len(row)} fields, a deck's rows have 4")
-        yield start, row
 
 
 def _where_in(error: tomllib.TOMLDecodeError) -> str:
