@@ -23,7 +23,8 @@ def run_cli(*args, home=None):
 
 
 @pytest.mark.parametrize("args", [["bogus"], ["sim", "dicetower", "--games", "0"], ["sim", "dicetower", "--seed", "x"],
-                                  ["play"], ["sim", "dicetower", "--remove-rate", "2"], ["play", "dicetower", "--option", "start"]])
+                                  ["play"], ["sim", "dicetower", "--remove-rate", "2"], ["play", "dicetower", "--option", "start"],
+                                  ["sim", "journal", "--option", "kings"], ["sim", "journal", "--option", "=x"]])
 def test_bad_arguments_get_one_line_and_the_usage(args, capsys):
     with pytest.raises(SystemExit) as caught:
         main(args)
@@ -195,12 +196,33 @@ def test_daily_and_seed_together_are_refused(capsys):
 
 
 def test_options_parse_words_booleans_and_lists():
-    from dicehall.cli.args import option as _option
+    from dicehall.cli.args import game_options, option
 
-    assert _option("difficulty=sturdy") == ("difficulty", "sturdy")
-    assert _option("toys=true") == ("toys", True)
-    assert _option("heights=2,2,2,2,2,2") == ("heights", [2, 2, 2, 2, 2, 2])
-    assert _option("start=60") == ("start", 60)
+    typed = [option(text) for text in ("difficulty=sturdy", "toys=true", "heights=2,2,2,2,2,2", "start=60", "big=" + "9" * 31)]
+    assert game_options("troll", typed) == {"difficulty": "sturdy", "toys": True, "heights": [2, 2, 2, 2, 2, 2],
+                                            "start": 60, "big": "9" * 31}  # too long a number: the game refuses the text
+    assert game_options("journal", typed[:2]) == {"difficulty": "sturdy", "toys": True}
+
+
+@pytest.mark.parametrize("title", ["Alone, Again", "1984", "true", "007", "-5", "a,b,c"])
+def test_a_journals_title_is_taken_as_typed(title, capsys):
+    """Issue #30: the title is text, never a number, a list or true (it was refused: "title is not text")."""
+    assert main(["sim", "journal", "--option", f"title={title}", "--games", "1", "--seed", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["deck"] == title
+
+
+@pytest.mark.parametrize("name", ["my,deck.csv", "1984", "true"])
+def test_a_journals_deck_path_is_taken_as_typed(name, tmp_path, monkeypatch, capsys):
+    """Issue #30: `--option deck=PATH` is the path as typed (it was "the deck is not a map"): a deck
+    with a bad row is refused naming the file; a good one is read and checked, then the screen
+    wants a terminal."""
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_text("card,suite,action,description\n2,hearts,flee,Run\n")
+    assert main(["play", "journal", "--option", f"deck={name}"]) == 1
+    assert capsys.readouterr().err.startswith(f"dicehall: {name} line 2: action is not one of")
+    Path(name).write_text("card,suite,action,description\n2,hearts,,Rain\n")
+    assert main(["play", "journal", "--option", f"deck={name}"]) == 2
+    assert capsys.readouterr().err.startswith("dicehall: no terminal on standard input")
 
 
 def test_sim_troll_reports_rates(capsys):

@@ -125,6 +125,11 @@ def test_the_host_screen_says_at_once_when_the_admins_deck_cannot_be_played(hall
      "dicehall: unknown option 'colour' (known: deck, title, final_check, tokens, kings, deck_out)"),
     (["host", "journal", "--option", "kings=0"], "dicehall: --option: kings is not a whole number from 1 to 4"),
     (["host", "journal", "--option", "final_check=[b]x[/b]"], "dicehall: --option: final_check is not one of none, pull"),
+    # issue #30: these were the usage and "is not KEY=VALUE" or "the number ... is too long"
+    (["sim", "journal", "--option", "title="], "dicehall: --option: title is empty (the game's name)"),
+    (["play", "journal", "--option", "title= "], "dicehall: --option: title is empty (the game's name)"),
+    (["sim", "journal", "--option", "tokens=" + "9" * 36], "dicehall: --option: tokens is not a whole number from 1 to 20"),
+    (["host", "journal", "--option", "kings=" + "9" * 36], "dicehall: --option: kings is not a whole number from 1 to 4"),
 ])
 def test_a_bad_ruling_is_one_line_exit_2_without_the_usage_and_nothing_is_made(args, line, hall, tmp_path, capsys):
     assert main(args) == 2

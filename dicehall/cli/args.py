@@ -98,18 +98,33 @@ def rate(text: str) -> float:
     return value
 
 
-def option(text: str) -> tuple[str, object]:
-    """KEY=VALUE: whole numbers, true/false, comma-separated lists, or a word."""
+def option(text: str) -> tuple[str, str]:
+    """KEY=VALUE, the value as typed (empty too: the game says what it takes); game_options reads it
+    once the game is known. No = or no key is a malformed argument (the usage and one line)."""
     key, sep, value = text.partition("=")
-    if not sep or not key or not value:
+    if not sep or not key:
         raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE")
+    return key, value
+
+
+def option_value(text: str) -> object:
+    """An option's value read: whole numbers, true/false, comma-separated lists, else the words as
+    typed (a number of more than 30 digits among them: the game's check refuses it in its words)."""
     def one(item: str) -> object:
         if re.fullmatch(r"-?[0-9]{1,30}", item):  # ASCII digits only: "¹".isdigit() is true but int() refuses it
             return int(item)
-        if re.fullmatch(r"-?[0-9]+", item):
-            raise argparse.ArgumentTypeError(f"{key}: the number {item[:12]}... is too long")
         return {"true": True, "false": False}.get(item.lower(), item)
-    return key, [one(v) for v in value.split(",")] if "," in value else one(value)
+    return [one(v) for v in text.split(",")] if "," in text else one(text)
+
+
+def game_options(game_id: str, pairs: list[tuple[str, object]]) -> dict:
+    """The --option pairs as the game takes them: a text option of the game (the journal's title and
+    deck: engine.games' text_options) as typed, any other read by option_value. A value already read
+    (a deal code's options) is kept."""
+    from dicehall.engine.games import entry_of
+
+    text = entry_of(game_id).text_options
+    return {key: option_value(value) if isinstance(value, str) and key not in text else value for key, value in pairs}
 
 
 def port(text: str) -> int:

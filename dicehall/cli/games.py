@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from dicehall.cli.args import Parser, UsageError, game, games, option, positive, rate, seed
+from dicehall.cli.args import Parser, UsageError, game, game_options, games, option, positive, rate, seed
 from dicehall.engine.errors import DeckError, RulingError
 from dicehall.engine.text import clean_text
 
@@ -64,7 +64,7 @@ def sim_options(args: argparse.Namespace) -> dict:
             raise UsageError(f"sim {args.game} does not take --{name.replace('_', '-')} (it takes {takes})")
     options = {name: default if getattr(args, name) is None else getattr(args, name) for name, default in known.items()}
     if args.option is not None:
-        options["option"] = dict(args.option)
+        options["option"] = game_options(args.game, args.option)
     if args.bots is not None:
         options["bots"] = [s.strip() for s in args.bots.split(",") if s.strip()]
         if not options["bots"]:

@@ -10,7 +10,7 @@ import signal
 from datetime import datetime
 
 import dicehall.cli.terminal as terminal
-from dicehall.cli.args import Parser, UsageError, game, hall_seat, option, positive
+from dicehall.cli.args import Parser, UsageError, game, game_options, hall_seat, option, positive
 from dicehall.engine.errors import DeckError, RulingError
 from dicehall.engine.text import clean_text
 from dicehall.engine.words import counted
@@ -78,7 +78,7 @@ def host_command(args: argparse.Namespace) -> int:
     from dicehall.saves.decks import deck_options
 
     try:
-        options = deck_options(module.ID, dict(args.option))  # a deck named: read here, never by the rules
+        options = deck_options(module.ID, game_options(module.ID, args.option))  # a deck named: read here, never by the rules
         hosted = hall.host(args.game, kinds, player_name(args.name), options=options, watchers=args.watchers)
     except (DeckError, RulingError):
         raise  # a deck's file or a ruling, not the command's arguments: its one line, without the usage

@@ -6,7 +6,7 @@ import argparse
 from datetime import datetime
 
 import dicehall.cli.terminal as terminal
-from dicehall.cli.args import Parser, UsageError, fail, game, option, seed
+from dicehall.cli.args import Parser, UsageError, fail, game, game_options, option, seed
 from dicehall.cli.files import needs_a_file
 from dicehall.cli.hall import finished_hall_game
 from dicehall.engine.chance import daily_seed
@@ -76,7 +76,7 @@ def play_command(args: argparse.Namespace) -> int:
     from dicehall.saves.decks import deck_options
 
     try:
-        args.option = list(deck_options(module.ID, dict(args.option)).items())  # a deck named: read here, once
+        args.option = list(deck_options(module.ID, game_options(module.ID, args.option)).items())  # a deck named: read here, once
     except (DeckError, RulingError):
         raise  # a deck's file or a ruling, not the command's arguments: its one line, without the usage
     except ValueError as error:

@@ -45,6 +45,9 @@ class CatalogueEntry:
     # what its results count and which way is better: the game's `result` hook gives values in it, and
     # the statistics word and order them without importing the game
     measure: Measure = Measure("")
+    # the options whose values are text: the command line's --option gives them as typed (never read
+    # as a number, a list, true or false: a title "1984" or "Alone, Again", a deck's path)
+    text_options: tuple[str, ...] = ()
 
     @property
     def module(self) -> ModuleType | None:
@@ -101,7 +104,7 @@ CATALOGUE = (
                    seats=(1, 1), sim_options=(("deck", "sample"), ("option", ())), simulator="dicehall.sims.journal",
                    # each card is drawn when drawn: nothing hidden
                    re_derived="every die and every card drawn was re-derived from it",
-                   measure=Measure("days lasted", HIGHER)),
+                   measure=Measure("days lasted", HIGHER), text_options=("title", "deck")),
 )
 
 
