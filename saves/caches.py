@@ -6,7 +6,9 @@ time, each within MAX_ENTRY bytes; an entry for a file that is not in the folder
 (msgpack's skip, in C), and one for a file that is, is unpacked and checked by its owner's `sound`
 before it is kept. So a crafted cache costs a pass over its bytes and, in memory, one entry at a
 time plus the sound entries of the saves there are. A cache that is not one is rebuilt from the
-saves, silently: it is ours, not the player's, and nothing in it is lost (each save is read again)."""
+saves, and the reader says so in one line where it has one to say (`dicehall saves`, `stats` and
+their screens): nothing in it is lost (each save is read again), but a cache that was not what we
+write was damaged or crafted. Entries of saves deleted since are dropped without a word."""
 from __future__ import annotations
 
 import os
@@ -23,47 +25,56 @@ MAX_ENTRY = 32 * 1024  # bytes of one entry: the longest the list or the stats w
 
 
 def read_cache(path: Path, format_: int, max_bytes: int, max_entries: int, wanted: Container[str],
-               sound: Callable[[Any], bool]) -> tuple[dict[str, Any], bool]:
-    """The entries of the saves named in `wanted` that are `sound`, and whether the file held
-    anything else (an entry dropped: the caller writes the cache anew). ({}, True) if the file is
-    missing, too large, damaged, crafted or of another format: the caller reads the saves again."""
+               sound: Callable[[Any], bool]) -> tuple[dict[str, Any], bool, str]:
+    """The entries of the saves named in `wanted` that are `sound`, whether the file held anything
+    else (an entry dropped: the caller writes the cache anew), and what was off in it, in a few
+    words ("" when nothing was: missing, or only entries of saves gone since). ({}, True, words) if
+    the file is too large, damaged, crafted or of another format: the caller reads the saves again."""
     import msgpack  # here and in write_cache, not above: commands that list no saves (`sim journal`) start without it
 
     try:
         with os.fdopen(open_regular(path), "rb", buffering=0) as handle:
             if os.fstat(handle.fileno()).st_size > max_bytes:
-                return {}, True
+                return {}, True, f"is larger than {max_bytes // (1024 * 1024)} MiB"
             # streamed from the file, MAX_ENTRY at a time: never the whole file in memory
             unpacker = msgpack.Unpacker(handle, raw=False, strict_map_key=True, ext_hook=refuse_ext,
                                         max_bin_len=0, max_ext_len=0, max_str_len=4096, max_array_len=64,
                                         max_map_len=64, read_size=MAX_ENTRY, max_buffer_size=MAX_ENTRY)
             return _entries(unpacker, format_, max_bytes, max_entries, wanted, sound)
-    except Exception:  # missing, unreadable, damaged or crafted (an entry over MAX_ENTRY: BufferFull)
-        return {}, True
+    except FileNotFoundError:
+        return {}, True, ""  # not made yet
+    except Exception:  # unreadable, damaged or crafted (an entry over MAX_ENTRY: BufferFull)
+        return {}, True, "could not be read as one"
 
 
 def _entries(unpacker: msgpack.Unpacker, format_: int, max_bytes: int, max_entries: int, wanted: Container[str],
-             sound: Callable[[Any], bool]) -> tuple[dict[str, Any], bool]:
+             sound: Callable[[Any], bool]) -> tuple[dict[str, Any], bool, str]:
     # the writer's order: "format" first, so a cache of another format is never walked
-    if unpacker.read_map_header() != 2 or unpacker.unpack() != "format" or unpacker.unpack() != format_:
-        return {}, True
+    if unpacker.read_map_header() != 2 or unpacker.unpack() != "format":
+        return {}, True, "is not one"
+    if unpacker.unpack() != format_:
+        return {}, True, "is of another format"
     if unpacker.unpack() != "saves":
-        return {}, True
+        return {}, True, "is not one"
     count = unpacker.read_map_header()
     if count > max_entries:
-        return {}, True
+        return {}, True, f"holds more than {max_entries:,} entries"
     kept: dict[str, Any] = {}
+    unsound = 0
     for _ in range(count):
         name = unpacker.unpack()
         if type(name) is str and name in wanted:
             entry = unpacker.unpack()
             if sound(entry):
                 kept[name] = entry
+            else:
+                unsound += 1
         else:
             unpacker.skip()
         if unpacker.tell() > max_bytes:  # a file that grew while it was read
-            return {}, True
-    return kept, len(kept) != count
+            return {}, True, f"is larger than {max_bytes // (1024 * 1024)} MiB"
+    fault = f"held {unsound:,} {'entry' if unsound == 1 else 'entries'} of the wrong shape" if unsound else ""
+    return kept, len(kept) != count, fault
 
 
 def write_cache(path: Path, format_: int, entries: dict[str, Any]) -> None:

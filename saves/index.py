@@ -7,7 +7,7 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from dicehall import engine
 from dicehall.durable import open_regular
@@ -56,16 +56,19 @@ def find_save(name_or_id: str) -> Path:
     raise SaveError(f"no save named {clean_text(name_or_id)!r} ({command_hint('saves', key=SAVES_KEY)} lists them)")
 
 
-def list_saves() -> list[SaveInfo]:
+def list_saves(warn: Callable[[str], None] | None = None) -> list[SaveInfo]:
     """Every save, most recently played first; damaged ones carry a `problem`. Every text field is
     cleaned of control characters, whatever the file is called or holds. Whatever goes wrong with
     one file is that file's one-line problem: the others are listed as usual.
 
     A save's summary is taken from the index (INDEX_NAME) while the file is exactly as it was when
-    the summary was made; any other save is rebuilt from its records, and the index rewritten."""
+    the summary was made; any other save is rebuilt from its records, and the index rewritten (an
+    index that was not what the list writes is said through `warn`, in one line)."""
     folder = saves_dir()
     paths = list(folder.glob("*" + SUFFIX))
-    index, dropped = _read_index(folder, {path.name for path in paths})
+    index, dropped, fault = _read_index(folder, {path.name for path in paths})
+    if fault and warn:
+        warn(f"the saves list's index ({INDEX_NAME}) {fault}: rebuilt from the saves")
     kept: dict[str, dict] = {}
     infos = []
     for path in paths:
@@ -204,9 +207,9 @@ def _cached_info(entry: Any, path: Path, fingerprint: Fingerprint) -> SaveInfo |
                     entry["finished"], fingerprint.stat.st_mtime, path, entry["problem"], entry["branch_of"])
 
 
-def _read_index(folder: Path, names: set[str]) -> tuple[dict[str, Any], bool]:
-    """The sound entries of the saves named, by file name, and whether the file held anything else;
-    ({}, True) if there is none or it cannot be read as one (saves/caches.py)."""
+def _read_index(folder: Path, names: set[str]) -> tuple[dict[str, Any], bool, str]:
+    """The sound entries of the saves named, by file name, whether the file held anything else, and
+    what was off in it; ({}, True, ...) if there is none or it cannot be read as one (saves/caches.py)."""
     return read_cache(folder / INDEX_NAME, INDEX_FORMAT, MAX_INDEX, MAX_INDEX_SAVES, names, _sound_entry)
 
 

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from dicehall.engine.assists import ASSIST_KINDS, assist_counts
 from dicehall.engine.chance import daily_seed
@@ -77,8 +77,9 @@ def paused_gc():
             gc.enable()
 
 
-def results() -> list[SaveResult]:
-    """Every save's result, from the index where the file is as it was, else from its records."""
+def results(warn: Callable[[str], None] | None = None) -> list[SaveResult]:
+    """Every save's result, from the index where the file is as it was, else from its records (an
+    index that was not what this writes is said through `warn`, in one line)."""
     folder = saves_dir()
     kept: dict[str, list] = {}
     found = []
@@ -87,7 +88,9 @@ def results() -> list[SaveResult]:
         entries = list(os.scandir(folder))
     except OSError as error:
         raise SaveError(f"cannot list the saves ({error.strerror})") from None
-    index, dropped = _read(folder, {entry.name for entry in entries})
+    index, dropped, fault = _read(folder, {entry.name for entry in entries})
+    if fault and warn:
+        warn(f"the statistics' index ({RESULTS_NAME}) {fault}: rebuilt from the saves")
     for entry in entries:
         name = entry.name
         if not name.endswith(SUFFIX):
@@ -229,7 +232,7 @@ def _sound(entry: Any) -> bool:
                                                   and _text(daily, 10))
 
 
-def _read(folder: Path, names: set[str]) -> tuple[dict[str, Any], bool]:
+def _read(folder: Path, names: set[str]) -> tuple[dict[str, Any], bool, str]:
     return read_cache(folder / RESULTS_NAME, RESULTS_FORMAT, MAX_RESULTS_FILE, MAX_RESULTS, names, _sound)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import textwrap
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from dicehall.engine.core import LOWER, Measure
 from dicehall.engine.games import CATALOGUE, entry_of
@@ -130,10 +130,11 @@ class Stats:
 
 
 def collect(game: str | None = None, player: str | None = None, now: float | None = None,
-            found: list[SaveResult] | None = None) -> Stats:
-    """The statistics of the saves, of one game and of the games one player played where asked."""
+            found: list[SaveResult] | None = None, warn: Callable[[str], None] | None = None) -> Stats:
+    """The statistics of the saves, of one game and of the games one player played where asked (a
+    damaged index of them is said through `warn`, in one line)."""
     with paused_gc():
-        return _collect(game, player, time.time() if now is None else now, results() if found is None else found)
+        return _collect(game, player, time.time() if now is None else now, results(warn) if found is None else found)
 
 
 def _collect(game: str | None, player: str | None, now: float, found: list[SaveResult]) -> Stats:

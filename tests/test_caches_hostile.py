@@ -95,7 +95,50 @@ def test_an_entry_larger_than_any_the_cache_writes_is_a_cache_rebuilt(home):
 def test_a_cache_read_back_is_the_one_written(home, tmp_path):
     entries = {"a.dhs": {"x": 1}, "b.dhs": {"x": 2}}
     caches.write_cache(tmp_path / "c.dhi", 3, entries)
-    assert caches.read_cache(tmp_path / "c.dhi", 3, MIB, 10, {"a.dhs"}, lambda e: True) == ({"a.dhs": {"x": 1}}, True)
-    assert caches.read_cache(tmp_path / "c.dhi", 3, MIB, 10, set(entries), lambda e: True) == (entries, False)
-    assert caches.read_cache(tmp_path / "c.dhi", 4, MIB, 10, set(entries), lambda e: True) == ({}, True)
-    assert caches.read_cache(tmp_path / "c.dhi", 3, MIB, 1, set(entries), lambda e: True) == ({}, True)
+    read = caches.read_cache
+    assert read(tmp_path / "c.dhi", 3, MIB, 10, {"a.dhs"}, lambda e: True) == ({"a.dhs": {"x": 1}}, True, "")  # b: gone since
+    assert read(tmp_path / "c.dhi", 3, MIB, 10, set(entries), lambda e: True) == (entries, False, "")
+    assert read(tmp_path / "c.dhi", 4, MIB, 10, set(entries), lambda e: True) == ({}, True, "is of another format")
+    assert read(tmp_path / "c.dhi", 3, MIB, 1, set(entries), lambda e: True) == ({}, True, "holds more than 1 entries")
+    assert read(tmp_path / "c.dhi", 3, MIB, 10, set(entries), lambda e: e["x"] == 1) == (
+        {"a.dhs": {"x": 1}}, True, "held 1 entry of the wrong shape")
+    assert read(tmp_path / "none.dhi", 3, MIB, 10, set(entries), lambda e: True) == ({}, True, "")  # not made yet
+
+
+@pytest.mark.parametrize("cache", sorted(CRAFTED))
+def test_a_damaged_cache_is_said_in_one_line_by_the_command_and_the_screen_and_rebuilt(cache, home, capsys):
+    """Anything off in a cache (#31): dropped, rebuilt from the saves and said in one line, by
+    `dicehall saves` / `dicehall stats` on stderr and by the saves / statistics screen's status line;
+    a cache that is only behind (a save deleted since) is rebuilt without a word."""
+    from dicehall.cli import main
+    from dicehall.tui.app import DicehallApp
+    from tests.apphelpers import drive, screen_text, until
+
+    path = a_save()
+    name, listed, _ = CRAFTED[cache]
+    command, key = {"stats": ("stats", "s"), "index": ("saves", "c")}[cache]
+    whose = "the statistics'" if cache == "stats" else "the saves list's"
+    truth = listed()
+    file = path.parent / name
+    file.write_bytes(b"\x00 not a cache")
+    assert main([command]) == 0
+    said = capsys.readouterr().err.splitlines()
+    assert said == [f"dicehall: {whose} index ({name}) could not be "
+                    "read as one: rebuilt from the saves"]
+    assert listed() == truth and msgpack.unpackb(file.read_bytes())["saves"].keys() == {path.name}
+    assert main([command]) == 0 and capsys.readouterr().err == ""  # sound again
+    other = saves.new_save("dicetower", name="Gone", seed=8)
+    saves.close_save(other)
+    listed()
+    other.journal.path.unlink()
+    assert main([command]) == 0 and capsys.readouterr().err == ""  # only behind: not a word
+
+    file.write_bytes(msgpack.packb({"format": 99, "saves": {}}))
+
+    async def steps(pilot):
+        await pilot.press(key)
+        await until(pilot, lambda: "is of another format" in screen_text(pilot.app))
+        return " ".join(line.strip() for line in screen_text(pilot.app).splitlines()[-4:])  # the status line may wrap
+
+    shown = drive(DicehallApp(), steps)
+    assert f"{whose} index ({name}) is of another format: rebuilt from the saves" in shown

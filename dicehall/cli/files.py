@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import sys
 from datetime import datetime
 
 from dicehall.cli.args import Parser, UsageError, fail
@@ -214,7 +215,7 @@ def list_saves() -> int:
 
     from dicehall import saves
 
-    infos = saves.list_saves()
+    infos = saves.list_saves(warn=lambda line: print(f"dicehall: {line}", file=sys.stderr))
     folder = clean_text(str(saves.saves_dir()), 300)
     if not infos:
         print(f"no saves yet (they live in {folder})")

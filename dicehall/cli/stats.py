@@ -4,6 +4,7 @@ saves that were not counted."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from dicehall.cli.args import Parser, UsageError
 from dicehall.engine.text import clean_text
@@ -25,7 +26,7 @@ def stats_command(args: argparse.Namespace) -> int:
     from dicehall import saves
     from dicehall.saves.stats import collect, stats_lines
 
-    stats = collect(args.game, args.player)
+    stats = collect(args.game, args.player, warn=lambda line: print(f"dicehall: {line}", file=sys.stderr))
     if args.json:
         import json
 

@@ -76,9 +76,9 @@ class SavesScreen(KeyedScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.reload()
+        said = self.reload()
         self.query_one(OptionList).focus()
-        if self.infos:
+        if self.infos and not said:
             self.announce(self.infos[0])
 
     def on_screen_resume(self) -> None:
@@ -86,11 +86,13 @@ class SavesScreen(KeyedScreen):
 
     announced: str | None = None  # the save whose keys the status line last named
 
-    def reload(self) -> None:
-        """Read the list again, keeping the cursor on the same save (wherever the list put it)."""
+    def reload(self) -> bool:
+        """Read the list again, keeping the cursor on the same save (wherever the list put it);
+        whether a damaged index of the list was said on the status line."""
         menu = self.query_one(OptionList)
         current = menu.highlighted_option.id if menu.highlighted_option is not None else None
-        self.infos = saves.list_saves()
+        said: list[str] = []  # a damaged index of the list: one line, kept over the cursor's
+        self.infos = saves.list_saves(warn=said.append)
         menu.clear_options()
         for info in self.infos:
             menu.add_option(Option(save_row(info), id=info.id))
@@ -101,6 +103,9 @@ class SavesScreen(KeyedScreen):
         if ids:
             menu.highlighted = ids.index(current) if current in ids else 0
             self.announced = ids[menu.highlighted]  # a reload is not a move: the status line keeps its answer
+        if said:
+            self.status(said[0])
+        return bool(said)
 
     def current(self) -> saves.SaveInfo | None:
         index = self.query_one(OptionList).highlighted

@@ -53,17 +53,18 @@ class StatsScreen(KeyedScreen):
         from dicehall.saves.stats import collect, stats_lines
 
         game, player = self.game, self.player
+        said: list[str] = []  # a damaged index of the results: one line, after the counts
         try:
-            stats = collect(game, player)
+            stats = collect(game, player, warn=said.append)
             # the names p goes through: everyone's, counted while no player is chosen
             names = sorted({t.player for t in stats.players}, key=str.casefold) if player is None else self.names
             lines = stats_lines(stats, None, player, width=76)
         except Exception as error:  # a folder that cannot be listed: one line, never a traceback
             self.app.call_from_thread(self.status, f"the saves could not be counted: {saves.error_line(error)}", True)
             return
-        self.app.call_from_thread(self.counted_now, lines, names)
+        self.app.call_from_thread(self.counted_now, lines, names, said[0] if said else "")
 
-    def counted_now(self, lines: list[str], names: list[str]) -> None:
+    def counted_now(self, lines: list[str], names: list[str], said: str = "") -> None:
         if not self.is_mounted:
             return
         self.names = names
@@ -73,7 +74,7 @@ class StatsScreen(KeyedScreen):
         shown = [f"game {self.game}" if self.game else "every game",
                  f"player {self.player}" if self.player else "everyone"]
         self.query_one("#title", Plain).show(f"Statistics: {', '.join(shown)}")
-        self.status("PgDn for more; p a player, g a game; q goes back")
+        self.status(said or "PgDn for more; p a player, g a game; q goes back")
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#stats-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
