@@ -171,6 +171,7 @@ def from_document(document, session, samples: int | None) -> Analysis:
         if (d.equity_played is None) != (d.equity_best is None):
             raise StoredAnalysisError(f"decision at event {d.event} has one equity of the two")
     ascending([point.event for point in curve], "curve's points")
+    _decisions_of_the_game(decisions, session)
     result = Analysis(game, figure, tuple(decisions), tuple(chance), tuple(curve), notes, extra,
                       names=tuple(p.name for p in session.players))
     analysis.check_stored(result, session)  # the game's own figures, by the checker beside its analyser
@@ -193,6 +194,21 @@ def _within_what_an_analysis_holds(data: bytes, events: int) -> None:
     values, most = data.count(b",") + data.count(b":") + containers + 1, 32 * (events + 1) + 4096
     if values > most:
         raise StoredAnalysisError(f"more values ({values:,}) than an analysis of this game holds ({most:,})")
+
+
+def _decisions_of_the_game(decisions: list[Decision], session) -> None:
+    """Each decision one the game had: its seat to act just before its event, its move played and
+    its best among the choices there (in practice's words, the analyser's own). Within range is not
+    enough: a die roll's event passed, and practice offered a decision with nothing to choose."""
+    from dicehall.engine.analysis import practice
+
+    for d in decisions:
+        state = session.state_at(d.event - 1)
+        if session.game.to_act(state) != d.seat:
+            raise StoredAnalysisError(f"the decision at event {d.event} is not seat {d.seat + 1}'s to make")
+        words = {choice for choice, _ in practice.choices(session, d)}
+        if d.played not in words or d.best not in words:
+            raise StoredAnalysisError(f"the decision at event {d.event} names a move that was not a choice there")
 
 
 def read_stored(path: Path, session, samples: int | None) -> Analysis:

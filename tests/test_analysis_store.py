@@ -125,7 +125,7 @@ def test_a_stored_analysis_in_the_right_shape_is_still_data_its_text_cleaned(rep
     analysed(capsys, replay)
     (path,) = stored_files(home)
     document = json.loads(path.read_text())
-    document["decisions"][0][2] = "wager\x1b[2J[bold]x[/bold]\x07"
+    document["notes"] = ["wager\x1b[2J[bold]x[/bold]\x07"]
     document["decisions"][0][10] = "ends\x1b]0;pwned\x07 [@click=app.quit]at once[/]"  # the words, a fact shown beside
     path.write_text(json.dumps(document))
     assert main(["analyse", replay]) == 0
@@ -133,6 +133,22 @@ def test_a_stored_analysis_in_the_right_shape_is_still_data_its_text_cleaned(rep
     assert "\x1b" not in out and "\x07" not in out
     assert "wager[2J[bold]x[/bold]" in out  # shown as the characters they are, never as markup or escapes
     assert "(ends]0;pwned [@click=app.quit]at once[/])" in out
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda d: d["decisions"][0].__setitem__(2, "wager\x1b[2J[bold]x[/bold]"), "names a move that was not a choice there"),
+    (lambda d: d["decisions"][0].__setitem__(3, "roll"), "names a move that was not a choice there"),
+    (lambda d: d["decisions"][0].__setitem__(0, 2), "is not seat"),  # event 2: a die rolled, not a decision
+])
+def test_a_stored_decision_the_game_never_had_is_one_line_and_analysed_again(replay, capsys, home, edit, said):
+    """Within range was not enough: practice offered a die roll as a decision, with nothing to choose."""
+    fresh, _ = analysed(capsys, replay)
+    (path,) = stored_files(home)
+    document = json.loads(path.read_text())
+    edit(document)
+    path.write_text(json.dumps(document))
+    again, err = analysed(capsys, replay)
+    assert again == fresh and len(err.splitlines()) == 1 and said in err and err.rstrip().endswith("analysing again"), err
 
 
 def test_a_stored_analysis_that_is_a_fifo_or_a_folder_is_one_line_not_a_hang(replay, capsys, home):
