@@ -416,7 +416,7 @@ def _claims(session: Session, tags: dict[str, tuple[Any, int]], events: int) -> 
         raise TextRecordError(f"the Typed tag is not the record's count: it has "
                               f"{typed} typed outcomes", tags["Typed"][1])
     undos = _tag(tags["Undos"][0], "Undos", (int,), "a number", tags["Undos"][1])
-    if undos < 0:
+    if not 0 <= undos < 1 << 40:  # a claim shown as it is: a count a game could have, not 400 digits
         raise TextRecordError("the Undos tag is not a count", tags["Undos"][1])
     assists, number = tags["Assists"]
     if not isinstance(assists, list) or len(assists) > 10_000:

@@ -151,3 +151,14 @@ def test_markup_in_names_and_comments_is_kept_as_text(tmp_path):
     assert [p.name for p in read.players] == ["[bold]Ann[/bold]", "[@click=app.quit]B"]
     assert read.labels.comments[1] == "[red]boo[/red] {not a comment} \\ back"
     assert write_text(read) == text
+
+
+def test_an_undos_claim_beyond_any_game_is_refused_not_printed_whole(tmp_path, capsys):
+    """A claim is shown as it is: 400 digits of undos are not a count any game had."""
+    text = record("wager")
+    assert "[Undos 0]" in text
+    path = tmp_path / "undos.dht"
+    path.write_text(text.replace("[Undos 0]", "[Undos 1" + "0" * 400 + "]"))
+    assert main(["verify", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "the Undos tag is not a count" in err and "0" * 40 not in err
