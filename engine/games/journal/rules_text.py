@@ -63,8 +63,9 @@ A King keeps to king, pull, remove or no-pull. dc-solo-rpg's words are
 read as ours: primary-success (salvation), failure-token (king),
 failure-check (pull), success-bonus (salvation-5), skip-damage
 (skip-pull), return-king, empty (no effect, as a blank action is); in a
-deck that uses them a blank action is no effect, as in dc-solo-rpg. Its CSV reads in either column order (card,
-suite, action, description or card, suit, description, action).
+deck that uses them a blank action is no effect, as in dc-solo-rpg. Its
+CSV reads in either column order (card, suite, action, description or
+card, suit, description, action).
 dc-solo-rpg's game file (its type-based Markdown format) names each card
 by its type and dicehall places the 52 as dc-solo-rpg does: Primary
 Success the Ace of Hearts (salvation), Failure Counter the Kings (king),
