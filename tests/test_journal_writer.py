@@ -225,6 +225,63 @@ def test_a_rewrite_starts_at_the_end_of_the_old_words():
     assert session.state.pages[0].entry == "First draft. Revised."
 
 
+def test_undoing_a_saved_rewrite_keeps_its_words_as_the_rewrite_and_redo_saves_them_again():
+    """Issue #30, a writer never loses a word: u after a rewrite's ctrl+s takes the amendment back,
+    and its words are entry 1's rewrite kept for later (in the save too), e then Enter opens them;
+    ctrl+y amends again and no rewrite is left kept."""
+    session = at_a_card(new_game())
+
+    async def steps(pilot):
+        await rewrite_first(pilot, "First draft.", " Revised.")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        amended = session.state.pages[0].entry
+        await pilot.press("u")
+        await pilot.pause()
+        undone = session.state.pages[0].entry, rewrite_of(session), status(pilot.app)
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        redone = session.state.pages[0].entry, rewrite_of(session)
+        await pilot.press("u")
+        await rewrite_entry(pilot, " Again.")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        return amended, undone, redone
+
+    amended, undone, redone = drive(DicehallApp(session=session), steps)
+    assert amended == "First draft. Revised."
+    assert undone[:2] == ("First draft.", (1, amended)) and "your rewrite of entry 1 is kept" in undone[2]
+    assert redone == (amended, (0, ""))
+    assert session.state.pages[0].entry == "First draft. Revised. Again." and rewrite_of(session) == (0, "")
+
+
+def test_an_undone_rewrite_goes_in_the_box_when_another_entrys_rewrite_is_kept():
+    """The app keeps one rewrite for later: with entry 2's kept, entry 1's undone rewrite follows the
+    draft in the box (and in the save), and entry 2's stays kept."""
+    from dicehall.engine.games.journal import DrawCard, WriteEntry
+
+    session = at_a_card(new_game())
+    session.play(WriteEntry("One."))
+    session.play(DrawCard("4H"))
+    assert session.state.phase == "entry"
+    session.play(WriteEntry("Two."))
+
+    async def steps(pilot):
+        await rewrite_entry_one(pilot, " Amended.")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await rewrite_entry(pilot, " Later.")  # the question offers the last written: entry 2
+        await pilot.press("escape")  # kept for later
+        await pilot.pause()
+        await pilot.press("u")
+        await pilot.pause()
+        return box(pilot).text, status(pilot.app)
+
+    text, said = drive(DicehallApp(session=session), steps)
+    assert session.state.pages[0].entry == "One." and text == "One. Amended." == draft_of(session)
+    assert rewrite_of(session) == (2, "Two. Later.") and "your rewrite of entry 1 is in the box" in said
+
+
 def test_a_long_prompt_is_cut_with_a_key_and_read_whole_with_it():
     deck = journal.parse_deck(("card,suite,action,description\n2,hearts,no-pull," + LONG_PROMPT[:400] + "\n").encode(),
                               "wind.csv").record()

@@ -57,6 +57,15 @@ def entry_taken_back(before: JournalState, after: JournalState) -> tuple[int, st
     return None
 
 
+def rewrite_taken_back(before: JournalState, after: JournalState) -> tuple[int, str] | None:
+    """The rewrite saved in `before` and not in `after` (an undo took its amendment back): (its page,
+    the rewritten words), or None."""
+    for number, (old, new) in enumerate(zip(before.pages, after.pages), start=1):
+        if old.amended > new.amended and old.entry is not None:
+            return number, old.entry
+    return None
+
+
 class JournalScreen(GameScreen):
     BINDINGS = [
         Binding("n", "next", "Next"),
@@ -530,10 +539,30 @@ class JournalScreen(GameScreen):
             self.keep_draft()
             which = f"entry {page}'s words are" if page else "the last words are"
             self.status(f"{self.query_one(StatusLine).message}; {which} back in the box")
+        unamended = rewrite_taken_back(before, self.state)
+        if unamended is not None and self.amending is None:
+            self.keep_rewrite_undone(*unamended)
+
+    def keep_rewrite_undone(self, page: int, words: str) -> None:
+        """An undone rewrite's words are never dropped: the rewrite kept for later (e then its page
+        opens it again) when none of another entry is kept, else in the box after the draft."""
+        if not self.rewrite_page or self.rewrite_page == page or not self.rewrite.strip():
+            self.rewrite_page, self.rewrite = page, words
+            said = f"your rewrite of entry {page} is kept, not saved: e then {page} opens it again"
+        else:
+            self.draft = self.draft + "\n\n" + words if self.draft.strip() else words
+            self.put_in_box(self.draft)
+            said = f"your rewrite of entry {page} is in the box (the rewrite of entry {self.rewrite_page} is kept)"
+        if self.keep_draft():
+            self.status(f"{self.query_one(StatusLine).message}; {said}")
 
     def action_redo(self) -> None:
         before = self.state
         super().action_redo()
+        rewritten = rewrite_taken_back(self.state, before)
+        if rewritten is not None and (self.rewrite_page, self.rewrite) == rewritten and self.amending is None:
+            self.rewrite_page, self.rewrite = 0, ""  # saved again: no longer a rewrite kept for later
+            self.keep_draft()
         redone = entry_taken_back(self.state, before)
         if redone is not None and self.amending is None:  # the words undo put back are the entry's again
             words = redone[1]
