@@ -96,6 +96,35 @@ def test_no_other_key_takes_a_players_seat_back(hall, monkeypatch):
     back.close(), bob.close()
 
 
+def test_a_login_with_no_key_named_never_takes_a_keys_seat_by_typing_its_name(hall, monkeypatch):
+    """On the box's account every login is the same Unix user: a login without --player (a key line
+    without it, the account's own shell) typing `--name ann` took ann's seat and played as her key,
+    rated and scored. A key's name is matched only by that key: at a seat, and at a match's seat kept
+    for it (a seat handed to a bot is matched the same way: game.same_player)."""
+    from dicehall.saves.hall.match_book import MatchBook
+
+    as_player(monkeypatch, "ann")
+    game = hall.host("wager", ["player", "open"], "ann")
+    game.close()  # ann's link drops: her seat waits for her
+    as_player(monkeypatch, None)
+    with pytest.raises(SeatHeld, match="ann's: only they can take it back"):
+        hall.join(game.id, seat=0, name="ann")
+    typed = hall.join(game.id, name="ann")  # not her seat back: the open one, as a typed name
+    assert typed.seat == 1 and [(r["name"], r.get("key", False)) for r in seat_records(hall, game.id)] == [
+        ("ann", True), ("ann", False)]
+    typed.close()
+
+    as_player(monkeypatch, "ann")
+    _, first = MatchBook(hall).host("wager", "match", 3, ["ann", "bob"], "ann")  # invited by a key: bob's key
+    as_player(monkeypatch, None)
+    with pytest.raises(SeatHeld, match="kept for bob"):
+        hall.join(first.id, name="bob")
+    as_player(monkeypatch, "bob")
+    bob = hall.join(first.id)
+    assert bob.seat == 1
+    bob.close(), first.close()
+
+
 def test_off_a_box_names_are_typed_as_before(hall, monkeypatch):
     as_player(monkeypatch, None)
     game = hall.host("towers", ["player", "open"], "Ann")
@@ -130,6 +159,29 @@ def test_scores_say_the_names_are_the_keys_and_keep_a_typed_name_apart(hall, mon
     assert main(["--hall", str(hall.folder), "hall", "--scores", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert "unauthenticated" in data["names"]
+
+
+def test_on_a_box_the_hall_and_saves_screens_show_no_path_of_the_box(hall, monkeypatch, tmp_path):
+    """docs/hall.md: on a box no command shows the hall's folder or any other path of the box; the
+    hall screen's title and the empty saves list's named theirs."""
+    as_player(monkeypatch, "ann")
+    game = hall.host("towers", ["player", "open"], "")
+    game.close()
+
+    async def steps(pilot):
+        await pilot.press("h")
+        await until(pilot, lambda: isinstance(pilot.app.screen, HallScreen) and "The hall:" in screen_text(pilot.app))
+        lobby = screen_text(pilot.app)
+        await pilot.press("q")
+        await until(pilot, lambda: not isinstance(pilot.app.screen, HallScreen))
+        await pilot.press("c")
+        await until(pilot, lambda: "No saved games yet" in screen_text(pilot.app))
+        return lobby, screen_text(pilot.app)
+
+    lobby, listing = run(DicehallApp(), steps)
+    assert "The hall: 1 in progress, 0 finished" in lobby and "No saved games yet" in listing
+    for shown in (lobby, listing):
+        assert str(tmp_path) not in shown and "/" not in shown.splitlines()[0] + shown.splitlines()[1], shown
 
 
 def test_the_hall_screen_joins_as_the_keys_name_without_asking(hall, monkeypatch):

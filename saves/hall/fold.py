@@ -54,6 +54,13 @@ def header_time(created: Any) -> float | None:
     return stamp if 0 <= stamp < 1e11 else None  # as a record's "at"
 
 
+def kept_keyed(header: Any, seat: int) -> bool:
+    """Whether a match game's seat is kept for a key's name (its tag's `keyed`; a log before it: no)."""
+    tag = header.get("match") if isinstance(header, dict) else None
+    keyed = tag.get("keyed") if isinstance(tag, dict) else None
+    return isinstance(keyed, (list, tuple)) and 0 <= seat < len(keyed) and keyed[seat] is True
+
+
 def kept_for(header: Any, seat: int) -> str:
     """The name a match game's seat is kept for (its header's `match` tag), "" when anyone may take it."""
     tag = header.get("match") if isinstance(header, dict) else None
@@ -97,6 +104,7 @@ class HallFold:
             raise HallError(f"{label}: the header's watchers are not one of {', '.join(WATCHER_POLICIES)}")
         self.name = clean_text(header.get("name", "")) or self.module.TITLE
         self.kept = tuple(kept_for(header, n) for n in range(len(seats)))  # a match's seat: whose it is ("" anyone's)
+        self.kept_keyed = tuple(kept_keyed(header, n) for n in range(len(seats)))  # ... and whether that is a key's name
         self.seats: list[Seat] = []
         bots = sum(isinstance(entry, dict) and entry.get("kind") == "bot" for entry in seats)
         for entry in seats:

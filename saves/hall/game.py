@@ -35,6 +35,13 @@ def seat_name(given: str) -> tuple[str, bool]:
     return name, False
 
 
+def same_player(seat, name: str, uid: int, keyed: bool) -> bool:
+    """Whether a seat's player is this one: the same name, user and kind of name. A key's name (the
+    box admin's, from the login's key) is never matched by the same name typed: on a box every
+    login is the same user, and a typed name is no identity."""
+    return seat.name == name and seat.uid == uid and seat.keyed == keyed
+
+
 class HallGame(IdleSeats):
     """One hall game as this process sees it: its fold (`session`, seats, takeback), the seat it
     holds (`seat`, None for a watcher or a follower) and its position in the log.
@@ -287,17 +294,16 @@ class HallGame(IdleSeats):
         name, keyed = seat_name(name)
         uid = os.getuid()
         for _ in range(10):
-            choice = seat if seat is not None else self._first_free(name, uid)
+            choice = seat if seat is not None else self._first_free(name, uid, keyed)
             if not 0 <= choice < len(self.fold.seats):
                 raise HallError(f"{self.id} has no seat {choice + 1} (seats 1 to {len(self.fold.seats)})")
             current = self.fold.seats[choice]
             if current.kind == "bot":
-                raise SeatHeld(self._handed_words(name, uid, choice) or f"seat {choice + 1} is a bot's")
-            if current.kind == "player" and (current.name != name or current.uid != uid):
+                raise SeatHeld(self._handed_words(name, uid, keyed, choice) or f"seat {choice + 1} is a bot's")
+            if current.kind == "player" and not same_player(current, name, uid, keyed):
                 raise SeatHeld(f"seat {choice + 1} is {current.name}'s: only they can take it back")
-            kept = self.fold.kept[choice]  # a match's game: its seat is its player's
-            if current.kind == "open" and kept not in ("", name):
-                raise SeatHeld(f"seat {choice + 1} is kept for {kept}: this is a game of their match")
+            if current.kind == "open" and not self._kept_for_us(choice, name, keyed):
+                raise SeatHeld(f"seat {choice + 1} is kept for {self.fold.kept[choice]}: this is a game of their match")
             fd = self.hall.lock_seat(self.id, choice, name)
             try:
                 if current.kind == "open":
@@ -316,26 +322,31 @@ class HallGame(IdleSeats):
             return
         raise HallError("the seats keep changing: try again")
 
-    def _first_free(self, name: str, uid: int) -> int:
+    def _first_free(self, name: str, uid: int, keyed: bool) -> int:
         for n in self.fold.handed:  # a game with a seat handed over has no open one: it has started
-            if self._handed_words(name, uid, n):
-                raise SeatHeld(self._handed_words(name, uid, n))
+            if self._handed_words(name, uid, keyed, n):
+                raise SeatHeld(self._handed_words(name, uid, keyed, n))
         seats = self.fold.seats
         for n, s in enumerate(seats):  # our own disconnected seat first
-            if s.kind == "player" and s.name == name and s.uid == uid and not self.hall.seat_held(self.id, n):
+            if s.kind == "player" and same_player(s, name, uid, keyed) and not self.hall.seat_held(self.id, n):
                 return n
         open_seats = [n for n, s in enumerate(seats) if s.kind == "open"]
         for n in open_seats:  # one kept for us (a match's) or for anyone; else the first, which says whose it is
-            if self.fold.kept[n] in ("", name):
+            if self._kept_for_us(n, name, keyed):
                 return n
         if open_seats:
             return open_seats[0]
         raise SeatHeld(f"{self.id} has no open seat: watch it with {command_hint(f'watch {self.id}', key=WATCH_KEY)}")
 
-    def _handed_words(self, name: str, uid: int, seat: int) -> str:
+    def _kept_for_us(self, seat: int, name: str, keyed: bool) -> bool:
+        """An open seat anyone may take, or one a match keeps for `name` (a key's name: only that key's)."""
+        kept = self.fold.kept[seat]
+        return kept == "" or (kept == name and keyed == self.fold.kept_keyed[seat])
+
+    def _handed_words(self, name: str, uid: int, keyed: bool, seat: int) -> str:
         """Why `name` (of user `uid`) cannot take `seat` back, if it was theirs and went to a bot; else ""."""
         held = self.fold.handed.get(seat)
-        if held is None or held.name != name or held.uid != uid:
+        if held is None or not same_player(held, name, uid, keyed):
             return ""
         return self.seats()[seat].handed_words(self.id)
 

@@ -285,7 +285,7 @@ class MatchBook(MatchScoring):
         table = self.standing(match_id, fold)
         if table.over:
             raise HallError(f"match {match_id} is over: {table.decided}")
-        name, _ = seat_name(given)
+        name, keyed = seat_name(given)
         mine = 0 if first else self._my_place(table, given)
         unfinished = [score for score in table.scores if score.points is None and not score.problem]
         for score in unfinished:  # a game of yours not over: take your seat again
@@ -310,7 +310,7 @@ class MatchBook(MatchScoring):
                 kinds.append(f"bot:{place.bot}" if place.bot is not None else opponent)
             else:
                 kinds.append("open")
-        tag = fold.tag(match_id, game)
+        tag = fold.tag(match_id, game, keyed)
         hosted = self.hall.host(fold.game, kinds, name, options=fold.options, watchers=watchers, match=tag)
         try:
             log.append({"op": "game", "id": hosted.id, "pair": list(pair), "by": mine}, fold.count)

@@ -161,11 +161,15 @@ class MatchFold:
                 return n
         return None
 
-    def tag(self, match_id: str, game: MatchGame) -> dict:
-        """What a game of this match carries in its header: which match, which game, whose seats."""
+    def tag(self, match_id: str, game: MatchGame, keyed_host: bool = False) -> dict:
+        """What a game of this match carries in its header: which match, which game, whose seats (and
+        whether each is a key's name: a place not taken yet is one when a key's name opens the game,
+        since on a box every name invited is a key's)."""
         kept = [self.places[place].name if self.places[place].taken else self.places[place].invited
                 for place in game.seats]
-        return {"id": match_id, "nonce": self.nonce, "pair": list(game.pair), "number": game.number, "kept": kept}
+        keyed = [self.places[place].keyed if self.places[place].taken else keyed_host for place in game.seats]
+        return {"id": match_id, "nonce": self.nonce, "pair": list(game.pair), "number": game.number, "kept": kept,
+                "keyed": keyed}
 
     # ----- records -----
     def apply(self, record: Any) -> None:

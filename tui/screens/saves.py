@@ -96,8 +96,9 @@ class SavesScreen(KeyedScreen):
         menu.clear_options()
         for info in self.infos:
             menu.add_option(Option(save_row(info), id=info.id))
+        folder = "" if on_box() else f" (folder: {clean_text(str(saves.saves_dir()), 60)})"  # a box's paths are never shown
         title = (f"Saved games, most recently played first ({counted(len(self.infos), 'save')})" if self.infos
-                 else f"No saved games yet (folder: {clean_text(str(saves.saves_dir()), 60)})")
+                 else f"No saved games yet{folder}")
         self.query_one(".title", Plain).show(Text(title, style="bold"))
         ids = [info.id for info in self.infos]
         if ids:

@@ -234,9 +234,10 @@ class HallScreen(KeyedScreen):
                 menu.highlighted = self.row_of_cursor()
         playing = sum(1 for e in entries if not e.problem and not e.finished)
         finished = sum(1 for e in entries if not e.problem and e.finished)
-        folder = clean_text(str(self.hall.folder), 40)
-        title = (f"The hall: {playing} in progress, {finished} finished  ({folder})" if entries
-                 else f"The hall is empty ({folder}): n opens a game")
+        shown = clip(self.hall.shown(), 40)  # on a box "": no path of the box is shown to a player
+        folder = f" ({shown})" if shown else ""
+        title = (f"The hall: {playing} in progress, {finished} finished {folder}".rstrip() if entries
+                 else f"The hall is empty{folder}: n opens a game")
         self.query_one(".title", Plain).show(Text(clip(title, 78), style="bold"))
         self.cursor_moved()
         self.refresh_bindings()
