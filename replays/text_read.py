@@ -160,6 +160,8 @@ def _session(tags: dict[str, tuple[Any, int]], players: list[Player]) -> Session
     if rules > module.RULES_VERSION:
         raise TextRecordError(f"made for newer {module.TITLE} rules (version {rules})", number)
     seed = _tag(tags["Seed"][0], "Seed", (int,), "a number", tags["Seed"][1])
+    if not -(1 << 63) <= seed < 1 << 64:  # what a save and a .dhr hold (msgpack): a branch of it is saved
+        raise TextRecordError("the Seed tag is not a seed a save can hold (64 bits)", tags["Seed"][1])
     options = _tag(tags["Options"][0], "Options", (dict,), "a map", tags["Options"][1])
     try:
         return Session(module, seed=seed, options=dict(options), players=players, dice=[])

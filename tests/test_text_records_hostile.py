@@ -162,3 +162,18 @@ def test_an_undos_claim_beyond_any_game_is_refused_not_printed_whole(tmp_path, c
     assert main(["verify", str(path)]) == 1
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "the Undos tag is not a count" in err and "0" * 40 not in err
+
+
+@pytest.mark.parametrize("seed", [1 << 64, -(1 << 63) - 1, 10 ** 4000])
+def test_a_seed_no_save_can_hold_is_the_tags_one_line_not_a_crash_when_branched(seed, tmp_path, capsys):
+    """A record of a genuine game under a seed beyond 64 bits verified, then "continue from here" in
+    the viewer crashed writing the branch's save (msgpack); a Towers record (no dice) took any seed
+    and verify printed all its digits."""
+    game = "towers"
+    text = record(game)
+    start = text.index("[Seed ")
+    path = tmp_path / "seed.dht"
+    path.write_text(text[:start] + f"[Seed {seed}]" + text[text.index("]", start) + 1:])
+    assert main(["verify", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "the Seed tag is not a seed a save can hold" in err and "0" * 40 not in err
