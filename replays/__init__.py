@@ -52,6 +52,7 @@ MAX_CONTAINERS = 8 * MAX_EVENTS
 DIGEST_EVERY = 100
 SUFFIX = ".dhr"
 FILE_DIGEST = "file_digest"
+DIGEST_FROM = 3  # the first format written with a file digest: one without it is damaged or forged, not old
 # What a replay says that the events cannot prove; `verify` names them. The file digest shows
 # they were not damaged, but anyone can write a replay with a digest that fits what they wrote.
 CLAIMS = "the name, the players' names, the assists and the undo count, when it was made and by which dicehall"
@@ -233,7 +234,7 @@ def read_document(path: str | Path) -> dict:
     version = _need(document, "format", (int,), "a number")
     if version > FORMAT:
         raise ReplayError(f"made by a newer dicehall (format {version}); this one reads format {FORMAT}")
-    if version == FORMAT or FILE_DIGEST in document:  # a format flipped down still carries its digest
+    if version >= DIGEST_FROM or FILE_DIGEST in document:  # a format flipped down still carries its digest
         recorded = document.get(FILE_DIGEST)
         if not isinstance(recorded, str):
             raise ReplayError("the file digest is missing")

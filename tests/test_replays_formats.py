@@ -95,6 +95,23 @@ def test_a_format_4_replay_has_no_handovers_and_reads(tmp_path):
     assert replays.verify(path).startswith("ok: Dice Tower")
 
 
+@pytest.mark.parametrize("version", [3, 4])
+def test_a_format_3_or_4_replay_without_its_file_digest_is_one_line(tmp_path, version, capsys):
+    """Formats 3 and later were always written with a file digest: one without it was relabelled
+    (a format 5 file flipped down, its digest dropped) to get its header past the check; `verify`
+    ended in a KeyError and every other command read the file as sound."""
+    from dicehall.cli import main
+
+    document = replays.replay_document(session_with_events())
+    old = {key: value for key, value in document.items() if key not in ("handovers", "abandoned", "file_digest")}
+    path = tmp_path / "r.dhr"
+    path.write_bytes(msgpack.packb(dict(old, format=version, comments=[]), use_bin_type=True))
+    for command in ("verify", "summary", "analyse"):
+        assert main([command, str(path)]) != 0, command
+        err = capsys.readouterr().err
+        assert err.strip().endswith("the file digest is missing") and len(err.splitlines()) == 1, (command, err)
+
+
 @pytest.mark.parametrize("digests, expected", [
     (None, "the state digests are missing"),
     ([], "the final state digest (after event 6) is missing"),
