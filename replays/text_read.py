@@ -258,6 +258,9 @@ class _Reader:
         self.lines.keep(len(self.events) + 1, comments)
         for event in batch:
             line = self.lines.next()
+            while line is not None and not line[1]:  # a comment on the event before, between a move's events
+                self.lines.keep(len(self.events), line[2])
+                line = self.lines.next()
             if line is None:
                 raise TextRecordError("the record ends inside a move", number)
             at, event_text, comments, columns = line

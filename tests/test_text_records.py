@@ -154,6 +154,23 @@ def test_ruling_a_comment_belongs_to_the_event_line_before_it_and_a_decisions_to
     assert session.labels.comments == {0: "the start", 1: "on the first pull", 2: "nice roll", 3: "the second pull"}
 
 
+def test_a_comment_on_an_event_inside_a_move_round_trips():
+    """A troll move makes several events (the move, the flight, the next turn's start): a comment on
+    one inside it (the viewer's ; at that event) is written on a line of its own between them, and
+    the reader took that line for the next event's and refused the record dicehall wrote."""
+    from dicehall.replays.text import read_text
+
+    session = engine.new_session("troll", seed=5)
+    whole_game(session, limit=6)
+    starts = session.turn_starts()
+    inside = next(start + 1 for start, end in zip(starts, starts[1:] + [len(session.events)]) if end - start > 2)
+    session.labels.comments = {inside: "on an event inside a move", 0: "the start"}
+    text = write_text(session)
+    read = read_text(text, "x")
+    assert read.labels.comments == {inside: "on an event inside a move", 0: "the start"}
+    assert list(read.events) == list(session.events) and write_text(read) == text
+
+
 def test_typed_dice_round_trip_and_are_marked_on_their_line(tmp_path):
     session = engine.new_session("dicetower", seed=3, players=["Ada"], dice=[6, 5, 2, 2])
     game = engine.get_game("dicetower")
