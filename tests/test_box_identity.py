@@ -100,7 +100,7 @@ def test_a_login_with_no_key_named_never_takes_a_keys_seat_by_typing_its_name(ha
     """On the box's account every login is the same Unix user: a login without --player (a key line
     without it, the account's own shell) typing `--name ann` took ann's seat and played as her key,
     rated and scored. A key's name is matched only by that key: at a seat, and at a match's seat kept
-    for it (a seat handed to a bot is matched the same way: game.same_player)."""
+    for it (a seat handed to a bot is matched the same way: seats.same_player)."""
     from dicehall.saves.hall.match_book import MatchBook
 
     as_player(monkeypatch, "ann")

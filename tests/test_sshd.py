@@ -270,7 +270,11 @@ def test_two_players_by_their_keys_one_game_a_watcher_the_scores_and_the_replay(
     try:
         eventually(lambda: watchers(box, game) == 1, lambda: f"carol is not watching: {box.sshd_log()}")
         hall = Hall(box.hall)
-        seated = {0: hall.join(game, name="alice"), 1: hall.join(game, name="bob")}  # their own seats again
+        seated = {}
+        for seat, name in ((0, "alice"), (1, "bob")):  # their own seats again, as their keys: a typed name takes none
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setenv("DICEHALL_PLAYER", name)
+                seated[seat] = hall.join(game, name=name)
         play_until_over(seated, random.Random(29))
         for one in seated.values():
             one.close()

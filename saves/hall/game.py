@@ -16,7 +16,7 @@ from dicehall.saves.hall.fold import HallFold, fold_records
 from dicehall.saves.hall.follow import ChangeWaiter
 from dicehall.saves.hall.idle import IdleSeats
 from dicehall.saves.hall.log import HallLog, LogRecorder
-from dicehall.saves.hall.seats import SeatView, seat_label
+from dicehall.saves.hall.seats import SeatView, same_player, seat_label
 from dicehall.saves.hall.watchers import WatcherMark
 
 
@@ -34,12 +34,6 @@ def seat_name(given: str) -> tuple[str, bool]:
         raise HallError("a player needs a name (--name)")
     return name, False
 
-
-def same_player(seat, name: str, uid: int, keyed: bool) -> bool:
-    """Whether a seat's player is this one: the same name, user and kind of name. A key's name (the
-    box admin's, from the login's key) is never matched by the same name typed: on a box every
-    login is the same user, and a typed name is no identity."""
-    return seat.name == name and seat.uid == uid and seat.keyed == keyed
 
 
 class HallGame(IdleSeats):

@@ -197,3 +197,10 @@ class HallSeats:
         finally:
             os.close(folder)
         return live
+
+
+def same_player(seat, name: str, uid: int, keyed: bool) -> bool:
+    """Whether a seat's player is this one: the same name, user and kind of name. A key's name (the
+    box admin's, from the login's key) is never matched by the same name typed: on a box every
+    login is the same user, and a typed name is no identity."""
+    return seat.name == name and seat.uid == uid and seat.keyed == keyed
