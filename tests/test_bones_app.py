@@ -283,7 +283,11 @@ def test_a_bot_deciding_refuses_the_action_keys_with_the_reason(monkeypatch):
     assert "Bot (B, bot) is thinking" in text
 
 
-def test_the_setup_screen_starts_two_bots_and_space_lets_them_play_on_at_once():
+def test_the_setup_screen_starts_two_bots_and_space_lets_them_play_on_at_once(monkeypatch):
+    # the bots wait at their pace until Space: with the module's pace of 0 they played from the start,
+    # and on a loaded machine the game could end while `s` waited, before q's hook was set (no q: failed)
+    monkeypatch.setattr(BonesScreen, "BOT_PACE", 60)
+
     async def steps(pilot):
         await pilot.press("right", "right")  # players: two bots (watch)
         await pilot.press("down", "right", "down", "right")  # both bots play random
