@@ -278,7 +278,7 @@ def session_from_document(document: dict) -> Session:
         except ValueError as error:
             raise ReplayError(str(error)) from None
     undos = _need(document, "undos", (int,), "a number")
-    if undos < 0:
+    if not 0 <= undos < 1 << 40:  # as a text record's Undos: a count a game could have, not 19 digits shown
         raise ReplayError("the header's undos is missing or not a number")
     for key in ("name", "created", "dicehall"):
         _need(document, key, (str,), "text")

@@ -147,3 +147,12 @@ def test_a_replay_without_events_needs_no_final_digest_but_the_list(tmp_path):
     del document["digests"]
     with pytest.raises(replays.ReplayError, match="the state digests are missing"):
         replays.verify(write(tmp_path, document))
+
+
+@pytest.mark.parametrize("undos", [1 << 40, 1 << 63, -1])
+def test_an_undos_claim_beyond_any_game_is_one_line(tmp_path, undos):
+    """As the text record's Undos tag: a count at most 2^40, never 19 digits shown as a claim."""
+    document = dict(replays.replay_document(session_with_events()), undos=undos)
+    document.pop("file_digest")
+    with pytest.raises(replays.ReplayError, match="the header's undos is missing or not a number"):
+        replays.verify(write(tmp_path, replays.seal(document)))
