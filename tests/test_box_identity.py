@@ -389,3 +389,23 @@ def test_a_key_barred_while_its_player_is_in_cannot_host_or_join(hall, monkeypat
         hall.host("towers", ["player", "open"], "")
     with pytest.raises(HallError, match="barred the key you logged in with"):
         hall.join(game.id)
+
+
+def test_a_match_tag_without_keyed_leaves_a_kept_seat_to_the_name_alone():
+    """A match game's tag names whether each kept name is a key's; one hosted before that (no `keyed`)
+    keeps its seat for the name alone, as it did, so its player (a key's name now) still takes it."""
+    from types import SimpleNamespace
+
+    from dicehall.saves.hall.fold import kept_keyed
+    from dicehall.saves.hall.game import HallGame
+
+    assert kept_keyed({"match": {"kept": ["ann", "bob"]}}, 1) is None
+    assert kept_keyed({"match": {"kept": ["ann", "bob"], "keyed": [True, False]}}, 0) is True
+    assert kept_keyed({"match": {"kept": ["ann", "bob"], "keyed": [True, "yes"]}}, 1) is None  # not a bool: unsaid
+
+    def takes(kept_keyed_for_bob, keyed):
+        game = SimpleNamespace(fold=SimpleNamespace(kept=("ann", "bob"), kept_keyed=(None, kept_keyed_for_bob)))
+        return HallGame._kept_for_us(game, 1, "bob", keyed)
+
+    assert takes(None, True) and takes(None, False)  # an older tag: the name alone, either way
+    assert takes(True, True) and not takes(True, False) and takes(False, False) and not takes(False, True)

@@ -54,11 +54,14 @@ def header_time(created: Any) -> float | None:
     return stamp if 0 <= stamp < 1e11 else None  # as a record's "at"
 
 
-def kept_keyed(header: Any, seat: int) -> bool:
-    """Whether a match game's seat is kept for a key's name (its tag's `keyed`; a log before it: no)."""
+def kept_keyed(header: Any, seat: int) -> bool | None:
+    """Whether a match game's seat is kept for a key's name (its tag's `keyed`); None when the tag
+    does not say (a game hosted before it: its kept name is matched by the name alone, as then)."""
     tag = header.get("match") if isinstance(header, dict) else None
     keyed = tag.get("keyed") if isinstance(tag, dict) else None
-    return isinstance(keyed, (list, tuple)) and 0 <= seat < len(keyed) and keyed[seat] is True
+    if not isinstance(keyed, (list, tuple)) or not 0 <= seat < len(keyed) or not isinstance(keyed[seat], bool):
+        return None
+    return keyed[seat]
 
 
 def kept_for(header: Any, seat: int) -> str:

@@ -334,8 +334,8 @@ class HallGame(IdleSeats):
 
     def _kept_for_us(self, seat: int, name: str, keyed: bool) -> bool:
         """An open seat anyone may take, or one a match keeps for `name` (a key's name: only that key's)."""
-        kept = self.fold.kept[seat]
-        return kept == "" or (kept == name and keyed == self.fold.kept_keyed[seat])
+        kept, kept_keyed = self.fold.kept[seat], self.fold.kept_keyed[seat]
+        return kept == "" or (kept == name and kept_keyed in (None, keyed))
 
     def _handed_words(self, name: str, uid: int, keyed: bool, seat: int) -> str:
         """Why `name` (of user `uid`) cannot take `seat` back, if it was theirs and went to a bot; else ""."""
