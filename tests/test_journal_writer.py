@@ -279,7 +279,28 @@ def test_an_undone_rewrite_goes_in_the_box_when_another_entrys_rewrite_is_kept()
 
     text, said = drive(DicehallApp(session=session), steps)
     assert session.state.pages[0].entry == "One." and text == "One. Amended." == draft_of(session)
-    assert rewrite_of(session) == (2, "Two. Later.") and "your rewrite of entry 1 is in the box" in said
+    assert rewrite_of(session) == (2, "Two. Later.") and "your rewrite of entry 1 is in the box (a rewrite of entry 2 is kept)" in said
+
+
+def test_an_undone_rewrite_never_takes_the_place_of_other_words_kept_for_the_same_entry():
+    """Entry 1 amended, then rewritten again and kept for later (Escape), then u: the amendment's
+    words follow the draft in the box and the rewrite kept stays as it was."""
+    session = at_a_card(new_game())
+
+    async def steps(pilot):
+        await rewrite_first(pilot, "First.", " Amended.")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await rewrite_entry(pilot, " Later.")
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("u")
+        await pilot.pause()
+        return box(pilot).text
+
+    text = drive(DicehallApp(session=session), steps)
+    assert session.state.pages[0].entry == "First." and text == "First. Amended." == draft_of(session)
+    assert rewrite_of(session) == (1, "First. Amended. Later.")
 
 
 def test_a_long_prompt_is_cut_with_a_key_and_read_whole_with_it():

@@ -545,14 +545,15 @@ class JournalScreen(GameScreen):
 
     def keep_rewrite_undone(self, page: int, words: str) -> None:
         """An undone rewrite's words are never dropped: the rewrite kept for later (e then its page
-        opens it again) when none of another entry is kept, else in the box after the draft."""
-        if not self.rewrite_page or self.rewrite_page == page or not self.rewrite.strip():
+        opens it again) when no other rewrite is kept (of another entry, or other words of this one),
+        else in the box after the draft."""
+        if not self.rewrite_page or not self.rewrite.strip() or (self.rewrite_page, self.rewrite) == (page, words):
             self.rewrite_page, self.rewrite = page, words
             said = f"your rewrite of entry {page} is kept, not saved: e then {page} opens it again"
         else:
             self.draft = self.draft + "\n\n" + words if self.draft.strip() else words
             self.put_in_box(self.draft)
-            said = f"your rewrite of entry {page} is in the box (the rewrite of entry {self.rewrite_page} is kept)"
+            said = f"your rewrite of entry {page} is in the box (a rewrite of entry {self.rewrite_page} is kept)"
         if self.keep_draft():
             self.status(f"{self.query_one(StatusLine).message}; {said}")
 
