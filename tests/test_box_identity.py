@@ -396,7 +396,7 @@ def test_a_match_tag_without_keyed_leaves_a_kept_seat_to_the_name_alone():
     keeps its seat for the name alone, as it did, so its player (a key's name now) still takes it."""
     from types import SimpleNamespace
 
-    from dicehall.saves.hall.fold import kept_keyed
+    from dicehall.saves.hall.seats import kept_keyed
     from dicehall.saves.hall.game import HallGame
 
     assert kept_keyed({"match": {"kept": ["ann", "bob"]}}, 1) is None

@@ -16,6 +16,7 @@ from dicehall.engine.words import counted
 from dicehall.saves import short_name
 from dicehall.saves.hall.errors import HallError, HallRecordError
 from dicehall.saves.hall.files import HALL_FORMAT, MAX_IDLE_MINUTES, MAX_SEATS, WATCHER_POLICIES, bot_name, commitment
+from dicehall.saves.hall.seats import kept_for, kept_keyed
 
 
 # ----- the fold: pure, checked -----
@@ -52,25 +53,6 @@ def header_time(created: Any) -> float | None:
         return None
     stamp = moment.timestamp()
     return stamp if 0 <= stamp < 1e11 else None  # as a record's "at"
-
-
-def kept_keyed(header: Any, seat: int) -> bool | None:
-    """Whether a match game's seat is kept for a key's name (its tag's `keyed`); None when the tag
-    does not say (a game hosted before it: its kept name is matched by the name alone, as then)."""
-    tag = header.get("match") if isinstance(header, dict) else None
-    keyed = tag.get("keyed") if isinstance(tag, dict) else None
-    if not isinstance(keyed, (list, tuple)) or not 0 <= seat < len(keyed) or not isinstance(keyed[seat], bool):
-        return None
-    return keyed[seat]
-
-
-def kept_for(header: Any, seat: int) -> str:
-    """The name a match game's seat is kept for (its header's `match` tag), "" when anyone may take it."""
-    tag = header.get("match") if isinstance(header, dict) else None
-    kept = tag.get("kept") if isinstance(tag, dict) else None
-    if isinstance(kept, (list, tuple)) and 0 <= seat < len(kept) and isinstance(kept[seat], str):
-        return short_name(kept[seat])
-    return ""
 
 
 class HallFold:

@@ -8,9 +8,10 @@ import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dicehall.engine.text import clean_text
+from dicehall.saves import short_name
 from dicehall.saves.hall.errors import HallError, SeatHeld
 from dicehall.saves.hall.files import SEAT_TRIES, WATCHERS_MODE, check_id, open_dir, open_nofollow, shown_path
 
@@ -204,3 +205,22 @@ def same_player(seat, name: str, uid: int, keyed: bool) -> bool:
     box admin's, from the login's key) is never matched by the same name typed: on a box every
     login is the same user, and a typed name is no identity."""
     return seat.name == name and seat.uid == uid and seat.keyed == keyed
+
+
+def kept_keyed(header: Any, seat: int) -> bool | None:
+    """Whether a match game's seat is kept for a key's name (its tag's `keyed`); None when the tag
+    does not say (a game hosted before it: its kept name is matched by the name alone, as then)."""
+    tag = header.get("match") if isinstance(header, dict) else None
+    keyed = tag.get("keyed") if isinstance(tag, dict) else None
+    if not isinstance(keyed, (list, tuple)) or not 0 <= seat < len(keyed) or not isinstance(keyed[seat], bool):
+        return None
+    return keyed[seat]
+
+
+def kept_for(header: Any, seat: int) -> str:
+    """The name a match game's seat is kept for (its header's `match` tag), "" when anyone may take it."""
+    tag = header.get("match") if isinstance(header, dict) else None
+    kept = tag.get("kept") if isinstance(tag, dict) else None
+    if isinstance(kept, (list, tuple)) and 0 <= seat < len(kept) and isinstance(kept[seat], str):
+        return short_name(kept[seat])
+    return ""
