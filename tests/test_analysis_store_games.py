@@ -95,27 +95,30 @@ def test_the_per_game_figures_never_overwrite_the_outputs_own_fields():
     assert document["summary"] == result.summary() and document["odds"] == [1]
 
 
-def test_a_stored_analysis_of_empty_lists_is_refused_before_it_is_parsed(tmp_path, capsys, home):
-    import tracemalloc
-
+def analysed_with_a_crafted_copy(session, edit, tmp_path, capsys, home, separators=None):
+    """`analyse` of `session`, then again once its stored copy is edited by `edit` (the document
+    given, written back compact if `separators`): the first output, the second's (out and err),
+    the peak memory of the second, and the crafted file's size (within the size cap)."""
     from dicehall.saves import analyses
+    from tests.test_caches_hostile import peak_of
 
-    path = replay_of(tower(), tmp_path, "tower.dhr")
+    path = replay_of(session, tmp_path, "game.dhr")
     assert main(["analyse", path]) == 0
     fresh = capsys.readouterr().out
     (stored,) = sorted((home / "analyses").glob("*.json"))
     document = json.loads(stored.read_text())
-    document["extra"]["odds"] = [[]] * 2_000_000  # 8 MiB of "[], ": within the size cap
-    stored.write_text(json.dumps(document))
+    edit(document)
+    stored.write_text(json.dumps(document, separators=separators))
     size = stored.stat().st_size
     assert analyses.MAX_STORED // 2 < size <= analyses.MAX_STORED
-    tracemalloc.start()
-    try:
-        assert main(["analyse", path]) == 0
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    out = capsys.readouterr()
+    code, peak = peak_of(lambda: main(["analyse", path]))
+    assert code == 0
+    return fresh, capsys.readouterr(), peak, size
+
+
+def test_a_stored_analysis_of_empty_lists_is_refused_before_it_is_parsed(tmp_path, capsys, home):
+    fresh, out, peak, size = analysed_with_a_crafted_copy(  # 8 MiB of "[], ": within the size cap
+        tower(), lambda d: d["extra"].__setitem__("odds", [[]] * 2_000_000), tmp_path, capsys, home)
     assert out.out == fresh and len(out.err.splitlines()) == 1 and "more lists and tables" in out.err
     assert peak < 3 * size, f"{peak / 2**20:.0f} MiB for {size / 2**20:.0f} MiB"  # parsed: about 60 times its bytes
 
@@ -124,29 +127,10 @@ def test_a_stored_analysis_of_empty_lists_is_refused_before_it_is_parsed(tmp_pat
 def test_a_stored_analysis_stuffed_with_short_values_is_refused_before_it_is_parsed(stuffing, words, tmp_path, capsys, home):
     """Strings and numbers cost 8 to 17 times their bytes once parsed: a file within the size cap but
     far beyond what an analysis of its game holds is refused before json.loads, in one line."""
-    import tracemalloc
-
-    from dicehall.saves import analyses
-
-    path = replay_of(wager_game(Wager()), tmp_path, "wager.dhr")
-    assert main(["analyse", path]) == 0
-    fresh = capsys.readouterr().out
-    (stored,) = sorted((home / "analyses").glob("*.json"))
-    document = json.loads(stored.read_text())
-    document["notes"] = stuffing
-    stored.write_text(json.dumps(document, separators=(",", ":")))
-    size = stored.stat().st_size
-    assert analyses.MAX_STORED // 2 < size <= analyses.MAX_STORED
-    tracemalloc.start()
-    try:
-        assert main(["analyse", path]) == 0
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    out = capsys.readouterr()
+    fresh, out, peak, size = analysed_with_a_crafted_copy(
+        wager_game(Wager()), lambda d: d.__setitem__("notes", stuffing), tmp_path, capsys, home, separators=(",", ":"))
     assert out.out == fresh and len(out.err.splitlines()) == 1 and words in out.err, out.err
     assert peak < 3 * size, f"{peak / 2**20:.0f} MiB for {size / 2**20:.0f} MiB"
-
 
 def test_the_analysers_own_figures_are_well_within_the_bounds_a_stored_copy_is_read_under(tmp_path, home):
     """The counts read_stored bounds (values, texts) measured on each game's fresh stored analysis:

@@ -26,6 +26,7 @@ from dicehall.saves.hall.news import announcement, beat_words
 from tests.test_hall import hostile_hall
 from tests.test_hall_scores import DICE_SEED, log_path, scripted_hall, tower_pulls, towers
 from tests.test_hall_social import Clock, set_idle, towers_pair
+from tests.test_caches_hostile import peak_of
 
 
 @pytest.fixture
@@ -283,19 +284,12 @@ def test_a_damaged_or_crafted_index_is_rebuilt_and_said_in_one_line(hall, index,
 def test_a_crafted_index_costs_no_more_memory_than_its_bytes(hall):
     """8 MiB of newlines as the names of one game (8 million empty names if it were split): refused
     by its size before any of it is split, in memory about the file's bytes."""
-    import tracemalloc
-
     towers(hall, "Ann", "Bob")
     hall_archive(hall)
     path = the_index(hall)
     columns = msgpack.unpackb(path.read_bytes())["saves"]
     path.write_bytes(msgpack.packb({"format": 1, "saves": dict(columns, names="\n" * (8 << 20))}))
-    tracemalloc.start()
-    try:
-        rebuilt = hall_archive(hall)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    rebuilt, peak = peak_of(lambda: hall_archive(hall))
     assert "(its names)" in rebuilt.note and len(rebuilt.games) == 1
     assert peak < 3 * (8 << 20)  # the file read, and its column: never a list of its pieces
 
@@ -312,8 +306,6 @@ def test_an_index_of_tables_within_tables_is_refused_as_they_nest_not_after(hall
     """Maps of maps, each within msgpack's map limit and the file within the size cap, cost about 30
     times their bytes parsed whole (a 60 MiB file took 1.8 GB): the third level is refused as it
     closes, in memory about the file's bytes."""
-    import tracemalloc
-
     towers(hall, "Ann", "Bob")
     hall_archive(hall)
     path = the_index(hall)
@@ -325,11 +317,6 @@ def test_an_index_of_tables_within_tables_is_refused_as_they_nest_not_after(hall
     middle = nested(3)
     path.write_bytes(b"\xde\x00\x13" + b"".join(keys[i] + middle for i in range(19)))  # 19 of 32 KiB tables of tables
     size = path.stat().st_size
-    tracemalloc.start()
-    try:
-        rebuilt = hall_archive(hall)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    rebuilt, peak = peak_of(lambda: hall_archive(hall))
     assert "could not be read as one" in rebuilt.note and len(rebuilt.games) == 1
     assert peak < 3 * size, f"{peak / 2**20:.1f} MiB for {size / 2**20:.1f} MiB"
