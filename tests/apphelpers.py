@@ -286,13 +286,13 @@ async def settled(pilot) -> str:
     """The screen's text once it is drawn whole: the footer's keys on the last row (Textual fills the
     footer a few messages after the screen, later still on a busy machine) and the same text twice
     in a row."""
-    from textual.widgets import Footer
+    from dicehall.tui.widgets import KeysFooter
 
     seen: list[str] = []
 
     def drawn() -> bool:
         seen.append(screen_text(pilot.app))
-        footed = bool(pilot.app.screen.query(Footer))
+        footed = bool(pilot.app.screen.query(KeysFooter))
         return len(seen) > 1 and seen[-1] == seen[-2] and (not footed or bool(seen[-1].split("\n")[-1].strip()))
 
     await until(pilot, drawn)

@@ -5,7 +5,6 @@ or scroller has a binding of its own for it."""
 from __future__ import annotations
 
 import pytest
-from textual.widgets._footer import FooterKey
 
 from dicehall import saves
 from dicehall.engine.core import Player
@@ -19,6 +18,7 @@ from dicehall.tui.screens.games import setup_screen
 from dicehall.tui.screens.rules import RulesScreen
 from dicehall.tui.screens.saves import SavesScreen
 from dicehall.tui.screens.towers import TowersScreen
+from dicehall.tui.widgets import KeysFooter
 
 GAMES = tuple(entry.id for entry in CATALOGUE if entry.playable)
 PLAYERS = {"wager": [Player("Ada"), Player("Bot 2", True, "best")], "towers": [Player("Ada"), Player("Bo")],
@@ -49,7 +49,7 @@ SCREENS = (
 
 
 def footer_keys(app) -> list[str]:
-    return [key.key for key in app.screen.query(FooterKey)]
+    return [key.key for key in app.screen.query_one(KeysFooter).shown]
 
 
 @pytest.mark.parametrize("what, make_app, keys", SCREENS, ids=[what for what, _, _ in SCREENS])

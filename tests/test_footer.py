@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from textual.actions import parse as parse_action
-from textual.widgets._footer import FooterKey
 
 from dicehall import saves
 from dicehall.engine.core import Player
@@ -13,6 +12,7 @@ from tests.apphelpers import drive, screen_text, settled, until
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.bones import BonesScreen
 from dicehall.tui.screens.troll import TrollScreen
+from dicehall.tui.widgets import FooterEntry, KeysFooter
 
 PEOPLE = [Player("Ada"), Player("Bo")]
 GAMES = {"dicetower": None, "troll": None, "wager": PEOPLE, "towers": PEOPLE, "bones": PEOPLE}
@@ -24,8 +24,8 @@ def no_pacing(monkeypatch):
     monkeypatch.setattr(BonesScreen, "STEP_SECONDS", 0)
 
 
-def footer_keys(screen) -> list[FooterKey]:
-    return list(screen.query(FooterKey))
+def footer_keys(screen) -> list[FooterEntry]:
+    return list(screen.query_one(KeysFooter).shown)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -38,7 +38,7 @@ def test_the_footer_shows_only_keys_possible_now_and_undo_once_there_is_a_move(g
         footer = (await settled(pilot)).splitlines()[-1]
         keys = footer_keys(screen)
         shown = [(key.key, screen.possible_now(*parse_action(key.action)[1:])) for key in keys]
-        greyed = [key.key for key in keys if key.has_class("-disabled")]
+        greyed = [key.key for key in keys if not key.enabled]
         await pilot.press("u")
         refused = screen_text(pilot.app).splitlines()[-2]
         await pilot.press("question_mark")
@@ -95,3 +95,23 @@ def test_the_footer_lists_the_keys_while_the_app_has_no_focus():
     assert not focused
     assert "c Continue" in launcher and "? Help" in launcher and "q Quit" in launcher
     assert "? Help" in saves_list and "q Back" in saves_list  # drawn with its keys from its first frame
+
+
+def test_a_click_on_a_footer_key_presses_it_and_a_click_between_keys_does_nothing():
+    from dicehall.tui.widgets import KeysFooter
+
+    session = saves.new_save("dicetower", name="click", seed=3)
+
+    async def steps(pilot):
+        line = (await settled(pilot)).splitlines()[-1]
+        footer = pilot.app.screen.query_one(KeysFooter)
+        pull = next(start for start, _, key in footer.columns if key.key == "p")
+        gap = line.index("Pull ") + len("Pull")  # the space after a description: no key's
+        await pilot.click(KeysFooter, offset=(gap, 0))
+        between = len(session.events)
+        await pilot.click(KeysFooter, offset=(pull, 0))
+        await until(pilot, lambda: len(session.events) > between)
+        return line, between
+
+    line, between = drive(DicehallApp(session=session), steps)
+    assert " p Pull " in line and between == 0

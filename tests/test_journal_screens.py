@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 
-from textual.widgets._footer import FooterKey
 
 from dicehall import saves
 from dicehall.engine.games import journal
@@ -18,6 +17,7 @@ from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.journal import JournalScreen
 from dicehall.tui.screens.journal_pages import journal_text
 from dicehall.tui.screens.journal_setup import JournalSetupScreen
+from dicehall.tui.widgets import KeysFooter
 from tests.apphelpers import drive, footer, screen_text, settled, status, until
 from tests.test_journal_app import type_text
 from tests.test_journal_writer import (
@@ -136,8 +136,8 @@ def test_a_draft_comes_back_with_the_cursor_after_it():
 def footer_fits(pilot) -> str | None:
     """None if the footer's line shows each of its keys whole within 80 columns, else the line."""
     line = footer(pilot.app)
-    keys = list(pilot.app.screen.query(FooterKey))
-    whole = len(line) < 80 and all(f"{key.key_display} {key.description}" in line for key in keys)
+    keys = pilot.app.screen.query_one(KeysFooter).shown
+    whole = len(line) < 80 and all(f"{key.display} {key.description}" in line for key in keys)
     return None if whole and keys else line
 
 

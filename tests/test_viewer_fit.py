@@ -9,8 +9,6 @@ import re
 import threading
 
 import pytest
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey, FooterLabel
 
 from dicehall.engine.analysis import Analysis, Decision, Point, troll_solver
 from tests.apphelpers import drive, screen_text
@@ -21,6 +19,7 @@ from dicehall.tui.screens.viewer.analysis import Drawn, one_line
 from dicehall.tui.screens.viewer.hindsight import LABEL
 from dicehall.tui.screens.viewer.line import LineViewer
 from dicehall.tui.terminal import FULL, PLAIN
+from dicehall.tui.widgets import KeysFooter
 
 WIDTH = 80
 # the decisions of lost_game() (events 4, 9, ... 29), judged as the troll analyser words them
@@ -39,26 +38,24 @@ def instant_analysis(monkeypatch):
 
 
 async def settle(pilot):
-    """Let the footer, recomposed after the keys changed, be laid out."""
-    await until(pilot, lambda: all(key.region.width for key in pilot.app.screen.query(FooterKey)))
-    await pilot.pause()
+    """Let the footer draw the keys the screen has now (screen_text draws the screen: a test's app
+    paints only once quiet, apphelpers.paint_once_quiet)."""
+    footer = pilot.app.screen.query_one(KeysFooter)
+    await until(pilot, lambda: bool(screen_text(pilot.app)) and footer.shown == footer.keys_now())
 
 
 def footer_on_screen(pilot) -> tuple[str, list[str]]:
-    """The footer line, and what is wrong with it: a key or a group's word past the right edge, a
-    footer wider than the screen, a key not written where it stands."""
+    """The footer line, and what is wrong with it: a line wider than the screen (a key or a group's
+    word past the right edge), a key not written where it stands."""
     app = pilot.app
-    footer = app.screen.query_one(Footer)
+    footer = app.screen.query_one(KeysFooter)
     line = screen_text(app).splitlines()[-1]
-    wrong = [f"the footer is {footer.virtual_size.width} wide"] if footer.virtual_size.width > WIDTH else []
-    for key in footer.query(FooterKey):
-        if not 0 < key.region.right <= WIDTH:
-            wrong.append(f"{key.key_display} at columns {key.region.x}-{key.region.right}")
-        elif not line[key.region.x:key.region.right].strip().startswith(key.key_display):
-            wrong.append(f"{key.key_display} is not written at column {key.region.x}")
-    for label in footer.query(FooterLabel):
-        if not 0 < label.region.right <= WIDTH:
-            wrong.append(f"{label.render()} at columns {label.region.x}-{label.region.right}")
+    wrong = [f"the footer is {footer.line_width} wide"] if footer.line_width > WIDTH else []
+    for start, end, key in footer.columns:
+        if not 0 < end <= WIDTH:
+            wrong.append(f"{key.display} at columns {start}-{end}")
+        elif line[start:end] != key.display:
+            wrong.append(f"{key.display} is not written at column {start}")
     return line, wrong
 
 

@@ -17,6 +17,7 @@ from dicehall.tui.screens.viewer import ViewerScreen, replay_title
 from dicehall.tui.screens.viewer.analysis import Drawn, detail, graph_rows, judged
 from dicehall.tui.svg import clean_svg, image_title, screen_svg
 from dicehall.tui.terminal import FULL
+from dicehall.tui.widgets import KeysFooter
 
 SIZE = (80, 24)  # the terminal every screen is made for
 GRAPH_ROWS = 8  # the graph's height in an image (the viewer's panel has two)
@@ -53,11 +54,10 @@ def viewer_svg(session: Session, position: int, result: Analysis | None = None) 
     taken: list[str] = []
 
     async def take(pilot) -> None:
-        # mounted and drawn, the footer too: Textual fills it a few messages after the screen (later
-        # on a busy machine), so its keys are waited for (a moment at most: an image is never withheld)
+        # mounted, its keys bound (a moment at most: an image is never withheld), then drawn
         for _ in range(FOOTER_WAITS):
             await pilot.pause(0.01)
-            if pilot.app.screen.query("FooterKey"):
+            if any(footer.keys_now() for footer in pilot.app.screen.query(KeysFooter)):
                 break
         await pilot.pause()
         taken.append(screen_svg(pilot.app, image_title(session.game.TITLE, position, len(session.events))))

@@ -1,11 +1,16 @@
 """Small widgets shared by the screens. They draw what they are given and hold no game truth."""
 from __future__ import annotations
 
+from itertools import groupby
+from typing import NamedTuple
+
 from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.widgets import Footer, Static
-from textual.widgets._footer import FooterKey
+from textual import events
+from textual.binding import Binding
+from textual.widget import Widget
+from textual.widgets import Static
 
 
 def same_text(shown, text: Text) -> bool:
@@ -184,30 +189,91 @@ def player_kind(player) -> str:
     return f"bot {player.style}" if player.bot else "human"
 
 
-class KeysFooter(Footer):
-    """Textual's Footer, built again only when the keys it shows change. Textual's rebuilds every
-    key widget whenever the screen's bindings are looked at again (each key press, each
-    refresh_bindings), and each new key restyled itself twice (its `compact` default, then the
-    footer's): most of a key press's CPU went there, for the same keys."""
 
-    shown: tuple | None = None  # the keys last built: (key, its display, description, action, enabled, tooltip)
 
-    def keys_now(self) -> tuple:
-        return tuple((binding.key, self.app.get_key_display(binding), binding.description, binding.action, enabled, tooltip)
-                     for (_, binding, enabled, tooltip) in self.screen.active_bindings.values() if binding.show)
 
-    async def recompose(self) -> None:
-        if not self.is_attached:
-            return
-        keys = self.keys_now() if self._bindings_ready else None
-        if keys is not None and keys == self.shown:
-            return
-        self.shown = keys
-        await super().recompose()
+class FooterEntry(NamedTuple):
+    """A key as the footer shows it."""
+    key: str
+    display: str
+    description: str
+    action: str
+    enabled: bool
+    group: object  # its Binding.Group, or None
 
-    def compose(self) -> ComposeResult:
-        for widget in super().compose():
-            if isinstance(widget, FooterKey):  # born with the footer's `compact`: restyled once, not twice
-                widget.set_reactive(FooterKey.compact, self.compact)
-                widget.set_class(self.compact, "-compact", update=False)
-            yield widget
+
+class KeysFooter(Widget):
+    """The keys the screen answers now, on the last line, drawn as one widget. Textual's Footer is a
+    row of widgets (one a key, one a group's word), each styled, laid out and drawn: its keys cost a
+    screen about a third of its first frame. This draws the line that footer draws (each key, then
+    its description; a group's keys, then the group's word) from the screen's bindings, again only
+    when they change, and whether the app has the focus or not (a browser page blurs it until it is
+    clicked). A click on a key presses it, as on Textual's."""
+
+    DEFAULT_CSS = """
+    KeysFooter { dock: bottom; height: 1; color: $footer-foreground; background: $footer-background; }
+    KeysFooter > .keys-footer--key { color: $footer-key-foreground; background: $footer-key-background; text-style: bold; }
+    KeysFooter > .keys-footer--description { color: $footer-description-foreground; background: $footer-description-background; }
+    """
+    COMPONENT_CLASSES = {"keys-footer--key", "keys-footer--description"}
+
+    shown: tuple[FooterEntry, ...] = ()  # the keys last drawn
+    columns: tuple[tuple[int, int, FooterEntry], ...] = ()  # where each key drawn stands: (first column, past its last, the key)
+    line_width = 0  # the columns of the whole line last drawn (more than the screen's: cut at its edge)
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed, immediate=True)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def keys_now(self) -> tuple[FooterEntry, ...]:
+        """The screen's shown bindings, one an action (its first key), in the order Textual's Footer lists them."""
+        entries: dict[str, FooterEntry] = {}
+        for _, binding, enabled, _tooltip in self.screen.active_bindings.values():
+            if binding.show and binding.action not in entries:
+                entries[binding.action] = FooterEntry(binding.key, self.app.get_key_display(binding), binding.description,
+                                                      binding.action, enabled, binding.group)
+        return tuple(entries.values())
+
+    def bindings_changed(self, screen) -> None:
+        if self.is_attached and self.keys_now() != self.shown:
+            self.refresh()
+
+    def render(self) -> Text:
+        self.shown = self.keys_now()
+        key_style = self.get_component_rich_style("keys-footer--key")
+        words_style = self.get_component_rich_style("keys-footer--description")
+        text, columns = Text(no_wrap=True, overflow="crop", end=""), []
+
+        def key(entry: FooterEntry, shown: str) -> None:
+            start = text.cell_len + len(shown) - len(shown.lstrip())
+            text.append(shown, key_style if entry.enabled else key_style + Style(dim=True))
+            columns.append((start, start + cell_len(entry.display), entry))
+
+        for group, run in groupby(self.shown, key=lambda entry: entry.group):
+            members = list(run)
+            if isinstance(group, Binding.Group) and len(members) > 1:
+                # a group: its keys without their words, a space apart, then the group's word, spaced as
+                # Textual's footer spaces them; a compact group's keys run together ("←→ Event") unless
+                # one is written as a word (a terminal without arrows: "Left Right Event")
+                together = group.compact and all(cell_len(entry.display) == 1 for entry in members)
+                for entry in members:
+                    key(entry, entry.display if together and entry is not members[0] else " " + entry.display)
+                text.append(" ")
+                text.append(group.description + " ", words_style)
+            else:
+                for entry in members:
+                    if entry.description:
+                        key(entry, f" {entry.display} ")
+                        text.append(entry.description + " ", words_style)
+                    else:
+                        key(entry, entry.display)
+        self.columns, self.line_width = tuple(columns), text.cell_len
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, entry in self.columns:
+            if start <= event.x < end:
+                self.app.simulate_key(entry.key)
+                return

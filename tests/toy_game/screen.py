@@ -5,14 +5,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer
 
 from dicehall import saves
 from dicehall.engine.core import Player
 from dicehall.engine.errors import DicehallError
 from dicehall.engine.games import entry_of
 from dicehall.tui.screens.base import GameScreen, SetupScreen
-from dicehall.tui.widgets import Plain, StatusLine
+from dicehall.tui.widgets import KeysFooter, Plain, StatusLine
 from tests.toy_game import rules
 
 
@@ -26,7 +25,7 @@ class PebblesScreen(GameScreen):
     def compose(self) -> ComposeResult:
         yield Plain("", id="pebbles-board")
         yield StatusLine("1 or 2: take that many pebbles  ?: keys  q: leave")
-        yield Footer()
+        yield KeysFooter()
 
     def redraw(self) -> None:
         self.query_one("#pebbles-board", Plain).show(draw_board(self.session.state))

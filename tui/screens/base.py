@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.actions import parse as parse_action
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from dicehall.engine.text import clean_text
@@ -75,18 +75,6 @@ class KeyedScreen(Screen):
     HELP_NOTES = ""
     if TYPE_CHECKING:
         app = getters.app(ParlorApp)  # for the type checker, self.app is what a screen may ask of it (tui/parlor.py)
-
-    def on_mount(self) -> None:
-        # immediate: a posted callback on every key delayed each frame (Dice Tower key to frame 8 -> 22 ms)
-        self.bindings_updated_signal.subscribe(self, self.footer_follows_unfocused, immediate=True)
-
-    def footer_follows_unfocused(self, screen: Screen) -> None:
-        """Textual's Footer does not follow the keys while the app is blurred, and textual-serve's
-        driver blurs the app as it starts (until the page is clicked): in a browser the footer was
-        blank. The keys are the same, focused or not, so the footer is drawn again here."""
-        if not self.app.app_focus:
-            for footer in self.query(Footer):
-                footer.call_later(footer.recompose)  # in the footer's own context (it binds to itself)
 
     def status(self, message: str, error: bool = False) -> None:
         self.query_one(StatusLine).say(message, error)

@@ -44,7 +44,6 @@ class StatsScreen(KeyedScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        super().on_mount()
         self.count()
 
     @work(thread=True, exclusive=True, group="stats", exit_on_error=False)

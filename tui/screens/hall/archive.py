@@ -141,7 +141,6 @@ class HallArchiveScreen(KeyedScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        super().on_mount()
         self.query_one(OptionList).focus()
         self.read()
 

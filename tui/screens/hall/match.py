@@ -336,7 +336,6 @@ class MatchesScreen(MatchLooks):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
-        super().on_mount()
 
     def reload(self) -> None:
         if not self.is_current:

@@ -72,7 +72,6 @@ class HallViewer(HallTalk, ViewerScreen):
 
     # ----- following the game -----
     def on_mount(self) -> None:
-        super().on_mount()
         if self.game.finished:
             self.game_over()
         elif self.game.session is None:

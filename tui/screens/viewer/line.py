@@ -29,7 +29,6 @@ class LineViewer(ViewerScreen):
         return f"Hindsight line ({self.session.game.TITLE})"
 
     def on_mount(self) -> None:
-        super().on_mount()
         self.status(f"the solver's winning line starts at event {self.solution.from_event}: Right steps "
                     "through it; c branches a new save from any point; q goes back")
 
