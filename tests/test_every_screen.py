@@ -4,6 +4,8 @@ help or the footer, and the footer names the key to press (Enter, PgUp), even wh
 or scroller has a binding of its own for it."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dicehall import saves
@@ -246,6 +248,29 @@ def test_a_nodes_screen_is_found_as_textual_finds_it_without_an_import_at_each_l
     assert len({id(screen) for _, screen in found}) == 2 and all(node_screen is screen for node_screen, screen in found)
     with pytest.raises(NoScreen):
         _ = Static("not mounted").screen
+
+
+def test_a_strip_makes_its_caches_at_their_second_use_and_draws_as_textuals_does():
+    """tui/textual_fixes.py: a Strip is born with no cache (applied to this Textual's); a method's
+    first call on it is worked out, its second kept in the cache made then, its third the kept one;
+    and a screen drawn by strips so made reads as before (tests/snapshots: the launcher's)."""
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual.strip import Strip
+
+    from dicehall.tui import textual_fixes
+
+    assert getattr(Strip.__init__, "lazy_caches", False)  # the app applied it to this Textual's Strip
+    strip = Strip([Segment("hello "), Segment("world", Style(bold=True))])
+    assert strip._crop_cache is textual_fixes.UNUSED and strip._style_cache is textual_fixes.UNUSED
+    first, second, third = (strip.crop(2, 9) for _ in range(3))
+    assert first.text == second.text == third.text == "llo wor" and first is not second and third is second
+    styled = [strip.apply_style(Style(italic=True)) for _ in range(3)]
+    assert styled[2] is styled[1] and styled[0] is not styled[1] and strip._divide_cache is textual_fixes.UNUSED
+    assert [piece.text for piece in strip.divide([3, 8, 11])] == ["hel", "lo wo", "rld"]
+
+    text = drive(DicehallApp(), settled)
+    assert text == (Path(__file__).parent / "snapshots" / "launcher.txt").read_text()
 
 
 def test_pilot_waits_until_the_app_has_nothing_to_do_now_not_for_the_cpu_to_idle():

@@ -29,7 +29,7 @@ from textual.screen import Screen
 from dicehall.tui.parlor import ParlorApp
 from dicehall.tui.screens.launcher import LauncherScreen
 from dicehall.tui.terminal import FULL, Terminal, detect_terminal
-from dicehall.tui.textual_fixes import find_screens_without_importing, keep_no_dead_widgets
+from dicehall.tui.textual_fixes import find_screens_without_importing, keep_no_dead_widgets, strips_cache_from_their_second_use
 from dicehall.tui.widgets import Plain
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ MIN_SIZE = (80, 24)  # what every screen needs unless it says otherwise with its
 
 keep_no_dead_widgets()  # before any widget draws (tui/textual_fixes.py)
 find_screens_without_importing()
+strips_cache_from_their_second_use()
 
 
 class TooSmallScreen(Screen):
