@@ -439,10 +439,13 @@ def test_the_dice_tower_and_the_troll_are_played_in_the_hall_by_their_one_person
         ann.close()
 
 
-def test_war_of_bones_in_the_hall_follows_the_other_seat_and_refuses_its_keys(hall):
+def test_war_of_bones_in_the_hall_follows_the_other_seat_and_refuses_its_keys(hall, monkeypatch):
     """War of Bones is playable in the hall: the other terminal's decisions appear on this one's
     screen, this screen's keys are refused while the other seat decides, and its own seat decides
     here once its turn comes."""
+    from dicehall.tui.screens.bones import BonesScreen
+
+    monkeypatch.setattr(BonesScreen, "SETUP_SECONDS", 0.01)  # the troops still land one by one, without 0.3 s between
     for _ in range(30):  # the roll-off comes from the game's secret seed: host until Bob decides first
         ann = hall.host("bones", ["player", "open"], "Ann")
         bob = hall.join(ann.id, name="Bob")
