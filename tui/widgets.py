@@ -216,6 +216,7 @@ class KeysFooter(Widget):
     KeysFooter > .keys-footer--description { color: $footer-description-foreground; background: $footer-description-background; }
     """
     COMPONENT_CLASSES = {"keys-footer--key", "keys-footer--description"}
+    ALLOW_SELECT = False  # as Textual's: a drag over the keys selects no text
 
     shown: tuple[FooterEntry, ...] = ()  # the keys last drawn
     columns: tuple[tuple[int, int, FooterEntry], ...] = ()  # where each key drawn stands: (first column, past its last, the key)
