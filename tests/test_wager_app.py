@@ -6,7 +6,7 @@ from pathlib import Path
 
 from dicehall import saves
 from dicehall.engine.core import Player
-from tests.apphelpers import drive, screen_text
+from tests.apphelpers import drive, screen_text, settled, status, until
 from dicehall.tui.app import DicehallApp
 from dicehall.tui.screens.wager import WagerScreen, WagerSetupScreen
 
@@ -48,7 +48,8 @@ def test_a_game_against_bots_by_keys_with_odds_and_undo():
         state = session.state
         if state.normal_left:
             await pilot.press("r")
-        await pilot.press("h")
+        await pilot.press("h")  # (the tables may still be warming: their answer comes once they are)
+        await until(pilot, lambda: status(app).startswith("your chance"))
         odds = screen_text(app)
         ended_at = len(session.events)
         await pilot.press("e", "space")  # end the turn, let the bots finish at once
@@ -92,6 +93,60 @@ def test_odds_are_in_the_footer_only_when_there_is_a_wager_to_weigh():
     assert "h Odds" not in before and "r Roll" in before
     assert refused.strip() == "Not now: the odds are for the moment you may wager: after your normal rolls"
     assert "h Odds" in after and "w Wager" in after
+
+
+def test_people_alone_never_work_out_the_tables_until_h_which_works_them_out_in_a_thread(monkeypatch):
+    """The tables cost about two seconds of CPU: a screen warms them only where a bot plays, and the
+    first `h` of a game of people alone works them out in a thread (the screen says so, and keys
+    still answer), then shows the odds; odds asked for a moment that has passed are not shown."""
+    import threading
+
+    from dicehall.engine.bots import wager as bots
+    from dicehall.tui.screens.wager import screen as wager_screen
+
+    warmed, ready, computed = [], [False], []
+    monkeypatch.setattr(wager_screen, "warm_odds", lambda: warmed.append(True))
+    monkeypatch.setattr(bots, "tables_ready", lambda: ready[0])
+    real_tables = bots.tables
+
+    gates = [threading.Event(), threading.Event()]  # each working out waits for the test to look meanwhile
+
+    def tables():
+        if not ready[0]:  # worked out: in the screen's thread, never the app's
+            computed.append(threading.current_thread() is threading.main_thread())
+            gates[len(computed) - 1].wait(30)
+            ready[0] = True
+        return real_tables()
+
+    monkeypatch.setattr(bots, "tables", tables)
+
+    def at_a_wager(session):
+        while session.state.normal_left or not session.state.can_wager:
+            session.play(session.commands()[0])
+
+    people = saves.new_save("wager", name="people", seed=12, players=[Player("Ada"), Player("Bo")])
+    at_a_wager(people)
+
+    async def steps(pilot):
+        await until(pilot, lambda: "h Odds" in screen_text(pilot.app).splitlines()[-1])
+        await pilot.press("h")
+        working = status(pilot.app)
+        gates[0].set()
+        await until(pilot, lambda: status(pilot.app).startswith("your chance"))
+        ready[0] = False
+        await pilot.press("h", "e")  # asked, then the turn ended before the answer
+        gates[1].set()
+        await until(pilot, lambda: "passed" in status(pilot.app))
+        return working, status(pilot.app)
+
+    working, passed = drive(DicehallApp(session=people), steps)
+    assert warmed == [] and computed == [False, False]
+    assert working == "working out the odds (a few seconds, once)..."
+    assert passed == "the odds were for a moment that has passed: h asks again"
+
+    against_a_bot = saves.new_save("wager", name="bot", seed=12, players=[Player("Ada"), Player("Bot 2", True, "best")])
+    drive(DicehallApp(session=against_a_bot), settled)
+    assert warmed == [True]
 
 
 def test_wager_table_snapshot(snapshot):

@@ -224,6 +224,11 @@ def tables() -> _Tables:
         return _computed_tables()
 
 
+def tables_ready() -> bool:
+    """Whether the tables are computed (in this process): `tables()` then answers at once."""
+    return _computed_tables.cache_info().currsize > 0
+
+
 # ----- the styles, as rules over one opponent -----
 def style_wagers(style: str, a: int, b: int, ra: int, rb: int) -> bool:
     """Does `style` wager with score a and run code ra, against an opponent (the leader) at b, rb?

@@ -18,8 +18,9 @@ BOT_PACE = 0.7  # seconds between a bot's moves, so people can follow them
 
 
 def warm_odds() -> None:
-    """Compute the best bot's tables (about a second) in a thread while people sit down, so the
-    first bot move or `h` does not freeze the screen."""
+    """Compute the best bot's tables (about two seconds of CPU) in a thread while people sit down, so
+    the first bot move does not freeze the screen. A game of people alone never asks for them unless
+    `h` does (which works them out in a thread then): on a shared box each terminal would pay them."""
     import threading
 
     from dicehall.engine.bots import wager as bots
@@ -53,7 +54,8 @@ class WagerScreen(GameScreen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        warm_odds()
+        if any(player.bot for player in self.session.players):
+            warm_odds()
         self.schedule_bots()  # GameScreen's on_mount has drawn the table; a bot may be first
 
     def redraw(self) -> None:
@@ -116,10 +118,31 @@ class WagerScreen(GameScreen):
     def action_odds(self) -> None:
         from dicehall.engine.bots import wager as bots
 
-        state = self.session.state
         if not self.assisted(self.session, "hint"):  # the odds name the best play: a hint
             return
-        chances = bots.win_chances(state)
+        asked_at = len(self.session.events)
+        if bots.tables_ready():
+            self.show_odds(asked_at)
+            return
+        # the first odds of a game of people alone: the tables worked out in a thread, the keys still answering
+        self.status("working out the odds (a few seconds, once)...")
+
+        def work() -> None:
+            bots.tables()
+            self.app.call_from_thread(self.show_odds, asked_at)
+
+        self.run_worker(work, thread=True, group="wager-odds", exclusive=True, exit_on_error=False)
+
+    def show_odds(self, asked_at: int) -> None:
+        """The odds `h` asked for when the game had `asked_at` events, if it has not moved on since."""
+        from dicehall.engine.bots import wager as bots
+
+        if not self.is_attached:
+            return  # left while the tables were worked out
+        if len(self.session.events) != asked_at or not self.odds_now():
+            self.status("the odds were for a moment that has passed: h asks again")
+            return
+        chances = bots.win_chances(self.session.state)
         better = "wager" if chances["wager"] > chances["stop"] else "stop"
         self.status(f"your chance of winning: wager {chances['wager']:.1%}, stop {chances['stop']:.1%} "
                     f"(best play: {better})")
