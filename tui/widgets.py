@@ -189,9 +189,6 @@ def player_kind(player) -> str:
     return f"bot {player.style}" if player.bot else "human"
 
 
-
-
-
 class FooterEntry(NamedTuple):
     """A key as the footer shows it."""
     key: str
