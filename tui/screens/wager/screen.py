@@ -2,12 +2,13 @@
 your odds, and the bots playing at a readable pace."""
 from __future__ import annotations
 
+import threading
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.timer import Timer
-
 
 from dicehall.engine.games import entry_of
 from dicehall.tui.screens.base import GameScreen, with_deal
@@ -21,8 +22,6 @@ def warm_odds() -> None:
     """Compute the best bot's tables (about two seconds of CPU) in a thread while people sit down, so
     the first bot move does not freeze the screen. A game of people alone never asks for them unless
     `h` does (which works them out in a thread then): on a shared box each terminal would pay them."""
-    import threading
-
     from dicehall.engine.bots import wager as bots
 
     threading.Thread(target=bots.tables, name="wager-odds", daemon=True).start()
@@ -127,11 +126,17 @@ class WagerScreen(GameScreen):
         # the first odds of a game of people alone: the tables worked out in a thread, the keys still answering
         self.status("working out the odds (a few seconds, once)...")
 
+        app = self.app
+
         def work() -> None:
             bots.tables()
-            self.app.call_from_thread(self.show_odds, asked_at)
+            try:
+                app.call_from_thread(self.show_odds, asked_at)
+            except RuntimeError:
+                pass  # the app has ended meanwhile
 
-        self.run_worker(work, thread=True, group="wager-odds", exclusive=True, exit_on_error=False)
+        # a daemon thread, as warm_odds': a hang-up or q meanwhile ends the app at once, not after the tables
+        threading.Thread(target=work, name="wager-odds", daemon=True).start()
 
     def show_odds(self, asked_at: int) -> None:
         """The odds `h` asked for when the game had `asked_at` events, if it has not moved on since."""
