@@ -13,7 +13,7 @@ from dicehall.engine.core import Player
 from dicehall.engine.games.dicetower import PullBlock
 from dicehall.saves.framing import parse_save
 from dicehall.tui.app import DicehallApp
-from tests.apphelpers import drive, screen_text, status
+from tests.apphelpers import drive, screen_text, status, until
 
 
 def records(session_or_path):
@@ -68,7 +68,8 @@ def test_ruling_the_wagers_odds_name_the_best_play_so_they_count_as_a_hint():
         await pilot.press("r")
         if session.state.normal_left:
             await pilot.press("r")
-        await pilot.press("h")
+        await pilot.press("h")  # the first h in a process works the tables out in a thread: waited for
+        await until(pilot, lambda: not status(pilot.app).startswith("working out the odds"))
         return status(pilot.app)
 
     said = drive(DicehallApp(session=session), steps)

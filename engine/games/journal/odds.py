@@ -24,7 +24,7 @@ from dicehall.engine.games.journal.passes import (
     Playout, far_drop, far_passes, far_up, pulled, saving_passes, skipped_to_the_cap, skipping_passes, token_passes, tower_alone,
     tower_falls,
 )
-from dicehall.engine.games.journal.pulls import NEGLIGIBLE, drop_runs, likely_drops, own_countdown, pull_outcomes, rolled
+from dicehall.engine.games.journal.pulls import NEGLIGIBLE, drop_runs, likely_drops, own_countdown, pull_tables, rolled
 from dicehall.engine.games.journal.returns import pass_cards, whole_pass
 from dicehall.engine.games.journal.rules import JournalState
 from dicehall.engine.games.journal.runs import days_to_draw, dice, successes
@@ -118,6 +118,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
     actions, passes = _actions(deck)
     codes = passes["codes"]
     kings_to_end = settings["kings"]
+    pulls_from = pull_tables(advantage_from)  # [0] a pull's tables by countdown, [1] a pull and remove's
     phase = state.phase
     if state.ending:
         return Playout(state.ending, day, cards, pulls)
@@ -217,7 +218,7 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                             continue
                         pulls += 1
                         if tower:  # (passes.pulled, inline)
-                            cumulative, drops = pull_outcomes(countdown, advantage_from, kind == 1)
+                            cumulative, drops = pulls_from[kind][countdown]
                             countdown -= drops[bisect_left(cumulative, uniform())]
                         elif pulls >= countdown:  # a pull that leaves it standing takes one or more: it has fallen
                             return Playout("tower", day, end - left + 1, pulls)

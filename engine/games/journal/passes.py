@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import log
 
-from dicehall.engine.games.journal.pulls import drop_runs, pull_outcomes
+from dicehall.engine.games.journal.pulls import drop_runs, pull_outcomes, pull_tables
 from dicehall.engine.games.journal.runs import LARGEST, Runs, convolve, day_runs, days_to_draw
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
 
@@ -87,8 +87,9 @@ def tower_falls(countdown: int, advantage_from: int, rng: random.Random) -> int:
     pulls, dropped = runs.run_under(countdown - far + 1, rng)
     countdown -= dropped
     uniform = rng.random
+    plain = pull_tables(advantage_from)[False]
     while countdown > 0:  # pull, inline: a tower of 10,000 leaves some eighty of these a game
-        cumulative, drops = pull_outcomes(countdown, advantage_from, False)
+        cumulative, drops = plain[countdown]
         countdown -= drops[bisect_left(cumulative, uniform())]
         pulls += 1
     return pulls
