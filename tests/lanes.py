@@ -15,7 +15,7 @@ LANES = {
     """,
     # the engine's long checks: searches and solvers run deep, property tests, sims of thousands of games
     "slow": """
-        analysis_pool journal_long_games journal_reshuffle_bound properties towers_exact troll_search troll_solver
+        analysis_pool journal_long_games journal_random_decks journal_reshuffle_bound properties towers_exact troll_search troll_solver
     """,
     # files on disk: saves, replays, text records, stats, caches, decks, the hall's files, the command line
     "files": """
