@@ -125,7 +125,7 @@ def differences(a: list[odds.Playout], b: list[odds.Playout]) -> list[str]:
             found.append(f"{ending} {p:.3f} vs {q:.3f}")
     for measure in ("days", "pulls"):
         x, y = ([getattr(play, measure) for play in side] for side in (a, b))
-        error = (statistics.pvariance(x) / len(x) + statistics.pvariance(y) / len(y)) ** 0.5
+        error = (statistics.pvariance(x + y) * (1 / len(x) + 1 / len(y))) ** 0.5  # (pooled: the few may all be alike)
         if abs(statistics.mean(x) - statistics.mean(y)) > 4 * error + 1e-9:
             found.append(f"{measure} {statistics.mean(x):.2f} vs {statistics.mean(y):.2f}")
     return found
