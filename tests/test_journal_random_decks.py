@@ -1,7 +1,7 @@
 """The journal's playout on decks drawn at random over every action and setting (#30): its shortcuts
 (passes at once, a tower far up, skips' chains) agree with the same playout card by card, and the
 card by card playout with whole games through the engine. tests/perf/journal_judge.py runs the same
-on hundreds of decks with more games (200 decks: all agree, docs/testing.md)."""
+on hundreds of decks with more games (200 decks: all agree, docs/performance.md)."""
 from __future__ import annotations
 
 import random
