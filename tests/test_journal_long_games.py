@@ -24,6 +24,7 @@ from dicehall.engine.games.journal import runs
 from dicehall.engine.games.journal.runs import days_to_draw, dice_covering, salvation_dice, successes
 from dicehall.engine.games.journal.skips import skip_steps, skips_left
 from dicehall.sims.journal import sim_journal
+from tests.perf.journal_judge import SHORTCUTS
 
 FULL_CARDS = [rank + suit for suit in "HDCS" for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")]
 
@@ -144,9 +145,8 @@ def assert_alike(fast: list[odds.Playout], slow: list[odds.Playout], pass_cards:
 
 def card_by_card(monkeypatch) -> None:
     """The playout as before its shortcuts: no game is ever one only the tower can end."""
-    monkeypatch.setattr(odds, "_tower_pulls", lambda *_: None)
-    monkeypatch.setattr(odds, "_saving_pulls", lambda *_: None)
-    monkeypatch.setattr(odds, "pass_cards", lambda *_: None)
+    for name in SHORTCUTS:
+        monkeypatch.setattr(odds, name, lambda *_: None)
     monkeypatch.setattr(odds, "_ACTIONS", {})  # each deck's passes worked out again, without them
 
 

@@ -15,7 +15,8 @@ It prints each deck that disagrees and the agreement in all.
 
 --slowest: a hill climb for the deck whose `sim journal` costs the most CPU a game (each deck a few
 hundred games, each change kept if it costs more), for SECONDS; the slowest found is written to
-/tmp/dicehall-slowest-deck.toml and its 10,000 games measured as the command (bench.command_cpu).
+slowest.toml in a new temporary folder (its path printed) and its 10,000 games measured as the
+command (bench.command_cpu).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import math
 import random
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -69,20 +71,25 @@ def valid_options(rng: random.Random, long: bool = False) -> dict:
             continue  # (a deck no card can end, and the like: refused when a game starts)
 
 
+# odds.py's ways into its shortcuts: each answering None, and each deck's passes worked out again
+# (odds._ACTIONS emptied), the playout is card by card (tests/test_journal_long_games.card_by_card too)
+SHORTCUTS = ("_tower_pulls", "_saving_pulls", "pass_cards")
+
+
 def playouts(options: dict, games: int, seed: int, shortcuts: bool = True) -> list[odds.Playout]:
     state = journal.initial_state(options, ())
     rng = random.Random(seed)
     if shortcuts:
         return [odds.playout(state, rng) for _ in range(games)]
-    kept = odds._tower_pulls, odds._saving_pulls, odds.pass_cards, dict(odds._ACTIONS)
-    odds._tower_pulls = odds._saving_pulls = odds.pass_cards = lambda *_: None  # as tests' card_by_card
-    odds._ACTIONS.clear()
+    kept = {name: getattr(odds, name) for name in (*SHORTCUTS, "_ACTIONS")}
+    for name in SHORTCUTS:
+        setattr(odds, name, lambda *_: None)
+    odds._ACTIONS = {}
     try:
         return [odds.playout(state, rng) for _ in range(games)]
     finally:
-        odds._tower_pulls, odds._saving_pulls, odds.pass_cards = kept[:3]
-        odds._ACTIONS.clear()
-        odds._ACTIONS.update(kept[3])
+        for name, value in kept.items():
+            setattr(odds, name, value)
 
 
 def engine_games(options: dict, games: int, first_seed: int) -> list[odds.Playout]:
@@ -173,7 +180,8 @@ def slowest(seconds: float, seed: int) -> None:
     from tests.perf.bench import command_cpu
 
     rng = random.Random(seed)
-    path, found = Path("/tmp/dicehall-slowest-deck.toml"), Path("/tmp/dicehall-slowest-deck-trial.toml")
+    folder = Path(tempfile.mkdtemp(prefix="dicehall-slowest-"))  # this user's own (no fixed name in /tmp to be linked)
+    path, found = folder / "slowest.toml", folder / "trial.toml"
     best, best_cost = None, -1.0
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
