@@ -25,7 +25,7 @@ from dicehall.engine.games.journal.passes import (
     tower_falls,
 )
 from dicehall.engine.games.journal.pulls import NEGLIGIBLE, drop_runs, likely_drops, own_countdown, pull_tables, rolled
-from dicehall.engine.games.journal.returns import pass_cards, whole_pass
+from dicehall.engine.games.journal.returns import kings_drawn, pass_cards, whole_pass
 from dicehall.engine.games.journal.rules import JournalState
 from dicehall.engine.games.journal.runs import days_to_draw, dice, successes
 from dicehall.engine.games.journal.skips import skips_left
@@ -300,14 +300,16 @@ def playout(state: JournalState, rng: random.Random, tower: bool = True) -> Play
                         at_once = whole, (), 0
                 if at_once:
                     whole, in_it, ace = at_once
-                    kings_pulling = whole.returns + len(in_it) if whole.king_pulls else 0  # a pull each King drawn, at most
+                    returned = kings_drawn(whole, len(kings), len(in_it), rng)  # so only the pulls it can make are rolled
+                    kings_pulling = returned if whole.king_pulls else 0  # a pull each King drawn
                     plain, removes = (whole.plain + kings_pulling * (whole.king_pulls == 1),
                                       whole.removes + kings_pulling * (whole.king_pulls == 2))
                     far = tower and not removes and far_up(countdown, advantage_from, plain)  # the drop sampled after
                     countdowns = rolled(countdown, advantage_from, plain, removes, rng) if tower and not far else []
                     falls = len(countdowns) if countdowns[-1:] == [0] else NEVER if tower else countdown - pulls
                     ending, drawn, days, to_draw, left, made, skips = whole_pass(
-                        whole, len(kings), tokens if salvation else 0, salvation_from, to_draw, skips, falls, rng, len(in_it), ace)
+                        whole, len(kings), tokens if salvation else 0, salvation_from, to_draw, skips, falls, rng, len(in_it), ace,
+                        returned)
                     cards, day, pulls, tokens, remaining = cards + drawn, day + days, pulls + made, left or tokens, []
                     kings, salvation = kings + list(in_it), salvation or bool(ace)  # (a first pass's: all face up)
                     if tower and made:

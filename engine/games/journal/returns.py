@@ -168,18 +168,26 @@ def _ended(ending: str, card: int, sizes: bytes, to_draw: int, made: int, skips:
     return ending, card, bisect_left(list(accumulate(sizes, initial=to_draw)), card), 0, 0, made, skips
 
 
+def kings_drawn(cards: PassCards, face_up: int, kings: int, rng: random.Random) -> int:
+    """How many Kings a pass of `cards` draws (each returned, and those in it: whole_pass's `kings`),
+    drawn ahead of the pass: its Kings that pull are so many pulls at the most, all the tower need roll."""
+    cumulative, counts = _returned_table(cards.returns, kings, face_up)
+    return counts[bisect_left(cumulative, rng.random())]
+
+
 def whole_pass(cards: PassCards, face_up: int, tokens: int, salvation_from: int, to_draw: int, skips: int,
-               falls: int, rng: random.Random, kings: int = 0, ace: int = 0) -> Played:
+               falls: int, rng: random.Random, kings: int = 0, ace: int = 0, returned: int = -1) -> Played:
     """A pass of `cards`, `face_up` Kings face up, from a reshuffle with `to_draw` cards of today's
     dice left (one at least) and `skips` carried. tokens: those left (0: salvation has not come);
     falls: the pull of this pass that fells the tower (pulls.rolled), if it makes that many. Walked
     card by card only while the tokens could still run out in it or that pull come, then the rest at once.
     A game's first pass: `kings` Kings in it (too few to end the game), and the Ace of Hearts among
-    its others if `ace` (the tokens it brings: walked until it comes, its day's die the first)."""
+    its others if `ace` (the tokens it brings: walked until it comes, its day's die the first).
+    returned: the Kings it draws if drawn already (kings_drawn), else drawn here."""
     uniform = rng.random
     others, adds, removals, plain, removes, skip_cards, returns, _, king_pulls, _ = cards
-    cumulative, counts = _returned_table(returns, kings, face_up)
-    returned = counts[bisect_left(cumulative, uniform())]  # the Kings drawn (each of them, in a first pass)
+    if returned < 0:  # the Kings drawn (each of them, in a first pass)
+        returned = kings_drawn(cards, face_up, kings, rng)
     length = others + returns + returned
     sizes, drawn = dice_covering(length - to_draw, rng) if length > to_draw else (b"", 0)  # the next days' dice
     drawn += to_draw  # (each day's end within the pass has its salvation die, once salvation has come)
