@@ -171,6 +171,8 @@ def _ended(ending: str, card: int, sizes: bytes, to_draw: int, made: int, skips:
 def kings_drawn(cards: PassCards, face_up: int, kings: int, rng: random.Random) -> int:
     """How many Kings a pass of `cards` draws (each returned, and those in it: whole_pass's `kings`),
     drawn ahead of the pass: its Kings that pull are so many pulls at the most, all the tower need roll."""
+    if not (cards.returns or kings):  # none to draw (most passes: no float spent)
+        return 0
     cumulative, counts = _returned_table(cards.returns, kings, face_up)
     return counts[bisect_left(cumulative, rng.random())]
 
