@@ -18,7 +18,9 @@ upcast one step at a time by UPCASTS; an upcast format 2 document says its heade
 What a file can make dicehall do is bounded by what the game itself takes: nesting is capped, every
 event field is type-checked as it is decoded, events are decoded one turn at a time as they are
 refolded (so junk after a bad event is never decoded), and turn marks and state digests must name
-positions in strictly increasing order, at most one each.
+positions in strictly increasing order, at most one each. The events are kept as the file's bytes
+(_RawEvents), each unpacked and checked as it is read and again when refolded: a file's texts cost
+their bytes, not fifty bytes of objects for each three.
 """
 from __future__ import annotations
 
@@ -34,7 +36,7 @@ import msgpack
 from dicehall import engine
 from dicehall.durable import open_regular, write_new_file
 from dicehall.engine.assists import assists_words, checked_assists
-from dicehall.engine.codec import DecodeError, check_nesting, decode_event, encode_event
+from dicehall.engine.codec import MAX_NESTING, DecodeError, check_nesting, decode_event, encode_event
 from dicehall.engine.comments import comment_of, comment_overflow, cut_note, with_notice
 from dicehall.engine.core import Handover, player_from_record
 from dicehall.engine.errors import DicehallError
@@ -49,6 +51,8 @@ MAX_EVENTS = 200_000
 # Lists and maps one replay may unpack into: a real event is 2 or 3 of them, a turn mark 1, so this is
 # far above any game; it bounds what a crafted file of empty maps (a byte each) costs in memory.
 MAX_CONTAINERS = 8 * MAX_EVENTS
+MAX_KEPT = 4 * MAX_EVENTS  # values in the lists and maps besides the events (its turn marks: 2 each, one a turn)
+MAX_EVENT_BYTES = 16 * 1024  # one event as the file holds it
 DIGEST_EVERY = 100
 SUFFIX = ".dhr"
 FILE_DIGEST = "file_digest"
@@ -94,7 +98,17 @@ def file_digest(document: dict) -> str:
     written. A document read back packs to the bytes it was read from (msgpack keeps map order), so
     this costs one pass at C speed, less than reading the file did."""
     rest = {key: value for key, value in document.items() if key != FILE_DIGEST}
-    return blake2b(msgpack.packb(rest, use_bin_type=True), digest_size=16).hexdigest()
+    if not isinstance(rest.get("events"), _RawEvents):
+        return blake2b(msgpack.packb(rest, use_bin_type=True), digest_size=16).hexdigest()
+    digest = blake2b(_map_header(len(rest)), digest_size=16)  # a map packed is its header, then each key and value
+    for key, value in rest.items():
+        digest.update(msgpack.packb(key, use_bin_type=True))
+        digest.update(value.packed() if isinstance(value, _RawEvents) else msgpack.packb(value, use_bin_type=True))
+    return digest.hexdigest()
+
+
+def _map_header(size: int) -> bytes:
+    return bytes([0x80 | size]) if size < 16 else b"\xde" + size.to_bytes(2, "big")
 
 
 def seal(document: dict) -> dict:
@@ -155,16 +169,117 @@ def _refuse_ext(code: int, data: bytes) -> Any:
 class _Containers:
     """Counts the lists and maps as msgpack makes them (its list and object hook), refusing the file
     once there are more than MAX_CONTAINERS: the per-list limits alone would let 16 MiB of empty maps
-    cost over a gigabyte."""
+    cost over a gigabyte. Outside the events it counts what they hold too (MAX_KEPT): 16 MiB of
+    two-letter texts in lists cost 500 MB before."""
 
     def __init__(self) -> None:
         self.left = MAX_CONTAINERS
+        self.kept = MAX_KEPT
+        self.keeping = True  # False while an event is checked: it is dropped at once (_RawEvents)
 
     def __call__(self, value: Any) -> Any:
         self.left -= 1
         if self.left < 0:
             raise ReplayError(f"more than {MAX_CONTAINERS} lists and maps: not a dicehall replay")
+        if self.keeping:
+            self.kept -= 2 * len(value) if isinstance(value, dict) else len(value)
+            if self.kept < 0:
+                raise ReplayError(f"more than {MAX_KEPT} values outside its events: not a dicehall replay")
         return value
+
+
+class _RawEvents(Sequence):
+    """A replay's events as the file holds them, each unpacked again when the refold reads it: what
+    a file holds in its events costs its bytes, not the objects they unpack to (16 MiB of two-letter
+    texts in events cost 500 MB unpacked at once). Each was unpacked and checked once as the file was
+    read (_events), so reading one again cannot fail."""
+
+    def __init__(self, data: memoryview, starts: list[int], end: int, header: int):
+        self.data, self.starts, self.end, self.header = data, starts, end, header
+        self.decoder = _event_decoder(data[starts[0]:end] if starts else b"")  # the refold reads them in order
+        self.next = 0
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        index %= len(self)
+        if index == self.next:
+            self.next += 1
+            return self.decoder.unpack()
+        end = self.starts[index + 1] if index + 1 < len(self.starts) else self.end
+        return msgpack.unpackb(self.data[self.starts[index]:end], **EVENT_UNPACKING)
+
+    def packed(self) -> bytes:
+        """The events as the file holds them, their list's header and all (what packb makes of them)."""
+        return bytes(self.data[self.header:self.end])
+
+
+# One event's unpacking: no game's event holds a long list or text (a journal entry, 4,000 bytes, is the longest)
+EVENT_UNPACKING: dict[str, Any] = dict(raw=False, use_list=False, strict_map_key=True, max_str_len=MAX_EVENT_BYTES,
+                                       max_bin_len=0, max_array_len=1024, max_map_len=64, max_ext_len=1024,
+                                       ext_hook=_refuse_ext)
+_ARRAY_HEADERS = frozenset(range(0x90, 0xA0)) | {0xDC, 0xDD}
+_MAP_HEADERS = frozenset(range(0x80, 0x90)) | {0xDE, 0xDF}
+
+
+def _event_decoder(data: Any, hook: Any = None) -> Any:
+    decoder = msgpack.Unpacker(**EVENT_UNPACKING, max_buffer_size=MAX_BYTES, list_hook=hook, object_hook=hook)
+    decoder.feed(data)
+    return decoder
+
+
+def _events(unpacker: Any, data: memoryview, counted: _Containers) -> _RawEvents:
+    """The events list, read one event at a time: each measured (skipped unmade, so one event of a
+    whole file's texts is refused by its size), then unpacked, checked for nesting and dropped."""
+    header = unpacker.tell()
+    count = unpacker.read_array_header()
+    if count > MAX_EVENTS:
+        raise ReplayError(f"not a dicehall replay ({count} exceeds max_array_len({MAX_EVENTS}))")
+    starts: list[int] = []
+    decoder = _event_decoder(data[unpacker.tell():], counted)
+    counted.keeping = False
+    for number in range(1, count + 1):
+        start = unpacker.tell()
+        unpacker.skip()
+        size = unpacker.tell() - start
+        if size > MAX_EVENT_BYTES:
+            raise ReplayError(f"event {number} is {size} bytes: no game's event is over {MAX_EVENT_BYTES}")
+        event = decoder.unpack()
+        if size > MAX_NESTING - 2:  # (a level takes a byte at least: a shorter event cannot nest so deep)
+            try:
+                check_nesting(event, MAX_NESTING - 2)  # (in the document: a map, its events' list, the event)
+            except DecodeError:
+                raise ReplayError(f"not a dicehall replay (lists nested more than {MAX_NESTING} levels deep)") from None
+        starts.append(start)
+    counted.keeping = True
+    return _RawEvents(data, starts, unpacker.tell(), header)
+
+
+def _document(unpacker: Any, data: memoryview, counted: _Containers) -> Any:
+    """The file's document: a map read entry by entry, its events kept as the file holds them
+    (_RawEvents); anything but a map unpacked whole, to be refused by what it is."""
+    if not data or data[0] not in _MAP_HEADERS:
+        return unpacker.unpack()
+    size = unpacker.read_map_header()
+    if size > 64:
+        raise ReplayError(f"not a dicehall replay ({size} exceeds max_map_len(64))")
+    document: dict[str, Any] = {}
+    for _ in range(size):
+        key = unpacker.unpack()
+        if not isinstance(key, str):
+            raise ReplayError("not a dicehall replay (a key of its header is not text)")
+        at = unpacker.tell()
+        if key == "events" and at < len(data) and data[at] in _ARRAY_HEADERS:
+            document[key] = _events(unpacker, data, counted)
+        else:
+            document[key] = unpacker.unpack()
+    counted(document)
+    return document
 
 
 def unpack(data: bytes) -> Any:
@@ -176,7 +291,7 @@ def unpack(data: bytes) -> Any:
     )
     unpacker.feed(data)
     try:
-        document = unpacker.unpack()
+        document = _document(unpacker, memoryview(data), counted_containers)
     except msgpack.OutOfData:
         raise ReplayError(f"cut off after {len(data)} bytes") from None
     except ReplayError:
@@ -284,7 +399,7 @@ def session_from_document(document: dict) -> Session:
         _need(document, key, (str,), "text")
     if document.get("result") is not None:
         _need(document, "result", (str,), "text")
-    raw_events = _need(document, "events", (list, tuple), "a list")
+    raw_events = _need(document, "events", (list, tuple, _RawEvents), "a list")
     raw_marks = _need(document, "marks", (list, tuple), "a list")
     try:
         session = Session(module, seed=seed, options=dict(options), players=players, dice=[])

@@ -14,7 +14,7 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from dicehall import saves
+from dicehall import engine, replays, saves
 from dicehall.saves import MAGIC, MAX_RECORD, READ_CHUNK, SaveScan, frame, parse_save
 from dicehall.saves import hall as hallmod
 from dicehall.saves.hall import Hall, HallError, HallLog
@@ -379,15 +379,57 @@ def test_a_log_replaced_or_damaged_after_a_listing_is_read_again(hall):
     assert [e.id for e in hall.listing()] == [] and hall._listed == {}  # a game gone is forgotten
 
 
-def test_a_replay_of_empty_maps_is_refused_within_bounded_memory(tmp_path):
-    count, lists = 199_999, 80  # 16 MB: every list within the per-list limit, 16 million maps in all
-    events = b"\xdd" + struct.pack(">I", lists) + (b"\xdd" + struct.pack(">I", count) + b"\x80" * count) * lists
-    path = tmp_path / "maps.dhr"
-    path.write_bytes(b"\x82\xa6format\x03\xa6events" + events)
+def lists_of_empty_maps(lists: int, each: int) -> bytes:
+    """`lists` lists of `each` empty maps, packed (a byte each in the file, some 64 bytes unpacked)."""
+    return b"\xdd" + struct.pack(">I", lists) + (b"\xdd" + struct.pack(">I", each) + b"\x80" * each) * lists
+
+
+@pytest.mark.parametrize("field, maps, refusal", [
+    ("events", lists_of_empty_maps(80, 199_999), "event 1 is 200004 bytes: no game's event is over 16384"),  # measured unmade
+    ("events", lists_of_empty_maps(16_000, 1_000), "more than 1600000 lists and maps: not a dicehall replay"),
+    ("marks", lists_of_empty_maps(80, 199_999), "more than 800000 values outside its events: not a dicehall replay"),
+])
+def test_a_replay_of_empty_maps_is_refused_within_bounded_memory(tmp_path, field, maps, refusal):
+    path = tmp_path / "maps.dhr"  # 16 MB: every list within the per-list limit, 16 million maps in all
+    path.write_bytes(b"\x82\xa6format\x03" + msgpack.packb(field) + maps)
     assert path.stat().st_size <= 16 * 1024 * 1024
     peak, code, out = peak_mb(["verify", str(path)])
-    assert code == 1 and "lists and maps: not a dicehall replay" in out, out
+    assert code == 1 and out.endswith(refusal), out
     assert peak < 250, f"verify peaked at {peak} MiB"  # was 1.4 GB and 22 s
+
+
+def two_letter_texts(lists: int, each: int) -> bytes:
+    """`lists` lists of `each` two-letter texts, packed (a text object is some 50 bytes for 3 in the file)."""
+    return b"\xdd" + struct.pack(">I", lists) + (b"\xdd" + struct.pack(">I", each) + b"\xa2ab" * each) * lists
+
+
+def test_a_replay_of_two_letter_texts_in_its_events_costs_its_bytes_not_their_objects(tmp_path):
+    """16 MiB of events, each a list of 1,000 two-letter texts (within an event's limits), with the
+    file digest that fits them: 506 MB when the whole file was unpacked at once. Each event is
+    unpacked, checked and dropped as the file is read, and again when the refold reaches it: the
+    first is refused by the rules."""
+    session = engine.new_session("dicetower", seed=7)
+    while session.outcome is None:
+        session.play(session.commands()[0])
+    events = [["ab"] * 1000] * 5_500  # one text object here; 5.5 million in a reader that unpacks them all
+    path = tmp_path / "texts.dhr"
+    path.write_bytes(msgpack.packb(replays.seal(dict(replays.replay_document(session), events=events))))
+    assert 16_000_000 < path.stat().st_size <= 16 * 1024 * 1024
+    peak, code, out = peak_mb(["verify", str(path)])
+    assert code == 1 and out.endswith("texts.dhr: event 1: not an event record"), out
+    assert peak < 120, f"verify peaked at {peak} MiB"  # was 506 MB
+    path.write_bytes(msgpack.packb(replays.seal(dict(replays.replay_document(session), events=[["ab"] * 6000]))))
+    assert peak_mb(["verify", str(path)])[2].endswith("event 1 is 18003 bytes: no game's event is over 16384")
+
+
+@pytest.mark.parametrize("field", ["marks", "comments", "name"])
+def test_a_replay_of_two_letter_texts_outside_its_events_is_refused_within_bounded_memory(tmp_path, field):
+    path = tmp_path / "texts.dhr"
+    path.write_bytes(b"\x82\xa6format\x05" + msgpack.packb(field) + two_letter_texts(50, 110_000))
+    assert path.stat().st_size <= 16 * 1024 * 1024
+    peak, code, out = peak_mb(["verify", str(path)])
+    assert code == 1 and "more than 800000 values outside its events: not a dicehall replay" in out, out
+    assert peak < 150, f"verify peaked at {peak} MiB"  # 500 MB before
 
 
 def test_a_seat_lock_that_is_another_files_second_name_is_never_written(hall, tmp_path):
