@@ -8,7 +8,7 @@ the record holds printable characters only, and is at most MAX_LINE characters l
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 from dicehall.replays import ReplayError
 
@@ -43,10 +43,42 @@ def comment(text: str) -> str:
     return "{" + escape(text) + "}"
 
 
-def split_comments(line: str, number: int) -> tuple[str, list[str], list[int]]:
+def split_comments(line: str, number: int) -> tuple[str, list[str], Sequence[int]]:
     """The line's text without its `{comments}` (unescaped), the comments, and for each character of
-    the text the column (from 1) it came from. One pass, no backtracking: a line of braces costs
-    what its length does. An unclosed comment or a stray `}` is an error naming the column."""
+    the text the column (from 1) it came from. An unclosed comment or a stray `}` is an error naming
+    the column. A line without a backslash is cut at its braces by str.find (in C: 16 MiB of comment
+    lines took 4 s a character at a time); one with a backslash is read a character at a time
+    (_split_escaped), the same way."""
+    if "\\" in line:
+        return _split_escaped(line, number)
+    if "{" not in line and "}" not in line:  # nearly every line of a record
+        return line, [], range(1, len(line) + 1)
+    texts: list[str] = []
+    columns: list[int] = []
+    comments: list[str] = []
+    start = 0
+    while True:
+        opened, closed = line.find("{", start), line.find("}", start)
+        if closed != -1 and (opened == -1 or closed < opened):
+            raise TextRecordError("a } with no comment open (write \\})", number, closed + 1)
+        if opened == -1:
+            texts.append(line[start:])
+            columns.extend(range(start + 1, len(line) + 1))
+            return "".join(texts), comments, columns
+        texts.append(line[start:opened])
+        columns.extend(range(start + 1, opened + 1))
+        inner, closed = line.find("{", opened + 1), line.find("}", opened + 1)
+        if inner != -1 and (closed == -1 or inner < closed):
+            raise TextRecordError("a { inside a comment (write \\{)", number, inner + 1)
+        if closed == -1:
+            raise TextRecordError("a comment is not closed (a { with no })", number, opened + 1)
+        comments.append(line[opened + 1:closed])
+        start = closed + 1
+
+
+def _split_escaped(line: str, number: int) -> tuple[str, list[str], list[int]]:
+    """split_comments a character at a time, for a line with escapes. One pass, no backtracking: a
+    line of braces costs what its length does."""
     text: list[str] = []
     columns: list[int] = []
     comments: list[str] = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Sequence
 
 from dicehall import engine
 from dicehall.engine.chance import seeded_draws
@@ -59,7 +59,7 @@ class _Lines:
         self.at = 0  # the next line's index
         self.comments: dict[int, list[str]] = {}
 
-    def next(self) -> tuple[int, str, list[str], list[int]] | None:
+    def next(self) -> tuple[int, str, list[str], Sequence[int]] | None:
         """The next line: its number (from 1), its text without comments, its comments, its columns."""
         if self.at >= len(self.lines):
             return None
@@ -224,7 +224,7 @@ class _Reader:
             raise TextRecordError("not a move, an event (indented), a comment or the digest line",
                                   number, columns[0] if columns else 1)
 
-    def decision(self, number: int, text: str, columns: list[int], comments: list[str]) -> None:
+    def decision(self, number: int, text: str, columns: Sequence[int], comments: list[str]) -> None:
         """A decision line (its comments belong to its first event) and the lines of the events it makes."""
         game, state = self.game, self.state
         if game.outcome(state) is not None:
@@ -286,7 +286,7 @@ class _Reader:
         except ValueError as error:
             raise TextRecordError(str(error), number, 11) from None
 
-    def chance_line(self, number: int, text: str, columns: list[int]) -> None:
+    def chance_line(self, number: int, text: str, columns: Sequence[int]) -> None:
         game, state = self.game, self.state
         words = text.lstrip(" ")
         col = columns[len(text) - len(words)]

@@ -177,3 +177,39 @@ def test_a_seed_no_save_can_hold_is_the_tags_one_line_not_a_crash_when_branched(
     assert main(["verify", str(path)]) == 1
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "the Seed tag is not a seed a save can hold" in err and "0" * 40 not in err
+
+
+def test_a_line_cut_at_its_braces_reads_as_the_character_reader_reads_it():
+    """split_comments cuts a line without a backslash at its braces by str.find; the reader a
+    character at a time (which lines with escapes still take) is the reference: the same text,
+    comments and columns, or the same refusal at the same column, for 30,000 random lines of braces."""
+    from dicehall.replays.text_lines import TextRecordError, _split_escaped, split_comments
+
+    def read(reader, line):
+        try:
+            text, comments, columns = reader(line, 7)
+            return text, comments, list(columns)
+        except TextRecordError as error:
+            return str(error)
+
+    pick = random.Random(5)
+    refusals = 0
+    for _ in range(30_000):
+        line = "".join(pick.choice("ab {}") for _ in range(pick.randrange(14)))
+        fast = read(split_comments, line)
+        assert fast == read(_split_escaped, line), line
+        refusals += isinstance(fast, str)
+    assert 5_000 < refusals < 25_000  # both kinds of line were drawn
+
+
+def test_a_hundred_thousand_comment_lines_are_read_as_the_last_events_comments(tmp_path):
+    """Comment lines after a whole game, cut at their braces: each is the last event's comment."""
+    text = record("dicetower")
+    path = tmp_path / "comments.dht"
+    path.write_text(text + "{abc} {de}{}\n" * 100_000)
+    session = read_record(path)
+    kept = session.labels.comments[len(session.events)]
+    assert kept.startswith("abc") and kept.count("abc") > 1 and "{" not in kept
+    path.write_text(text + "{abc} {de}f{}\n")
+    with pytest.raises(replays.ReplayError, match=r"^line \d+, col 6: text after the digest line"):
+        read_record(path)
