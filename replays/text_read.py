@@ -382,7 +382,7 @@ def read_text(text: str, label: str) -> Session:
         number, rest, line_comments, columns = line
         if rest:
             raise TextRecordError("text after the digest line (only comments may follow it)", number,
-                                  columns[0] if columns else 1)
+                                  columns[len(rest) - len(rest.lstrip())])  # its first character not a space
         lines.keep(len(reader.events), line_comments)
     reader.build()
     _claims(session, tags, len(reader.events))

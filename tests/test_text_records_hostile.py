@@ -211,5 +211,5 @@ def test_a_hundred_thousand_comment_lines_are_read_as_the_last_events_comments(t
     kept = session.labels.comments[len(session.events)]
     assert kept.startswith("abc") and kept.count("abc") > 1 and "{" not in kept
     path.write_text(text + "{abc} {de}f{}\n")
-    with pytest.raises(replays.ReplayError, match=r"^line \d+, col 6: text after the digest line"):
+    with pytest.raises(replays.ReplayError, match=r"^line \d+, col 11: text after the digest line"):
         read_record(path)
