@@ -35,7 +35,7 @@ import msgpack
 
 from dicehall import engine
 from dicehall.durable import open_regular, write_new_file
-from dicehall.engine.assists import assists_words, checked_assists
+from dicehall.engine.assists import MAX_ASSISTS, assists_words, checked_assists
 from dicehall.engine.codec import MAX_NESTING, DecodeError, check_nesting, decode_event, encode_event
 from dicehall.engine.comments import comment_of, comment_overflow, cut_note, with_notice
 from dicehall.engine.core import Handover, player_from_record
@@ -51,7 +51,9 @@ MAX_EVENTS = 200_000
 # Lists and maps one replay may unpack into: a real event is 2 or 3 of them, a turn mark 1, so this is
 # far above any game; it bounds what a crafted file of empty maps (a byte each) costs in memory.
 MAX_CONTAINERS = 8 * MAX_EVENTS
-MAX_KEPT = 4 * MAX_EVENTS  # values in the lists and maps besides the events (its turn marks: 2 each, one a turn)
+# Values in lists and maps besides the events, as many as a game of MAX_EVENTS may hold: a turn mark and a
+# comment (2 each) an event, MAX_ASSISTS assists (2 each), and room for the header, the digests and the rest
+MAX_KEPT = 4 * MAX_EVENTS + 2 * MAX_ASSISTS + 50_000
 MAX_EVENT_BYTES = 16 * 1024  # one event as the file holds it
 DIGEST_EVERY = 100
 SUFFIX = ".dhr"
