@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from dicehall import engine
 from dicehall.engine.chance import seeded_draws
-from dicehall.engine.comments import clean_comment, comment_overflow, cut_note
+from dicehall.engine.comments import COMMENT_LIMIT, clean_comment, comment_overflow, cut_note
 from dicehall.engine.core import Handover, IllegalCommand, Player
 from dicehall.engine.session import LogError, Session
 from dicehall.engine.text import clean_text
@@ -45,25 +45,35 @@ def _differing(given: str, expected: str, limit: int = 50) -> tuple[str, str]:
     return cut + _shown(given[start:], limit), cut + _shown(expected[start:], limit)
 
 
+# A place's own comments are read up to four times a comment's limit (engine/comments.py): those that come
+# after that much are dropped as read (the comment is cut to fit all the same)
+OWN_READ = COMMENT_LIMIT * 4
+
+
 class _Lines:
     """The record's lines, with comments taken out as they are read and kept by event number."""
 
     def __init__(self, text: str):
         if len(text) > MAX_BYTES:
             raise TextRecordError(f"too large for a record (the limit is {MAX_BYTES} bytes)")
-        self.lines = text.split("\n")
-        if self.lines and self.lines[-1] == "":
-            self.lines.pop()
-        if len(self.lines) > MAX_LINES:
+        # each line cut from the text as it is read (a list of 600,000 lines cost 50 MB more than the text)
+        self.text = text
+        self.count = text.count("\n") + (0 if not text or text.endswith("\n") else 1)  # (a last newline ends no line)
+        if self.count > MAX_LINES:
             raise TextRecordError(f"more than {MAX_LINES} lines: not a dicehall record")
         self.at = 0  # the next line's index
+        self.start = self.previous = 0  # where the next line starts, and the line before it
         self.comments: dict[int, list[str]] = {}
+        self.own: dict[int, int] = {}  # the players' own comments' length at each place, kept, a line break each
 
     def next(self) -> tuple[int, str, list[str], Sequence[int]] | None:
         """The next line: its number (from 1), its text without comments, its comments, its columns."""
-        if self.at >= len(self.lines):
+        if self.at >= self.count:
             return None
-        raw = self.lines[self.at]
+        end = self.text.find("\n", self.start)
+        end = len(self.text) if end < 0 else end
+        raw = self.text[self.start:end]
+        self.previous, self.start = self.start, end + 1
         self.at += 1
         number = self.at
         if raw.endswith("\r"):
@@ -81,11 +91,19 @@ class _Lines:
         return number, text.rstrip(), comments, columns
 
     def back(self) -> None:
+        """The line just read is read again next (once: the tags' end)."""
         self.at -= 1
+        self.start = self.previous
 
     def keep(self, position: int, comments: list[str]) -> None:
         if comments:
-            self.comments.setdefault(position, []).extend(comments)
+            kept = self.comments.setdefault(position, [])
+            for comment in comments:
+                if comment.startswith(ANALYSIS_NOTE):
+                    kept.append(comment)
+                elif self.own.get(position, 0) <= OWN_READ + 1:  # (past it: cut to fit, as a longer one is)
+                    kept.append(comment)
+                    self.own[position] = self.own.get(position, 0) + len(comment) + 1
 
 
 def _tag(value: Any, key: str, kinds: tuple, what: str, number: int) -> Any:
@@ -195,7 +213,7 @@ class _Reader:
         while True:
             line = lines.next()
             if line is None:
-                raise TextRecordError("the record ends before its digest line (cut off?)", len(lines.lines))
+                raise TextRecordError("the record ends before its digest line (cut off?)", lines.count)
             number, text, comments, columns = line
             if not text:
                 lines.keep(len(self.events), comments)

@@ -213,3 +213,16 @@ def test_a_hundred_thousand_comment_lines_are_read_as_the_last_events_comments(t
     path.write_text(text + "{abc} {de}f{}\n")
     with pytest.raises(replays.ReplayError, match=r"^line \d+, col 11: text after the digest line"):
         read_record(path)
+
+
+def test_comment_lines_cost_their_bytes_not_a_list_of_lines(tmp_path):
+    """300,000 comment lines on the last event (8 MB): each line is cut from the text as it is read and
+    a place's own comments are kept only as far as a comment is read (four times its limit), so the
+    reader holds little more than the text (a list of the lines and of the comments: 95 MB)."""
+    from tests.test_hall_files import peak_mb
+
+    path = tmp_path / "comments.dht"
+    path.write_text(record("dicetower") + "{abcdefghijklmnopqrstuvw}\n" * 300_000)
+    peak, code, out = peak_mb(["verify", str(path)])
+    assert code == 0 and "(1 comment here)" in out, out
+    assert peak < 60, f"verify peaked at {peak} MiB"
