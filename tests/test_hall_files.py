@@ -379,9 +379,14 @@ def test_a_log_replaced_or_damaged_after_a_listing_is_read_again(hall):
     assert [e.id for e in hall.listing()] == [] and hall._listed == {}  # a game gone is forgotten
 
 
+def packed_lists(lists: int, each: int, item: bytes) -> bytes:
+    """`lists` lists of `each` times the packed `item`: an empty map (a byte in the file, some 64 bytes
+    unpacked) or a two-letter text (3 bytes, some 50 unpacked)."""
+    return b"\xdd" + struct.pack(">I", lists) + (b"\xdd" + struct.pack(">I", each) + item * each) * lists
+
+
 def lists_of_empty_maps(lists: int, each: int) -> bytes:
-    """`lists` lists of `each` empty maps, packed (a byte each in the file, some 64 bytes unpacked)."""
-    return b"\xdd" + struct.pack(">I", lists) + (b"\xdd" + struct.pack(">I", each) + b"\x80" * each) * lists
+    return packed_lists(lists, each, b"\x80")
 
 
 @pytest.mark.parametrize("field, maps, refusal", [
@@ -399,8 +404,7 @@ def test_a_replay_of_empty_maps_is_refused_within_bounded_memory(tmp_path, field
 
 
 def two_letter_texts(lists: int, each: int) -> bytes:
-    """`lists` lists of `each` two-letter texts, packed (a text object is some 50 bytes for 3 in the file)."""
-    return b"\xdd" + struct.pack(">I", lists) + (b"\xdd" + struct.pack(">I", each) + b"\xa2ab" * each) * lists
+    return packed_lists(lists, each, b"\xa2ab")
 
 
 def test_a_replay_of_two_letter_texts_in_its_events_costs_its_bytes_not_their_objects(tmp_path):

@@ -86,10 +86,11 @@ STRIP_SLOTS = ("_segments", "_cell_length", "_divide_cache", "_crop_cache", "_st
 def strips_cache_from_their_second_use() -> None:
     """Textual's Strip (one line of a widget's drawing, made by the thousand a frame) makes seven
     caches as it is born, fourteen objects, though most strips are cropped or styled once and then
-    dropped: making them and collecting them cost an app test 5-15% of its CPU (three app test files; a launcher-and-tower loop). Here each cache is
-    made at the second call of its method on the strip (the first is worked out as Textual would
-    anyway), so a strip used again caches as Textual's does. Once a process; left as it is unless
-    this Textual's Strip has exactly the slots known here and each method names its cache."""
+    dropped: making them and collecting them cost an app test 5-15% of its CPU (three app test files;
+    a launcher-and-tower loop). Here each cache is made at the second call of its method on the strip
+    (the first is worked out as Textual would anyway), so a strip used again caches as Textual's does.
+    Once a process; left as it is unless this Textual's Strip has exactly the slots known here and each
+    method names its cache."""
     from textual.cache import FIFOCache
     from textual.strip import Strip
 
